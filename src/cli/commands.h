@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* Subcommands: one file each (cmd_<name>.c), each with its own options, help text and a run returning an exit status. */
+#ifndef PMC_CLI_COMMANDS_H
+#define PMC_CLI_COMMANDS_H
+
+struct pmc_command {
+	const char *name;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+	const char *summary;
+};
+
+
+/* The table, ending with a NULL name. */
+extern const struct pmc_command pmc_commands[];
+
+#endif

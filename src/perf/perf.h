@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* perf_event_open and reading counts. No printing here: callers report. */
+#ifndef PMC_PERF_H
+#define PMC_PERF_H
+
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum pmc_count_status {
+	PMC_COUNT_OK = 0,
+	PMC_COUNT_NOT_COUNTED,   /* opened, but never ran (time_running == 0): never reported as 0 */
+	PMC_COUNT_NOT_SUPPORTED, /* could not be opened: err holds the errno */
+	PMC_COUNT_NOT_RUN,       /* the measurement did not reach this event (interrupted before its batch) */
+};
+
+/* One event's result from one run of one batch. */
+struct pmc_count {
+	uint64_t value;   /* raw count as read (not scaled) */
+	uint64_t enabled; /* time_enabled, ns */
+	uint64_t running; /* time_running, ns */
+	enum pmc_count_status status;
+	int err;          /* errno of the failed open when status is PMC_COUNT_NOT_SUPPORTED */
+};
+
+/* perf_event_open(2). Returns the fd, or -errno. attr->size is set here. */
+int pmc_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
+
+/* read() one event opened with read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING (no GROUP). Fills ret and its
+ * status (OK or NOT_COUNTED). 0 or -errno. */
+int pmc_perf_read(int fd, struct pmc_count *ret);
+
+/* Value scaled to the full enabled time: value * enabled / running (exact when running == enabled).
+ * Only meaningful when status is OK. */
+double pmc_count_scaled(const struct pmc_count *c);
+
+/* A one-line reason for an open failure, for a user: what it means and what to do.
+ * 'hardware' says whether the event needs the CPU's PMU. Returns a static string. */
+const char *pmc_perf_open_reason(int err, int hardware);
+
+#endif

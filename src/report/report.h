@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* What one measurement produced: the data every output format, metric and check reads. Plain data. */
+#ifndef PMC_REPORT_H
+#define PMC_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf/perf.h"
+#include "pmu/event.h"
+
+/* One event's count in one run of one batch. */
+struct pmc_sample {
+	unsigned run;   /* 0..nruns-1 (-r) */
+	unsigned batch; /* 0..nbatches-1 */
+	struct pmc_count count;
+};
+
+/* An event and everything measured for it. */
+struct pmc_report_event {
+	struct pmc_event ev;
+	bool in_every_batch;        /* anchor or free event: counted in each batch */
+	int batch;                  /* the one batch it was planned in, or -1 when in_every_batch */
+	struct pmc_sample *samples; /* nsamples entries, owned by the report */
+	size_t nsamples;
+
+	/* Summary, filled by pmc_report_summarize(). Statistics are over the scaled values of the OK samples. */
+	enum pmc_count_status status; /* OK when at least one sample counted; else the status of the samples */
+	int err;                      /* errno when NOT_SUPPORTED */
+	char reason[256];             /* why it is not counted / not supported, for a person; "" when OK */
+	size_t nok;                   /* samples that counted */
+	double mean, median, stddev, min, max;
+	double running_pct;           /* lowest running/enabled over the samples, in percent (100 = never multiplexed) */
+	double batch_spread_pct;      /* in_every_batch events over >1 batch: (max - min) / mean of per-batch means,
+					 percent; negative when not applicable */
+};
+
+#define PMC_METRIC_NAME_MAX 64
+
+struct pmc_metric_value {
+	char name[PMC_METRIC_NAME_MAX];
+	char unit[16];          /* "", "GHz", "%", "FLOP/s"... */
+	char desc[160];
+	bool valid;             /* false: value not available, reason says why ("n/a") */
+	double value;
+	char reason[160];
+};
+
+enum pmc_check_severity { PMC_CHECK_INFO = 0, PMC_CHECK_WARN, PMC_CHECK_BAD };
+
+struct pmc_check_note {
+	char name[48];          /* stable identifier: "multiplexed", "batch-drift", "utilization", ... */
+	enum pmc_check_severity severity;
+	char msg[320];
+};
+
+/* A named constant available to formulas and checks (TSC_HZ, SECONDS, ITERATIONS, EXPECTED_INSTRUCTIONS...). */
+struct pmc_named_value {
+	char name[48];
+	double value;
+};
+
+#define PMC_REPORT_MAX_CONSTS 32
+
+struct pmc_report {
+	char workload[512];         /* the command line, or "kernel fma (iters=...)" */
+	const char *mode;           /* "single", "rerun" or "multiplex" */
+	unsigned nbatches, nruns;
+	bool partial;               /* interrupted: counts so far only */
+
+	struct pmc_report_event *events;
+	size_t nevents;
+
+	struct pmc_metric_value *metrics;
+	size_t nmetrics;
+	struct pmc_check_note *checks;
+	size_t nchecks;
+
+	double wall_ns_mean;        /* wall time of one run of the workload, averaged over runs and batches */
+	double wall_ns_min, wall_ns_max;
+	double user_s, sys_s;       /* rusage of the workload, per run, averaged */
+	double tsc_hz;              /* 0 when unknown */
+	const char *tsc_source;     /* "cpuid 0x15", "perf mmap page", "/proc/cpuinfo", "calibrated", NULL */
+
+	int exit_status;            /* the workload's: exit code, or 128+signal */
+	int term_signal;            /* the signal that ended the workload, 0 if none */
+
+	struct pmc_named_value consts[PMC_REPORT_MAX_CONSTS];
+	size_t nconsts;
+};
+
+/* Fill status, statistics and reasons of every event from its samples. */
+void pmc_report_summarize(struct pmc_report *rep);
+
+/* The event whose name (as written) or canonical name matches, case-insensitively; NULL if none. */
+const struct pmc_report_event *pmc_report_find_event(const struct pmc_report *rep, const char *name);
+
+/* Set (add or replace) a named constant. 0 or -ENOSPC. */
+int pmc_report_set_const(struct pmc_report *rep, const char *name, double value);
+/* 0 and *ret, or -ENOENT. */
+int pmc_report_get_const(const struct pmc_report *rep, const char *name, double *ret);
+
+/* Append a metric / check note (arrays grow). 0 or -ENOMEM. */
+int pmc_report_add_metric(struct pmc_report *rep, const struct pmc_metric_value *m);
+int pmc_report_add_check(struct pmc_report *rep, enum pmc_check_severity sev, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Free everything the report owns (events' samples, metrics, checks). Accepts NULL. */
+void pmc_report_fini(struct pmc_report *rep);
+
+#endif

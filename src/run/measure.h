@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Measuring one batch of events over one run of a workload: a command (launch.c) or a built-in kernel (kernels/). */
+#ifndef PMC_RUN_MEASURE_H
+#define PMC_RUN_MEASURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "perf/perf.h"
+#include "pmu/event.h"
+
+struct pmc_measure_req {
+	const struct pmc_event *const *events; /* the batch, n entries */
+	size_t n;
+	bool group; /* open the batch's hardware events as one group (rerun mode); false: each alone (multiplex) */
+};
+
+struct pmc_measure_out {
+	struct pmc_count *counts; /* caller-provided, n entries, filled in the order of req->events */
+	uint64_t wall_ns;         /* wall time of the workload */
+	struct rusage ru;         /* of the workload (command: wait4; kernel: the measured thread, RUSAGE_THREAD delta) */
+	int wait_status;          /* command: status from wait4; kernel: 0 */
+	bool interrupted;         /* SIGINT/SIGTERM arrived during the run: counts are partial */
+	int group_err;            /* rerun mode: errno of a group open the kernel rejected (EINVAL: the batch must be
+				     split by the planner), 0 otherwise */
+	int group_err_index;      /* index in req->events of the member whose open failed with group_err */
+};
+
+#endif

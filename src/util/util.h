@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PMC_UTIL_H
+#define PMC_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PMC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PMC_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define PMC_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Exit statuses of pmctool itself (documented in pmctool(1)). A measured command's own status is passed through;
+ * 128+N when it died of signal N; 126 found but not executable; 127 not found. */
+enum pmc_exit {
+	PMC_EXIT_OK = 0,
+	PMC_EXIT_USAGE = 2,     /* bad option, bad event name, bad value: nothing was run */
+	PMC_EXIT_NOCOUNT = 3,   /* the command could not be measured at all (no event could be opened) */
+	PMC_EXIT_OUTPUT = 4,    /* the report could not be written (-o file, closed pipe other than EPIPE) */
+	PMC_EXIT_INTERNAL = 5,  /* out of memory or an unexpected system error */
+	PMC_EXIT_NOEXEC = 126,  /* the command was found but could not be executed */
+	PMC_EXIT_NOTFOUND = 127 /* the command was not found */
+};
+
+/* Limits on user-controlled sizes: every one is checked with a clear error. */
+#define PMC_MAX_EVENTS 1024         /* events on one command line or in one set */
+#define PMC_MAX_SPEC_LEN 4096       /* one event spec or one -e list */
+#define PMC_MAX_RUNS 100000         /* -r */
+#define PMC_NAME_MAX 256            /* an event name as written, or its canonical form */
+
+/* Levenshtein distance, case-insensitive, capped at 'cap' (returns cap when the distance is >= cap). */
+unsigned pmc_edit_distance(const char *a, const char *b, unsigned cap);
+
+/* Parse an unsigned decimal or 0x-hex integer, whole string, in [min,max]. 0 or -EINVAL / -ERANGE. */
+int pmc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+
+/* Nanoseconds of CLOCK_MONOTONIC. */
+uint64_t pmc_now_ns(void);
+
+#endif

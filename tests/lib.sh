@@ -1,0 +1,26 @@
+# Shared helpers for the integration tests (sourced by tests/*/test_*.sh). Runs under bash with set -eu.
+# PMCTOOL is the built binary; a test prints what it checks, fails loudly, and exits 77 with a reason to skip.
+set -euo pipefail
+: "${PMCTOOL:?PMCTOOL must name the built pmctool binary}"
+: "${PMC_SOURCE_DIR:?PMC_SOURCE_DIR must name the source tree}"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+ok() { echo "ok: $*"; }
+
+# run_pmc ARGS...: runs pmctool, stdout to $TMP/out, stderr to $TMP/err, status in $RC (never aborts the test).
+run_pmc() {
+	set +e
+	"$PMCTOOL" "$@" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	set -e
+}
+
+expect_rc() { [ "$RC" -eq "$1" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "$2: exit status $RC, expected $1"; }; }
+expect_out() { grep -qE -- "$1" "$TMP/out" || { cat "$TMP/out" >&2; fail "$2: stdout lacks /$1/"; }; }
+expect_err() { grep -qE -- "$1" "$TMP/err" || { cat "$TMP/err" >&2; fail "$2: stderr lacks /$1/"; }; }
+
+# has_hw_pmu: true when the kernel counts hardware events here (a PMU driver exists and paranoid allows it).
+has_hw_pmu() { [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ]; }

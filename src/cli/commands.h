@@ -3,6 +3,8 @@
 #ifndef PMC_CLI_COMMANDS_H
 #define PMC_CLI_COMMANDS_H
 
+int pmc_cmd_stat(int argc, char **argv);
+
 struct pmc_command {
 	const char *name;
 	int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */

@@ -21,6 +21,11 @@ struct pmc_count {
 	uint64_t running; /* time_running, ns */
 	enum pmc_count_status status;
 	int err;          /* errno of the failed open when status is PMC_COUNT_NOT_SUPPORTED */
+	unsigned flags;   /* enum pmc_count_flags */
+};
+
+enum pmc_count_flags {
+	PMC_COUNT_USER_ONLY = 1u << 0, /* kernel mode was excluded by pmctool (perf_event_paranoid fallback) */
 };
 
 /* perf_event_open(2). Returns the fd, or -errno. attr->size is set here. */

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# pmctool quick start: install what is missing (Debian 12), build into build/, and run one real measurement.
+#   ./setup.sh              everything, ending with 'build/pmctool stat -- ls'
+#   ./setup.sh --deps-only  only install the Debian packages that are missing
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libcmocka-dev valgrind python3 util-linux)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	SUDO=
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || { echo "setup: need root (or sudo) to apt-get install ${missing[*]}" >&2; exit 1; }
+		SUDO=sudo
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq
+	$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+[ "${1:-}" = "--deps-only" ] && exit 0
+
+if [ -f build/build.ninja ]; then
+	meson setup --reconfigure build >/dev/null
+else
+	meson setup build >/dev/null
+fi
+ninja -C build
+echo
+echo "setup: built build/pmctool; a first measurement:"
+build/pmctool stat -- ls

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of 'pmctool stat', shared by its files (cmd_stat.c: options and flow; stat_events.c: building the event
+ * list; stat_measure.c: running batches into a report). */
+#ifndef PMC_CLI_STAT_H
+#define PMC_CLI_STAT_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "output/output.h"
+#include "plan/plan.h"
+#include "pmu/event.h"
+#include "report/report.h"
+
+enum stat_batch_mode { STAT_BATCH_AUTO = 0, STAT_BATCH_RERUN, STAT_BATCH_MULTIPLEX };
+
+struct stat_opts {
+	const char *event_lists[PMC_MAX_EVENTS];
+	size_t nlists;
+	const char *set_name;          /* -g */
+	const char *metric_args[64];   /* --metric NAME=FORMULA */
+	size_t nmetric_args;
+	const char *kernel;            /* -k */
+	uint64_t iters;                /* --iters, 0 = the kernel's default */
+	const char *params[32];        /* --param K=V */
+	size_t nparams;
+	int cpu;                       /* --cpu, -1 = current */
+	double warmup_s;               /* --warmup */
+	bool subtract_overhead;
+	unsigned runs;                 /* -r */
+	enum stat_batch_mode batch;
+	unsigned counters;             /* --counters, 0 = detect */
+	bool dry_run;
+	bool no_anchors;
+	struct pmc_output_opts out;
+	const char *outpath;           /* -o */
+	char **argv;                   /* the command, NULL with -k */
+};
+
+/* The events of a measurement and the plan that packs them. */
+struct stat_events {
+	struct pmc_event *evs;
+	size_t n, cap;
+	struct pmc_plan plan;
+	struct pmc_plan_opts popts;
+	char budget_why[256];          /* where the counter budget came from */
+};
+
+/* Resolve one spec and append it. On a bad name prints the error (and suggestions) to stderr and returns
+ * PMC_EXIT_USAGE; 0 on success. */
+int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flags);
+/* Fill from -e lists, or the default set. Returns 0 or an exit status. */
+int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o);
+/* Work out the counter budget and plan; adds the anchors when more than one batch is needed. 0 or exit status. */
+int stat_events_plan(struct stat_events *se, const struct stat_opts *o);
+void stat_events_print_plan(const struct stat_events *se, FILE *f);
+void stat_events_fini(struct stat_events *se);
+
+/* Run the plan (runs x batches) on the command or kernel into rep. Returns 0 or an exit status; a partial
+ * report (interrupted) is still filled. */
+int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep);
+
+/* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
+extern volatile sig_atomic_t stat_interrupted;
+
+#endif

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat: which events, and how they are packed into batches. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stat.h"
+#include "info/inventory.h"
+
+/* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). */
+static const char *const default_events[] = {
+	"task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles",
+	"instructions", "ref-cycles", "branches", "branch-misses",
+};
+
+/* Added to every batch when a measurement needs more than one, so the batches can be checked against each other. */
+static const char *const anchor_events[] = { "instructions", "cycles", "ref-cycles", "msr/tsc/" };
+
+static int push_event(struct stat_events *se, const struct pmc_event *ev)
+{
+	if (se->n >= PMC_MAX_EVENTS) {
+		fprintf(stderr, "pmctool: too many events (more than %d): split the measurement into several runs\n",
+			PMC_MAX_EVENTS);
+		return PMC_EXIT_USAGE;
+	}
+	if (se->n == se->cap) {
+		size_t cap = se->cap ? se->cap * 2 : 16;
+		struct pmc_event *p = realloc(se->evs, cap * sizeof(*p));
+		if (!p) {
+			fprintf(stderr, "pmctool: out of memory\n");
+			return PMC_EXIT_INTERNAL;
+		}
+		se->evs = p;
+		se->cap = cap;
+	}
+	se->evs[se->n++] = *ev;
+	return 0;
+}
+
+static void print_resolve_error(const char *spec, const struct pmc_resolve_error *err)
+{
+	fprintf(stderr, "pmctool: %s\n", err->msg[0] ? err->msg : "cannot resolve event");
+	if (err->nsuggest > 0) {
+		fprintf(stderr, "  did you mean:");
+		for (int i = 0; i < err->nsuggest; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", err->suggest[i]);
+		fprintf(stderr, "?\n");
+	}
+	if (err->code == PMC_RESOLVE_UNKNOWN)
+		fprintf(stderr, "  'pmctool list PATTERN' shows the events this machine knows\n");
+	(void)spec;
+}
+
+int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flags)
+{
+	struct pmc_event ev;
+	struct pmc_resolve_error err;
+
+	memset(&err, 0, sizeof(err));
+	if (pmc_event_resolve(spec, &ev, &err) < 0) {
+		print_resolve_error(spec, &err);
+		return PMC_EXIT_USAGE;
+	}
+	ev.flags |= flags;
+	return push_event(se, &ev);
+}
+
+static int add_cb(const char *spec, void *ctx)
+{
+	return stat_events_add_spec(ctx, spec, 0);
+}
+
+int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
+{
+	int r;
+
+	for (size_t i = 0; i < o->nlists; i++) {
+		r = pmc_event_list_split(o->event_lists[i], add_cb, se);
+		if (r == -EINVAL) {
+			fprintf(stderr, "pmctool: bad event list '%s': empty item or unbalanced '/'\n",
+				o->event_lists[i]);
+			return PMC_EXIT_USAGE;
+		}
+		if (r == -E2BIG) {
+			fprintf(stderr, "pmctool: event list too long (more than %d characters)\n", PMC_MAX_SPEC_LEN);
+			return PMC_EXIT_USAGE;
+		}
+		if (r)
+			return r;
+	}
+	if (se->n || o->set_name)
+		return 0;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(default_events); i++) {
+		r = stat_events_add_spec(se, default_events[i], 0);
+		if (r)
+			return r;
+	}
+	/* The TSC only where the kernel has the msr PMU; quietly left out elsewhere. */
+	{
+		struct pmc_event ev;
+		if (pmc_event_resolve("msr/tsc/", &ev, NULL) == 0)
+			return push_event(se, &ev);
+	}
+	return 0;
+}
+
+static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
+{
+	return a->attr.type == b->attr.type && a->attr.config == b->attr.config &&
+	       a->attr.config1 == b->attr.config1 && a->attr.config2 == b->attr.config2 &&
+	       a->attr.exclude_user == b->attr.exclude_user && a->attr.exclude_kernel == b->attr.exclude_kernel;
+}
+
+/* Anchors the user did not ask for are added; an event the user asked for that equals an anchor becomes one. */
+static int add_anchors(struct stat_events *se)
+{
+	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
+		struct pmc_event ev;
+		bool found = false;
+
+		if (pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
+			continue; /* msr/tsc/ where there is no msr PMU */
+		for (size_t i = 0; i < se->n; i++) {
+			if (same_event(&se->evs[i], &ev)) {
+				se->evs[i].flags |= PMC_EVF_ANCHOR;
+				found = true;
+				break;
+			}
+		}
+		if (!found) {
+			int r;
+			ev.flags |= PMC_EVF_ANCHOR;
+			r = push_event(se, &ev);
+			if (r)
+				return r;
+		}
+	}
+	return 0;
+}
+
+static void detect_budget(struct stat_events *se, const struct stat_opts *o)
+{
+	unsigned n = 0;
+	char why[200] = "";
+
+	se->popts.fixed_slots = pmc_pmu_has_intel_fixed() ? 3 : 0;
+	se->popts.bp_budget = PMC_BREAKPOINT_SLOTS;
+	if (o->counters) {
+		se->popts.gp_budget = o->counters;
+		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters (--counters)", o->counters);
+		return;
+	}
+	if (pmc_inventory_gp_counters(&n, why, sizeof(why)) == 0 && n > 0) {
+		se->popts.gp_budget = n;
+		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
+		return;
+	}
+	if (!getenv("LIBPFM_FORCE_PMU") && !pmc_inventory_has_core_pmu()) {
+		/* Nothing hardware can be counted here: splitting would only rerun the workload for nothing. */
+		se->popts.gp_budget = 64;
+		snprintf(se->budget_why, sizeof(se->budget_why),
+			 "no hardware PMU, so hardware events are not split into batches (--counters N to plan anyway)");
+		return;
+	}
+	/* A forced libpfm4 PMU, or a PMU that did not say: 4 is what every Intel core since Nehalem gives one thread
+	 * with SMT on. */
+	se->popts.gp_budget = 4;
+	snprintf(se->budget_why, sizeof(se->budget_why),
+		 "4 programmable counters assumed (no live count for this PMU; --counters N to change)");
+}
+
+int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
+{
+	int r;
+
+	detect_budget(se, o);
+	se->popts.multiplex = o->batch == STAT_BATCH_MULTIPLEX;
+	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
+	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {
+		pmc_plan_fini(&se->plan);
+		r = add_anchors(se);
+		if (r)
+			return r;
+		r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
+	}
+	if (r) {
+		fprintf(stderr, "pmctool: cannot plan the batches: %s\n", strerror(-r));
+		return PMC_EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+static void print_event_line(FILE *f, const struct pmc_event *ev)
+{
+	char perf[PMC_NAME_MAX * 2];
+
+	if (pmc_event_perf_spelling(ev, perf, sizeof(perf)) < 0)
+		snprintf(perf, sizeof(perf), "?");
+	fprintf(f, "    %-32s %-13s type %-2u config 0x%-10llx %-40s perf: %s%s\n", ev->name,
+		pmc_output_class_name(ev->cls), ev->attr.type, (unsigned long long)ev->attr.config, ev->canonical, perf,
+		(ev->flags & PMC_EVF_ANCHOR) ? "  (anchor)" : "");
+}
+
+void stat_events_print_plan(const struct stat_events *se, FILE *f)
+{
+	const char *core = pmc_pmu_core_name();
+
+	fprintf(f, "Plan: %zu events in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->plan.nbatches,
+		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
+		se->budget_why, se->popts.fixed_slots ? ", 3 fixed counters" : "");
+	if (se->plan.nevery) {
+		fprintf(f, "  in every batch:\n");
+		for (size_t i = 0; i < se->plan.nevery; i++)
+			print_event_line(f, &se->evs[se->plan.every[i]]);
+	}
+	for (size_t b = 0; b < se->plan.nbatches; b++) {
+		fprintf(f, "  batch %zu:%s\n", b + 1, se->plan.batches[b].n ? "" : " (only the events above)");
+		for (size_t k = 0; k < se->plan.batches[b].n; k++)
+			print_event_line(f, &se->evs[se->plan.batches[b].events[k]]);
+	}
+}
+
+void stat_events_fini(struct stat_events *se)
+{
+	pmc_plan_fini(&se->plan);
+	free(se->evs);
+	memset(se, 0, sizeof(*se));
+}

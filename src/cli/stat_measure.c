@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat: run the plan (runs x batches) and collect every count into the report. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli/stat.h"
+#include "run/launch.h"
+
+volatile sig_atomic_t stat_interrupted;
+
+static int push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
+{
+	struct pmc_sample *p = realloc(e->samples, (e->nsamples + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	e->samples = p;
+	p[e->nsamples].run = run;
+	p[e->nsamples].batch = batch;
+	p[e->nsamples].count = *c;
+	e->nsamples++;
+	return 0;
+}
+
+/* The batch each planned event belongs to, after any split. */
+static void assign_batches(const struct stat_events *se, struct pmc_report *rep)
+{
+	for (size_t i = 0; i < se->n; i++) {
+		rep->events[i].in_every_batch = se->plan.in_every[i];
+		rep->events[i].batch = -1;
+	}
+	for (size_t b = 0; b < se->plan.nbatches; b++)
+		for (size_t k = 0; k < se->plan.batches[b].n; k++)
+			rep->events[se->plan.batches[b].events[k]].batch = (int)b;
+}
+
+static size_t build_request(const struct stat_events *se, size_t b, const struct pmc_event **reqev, size_t *idx)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < se->plan.nevery; i++, n++) {
+		idx[n] = se->plan.every[i];
+		reqev[n] = &se->evs[idx[n]];
+	}
+	for (size_t k = 0; k < se->plan.batches[b].n; k++, n++) {
+		idx[n] = se->plan.batches[b].events[k];
+		reqev[n] = &se->evs[idx[n]];
+	}
+	return n;
+}
+
+static int report_launch_failure(const struct stat_opts *o, const struct pmc_launch_error *le)
+{
+	if (le->what == PMC_LAUNCH_EXEC) {
+		fprintf(stderr, "pmctool: cannot execute '%s': %s%s\n", o->argv[0], strerror(le->err),
+			le->err == ENOENT ? " (not found in PATH)" : "");
+		return le->err == ENOENT ? PMC_EXIT_NOTFOUND : PMC_EXIT_NOEXEC;
+	}
+	fprintf(stderr, "pmctool: cannot run '%s': %s\n", o->argv[0], strerror(le->err));
+	return PMC_EXIT_INTERNAL;
+}
+
+/* One run of one batch. Returns 0, 1 to retry the batch (the plan was split), or an exit status > 1. */
+static int run_batch(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep, unsigned run,
+		     size_t b, bool *group)
+{
+	const struct pmc_event **reqev = malloc(se->n * sizeof(*reqev));
+	size_t *idx = malloc(se->n * sizeof(*idx));
+	struct pmc_count *counts = calloc(se->n, sizeof(*counts));
+	struct pmc_measure_req req = { 0 };
+	struct pmc_measure_out out = { 0 };
+	struct pmc_launch_error le = { 0 };
+	int rc = 0;
+
+	if (!reqev || !idx || !counts) {
+		rc = PMC_EXIT_INTERNAL;
+		goto out;
+	}
+	req.events = (const struct pmc_event *const *)reqev;
+	req.n = build_request(se, b, reqev, idx);
+	req.group = *group && !se->popts.multiplex;
+	out.counts = counts;
+	if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
+		if (le.what == PMC_LAUNCH_GROUP) {
+			long pos = (long)out.group_err_index - (long)se->plan.nevery;
+			/* Split the batch where the kernel refused it; if that cannot help, count it ungrouped. */
+			if (run == 0 && pos > 0 && pmc_plan_split(&se->plan, b, (size_t)pos) == 0) {
+				rc = 1;
+			} else {
+				*group = false;
+				rc = 1;
+			}
+			goto out;
+		}
+		rc = report_launch_failure(o, &le);
+		goto out;
+	}
+	for (size_t k = 0; k < req.n; k++) {
+		if (push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
+			rc = PMC_EXIT_INTERNAL;
+			goto out;
+		}
+	}
+	{
+		double w = (double)out.wall_ns;
+		rep->wall_ns_mean += w;
+		rep->wall_ns_min = rep->wall_ns_min == 0 || w < rep->wall_ns_min ? w : rep->wall_ns_min;
+		rep->wall_ns_max = w > rep->wall_ns_max ? w : rep->wall_ns_max;
+		rep->user_s += (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6;
+		rep->sys_s += (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6;
+	}
+	rep->exit_status = pmc_wait_status_code(out.wait_status);
+	rep->term_signal = WIFSIGNALED(out.wait_status) ? WTERMSIG(out.wait_status) : 0;
+out:
+	free(reqev);
+	free(idx);
+	free(counts);
+	return rc;
+}
+
+int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
+{
+	unsigned done = 0; /* batch runs completed */
+	bool group = true;
+	int rc = 0;
+
+	rep->events = calloc(se->n ? se->n : 1, sizeof(*rep->events));
+	if (!rep->events)
+		return PMC_EXIT_INTERNAL;
+	rep->nevents = se->n;
+	for (size_t i = 0; i < se->n; i++)
+		rep->events[i].ev = se->evs[i];
+	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
+
+	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
+		for (size_t b = 0; b < se->plan.nbatches && !stat_interrupted; b++) {
+			int r = run_batch(se, o, rep, run, b, &group);
+			if (r == 1) {
+				b--; /* the same batch again, now split or ungrouped */
+				continue;
+			}
+			if (r) {
+				rc = r;
+				break;
+			}
+			done++;
+		}
+		rep->nruns = run + 1;
+	}
+	if (!group)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "ungrouped",
+				     "the kernel refused a batch as one group and it could not be split; its events were "
+				     "counted ungrouped and may have been multiplexed");
+	rep->nbatches = (unsigned)se->plan.nbatches;
+	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
+	assign_batches(se, rep);
+	if (done) {
+		rep->wall_ns_mean /= done;
+		rep->user_s /= done;
+		rep->sys_s /= done;
+	}
+	rep->partial = stat_interrupted != 0;
+	return rc;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+#include "output/output.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *pmc_output_status_name(enum pmc_count_status st)
+{
+	switch (st) {
+	case PMC_COUNT_OK:
+		return "ok";
+	case PMC_COUNT_NOT_COUNTED:
+		return "not counted";
+	case PMC_COUNT_NOT_SUPPORTED:
+		return "not supported";
+	case PMC_COUNT_NOT_RUN:
+	default:
+		return "not run";
+	}
+}
+
+const char *pmc_output_class_name(enum pmc_counter_class cls)
+{
+	switch (cls) {
+	case PMC_CLASS_GP:
+		return "programmable";
+	case PMC_CLASS_FIXED:
+		return "fixed";
+	case PMC_CLASS_FREE:
+		return "software";
+	case PMC_CLASS_BREAKPOINT:
+	default:
+		return "breakpoint";
+	}
+}
+
+void pmc_output_group_digits(double v, char *buf, size_t len)
+{
+	char raw[64];
+	size_t n, out = 0, lead;
+
+	if (!(v >= 0) || v > 1e19) {
+		snprintf(buf, len, "%.6g", v);
+		return;
+	}
+	snprintf(raw, sizeof(raw), "%.0f", v);
+	n = strlen(raw);
+	lead = n % 3 ? n % 3 : 3;
+	for (size_t i = 0; i < n && out + 2 < len; i++) {
+		if (i && (i - lead) % 3 == 0 && i >= lead)
+			buf[out++] = ',';
+		buf[out++] = raw[i];
+	}
+	buf[out] = '\0';
+}
+
+int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
+{
+	switch (o->format) {
+	case PMC_OUTPUT_SEP:
+		pmc_output_sep(f, rep, o->sep);
+		break;
+	case PMC_OUTPUT_CSV:
+		pmc_output_csv(f, rep);
+		break;
+	case PMC_OUTPUT_JSON:
+		pmc_output_json(f, rep);
+		break;
+	case PMC_OUTPUT_TABLE:
+	default:
+		pmc_output_table(f, rep);
+		break;
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *o, const char *path)
+{
+	char *buf = NULL, *tmp = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int r, fd;
+
+	if (!mem)
+		return -ENOMEM;
+	r = pmc_output_write(mem, rep, o);
+	if (fclose(mem) && !r)
+		r = -ENOMEM;
+	if (r)
+		goto out;
+	if (!path || !strcmp(path, "-")) {
+		fflush(stdout);
+		r = write_all(path ? STDOUT_FILENO : STDERR_FILENO, buf, len);
+		goto out;
+	}
+	if (asprintf(&tmp, "%s.pmctool-XXXXXX", path) < 0) {
+		tmp = NULL;
+		r = -ENOMEM;
+		goto out;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		goto out;
+	}
+	{
+		mode_t um = umask(0);
+		umask(um);
+		if (fchmod(fd, 0666 & ~um))
+			r = -errno;
+	}
+	if (!r)
+		r = write_all(fd, buf, len);
+	if (!r && fsync(fd) && errno != EINVAL)
+		r = -errno;
+	if (close(fd) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+out:
+	free(tmp);
+	free(buf);
+	return r;
+}

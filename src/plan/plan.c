@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+#include "plan/plan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+unsigned pmc_plan_gp_cost(const struct pmc_event *ev, unsigned fixed_slots)
+{
+	if (ev->cls == PMC_CLASS_GP)
+		return 1;
+	if (ev->cls == PMC_CLASS_FIXED && (ev->fixed_index < 0 || (unsigned)ev->fixed_index >= fixed_slots))
+		return 1;
+	return 0;
+}
+
+static int batch_push(struct pmc_batch *b, size_t idx)
+{
+	size_t *p = realloc(b->events, (b->n + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	b->events = p;
+	p[b->n++] = idx;
+	return 0;
+}
+
+static int add_batch(struct pmc_plan *p)
+{
+	struct pmc_batch *nb = realloc(p->batches, (p->nbatches + 1) * sizeof(*nb));
+
+	if (!nb)
+		return -ENOMEM;
+	p->batches = nb;
+	memset(&nb[p->nbatches++], 0, sizeof(*nb));
+	return 0;
+}
+
+/* Classify each event: EVERY (free, anchors, first user of each fixed counter), GP or BP. */
+static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct pmc_plan_opts *o, bool fixed_used[])
+{
+	const struct pmc_event *ev = &evs[i];
+
+	if (ev->flags & PMC_EVF_ANCHOR) {
+		if (ev->cls == PMC_CLASS_FIXED && ev->fixed_index >= 0 && (unsigned)ev->fixed_index < o->fixed_slots)
+			fixed_used[ev->fixed_index] = true;
+		return PMC_SLOT_EVERY;
+	}
+	switch (ev->cls) {
+	case PMC_CLASS_FREE:
+		return PMC_SLOT_EVERY;
+	case PMC_CLASS_BREAKPOINT:
+		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_BP;
+	case PMC_CLASS_FIXED:
+		if (ev->fixed_index >= 0 && (unsigned)ev->fixed_index < o->fixed_slots && !fixed_used[ev->fixed_index]) {
+			fixed_used[ev->fixed_index] = true;
+			return PMC_SLOT_EVERY;
+		}
+		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_GP;
+	case PMC_CLASS_GP:
+	default:
+		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_GP;
+	}
+}
+
+int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret)
+{
+	struct pmc_plan p = { 0 };
+	bool fixed_used[8] = { false };
+	unsigned gp_every = 0, gp_left;
+	enum pmc_slot *slot;
+	size_t gb = 0, bb = 0; /* current batch for GP and for breakpoints */
+	int r = -ENOMEM;
+
+	if (!o->gp_budget || !o->bp_budget)
+		return -EINVAL;
+	slot = calloc(n ? n : 1, sizeof(*slot));
+	p.in_every = calloc(n ? n : 1, sizeof(*p.in_every));
+	p.every = calloc(n ? n : 1, sizeof(*p.every));
+	p.nevents = n;
+	if (!slot || !p.in_every || !p.every)
+		goto out;
+
+	/* Anchors first, so they win the fixed counters over user events that want the same one. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++)
+			if (!!(evs[i].flags & PMC_EVF_ANCHOR) == (pass == 0))
+				slot[i] = slot_of(evs, i, o, fixed_used);
+	for (size_t i = 0; i < n; i++) {
+		if (slot[i] != PMC_SLOT_EVERY)
+			continue;
+		p.in_every[i] = true;
+		p.every[p.nevery++] = i;
+		if (!o->multiplex)
+			gp_every += pmc_plan_gp_cost(&evs[i], o->fixed_slots);
+	}
+	/* Anchors that need GP counters (no fixed counters) take from every batch's budget, but leave at least one. */
+	gp_left = gp_every < o->gp_budget ? o->gp_budget - gp_every : 1;
+	if (add_batch(&p))
+		goto out;
+	{
+		unsigned gp_used = 0, bp_used = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (slot[i] == PMC_SLOT_GP) {
+				if (gp_used == gp_left) {
+					gb++;
+					gp_used = 0;
+				}
+				while (gb >= p.nbatches)
+					if (add_batch(&p))
+						goto out;
+				if (batch_push(&p.batches[gb], i))
+					goto out;
+				gp_used++;
+			} else if (slot[i] == PMC_SLOT_BP) {
+				if (bp_used == o->bp_budget) {
+					bb++;
+					bp_used = 0;
+				}
+				while (bb >= p.nbatches)
+					if (add_batch(&p))
+						goto out;
+				if (batch_push(&p.batches[bb], i))
+					goto out;
+				bp_used++;
+			}
+		}
+	}
+	*ret = p;
+	memset(&p, 0, sizeof(p));
+	r = 0;
+out:
+	free(slot);
+	pmc_plan_fini(&p);
+	return r;
+}
+
+int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at)
+{
+	struct pmc_batch nb = { 0 };
+	struct pmc_batch *arr;
+
+	if (b >= p->nbatches || at == 0 || at >= p->batches[b].n)
+		return -EINVAL;
+	nb.n = p->batches[b].n - at;
+	nb.events = malloc(nb.n * sizeof(*nb.events));
+	if (!nb.events)
+		return -ENOMEM;
+	arr = realloc(p->batches, (p->nbatches + 1) * sizeof(*arr));
+	if (!arr) {
+		free(nb.events);
+		return -ENOMEM;
+	}
+	p->batches = arr;
+	memcpy(nb.events, arr[b].events + at, nb.n * sizeof(*nb.events));
+	arr[b].n = at;
+	memmove(&arr[b + 2], &arr[b + 1], (p->nbatches - b - 1) * sizeof(*arr));
+	arr[b + 1] = nb;
+	p->nbatches++;
+	return 0;
+}
+
+void pmc_plan_fini(struct pmc_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nbatches; i++)
+		free(p->batches[i].events);
+	free(p->batches);
+	free(p->every);
+	free(p->in_every);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+#include "run/launch.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "perf/perf.h"
+#include "util/util.h"
+
+volatile sig_atomic_t pmc_launch_child;
+
+int pmc_wait_status_code(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return PMC_EXIT_INTERNAL;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. */
+static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent)
+{
+	char c;
+	ssize_t n;
+	int e;
+
+	/* The command must never outlive pmctool, even when pmctool is killed with SIGKILL. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(PMC_EXIT_INTERNAL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	do
+		n = read(go_rd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(PMC_EXIT_INTERNAL);
+	close(go_rd);
+	execvp(argv[0], argv);
+	e = errno;
+	if (write(err_wr, &e, sizeof(e)) < 0) {
+		/* nothing more to tell: the parent sees the exit status */
+	}
+	_exit(e == ENOENT ? PMC_EXIT_NOTFOUND : PMC_EXIT_NOEXEC);
+}
+
+/* An attr ready to count the child from exec on: leaders start disabled and are enabled by exec. */
+static void prepare_attr(struct perf_event_attr *a, const struct pmc_event *ev, bool leader)
+{
+	*a = ev->attr;
+	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a->inherit = 1;
+	a->disabled = leader;
+	a->enable_on_exec = leader;
+}
+
+/* Open one event; at perf_event_paranoid >= 2 an unprivileged user may count only user mode, so retry that way
+ * (as perf does) and mark the count. Returns the fd or -errno. */
+static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struct pmc_count *c)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	prepare_attr(&a, ev, group_fd < 0);
+	fd = pmc_perf_open(&a, pid, -1, group_fd, 0);
+	if ((fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && ev->attr.type != PERF_TYPE_BREAKPOINT &&
+	    !(ev->flags & PMC_EVF_TSC)) {
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		fd = pmc_perf_open(&a, pid, -1, group_fd, 0);
+		if (fd >= 0)
+			c->flags |= PMC_COUNT_USER_ONLY;
+	}
+	return fd;
+}
+
+/* Open the batch on pid. Group mode puts the hardware events in one group (they run together, never multiplexed
+ * against each other); free events and breakpoints stand alone so one failing never takes the others down.
+ * Returns 0, or 1 when the kernel rejected the group (out->group_err set). */
+static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, struct pmc_measure_out *out)
+{
+	int leader = -1;
+
+	for (size_t i = 0; i < req->n; i++) {
+		const struct pmc_event *ev = req->events[i];
+		bool grouped = req->group && (ev->flags & PMC_EVF_HARDWARE);
+		struct pmc_count *c = &out->counts[i];
+		int fd;
+
+		memset(c, 0, sizeof(*c));
+		fd = open_event(ev, pid, grouped ? leader : -1, c);
+		if (fd == -EINVAL && grouped && leader >= 0) {
+			/* Does it fail alone too? Then the encoding is bad, not the combination. */
+			int alone = open_event(ev, pid, -1, c);
+			if (alone >= 0) {
+				close(alone);
+				out->group_err = EINVAL;
+				out->group_err_index = (int)i;
+				return 1;
+			}
+			fd = alone;
+		}
+		if (fd < 0) {
+			c->status = PMC_COUNT_NOT_SUPPORTED;
+			c->err = -fd;
+			continue;
+		}
+		fds[i] = fd;
+		if (grouped && leader < 0)
+			leader = fd;
+	}
+	return 0;
+}
+
+static void read_batch(const struct pmc_measure_req *req, const int *fds, struct pmc_measure_out *out)
+{
+	for (size_t i = 0; i < req->n; i++) {
+		struct pmc_count *c = &out->counts[i];
+		unsigned flags = c->flags;
+		int r;
+
+		if (fds[i] < 0)
+			continue;
+		r = pmc_perf_read(fds[i], c);
+		c->flags = flags;
+		if (r < 0) {
+			c->status = PMC_COUNT_NOT_COUNTED;
+			c->err = -r;
+		}
+	}
+}
+
+int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
+		       struct pmc_launch_error *err)
+{
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	int *fds = NULL;
+	pid_t pid = -1, parent = getpid();
+	uint64_t t0 = 0;
+	int rc = -1, st = 0, exec_errno = 0;
+	ssize_t n;
+
+	memset(err, 0, sizeof(*err));
+	out->group_err = 0;
+	out->group_err_index = -1;
+	out->interrupted = false;
+	fds = malloc((req->n ? req->n : 1) * sizeof(*fds));
+	if (!fds || pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
+		err->what = PMC_LAUNCH_SYSTEM;
+		err->err = errno ? errno : ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < req->n; i++)
+		fds[i] = -1;
+	pid = fork();
+	if (pid < 0) {
+		err->what = PMC_LAUNCH_SYSTEM;
+		err->err = errno;
+		goto out;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(ep[0]);
+		child_main(argv, go[0], ep[1], parent);
+	}
+	pmc_launch_child = pid;
+	close_fd(&go[0]);
+	close_fd(&ep[1]);
+
+	if (open_batch(req, pid, fds, out)) {
+		err->what = PMC_LAUNCH_GROUP;
+		err->err = out->group_err;
+		close_fd(&go[1]); /* EOF: the child exits without exec */
+		goto reap;
+	}
+	t0 = pmc_now_ns();
+	if (write(go[1], "g", 1) != 1) {
+		err->what = PMC_LAUNCH_SYSTEM;
+		err->err = errno;
+	}
+	close_fd(&go[1]);
+
+reap:
+	while (wait4(pid, &st, 0, &out->ru) < 0) {
+		if (errno != EINTR) {
+			err->what = PMC_LAUNCH_SYSTEM;
+			err->err = errno;
+			break;
+		}
+	}
+	out->wall_ns = t0 ? pmc_now_ns() - t0 : 0;
+	pmc_launch_child = 0;
+	out->wait_status = st;
+	if (err->what != PMC_LAUNCH_OK)
+		goto out;
+	do
+		n = read(ep[0], &exec_errno, sizeof(exec_errno));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(exec_errno)) {
+		err->what = PMC_LAUNCH_EXEC;
+		err->err = exec_errno;
+		goto out;
+	}
+	/* Every counter is read before any is closed: closing a leader would detach its group. */
+	read_batch(req, fds, out);
+	rc = 0;
+out:
+	if (fds)
+		for (size_t i = 0; i < req->n; i++)
+			close_fd(&fds[i]);
+	free(fds);
+	close_fd(&go[0]);
+	close_fd(&go[1]);
+	close_fd(&ep[0]);
+	close_fd(&ep[1]);
+	return rc;
+}

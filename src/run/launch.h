@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* Launching a command the way perf does: fork, hold the child on a pipe, open its counters with enable_on_exec and
+ * inherit, release it, wait. pmctool's own start-up is never counted; children and threads of the command are. */
+#ifndef PMC_RUN_LAUNCH_H
+#define PMC_RUN_LAUNCH_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "run/measure.h"
+
+enum pmc_launch_fail {
+	PMC_LAUNCH_OK = 0,
+	PMC_LAUNCH_EXEC,     /* the command could not be executed: err is execvp's errno */
+	PMC_LAUNCH_SYSTEM,   /* fork/pipe/wait failed: err is the errno */
+	PMC_LAUNCH_GROUP,    /* the kernel rejected the batch as a group (out->group_err); the child never ran */
+};
+
+struct pmc_launch_error {
+	enum pmc_launch_fail what;
+	int err;
+};
+
+/* Run argv once, measuring req's events. Returns 0 (even when the command failed: see out->wait_status),
+ * or -1 with *err filled. Counters are always closed and the child always reaped before returning. */
+int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
+		       struct pmc_launch_error *err);
+
+/* The pid of the command being measured now (0 when none): signal handlers forward SIGINT/SIGTERM to it. */
+extern volatile sig_atomic_t pmc_launch_child;
+
+/* Exit status a shell would give for a wait status: the exit code, or 128+signal. */
+int pmc_wait_status_code(int wait_status);
+
+#endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/* Every output format of a fixed report against its golden file in tests/golden/.
+ * PMC_UPDATE_GOLDEN=1 rewrites the golden files (review the diff before committing). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "output/output.h"
+
+static struct pmc_sample samples_tc[2] = {
+	{ 0, 0, { 1523456, 1523456, 1523456, PMC_COUNT_OK, 0, 0 } },
+	{ 0, 1, { 1498765, 1498765, 1498765, PMC_COUNT_OK, 0, 0 } },
+};
+static struct pmc_sample samples_pf[2] = {
+	{ 0, 0, { 120, 1523456, 1523456, PMC_COUNT_OK, 0, PMC_COUNT_USER_ONLY } },
+	{ 0, 1, { 124, 1498765, 1498765, PMC_COUNT_OK, 0, PMC_COUNT_USER_ONLY } },
+};
+static struct pmc_sample samples_cyc[1] = { { 0, 0, { 0, 0, 0, PMC_COUNT_NOT_SUPPORTED, ENOENT, 0 } } };
+static struct pmc_sample samples_mux[1] = { { 0, 1, { 1000, 2000, 1000, PMC_COUNT_OK, 0, 0 } } };
+static struct pmc_sample samples_nc[1] = { { 0, 1, { 0, 2000, 0, PMC_COUNT_NOT_COUNTED, 0, 0 } } };
+
+static void build_report(struct pmc_report *rep, struct pmc_report_event *evs)
+{
+	static const struct {
+		const char *name, *canonical;
+		enum pmc_counter_class cls;
+		unsigned flags;
+		bool every;
+		int batch;
+		struct pmc_sample *s;
+		size_t n;
+	} rows[] = {
+		{ "task-clock", "task-clock", PMC_CLASS_FREE, PMC_EVF_TIME_NS, true, -1, samples_tc, 2 },
+		{ "page-faults", "page-faults", PMC_CLASS_FREE, 0, true, -1, samples_pf, 2 },
+		{ "cycles", "cycles", PMC_CLASS_FIXED, PMC_EVF_HARDWARE | PMC_EVF_ANCHOR, true, -1, samples_cyc, 1 },
+		{ "UOPS_ISSUED:ANY", "hsw::UOPS_ISSUED:ANY:k=1:u=1:e=0:i=0:c=0:t=0", PMC_CLASS_GP, PMC_EVF_HARDWARE, false,
+		  1, samples_mux, 1 },
+		{ "weird,\"name\"", "x", PMC_CLASS_GP, PMC_EVF_HARDWARE, false, 1, samples_nc, 1 },
+	};
+	struct pmc_metric_value m1 = { .name = "IPC", .unit = "", .desc = "instructions per cycle", .valid = true,
+				       .value = 1.25 };
+	struct pmc_metric_value m2 = { .name = "utilization", .unit = "", .desc = "ref-cycles / TSC", .valid = false,
+				       .reason = "ref-cycles not supported: no hardware PMU" };
+
+	memset(rep, 0, sizeof(*rep));
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&evs[i], 0, sizeof(evs[i]));
+		snprintf(evs[i].ev.name, sizeof(evs[i].ev.name), "%s", rows[i].name);
+		snprintf(evs[i].ev.canonical, sizeof(evs[i].ev.canonical), "%s", rows[i].canonical);
+		evs[i].ev.cls = rows[i].cls;
+		evs[i].ev.flags = rows[i].flags;
+		evs[i].ev.attr.type = rows[i].cls == PMC_CLASS_FREE ? 1 : 4;
+		evs[i].ev.attr.config = 0x10e;
+		evs[i].in_every_batch = rows[i].every;
+		evs[i].batch = rows[i].batch;
+		evs[i].samples = rows[i].s;
+		evs[i].nsamples = rows[i].n;
+	}
+	snprintf(rep->workload, sizeof(rep->workload), "ls -l /tmp");
+	rep->nruns = 1;
+	rep->nbatches = 2;
+	rep->events = evs;
+	rep->nevents = sizeof(rows) / sizeof(rows[0]);
+	rep->wall_ns_mean = 1600000;
+	rep->wall_ns_min = 1550000;
+	rep->wall_ns_max = 1650000;
+	rep->user_s = 0.001;
+	rep->sys_s = 0.0005;
+	rep->tsc_hz = 2.4e9;
+	rep->tsc_source = "cpuid 0x15";
+	pmc_report_summarize(rep);
+	rep->mode = "rerun";
+	pmc_report_set_const(rep, "SECONDS", 0.0016);
+	pmc_report_add_metric(rep, &m1);
+	pmc_report_add_metric(rep, &m2);
+	pmc_report_add_check(rep, PMC_CHECK_WARN, "multiplexed", "1 event ran 50.00%% of the time");
+}
+
+static void check_golden(enum pmc_output_format fmt, const char *sep, const char *golden)
+{
+	struct pmc_report_event evs[5];
+	struct pmc_report rep;
+	struct pmc_output_opts o = { .format = fmt };
+	char *buf = NULL, path[4096], *want;
+	size_t len = 0;
+	FILE *f;
+	long wl;
+
+	snprintf(o.sep, sizeof(o.sep), "%s", sep ? sep : "");
+	build_report(&rep, evs);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(pmc_output_write(f, &rep, &o), 0);
+	fclose(f);
+	free(rep.metrics);
+	free(rep.checks);
+	snprintf(path, sizeof(path), "%s/tests/golden/%s", getenv("PMC_SOURCE_DIR"), golden);
+	if (getenv("PMC_UPDATE_GOLDEN")) {
+		f = fopen(path, "wb");
+		assert_non_null(f);
+		fwrite(buf, 1, len, f);
+		fclose(f);
+	}
+	f = fopen(path, "rb");
+	if (!f)
+		fail_msg("golden file %s missing (PMC_UPDATE_GOLDEN=1 creates it)", path);
+	fseek(f, 0, SEEK_END);
+	wl = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	want = calloc(1, (size_t)wl + 1);
+	assert_int_equal(fread(want, 1, (size_t)wl, f), (size_t)wl);
+	fclose(f);
+	if ((size_t)wl != len || memcmp(want, buf, len))
+		fail_msg("output differs from %s:\n--- got ---\n%s\n--- want ---\n%s", golden, buf, want);
+	free(want);
+	free(buf);
+}
+
+static void test_output_table_matches_golden(void **s) { (void)s; check_golden(PMC_OUTPUT_TABLE, NULL, "report.txt"); }
+static void test_output_perf_sep_matches_golden(void **s) { (void)s; check_golden(PMC_OUTPUT_SEP, ";", "report.sep"); }
+static void test_output_csv_matches_golden(void **s) { (void)s; check_golden(PMC_OUTPUT_CSV, NULL, "report.csv"); }
+static void test_output_json_matches_golden(void **s) { (void)s; check_golden(PMC_OUTPUT_JSON, NULL, "report.json"); }
+
+static void test_output_group_digits_table(void **s)
+{
+	static const struct {
+		int line;
+		double v;
+		const char *want;
+	} rows[] = {
+		{ __LINE__, 0, "0" },           { __LINE__, 999, "999" },         { __LINE__, 1000, "1,000" },
+		{ __LINE__, 123456, "123,456" }, { __LINE__, 1234567, "1,234,567" }, { __LINE__, 17000001807.0, "17,000,001,807" },
+		{ __LINE__, 2.6, "3" },
+	};
+	(void)s;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char buf[64];
+		pmc_output_group_digits(rows[i].v, buf, sizeof(buf));
+		if (strcmp(buf, rows[i].want))
+			fail_msg("line %d: got %s want %s", rows[i].line, buf, rows[i].want);
+	}
+}
+
+static void test_output_summary_scales_multiplexed_and_never_zeroes_not_counted(void **s)
+{
+	struct pmc_report_event evs[5];
+	struct pmc_report rep;
+
+	(void)s;
+	build_report(&rep, evs);
+	assert_int_equal(evs[3].status, PMC_COUNT_OK);
+	assert_true(evs[3].mean == 2000.0); /* 1000 counted over half the enabled time */
+	assert_true(evs[3].running_pct == 50.0);
+	assert_int_equal(evs[4].status, PMC_COUNT_NOT_COUNTED);
+	assert_int_equal(evs[4].nok, 0);
+	assert_int_equal(evs[2].status, PMC_COUNT_NOT_SUPPORTED);
+	assert_non_null(strstr(evs[2].reason, "PMU"));
+	assert_true(evs[0].batch_spread_pct > 1.6 && evs[0].batch_spread_pct < 1.7);
+	free(rep.metrics);
+	free(rep.checks);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_output_table_matches_golden),
+		cmocka_unit_test(test_output_perf_sep_matches_golden),
+		cmocka_unit_test(test_output_csv_matches_golden),
+		cmocka_unit_test(test_output_json_matches_golden),
+		cmocka_unit_test(test_output_group_digits_table),
+		cmocka_unit_test(test_output_summary_scales_multiplexed_and_never_zeroes_not_counted),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

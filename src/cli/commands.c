@@ -4,5 +4,7 @@
 #include <stddef.h>
 
 const struct pmc_command pmc_commands[] = {
+	{ "info", pmc_cmd_info, "what this machine can count and why (PMUs, permissions, counter budget)" },
+	{ "list", pmc_cmd_list, "list events: libpfm4 PMUs, kernel generic and sysfs events" },
 	{ NULL, NULL, NULL },
 };

@@ -139,9 +139,11 @@ static void unavailable(const struct pmc_verdict_input *in, struct pmc_verdict_r
 		return;
 	}
 	if (!in->has_core_pmu || in->probe_errno == ENOENT || in->probe_errno == EOPNOTSUPP) {
+		const char *name = in->probe_errno ? strerrorname_np(in->probe_errno) : NULL;
+
 		snprintf(r->reason, sizeof(r->reason), "the kernel has no driver for this CPU's counters (dmesg: 'no PMU "
 			 "driver, software events only' or 'PMU not available due to virtualization'); hardware events "
-			 "fail with %s", in->probe_errno ? strerror(in->probe_errno) : "ENOENT");
+			 "fail with %s", name ? name : "ENOENT");
 		snprintf(r->action, sizeof(r->action), "%ssoftware events, msr/tsc/ and breakpoints still count",
 			 in->hypervisor ? "in a VM, enable a virtual PMU (e.g. KVM -cpu host,pmu=on, or a cloud instance "
 					  "type with vPMU); " :

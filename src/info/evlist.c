@@ -260,6 +260,14 @@ static void suggest(const char *name, char *err, size_t errlen)
 				best_d = d;
 			}
 		}
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+
+	if (forced && *forced) {
+		/* libpfm4 loads only the forced table: every other PMU is unknown to it. */
+		snprintf(err, errlen, "no PMU named '%s': LIBPFM_FORCE_PMU=%s loads only that libpfm4 table; unset it "
+			 "to list other libpfm4 PMUs", name, forced);
+		return;
+	}
 	snprintf(err, errlen, "no PMU named '%s'%s%s%s; 'pmctool info' lists the detected ones, and any libpfm4 PMU "
 		 "(hsw, skl, icx, amd64_fam19h_zen3...) or kernel PMU name works", name, best ? " (did you mean '" : "",
 		 best ? best : "", best ? "'?)" : "");

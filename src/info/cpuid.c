@@ -16,7 +16,7 @@ bool pmc_cpuid(uint32_t leaf, uint32_t subleaf, struct pmc_cpuid_regs *ret)
 	unsigned a, b, c, d;
 
 	/* __get_cpuid_max reads the maximum of the range the leaf belongs to (basic or extended). */
-	if (__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
+	if ((uint32_t)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
 		return false;
 	__cpuid_count(leaf, subleaf, a, b, c, d);
 	*ret = (struct pmc_cpuid_regs){ a, b, c, d };

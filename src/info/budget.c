@@ -107,7 +107,7 @@ int pmc_counter_budget(const struct pmc_budget_input *in, unsigned *ret_n, char 
 	} else if (in->nmi_watchdog < 0) {
 		say(&w, "NMI watchdog state unknown (/proc/sys/kernel/nmi_watchdog unreadable): not subtracted");
 	}
-	if (in->tsx_force_abort == 0 && n > 1) {
+	if (in->vendor == PMC_VENDOR_INTEL && in->tsx_force_abort == 0 && n > 1) {
 		n--;
 		say(&w, "allow_tsx_force_abort=0: the kernel keeps PMC3 for TSX: -1 -> %u", n);
 	}

@@ -3,14 +3,15 @@
 #ifndef PMC_CLI_COMMANDS_H
 #define PMC_CLI_COMMANDS_H
 
-int pmc_cmd_stat(int argc, char **argv);
-
 struct pmc_command {
 	const char *name;
 	int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
 	const char *summary;
 };
 
+int pmc_cmd_stat(int argc, char **argv);
+int pmc_cmd_info(int argc, char **argv);
+int pmc_cmd_list(int argc, char **argv);
 
 /* The table, ending with a NULL name. */
 extern const struct pmc_command pmc_commands[];

@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool info: what this machine can count, and why. */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "info/inventory.h"
+#include "util/util.h"
+
+/* Exit statuses of pmctool info (pmctool-info(1)): scripts test them. */
+enum { INFO_EXIT_DEGRADED = 10, INFO_EXIT_UNAVAILABLE = 11 };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: pmctool info [--json]\n\n"
+		   "Show what this machine can count and why: CPU and its counters (CPUID), libpfm4's PMU tables,\n"
+		   "the kernel's PMUs, permissions, SMT, NMI watchdog, TSC rate, the programmable-counter budget and a\n"
+		   "verdict checked by opening a hardware event.\n\n"
+		   "Options:\n"
+		   "  --json      one JSON document instead of text\n"
+		   "  -h, --help  this help\n\n"
+		   "Exit status: 0 hardware counting available, 10 degraded (e.g. user-only counting, rdpmc off),\n"
+		   "11 not available (e.g. no kernel PMU driver), 2 bad option, 4 output could not be written.\n");
+}
+
+static const char *errname(int e)
+{
+	const char *n = e ? strerrorname_np(e) : "0";
+
+	return n ? n : "?";
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static const char *yes(bool b)
+{
+	return b ? "yes" : "no";
+}
+
+static void print_cpu(FILE *f, const struct pmc_inventory *inv)
+{
+	const struct pmc_arch_perfmon *a = &inv->arch;
+
+	fprintf(f, "CPU\n  vendor           %s%s%s%s\n", inv->cpu.vendor_str, inv->model_name[0] ? " (" : "",
+		inv->model_name, inv->model_name[0] ? ")" : "");
+	fprintf(f, "  family/model     %#x / %#x, stepping %u\n", inv->cpu.family, inv->cpu.model, inv->cpu.stepping);
+	fprintf(f, "  hypervisor       %s\n", inv->cpu.hypervisor ? "yes (running in a VM)" : "no");
+	if (inv->has_arch_perfmon) {
+		fprintf(f, "  CPUID 0xA        perfmon v%u: %u programmable x %u bits, %u fixed x %u bits\n", a->version,
+			a->gp_counters, a->gp_width, a->fixed_counters, a->fixed_width);
+		if (a->has_leaf23)
+			fprintf(f, "  CPUID 0x23.1     GP bitmap %#x, fixed bitmap %#x\n", a->gp_bitmap, a->fixed_bitmap);
+		fprintf(f, "  unavailable      ");
+		if (!a->unavailable)
+			fprintf(f, "none");
+		for (unsigned i = 0, first = 1; i < 32; i++)
+			if (a->unavailable & (1u << i)) {
+				const char *n = pmc_cpuid_arch_event_name(i);
+				fprintf(f, "%s%s", first ? "" : ", ", n ? n : "?");
+				first = 0;
+			}
+		fprintf(f, " (architectural events, CPUID 0xA EBX)\n");
+	}
+	if (inv->has_amd_perfmon)
+		fprintf(f, "  AMD counters     %u core counters (PerfCtrExtCore %s, PerfMonV2 %s%s)\n",
+			inv->amd.core_counters, yes(inv->amd.perfctr_core), yes(inv->amd.perfmon_v2),
+			inv->amd.perfmon_v2 ? ": count from 0x80000022 EBX" : "");
+	if (!inv->has_arch_perfmon && !inv->has_amd_perfmon)
+		fprintf(f, "  CPUID            reports no performance counters\n");
+}
+
+static void print_pfm(FILE *f, const struct pmc_inventory *inv)
+{
+	fprintf(f, "libpfm4\n  detected PMUs    ");
+	if (inv->pfm_error)
+		fprintf(f, "none (pfm_initialize failed: %d)", inv->pfm_error);
+	for (unsigned i = 0; i < inv->npfm_pmus; i++)
+		fprintf(f, "%s%s", i ? ", " : "", inv->pfm_pmus[i]);
+	if (inv->pfm_core[0])
+		fprintf(f, "\n  core PMU         %s (%s): %d GP / %d fixed counters in libpfm4's table (static, not live)\n",
+			inv->pfm_core, inv->pfm_core_desc, inv->pfm_table_gp, inv->pfm_table_fixed);
+	else
+		fprintf(f, "\n  core PMU         none: libpfm4 has no table for this CPU (LIBPFM_FORCE_PMU=hsw etc. forces one)\n");
+}
+
+static void print_kernel(FILE *f, const struct pmc_inventory *inv)
+{
+	fprintf(f, "Kernel PMUs (/sys/bus/event_source/devices)\n");
+	if (inv->sysfs_error)
+		fprintf(f, "  unreadable: %s\n", strerror(-inv->sysfs_error));
+	for (size_t i = 0; i < inv->npmus; i++) {
+		const struct pmc_sysfs_pmu *p = &inv->pmus[i];
+
+		fprintf(f, "  %-16s type %d", p->name, p->type);
+		if (p->nevents)
+			fprintf(f, ", %u events", p->nevents);
+		if (p->pmu_name[0])
+			fprintf(f, ", pmu_name %s", p->pmu_name);
+		if (p->max_precise >= 0)
+			fprintf(f, ", max_precise %d", p->max_precise);
+		if (p->branches >= 0)
+			fprintf(f, ", branches %d", p->branches);
+		if (p->rdpmc >= 0)
+			fprintf(f, ", rdpmc %d", p->rdpmc);
+		fputc('\n', f);
+	}
+	fprintf(f, "  core PMU         %s\n", inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].name :
+				 "none: the kernel has no driver for this CPU's counters");
+	if (inv->rdpmc >= 0)
+		fprintf(f, "  rdpmc            %d (%s)\n", inv->rdpmc, inv->rdpmc == 0 ? "never" :
+			inv->rdpmc == 1 ? "while an event is mmapped" : "always");
+}
+
+static void print_system(FILE *f, const struct pmc_inventory *inv)
+{
+	fprintf(f, "Permissions\n  perf_event_paranoid ");
+	if (inv->paranoid == INT_MIN)
+		fprintf(f, "unreadable");
+	else
+		fprintf(f, "%d", inv->paranoid);
+	fprintf(f, "; uid %u; CAP_PERFMON %s; CAP_SYS_ADMIN %s -> kernel-mode counting %s\n", (unsigned)inv->uid,
+		yes(inv->cap_perfmon), yes(inv->cap_sys_admin), inv->can_count_kernel ? "allowed" : "denied");
+	fprintf(f, "  nmi_watchdog     %s\n", inv->nmi_watchdog < 0 ? "unknown" : inv->nmi_watchdog ? "on" : "off");
+	fprintf(f, "SMT\n  active           %s\n", inv->smt_active < 0 ? "unknown" : yes(inv->smt_active));
+	if (inv->nsmt_siblings)
+		fprintf(f, "  siblings of cpu%d %s (%u logical CPU%s on this core)\n", inv->cpu_index, inv->smt_siblings,
+			inv->nsmt_siblings, inv->nsmt_siblings == 1 ? "" : "s");
+	fprintf(f, "TSC\n  ");
+	if (inv->tsc_error)
+		fprintf(f, "rate unknown: %s\n", strerror(-inv->tsc_error));
+	else
+		fprintf(f, "%.6f GHz (source: %s)\n", inv->tsc_hz / 1e9, inv->tsc_source);
+}
+
+static void print_verdict(FILE *f, const struct pmc_inventory *inv)
+{
+	const char *why = inv->budget_why;
+
+	fprintf(f, "Programmable counters\n");
+	if (!inv->budget_error)
+		fprintf(f, "  %u per batch\n", inv->gp_budget);
+	else
+		fprintf(f, "  none usable\n");
+	while (*why) {
+		size_t n = strcspn(why, "\n");
+		fprintf(f, "    %.*s\n", (int)n, why);
+		why += n + (why[n] == '\n');
+	}
+	fprintf(f, "Probe\n  perf_event_open(instructions, user only, self): %s%s%s%s\n",
+		inv->probe_errno ? errname(inv->probe_errno) : "opened", inv->probe_errno ? " (" : "",
+		inv->probe_errno ? strerror(inv->probe_errno) : "", inv->probe_errno ? ")" : "");
+	fprintf(f, "\nhardware counting: %s", pmc_verdict_name(inv->verdict.verdict));
+	if (inv->verdict.reason[0])
+		fprintf(f, ": %s", inv->verdict.reason);
+	if (inv->verdict.action[0])
+		fprintf(f, "; %s", inv->verdict.action);
+	fputc('\n', f);
+}
+
+static void json_int_or_null(FILE *f, long v, bool valid)
+{
+	if (valid)
+		fprintf(f, "%ld", v);
+	else
+		fputs("null", f);
+}
+
+static void json_cpu(FILE *f, const struct pmc_inventory *inv)
+{
+	const struct pmc_arch_perfmon *a = &inv->arch;
+
+	fprintf(f, "\"cpu\":{\"vendor\":");
+	json_str(f, inv->cpu.vendor_str);
+	fprintf(f, ",\"model_name\":");
+	json_str(f, inv->model_name);
+	fprintf(f, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"hypervisor\":%s},\n", inv->cpu.family,
+		inv->cpu.model, inv->cpu.stepping, inv->cpu.hypervisor ? "true" : "false");
+	fprintf(f, "\"cpuid_arch_perfmon\":");
+	if (inv->has_arch_perfmon) {
+		fprintf(f, "{\"version\":%u,\"gp_counters\":%u,\"gp_width\":%u,\"fixed_counters\":%u,\"fixed_width\":%u,"
+			"\"unavailable_events\":[", a->version, a->gp_counters, a->gp_width, a->fixed_counters,
+			a->fixed_width);
+		for (unsigned i = 0, first = 1; i < 32; i++)
+			if (a->unavailable & (1u << i)) {
+				fprintf(f, "%s", first ? "" : ",");
+				json_str(f, pmc_cpuid_arch_event_name(i) ? pmc_cpuid_arch_event_name(i) : "?");
+				first = 0;
+			}
+		fprintf(f, "],\"gp_bitmap\":");
+		json_int_or_null(f, a->gp_bitmap, a->has_leaf23);
+		fprintf(f, ",\"fixed_bitmap\":");
+		json_int_or_null(f, a->fixed_bitmap, a->has_leaf23);
+		fprintf(f, "},\n");
+	} else {
+		fprintf(f, "null,\n");
+	}
+	fprintf(f, "\"amd_perfmon\":");
+	if (inv->has_amd_perfmon)
+		fprintf(f, "{\"perfctr_core\":%s,\"perfmon_v2\":%s,\"core_counters\":%u},\n",
+			inv->amd.perfctr_core ? "true" : "false", inv->amd.perfmon_v2 ? "true" : "false",
+			inv->amd.core_counters);
+	else
+		fprintf(f, "null,\n");
+}
+
+static void json_pmus(FILE *f, const struct pmc_inventory *inv)
+{
+	fprintf(f, "\"libpfm4\":{\"initialized\":%s,\"detected_pmus\":[", inv->pfm_error ? "false" : "true");
+	for (unsigned i = 0; i < inv->npfm_pmus; i++) {
+		fprintf(f, "%s", i ? "," : "");
+		json_str(f, inv->pfm_pmus[i]);
+	}
+	fprintf(f, "],\"core_pmu\":");
+	if (inv->pfm_core[0])
+		json_str(f, inv->pfm_core);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"table_gp_counters\":");
+	json_int_or_null(f, inv->pfm_table_gp, inv->pfm_core[0]);
+	fprintf(f, ",\"table_fixed_counters\":");
+	json_int_or_null(f, inv->pfm_table_fixed, inv->pfm_core[0]);
+	fprintf(f, "},\n\"kernel_pmus\":[");
+	for (size_t i = 0; i < inv->npmus; i++) {
+		const struct pmc_sysfs_pmu *p = &inv->pmus[i];
+
+		fprintf(f, "%s\n {\"name\":", i ? "," : "");
+		json_str(f, p->name);
+		fprintf(f, ",\"type\":%d,\"events\":%u,\"pmu_name\":", p->type, p->nevents);
+		if (p->pmu_name[0])
+			json_str(f, p->pmu_name);
+		else
+			fputs("null", f);
+		fprintf(f, ",\"max_precise\":");
+		json_int_or_null(f, p->max_precise, p->max_precise >= 0);
+		fprintf(f, ",\"branches\":");
+		json_int_or_null(f, p->branches, p->branches >= 0);
+		fprintf(f, ",\"rdpmc\":");
+		json_int_or_null(f, p->rdpmc, p->rdpmc >= 0);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n\"core_pmu\":");
+	if (inv->core_pmu >= 0)
+		json_str(f, inv->pmus[inv->core_pmu].name);
+	else
+		fputs("null", f);
+	fprintf(f, ",\n\"rdpmc\":");
+	json_int_or_null(f, inv->rdpmc, inv->rdpmc >= 0);
+	fprintf(f, ",\n");
+}
+
+static void json_rest(FILE *f, const struct pmc_inventory *inv, int status)
+{
+	const char *why = inv->budget_why;
+
+	fprintf(f, "\"permissions\":{\"perf_event_paranoid\":");
+	json_int_or_null(f, inv->paranoid, inv->paranoid != INT_MIN);
+	fprintf(f, ",\"uid\":%u,\"cap_perfmon\":%s,\"cap_sys_admin\":%s,\"can_count_kernel\":%s},\n",
+		(unsigned)inv->uid, inv->cap_perfmon ? "true" : "false", inv->cap_sys_admin ? "true" : "false",
+		inv->can_count_kernel ? "true" : "false");
+	fprintf(f, "\"nmi_watchdog\":");
+	json_int_or_null(f, inv->nmi_watchdog, inv->nmi_watchdog >= 0);
+	fprintf(f, ",\n\"smt\":{\"active\":%s,\"cpu\":", inv->smt_active < 0 ? "null" : inv->smt_active ? "true" : "false");
+	json_int_or_null(f, inv->cpu_index, inv->cpu_index >= 0);
+	fprintf(f, ",\"siblings\":");
+	if (inv->nsmt_siblings)
+		json_str(f, inv->smt_siblings);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"sibling_count\":");
+	json_int_or_null(f, inv->nsmt_siblings, inv->nsmt_siblings);
+	fprintf(f, "},\n\"tsc\":{\"hz\":");
+	if (inv->tsc_error)
+		fprintf(f, "null,\"source\":null},\n");
+	else
+		fprintf(f, "%.0f,\"source\":\"%s\"},\n", inv->tsc_hz, inv->tsc_source);
+	fprintf(f, "\"counters\":{\"gp_available\":");
+	json_int_or_null(f, inv->gp_budget, !inv->budget_error);
+	fprintf(f, ",\"reasoning\":[");
+	for (bool first = true; *why; first = false) {
+		size_t n = strcspn(why, "\n");
+		char line[PMC_INV_WHY_LEN];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, why);
+		fprintf(f, "%s", first ? "" : ",");
+		json_str(f, line);
+		why += n + (why[n] == '\n');
+	}
+	fprintf(f, "]},\n\"probe\":{\"event\":\"instructions:u\",\"errno\":%d,\"error\":", inv->probe_errno);
+	if (inv->probe_errno)
+		json_str(f, errname(inv->probe_errno));
+	else
+		fputs("null", f);
+	fprintf(f, "},\n\"verdict\":{\"status\":\"%s\",\"exit_status\":%d,\"reason\":",
+		pmc_verdict_name(inv->verdict.verdict), status);
+	json_str(f, inv->verdict.reason);
+	fprintf(f, ",\"action\":");
+	json_str(f, inv->verdict.action);
+	fprintf(f, "}}\n");
+}
+
+/* Write the whole buffer at once: a report is never half-made by our own failure. */
+static int flush_buffer(const char *buf, size_t len)
+{
+	if (fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0)
+		return PMC_EXIT_OK;
+	if (errno == EPIPE)
+		return PMC_EXIT_OK;
+	fprintf(stderr, "pmctool info: cannot write the report: %s\n", strerror(errno));
+	return PMC_EXIT_OUTPUT;
+}
+
+int pmc_cmd_info(int argc, char **argv)
+{
+	static struct pmc_inventory inv;
+	bool json = false;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int status, rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return PMC_EXIT_OK;
+		} else {
+			fprintf(stderr, "pmctool info: unknown argument '%s'; run 'pmctool info --help'\n", argv[i]);
+			return PMC_EXIT_USAGE;
+		}
+	}
+	pmc_inventory_collect(&inv);
+	status = inv.verdict.verdict == PMC_VERDICT_AVAILABLE ? PMC_EXIT_OK :
+		 inv.verdict.verdict == PMC_VERDICT_DEGRADED ? INFO_EXIT_DEGRADED : INFO_EXIT_UNAVAILABLE;
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		fprintf(stderr, "pmctool info: out of memory\n");
+		return PMC_EXIT_INTERNAL;
+	}
+	if (json) {
+		fputs("{\"pmctool_info_version\":1,\n", f);
+		json_cpu(f, &inv);
+		json_pmus(f, &inv);
+		json_rest(f, &inv, status);
+	} else {
+		print_cpu(f, &inv);
+		print_pfm(f, &inv);
+		print_kernel(f, &inv);
+		print_system(f, &inv);
+		print_verdict(f, &inv);
+	}
+	if (fclose(f)) {
+		free(buf);
+		fprintf(stderr, "pmctool info: out of memory\n");
+		return PMC_EXIT_INTERNAL;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	rc = flush_buffer(buf, len);
+	free(buf);
+	return rc != PMC_EXIT_OK ? rc : status;
+}

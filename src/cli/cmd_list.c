@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool list: the events pmctool can name, with descriptions, umasks and modifiers. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "info/evlist.h"
+#include "util/util.h"
+
+enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_NAMES };
+
+struct out {
+	FILE *f;
+	enum fmt fmt;
+	bool lng;
+	unsigned count;
+	const char *last_pmu;
+	char last_pmu_buf[64];
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: pmctool list [PATTERN] [--pmu NAME] [--long] [--csv | --json | --names]\n\n"
+		   "List events: the detected core PMU(s) from libpfm4 (LIBPFM_FORCE_PMU=NAME forces one), the kernel's\n"
+		   "generic events (cycles, instructions, task-clock, page-faults...) and the events of sysfs PMUs\n"
+		   "(msr/tsc/, mem:ADDR breakpoints...).\n\n"
+		   "  PATTERN     case-insensitive substring of a name, umask name or description; with * or ? a glob\n"
+		   "              over the whole name (or description)\n"
+		   "  --pmu NAME  list one PMU: any libpfm4 PMU (hsw, skl, icx, amd64_fam19h_zen3...), 'hardware',\n"
+		   "              'software', or a kernel PMU (msr, breakpoint...)\n"
+		   "  --long      add each event's umasks (default marked) and modifiers\n"
+		   "  --csv       RFC 4180 CSV with a header line\n"
+		   "  --json      one JSON document\n"
+		   "  --names     one name per line: EVENT and EVENT:UMASK forms, as -e takes them (for completion)\n"
+		   "  -h, --help  this help\n\n"
+		   "Exit status: 0 listed (an empty match is not an error), 2 bad option or unknown PMU,\n"
+		   "4 output could not be written (a closed pipe ends the listing quietly with 0).\n");
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* RFC 4180: quote when the field holds a comma, quote, CR or LF; double the quotes. */
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void text_event(struct out *o, const struct pmc_list_event *ev)
+{
+	struct pmc_list_attr a;
+	bool mods = false;
+
+	if (!o->last_pmu || strcmp(o->last_pmu, ev->pmu)) {
+		fprintf(o->f, "%s%s (%s):\n", o->last_pmu ? "\n" : "", ev->pmu, ev->source);
+		snprintf(o->last_pmu_buf, sizeof(o->last_pmu_buf), "%s", ev->pmu);
+		o->last_pmu = o->last_pmu_buf;
+	}
+	fprintf(o->f, "  %-40s %s\n", ev->spelling, ev->desc);
+	if (!o->lng)
+		return;
+	for (unsigned i = 0; i < ev->nattrs; i++)
+		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK)
+			fprintf(o->f, "      :%-34s %s%s\n", a.name, a.is_dfl ? "[default] " : "", a.desc);
+	for (unsigned i = 0; i < ev->nattrs; i++)
+		if (!pmc_list_event_attr(ev, i, &a) && a.type != PMC_LIST_UMASK) {
+			fprintf(o->f, "%s%s%s", mods ? " " : "      modifiers: ", a.name,
+				a.type == PMC_LIST_MOD_INTEGER ? "=N" : "");
+			mods = true;
+		}
+	if (mods)
+		fputc('\n', o->f);
+}
+
+static void csv_event(struct out *o, const struct pmc_list_event *ev)
+{
+	char umasks[4096] = "", dfl[256] = "", mods[512] = "";
+	size_t ul = 0, ml = 0;
+	struct pmc_list_attr a;
+
+	for (unsigned i = 0; i < ev->nattrs; i++) {
+		if (pmc_list_event_attr(ev, i, &a))
+			continue;
+		if (a.type == PMC_LIST_UMASK) {
+			ul += (size_t)snprintf(umasks + ul, sizeof(umasks) - PMC_MIN(ul, sizeof(umasks)), "%s%s",
+					       ul ? ";" : "", a.name);
+			if (a.is_dfl && !dfl[0])
+				snprintf(dfl, sizeof(dfl), "%s", a.name);
+		} else {
+			ml += (size_t)snprintf(mods + ml, sizeof(mods) - PMC_MIN(ml, sizeof(mods)), "%s%s",
+					       ml ? ";" : "", a.name);
+		}
+		ul = PMC_MIN(ul, sizeof(umasks) - 1);
+		ml = PMC_MIN(ml, sizeof(mods) - 1);
+	}
+	const char *fields[] = { ev->pmu, ev->source, ev->name, ev->spelling, ev->desc, umasks, dfl, mods };
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(fields); i++) {
+		if (i)
+			fputc(',', o->f);
+		csv_str(o->f, fields[i]);
+	}
+	fputs("\r\n", o->f);
+}
+
+static void json_event(struct out *o, const struct pmc_list_event *ev)
+{
+	struct pmc_list_attr a;
+	bool first = true;
+
+	fprintf(o->f, "%s\n{\"pmu\":", o->count ? "," : "");
+	json_str(o->f, ev->pmu);
+	fprintf(o->f, ",\"source\":");
+	json_str(o->f, ev->source);
+	fprintf(o->f, ",\"name\":");
+	json_str(o->f, ev->name);
+	fprintf(o->f, ",\"spelling\":");
+	json_str(o->f, ev->spelling);
+	fprintf(o->f, ",\"description\":");
+	json_str(o->f, ev->desc);
+	if (ev->encoding) {
+		fprintf(o->f, ",\"encoding\":");
+		json_str(o->f, ev->encoding);
+	}
+	fprintf(o->f, ",\"umasks\":[");
+	for (unsigned i = 0; i < ev->nattrs; i++)
+		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK) {
+			fprintf(o->f, "%s{\"name\":", first ? "" : ",");
+			json_str(o->f, a.name);
+			fprintf(o->f, ",\"description\":");
+			json_str(o->f, a.desc);
+			fprintf(o->f, ",\"default\":%s,\"code\":%llu}", a.is_dfl ? "true" : "false",
+				(unsigned long long)a.code);
+			first = false;
+		}
+	fprintf(o->f, "],\"modifiers\":[");
+	first = true;
+	for (unsigned i = 0; i < ev->nattrs; i++)
+		if (!pmc_list_event_attr(ev, i, &a) && a.type != PMC_LIST_UMASK) {
+			fprintf(o->f, "%s{\"name\":", first ? "" : ",");
+			json_str(o->f, a.name);
+			fprintf(o->f, ",\"description\":");
+			json_str(o->f, a.desc);
+			fprintf(o->f, ",\"type\":\"%s\"}", a.type == PMC_LIST_MOD_INTEGER ? "integer" : "bool");
+			first = false;
+		}
+	fprintf(o->f, "]}");
+}
+
+static void names_event(struct out *o, const struct pmc_list_event *ev)
+{
+	struct pmc_list_attr a;
+
+	/* Syntax templates (mem:ADDR...) and probe PMUs are not names -e takes as written. */
+	if (strchr(ev->spelling, '[') || (!strcmp(ev->source, "sysfs") && !strchr(ev->spelling, '/')))
+		return;
+	fprintf(o->f, "%s\n", ev->spelling);
+	for (unsigned i = 0; i < ev->nattrs; i++)
+		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK)
+			fprintf(o->f, "%s:%s\n", ev->spelling, a.name);
+}
+
+static int on_event(const struct pmc_list_event *ev, void *ctx)
+{
+	struct out *o = ctx;
+
+	switch (o->fmt) {
+	case FMT_TEXT:
+		text_event(o, ev);
+		break;
+	case FMT_CSV:
+		csv_event(o, ev);
+		break;
+	case FMT_JSON:
+		json_event(o, ev);
+		break;
+	case FMT_NAMES:
+		names_event(o, ev);
+		break;
+	}
+	o->count++;
+	return 0;
+}
+
+static int set_fmt(enum fmt *fmt, enum fmt want, const char *opt)
+{
+	if (*fmt != FMT_TEXT && *fmt != want) {
+		fprintf(stderr, "pmctool list: %s conflicts with an earlier --csv/--json/--names; choose one\n", opt);
+		return -1;
+	}
+	*fmt = want;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct pmc_list_query *q, struct out *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return 1;
+		} else if (!strcmp(a, "--long")) {
+			o->lng = true;
+		} else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--names")) {
+			if (set_fmt(&o->fmt, a[2] == 'c' ? FMT_CSV : a[2] == 'j' ? FMT_JSON : FMT_NAMES, a))
+				return -1;
+		} else if (!strcmp(a, "--pmu") || !strncmp(a, "--pmu=", 6)) {
+			const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!v || !*v) {
+				fprintf(stderr, "pmctool list: --pmu needs a PMU name (e.g. --pmu hsw)\n");
+				return -1;
+			}
+			q->pmu = v;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "pmctool list: unknown option '%s'; run 'pmctool list --help'\n", a);
+			return -1;
+		} else if (q->pattern) {
+			fprintf(stderr, "pmctool list: one PATTERN only ('%s' and '%s' given)\n", q->pattern, a);
+			return -1;
+		} else if (strlen(a) > PMC_MAX_SPEC_LEN) {
+			fprintf(stderr, "pmctool list: PATTERN longer than %d characters\n", PMC_MAX_SPEC_LEN);
+			return -1;
+		} else {
+			q->pattern = a;
+		}
+	}
+	return 0;
+}
+
+/* Write the whole buffer at once: CSV and JSON are never left half-made by our own failure. */
+static int flush_buffer(const char *buf, size_t len)
+{
+	if (fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0)
+		return PMC_EXIT_OK;
+	if (errno == EPIPE)
+		return PMC_EXIT_OK;
+	fprintf(stderr, "pmctool list: cannot write the listing: %s\n", strerror(errno));
+	return PMC_EXIT_OUTPUT;
+}
+
+int pmc_cmd_list(int argc, char **argv)
+{
+	struct pmc_list_query q = { 0 };
+	struct out o = { .fmt = FMT_TEXT };
+	char err[512], *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = parse_args(argc, argv, &q, &o);
+	if (rc)
+		return rc > 0 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
+	o.f = open_memstream(&buf, &len);
+	if (!o.f) {
+		fprintf(stderr, "pmctool list: out of memory\n");
+		return PMC_EXIT_INTERNAL;
+	}
+	if (o.fmt == FMT_CSV)
+		fputs("pmu,source,name,spelling,description,umasks,default_umask,modifiers\r\n", o.f);
+	else if (o.fmt == FMT_JSON)
+		fputs("{\"events\":[", o.f);
+	rc = pmc_list_events(&q, on_event, &o, err, sizeof(err));
+	if (o.fmt == FMT_JSON)
+		fputs("\n]}\n", o.f);
+	if (fclose(o.f) || rc) {
+		free(buf);
+		if (!rc)
+			rc = -ENOMEM;
+		fprintf(stderr, "pmctool list: %s\n", rc == -ENOMEM ? "out of memory" : err);
+		return rc == -ENOENT ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
+	}
+	if (!o.count && o.fmt == FMT_TEXT)
+		fprintf(stderr, "pmctool list: no event matches '%s'%s\n", q.pattern ? q.pattern : "",
+			q.pmu ? " on this PMU" : "; --pmu NAME lists another PMU");
+	signal(SIGPIPE, SIG_IGN);
+	rc = flush_buffer(buf, len);
+	free(buf);
+	return rc;
+}

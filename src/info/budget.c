@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/* The counter budget and the verdict: pure functions of their inputs, so tests can pose any machine. */
+#include "info/inventory.h"
+#include "util/util.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct why {
+	char *buf;
+	size_t len, used;
+};
+
+__attribute__((format(printf, 2, 3))) static void say(struct why *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!w->buf || w->used + 1 >= w->len)
+		return;
+	if (w->used)
+		w->buf[w->used++] = '\n';
+	va_start(ap, fmt);
+	n = vsnprintf(w->buf + w->used, w->len - w->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		w->used = PMC_MIN(w->used + (size_t)n, w->len - 1);
+}
+
+bool pmc_intel_smt_splits_counters(unsigned family, unsigned model)
+{
+	/* Nehalem through Comet Lake: 8 counters per core, 4 per thread when both threads are on. */
+	static const unsigned char models[] = {
+		0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f,       /* Nehalem, Westmere */
+		0x2a, 0x2d, 0x3a, 0x3e,                         /* Sandy Bridge, Ivy Bridge */
+		0x3c, 0x3f, 0x45, 0x46, 0x3d, 0x47, 0x4f, 0x56, /* Haswell, Broadwell */
+		0x4e, 0x5e, 0x55, 0x8e, 0x9e, 0xa5, 0xa6,       /* Skylake, Kaby/Coffee/Comet Lake */
+	};
+
+	if (family != 6)
+		return false;
+	for (size_t i = 0; i < sizeof(models); i++)
+		if (models[i] == model)
+			return true;
+	return false;
+}
+
+/* The live count and where it came from; 0 when unknown. */
+static unsigned base_count(const struct pmc_budget_input *in, struct why *w)
+{
+	bool split = in->vendor == PMC_VENDOR_INTEL && pmc_intel_smt_splits_counters(in->family, in->model);
+
+	if (in->cpuid_gp) {
+		if (in->vendor == PMC_VENDOR_AMD)
+			say(w, "CPUID (AMD family %#x): %u core counters per thread; SMT does not split them",
+			    in->family, in->cpuid_gp);
+		else
+			say(w, "CPUID 0xA: %u programmable counters per logical CPU (live count)", in->cpuid_gp);
+		if (split && in->smt_active == 1)
+			say(w, "SMT is on: before Ice Lake a core's 8 counters are split 4 per thread "
+			       "(CPUID already reports the per-thread count)");
+		else if (split && in->smt_active == 0)
+			say(w, "SMT is off: each thread has its core's 8 counters (before Ice Lake SMT would halve them)");
+		return in->cpuid_gp;
+	}
+	if (!in->table_gp)
+		return 0;
+	say(w, "CPUID gives no count; libpfm4's table says %u (a static value, not live)", in->table_gp);
+	if (split && in->smt_active != 0 && in->table_gp > 4) {
+		say(w, "SMT is %s: before Ice Lake a core's 8 counters are split 4 per thread",
+		    in->smt_active == 1 ? "on" : "in an unknown state, assumed on");
+		return 4;
+	}
+	if (in->vendor == PMC_VENDOR_INTEL && in->table_gp > 8) {
+		say(w, "Ice Lake and later have 8 per thread; the table's %u is an upper bound", in->table_gp);
+		return 8;
+	}
+	return (unsigned)in->table_gp;
+}
+
+int pmc_counter_budget(const struct pmc_budget_input *in, unsigned *ret_n, char *why, size_t whylen)
+{
+	struct why w = { why, whylen, 0 };
+	unsigned n;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (!in->has_kernel_pmu) {
+		say(&w, "no kernel PMU driver (no /sys/bus/event_source/devices/cpu): no programmable counter can be used");
+		return -ENODEV;
+	}
+	n = base_count(in, &w);
+	if (!n) {
+		say(&w, "neither CPUID nor libpfm4 gives a counter count for this CPU");
+		return -ENODEV;
+	}
+	if (in->nmi_watchdog == 1 && n > 1) {
+		n--;
+		say(&w, "NMI watchdog is on (/proc/sys/kernel/nmi_watchdog=1): its pinned cycles event %s: -1 -> %u",
+		    in->vendor == PMC_VENDOR_AMD ? "holds a core counter" :
+						   "can hold a programmable counter (not guaranteed otherwise)", n);
+	} else if (in->nmi_watchdog == 0) {
+		say(&w, "NMI watchdog is off: it holds no counter");
+	} else if (in->nmi_watchdog < 0) {
+		say(&w, "NMI watchdog state unknown (/proc/sys/kernel/nmi_watchdog unreadable): not subtracted");
+	}
+	if (in->vendor == PMC_VENDOR_INTEL && in->tsx_force_abort == 0 && n > 1) {
+		n--;
+		say(&w, "allow_tsx_force_abort=0: the kernel keeps PMC3 for TSX: -1 -> %u", n);
+	}
+	say(&w, "budget: %u programmable counter%s per batch", n, n == 1 ? "" : "s");
+	*ret_n = n;
+	return 0;
+}
+
+const char *pmc_verdict_name(enum pmc_verdict v)
+{
+	switch (v) {
+	case PMC_VERDICT_AVAILABLE:
+		return "available";
+	case PMC_VERDICT_DEGRADED:
+		return "degraded";
+	default:
+		return "not available";
+	}
+}
+
+static void unavailable(const struct pmc_verdict_input *in, struct pmc_verdict_result *r)
+{
+	r->verdict = PMC_VERDICT_UNAVAILABLE;
+	if (in->probe_errno == EACCES || in->probe_errno == EPERM) {
+		snprintf(r->reason, sizeof(r->reason), "perf_event_paranoid=%d denies counting to this user (%s)",
+			 in->paranoid, strerror(in->probe_errno));
+		snprintf(r->action, sizeof(r->action), "sysctl -w kernel.perf_event_paranoid=2 (own user space), or "
+			 "grant CAP_PERFMON (setcap cap_perfmon+ep $(command -v pmctool))");
+		return;
+	}
+	if (!in->has_core_pmu || in->probe_errno == ENOENT || in->probe_errno == EOPNOTSUPP) {
+		const char *name = in->probe_errno ? strerrorname_np(in->probe_errno) : NULL;
+
+		snprintf(r->reason, sizeof(r->reason), "the kernel has no driver for this CPU's counters (dmesg: 'no PMU "
+			 "driver, software events only' or 'PMU not available due to virtualization'); hardware events "
+			 "fail with %s", name ? name : "ENOENT");
+		snprintf(r->action, sizeof(r->action), "%ssoftware events, msr/tsc/ and breakpoints still count",
+			 in->hypervisor ? "in a VM, enable a virtual PMU (e.g. KVM -cpu host,pmu=on, or a cloud instance "
+					  "type with vPMU); " :
+					  "update the kernel to one that knows this CPU; ");
+		return;
+	}
+	snprintf(r->reason, sizeof(r->reason), "opening a hardware event fails: %s", strerror(in->probe_errno));
+	snprintf(r->action, sizeof(r->action), "check dmesg for PMU messages; software events still count");
+}
+
+void pmc_inventory_verdict(const struct pmc_verdict_input *in, struct pmc_verdict_result *ret)
+{
+	struct pmc_verdict_result r = { .verdict = PMC_VERDICT_AVAILABLE };
+	size_t used = 0;
+
+	if (in->probe_errno || !in->has_core_pmu) {
+		unavailable(in, &r);
+		*ret = r;
+		return;
+	}
+	if (!in->can_count_kernel) {
+		r.verdict = PMC_VERDICT_DEGRADED;
+		used += (size_t)snprintf(r.reason, sizeof(r.reason), "user-only counting (perf_event_paranoid=%d): "
+					 "kernel time is not counted", in->paranoid);
+		snprintf(r.action, sizeof(r.action), "sysctl -w kernel.perf_event_paranoid=1, or grant CAP_PERFMON");
+	}
+	if (in->rdpmc == 0) {
+		r.verdict = PMC_VERDICT_DEGRADED;
+		snprintf(r.reason + used, sizeof(r.reason) - used, "%srdpmc is off (/sys/bus/event_source/devices/cpu/"
+			 "rdpmc=0): built-in kernels read counters through read(), slower", used ? "; " : "");
+		used = strlen(r.action);
+		snprintf(r.action + used, sizeof(r.action) - used, "%secho 1 > /sys/bus/event_source/devices/cpu/rdpmc",
+			 used ? "; " : "");
+	}
+	*ret = r;
+}

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+#include "info/evlist.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <perfmon/pfmlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "info/pattern.h"
+#include "info/sysfs.h"
+#include "util/util.h"
+
+struct named {
+	const char *name, *desc;
+};
+
+/* The generic names pmc_event_resolve accepts (src/pmu/event.h). */
+static const struct named generic_hw[] = {
+	{ "cycles", "CPU cycles while not halted (PERF_COUNT_HW_CPU_CYCLES)" },
+	{ "instructions", "instructions retired (PERF_COUNT_HW_INSTRUCTIONS)" },
+	{ "ref-cycles", "reference cycles at a constant rate while not halted (PERF_COUNT_HW_REF_CPU_CYCLES)" },
+	{ "branches", "branch instructions retired (PERF_COUNT_HW_BRANCH_INSTRUCTIONS)" },
+	{ "branch-misses", "mispredicted branches retired (PERF_COUNT_HW_BRANCH_MISSES)" },
+	{ "cache-references", "last-level cache references (PERF_COUNT_HW_CACHE_REFERENCES)" },
+	{ "cache-misses", "last-level cache misses (PERF_COUNT_HW_CACHE_MISSES)" },
+};
+
+static const struct named generic_sw[] = {
+	{ "task-clock", "time the task ran, in nanoseconds (PERF_COUNT_SW_TASK_CLOCK)" },
+	{ "cpu-clock", "per-CPU high-resolution timer, in nanoseconds (PERF_COUNT_SW_CPU_CLOCK)" },
+	{ "page-faults", "page faults (PERF_COUNT_SW_PAGE_FAULTS)" },
+	{ "minor-faults", "page faults served without I/O (PERF_COUNT_SW_PAGE_FAULTS_MIN)" },
+	{ "major-faults", "page faults that needed I/O (PERF_COUNT_SW_PAGE_FAULTS_MAJ)" },
+	{ "context-switches", "context switches (PERF_COUNT_SW_CONTEXT_SWITCHES)" },
+	{ "cpu-migrations", "moves of the task to another CPU (PERF_COUNT_SW_CPU_MIGRATIONS)" },
+};
+
+static const struct named msr_desc[] = {
+	{ "tsc", "time-stamp counter: constant rate, counts in every C-state" },
+	{ "aperf", "actual performance clock: cycles at the running frequency while in C0" },
+	{ "mperf", "maximum performance clock: ticks at the base frequency while in C0" },
+	{ "pperf", "productive performance cycles: aperf minus cycles stalled on memory" },
+	{ "smi", "system management interrupts taken" },
+	{ "irperf", "instructions retired (AMD fixed counter)" },
+	{ "cpu_thermal_margin", "degrees below the throttling temperature" },
+};
+
+struct walk {
+	const struct pmc_list_query *q;
+	pmc_list_cb cb;
+	void *ctx;
+};
+
+static int pfm_ready(void)
+{
+	static bool done;
+	static int rc;
+
+	if (!done) {
+		rc = pfm_initialize();
+		done = true;
+	}
+	return rc == PFM_SUCCESS ? 0 : -ENODEV;
+}
+
+int pmc_list_event_attr(const struct pmc_list_event *ev, unsigned i, struct pmc_list_attr *ret)
+{
+	pfm_event_attr_info_t a = { .size = sizeof(a) };
+
+	if (ev->pfm_idx < 0 || i >= ev->nattrs ||
+	    pfm_get_event_attr_info(ev->pfm_idx, (int)i, PFM_OS_PERF_EVENT, &a) != PFM_SUCCESS)
+		return -EINVAL;
+	*ret = (struct pmc_list_attr){ .name = a.name, .desc = a.desc ? a.desc : "", .is_dfl = a.is_dfl,
+				       .code = a.code };
+	ret->type = a.type == PFM_ATTR_UMASK ? PMC_LIST_UMASK :
+		    a.type == PFM_ATTR_MOD_INTEGER ? PMC_LIST_MOD_INTEGER : PMC_LIST_MOD_BOOL;
+	return 0;
+}
+
+static bool selected(const struct walk *w, const struct pmc_list_event *ev)
+{
+	const char *p = w->q->pattern;
+	struct pmc_list_attr a;
+
+	if (!p || pmc_pattern_match(p, ev->name) || pmc_pattern_match(p, ev->spelling) ||
+	    pmc_pattern_match(p, ev->desc))
+		return true;
+	for (unsigned i = 0; i < ev->nattrs; i++)
+		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK && pmc_pattern_match(p, a.name))
+			return true;
+	return false;
+}
+
+static int emit(const struct walk *w, const struct pmc_list_event *ev)
+{
+	return selected(w, ev) ? w->cb(ev, w->ctx) : 0;
+}
+
+static int walk_pfm_pmu(const struct walk *w, const pfm_pmu_info_t *pmu, bool bare)
+{
+	char spelling[PMC_NAME_MAX];
+	int rc;
+
+	for (int idx = pmu->first_event; idx != -1; idx = pfm_get_event_next(idx)) {
+		pfm_event_info_t info = { .size = sizeof(info) };
+		struct pmc_list_event ev;
+
+		if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT, &info) != PFM_SUCCESS)
+			continue;
+		snprintf(spelling, sizeof(spelling), "%s%s%s", bare ? "" : pmu->name, bare ? "" : "::", info.name);
+		ev = (struct pmc_list_event){ .pmu = pmu->name, .source = "libpfm4", .name = info.name,
+					      .spelling = spelling, .desc = info.desc ? info.desc : "",
+					      .pfm_idx = idx, .nattrs = info.nattrs > 0 ? (unsigned)info.nattrs : 0 };
+		rc = emit(w, &ev);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int walk_generic(const struct walk *w, const char *pmu, const struct named *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_list_event ev = { .pmu = pmu, .source = "kernel", .name = t[i].name,
+					     .spelling = t[i].name, .desc = t[i].desc, .pfm_idx = -1 };
+		int rc = emit(w, &ev);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static const char *lookup(const struct named *t, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return t[i].desc;
+	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The events/ directory of one sysfs PMU, sorted; .scale/.unit/.snapshot companions skipped. */
+static int walk_sysfs_events(const struct walk *w, const char *pmu)
+{
+	char dir[600], path[900], spelling[PMC_NAME_MAX], enc[256], desc[512];
+	char *names[512];
+	size_t n = 0;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/%s/events", pmc_sysfs_root(), pmu);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) && n < PMC_ARRAY_SIZE(names))
+		if (de->d_name[0] != '.' && !strchr(de->d_name, '.') && (names[n] = strdup(de->d_name)))
+			n++;
+	closedir(d);
+	qsort(names, n, sizeof(names[0]), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		const char *known = !strcmp(pmu, "msr") ? lookup(msr_desc, PMC_ARRAY_SIZE(msr_desc), names[i]) : NULL;
+		struct pmc_list_event ev;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (pmc_sysfs_read_line(path, enc, sizeof(enc)))
+			enc[0] = '\0';
+		snprintf(spelling, sizeof(spelling), "%s/%s/", pmu, names[i]);
+		snprintf(desc, sizeof(desc), "%s%s%s", known ? known : "kernel event", enc[0] ? ": " : "", enc);
+		ev = (struct pmc_list_event){ .pmu = pmu, .source = "sysfs", .name = names[i], .spelling = spelling,
+					      .desc = desc, .encoding = enc, .pfm_idx = -1 };
+		if (!rc)
+			rc = emit(w, &ev);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	return rc;
+}
+
+static int walk_sysfs_pmu(const struct walk *w, const struct pmc_sysfs_pmu *p)
+{
+	char desc[256];
+	struct pmc_list_event ev = { .pmu = p->name, .source = "sysfs", .pfm_idx = -1 };
+
+	if (!strcmp(p->name, "software") || !strcmp(p->name, "tracepoint"))
+		return 0; /* software: the generic names above; tracepoints: thousands, see perf list tracepoint */
+	if (!strcmp(p->name, "breakpoint")) {
+		ev.name = ev.spelling = "mem:ADDR[:x|r|w|rw][/LEN]";
+		ev.desc = "hardware breakpoint (debug register): counts executions (x) or accesses of an address exactly";
+		return emit(w, &ev);
+	}
+	if (!strcmp(p->name, "uprobe") || !strcmp(p->name, "kprobe")) {
+		snprintf(desc, sizeof(desc), "%s probes (perf_event type %d): define them with perf probe%s; "
+			 "not named by pmctool events", p->name[0] == 'u' ? "user-space" : "kernel", p->type,
+			 p->name[0] == 'u' ? " -x BINARY FUNC" : " FUNC");
+		ev.name = ev.spelling = p->name;
+		ev.desc = desc;
+		return emit(w, &ev);
+	}
+	return walk_sysfs_events(w, p->name);
+}
+
+static int walk_default(const struct walk *w)
+{
+	static struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
+	bool first_core = true;
+	size_t n = 0;
+	pfm_pmu_t p;
+	int rc;
+
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present || info.type != PFM_PMU_TYPE_CORE)
+			continue;
+		rc = walk_pfm_pmu(w, &info, first_core);
+		first_core = false;
+		if (rc)
+			return rc;
+	}
+	rc = walk_generic(w, "hardware", generic_hw, PMC_ARRAY_SIZE(generic_hw));
+	if (!rc)
+		rc = walk_generic(w, "software", generic_sw, PMC_ARRAY_SIZE(generic_sw));
+	if (!rc && !pmc_sysfs_scan_pmus(pmus, PMC_ARRAY_SIZE(pmus), &n))
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = walk_sysfs_pmu(w, &pmus[i]);
+	return rc;
+}
+
+/* The closest PMU name to a misspelt one, for the error message. */
+static void suggest(const char *name, char *err, size_t errlen)
+{
+	static struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
+	const char *best = NULL;
+	unsigned best_d = 4;
+	size_t n = 0;
+	pfm_pmu_t p;
+
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+		unsigned d;
+
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && (d = pmc_edit_distance(name, info.name, best_d)) < best_d) {
+			best = info.name;
+			best_d = d;
+		}
+	}
+	if (!pmc_sysfs_scan_pmus(pmus, PMC_ARRAY_SIZE(pmus), &n))
+		for (size_t i = 0; i < n; i++) {
+			unsigned d = pmc_edit_distance(name, pmus[i].name, best_d);
+			if (d < best_d) {
+				best = pmus[i].name;
+				best_d = d;
+			}
+		}
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+
+	if (forced && *forced) {
+		/* libpfm4 loads only the forced table: every other PMU is unknown to it. */
+		snprintf(err, errlen, "no PMU named '%s': LIBPFM_FORCE_PMU=%s loads only that libpfm4 table; unset it "
+			 "to list other libpfm4 PMUs", name, forced);
+		return;
+	}
+	snprintf(err, errlen, "no PMU named '%s'%s%s%s; 'pmctool info' lists the detected ones, and any libpfm4 PMU "
+		 "(hsw, skl, icx, amd64_fam19h_zen3...) or kernel PMU name works", name, best ? " (did you mean '" : "",
+		 best ? best : "", best ? "'?)" : "");
+}
+
+static int walk_named(const struct walk *w, const char *name, char *err, size_t errlen)
+{
+	static struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
+	pfm_pmu_info_t core = { .size = sizeof(core) };
+	size_t n = 0;
+	pfm_pmu_t p;
+
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || strcasecmp(info.name, name))
+			continue;
+		/* Bare names only for the default core PMU: any other needs its pmu:: prefix to resolve. */
+		for (pfm_pmu_t c = PFM_PMU_NONE; c < PFM_PMU_MAX; c++)
+			if (pfm_get_pmu_info(c, &core) == PFM_SUCCESS && core.is_present &&
+			    core.type == PFM_PMU_TYPE_CORE)
+				break;
+		return walk_pfm_pmu(w, &info, info.is_present && core.is_present && core.pmu == info.pmu);
+	}
+	if (!strcasecmp(name, "hardware"))
+		return walk_generic(w, "hardware", generic_hw, PMC_ARRAY_SIZE(generic_hw));
+	if (!strcasecmp(name, "software"))
+		return walk_generic(w, "software", generic_sw, PMC_ARRAY_SIZE(generic_sw));
+	if (!pmc_sysfs_scan_pmus(pmus, PMC_ARRAY_SIZE(pmus), &n))
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(pmus[i].name, name))
+				return walk_sysfs_pmu(w, &pmus[i]);
+	suggest(name, err, errlen);
+	return -ENOENT;
+}
+
+int pmc_list_events(const struct pmc_list_query *q, pmc_list_cb cb, void *ctx, char *err, size_t errlen)
+{
+	struct walk w = { q, cb, ctx };
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (pfm_ready()) {
+		snprintf(err, errlen, "libpfm4 failed to initialize: no event tables available");
+		return -ENODEV;
+	}
+	return q->pmu ? walk_named(&w, q->pmu, err, errlen) : walk_default(&w);
+}

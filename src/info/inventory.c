@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+#include "info/inventory.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "info/tsc.h"
+#include "util/util.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+
+static int read_proc_int(const char *path, int dflt)
+{
+	long v;
+
+	return pmc_sysfs_read_long(path, &v) || v < INT_MIN + 1 || v > INT_MAX ? dflt : (int)v;
+}
+
+int pmc_inventory_paranoid(void)
+{
+	return read_proc_int("/proc/sys/kernel/perf_event_paranoid", INT_MIN);
+}
+
+static void read_caps(bool *ret_perfmon, bool *ret_sys_admin)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	*ret_perfmon = *ret_sys_admin = false;
+	if (syscall(SYS_capget, &hdr, data))
+		return;
+	*ret_sys_admin = data[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
+	*ret_perfmon = data[CAP_PERFMON / 32].effective & (1u << (CAP_PERFMON % 32));
+}
+
+bool pmc_inventory_can_count_kernel(void)
+{
+	bool perfmon, sys_admin;
+	int paranoid = pmc_inventory_paranoid();
+
+	read_caps(&perfmon, &sys_admin);
+	return (paranoid != INT_MIN && paranoid < 2) || perfmon || sys_admin;
+}
+
+/* The first core PMU directory the kernel has, or NULL. */
+static const char *core_pmu_dir(char *buf, size_t len)
+{
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
+	char path[600];
+
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(names); i++) {
+		long type;
+
+		snprintf(buf, len, "%s/bus/event_source/devices/%s", pmc_sysfs_root(), names[i]);
+		snprintf(path, sizeof(path), "%s/type", buf);
+		if (!pmc_sysfs_read_long(path, &type))
+			return buf;
+	}
+	return NULL;
+}
+
+bool pmc_inventory_has_core_pmu(void)
+{
+	char dir[512];
+
+	return core_pmu_dir(dir, sizeof(dir)) != NULL;
+}
+
+static int read_core_knob(const char *file)
+{
+	char dir[512], path[600];
+	long v;
+
+	if (!core_pmu_dir(dir, sizeof(dir)))
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return pmc_sysfs_read_long(path, &v) || v < 0 || v > INT_MAX ? -1 : (int)v;
+}
+
+static int pfm_init_once(void)
+{
+	static bool done;
+	static int rc;
+
+	if (!done) {
+		rc = pfm_initialize();
+		done = true;
+	}
+	return rc;
+}
+
+/* libpfm4's default core PMU: the first present PMU of core type. */
+static int pfm_core_info(pfm_pmu_info_t *ret)
+{
+	pfm_pmu_t p;
+
+	if (pfm_init_once() != PFM_SUCCESS)
+		return -ENODEV;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+
+		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present && info.type == PFM_PMU_TYPE_CORE) {
+			*ret = info;
+			return 0;
+		}
+	}
+	return -ENODEV;
+}
+
+static void fill_budget_input(struct pmc_budget_input *in, const struct pmc_cpu_id *id, bool has_arch,
+			      const struct pmc_arch_perfmon *arch, bool has_amd, const struct pmc_amd_perfmon *amd)
+{
+	pfm_pmu_info_t info;
+
+	memset(in, 0, sizeof(*in));
+	in->vendor = id->vendor;
+	in->family = id->family;
+	in->model = id->model;
+	in->has_kernel_pmu = pmc_inventory_has_core_pmu();
+	if (has_arch)
+		in->cpuid_gp = arch->gp_counters;
+	else if (has_amd)
+		in->cpuid_gp = amd->core_counters;
+	if (!pfm_core_info(&info) && info.num_cntrs > 0)
+		in->table_gp = (unsigned)info.num_cntrs;
+	in->smt_active = pmc_sysfs_smt_active();
+	in->nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1);
+	in->tsx_force_abort = read_core_knob("allow_tsx_force_abort");
+}
+
+int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen)
+{
+	struct pmc_cpu_id id;
+	struct pmc_arch_perfmon arch;
+	struct pmc_amd_perfmon amd;
+	struct pmc_budget_input in;
+	bool has_arch, has_amd;
+
+	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+	fill_budget_input(&in, &id, has_arch, &arch, has_amd, &amd);
+	return pmc_counter_budget(&in, ret_n, why, whylen);
+}
+
+static int probe_instructions(void)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
+					.config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1,
+					.exclude_kernel = 1, .exclude_hv = 1 };
+	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static void read_model_name(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 1 + (colon[1] == ' ');
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static void collect_pfm(struct pmc_inventory *inv)
+{
+	pfm_pmu_info_t core;
+	pfm_pmu_t p;
+
+	inv->pfm_table_gp = inv->pfm_table_fixed = -1;
+	inv->pfm_error = pfm_init_once();
+	if (inv->pfm_error != PFM_SUCCESS)
+		return;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
+			continue;
+		if (inv->npfm_pmus < PMC_INV_MAX_PFM_PMUS)
+			snprintf(inv->pfm_pmus[inv->npfm_pmus++], sizeof(inv->pfm_pmus[0]), "%s", info.name);
+	}
+	if (!pfm_core_info(&core)) {
+		snprintf(inv->pfm_core, sizeof(inv->pfm_core), "%s", core.name);
+		snprintf(inv->pfm_core_desc, sizeof(inv->pfm_core_desc), "%s", core.desc ? core.desc : "");
+		inv->pfm_table_gp = core.num_cntrs;
+		inv->pfm_table_fixed = core.num_fixed_cntrs;
+	}
+}
+
+static void collect_kernel(struct pmc_inventory *inv)
+{
+	inv->core_pmu = -1;
+	inv->sysfs_error = pmc_sysfs_scan_pmus(inv->pmus, PMC_SYSFS_MAX_PMUS, &inv->npmus);
+	for (size_t i = 0; i < inv->npmus; i++)
+		if (inv->pmus[i].is_core && (inv->core_pmu < 0 || !strcmp(inv->pmus[i].name, "cpu") ||
+					     !strcmp(inv->pmus[i].name, "cpu_core")))
+			inv->core_pmu = (int)i;
+	inv->rdpmc = inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].rdpmc : -1;
+	inv->tsx_force_abort = read_core_knob("allow_tsx_force_abort");
+	inv->paranoid = pmc_inventory_paranoid();
+	inv->nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1);
+	inv->uid = getuid();
+	read_caps(&inv->cap_perfmon, &inv->cap_sys_admin);
+	inv->can_count_kernel = (inv->paranoid != INT_MIN && inv->paranoid < 2) || inv->cap_perfmon ||
+				inv->cap_sys_admin;
+	inv->cpu_index = sched_getcpu();
+	inv->smt_active = pmc_sysfs_smt_active();
+	if (inv->cpu_index < 0 || pmc_sysfs_smt_siblings(inv->cpu_index, inv->smt_siblings,
+							 sizeof(inv->smt_siblings), &inv->nsmt_siblings)) {
+		inv->smt_siblings[0] = '\0';
+		inv->nsmt_siblings = 0;
+	}
+}
+
+int pmc_inventory_collect(struct pmc_inventory *ret)
+{
+	struct pmc_verdict_input vin;
+
+	memset(ret, 0, sizeof(*ret));
+	pmc_cpuid_read(&ret->cpu, &ret->arch, &ret->has_arch_perfmon, &ret->amd, &ret->has_amd_perfmon);
+	read_model_name(ret->model_name, sizeof(ret->model_name));
+	collect_pfm(ret);
+	collect_kernel(ret);
+	ret->tsc_error = pmc_tsc_hz(&ret->tsc_hz, &ret->tsc_source);
+	fill_budget_input(&ret->budget_in, &ret->cpu, ret->has_arch_perfmon, &ret->arch, ret->has_amd_perfmon,
+			  &ret->amd);
+	ret->budget_error = pmc_counter_budget(&ret->budget_in, &ret->gp_budget, ret->budget_why,
+					       sizeof(ret->budget_why));
+	ret->probe_errno = probe_instructions();
+	vin = (struct pmc_verdict_input){ .has_core_pmu = ret->core_pmu >= 0, .probe_errno = ret->probe_errno,
+					  .paranoid = ret->paranoid, .can_count_kernel = ret->can_count_kernel,
+					  .rdpmc = ret->rdpmc, .hypervisor = ret->cpu.hypervisor };
+	pmc_inventory_verdict(&vin, &ret->verdict);
+	return 0;
+}

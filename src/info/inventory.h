@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/* What this machine can count and why: CPUID, libpfm4, kernel PMUs, permissions, the counter budget, a verdict. */
+#ifndef PMC_INFO_INVENTORY_H
+#define PMC_INFO_INVENTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "info/cpuid.h"
+#include "info/sysfs.h"
+
+#define PMC_INV_MAX_PFM_PMUS 64
+#define PMC_INV_WHY_LEN 1024
+
+/* Inputs of the counter-budget reasoning; pmc_inventory_collect fills them from the machine, tests inject them. */
+struct pmc_budget_input {
+	enum pmc_vendor vendor;
+	unsigned family, model;
+	bool has_kernel_pmu;   /* a kernel core PMU driver exists (sysfs cpu / cpu_core / cpu_atom) */
+	unsigned cpuid_gp;     /* live count: CPUID 0xA/0x23 GP counters per logical CPU, AMD core counters; 0 unknown */
+	unsigned table_gp;     /* libpfm4's static num_cntrs for the core PMU; 0 unknown */
+	int smt_active;        /* 1 on, 0 off, -1 unknown */
+	int nmi_watchdog;      /* /proc/sys/kernel/nmi_watchdog: 1 on, 0 off, -1 unknown */
+	int tsx_force_abort;   /* cpu/allow_tsx_force_abort: 0 = the kernel keeps PMC3 for TSX; -1 absent */
+};
+
+/*
+ * Programmable counters a user can rely on in one batch, with the reasoning as text lines ('\n'-separated) in why
+ * (may be NULL). -ENODEV (why says so) when there is no kernel PMU or no count is known; *ret_n untouched then.
+ */
+int pmc_counter_budget(const struct pmc_budget_input *in, unsigned *ret_n, char *why, size_t whylen);
+
+/* True for Intel family-6 big cores before Ice Lake, whose 8 counters per core are split 4 per thread with SMT on. */
+bool pmc_intel_smt_splits_counters(unsigned family, unsigned model);
+
+enum pmc_verdict {
+	PMC_VERDICT_AVAILABLE = 0,
+	PMC_VERDICT_DEGRADED,
+	PMC_VERDICT_UNAVAILABLE,
+};
+
+struct pmc_verdict_input {
+	bool has_core_pmu;     /* sysfs core PMU */
+	int probe_errno;       /* errno of perf_event_open(instructions, user only, self); 0 when it opened */
+	int paranoid;          /* INT_MIN unknown */
+	bool can_count_kernel;
+	int rdpmc;             /* core PMU's rdpmc file, -1 absent */
+	bool hypervisor;       /* CPUID says we run in a VM */
+};
+
+struct pmc_verdict_result {
+	enum pmc_verdict verdict;
+	char reason[512];      /* "" when available */
+	char action[512];      /* what to do; "" when nothing */
+};
+
+/* Decide from the inputs (pure). */
+void pmc_inventory_verdict(const struct pmc_verdict_input *in, struct pmc_verdict_result *ret);
+
+/* "available", "degraded", "not available". */
+const char *pmc_verdict_name(enum pmc_verdict v);
+
+/* Everything pmctool info shows. Large: allocate it (or make it static); plain data, nothing to free. */
+struct pmc_inventory {
+	struct pmc_cpu_id cpu;
+	char model_name[128];        /* /proc/cpuinfo model name, "" when unknown */
+	bool has_arch_perfmon;
+	struct pmc_arch_perfmon arch;
+	bool has_amd_perfmon;
+	struct pmc_amd_perfmon amd;
+
+	int pfm_error;               /* libpfm4 pfm_initialize result (PFM_SUCCESS = 0) */
+	unsigned npfm_pmus;
+	char pfm_pmus[PMC_INV_MAX_PFM_PMUS][64]; /* detected (is_present) libpfm4 PMUs */
+	char pfm_core[64];           /* the default core PMU, "" when none */
+	char pfm_core_desc[128];
+	int pfm_table_gp, pfm_table_fixed; /* libpfm4's static table values for it (not live), -1 when none */
+
+	int sysfs_error;             /* 0, or -errno reading the devices directory */
+	size_t npmus;
+	struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
+	int core_pmu;                /* index in pmus of cpu / cpu_core (first core PMU), -1 when none */
+	int rdpmc;                   /* core PMU's rdpmc, -1 when absent */
+	int tsx_force_abort;
+
+	int paranoid;                /* INT_MIN when unreadable */
+	int nmi_watchdog;            /* -1 when unreadable */
+	uid_t uid;
+	bool cap_perfmon, cap_sys_admin;
+	bool can_count_kernel;
+
+	int cpu_index;               /* the CPU we ran on (sched_getcpu), -1 unknown */
+	int smt_active;
+	char smt_siblings[64];
+	unsigned nsmt_siblings;      /* 0 unknown */
+
+	int tsc_error;
+	double tsc_hz;
+	const char *tsc_source;
+
+	struct pmc_budget_input budget_in;
+	int budget_error;            /* 0 or -ENODEV */
+	unsigned gp_budget;
+	char budget_why[PMC_INV_WHY_LEN];
+
+	int probe_errno;             /* perf_event_open(PERF_COUNT_HW_INSTRUCTIONS, exclude_kernel) on self */
+	struct pmc_verdict_result verdict;
+};
+
+/* Gather everything (takes ~1 ms, plus up to 100 ms when the TSC must be calibrated). 0, or -ENOMEM never: always
+ * fills what it can; per-part errors are in the struct. */
+int pmc_inventory_collect(struct pmc_inventory *ret);
+
+/* Programmable counters one batch may use (the batch budget), reasoning in why ('\n'-separated lines).
+ * -ENODEV (and why says so) when there is no kernel PMU. */
+int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen);
+
+/* A kernel core PMU (sysfs cpu / cpu_core / cpu_atom) exists. */
+bool pmc_inventory_has_core_pmu(void);
+
+/* /proc/sys/kernel/perf_event_paranoid, or INT_MIN if unreadable. */
+int pmc_inventory_paranoid(void);
+
+/* Kernel-mode counting is allowed: paranoid < 2, or CAP_PERFMON / CAP_SYS_ADMIN held. */
+bool pmc_inventory_can_count_kernel(void);
+
+#endif

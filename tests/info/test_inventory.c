@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/* Inventory logic from given inputs: CPUID register values, a fixture sysfs tree, injected counter-budget facts. */
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "info/cpuid.h"
+#include "info/inventory.h"
+#include "info/sysfs.h"
+#include "info/tsc.h"
+#include "util/util.h"
+
+static void test_cpuid_leaf_0a_decodes_sdm_layouts(void **state)
+{
+	static const struct {
+		int line;
+		struct pmc_cpuid_regs a;
+		bool has23;
+		struct pmc_cpuid_regs l23;
+		unsigned version, gp, gp_width, fixed, fixed_width;
+		uint32_t unavailable;
+		bool anythread_deprecated;
+	} rows[] = {
+		/* Haswell: v3, 4 GP x 48 bits, 3 fixed x 48 bits */
+		{ __LINE__, { 0x07300403, 0, 0, 0x603 }, false, { 0 }, 3, 4, 48, 3, 48, 0, false },
+		/* Skylake with HT off: 8 GP */
+		{ __LINE__, { 0x08300804, 0, 0, 0x603 }, false, { 0 }, 4, 8, 48, 3, 48, 0, false },
+		/* v1: EDX is reserved, so no fixed counters even when EDX has bits */
+		{ __LINE__, { 0x07280201, 0, 0, 0x603 }, false, { 0 }, 1, 2, 40, 0, 0, 0, false },
+		/* EBX bits 2 and 6 within a 7-bit vector: ref cycles and branch misses not available */
+		{ __LINE__, { 0x07300403, 0x44, 0, 0x603 }, false, { 0 }, 3, 4, 48, 3, 48, 0x44, false },
+		/* EBX bit 7 lies beyond the 7-bit length: ignored */
+		{ __LINE__, { 0x07300403, 0x80, 0, 0x603 }, false, { 0 }, 3, 4, 48, 3, 48, 0, false },
+		/* Ice Lake v5: fixed bitmap in ECX names 4, AnyThread deprecated */
+		{ __LINE__, { 0x08300805, 0, 0xf, 0x8603 }, false, { 0 }, 5, 8, 48, 4, 48, 0, true },
+		/* leaf 0x23.1 bitmaps override the counts */
+		{ __LINE__, { 0x08300805, 0, 0xf, 0x8604 }, true, { 0xff, 0x70f, 0, 0 }, 5, 8, 48, 7, 48, 0, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		struct pmc_arch_perfmon a;
+
+		pmc_cpuid_decode_arch_perfmon(&rows[i].a, rows[i].has23 ? &rows[i].l23 : NULL, &a);
+		if (a.version != rows[i].version || a.gp_counters != rows[i].gp || a.gp_width != rows[i].gp_width ||
+		    a.fixed_counters != rows[i].fixed || a.fixed_width != rows[i].fixed_width ||
+		    a.unavailable != rows[i].unavailable || a.anythread_deprecated != rows[i].anythread_deprecated ||
+		    a.has_leaf23 != rows[i].has23)
+			fail_msg("row at line %d: got v%u gp %u/%u fixed %u/%u unavail %#x", rows[i].line, a.version,
+				 a.gp_counters, a.gp_width, a.fixed_counters, a.fixed_width, a.unavailable);
+	}
+	assert_string_equal(pmc_cpuid_arch_event_name(2), "UnHalted Reference Cycles");
+	assert_null(pmc_cpuid_arch_event_name(31));
+}
+
+static void test_cpuid_signature_follows_vendor_rules(void **state)
+{
+	static const struct {
+		int line;
+		uint32_t eax;
+		enum pmc_vendor vendor;
+		unsigned family, model, stepping;
+	} rows[] = {
+		{ __LINE__, 0x000306c3, PMC_VENDOR_INTEL, 6, 0x3c, 3 },   /* Haswell */
+		{ __LINE__, 0x000906ea, PMC_VENDOR_INTEL, 6, 0x9e, 0xa }, /* Coffee Lake */
+		{ __LINE__, 0x00000f29, PMC_VENDOR_INTEL, 0xf, 2, 9 },    /* Pentium 4 */
+		{ __LINE__, 0x00a00f11, PMC_VENDOR_AMD, 0x19, 0x01, 1 },  /* Zen 3 EPYC */
+		{ __LINE__, 0x00b20f41, PMC_VENDOR_AMD, 0x1a, 0x24, 1 },  /* Zen 5 */
+		/* AMD ignores the extended model unless the base family is 0xF; Intel uses it for family 6 */
+		{ __LINE__, 0x00010663, PMC_VENDOR_AMD, 6, 6, 3 },
+		{ __LINE__, 0x00010663, PMC_VENDOR_INTEL, 6, 0x16, 3 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		unsigned f, m, s;
+
+		pmc_cpuid_decode_signature(rows[i].eax, rows[i].vendor, &f, &m, &s);
+		if (f != rows[i].family || m != rows[i].model || s != rows[i].stepping)
+			fail_msg("row at line %d: got family %#x model %#x stepping %u", rows[i].line, f, m, s);
+	}
+}
+
+static void test_cpuid_amd_counter_count_from_perfctr_core_and_v2(void **state)
+{
+	static const struct {
+		int line;
+		uint32_t ext1_ecx;
+		bool has22;
+		struct pmc_cpuid_regs l22;
+		unsigned counters;
+		bool v2;
+	} rows[] = {
+		{ __LINE__, 0, false, { 0 }, 4, false },
+		{ __LINE__, 1u << 23, false, { 0 }, 6, false },
+		{ __LINE__, 1u << 23, true, { 0, 6, 0, 0 }, 6, false },   /* leaf present, PerfMonV2 bit clear */
+		{ __LINE__, 1u << 23, true, { 1, 0x36, 0, 0 }, 6, true },
+		{ __LINE__, 0, true, { 1, 0x5, 0, 0 }, 5, true },
+	};
+	struct pmc_cpuid_regs leaf0 = { 0, 0x68747541, 0x444d4163, 0x69746e65 };
+	char vendor[13];
+
+	(void)state;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		struct pmc_amd_perfmon a;
+
+		pmc_cpuid_decode_amd(rows[i].ext1_ecx, rows[i].has22 ? &rows[i].l22 : NULL, &a);
+		if (a.core_counters != rows[i].counters || a.perfmon_v2 != rows[i].v2)
+			fail_msg("row at line %d: got %u counters, v2 %d", rows[i].line, a.core_counters, a.perfmon_v2);
+	}
+	assert_int_equal(pmc_cpuid_decode_vendor(&leaf0, vendor), PMC_VENDOR_AMD);
+	assert_string_equal(vendor, "AuthenticAMD");
+}
+
+static void test_budget_smt_and_watchdog_reasoning_with_injected_inputs(void **state)
+{
+	static const struct {
+		int line;
+		struct pmc_budget_input in;
+		int rc;
+		unsigned n;
+		const char *why;
+	} rows[] = {
+		/* seed 004: Sandy Bridge, HT on (8 -> 4), NMI watchdog on (-1): guaranteed 3 */
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x2a, true, 4, 8, 1, 1, -1 }, 0, 3, "split 4 per thread" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x2a, true, 4, 8, 1, 1, -1 }, 0, 3, "-1 -> 3" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x2a, true, 8, 8, 0, 1, -1 }, 0, 7, "SMT is off" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x7e, true, 8, 16, 1, 0, -1 }, 0, 8, "watchdog is off" },
+		{ __LINE__, { PMC_VENDOR_AMD, 0x19, 0x01, true, 6, 6, 1, 1, -1 }, 0, 5, "holds a core counter" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x3c, true, 0, 8, 1, 0, -1 }, 0, 4, "libpfm4's table says 8" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x6a, true, 0, 16, 1, 0, -1 }, 0, 8, "upper bound" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x5e, true, 4, 8, 1, 0, 0 }, 0, 3, "PMC3" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x5e, true, 4, 8, 1, -1, -1 }, 0, 4, "not subtracted" },
+		{ __LINE__, { PMC_VENDOR_AMD, 0x1a, 0x02, false, 4, 0, 0, 0, -1 }, -ENODEV, 0, "no kernel PMU" },
+		{ __LINE__, { PMC_VENDOR_OTHER, 0, 0, true, 0, 0, -1, 0, -1 }, -ENODEV, 0, "neither CPUID nor libpfm4" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		char why[PMC_INV_WHY_LEN];
+		unsigned n = 12345;
+		int rc = pmc_counter_budget(&rows[i].in, &n, why, sizeof(why));
+
+		if (rc != rows[i].rc || (rc == 0 && n != rows[i].n) || (rc && n != 12345) || !strstr(why, rows[i].why))
+			fail_msg("row at line %d: rc %d n %u why:\n%s", rows[i].line, rc, n, why);
+	}
+}
+
+static void test_verdict_names_reason_and_action(void **state)
+{
+	static const struct {
+		int line;
+		struct pmc_verdict_input in;
+		enum pmc_verdict v;
+		const char *reason, *action;
+	} rows[] = {
+		{ __LINE__, { false, ENOENT, 2, true, -1, true }, PMC_VERDICT_UNAVAILABLE, "no driver", "virtual PMU" },
+		{ __LINE__, { false, ENOENT, 2, true, -1, false }, PMC_VERDICT_UNAVAILABLE, "ENOENT", "kernel" },
+		{ __LINE__, { true, EACCES, 3, false, 1, false }, PMC_VERDICT_UNAVAILABLE, "paranoid=3", "CAP_PERFMON" },
+		{ __LINE__, { true, 0, 2, false, 1, false }, PMC_VERDICT_DEGRADED, "user-only", "paranoid=1" },
+		{ __LINE__, { true, 0, 1, true, 0, false }, PMC_VERDICT_DEGRADED, "rdpmc is off", "echo 1" },
+		{ __LINE__, { true, 0, 2, false, 0, false }, PMC_VERDICT_DEGRADED, "; rdpmc is off", "; echo 1" },
+		{ __LINE__, { true, 0, 2, true, 1, false }, PMC_VERDICT_AVAILABLE, "", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		struct pmc_verdict_result r;
+
+		pmc_inventory_verdict(&rows[i].in, &r);
+		if (r.verdict != rows[i].v || !strstr(r.reason, rows[i].reason) || !strstr(r.action, rows[i].action))
+			fail_msg("row at line %d: %s: %s; %s", rows[i].line, pmc_verdict_name(r.verdict), r.reason,
+				 r.action);
+	}
+}
+
+static void use_fixture(void)
+{
+	char root[1024];
+	const char *src = getenv("PMC_SOURCE_DIR");
+
+	assert_non_null(src);
+	snprintf(root, sizeof(root), "%s/tests/info/sysfs", src);
+	setenv("PMCTOOL_SYSFS_ROOT", root, 1);
+}
+
+static void test_sysfs_fixture_scan_reads_type_caps_rdpmc_events(void **state)
+{
+	static struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
+	size_t n = 0;
+
+	(void)state;
+	use_fixture();
+	assert_int_equal(pmc_sysfs_scan_pmus(pmus, PMC_SYSFS_MAX_PMUS, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(pmus[0].name, "cpu");
+	assert_true(pmus[0].is_core);
+	assert_int_equal(pmus[0].type, 4);
+	assert_string_equal(pmus[0].pmu_name, "skylake");
+	assert_int_equal(pmus[0].max_precise, 3);
+	assert_int_equal(pmus[0].branches, 32);
+	assert_int_equal(pmus[0].rdpmc, 1);
+	assert_int_equal(pmus[0].nevents, 3); /* topdown-x.scale is a companion file, not an event */
+	assert_string_equal(pmus[1].name, "msr");
+	assert_false(pmus[1].is_core);
+	assert_int_equal(pmus[1].type, 9);
+	assert_int_equal(pmus[1].nevents, 4);
+	assert_int_equal(pmus[1].rdpmc, -1);
+	assert_string_equal(pmus[2].name, "software");
+	assert_true(pmc_inventory_has_core_pmu());
+	unsetenv("PMCTOOL_SYSFS_ROOT");
+}
+
+static void test_sysfs_fixture_smt_siblings_from_either_file(void **state)
+{
+	char buf[64];
+	unsigned count = 0;
+
+	(void)state;
+	use_fixture();
+	assert_int_equal(pmc_sysfs_smt_active(), 1);
+	assert_int_equal(pmc_sysfs_smt_siblings(2, buf, sizeof(buf), &count), 0);
+	assert_string_equal(buf, "2,6");
+	assert_int_equal(count, 2);
+	assert_int_equal(pmc_sysfs_smt_siblings(3, buf, sizeof(buf), &count), 0); /* thread_siblings_list */
+	assert_string_equal(buf, "3,7");
+	assert_int_equal(pmc_sysfs_smt_siblings(9, buf, sizeof(buf), &count), -ENOENT);
+	setenv("PMCTOOL_SYSFS_ROOT", "/nonexistent-pmctool-root", 1);
+	assert_false(pmc_inventory_has_core_pmu());
+	assert_int_equal(pmc_sysfs_smt_active(), -1);
+	unsetenv("PMCTOOL_SYSFS_ROOT");
+}
+
+static void test_cpulist_count_accepts_ranges_rejects_garbage(void **state)
+{
+	static const struct {
+		int line;
+		const char *list;
+		int rc;
+		unsigned n;
+	} rows[] = {
+		{ __LINE__, "0", 0, 1 }, { __LINE__, "0-1", 0, 2 }, { __LINE__, "0,4", 0, 2 },
+		{ __LINE__, "0-3,8,10-11", 0, 7 }, { __LINE__, "", 0, 0 }, { __LINE__, "3-1", -EINVAL, 0 },
+		{ __LINE__, "a", -EINVAL, 0 }, { __LINE__, "1-", -EINVAL, 0 }, { __LINE__, "1;2", -EINVAL, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		unsigned n = 0;
+		int rc = pmc_cpulist_count(rows[i].list, &n);
+
+		if (rc != rows[i].rc || (!rc && n != rows[i].n))
+			fail_msg("row at line %d: rc %d n %u", rows[i].line, rc, n);
+	}
+}
+
+static void test_tsc_from_cpuid15_mult_shift_and_model_name(void **state)
+{
+	double hz = 0;
+
+	(void)state;
+	assert_int_equal(pmc_tsc_from_cpuid15(2, 176, 24000000, &hz), 0);
+	assert_true(hz == 2112000000.0);
+	assert_int_equal(pmc_tsc_from_cpuid15(2, 176, 0, &hz), -ENODATA); /* crystal not enumerated */
+	assert_int_equal(pmc_tsc_from_cpuid15(0, 176, 24000000, &hz), -ENODATA);
+	/* the kernel's mult for a 3 GHz TSC with shift 31 */
+	assert_int_equal(pmc_tsc_from_mult_shift(715827883, 31, &hz), 0);
+	assert_true(hz > 2999999990.0 && hz < 3000000010.0);
+	assert_int_equal(pmc_tsc_from_mult_shift(0, 31, &hz), -EINVAL);
+	assert_int_equal(pmc_tsc_from_model_name("Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz", &hz), 0);
+	assert_true(hz == 2.4e9);
+	assert_int_equal(pmc_tsc_from_model_name("Genuine CPU @ 800 MHz", &hz), 0);
+	assert_true(hz == 8e8);
+	assert_int_equal(pmc_tsc_from_model_name("AMD EPYC", &hz), -ENODATA);
+	assert_int_equal(pmc_tsc_from_model_name("weird @ fast", &hz), -ENODATA);
+}
+
+static void test_tsc_hz_gives_a_plausible_cached_rate_on_x86(void **state)
+{
+	double a = 0, b = 0;
+	const char *src = NULL, *src2 = NULL;
+
+	(void)state;
+#if defined(__x86_64__)
+	assert_int_equal(pmc_tsc_hz(&a, &src), 0);
+	assert_non_null(src);
+	assert_true(a > 1e8 && a < 1e10);
+	assert_int_equal(pmc_tsc_hz(&b, &src2), 0);
+	assert_true(a == b && src == src2);
+#else
+	skip();
+#endif
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpuid_leaf_0a_decodes_sdm_layouts),
+		cmocka_unit_test(test_cpuid_signature_follows_vendor_rules),
+		cmocka_unit_test(test_cpuid_amd_counter_count_from_perfctr_core_and_v2),
+		cmocka_unit_test(test_budget_smt_and_watchdog_reasoning_with_injected_inputs),
+		cmocka_unit_test(test_verdict_names_reason_and_action),
+		cmocka_unit_test(test_sysfs_fixture_scan_reads_type_caps_rdpmc_events),
+		cmocka_unit_test(test_sysfs_fixture_smt_siblings_from_either_file),
+		cmocka_unit_test(test_cpulist_count_accepts_ranges_rejects_garbage),
+		cmocka_unit_test(test_tsc_from_cpuid15_mult_shift_and_model_name),
+		cmocka_unit_test(test_tsc_hz_gives_a_plausible_cached_rate_on_x86),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

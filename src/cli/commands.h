@@ -9,6 +9,8 @@ struct pmc_command {
 	const char *summary;
 };
 
+int pmc_cmd_encode(int argc, char **argv);
+int pmc_cmd_decode(int argc, char **argv);
 
 /* The table, ending with a NULL name. */
 extern const struct pmc_command pmc_commands[];

@@ -231,6 +231,17 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 	if (strchr(spec, '/'))
 		return pmc_sysfs_resolve(spec, ev, err);
 	split_plm(spec, base, sizeof(base), &mods);
+	if (!mods && strchr(spec, ':')) {
+		/* cycles:x: a generic or raw name with modifiers other than u/k */
+		size_t n = (size_t)(strrchr(spec, ':') - spec);
+		struct pmc_event tmp;
+
+		snprintf(base, sizeof(base), "%.*s", (int)n, spec);
+		if (!pmc_generic_lookup(base, &tmp) || ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1)))
+			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+						"'%s': generic and raw events take only the modifiers u, k or uk", spec);
+		snprintf(base, sizeof(base), "%s", spec);
+	}
 	if ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1))
 		rc = resolve_raw(spec, base, ev, err);
 	else

@@ -34,6 +34,7 @@ static const struct {
 struct term_ctx {
 	char pmudir[1024];      /* empty: the built-in layout */
 	const char *pmu;        /* as written */
+	const char *spec;       /* the whole event, for messages */
 	uint64_t cfg[3];
 	int depth;              /* alias expansion depth */
 	struct pmc_resolve_error *err;
@@ -99,13 +100,13 @@ static int apply_format(struct term_ctx *c, const char *name, const char *value,
 
 	if (pmc_sysfs_format_parse(fmt_text, &fmt))
 		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -EINVAL,
-					"PMU '%s': cannot parse the format of term '%s' ('%s')", c->pmu, name, fmt_text);
+					"'%s': PMU '%s': cannot parse the format of term '%s' ('%s')", c->spec, c->pmu, name, fmt_text);
 	if (value && pmc_parse_u64(value, 0, UINT64_MAX, &v))
 		return pmc_resolve_fail(c->err, PMC_RESOLVE_SYNTAX, -EINVAL,
-					"PMU '%s': term '%s=%s' needs a decimal or 0x-hex number", c->pmu, name, value);
+					"'%s': PMU '%s': term '%s=%s' needs a decimal or 0x-hex number", c->spec, c->pmu, name, value);
 	if (pmc_sysfs_format_apply(&fmt, v, c->cfg))
 		return pmc_resolve_fail(c->err, PMC_RESOLVE_SYNTAX, -ERANGE,
-					"PMU '%s': value %s of term '%s' does not fit its field (%s)", c->pmu, value, name,
+					"'%s': PMU '%s': value %s of term '%s' does not fit its field (%s)", c->spec, c->pmu, value, name,
 					fmt_text);
 	return 0;
 }
@@ -116,18 +117,18 @@ static int apply_alias(struct term_ctx *c, const char *name, const char *path)
 	int rc;
 
 	if (read_small(path, text, sizeof(text)))
-		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -EIO, "PMU '%s': cannot read event '%s'",
-					c->pmu, name);
+		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -EIO, "'%s': PMU '%s': cannot read event '%s'",
+					c->spec, c->pmu, name);
 	if (strchr(text, '?'))
 		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -EINVAL,
-					"PMU '%s': event '%s' needs parameters ('%s'): spell its terms out", c->pmu, name,
+					"'%s': PMU '%s': event '%s' needs parameters ('%s'): spell its terms out", c->spec, c->pmu, name,
 					text);
 	c->depth++;
 	rc = pmc_sysfs_terms_parse(text, term_cb, c);
 	c->depth--;
 	if (rc && !c->err->code)
-		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, rc, "PMU '%s': cannot parse event '%s' ('%s')",
-					c->pmu, name, text);
+		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, rc, "'%s': PMU '%s': cannot parse event '%s' ('%s')",
+					c->spec, c->pmu, name, text);
 	return rc;
 }
 
@@ -135,7 +136,7 @@ static int unknown_term(struct term_ctx *c, const char *name)
 {
 	char dir[1100];
 	int rc = pmc_resolve_fail(c->err, PMC_RESOLVE_UNKNOWN, -ENOENT,
-				  "PMU '%s' has no term or event '%s': see %s/%s/format and events", c->pmu, name,
+				  "'%s': PMU '%s' has no term or event '%s': see %s/%s/format and events", c->spec, c->pmu, name,
 				  pmc_sysfs_root(), c->pmu);
 
 	if (c->pmudir[0]) {
@@ -158,8 +159,8 @@ static int term_cb(const char *name, const char *value, void *vctx)
 	char text[256];
 
 	if (c->depth > 1)
-		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -ELOOP, "PMU '%s': nested event alias '%s'",
-					c->pmu, name);
+		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -ELOOP, "'%s': PMU '%s': nested event alias '%s'",
+					c->spec, c->pmu, name);
 	for (int i = 0; i < 3; i++) {
 		static const char *const fields[] = { "config", "config1", "config2" };
 		char fmt[32];
@@ -167,8 +168,8 @@ static int term_cb(const char *name, const char *value, void *vctx)
 		if (strcasecmp(name, fields[i]))
 			continue;
 		if (!value)
-			return pmc_resolve_fail(c->err, PMC_RESOLVE_SYNTAX, -EINVAL, "PMU '%s': '%s' needs a value",
-						c->pmu, name);
+			return pmc_resolve_fail(c->err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': PMU '%s': '%s' needs a value",
+						c->spec, c->pmu, name);
 		snprintf(fmt, sizeof(fmt), "%s:0-63", fields[i]);
 		return apply_format(c, name, value, fmt);
 	}
@@ -205,8 +206,8 @@ static int find_pmu(struct term_ctx *c, uint32_t *type)
 	if (!find_ci(pmc_sysfs_root(), c->pmu, c->pmudir, sizeof(c->pmudir))) {
 		snprintf(path, sizeof(path), "%s/type", c->pmudir);
 		if (read_small(path, text, sizeof(text)) || pmc_parse_u64(text, 0, UINT32_MAX, &t))
-			return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -EIO, "PMU '%s': cannot read %s",
-						c->pmu, path);
+			return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -EIO, "'%s': PMU '%s': cannot read %s",
+						c->spec, c->pmu, path);
 		*type = (uint32_t)t;
 		return 0;
 	}
@@ -215,8 +216,8 @@ static int find_pmu(struct term_ctx *c, uint32_t *type)
 		*type = PERF_TYPE_RAW;
 		return 0;
 	}
-	pmc_resolve_fail(c->err, PMC_RESOLVE_UNKNOWN, -ENOENT, "unknown PMU '%s': the PMUs are the directories of %s",
-			 c->pmu, pmc_sysfs_root());
+	pmc_resolve_fail(c->err, PMC_RESOLVE_UNKNOWN, -ENOENT, "unknown PMU '%s' in '%s': the PMUs are the directories of %s",
+			 c->pmu, c->spec, pmc_sysfs_root());
 	pmc_suggest_dir(pmc_sysfs_root(), c->pmu, "%s/", c->err);
 	return -ENOENT;
 }
@@ -263,6 +264,7 @@ int pmc_sysfs_resolve(const char *spec, struct pmc_event *ev, struct pmc_resolve
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 					"'%s': after pmu/.../ only the modifiers u, k or uk may follow", spec);
 	c.pmu = pmu;
+	c.spec = spec;
 	rc = find_pmu(&c, &type);
 	if (rc)
 		return rc;

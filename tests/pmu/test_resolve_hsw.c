@@ -78,7 +78,6 @@ static const struct resolve_row rows[] = {
 	{ __LINE__, "msr/event=0x2/", MSR_TYPE, 2, 0, 0, FREE, -1, NULL },
 	{ __LINE__, "fakeamd/event=0x1c0/", 30, 0x1000000c0, 0, 0, FREE, -1, NULL },
 	{ __LINE__, "fakeamd/ex_ret_instr/", 30, 0x1000000c0, 0, 0, FREE, -1, NULL },
-	{ __LINE__, "  cycles\t", HW, PERF_COUNT_HW_CPU_CYCLES, 0, 0, FX, 1, NULL },
 };
 
 /* Seed 001's whole test schedule (libpfc spelling), Haswell. */

@@ -196,10 +196,15 @@ static int try_libpfm(const char *str, struct pmc_event *ev, int *pfm_rc)
 
 static int resolve_unknown(const char *spec, int pfm_rc, struct pmc_resolve_error *err)
 {
+	if (pfm_rc == PFM_ERR_ATTR) {
+		/* the event exists, a umask or modifier does not: suggest EVENT:UMASK spellings */
+		pmc_resolve_fail(err, PMC_RESOLVE_UNKNOWN, -ENOENT,
+				 "event '%s': unknown umask or modifier; run 'pmctool list PATTERN' to see them", spec);
+		pmc_suggest(spec, err);
+		return -ENOENT;
+	}
 	if (pfm_rc != PFM_SUCCESS && pfm_rc != PFM_ERR_NOTFOUND && pfm_rc != PFM_ERR_NOTSUPP)
-		return pmc_resolve_fail(err, pfm_rc == PFM_ERR_ATTR || pfm_rc == PFM_ERR_ATTR_VAL ||
-					pfm_rc == PFM_ERR_ATTR_SET || pfm_rc == PFM_ERR_FEATCOMB ?
-					PMC_RESOLVE_SYNTAX : PMC_RESOLVE_UNKNOWN, -EINVAL,
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 					"event '%s': %s (libpfm4); run 'pmctool list PATTERN' to see its umasks and "
 					"modifiers", spec, pmc_libpfm_strerror(pfm_rc));
 	pmc_resolve_fail(err, PMC_RESOLVE_UNKNOWN, -ENOENT,

@@ -83,8 +83,8 @@ static int resolve_raw(const char *spec, const char *base, struct pmc_event *ev,
 
 	snprintf(num, sizeof(num), "0x%s", base + 1);
 	if (strlen(base + 1) > 16 || pmc_parse_u64(num, 0, UINT64_MAX, &v))
-		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': a raw event is r and up to 16 hex digits",
-					spec);
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': a raw event is r and up to 16 hex digits", spec);
 	ev->attr.type = PERF_TYPE_RAW;
 	ev->attr.config = v;
 	pmc_event_raw_plm(&ev->attr);
@@ -116,7 +116,8 @@ static int resolve_breakpoint(const char *spec, struct pmc_event *ev, struct pmc
 	if (pmc_parse_u64(addr, 0, UINT64_MAX, &a))
 		goto syntax;
 	for (const char *p = acc; p && *p; p++) {
-		unsigned bit = *p == 'r' ? HW_BREAKPOINT_R : *p == 'w' ? HW_BREAKPOINT_W : *p == 'x' ? HW_BREAKPOINT_X : 0;
+		unsigned bit = *p == 'r' ? HW_BREAKPOINT_R : *p == 'w' ? HW_BREAKPOINT_W
+			     : *p == 'x' ? HW_BREAKPOINT_X : 0;
 
 		if (!bit || (type & bit))
 			goto syntax;
@@ -130,20 +131,22 @@ static int resolve_breakpoint(const char *spec, struct pmc_event *ev, struct pmc
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 					"'%s': an execute breakpoint (x) cannot also watch reads or writes", spec);
 	if (len && (pmc_parse_u64(len, 1, 8, &l) || (l & (l - 1))))
-		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': breakpoint length must be 1, 2, 4 or 8",
-					spec);
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': breakpoint length must be 1, 2, 4 or 8", spec);
 	if (!l)
 		l = type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
 	if (type == HW_BREAKPOINT_X && l != sizeof(long))
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
-					"'%s': an execute breakpoint has length %zu on this machine", spec, sizeof(long));
+					"'%s': an execute breakpoint has length %zu on this machine", spec,
+					sizeof(long));
 	ev->attr.type = PERF_TYPE_BREAKPOINT;
 	ev->attr.bp_type = type;
 	ev->attr.bp_addr = a;
 	ev->attr.bp_len = l;
 	ev->cls = PMC_CLASS_BREAKPOINT;
 	snprintf(ev->canonical, sizeof(ev->canonical), "mem:%#llx:%s%s%s/%llu", (unsigned long long)a,
-		 type & HW_BREAKPOINT_R ? "r" : "", type & HW_BREAKPOINT_W ? "w" : "", type & HW_BREAKPOINT_X ? "x" : "",
+		 type & HW_BREAKPOINT_R ? "r" : "", type & HW_BREAKPOINT_W ? "w" : "",
+		 type & HW_BREAKPOINT_X ? "x" : "",
 		 (unsigned long long)l);
 	return 0;
 syntax:
@@ -244,7 +247,7 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 		snprintf(base, sizeof(base), "%.*s", (int)n, spec);
 		if (!pmc_generic_lookup(base, &tmp) || ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1)))
 			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
-						"'%s': generic and raw events take only the modifiers u, k or uk", spec);
+						"'%s': generic and raw events take only modifiers u, k, uk", spec);
 		snprintf(base, sizeof(base), "%s", spec);
 	}
 	if ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1))

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal interfaces between the resolver's parts (libpfm4, generic names, sysfs, test-bench spelling, suggestions). */
+/* Internal interfaces between the resolver's parts: libpfm4, generic names, sysfs, test-bench spelling,
+ * suggestions. */
 #ifndef PMC_PMU_INTERNAL_H
 #define PMC_PMU_INTERNAL_H
 
@@ -29,7 +30,8 @@ const char *pmc_libpfm_strerror(int code);
 /* One meaning for exclude bits whatever the source: hv follows kernel, guest is counted. */
 void pmc_event_normalize_excl(struct perf_event_attr *a);
 
-/* Classify a core-PMU config (raw x86 encoding): FIXED for the plain encodings the kernel can put on a fixed counter. */
+/* Classify a core-PMU config (raw x86 encoding): FIXED for the plain encodings the kernel can put on a fixed
+ * counter. */
 void pmc_event_classify_core(struct pmc_event *ev);
 
 /* Raw core encodings (rHEX, cpu/config=../): the kernel ignores the USR/OS/INT/EN bits of config, so drop them and,

@@ -100,13 +100,16 @@ static int apply_format(struct term_ctx *c, const char *name, const char *value,
 
 	if (pmc_sysfs_format_parse(fmt_text, &fmt))
 		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -EINVAL,
-					"'%s': PMU '%s': cannot parse the format of term '%s' ('%s')", c->spec, c->pmu, name, fmt_text);
+					"'%s': PMU '%s': cannot parse the format of term '%s' ('%s')",
+					c->spec, c->pmu, name, fmt_text);
 	if (value && pmc_parse_u64(value, 0, UINT64_MAX, &v))
 		return pmc_resolve_fail(c->err, PMC_RESOLVE_SYNTAX, -EINVAL,
-					"'%s': PMU '%s': term '%s=%s' needs a decimal or 0x-hex number", c->spec, c->pmu, name, value);
+					"'%s': PMU '%s': term '%s=%s' needs a decimal or 0x-hex number",
+					c->spec, c->pmu, name, value);
 	if (pmc_sysfs_format_apply(&fmt, v, c->cfg))
 		return pmc_resolve_fail(c->err, PMC_RESOLVE_SYNTAX, -ERANGE,
-					"'%s': PMU '%s': value %s of term '%s' does not fit its field (%s)", c->spec, c->pmu, value, name,
+					"'%s': PMU '%s': value %s of term '%s' does not fit its field (%s)",
+					c->spec, c->pmu, value, name,
 					fmt_text);
 	return 0;
 }
@@ -121,13 +124,15 @@ static int apply_alias(struct term_ctx *c, const char *name, const char *path)
 					c->spec, c->pmu, name);
 	if (strchr(text, '?'))
 		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -EINVAL,
-					"'%s': PMU '%s': event '%s' needs parameters ('%s'): spell its terms out", c->spec, c->pmu, name,
+					"'%s': PMU '%s': event '%s' needs parameters ('%s'): spell its terms out",
+					c->spec, c->pmu, name,
 					text);
 	c->depth++;
 	rc = pmc_sysfs_terms_parse(text, term_cb, c);
 	c->depth--;
 	if (rc && !c->err->code)
-		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, rc, "'%s': PMU '%s': cannot parse event '%s' ('%s')",
+		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, rc,
+					"'%s': PMU '%s': cannot parse event '%s' ('%s')",
 					c->spec, c->pmu, name, text);
 	return rc;
 }
@@ -136,7 +141,8 @@ static int unknown_term(struct term_ctx *c, const char *name)
 {
 	char dir[1100];
 	int rc = pmc_resolve_fail(c->err, PMC_RESOLVE_UNKNOWN, -ENOENT,
-				  "'%s': PMU '%s' has no term or event '%s': see %s/%s/format and events", c->spec, c->pmu, name,
+				  "'%s': PMU '%s' has no term or event '%s': see %s/%s/format and events",
+				c->spec, c->pmu, name,
 				  pmc_sysfs_root(), c->pmu);
 
 	if (c->pmudir[0]) {
@@ -159,7 +165,8 @@ static int term_cb(const char *name, const char *value, void *vctx)
 	char text[256];
 
 	if (c->depth > 1)
-		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -ELOOP, "'%s': PMU '%s': nested event alias '%s'",
+		return pmc_resolve_fail(c->err, PMC_RESOLVE_UNSUPPORTED, -ELOOP,
+					"'%s': PMU '%s': nested event alias '%s'",
 					c->spec, c->pmu, name);
 	for (int i = 0; i < 3; i++) {
 		static const char *const fields[] = { "config", "config1", "config2" };
@@ -168,7 +175,8 @@ static int term_cb(const char *name, const char *value, void *vctx)
 		if (strcasecmp(name, fields[i]))
 			continue;
 		if (!value)
-			return pmc_resolve_fail(c->err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': PMU '%s': '%s' needs a value",
+			return pmc_resolve_fail(c->err, PMC_RESOLVE_SYNTAX, -EINVAL,
+						"'%s': PMU '%s': '%s' needs a value",
 						c->spec, c->pmu, name);
 		snprintf(fmt, sizeof(fmt), "%s:0-63", fields[i]);
 		return apply_format(c, name, value, fmt);
@@ -216,7 +224,8 @@ static int find_pmu(struct term_ctx *c, uint32_t *type)
 		*type = PERF_TYPE_RAW;
 		return 0;
 	}
-	pmc_resolve_fail(c->err, PMC_RESOLVE_UNKNOWN, -ENOENT, "unknown PMU '%s' in '%s': the PMUs are the directories of %s",
+	pmc_resolve_fail(c->err, PMC_RESOLVE_UNKNOWN, -ENOENT,
+				"unknown PMU '%s' in '%s': the PMUs are the directories of %s",
 			 c->pmu, c->spec, pmc_sysfs_root());
 	pmc_suggest_dir(pmc_sysfs_root(), c->pmu, "%s/", c->err);
 	return -ENOENT;
@@ -250,12 +259,14 @@ int pmc_sysfs_resolve(const char *spec, struct pmc_event *ev, struct pmc_resolve
 					"'%s': PMU events are written pmu/term=value,.../ (unbalanced '/')", spec);
 	if (s1 == spec || (size_t)(s1 - spec) >= sizeof(pmu) || s2 == s1 + 1)
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
-					"'%s': PMU events are written pmu/term=value,.../ (empty PMU or term list)", spec);
+					"'%s': PMU events are written pmu/term=value,.../ (empty PMU or term list)",
+					spec);
 	memcpy(pmu, spec, (size_t)(s1 - spec));
 	pmu[s1 - spec] = '\0';
 	for (const char *p = pmu; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' && *p != '.')
-			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': bad character in PMU name '%s'",
+			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+						"'%s': bad character in PMU name '%s'",
 						spec, pmu);
 	memcpy(terms, s1 + 1, (size_t)(s2 - s1 - 1));
 	terms[s2 - s1 - 1] = '\0';

@@ -72,7 +72,8 @@ static inline void check_row(const struct resolve_row *r)
 		fail_msg("line %d: '%s' class %d/%d, expected %d/%d", r->line, r->spec, ev.cls, ev.fixed_index, r->cls,
 			 r->fixed_index);
 	if (r->canonical && strncmp(ev.canonical, r->canonical, strlen(r->canonical)))
-		fail_msg("line %d: '%s' canonical '%s', expected '%s...'", r->line, r->spec, ev.canonical, r->canonical);
+		fail_msg("line %d: '%s' canonical '%s', expected '%s...'", r->line, r->spec, ev.canonical,
+			 r->canonical);
 	if (strcmp(ev.name, r->spec) || ev.attr.size != sizeof(ev.attr))
 		fail_msg("line %d: '%s' name '%s' / size %u", r->line, r->spec, ev.name, ev.attr.size);
 }

@@ -144,7 +144,8 @@ static void test_event_list_split_keeps_commas_inside_pmu_terms(void **state)
 	} rows[] = {
 		{ __LINE__, "cycles,instructions", 0, 2, "cycles", "instructions" },
 		{ __LINE__, " cycles , cpu/event=0x0e,umask=0x01/u ,msr/tsc/", 0, 3, "cycles", "msr/tsc/" },
-		{ __LINE__, "cpu/event=1,umask=2/,mem:0x1000/8:x,task-clock", 0, 3, "cpu/event=1,umask=2/", "task-clock" },
+		{ __LINE__, "cpu/event=1,umask=2/,mem:0x1000/8:x,task-clock", 0, 3, "cpu/event=1,umask=2/",
+		  "task-clock" },
 		{ __LINE__, "cycles", 0, 1, "cycles", "cycles" },
 		{ __LINE__, "a,,b", -EINVAL, -1, NULL, NULL },
 		{ __LINE__, "a,", -EINVAL, -1, NULL, NULL },

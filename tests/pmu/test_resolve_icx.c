@@ -11,7 +11,8 @@ struct decode_case {
 };
 
 static const struct resolve_row rows[] = {
-	{ __LINE__, "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", PERF_TYPE_RAW, 0x80c7, 0, 0, PMC_CLASS_GP, -1, "icx::" },
+	{ __LINE__, "FP_ARITH_INST_RETIRED:512B_PACKED_SINGLE", PERF_TYPE_RAW, 0x80c7, 0, 0, PMC_CLASS_GP, -1,
+	  "icx::" },
 	{ __LINE__, "INST_RETIRED:ANY_P", PERF_TYPE_RAW, 0xc0, 0, 0, PMC_CLASS_FIXED, 0, NULL },
 	{ __LINE__, "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES, 0, 0, PMC_CLASS_FIXED, 2, NULL },
 	{ __LINE__, "r5301c7", PERF_TYPE_RAW, 0x1c7, 0, 0, PMC_CLASS_GP, -1, NULL },

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One test binary per forced PMU (libpfm4 cannot switch PMUs within a process): each includes this after defining
- * FORCED_PMU, INTEL_FIXED, struct decode_case and its rows[] / round_trip[] / decodes[]. The core PMU is absent from sysfs here
+ * FORCED_PMU, INTEL_FIXED, struct decode_case and its rows[] / round_trip[] / decodes[]. The core PMU is absent
+ * from sysfs here
  * (PMCTOOL_SYSFS_ROOT names a missing directory), so cpu/.../ uses the built-in architectural layout. */
 #include "pmu_test.h"
 

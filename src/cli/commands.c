@@ -7,5 +7,7 @@ const struct pmc_command pmc_commands[] = {
 	{ "stat", pmc_cmd_stat, "measure a command or a built-in kernel with hardware and software counters" },
 	{ "info", pmc_cmd_info, "what this machine can count and why (PMUs, permissions, counter budget)" },
 	{ "list", pmc_cmd_list, "list events: libpfm4 PMUs, kernel generic and sysfs events" },
+	{ "encode", pmc_cmd_encode, "show how event names encode for perf_event_open (attr, class, perf spelling)" },
+	{ "decode", pmc_cmd_decode, "list the libpfm4 event names of a raw code (r5301b1)" },
 	{ NULL, NULL, NULL },
 };

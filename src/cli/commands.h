@@ -12,6 +12,8 @@ struct pmc_command {
 int pmc_cmd_stat(int argc, char **argv);
 int pmc_cmd_info(int argc, char **argv);
 int pmc_cmd_list(int argc, char **argv);
+int pmc_cmd_encode(int argc, char **argv);
+int pmc_cmd_decode(int argc, char **argv);
 
 /* The table, ending with a NULL name. */
 extern const struct pmc_command pmc_commands[];

@@ -38,18 +38,14 @@ static int push_event(struct stat_events *se, const struct pmc_event *ev)
 	return 0;
 }
 
-static void print_resolve_error(const char *spec, const struct pmc_resolve_error *err)
+/* The resolver's message already names the input and carries the nearest valid names. */
+static void print_resolve_error(const struct pmc_resolve_error *err)
 {
 	fprintf(stderr, "pmctool: %s\n", err->msg[0] ? err->msg : "cannot resolve event");
-	if (err->nsuggest > 0) {
-		fprintf(stderr, "  did you mean:");
-		for (int i = 0; i < err->nsuggest; i++)
-			fprintf(stderr, "%s %s", i ? "," : "", err->suggest[i]);
-		fprintf(stderr, "?\n");
-	}
-	if (err->code == PMC_RESOLVE_UNKNOWN)
-		fprintf(stderr, "  'pmctool list PATTERN' shows the events this machine knows\n");
-	(void)spec;
+	if (err->code == PMC_RESOLVE_UNKNOWN && err->nsuggest == 0 && !pmc_pmu_core_name())
+		fprintf(stderr, "  note: libpfm4 knows no core PMU for this CPU, so model-specific names (UOPS_ISSUED:ANY) "
+				"cannot be resolved here; raw codes (r53010e) and generic names work, and "
+				"LIBPFM_FORCE_PMU=hsw (or skl, icx, amd64_fam19h_zen3...) encodes for another CPU\n");
 }
 
 int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flags)
@@ -59,7 +55,7 @@ int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flag
 
 	memset(&err, 0, sizeof(err));
 	if (pmc_event_resolve(spec, &ev, &err) < 0) {
-		print_resolve_error(spec, &err);
+		print_resolve_error(&err);
 		return PMC_EXIT_USAGE;
 	}
 	ev.flags |= flags;
@@ -197,9 +193,9 @@ static void print_event_line(FILE *f, const struct pmc_event *ev)
 
 	if (pmc_event_perf_spelling(ev, perf, sizeof(perf)) < 0)
 		snprintf(perf, sizeof(perf), "?");
-	fprintf(f, "    %-32s %-13s type %-2u config 0x%-10llx %-40s perf: %s%s\n", ev->name,
-		pmc_output_class_name(ev->cls), ev->attr.type, (unsigned long long)ev->attr.config, ev->canonical, perf,
-		(ev->flags & PMC_EVF_ANCHOR) ? "  (anchor)" : "");
+	fprintf(f, "    %-28s %-12s %-7u 0x%-14llx %-44s %s%s\n", ev->name, pmc_output_class_name(ev->cls),
+		ev->attr.type, (unsigned long long)ev->attr.config, perf, (ev->flags & PMC_EVF_ANCHOR) ? "(anchor) " : "",
+		strcmp(ev->canonical, ev->name) ? ev->canonical : "");
 }
 
 void stat_events_print_plan(const struct stat_events *se, FILE *f)
@@ -209,6 +205,8 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 	fprintf(f, "Plan: %zu events in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->plan.nbatches,
 		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
 		se->budget_why, se->popts.fixed_slots ? ", 3 fixed counters" : "");
+	fprintf(f, "    %-28s %-12s %-7s %-16s %-44s %s\n", "event", "class", "type", "config", "perf -e spelling",
+		"libpfm4 / canonical name");
 	if (se->plan.nevery) {
 		fprintf(f, "  in every batch:\n");
 		for (size_t i = 0; i < se->plan.nevery; i++)

@@ -90,4 +90,13 @@ int pmc_event_list_split(const char *list, int (*cb)(const char *spec, void *ctx
  * Writes at most len bytes, NUL-terminated. 0 or -ENOSPC. */
 int pmc_event_perf_spelling(const struct pmc_event *ev, char *buf, size_t len);
 
+/*
+ * Reverse of resolving a raw code: calls cb with each libpfm4 name ("ivb::UOPS_EXECUTED:THREAD", with :c=N, :i=1,
+ * :e=1, :t=1 and :u/:k as needed) of PMU pmu (libpfm4's name; NULL: the core PMU) whose encoding equals config.
+ * The USR/OS/INT/EN bits of config are ignored except for choosing :u/:k. An inactive PMU is searched only when
+ * LIBPFM_ENCODE_INACTIVE=1 was set before pmc_pmu_init. Stops at the first non-zero cb return and returns it;
+ * otherwise returns the number of names found (0: none), or -ENODEV (libpfm4 has no such PMU active) / -ENOENT.
+ */
+int pmc_event_decode(uint64_t config, const char *pmu, int (*cb)(const char *name, void *ctx), void *ctx);
+
 #endif

@@ -3,7 +3,7 @@
  *   pages N          touch N fresh pages (at least N page faults)
  *   fork N           a child process touches N pages (counted only if children are inherited)
  *   threads N        a second thread touches N pages (counted only if threads are inherited)
- *   spin MS          burn CPU in user mode for MS milliseconds
+ *   spin MS          burn MS milliseconds of CPU time in user mode
  *   calls N          call bump() N times (a breakpoint on bump counts exactly N)
  *   exit CODE        exit with CODE
  * Built without PIE so that bump's address (nm) is its run-time address. */
@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 volatile uint64_t pmc_workload_sink;
+
+void bump(void);
 
 __attribute__((noinline, used)) void bump(void)
 {
@@ -49,11 +51,11 @@ static void spin(long ms)
 {
 	struct timespec t0, t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 	do {
 		for (int i = 0; i < 10000; i++)
 			pmc_workload_sink += (uint64_t)i;
-		clock_gettime(CLOCK_MONOTONIC, &t);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
 	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool encode: event names -> perf_event_attr; pmctool decode: raw codes -> libpfm4 event names. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli/commands.h"
+#include "pmu/event.h"
+#include "util/util.h"
+
+static const char encode_help[] =
+	"Usage: pmctool encode [--pmu NAME] [--json] EVENT...\n\n"
+	"Show how each EVENT is encoded for perf_event_open: libpfm4's fully qualified name, the attr fields\n"
+	"(type, config, config1, config2, exclude_user/kernel/hv), the counter class, and perf's spelling of the\n"
+	"event, which can be pasted into 'perf stat -e'.\n\n"
+	"EVENT spellings: generic (cycles, task-clock), libpfm4 ([pmu::]EVENT[:UMASK][:mod=val]), test-bench\n"
+	"(uops_issued.any>=2), sysfs (msr/tsc/, cpu/event=0x0e,umask=0x01/), raw (r53010e), breakpoint\n"
+	"(mem:ADDR[:r|w|rw|x][/LEN]); generic, raw and sysfs events take :u / :k.\n\n"
+	"Options:\n"
+	"  --pmu NAME   look libpfm4 names up in PMU NAME only (hsw, skl, amd64_fam19h_zen3...), also when\n"
+	"               NAME is not this machine's PMU\n"
+	"  --json       one JSON array of objects instead of text\n"
+	"  -h, --help   this help\n\n"
+	"Exit status: 0 all encoded, 2 a bad option or an event that does not resolve (named on stderr).\n";
+
+static const char decode_help[] =
+	"Usage: pmctool decode [--pmu NAME] rHEX|cpu/event=0x..,umask=0x..[,cmask=N][,inv][,edge][,any]/\n\n"
+	"List the libpfm4 event names (with the modifiers c=, i, e, t, u, k they need) that encode to the given\n"
+	"raw code, by encoding every event and umask of the PMU and comparing.\n\n"
+	"Options:\n"
+	"  --pmu NAME   search libpfm4 PMU NAME (default: this machine's core PMU, or LIBPFM_FORCE_PMU's)\n"
+	"  -h, --help   this help\n\n"
+	"Exit status: 0 names found, 1 no event encodes to that code, 2 bad input.\n";
+
+enum { OPT_PMU = 256, OPT_JSON };
+
+static const struct option long_opts[] = {
+	{ "pmu", required_argument, NULL, OPT_PMU },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Parses options; returns the index of the first operand, or -1 (usage error) / -2 (help printed). */
+static int parse_opts(int argc, char **argv, const char *help, bool json_ok, const char **pmu, bool *json)
+{
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(help, stdout);
+			return -2;
+		case OPT_PMU:
+			*pmu = optarg;
+			break;
+		case OPT_JSON:
+			if (json_ok) {
+				*json = true;
+				break;
+			}
+			/* fall through */
+		default:
+			fprintf(stderr, "pmctool %s: unknown option '%s'; run 'pmctool %s --help'\n", argv[0],
+				argv[optind - 1], argv[0]);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "pmctool %s: no event given; run 'pmctool %s --help'\n", argv[0], argv[0]);
+		return -1;
+	}
+	return optind;
+}
+
+static int init_pmu(const char *cmd, const char *pmu)
+{
+	char msg[256];
+
+	/* lets --pmu name a PMU this machine does not have: encodings do not need the hardware */
+	if (pmu)
+		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
+	if (pmc_pmu_init(msg, sizeof(msg))) {
+		fprintf(stderr, "pmctool %s: %s\n", cmd, msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static const char *class_name(enum pmc_counter_class c)
+{
+	switch (c) {
+	case PMC_CLASS_GP: return "gp";
+	case PMC_CLASS_FIXED: return "fixed";
+	case PMC_CLASS_FREE: return "free";
+	case PMC_CLASS_BREAKPOINT: return "breakpoint";
+	}
+	return "?";
+}
+
+/* With --pmu, libpfm4-style names are looked up as NAME::spec; other spellings resolve as written. */
+static int resolve_in(const char *spec, const char *pmu, struct pmc_event *ev, struct pmc_resolve_error *err)
+{
+	char buf[PMC_NAME_MAX + 64];
+	struct pmc_resolve_error err2;
+	const char *s = spec[0] == '*' ? spec + 1 : spec;
+
+	if (!pmu || strstr(spec, "::") || strchr(spec, '/') || !strncasecmp(spec, "mem:", 4))
+		return pmc_event_resolve(spec, ev, err);
+	snprintf(buf, sizeof(buf), "%s%s::%s", spec[0] == '*' ? "*" : "", pmu, s);
+	if (!pmc_event_resolve(buf, ev, err)) {
+		snprintf(ev->name, sizeof(ev->name), "%s", spec);
+		return 0;
+	}
+	/* generic names and raw codes belong to no libpfm4 PMU */
+	if (!pmc_event_resolve(spec, ev, &err2) && !strstr(ev->canonical, "::"))
+		return 0;
+	return -ENOENT;
+}
+
+static void print_text(const struct pmc_event *ev, const char *perf)
+{
+	const struct perf_event_attr *a = &ev->attr;
+
+	printf("%s\n", ev->name);
+	printf("  canonical  %s\n", ev->canonical);
+	printf("  type       %u\n", a->type);
+	if (a->type == PERF_TYPE_BREAKPOINT) {
+		printf("  bp_type    %u\n  bp_addr    %#llx\n  bp_len     %llu\n", a->bp_type,
+		       (unsigned long long)a->bp_addr, (unsigned long long)a->bp_len);
+	} else {
+		printf("  config     %#llx\n  config1    %#llx\n  config2    %#llx\n", (unsigned long long)a->config,
+		       (unsigned long long)a->config1, (unsigned long long)a->config2);
+	}
+	printf("  exclude    user=%u kernel=%u hv=%u\n", a->exclude_user, a->exclude_kernel, a->exclude_hv);
+	printf("  class      %s", class_name(ev->cls));
+	if (ev->cls == PMC_CLASS_FIXED)
+		printf(" (fixed counter %d)", ev->fixed_index);
+	printf("\n  perf       %s\n", perf);
+}
+
+static void print_json(const struct pmc_event *ev, const char *perf, bool first)
+{
+	const struct perf_event_attr *a = &ev->attr;
+
+	printf("%s\n  {\"name\": ", first ? "" : ",");
+	json_str(stdout, ev->name);
+	printf(", \"canonical\": ");
+	json_str(stdout, ev->canonical);
+	printf(", \"type\": %u, \"config\": \"%#llx\", \"config1\": \"%#llx\", \"config2\": \"%#llx\", "
+	       "\"exclude_user\": %u, \"exclude_kernel\": %u, \"exclude_hv\": %u, \"class\": \"%s\", "
+	       "\"fixed_index\": %d, \"perf\": ",
+	       a->type, (unsigned long long)a->config, (unsigned long long)a->config1,
+	       (unsigned long long)a->config2, a->exclude_user, a->exclude_kernel, a->exclude_hv,
+	       class_name(ev->cls), ev->fixed_index);
+	json_str(stdout, perf);
+	printf("}");
+}
+
+static void report_error(const char *cmd, const struct pmc_resolve_error *err)
+{
+	fprintf(stderr, "pmctool %s: %s\n", cmd, err->msg);
+}
+
+int pmc_cmd_encode(int argc, char **argv)
+{
+	const char *pmu = NULL;
+	bool json = false;
+	int first = parse_opts(argc, argv, encode_help, true, &pmu, &json);
+	int status = PMC_EXIT_OK, shown = 0;
+
+	if (first < 0)
+		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
+	if (init_pmu(argv[0], pmu))
+		return PMC_EXIT_INTERNAL;
+	if (json)
+		printf("[");
+	for (int i = first; i < argc; i++) {
+		struct pmc_event ev;
+		struct pmc_resolve_error err;
+		char perf[PMC_NAME_MAX * 2];
+
+		if (resolve_in(argv[i], pmu, &ev, &err)) {
+			report_error(argv[0], &err);
+			status = PMC_EXIT_USAGE;
+			continue;
+		}
+		if (pmc_event_perf_spelling(&ev, perf, sizeof(perf)))
+			snprintf(perf, sizeof(perf), "(none)");
+		if (json)
+			print_json(&ev, perf, shown == 0);
+		else
+			print_text(&ev, perf);
+		shown++;
+	}
+	if (json)
+		printf("\n]\n");
+	pmc_pmu_fini();
+	return status;
+}
+
+static int print_name(const char *name, void *ctx)
+{
+	(void)ctx;
+	printf("%s\n", name);
+	return 0;
+}
+
+int pmc_cmd_decode(int argc, char **argv)
+{
+	const char *pmu = NULL;
+	bool json = false;
+	int first = parse_opts(argc, argv, decode_help, false, &pmu, &json);
+	struct pmc_resolve_error err;
+	struct pmc_event ev;
+	uint64_t config;
+	int n, status = PMC_EXIT_OK;
+
+	if (first < 0)
+		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
+	if (first + 1 != argc) {
+		fprintf(stderr, "pmctool decode: give exactly one raw code (rHEX or cpu/event=..,umask=../)\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (init_pmu(argv[0], pmu))
+		return PMC_EXIT_INTERNAL;
+	if (pmc_event_resolve(argv[first], &ev, &err)) {
+		report_error(argv[0], &err);
+		status = PMC_EXIT_USAGE;
+		goto out;
+	}
+	if (ev.attr.type != PERF_TYPE_RAW || ev.attr.config1 || ev.attr.config2) {
+		fprintf(stderr, "pmctool decode: '%s' is not a raw core event: give rHEX or cpu/event=..,umask=../\n",
+			argv[first]);
+		status = PMC_EXIT_USAGE;
+		goto out;
+	}
+	/* hand the privilege levels back as the USR/OS bits the decoder turns into :u / :k */
+	config = ev.attr.config | (ev.attr.exclude_user ? 0 : 1ull << 16) | (ev.attr.exclude_kernel ? 0 : 1ull << 17);
+	n = pmc_event_decode(config, pmu, print_name, NULL);
+	if (n == -ENODEV || n == -ENOENT) {
+		fprintf(stderr, "pmctool decode: %s: libpfm4 has no such PMU here; name one with --pmu (hsw, skl, "
+			"amd64_fam19h_zen3...)\n", pmu ? pmu : "no core PMU is active");
+		status = PMC_EXIT_USAGE;
+	} else if (n == 0) {
+		fprintf(stderr, "pmctool decode: no %s event encodes to %#llx ('%s')\n",
+			pmu ? pmu : pmc_pmu_core_name(), (unsigned long long)ev.attr.config, argv[first]);
+		status = 1;
+	}
+out:
+	pmc_pmu_fini();
+	return status;
+}

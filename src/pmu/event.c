@@ -1,0 +1,358 @@
+/* SPDX-License-Identifier: MIT */
+/* pmc_event_resolve: dispatch over the spellings, plus raw rHEX, breakpoints, modifiers and -e list splitting. */
+#include <ctype.h>
+#include <linux/hw_breakpoint.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pmu/pmu_internal.h"
+
+int pmc_resolve_fail(struct pmc_resolve_error *err, enum pmc_resolve_code code, int neg_errno, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return neg_errno;
+}
+
+void pmc_event_init(struct pmc_event *ev, const char *spec)
+{
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->name, sizeof(ev->name), "%s", spec);
+	ev->attr.size = sizeof(ev->attr);
+	ev->fixed_index = -1;
+}
+
+int pmc_apply_plm_mods(const char *mods, struct perf_event_attr *a)
+{
+	bool u = false, k = false;
+
+	if (!*mods)
+		return -EINVAL;
+	for (const char *p = mods; *p; p++) {
+		if (*p == 'u' || *p == 'U')
+			u = true;
+		else if (*p == 'k' || *p == 'K')
+			k = true;
+		else
+			return -EINVAL;
+	}
+	a->exclude_user = !u;
+	a->exclude_kernel = !k;
+	a->exclude_hv = !k;
+	return 0;
+}
+
+/* Splits "base:mods" when the last ':' is followed only by u/k letters; mods is then NULL-free. */
+static void split_plm(const char *spec, char *base, size_t len, const char **mods)
+{
+	const char *colon = strrchr(spec, ':');
+
+	snprintf(base, len, "%s", spec);
+	*mods = NULL;
+	if (!colon || colon == spec || !colon[1] || colon[-1] == ':')
+		return;
+	for (const char *p = colon + 1; *p; p++)
+		if (!strchr("ukUK", *p))
+			return;
+	base[colon - spec] = '\0';
+	*mods = colon + 1;
+}
+
+static bool is_hex_word(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isxdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static int resolve_raw(const char *spec, const char *base, struct pmc_event *ev, struct pmc_resolve_error *err)
+{
+	uint64_t v;
+	char num[PMC_NAME_MAX + 2];
+
+	snprintf(num, sizeof(num), "0x%s", base + 1);
+	if (strlen(base + 1) > 16 || pmc_parse_u64(num, 0, UINT64_MAX, &v))
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': a raw event is r and up to 16 hex digits", spec);
+	ev->attr.type = PERF_TYPE_RAW;
+	ev->attr.config = v;
+	pmc_event_raw_plm(&ev->attr);
+	pmc_event_classify_core(ev);
+	snprintf(ev->canonical, sizeof(ev->canonical), "r%llx", (unsigned long long)v);
+	return 0;
+}
+
+/* mem:ADDR[:r|w|rw|x][/LEN] (perf also writes mem:ADDR[/LEN][:access]): both orders accepted. */
+static int resolve_breakpoint(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err)
+{
+	char buf[PMC_NAME_MAX];
+	char *addr = buf, *acc = NULL, *len = NULL;
+	uint64_t a, l = 0;
+	unsigned type = 0;
+
+	snprintf(buf, sizeof(buf), "%s", spec + 4);
+	for (char *p = buf; *p; p++) {
+		if (*p == ':' && !acc) {
+			*p = '\0';
+			acc = p + 1;
+		} else if (*p == '/' && !len) {
+			*p = '\0';
+			len = p + 1;
+		} else if (*p == ':' || *p == '/') {
+			goto syntax;
+		}
+	}
+	if (pmc_parse_u64(addr, 0, UINT64_MAX, &a))
+		goto syntax;
+	for (const char *p = acc; p && *p; p++) {
+		unsigned bit = *p == 'r' ? HW_BREAKPOINT_R : *p == 'w' ? HW_BREAKPOINT_W
+			     : *p == 'x' ? HW_BREAKPOINT_X : 0;
+
+		if (!bit || (type & bit))
+			goto syntax;
+		type |= bit;
+	}
+	if (acc && !*acc)
+		goto syntax;
+	if (!type)
+		type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
+	if ((type & HW_BREAKPOINT_X) && type != HW_BREAKPOINT_X)
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': an execute breakpoint (x) cannot also watch reads or writes", spec);
+	if (len && (pmc_parse_u64(len, 1, 8, &l) || (l & (l - 1))))
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': breakpoint length must be 1, 2, 4 or 8", spec);
+	if (!l)
+		l = type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
+	if (type == HW_BREAKPOINT_X && l != sizeof(long))
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': an execute breakpoint has length %zu on this machine", spec,
+					sizeof(long));
+	ev->attr.type = PERF_TYPE_BREAKPOINT;
+	ev->attr.bp_type = type;
+	ev->attr.bp_addr = a;
+	ev->attr.bp_len = l;
+	ev->cls = PMC_CLASS_BREAKPOINT;
+	snprintf(ev->canonical, sizeof(ev->canonical), "mem:%#llx:%s%s%s/%llu", (unsigned long long)a,
+		 type & HW_BREAKPOINT_R ? "r" : "", type & HW_BREAKPOINT_W ? "w" : "",
+		 type & HW_BREAKPOINT_X ? "x" : "",
+		 (unsigned long long)l);
+	return 0;
+syntax:
+	return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+				"'%s': a breakpoint is written mem:ADDRESS[:r|w|rw|x][/LEN]", spec);
+}
+
+/* libpfm4 result -> event: class from the PMU the event belongs to. */
+static int finish_libpfm(struct pmc_event *ev, const struct perf_event_attr *a, const char *fstr)
+{
+	ev->attr = *a;
+	snprintf(ev->canonical, sizeof(ev->canonical), "%s", fstr);
+	ev->fixed_index = -1;
+	if (a->type == PERF_TYPE_SOFTWARE) {
+		ev->cls = PMC_CLASS_FREE;
+		if (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK)
+			ev->flags |= PMC_EVF_TIME_NS;
+	} else if (a->type == PERF_TYPE_HARDWARE) {
+		/* perf::PERF_COUNT_HW_*: same classes as the generic names */
+		const char *g = pmc_generic_name(a->type, a->config);
+		struct pmc_event tmp;
+
+		pmc_event_init(&tmp, "");
+		if (g && !pmc_generic_lookup(g, &tmp)) {
+			ev->cls = tmp.cls;
+			ev->fixed_index = tmp.fixed_index;
+		}
+		ev->flags |= PMC_EVF_HARDWARE;
+	} else if (a->type == PERF_TYPE_RAW) {
+		pmc_event_classify_core(ev);
+	} else if (a->type == PERF_TYPE_HW_CACHE) {
+		ev->flags |= PMC_EVF_HARDWARE;
+		ev->cls = PMC_CLASS_GP;
+	} else {
+		ev->cls = PMC_CLASS_FREE;
+	}
+	return 0;
+}
+
+static int try_libpfm(const char *str, struct pmc_event *ev, int *pfm_rc)
+{
+	struct perf_event_attr a;
+	char fstr[PMC_NAME_MAX];
+
+	*pfm_rc = pmc_libpfm_encode(str, &a, fstr, sizeof(fstr));
+	if (*pfm_rc != PFM_SUCCESS)
+		return -ENOENT;
+	return finish_libpfm(ev, &a, fstr);
+}
+
+static int resolve_unknown(const char *spec, int pfm_rc, struct pmc_resolve_error *err)
+{
+	if (pfm_rc == PFM_ERR_ATTR) {
+		/* the event exists, a umask or modifier does not: suggest EVENT:UMASK spellings */
+		pmc_resolve_fail(err, PMC_RESOLVE_UNKNOWN, -ENOENT,
+				 "event '%s': unknown umask or modifier; run 'pmctool list PATTERN' to see them", spec);
+		pmc_suggest(spec, err);
+		return -ENOENT;
+	}
+	if (pfm_rc != PFM_SUCCESS && pfm_rc != PFM_ERR_NOTFOUND && pfm_rc != PFM_ERR_NOTSUPP)
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"event '%s': %s (libpfm4); run 'pmctool list PATTERN' to see its umasks and "
+					"modifiers", spec, pmc_libpfm_strerror(pfm_rc));
+	pmc_resolve_fail(err, PMC_RESOLVE_UNKNOWN, -ENOENT,
+			 "unknown event '%s': run 'pmctool list PATTERN' to search the event names", spec);
+	pmc_suggest(spec, err);
+	return -ENOENT;
+}
+
+/* Appends the suggestions to the one-line message, so a caller printing msg alone shows them. */
+static void append_suggestions(struct pmc_resolve_error *err)
+{
+	size_t n = strlen(err->msg);
+
+	for (int i = 0; i < err->nsuggest && n < sizeof(err->msg); i++)
+		n += (size_t)snprintf(err->msg + n, sizeof(err->msg) - n, "%s'%s'", i ? ", " : "; did you mean ",
+				      err->suggest[i]);
+	if (err->nsuggest && n < sizeof(err->msg))
+		snprintf(err->msg + n, sizeof(err->msg) - n, "?");
+}
+
+static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err)
+{
+	char base[PMC_NAME_MAX], tb[PMC_NAME_MAX];
+	const char *mods;
+	int pfm_rc = PFM_ERR_NOTFOUND, rc;
+
+	if (!strncasecmp(spec, "mem:", 4))
+		return resolve_breakpoint(spec, ev, err);
+	if (strchr(spec, '/'))
+		return pmc_sysfs_resolve(spec, ev, err);
+	split_plm(spec, base, sizeof(base), &mods);
+	if (!mods && strchr(spec, ':')) {
+		/* cycles:x: a generic or raw name with modifiers other than u/k */
+		size_t n = (size_t)(strrchr(spec, ':') - spec);
+		struct pmc_event tmp;
+
+		snprintf(base, sizeof(base), "%.*s", (int)n, spec);
+		if (!pmc_generic_lookup(base, &tmp) || ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1)))
+			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+						"'%s': generic and raw events take only modifiers u, k, uk", spec);
+		snprintf(base, sizeof(base), "%s", spec);
+	}
+	if ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1))
+		rc = resolve_raw(spec, base, ev, err);
+	else
+		rc = pmc_generic_lookup(base, ev) ? 1 : 0;
+	if (rc <= 0) {
+		if (!rc && mods && pmc_apply_plm_mods(mods, &ev->attr))
+			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': bad modifier", spec);
+		return rc;
+	}
+	if (!try_libpfm(spec, ev, &pfm_rc))
+		return 0;
+	rc = pmc_testbench_to_libpfm(spec, tb, sizeof(tb));
+	if (!rc) {
+		if (!try_libpfm(tb, ev, &pfm_rc))
+			return 0;
+	} else if (rc == -EINVAL) {
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': test-bench events are written [*]event.umask[>=N|<N][:auk]", spec);
+	}
+	return resolve_unknown(spec, pfm_rc, err);
+}
+
+int pmc_event_resolve(const char *spec, struct pmc_event *ret, struct pmc_resolve_error *err)
+{
+	struct pmc_resolve_error local;
+	struct pmc_event ev;
+	char buf[PMC_NAME_MAX];
+	size_t len;
+	int rc;
+
+	if (!err)
+		err = &local;
+	memset(err, 0, sizeof(*err));
+	if (!spec)
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "no event given");
+	while (isspace((unsigned char)*spec))
+		spec++;
+	len = strnlen(spec, PMC_MAX_SPEC_LEN + 1);
+	while (len && isspace((unsigned char)spec[len - 1]))
+		len--;
+	if (len >= sizeof(buf))
+		return pmc_resolve_fail(err, PMC_RESOLVE_TOOLONG, -E2BIG,
+					"event name '%.40s...' is longer than %d characters", spec, PMC_NAME_MAX - 1);
+	memcpy(buf, spec, len);
+	buf[len] = '\0';
+	if (!len)
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "empty event name");
+	for (size_t i = 0; i < len; i++)
+		if (!isgraph((unsigned char)buf[i]))
+			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+						"event '%s': names contain no spaces or control characters", buf);
+	pmc_pmu_init(NULL, 0);
+	pmc_event_init(&ev, buf);
+	rc = resolve_trimmed(buf, &ev, err);
+	if (rc) {
+		append_suggestions(err);
+		return rc;
+	}
+	pmc_event_normalize_excl(&ev.attr);
+	ev.attr.size = sizeof(ev.attr);
+	*ret = ev;
+	return 0;
+}
+
+int pmc_event_list_split(const char *list, int (*cb)(const char *spec, void *ctx), void *ctx)
+{
+	char item[PMC_MAX_SPEC_LEN + 1];
+	size_t len = strnlen(list, PMC_MAX_SPEC_LEN + 1);
+	size_t start = 0;
+	bool in_terms = false, is_mem = false;
+
+	if (len > PMC_MAX_SPEC_LEN)
+		return -E2BIG;
+	for (size_t i = 0; i <= len; i++) {
+		size_t a = start, b = i;
+		int rc;
+
+		if (i == start) {
+			size_t j = i;
+
+			while (j < len && isspace((unsigned char)list[j]))
+				j++;
+			/* mem:ADDR/LEN has a lone '/' that opens no term list */
+			is_mem = !strncasecmp(list + j, "mem:", 4);
+		}
+		if (i < len && list[i] == '/' && !is_mem)
+			in_terms = !in_terms;
+		if (i < len && (list[i] != ',' || in_terms))
+			continue;
+		if (i == len && in_terms)
+			return -EINVAL;
+		while (a < b && isspace((unsigned char)list[a]))
+			a++;
+		while (b > a && isspace((unsigned char)list[b - 1]))
+			b--;
+		if (a == b)
+			return -EINVAL;
+		memcpy(item, list + a, b - a);
+		item[b - a] = '\0';
+		rc = cb(item, ctx);
+		if (rc)
+			return rc;
+		start = i + 1;
+	}
+	return 0;
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* perf's -e spelling of a resolved event, so a pmctool event can be pasted into perf stat. */
+#include <dirent.h>
+#include <linux/hw_breakpoint.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pmu/pmu_internal.h"
+
+#define INTEL_MOD_BITS ((1ull << 18) | (1ull << 19) | (1ull << 21) | (1ull << 23) | (0xffull << 24))
+
+/* perf's modifier letters for the exclude bits; "" when both levels count. */
+static const char *plm_suffix(const struct perf_event_attr *a)
+{
+	if (a->exclude_kernel && !a->exclude_user)
+		return "u";
+	if (a->exclude_user && !a->exclude_kernel)
+		return "k";
+	return "";
+}
+
+static int put(char *buf, size_t len, size_t *off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*off >= len)
+		return -ENOSPC;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *off, len - *off, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - *off)
+		return -ENOSPC;
+	*off += (size_t)n;
+	return 0;
+}
+
+/* Core event as cpu/event=..,umask=..[,cmask=N][,inv][,edge][,any][,pc]/ or r.. when bits fall outside the layout. */
+static int spell_core(const struct pmc_event *ev, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	uint64_t c = a->config, known = 0xffff | INTEL_MOD_BITS;
+	uint64_t event = c & 0xff;
+	size_t off = 0;
+	int rc;
+
+	if (pmc_pmu_core_is_amd()) {
+		known = (0xffff | INTEL_MOD_BITS | (0xfull << 32)) & ~((1ull << 19) | (1ull << 21));
+		event |= ((c >> 32) & 0xf) << 8;
+	}
+	if (a->config1 || a->config2)
+		return put(buf, len, &off, "cpu/config=%#llx,config1=%#llx,config2=%#llx/%s", (unsigned long long)c,
+			   (unsigned long long)a->config1, (unsigned long long)a->config2, plm_suffix(a));
+	if (c & ~known)
+		return put(buf, len, &off, "r%llx%s%s", (unsigned long long)c, *plm_suffix(a) ? ":" : "",
+			   plm_suffix(a));
+	rc = put(buf, len, &off, "cpu/event=0x%02llx,umask=0x%02llx", (unsigned long long)event,
+		 (unsigned long long)((c >> 8) & 0xff));
+	if (!rc && (c >> 24) & 0xff)
+		rc = put(buf, len, &off, ",cmask=%llu", (unsigned long long)((c >> 24) & 0xff));
+	if (!rc && c & (1ull << 23))
+		rc = put(buf, len, &off, ",inv");
+	if (!rc && c & (1ull << 18))
+		rc = put(buf, len, &off, ",edge");
+	if (!rc && c & (1ull << 21))
+		rc = put(buf, len, &off, ",any");
+	if (!rc && c & (1ull << 19))
+		rc = put(buf, len, &off, ",pc");
+	return rc ? rc : put(buf, len, &off, "/%s", plm_suffix(a));
+}
+
+/* The sysfs PMU of a dynamic type: "msr/tsc/" when one of its event aliases gives the same config. */
+static int spell_sysfs(const struct pmc_event *ev, char *buf, size_t len)
+{
+	const char *root = pmc_event_source_dir();
+	const struct perf_event_attr *a = &ev->attr;
+	struct dirent *de;
+	size_t off = 0;
+	DIR *d = opendir(root);
+	int rc = -ENOENT;
+
+	if (!d)
+		return -ENOENT;
+	while (rc == -ENOENT && (de = readdir(d))) {
+		char path[1100], name[300];
+		struct pmc_event tmp;
+		struct pmc_resolve_error err;
+		struct dirent *ee;
+		DIR *ed;
+
+		if (de->d_name[0] == '.' || strlen(de->d_name) > 200)
+			continue;
+		snprintf(name, sizeof(name), "%s/config=%#llx/", de->d_name, (unsigned long long)a->config);
+		if (pmc_event_resolve(name, &tmp, &err) || tmp.attr.type != a->type)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/events", root, de->d_name);
+		ed = opendir(path);
+		while (ed && (ee = readdir(ed))) {
+			snprintf(name, sizeof(name), "%s/%s/", de->d_name, ee->d_name);
+			if (ee->d_name[0] != '.' && !strchr(ee->d_name, '.') && !pmc_event_resolve(name, &tmp, &err) &&
+			    tmp.attr.config == a->config && tmp.attr.config1 == a->config1 &&
+			    tmp.attr.config2 == a->config2)
+				break;
+		}
+		if (ed && ee)
+			rc = put(buf, len, &off, "%s/%s/%s", de->d_name, ee->d_name, plm_suffix(a));
+		else if (a->config1 || a->config2)
+			rc = put(buf, len, &off, "%s/config=%#llx,config1=%#llx,config2=%#llx/%s", de->d_name,
+				 (unsigned long long)a->config, (unsigned long long)a->config1,
+				 (unsigned long long)a->config2, plm_suffix(a));
+		else
+			rc = put(buf, len, &off, "%s/config=%#llx/%s", de->d_name, (unsigned long long)a->config,
+				 plm_suffix(a));
+		if (ed)
+			closedir(ed);
+	}
+	closedir(d);
+	return rc;
+}
+
+int pmc_event_perf_spelling(const struct pmc_event *ev, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	const char *g = NULL;
+	size_t off = 0;
+	int rc;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_SOFTWARE)
+		g = pmc_generic_name(a->type, a->config);
+	if (g)
+		return put(buf, len, &off, "%s%s%s", g, *plm_suffix(a) ? ":" : "", plm_suffix(a));
+	if (a->type == PERF_TYPE_BREAKPOINT)
+		return put(buf, len, &off, "mem:%#llx/%llu:%s%s%s", (unsigned long long)a->bp_addr,
+			   (unsigned long long)a->bp_len, a->bp_type & HW_BREAKPOINT_R ? "r" : "",
+			   a->bp_type & HW_BREAKPOINT_W ? "w" : "", a->bp_type & HW_BREAKPOINT_X ? "x" : "");
+	if (a->type == PERF_TYPE_RAW)
+		return spell_core(ev, buf, len);
+	rc = spell_sysfs(ev, buf, len);
+	if (rc != -ENOENT)
+		return rc;
+	return put(buf, len, &off, "%s", ev->canonical);
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# pmctool encode / decode against the built binary: outputs, errors (exit 2, stderr naming the input).
+. "$PMC_SOURCE_DIR/tests/lib.sh"
+export LIBPFM_FORCE_PMU=hsw
+export PMCTOOL_SYSFS_ROOT="$PMC_SOURCE_DIR/tests/pmu/sysfs"
+
+run_pmc encode --help
+expect_rc 0 "encode --help"
+expect_out "--pmu NAME" "encode --help lists --pmu"
+expect_out "--json" "encode --help lists --json"
+
+run_pmc encode 'uops_issued.any<1' UOPS_ISSUED:ANY:u r53010e msr/tsc/ cycles
+expect_rc 0 "encode of five spellings"
+expect_out "canonical  hsw::UOPS_ISSUED:ANY:e=0:i=1:c=1" "test-bench <1 is c=1:i=1"
+expect_out "config     0x180010e" "attr.config of uops_issued.any<1 lacks the USR/OS bits"
+expect_out "perf       cpu/event=0x0e,umask=0x01,cmask=1,inv/$" "perf spelling of uops_issued.any<1"
+expect_out "perf       cpu/event=0x0e,umask=0x01/u$" "perf spelling keeps :u"
+expect_out "exclude    user=0 kernel=1 hv=1" ":u excludes kernel and hv"
+expect_out "perf       msr/tsc/$" "msr/tsc/ spells as itself"
+expect_out "class      fixed \(fixed counter 1\)" "cycles is on fixed counter 1 on hsw"
+ok "encode text output"
+
+run_pmc encode --json cycles 'a"b'
+expect_rc 2 "encode with one bad event"
+expect_out '^\[$' "json array opens"
+expect_out '"name": "cycles", "canonical": "cycles", "type": 0' "json object for cycles"
+expect_err "unknown event 'a\"b'" "error names the bad input"
+python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "encode --json is not valid JSON"
+ok "encode --json"
+
+run_pmc encode uops_isued.any
+expect_rc 2 "typo"
+expect_err "unknown event 'uops_isued.any'.*did you mean 'uops_issued.any'" "typo gets a suggestion"
+[ ! -s "$TMP/out" ] || fail "nothing on stdout for a bad event"
+
+run_pmc encode --pmu skl FP_ARITH_INST_RETIRED:SCALAR_DOUBLE fp_arith_inst_retired.scalar_double cycles
+expect_rc 0 "encode --pmu skl on a hsw-forced libpfm4"
+expect_out "canonical  skl::FP_ARITH_INST_RETIRED:SCALAR_DOUBLE" "--pmu prefixes the PMU"
+expect_out "config     0x1c7" "skl FP_ARITH scalar double"
+ok "encode --pmu"
+
+run_pmc encode --bogus cycles
+expect_rc 2 "unknown option"
+expect_err "unknown option '--bogus'" "unknown option named"
+run_pmc encode
+expect_rc 2 "no event"
+
+run_pmc decode r1d3010e
+expect_rc 0 "decode r1d3010e"
+expect_out "^hsw::UOPS_ISSUED:ANY:c=1:i=1$" "decode finds the c=1:i=1 spelling"
+expect_out "^hsw::UOPS_ISSUED:STALL_CYCLES$" "decode finds the preset"
+run_pmc decode 'cpu/event=0x0e,umask=0x01/u'
+expect_rc 0 "decode sysfs spelling"
+expect_out "^hsw::UOPS_ISSUED:ANY:u$" "decode keeps :u"
+LIBPFM_FORCE_PMU=ivb run_pmc decode r5301b1
+expect_rc 0 "decode seed 002's r5301b1 on ivb"
+expect_out "^ivb::UOPS_EXECUTED:THREAD$" "r5301b1 is UOPS_EXECUTED:THREAD on IvyBridge"
+run_pmc decode --pmu ivb r5302b1
+expect_rc 0 "decode --pmu ivb"
+expect_out "^ivb::UOPS_EXECUTED:CORE$" "r5302b1 is UOPS_EXECUTED:CORE"
+run_pmc decode r5300ff
+expect_rc 1 "decode of a code no event has"
+expect_err "no hsw event encodes to 0xff" "none found is said"
+run_pmc decode cycles
+expect_rc 2 "decode of a generic name"
+expect_err "'cycles' is not a raw core event" "decode names its input"
+run_pmc decode rzz
+expect_rc 2 "decode of garbage"
+expect_err "rzz" "decode error names the input"
+run_pmc decode --help
+expect_rc 0 "decode --help"
+expect_out "--pmu NAME" "decode --help lists --pmu"
+ok "decode"

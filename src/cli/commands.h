@@ -10,6 +10,8 @@ struct pmc_command {
 };
 
 
+int pmc_cmd_kernels(int argc, char **argv);
+
 /* The table, ending with a NULL name. */
 extern const struct pmc_command pmc_commands[];
 

@@ -410,11 +410,11 @@ static const struct pmc_kernel table[] = {
 	  .symbol = "pmc_kern_chase", .loop_head = &pmc_kern_chase_head, .expect = expect_chase,
 	  .default_iters = iters_4e6, .prepare = prepare_chase, .release = free, .run = pmc_kern_chase },
 	{ .name = "stream", .desc = "STREAM copy or triad over a footprint (C): one iteration is one pass",
-	  .params = stream_params, .nparams = PMC_ARRAY_SIZE(stream_params), .width = PMC_WIDTH_SCALAR,
+	  .params = stream_params, .nparams = PMC_ARRAY_SIZE(stream_params),
 	  .expect = expect_stream, .default_iters = iters_stream, .prepare = prepare_stream,
 	  .release = release_arrays, .select = select_stream },
 	{ .name = "matmul", .desc = "naive triple-loop DP matrix product C = A x B (C): one iteration is one product",
-	  .params = matmul_params, .nparams = PMC_ARRAY_SIZE(matmul_params), .width = PMC_WIDTH_SCALAR,
+	  .params = matmul_params, .nparams = PMC_ARRAY_SIZE(matmul_params),
 	  .expect = expect_matmul, .default_iters = iters_matmul, .prepare = prepare_matmul,
 	  .release = release_arrays, .run = pmc_kern_matmul },
 };

@@ -5,6 +5,9 @@
 PROBE="${PMC_BUILD_DIR:?}/tests/kernels/kernel_probe"
 command -v valgrind >/dev/null || skip "valgrind is not installed (Debian package valgrind)"
 [ -x "$PROBE" ] || fail "$PROBE is missing: build the tests first"
+if ldd "$PROBE" 2>/dev/null | grep -qE 'lib(asan|ubsan|tsan)'; then
+	skip "sanitizer build: valgrind cannot run AddressSanitizer binaries (run this test in a plain build)"
+fi
 
 "$PROBE" list >"$TMP/list"
 checked=0

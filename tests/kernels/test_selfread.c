@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Self-read arithmetic on a synthetic perf mmap page, with injected RDPMC and RDTSC in place of the instructions. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -257,6 +259,50 @@ static void test_selfread_sign_extend_width_zero_or_64_is_identity(void **state)
 	assert_int_equal(pmc_selfread_sign_extend(0x80, 8), UINT64_MAX - 0x7f);
 }
 
+static void test_selfread_probe_survives_rdpmc_fault_on_synthetic_page(void **state)
+{
+	struct pmc_selfread s = { .fd = -1, .page = &page };
+	char why[160];
+	int rc;
+
+	/* The page claims RDPMC is allowed; the CPU decides (CR4.PCE). Where it is not, the #GP must be caught. */
+	page.capabilities = CAP_RDPMC;
+	page.index = 1;
+	rc = pmc_selfread_probe(&s, why, sizeof(why));
+	assert_true(rc == 0 || rc == -EPERM);
+	assert_int_equal(s.rdpmc_ok, rc == 0);
+	if (rc)
+		assert_non_null(strstr(why, "RDPMC faulted"));
+}
+
+static void test_selfread_software_event_page_falls_back_to_read(void **state)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK,
+					.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+						       PERF_FORMAT_TOTAL_TIME_RUNNING };
+	struct pmc_selfread s;
+	struct pmc_count c;
+	char why[160];
+	bool rdpmc = true;
+	int fd = pmc_perf_open(&attr, 0, -1, -1, 0);
+
+	if (fd < 0)
+		skip();
+	assert_int_equal(pmc_selfread_map(&s, fd), 0);
+	assert_non_null(s.page);
+	assert_int_equal(pmc_selfread_probe(&s, why, sizeof(why)), -EOPNOTSUPP);
+	assert_non_null(strstr(why, "cap_user_rdpmc is 0"));
+	for (volatile int i = 0; i < 1000000; i++)
+		;
+	assert_int_equal(pmc_selfread_read(&s, &c, &rdpmc), 0);
+	assert_false(rdpmc);
+	assert_int_equal(c.status, PMC_COUNT_OK);
+	assert_true(c.value > 0);
+	pmc_selfread_unmap(&s);
+	assert_null(s.page);
+	close(fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -271,6 +317,8 @@ int main(void)
 		cmocka_unit_test(test_selfread_time_delta_does_not_overflow),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_group_snapshot_rechecks_every_lock, reset),
 		cmocka_unit_test(test_selfread_sign_extend_width_zero_or_64_is_identity),
+		cmocka_unit_test_setup(test_selfread_probe_survives_rdpmc_fault_on_synthetic_page, reset),
+		cmocka_unit_test(test_selfread_software_event_page_falls_back_to_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

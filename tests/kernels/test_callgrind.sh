@@ -23,7 +23,12 @@ while read -r name sym avx512 runnable fixed per; do
 	for n in 37 1000; do
 		out="$TMP/cg.$name.$n"
 		valgrind --tool=callgrind --toggle-collect="$sym" --callgrind-out-file="$out" \
-			"$PROBE" run "$name" "$n" >"$TMP/vg.out" 2>&1 || { cat "$TMP/vg.out" >&2; fail "$name: valgrind failed"; }
+			"$PROBE" run "$name" "$n" >"$TMP/vg.out" 2>&1 || {
+			grep -q 'debuginfo reader' "$TMP/vg.out" &&
+				skip "this valgrind cannot read the binary's debug info (clang's DWARF 5): use a gcc build"
+			cat "$TMP/vg.out" >&2
+			fail "$name: valgrind failed"
+		}
 		got=$(awk '/^totals:/ {print $2}' "$out")
 		want=$((fixed + per * n))
 		[ "$got" = "$want" ] || fail "$name, $n iterations: valgrind counted $got instructions, declared $want" \

@@ -9,5 +9,6 @@ const struct pmc_command pmc_commands[] = {
 	{ "list", pmc_cmd_list, "list events: libpfm4 PMUs, kernel generic and sysfs events" },
 	{ "encode", pmc_cmd_encode, "show how event names encode for perf_event_open (attr, class, perf spelling)" },
 	{ "decode", pmc_cmd_decode, "list the libpfm4 event names of a raw code (r5301b1)" },
+	{ "kernels", pmc_cmd_kernels, "list the built-in kernels and what one iteration of each executes" },
 	{ NULL, NULL, NULL },
 };

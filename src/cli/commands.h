@@ -15,6 +15,8 @@ int pmc_cmd_list(int argc, char **argv);
 int pmc_cmd_encode(int argc, char **argv);
 int pmc_cmd_decode(int argc, char **argv);
 
+int pmc_cmd_kernels(int argc, char **argv);
+
 /* The table, ending with a NULL name. */
 extern const struct pmc_command pmc_commands[];
 

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+#include "perf/selfread.h"
+
+#include "util/util.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* The kernel rewrites the page under us: every field is read exactly once per pass, through volatile. */
+#define PMC_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define PMC_BARRIER() __asm__ __volatile__("" ::: "memory")
+
+/* Bits of perf_event_mmap_page.capabilities [UAPI]. */
+#define CAP_USER_RDPMC (1ull << 2)
+#define CAP_USER_TIME (1ull << 3)
+#define CAP_USER_TIME_SHORT (1ull << 5)
+
+static uint64_t hw_rdpmc(uint32_t counter)
+{
+	return pmc_rdpmc(counter);
+}
+
+static uint64_t hw_rdtsc(void)
+{
+	return pmc_rdtsc();
+}
+
+const struct pmc_selfread_ops pmc_selfread_hw_ops = { hw_rdpmc, hw_rdtsc };
+
+uint64_t pmc_selfread_sign_extend(uint64_t raw, unsigned width)
+{
+	unsigned sh;
+
+	if (width == 0 || width >= 64)
+		return raw;
+	sh = 64 - width;
+	/* Left shift unsigned, then arithmetic right shift of the signed value. */
+	return (uint64_t)((int64_t)(raw << sh) >> sh);
+}
+
+uint64_t pmc_selfread_time_delta(uint64_t cyc, uint32_t mult, uint16_t shift, uint64_t offset)
+{
+	uint64_t quot, rem;
+
+	if (shift >= 64)
+		return offset;
+	quot = cyc >> shift;
+	rem = cyc & ((UINT64_C(1) << shift) - 1);
+	return offset + quot * mult + ((rem * mult) >> shift);
+}
+
+/* The fields of one pass, between the two lock reads. */
+static void read_fields(const struct perf_event_mmap_page *pg, const struct pmc_selfread_ops *ops,
+			struct pmc_selfread_value *ret)
+{
+	uint64_t caps, cyc, delta;
+	uint32_t idx;
+
+	ret->enabled = PMC_ONCE(pg->time_enabled);
+	ret->running = PMC_ONCE(pg->time_running);
+	caps = PMC_ONCE(pg->capabilities);
+	idx = PMC_ONCE(pg->index);
+	ret->times_now = (caps & CAP_USER_TIME) != 0;
+	if (ret->times_now) {
+		cyc = ops->rdtsc();
+		if (caps & CAP_USER_TIME_SHORT) {
+			uint64_t tc = PMC_ONCE(pg->time_cycles);
+			cyc = tc + ((cyc - tc) & PMC_ONCE(pg->time_mask));
+		}
+		delta = pmc_selfread_time_delta(cyc, PMC_ONCE(pg->time_mult), PMC_ONCE(pg->time_shift),
+						PMC_ONCE(pg->time_offset));
+		ret->enabled += delta;
+		/* Running time only advances while the event is on the PMU. */
+		if (idx)
+			ret->running += delta;
+	}
+	ret->from_rdpmc = (caps & CAP_USER_RDPMC) && idx;
+	if (ret->from_rdpmc) {
+		uint64_t raw = ops->rdpmc(idx - 1);
+		ret->value = PMC_ONCE(pg->offset) + pmc_selfread_sign_extend(raw, PMC_ONCE(pg->pmc_width));
+	}
+}
+
+void pmc_selfread_page(const struct perf_event_mmap_page *pg, const struct pmc_selfread_ops *ops,
+		       struct pmc_selfread_value *ret)
+{
+	uint32_t seq;
+	unsigned retries = 0;
+
+	for (;;) {
+		seq = PMC_ONCE(pg->lock);
+		PMC_BARRIER();
+		read_fields(pg, ops, ret);
+		PMC_BARRIER();
+		if (PMC_ONCE(pg->lock) == seq)
+			break;
+		retries++;
+	}
+	ret->retries = retries;
+}
+
+/* Up to this many pages are snapshotted under one lock window; larger groups are read in chunks. */
+#define GROUP_CHUNK 64
+
+void pmc_selfread_group_page(const struct perf_event_mmap_page *const *pg, size_t n,
+			     const struct pmc_selfread_ops *ops, struct pmc_selfread_value *ret)
+{
+	uint32_t seq[GROUP_CHUNK];
+
+	for (size_t base = 0; base < n; base += GROUP_CHUNK) {
+		size_t m = PMC_MIN(n - base, (size_t)GROUP_CHUNK);
+		unsigned retries = 0;
+		bool same;
+
+		do {
+			for (size_t i = 0; i < m; i++)
+				seq[i] = PMC_ONCE(pg[base + i]->lock);
+			PMC_BARRIER();
+			for (size_t i = 0; i < m; i++)
+				read_fields(pg[base + i], ops, &ret[base + i]);
+			PMC_BARRIER();
+			same = true;
+			for (size_t i = 0; i < m; i++)
+				if (PMC_ONCE(pg[base + i]->lock) != seq[i])
+					same = false;
+			if (!same)
+				retries++;
+		} while (!same);
+		for (size_t i = 0; i < m; i++)
+			ret[base + i].retries = retries;
+	}
+}
+
+int pmc_selfread_map(struct pmc_selfread *s, int fd)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	s->fd = fd;
+	s->page = NULL;
+	s->rdpmc_ok = false;
+	p = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	s->page = p;
+	return 0;
+}
+
+void pmc_selfread_unmap(struct pmc_selfread *s)
+{
+	if (s->page)
+		munmap(s->page, (size_t)sysconf(_SC_PAGESIZE));
+	s->page = NULL;
+	s->rdpmc_ok = false;
+}
+
+static __thread sigjmp_buf probe_jmp;
+
+static void probe_fault(int sig)
+{
+	siglongjmp(probe_jmp, sig);
+}
+
+/* Execute RDPMC once; a #GP (CR4.PCE clear) arrives as SIGSEGV and is caught here, never in the hot path. */
+static int guarded_rdpmc(uint32_t counter)
+{
+	struct sigaction sa, old_segv, old_ill;
+	volatile int rc = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = probe_fault;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &old_segv))
+		return -errno;
+	if (sigaction(SIGILL, &sa, &old_ill)) {
+		rc = -errno;
+		sigaction(SIGSEGV, &old_segv, NULL);
+		return rc;
+	}
+	if (sigsetjmp(probe_jmp, 1) == 0)
+		(void)pmc_rdpmc(counter);
+	else
+		rc = -EPERM;
+	sigaction(SIGILL, &old_ill, NULL);
+	sigaction(SIGSEGV, &old_segv, NULL);
+	return rc;
+}
+
+int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen)
+{
+	struct pmc_selfread_value v;
+	uint32_t idx;
+	int rc;
+
+	s->rdpmc_ok = false;
+	if (!s->page) {
+		if (why)
+			snprintf(why, whylen, "the event's perf page is not mapped");
+		return -ENODEV;
+	}
+	if (!(PMC_ONCE(s->page->capabilities) & CAP_USER_RDPMC)) {
+		if (why)
+			snprintf(why, whylen, "the kernel does not allow RDPMC for this event (cap_user_rdpmc is 0: "
+				 "a software event, or /sys/bus/event_source/devices/cpu/rdpmc is 0)");
+		return -EOPNOTSUPP;
+	}
+	idx = PMC_ONCE(s->page->index);
+	if (idx == 0) {
+		if (why)
+			snprintf(why, whylen, "the event is not on a hardware counter now (index 0)");
+		return -EAGAIN;
+	}
+	rc = guarded_rdpmc(idx - 1);
+	if (rc) {
+		if (why)
+			snprintf(why, whylen, "RDPMC faulted (general protection): user-mode RDPMC is disabled");
+		return rc;
+	}
+	pmc_selfread_page(s->page, &pmc_selfread_hw_ops, &v);
+	s->rdpmc_ok = true;
+	if (why && whylen)
+		why[0] = '\0';
+	return 0;
+}
+
+int pmc_selfread_read(const struct pmc_selfread *s, struct pmc_count *ret, bool *ret_rdpmc)
+{
+	struct pmc_selfread_value v;
+
+	if (s->rdpmc_ok && s->page) {
+		pmc_selfread_page(s->page, &pmc_selfread_hw_ops, &v);
+		if (v.from_rdpmc && v.times_now) {
+			ret->value = v.value;
+			ret->enabled = v.enabled;
+			ret->running = v.running;
+			ret->err = 0;
+			ret->status = v.running ? PMC_COUNT_OK : PMC_COUNT_NOT_COUNTED;
+			if (ret_rdpmc)
+				*ret_rdpmc = true;
+			return 0;
+		}
+	}
+	if (ret_rdpmc)
+		*ret_rdpmc = false;
+	return pmc_perf_read(s->fd, ret);
+}

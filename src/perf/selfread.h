@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading one's own counters without a system call: the perf mmap page and RDPMC, with read() as the fallback. */
+#ifndef PMC_PERF_SELFREAD_H
+#define PMC_PERF_SELFREAD_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf/perf.h"
+
+/* Time-stamp counter, unordered: the caller fences. */
+static inline uint64_t pmc_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* Time-stamp counter after every earlier instruction has executed; *ret_aux gets IA32_TSC_AUX (the CPU id). */
+static inline uint64_t pmc_rdtscp(uint32_t *ret_aux)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+	if (ret_aux)
+		*ret_aux = aux;
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* No later instruction starts before every earlier one has completed locally. */
+static inline void pmc_lfence(void)
+{
+	__asm__ __volatile__("lfence" ::: "memory");
+}
+
+/* RDPMC of hardware counter 'counter' (ECX). Faults (#GP -> SIGSEGV) unless the kernel allows it: probe first. */
+static inline uint64_t pmc_rdpmc(uint32_t counter)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* The instructions a page read executes, injectable so the arithmetic can be tested on a synthetic page. */
+struct pmc_selfread_ops {
+	uint64_t (*rdpmc)(uint32_t counter);
+	uint64_t (*rdtsc)(void);
+};
+
+/* The real instructions. */
+extern const struct pmc_selfread_ops pmc_selfread_hw_ops;
+
+/* One read of a page. */
+struct pmc_selfread_value {
+	uint64_t value;   /* offset + sign-extended RDPMC; only when from_rdpmc */
+	uint64_t enabled; /* time_enabled, extrapolated to now when times_now */
+	uint64_t running; /* time_running, extrapolated to now (only while the event is on the PMU) when times_now */
+	bool from_rdpmc;  /* false: index 0 or no cap_user_rdpmc, value not filled: use read() */
+	bool times_now;   /* cap_user_time: times are current; false: as of the last context switch */
+	unsigned retries; /* seqlock retries */
+};
+
+/* An event fd with its mapped page. */
+struct pmc_selfread {
+	int fd;
+	struct perf_event_mmap_page *page; /* NULL when not mapped */
+	bool rdpmc_ok;                     /* probed: RDPMC allowed and executes for this event */
+};
+
+/* Sign-extend the low 'width' bits of raw (width 0 or >= 64: raw unchanged). */
+uint64_t pmc_selfread_sign_extend(uint64_t raw, unsigned width);
+
+/* time_offset + cyc * mult >> shift without overflowing 64 bits (quotient and remainder of cyc by 2^shift). */
+uint64_t pmc_selfread_time_delta(uint64_t cyc, uint32_t mult, uint16_t shift, uint64_t offset);
+
+/* Read one page through the seqlock loop using ops (the real ones or injected). Never fails: from_rdpmc says
+ * whether value was filled. No allocation, no system call. */
+void pmc_selfread_page(const struct perf_event_mmap_page *pg, const struct pmc_selfread_ops *ops,
+		       struct pmc_selfread_value *ret);
+
+/* A consistent snapshot of n pages: every lock, then every counter, then every lock re-checked (retry on change). */
+void pmc_selfread_group_page(const struct perf_event_mmap_page *const *pg, size_t n,
+			     const struct pmc_selfread_ops *ops, struct pmc_selfread_value *ret);
+
+/* Map the first page of fd (PROT_READ, MAP_SHARED). 0 or -errno; s->page stays NULL on failure. */
+int pmc_selfread_map(struct pmc_selfread *s, int fd);
+
+/* Unmap (accepts an unmapped s). */
+void pmc_selfread_unmap(struct pmc_selfread *s);
+
+/* After the event is enabled: decide whether RDPMC can be used, executing it once under a SIGSEGV guard.
+ * Sets s->rdpmc_ok. Returns 0 when usable, else -errno with the reason in why (why may be NULL). */
+int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen);
+
+/* Read the count: RDPMC when probed usable, the event is on the PMU now and the page's times are current
+ * (cap_user_time), else read() (pmc_perf_read).
+ * *ret_rdpmc says which. 0 or -errno. */
+int pmc_selfread_read(const struct pmc_selfread *s, struct pmc_count *ret, bool *ret_rdpmc);
+
+#endif

@@ -1,0 +1,50 @@
+#!/bin/bash
+# pmctool kernels: the listing, --names, --param, and the errors for a bad kernel name or parameter.
+. "$PMC_SOURCE_DIR/tests/lib.sh"
+
+run_pmc kernels
+expect_rc 0 "kernels"
+expect_out '^fma$' "fma listed"
+expect_out 'per iteration \(exact\): 17 instructions, 1 branches, 160 SP FLOPs' "fma's seed 001 counts"
+expect_out '^flops-dp-512$' "AVX-512 kernel listed"
+expect_out '--param footprint=4 KiB\.\.1 GiB \(now 64 MiB\)' "stream footprint limits and default"
+expect_out 'instructions not declared \(compiled C\)' "C kernels do not claim instruction counts"
+ok "listing"
+
+run_pmc kernels --names
+expect_rc 0 "--names"
+n=$(wc -l <"$TMP/out")
+[ "$n" -ge 18 ] || fail "--names printed $n lines"
+grep -qvE '^[a-z0-9-]+$' "$TMP/out" && fail "--names printed something other than names"
+for k in empty fma fma-latency loop branch stream chase matmul madd-dp flops-sp-scalar flops-dp-256; do
+	grep -qx -- "$k" "$TMP/out" || fail "--names lacks $k"
+done
+ok "--names: $n names"
+
+run_pmc kernels loop --param inner=10
+expect_rc 0 "loop inner=10"
+expect_out 'per iteration \(exact\): 23 instructions, 11 branches' "loop counts follow inner"
+
+run_pmc kernels --help
+expect_rc 0 "--help"
+expect_out '--names' "help names --names"
+expect_out '--param' "help names --param"
+
+run_pmc kernels fmaa
+expect_rc 2 "misspelt kernel"
+expect_err "'fmaa' is not a kernel \(did you mean 'fma'\?\)" "suggestion"
+
+run_pmc kernels stream --param footprint=2G
+expect_rc 2 "footprint too big"
+expect_err "footprint=2G is out of range: use 4 KiB to 1 GiB" "limit named"
+
+run_pmc kernels stream --param speed=3
+expect_rc 2 "unknown parameter"
+expect_err "has no parameter 'speed': its parameters are mode, footprint" "parameters named"
+
+run_pmc kernels --param inner=3
+expect_rc 2 "--param without a kernel"
+
+run_pmc kernels --bogus
+expect_rc 2 "unknown option"
+ok "errors"

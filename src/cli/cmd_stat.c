@@ -299,6 +299,32 @@ static void add_stat_checks(struct pmc_report *rep)
 				     user_only, user_only == 1 ? "" : "s");
 }
 
+/* Rates from a kernel's declared work over the measured time: these need no counter at all. */
+static void add_declared_rates(struct pmc_report *rep)
+{
+	double secs = rep->wall_ns_mean / 1e9, v, ld = 0, st = 0;
+	struct pmc_metric_value m;
+
+	if (secs <= 0)
+		return;
+	memset(&m, 0, sizeof(m));
+	m.valid = true;
+	if (pmc_report_get_const(rep, "EXPECTED_FLOPS", &v) == 0 && v > 0) {
+		snprintf(m.name, sizeof(m.name), "GFLOP/s (declared work)");
+		snprintf(m.desc, sizeof(m.desc), "EXPECTED_FLOPS / SECONDS: the kernel's declared FLOPs over the region time");
+		m.value = v / secs / 1e9;
+		pmc_report_add_metric(rep, &m);
+	}
+	pmc_report_get_const(rep, "EXPECTED_BYTES_LOADED", &ld);
+	pmc_report_get_const(rep, "EXPECTED_BYTES_STORED", &st);
+	if (ld + st > 0) {
+		snprintf(m.name, sizeof(m.name), "GB/s (declared work)");
+		snprintf(m.desc, sizeof(m.desc), "(bytes loaded + stored) / SECONDS, from the kernel's declared traffic");
+		m.value = (ld + st) / secs / 1e9;
+		pmc_report_add_metric(rep, &m);
+	}
+}
+
 static bool counted_anything(const struct pmc_report *rep)
 {
 	for (size_t i = 0; i < rep->nevents; i++)
@@ -325,6 +351,11 @@ int pmc_cmd_stat(int argc, char **argv)
 		fprintf(stderr, "pmctool: libpfm4 could not start: %s\n", err);
 		return PMC_EXIT_INTERNAL;
 	}
+	if (o.kernel) {
+		rc = stat_kernel_prepare(&o);
+		if (rc)
+			goto out;
+	}
 	rc = stat_events_from_opts(&se, &o);
 	if (!rc)
 		rc = stat_events_plan(&se, &o);
@@ -344,6 +375,9 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (rc && !rep.nruns)
 		goto out;
 	pmc_report_summarize(&rep);
+	pmc_report_set_const(&rep, "SECONDS", rep.wall_ns_mean / 1e9);
+	if (o.k)
+		add_declared_rates(&rep);
 	add_stat_checks(&rep);
 	r = pmc_output_emit(&rep, &o.out, o.outpath);
 	if (r == -EPIPE) {

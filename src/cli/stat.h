@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "kernels/kernels.h"
 #include "output/output.h"
 #include "plan/plan.h"
 #include "pmu/event.h"
@@ -36,6 +37,8 @@ struct stat_opts {
 	struct pmc_output_opts out;
 	const char *outpath;           /* -o */
 	char **argv;                   /* the command, NULL with -k */
+	const struct pmc_kernel *k;    /* -k, resolved */
+	struct pmc_kernel_params kp;
 };
 
 /* The events of a measurement and the plan that packs them. */
@@ -60,6 +63,11 @@ void stat_events_fini(struct stat_events *se);
 /* Run the plan (runs x batches) on the command or kernel into rep. Returns 0 or an exit status; a partial
  * report (interrupted) is still filled. */
 int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep);
+
+/* Resolve -k and its --param values; check the CPU can run it. 0 or an exit status (message printed). */
+int stat_kernel_prepare(struct stat_opts *o);
+/* What the kernel runner saw (read method, overhead, region TSC cycles, expectations) into the report. */
+void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep);
 
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;

@@ -14,6 +14,12 @@ static const char *const default_events[] = {
 	"instructions", "ref-cycles", "branches", "branch-misses",
 };
 
+/* A kernel runs in pmctool's own thread: the events that say how it ran, no process-level ones. */
+static const char *const kernel_default_events[] = {
+	"task-clock", "context-switches", "page-faults", "instructions", "cycles", "ref-cycles", "branches",
+	"branch-misses",
+};
+
 /* Added to every batch when a measurement needs more than one, so the batches can be checked against each other. */
 static const char *const anchor_events[] = { "instructions", "cycles", "ref-cycles", "msr/tsc/" };
 
@@ -87,10 +93,14 @@ int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
 	}
 	if (se->n || o->set_name)
 		return 0;
-	for (size_t i = 0; i < PMC_ARRAY_SIZE(default_events); i++) {
-		r = stat_events_add_spec(se, default_events[i], 0);
-		if (r)
-			return r;
+	{
+		const char *const *list = o->kernel ? kernel_default_events : default_events;
+		size_t n = o->kernel ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
+		for (size_t i = 0; i < n; i++) {
+			r = stat_events_add_spec(se, list[i], 0);
+			if (r)
+				return r;
+		}
 	}
 	/* The TSC only where the kernel has the msr PMU; quietly left out elsewhere. */
 	{

@@ -84,7 +84,28 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 	req.n = build_request(se, b, reqev, idx);
 	req.group = *group && !se->popts.multiplex;
 	out.counts = counts;
-	if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
+	if (o->k) {
+		struct pmc_kernel_opts ko = { .iters = o->iters, .cpu = o->cpu, .warmup_s = o->warmup_s,
+					      .subtract_overhead = o->subtract_overhead };
+		struct pmc_kernel_info info;
+		char err[256] = "";
+		int r;
+
+		memset(&info, 0, sizeof(info));
+		r = pmc_kernel_measure(o->k, &o->kp, &ko, &req, &out, &info, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "pmctool: kernel %s: %s\n", o->k->name, err[0] ? err : strerror(-r));
+			rc = r == -EINVAL || r == -ENOTSUP ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
+		} else if (out.group_err && run == 0 && out.group_err_index > (int)se->plan.nevery &&
+			   pmc_plan_split(&se->plan, b, (size_t)(out.group_err_index - (int)se->plan.nevery)) == 0) {
+			rc = 1; /* the kernel refused the group: split it and measure again */
+		} else if (run == 0 && b == 0) {
+			stat_kernel_report(o, &info, rep);
+		}
+		pmc_kernel_info_fini(&info);
+		if (rc)
+			goto out;
+	} else if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
 		if (le.what == PMC_LAUNCH_GROUP) {
 			long pos = (long)out.group_err_index - (long)se->plan.nevery;
 			/* Split the batch where the kernel refused it; if that cannot help, count it ungrouped. */
@@ -113,8 +134,10 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		rep->user_s += (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6;
 		rep->sys_s += (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6;
 	}
-	rep->exit_status = pmc_wait_status_code(out.wait_status);
-	rep->term_signal = WIFSIGNALED(out.wait_status) ? WTERMSIG(out.wait_status) : 0;
+	if (!o->k) {
+		rep->exit_status = pmc_wait_status_code(out.wait_status);
+		rep->term_signal = WIFSIGNALED(out.wait_status) ? WTERMSIG(out.wait_status) : 0;
+	}
 out:
 	free(reqev);
 	free(idx);

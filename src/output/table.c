@@ -90,7 +90,12 @@ static void print_metrics(FILE *f, const struct pmc_report *rep)
 	fprintf(f, "\n Metrics:\n");
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
-		if (m->valid)
+		if (m->valid && fabs(m->value) >= 1e6) {
+			char big[64];
+			pmc_output_group_digits(fabs(m->value), big, sizeof(big));
+			fprintf(f, "  %s%*s %-6s  %-34s %s\n", m->value < 0 ? "-" : "", m->value < 0 ? 19 : 20, big, m->unit,
+				m->name, m->desc);
+		} else if (m->valid)
 			fprintf(f, "  %20.4g %-6s  %-34s %s\n", m->value, m->unit, m->name, m->desc);
 		else
 			fprintf(f, "  %20s %-6s  %-34s %s\n", "n/a", m->unit, m->name, m->reason);

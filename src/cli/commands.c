@@ -4,5 +4,6 @@
 #include <stddef.h>
 
 const struct pmc_command pmc_commands[] = {
+	{ "sets", pmc_cmd_sets, "list event sets, or show one (events, metrics, checks)" },
 	{ NULL, NULL, NULL },
 };

@@ -9,6 +9,7 @@ struct pmc_command {
 	const char *summary;
 };
 
+int pmc_cmd_sets(int argc, char **argv);
 
 /* The table, ending with a NULL name. */
 extern const struct pmc_command pmc_commands[];

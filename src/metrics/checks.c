@@ -67,7 +67,7 @@ static bool has_role(const struct pmc_report_event *e, enum role r)
 		return true;
 	if (r != R_TSC && ev->cls == PMC_CLASS_FIXED && ev->fixed_index == (int)r)
 		return true;
-	if (ev->attr.type == PERF_TYPE_HARDWARE && ev->attr.config == role_hw[r])
+	if ((ev->flags & PMC_EVF_HARDWARE) && ev->attr.type == PERF_TYPE_HARDWARE && ev->attr.config == role_hw[r])
 		return true;
 	base_name(ev->name, b1, sizeof(b1));
 	base_name(ev->canonical, b2, sizeof(b2));

@@ -593,3 +593,20 @@ void pmc_eventset_free(struct pmc_eventset *set)
 	free(set->path);
 	free(set);
 }
+
+int pmc_eventset_event_sibling(const char *spelling, char *base, size_t baselen)
+{
+	const char *at = strrchr(spelling, '@');
+	int idx = -1;
+	size_t n = strlen(spelling);
+
+	if (at && (!strcmp(at, "@sibling0") || !strcmp(at, "@sibling1"))) {
+		idx = at[8] - '0';
+		n = (size_t)(at - spelling);
+	}
+	if (n >= baselen)
+		return -ENOSPC;
+	memcpy(base, spelling, n);
+	base[n] = '\0';
+	return idx;
+}

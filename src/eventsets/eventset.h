@@ -77,6 +77,11 @@ void pmc_eventset_list_free(struct pmc_eventset **sets, size_t n);
  * pmu_name NULL (no PMU known) matches only "*". */
 const struct pmc_eventset_variant *pmc_eventset_select(const struct pmc_eventset *set, const char *pmu_name);
 
+/* An event spelling ending in "@sibling0" / "@sibling1" asks for CPU-wide counting on the first / second logical CPU
+ * of one SMT pair. Returns that index (0 or 1) and copies the spelling without the suffix into base; returns -1 and
+ * copies it whole when there is no such suffix. -ENOSPC when base is too small. */
+int pmc_eventset_event_sibling(const char *spelling, char *base, size_t baselen);
+
 /* Accepts NULL. */
 void pmc_eventset_free(struct pmc_eventset *set);
 

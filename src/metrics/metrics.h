@@ -28,8 +28,9 @@ bool pmc_metric_is_known_const(const char *name);
 bool pmc_metric_name_valid(const char *name);
 
 enum pmc_metrics_flags {
-	/* Leave out (add no row for) a metric whose formula names an event that is not in the report at all.
-	 * For the built-in default list, whose events the user may not have asked for. */
+	/* Leave out (add no row for) a metric whose formula names an event that is not in the report at all, or a
+	 * constant the report does not have (EXPECTED_* outside kernels). For the built-in default list, whose events
+	 * the user may not have asked for. An event in the report that was not counted still gives an n/a row. */
 	PMC_METRICS_SKIP_ABSENT = 1u << 0,
 };
 

@@ -295,6 +295,22 @@ static void test_common_section_is_prepended_to_every_variant(void **state)
 	pmc_eventset_free(s);
 }
 
+static void test_sibling_suffix_is_split_off(void **state)
+{
+	char base[32];
+
+	(void)state;
+	assert_int_equal(pmc_eventset_event_sibling("ref-cycles@sibling1", base, sizeof(base)), 1);
+	assert_string_equal(base, "ref-cycles");
+	assert_int_equal(pmc_eventset_event_sibling("CPU_CLK_UNHALTED:REF_XCLK:t=1@sibling0", base, sizeof(base)), 0);
+	assert_string_equal(base, "CPU_CLK_UNHALTED:REF_XCLK:t=1");
+	assert_int_equal(pmc_eventset_event_sibling("msr/tsc/", base, sizeof(base)), -1);
+	assert_string_equal(base, "msr/tsc/");
+	assert_int_equal(pmc_eventset_event_sibling("x@sibling2", base, sizeof(base)), -1);
+	assert_int_equal(pmc_eventset_event_sibling("a_very_long_event_name_beyond_32_chars", base, sizeof(base)),
+			 -ENOSPC);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_find_reports_dirs_and_rejects_bad_names),
 		cmocka_unit_test(test_parser_errors_carry_file_line_column),
 		cmocka_unit_test(test_common_section_is_prepended_to_every_variant),
+		cmocka_unit_test(test_sibling_suffix_is_split_off),
 	};
 	const char *src = getenv("PMC_SOURCE_DIR");
 

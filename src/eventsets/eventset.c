@@ -269,7 +269,8 @@ static void kw_check(struct pstate *p, const char *rest, size_t col)
 	snprintf(buf, sizeof(buf), "%s", rest + off);
 	nf = split_fields(buf, f, offs, 2);
 	if (nf < 2 || !f[1][0]) {
-		perr(p, -EINVAL, col, "check %s needs a message after '|', saying what it means and what to do", d.name);
+		perr(p, -EINVAL, col, "check %s needs a message after '|', saying what it means and what to do",
+			d.name);
 		return;
 	}
 	if (strlen(f[0]) >= sizeof(d.cond) || strlen(f[1]) >= sizeof(d.msg)) {
@@ -537,7 +538,8 @@ int pmc_eventset_parse(const char *text, size_t len, const char *path, struct pm
 
 		p.line++;
 		if (n > PMC_EVENTSET_MAX_LINE) {
-			perr(&p, -E2BIG, PMC_EVENTSET_MAX_LINE, "line is longer than %d characters", PMC_EVENTSET_MAX_LINE);
+			perr(&p, -E2BIG, PMC_EVENTSET_MAX_LINE, "line is longer than %d characters",
+				PMC_EVENTSET_MAX_LINE);
 			break;
 		}
 		memcpy(line, text + pos, n);

@@ -134,7 +134,8 @@ static void check_multiplexed(struct pmc_report *rep)
 	name_list_end(names, sizeof(names), n);
 	pmc_report_add_check(rep, PMC_CHECK_WARN, "multiplexed",
 			     "%u event%s shared counters (counted %.1f%% of the time at worst: %s); their counts are "
-			     "scaled estimates. Count fewer events, or let pmctool rerun batches instead of multiplexing",
+			     "scaled estimates. Count fewer events, or let pmctool rerun batches instead of "
+			     "multiplexing",
 			     n, n == 1 ? "" : "s", lowest, names);
 }
 
@@ -261,7 +262,8 @@ static void check_impossible(struct pmc_report *rep, const struct pmc_check_opts
 			 e->mean > cyc->mean * o->max_uops_per_cycle * 1.02 + 1000)
 			pmc_report_add_check(rep, PMC_CHECK_BAD, "impossible-count",
 					     "%s = %.0f is more than %.3g uops per cycle over %.0f cycles: no x86 core "
-					     "does that; the counts are wrong", e->ev.name, e->mean, o->max_uops_per_cycle,
+					     "does that; the counts are wrong", e->ev.name, e->mean,
+					     o->max_uops_per_cycle,
 					     cyc->mean);
 	}
 }
@@ -303,7 +305,8 @@ static void check_near_width(struct pmc_report *rep, const struct pmc_check_opts
 			pmc_report_add_check(rep, PMC_CHECK_WARN, "near-width",
 					     "%s reached %llu, %.0f%% of the %u-bit counter range: a raw read (rdpmc) "
 					     "of a longer run wraps; shorten the run or read more often", e->ev.name,
-					     (unsigned long long)top, 100.0 * (double)top / ldexp(1.0, (int)o->pmc_width),
+					     (unsigned long long)top,
+					     100.0 * (double)top / ldexp(1.0, (int)o->pmc_width),
 					     o->pmc_width);
 			return;
 		}

@@ -13,11 +13,11 @@ struct pmc_check_opts {
 	double batch_drift_pct;      /* batch-drift: spread of an every-batch event's per-batch means, percent (2) */
 	double utilization_tol;      /* utilization: |ref-cycles / TSC - 1| allowed (0.05) */
 	double kernel_share_pct;     /* kernel-share: kernel share of instructions / cycles allowed, percent (1) */
-	double short_run_s;          /* kernel-share: runs shorter than this must have no kernel counts at all (0.001) */
-	double retired_tol_pct;      /* retired-vs-expected: |instructions / EXPECTED_INSTRUCTIONS - 1|, percent (0.1) */
+	double short_run_s;          /* kernel-share: shorter runs must have no kernel counts (0.001) */
+	double retired_tol_pct;      /* retired-vs-expected: |instructions / EXPECTED - 1|, percent (0.1) */
 	double max_cycles_per_tsc;   /* impossible-count: core cycles per TSC tick no part reaches (6) */
 	double max_uops_per_cycle;   /* impossible-count: uops per cycle no x86 core reaches (8) */
-	bool nmi_watchdog;           /* nmi-watchdog: the NMI watchdog holds a counter (/proc/sys/kernel/nmi_watchdog) */
+	bool nmi_watchdog;           /* nmi-watchdog: /proc/sys/kernel/nmi_watchdog is on: it holds a counter */
 	unsigned pmc_width;          /* near-width: bits of a counter; 0 = unknown, check off */
 	double near_width_frac;      /* near-width: fire when a raw count reaches this share of 2^pmc_width (0.5) */
 };

@@ -126,7 +126,8 @@ static void lex_number(struct parser *p, struct tok *t)
 		while (isxdigit((unsigned char)s[j])) {
 			int d = isdigit((unsigned char)s[j]) ? s[j] - '0' : tolower((unsigned char)s[j]) - 'a' + 10;
 			if (v > (UINT64_MAX >> 4)) {
-				fail(p, -EINVAL, i, "hex number '%.*s' is too large", (int)PMC_MIN(j - i + 1, 40), s + i);
+				fail(p, -EINVAL, i, "hex number '%.*s' is too large", (int)PMC_MIN(j - i + 1, 40),
+					s + i);
 				t->kind = T_BAD;
 				return;
 			}
@@ -298,7 +299,8 @@ static int intern_name(struct parser *p, const char *s, size_t len)
 	char **names;
 
 	if (len >= PMC_NAME_MAX) {
-		fail(p, -E2BIG, (size_t)(s - p->s), "name '%.40s...' is longer than %d characters", s, PMC_NAME_MAX - 1);
+		fail(p, -E2BIG, (size_t)(s - p->s), "name '%.40s...' is longer than %d characters", s,
+			PMC_NAME_MAX - 1);
 		return -1;
 	}
 	for (size_t i = 0; i < e->nnames; i++)
@@ -333,7 +335,8 @@ static int parse_call(struct parser *p, size_t start, size_t nlen)
 	next(p); /* '(' */
 	for (;;) {
 		if (nargs == PMC_EXPR_MAX_ARGS) {
-			fail(p, -E2BIG, p->t.start, "%s() takes at most %d arguments", funcs[fi].name, PMC_EXPR_MAX_ARGS);
+			fail(p, -E2BIG, p->t.start, "%s() takes at most %d arguments", funcs[fi].name,
+				PMC_EXPR_MAX_ARGS);
 			return -1;
 		}
 		args[nargs] = parse_cmp(p);
@@ -404,7 +407,8 @@ static int parse_primary(struct parser *p)
 		if (idx < 0)
 			return -1;
 		if (p->t.kind != T_RPAREN) {
-			fail(p, -EINVAL, p->t.start, "expected ')' to close the '(' at column %zu, found %s", t.start + 1,
+			fail(p, -EINVAL, p->t.start, "expected ')' to close the '(' at column %zu, found %s",
+				t.start + 1,
 			     tok_text(p, &p->t, tb, sizeof(tb)));
 			return -1;
 		}
@@ -415,7 +419,8 @@ static int parse_primary(struct parser *p)
 	case T_BAD:
 		return -1;
 	default:
-		fail(p, -EINVAL, t.start, "expected a number, a name or '(', found %s", tok_text(p, &t, tb, sizeof(tb)));
+		fail(p, -EINVAL, t.start, "expected a number, a name or '(', found %s",
+		     tok_text(p, &t, tb, sizeof(tb)));
 		return -1;
 	}
 }

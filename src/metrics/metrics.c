@@ -208,7 +208,8 @@ int pmc_metric_def_parse_cli(const char *arg, struct pmc_metric_def *ret, char *
 	while (nlen && isspace((unsigned char)arg[nlen - 1]))
 		nlen--;
 	if (nlen >= sizeof(d.name)) {
-		snprintf(err, errlen, "--metric: name '%.*s' is longer than %zu characters", (int)PMC_MIN(nlen, 80), arg,
+		snprintf(err, errlen, "--metric: name '%.*s' is longer than %zu characters", (int)PMC_MIN(nlen, 80),
+			arg,
 			 sizeof(d.name) - 1);
 		return -EINVAL;
 	}

@@ -132,7 +132,8 @@ static void test_each_check_fires_on_crafted_input_and_only_then(void **state)
 						 rows[i].msg_has);
 				continue;
 			}
-			fail_msg("line %d: unexpected check %s: %s", rows[i].line, rep.checks[k].name, rep.checks[k].msg);
+			fail_msg("line %d: unexpected check %s: %s", rows[i].line, rep.checks[k].name,
+				rep.checks[k].msg);
 		}
 		if (rows[i].fires && !found)
 			fail_msg("line %d: %s did not fire", rows[i].line, rows[i].fires);

@@ -72,7 +72,8 @@ static void check_set_shape(const char *path, const char *stem, struct pmc_event
 					ok = !strcasecmp(v->metrics[j].name, n);
 				if (!ok)
 					fail_msg("%s: variant %s metric %s names '%s': not an event of the variant, an "
-						 "earlier metric or a known constant", path, v->name, v->metrics[m].name, n);
+						 "earlier metric or a known constant", path, v->name,
+						 v->metrics[m].name, n);
 			}
 			pmc_expr_free(e);
 		}

@@ -96,7 +96,8 @@ static void test_expr_values_follow_precedence_and_functions(void **state)
 			fail_msg("line %d: '%s' failed to parse: %s", value_rows[i].line, value_rows[i].src, err);
 		rc = pmc_expr_eval(e, lookup_injected, NULL, &v, reason, sizeof(reason));
 		if (rc || fabs(v - value_rows[i].want) > 1e-12 * fabs(value_rows[i].want) + 1e-12)
-			fail_msg("line %d: '%s' = %g (rc %d, %s), want %g", value_rows[i].line, value_rows[i].src, v, rc,
+			fail_msg("line %d: '%s' = %g (rc %d, %s), want %g", value_rows[i].line, value_rows[i].src, v,
+				rc,
 				 reason, value_rows[i].want);
 		pmc_expr_free(e);
 	}
@@ -179,7 +180,8 @@ static void test_expr_parse_errors_carry_column_and_text(void **state)
 			continue;
 		}
 		if (rc != err_rows[i].rc || !strstr(err, err_rows[i].err_has))
-			fail_msg("line %d: '%s': rc %d err '%s', want %d and '%s'", err_rows[i].line, err_rows[i].src, rc,
+			fail_msg("line %d: '%s': rc %d err '%s', want %d and '%s'", err_rows[i].line, err_rows[i].src,
+				rc,
 				 err, err_rows[i].rc, err_rows[i].err_has);
 		assert_null(e);
 	}

@@ -249,8 +249,8 @@ static void test_smt_split_sums_to_tsc_for_each_generation(void **state)
 		assert_true(fabs(metric(&rep, "only_t0")->value - 3e8) < 1);
 		assert_true(fabs(metric(&rep, "only_t1")->value - 2e8) < 1);
 		assert_true(fabs(metric(&rep, "both")->value - 4e8) < 1);
-		for (const char *const *m = (const char *const[]){ "neither", "only_t0", "only_t1", "both", NULL }; *m; m++)
-			sum += metric(&rep, *m)->value;
+		sum = metric(&rep, "neither")->value + metric(&rep, "only_t0")->value +
+		      metric(&rep, "only_t1")->value + metric(&rep, "both")->value;
 		assert_true(fabs(sum - tsc) < 1);
 		assert_true(fabs(metric(&rep, "both_pct")->value - 40) < 1e-9);
 		pmc_checks_run_defs(&rep, v->checks, v->nchecks);

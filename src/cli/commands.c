@@ -10,5 +10,6 @@ const struct pmc_command pmc_commands[] = {
 	{ "encode", pmc_cmd_encode, "show how event names encode for perf_event_open (attr, class, perf spelling)" },
 	{ "decode", pmc_cmd_decode, "list the libpfm4 event names of a raw code (r5301b1)" },
 	{ "kernels", pmc_cmd_kernels, "list the built-in kernels and what one iteration of each executes" },
+	{ "sets", pmc_cmd_sets, "list event sets, or show one (events, metrics, checks)" },
 	{ NULL, NULL, NULL },
 };

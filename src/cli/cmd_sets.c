@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool sets: list the event sets, or show one. */
+#include <getopt.h>
+#include <perfmon/pfmlib.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "eventsets/eventset.h"
+#include "util/util.h"
+
+static const char help[] =
+	"Usage: pmctool sets [--all] [--names] [--pmu NAME]\n"
+	"       pmctool sets [--pmu NAME] SET\n\n"
+	"List the event sets (events/*.set) that apply to this CPU's PMU, or show one set: its events, metrics,\n"
+	"checks, cautions and provenance, for the variant that applies. Use a set with 'pmctool stat -g SET'.\n\n"
+	"Options:\n"
+	"  -a, --all        list every set, also those with no variant for this PMU\n"
+	"  -n, --names      print only the names, one a line\n"
+	"  -p, --pmu NAME   choose variants for libpfm4 PMU NAME (hsw, skl, icx, amd64_fam19h_zen3...) instead of\n"
+	"                   the detected one (LIBPFM_FORCE_PMU=NAME also forces it)\n"
+	"  -h, --help       this text\n\n"
+	"Sets are searched in $PMCTOOL_EVENTS_DIR, then the installed directory, then the source tree.\n"
+	"See pmctool-sets(1) and, for the file format, pmctool-events(5).\n";
+
+/* libpfm4's default core PMU: the first present PMU of core type (what LIBPFM_FORCE_PMU forces). */
+static const char *detect_pmu(char *buf, size_t len)
+{
+	pfm_pmu_t p;
+
+	if (pfm_initialize() != PFM_SUCCESS)
+		return NULL;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info;
+
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present || info.type != PFM_PMU_TYPE_CORE)
+			continue;
+		snprintf(buf, len, "%s", info.name);
+		return buf;
+	}
+	return NULL;
+}
+
+static void print_list(char *const *items, size_t n, const char *prefix)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s\n", prefix, items[i]);
+}
+
+static void show_set(const struct pmc_eventset *s, const char *pmu)
+{
+	const struct pmc_eventset_variant *v = pmc_eventset_select(s, pmu);
+
+	printf("set %s (%s)\n%s\n\nprovenance:\n", s->name, s->path, s->description);
+	print_list(s->provenance, s->nprovenance, "  ");
+	if (s->nnotes) {
+		printf("\ncautions:\n");
+		print_list(s->notes, s->nnotes, "  ");
+	}
+	printf("\nvariants:");
+	for (size_t i = 0; i < s->nvariants; i++) {
+		printf("%s %s [", i ? ";" : "", s->variants[i].name);
+		for (size_t k = 0; k < s->variants[i].npmus; k++)
+			printf("%s%s", k ? " " : "", s->variants[i].pmus[k]);
+		printf("]");
+	}
+	printf("\n");
+	if (!v) {
+		printf("\nno variant applies to PMU %s: this set cannot be measured here\n", pmu ? pmu : "(none)");
+		return;
+	}
+	printf("\nvariant %s, for PMU %s\n", v->name, pmu ? pmu : "(none)");
+	if (v->nnotes) {
+		printf("\ncautions for this variant:\n");
+		print_list(v->notes, v->nnotes, "  ");
+	}
+	printf("\nevents (%zu):\n", v->nevents);
+	for (size_t i = 0; i < v->nevents; i++)
+		printf("  %-40s batch %u\n", v->events[i].spelling, v->events[i].batch);
+	printf("\nmetrics (%zu):\n", v->nmetrics);
+	for (size_t i = 0; i < v->nmetrics; i++)
+		printf("  %-24s %-7s = %s\n  %-32s %s\n", v->metrics[i].name, v->metrics[i].unit, v->metrics[i].formula,
+		       "", v->metrics[i].desc);
+	printf("\nchecks (%zu):\n", v->nchecks);
+	for (size_t i = 0; i < v->nchecks; i++)
+		printf("  %-24s when %s\n  %-24s %s\n", v->checks[i].name, v->checks[i].cond, "", v->checks[i].msg);
+}
+
+static int list_sets(bool all, bool names, const char *pmu)
+{
+	struct pmc_eventset **sets;
+	size_t n, shown = 0;
+	char err[1024];
+	int rc = pmc_eventset_list(&sets, &n, err, sizeof(err));
+
+	if (rc) {
+		fprintf(stderr, "pmctool sets: %s\n", err);
+		return PMC_EXIT_USAGE;
+	}
+	if (!names)
+		printf("%-14s %-18s %s (PMU %s)\n", "SET", "VARIANT", "DESCRIPTION", pmu ? pmu : "none detected");
+	for (size_t i = 0; i < n; i++) {
+		const struct pmc_eventset_variant *v = pmc_eventset_select(sets[i], pmu);
+
+		if (!v && !all)
+			continue;
+		shown++;
+		if (names)
+			printf("%s\n", sets[i]->name);
+		else
+			printf("%-14s %-18s %.*s%s\n", sets[i]->name, v ? v->name : "(not for this PMU)", 72,
+			       sets[i]->description, strlen(sets[i]->description) > 72 ? "..." : "");
+	}
+	if (!shown && !names)
+		fprintf(stderr, "pmctool sets: no set applies to PMU %s%s\n", pmu ? pmu : "(none detected)",
+			n ? "; --all lists every set" : "; no set files were found");
+	pmc_eventset_list_free(sets, n);
+	return PMC_EXIT_OK;
+}
+
+int pmc_cmd_sets(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "names", no_argument, NULL, 'n' },
+		{ "pmu", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool all = false, names = false;
+	const char *pmu = NULL, *forced = NULL;
+	char pmubuf[64];
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+anp:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': all = true; break;
+		case 'n': names = true; break;
+		case 'p': forced = optarg; break;
+		case 'h': fputs(help, stdout); return PMC_EXIT_OK;
+		default:
+			fprintf(stderr, "pmctool sets: see 'pmctool sets --help'\n");
+			return PMC_EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 1) {
+		fprintf(stderr, "pmctool sets: one SET at most (got '%s' and '%s')\n", argv[optind], argv[optind + 1]);
+		return PMC_EXIT_USAGE;
+	}
+	pmu = forced ? forced : detect_pmu(pmubuf, sizeof(pmubuf));
+	if (optind < argc) {
+		struct pmc_eventset *s;
+		char err[1024];
+
+		rc = pmc_eventset_find(argv[optind], &s, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "pmctool sets: %s\n", err);
+			rc = PMC_EXIT_USAGE;
+		} else {
+			show_set(s, pmu);
+			pmc_eventset_free(s);
+		}
+	} else {
+		rc = list_sets(all, names, pmu);
+	}
+	if (!forced)
+		pfm_terminate();
+	return rc;
+}

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: MIT */
+#include "metrics/checks.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/util.h"
+
+void pmc_check_opts_default(struct pmc_check_opts *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	ret->batch_drift_pct = 2.0;
+	ret->utilization_tol = 0.05;
+	ret->kernel_share_pct = 1.0;
+	ret->short_run_s = 0.001;
+	ret->retired_tol_pct = 0.1;
+	ret->max_cycles_per_tsc = 6.0;
+	ret->max_uops_per_cycle = 8.0;
+	ret->near_width_frac = 0.5;
+}
+
+enum role { R_INSTRUCTIONS, R_CYCLES, R_REF_CYCLES, R_TSC };
+
+/* Names (as written or canonical) that mean the role, besides the attr-based matches below. */
+static const char *const role_names[][6] = {
+	[R_INSTRUCTIONS] = { "instructions", "inst_retired.any", "inst_retired.any_p", "INST_RETIRED:ANY_P",
+			     "INSTRUCTION_RETIRED", "RETIRED_INSTRUCTIONS" },
+	[R_CYCLES] = { "cycles", "cpu-cycles", "cpu_clk_unhalted.core_clk", "cpu_clk_unhalted.thread",
+		       "CPU_CLK_UNHALTED:THREAD_P", "UNHALTED_CORE_CYCLES" },
+	[R_REF_CYCLES] = { "ref-cycles", "cpu_clk_unhalted.ref_tsc", "UNHALTED_REFERENCE_CYCLES", NULL },
+	[R_TSC] = { "msr/tsc/", "tsc", NULL },
+};
+
+static const unsigned long long role_hw[] = {
+	[R_INSTRUCTIONS] = PERF_COUNT_HW_INSTRUCTIONS,
+	[R_CYCLES] = PERF_COUNT_HW_CPU_CYCLES,
+	[R_REF_CYCLES] = PERF_COUNT_HW_REF_CPU_CYCLES,
+	[R_TSC] = ~0ull,
+};
+
+/* The event's name with a trailing ":u" / ":k" (and whitespace) removed, into buf. */
+static const char *base_name(const char *name, char *buf, size_t len)
+{
+	size_t n;
+
+	snprintf(buf, len, "%s", name);
+	n = strlen(buf);
+	while (n >= 2 && buf[n - 2] == ':' && strchr("ukUK", buf[n - 1]))
+		buf[n -= 2] = '\0';
+	return buf;
+}
+
+static bool kernel_only(const struct pmc_event *ev)
+{
+	return ev->attr.exclude_user && !ev->attr.exclude_kernel;
+}
+
+static bool has_role(const struct pmc_report_event *e, enum role r)
+{
+	const struct pmc_event *ev = &e->ev;
+	char b1[PMC_NAME_MAX], b2[PMC_NAME_MAX];
+
+	if (r == R_TSC && (ev->flags & PMC_EVF_TSC))
+		return true;
+	if (r != R_TSC && ev->cls == PMC_CLASS_FIXED && ev->fixed_index == (int)r)
+		return true;
+	if ((ev->flags & PMC_EVF_HARDWARE) && ev->attr.type == PERF_TYPE_HARDWARE && ev->attr.config == role_hw[r])
+		return true;
+	base_name(ev->name, b1, sizeof(b1));
+	base_name(ev->canonical, b2, sizeof(b2));
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(role_names[r]) && role_names[r][i]; i++)
+		if (!strcasecmp(b1, role_names[r][i]) || !strcasecmp(b2, role_names[r][i]))
+			return true;
+	return false;
+}
+
+static bool name_kernel_only(const struct pmc_event *ev)
+{
+	size_t n = strlen(ev->name);
+
+	return n >= 2 && ev->name[n - 2] == ':' && (ev->name[n - 1] == 'k' || ev->name[n - 1] == 'K');
+}
+
+/* The counted event with the role; kernel = true: one counting only kernel mode, false: one that counts user mode. */
+static const struct pmc_report_event *find_role(const struct pmc_report *rep, enum role r, bool kernel)
+{
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+		bool k = kernel_only(&e->ev) || name_kernel_only(&e->ev);
+
+		if (e->status == PMC_COUNT_OK && k == kernel && has_role(e, r))
+			return e;
+	}
+	return NULL;
+}
+
+/* Join up to a few event names into buf: "a, b, c and 4 more". */
+static void name_list_add(char *buf, size_t len, unsigned *n, const char *name)
+{
+	size_t used = strlen(buf);
+
+	if (*n < 4)
+		snprintf(buf + used, len - used, "%s%.40s", *n ? ", " : "", name);
+	(*n)++;
+}
+
+static void name_list_end(char *buf, size_t len, unsigned n)
+{
+	size_t used = strlen(buf);
+
+	if (n > 4)
+		snprintf(buf + used, len - used, " and %u more", n - 4);
+}
+
+static void check_multiplexed(struct pmc_report *rep)
+{
+	char names[200] = "";
+	unsigned n = 0;
+	double lowest = 100;
+
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+
+		if (e->status != PMC_COUNT_OK || e->running_pct >= 100.0 - 1e-9)
+			continue;
+		name_list_add(names, sizeof(names), &n, e->ev.name);
+		lowest = PMC_MIN(lowest, e->running_pct);
+	}
+	if (!n)
+		return;
+	name_list_end(names, sizeof(names), n);
+	pmc_report_add_check(rep, PMC_CHECK_WARN, "multiplexed",
+			     "%u event%s shared counters (counted %.1f%% of the time at worst: %s); their counts are "
+			     "scaled estimates. Count fewer events, or let pmctool rerun batches instead of "
+			     "multiplexing",
+			     n, n == 1 ? "" : "s", lowest, names);
+}
+
+static void check_batch_drift(struct pmc_report *rep, const struct pmc_check_opts *o)
+{
+	char names[200] = "";
+	unsigned n = 0;
+	double worst = 0;
+
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+
+		if (!e->in_every_batch || e->status != PMC_COUNT_OK || e->batch_spread_pct <= o->batch_drift_pct)
+			continue;
+		name_list_add(names, sizeof(names), &n, e->ev.name);
+		worst = PMC_MAX(worst, e->batch_spread_pct);
+	}
+	if (!n)
+		return;
+	name_list_end(names, sizeof(names), n);
+	pmc_report_add_check(rep, PMC_CHECK_WARN, "batch-drift",
+			     "events counted in every batch differ between batches by up to %.2f%% (limit %.2f%%: %s): "
+			     "the batches did not see the same work, so counts from different batches do not compare; "
+			     "use more runs (-r) or a quieter machine", worst, o->batch_drift_pct, names);
+}
+
+static void check_utilization(struct pmc_report *rep, const struct pmc_check_opts *o)
+{
+	const struct pmc_report_event *ref = find_role(rep, R_REF_CYCLES, false), *tsc = find_role(rep, R_TSC, false);
+	double u;
+
+	if (!ref || !tsc || tsc->mean <= 0)
+		return;
+	u = ref->mean / tsc->mean;
+	if (u < 1.0 - o->utilization_tol)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "utilization",
+				     "ref-cycles / TSC = %.4f: the core was halted %.1f%% of the time (frequency "
+				     "changes, SIMD power-up, idle or waiting); times and rates include the halts",
+				     u, 100.0 * (1.0 - u));
+	else if (u > 1.0 + o->utilization_tol)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "utilization",
+				     "ref-cycles / TSC = %.4f exceeds 1: the two were not counted over the same time "
+				     "(several threads, or different batches); the ratio is not a utilization", u);
+}
+
+static double run_seconds(const struct pmc_report *rep)
+{
+	double s;
+
+	if (!pmc_report_get_const(rep, "SECONDS", &s))
+		return s;
+	return rep->wall_ns_mean > 0 ? rep->wall_ns_mean / 1e9 : -1;
+}
+
+static void kernel_share_one(struct pmc_report *rep, const struct pmc_check_opts *o, enum role r, const char *what)
+{
+	const struct pmc_report_event *all = find_role(rep, r, false), *k = find_role(rep, r, true);
+	double secs = run_seconds(rep), share;
+
+	if (!all || !k || all->mean <= 0)
+		return;
+	share = 100.0 * k->mean / all->mean;
+	if (secs >= 0 && secs < o->short_run_s && k->mean > 0)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "kernel-share",
+				     "%s in kernel mode: %.0f (%.3f%%) in a run of %.3g ms; a run shorter than %.3g ms "
+				     "should have none: an interrupt or system call landed in it, discard this run",
+				     what, k->mean, share, secs * 1e3, o->short_run_s * 1e3);
+	else if (share > o->kernel_share_pct)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "kernel-share",
+				     "%s in kernel mode: %.2f%% of all (limit %.2f%%): system calls, page faults or "
+				     "interrupts are part of what was measured", what, share, o->kernel_share_pct);
+}
+
+static void check_retired(struct pmc_report *rep, const struct pmc_check_opts *o)
+{
+	const struct pmc_report_event *ins = find_role(rep, R_INSTRUCTIONS, false);
+	double expected, ratio;
+
+	if (!ins || pmc_report_get_const(rep, "EXPECTED_INSTRUCTIONS", &expected) || expected <= 0)
+		return;
+	ratio = ins->mean / expected;
+	if (fabs(ratio - 1.0) * 100.0 > o->retired_tol_pct)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "retired-vs-expected",
+				     "instructions retired / expected = %.6f (%.0f vs %.0f; tolerance %.3g%%): %s",
+				     ratio, ins->mean, expected, o->retired_tol_pct,
+				     ratio > 1 ? "something else ran in the measured region (interrupts, another "
+						 "thread on this CPU, measurement overhead)"
+					       : "fewer instructions than the code holds: the count is wrong or the "
+						 "region was cut short");
+}
+
+/* Intel and AMD keep the counter mask in config bits 24-31: such an event counts cycles, never more than cycles. */
+static bool counts_cycles(const struct pmc_event *ev)
+{
+	if (ev->attr.type == PERF_TYPE_RAW && ((ev->attr.config >> 24) & 0xff))
+		return true;
+	return strstr(ev->name, ">=") || strchr(ev->name, '<') || strcasestr(ev->name, ":c=") ||
+	       strcasestr(ev->canonical, ":c=");
+}
+
+static void check_impossible(struct pmc_report *rep, const struct pmc_check_opts *o)
+{
+	const struct pmc_report_event *cyc = find_role(rep, R_CYCLES, false), *tsc = find_role(rep, R_TSC, false);
+
+	if (!cyc)
+		return;
+	if (tsc && tsc->mean > 0 && cyc->mean > tsc->mean * o->max_cycles_per_tsc)
+		pmc_report_add_check(rep, PMC_CHECK_BAD, "impossible-count",
+				     "cycles (%.0f) exceed TSC ticks (%.0f) x %.3g: no core runs that fast; the counts "
+				     "are wrong (counter wrap, mis-scaling, events from different runs)",
+				     cyc->mean, tsc->mean, o->max_cycles_per_tsc);
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+
+		if (e == cyc || e->status != PMC_COUNT_OK || (e->ev.flags & PMC_EVF_TSC))
+			continue;
+		/* 2% slack: the event and cycles may come from different batches. */
+		if (counts_cycles(&e->ev) && e->mean > cyc->mean * 1.02 + 1000)
+			pmc_report_add_check(rep, PMC_CHECK_BAD, "impossible-count",
+					     "%s counts cycles (a counter-mask event) but its count %.0f exceeds the "
+					     "cycles, %.0f: the counts do not describe the same work or are wrong",
+					     e->ev.name, e->mean, cyc->mean);
+		else if (!counts_cycles(&e->ev) && strcasestr(e->ev.name, "uops") &&
+			 e->mean > cyc->mean * o->max_uops_per_cycle * 1.02 + 1000)
+			pmc_report_add_check(rep, PMC_CHECK_BAD, "impossible-count",
+					     "%s = %.0f is more than %.3g uops per cycle over %.0f cycles: no x86 core "
+					     "does that; the counts are wrong", e->ev.name, e->mean,
+					     o->max_uops_per_cycle,
+					     cyc->mean);
+	}
+}
+
+static bool any_hardware(const struct pmc_report *rep)
+{
+	for (size_t i = 0; i < rep->nevents; i++)
+		if (rep->events[i].ev.flags & PMC_EVF_HARDWARE)
+			return true;
+	return false;
+}
+
+static void check_nmi_watchdog(struct pmc_report *rep, const struct pmc_check_opts *o)
+{
+	if (!o->nmi_watchdog || !any_hardware(rep))
+		return;
+	pmc_report_add_check(rep, PMC_CHECK_INFO, "nmi-watchdog",
+			     "the NMI watchdog holds one counter, so one fewer is free and groups that need all of "
+			     "them may never run; as root: sysctl kernel.nmi_watchdog=0 (restore it afterwards)");
+}
+
+static void check_near_width(struct pmc_report *rep, const struct pmc_check_opts *o)
+{
+	double limit;
+
+	if (o->pmc_width == 0 || o->pmc_width > 63)
+		return;
+	limit = ldexp(1.0, (int)o->pmc_width) * o->near_width_frac;
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+		uint64_t top = 0;
+
+		if (!(e->ev.flags & PMC_EVF_HARDWARE))
+			continue;
+		for (size_t k = 0; k < e->nsamples; k++)
+			if (e->samples[k].count.status == PMC_COUNT_OK)
+				top = PMC_MAX(top, e->samples[k].count.value);
+		if ((double)top >= limit) {
+			pmc_report_add_check(rep, PMC_CHECK_WARN, "near-width",
+					     "%s reached %llu, %.0f%% of the %u-bit counter range: a raw read (rdpmc) "
+					     "of a longer run wraps; shorten the run or read more often", e->ev.name,
+					     (unsigned long long)top,
+					     100.0 * (double)top / ldexp(1.0, (int)o->pmc_width),
+					     o->pmc_width);
+			return;
+		}
+	}
+}
+
+void pmc_checks_run(struct pmc_report *rep, const struct pmc_check_opts *opts)
+{
+	struct pmc_check_opts def;
+
+	if (!opts) {
+		pmc_check_opts_default(&def);
+		opts = &def;
+	}
+	check_multiplexed(rep);
+	check_batch_drift(rep, opts);
+	check_utilization(rep, opts);
+	kernel_share_one(rep, opts, R_INSTRUCTIONS, "instructions");
+	kernel_share_one(rep, opts, R_CYCLES, "cycles");
+	check_retired(rep, opts);
+	check_impossible(rep, opts);
+	check_nmi_watchdog(rep, opts);
+	check_near_width(rep, opts);
+}
+
+void pmc_checks_run_defs(struct pmc_report *rep, const struct pmc_check_def *defs, size_t ndefs)
+{
+	for (size_t i = 0; i < ndefs; i++) {
+		char reason[200];
+		double v;
+		int rc = pmc_metrics_eval_formula(rep, defs[i].cond, &v, reason, sizeof(reason));
+
+		if (rc == -EINVAL)
+			pmc_report_add_check(rep, PMC_CHECK_WARN, defs[i].name, "the check's condition '%.100s' does "
+					     "not parse: %s", defs[i].cond, reason);
+		else if (rc == 0 && v != 0)
+			pmc_report_add_check(rep, defs[i].severity, defs[i].name, "%s", defs[i].msg);
+	}
+}

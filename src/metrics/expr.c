@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: MIT */
+/* Formula language: a recursive-descent parser into a node array, and an evaluator that reports n/a with a reason. */
+#include "metrics/expr.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/util.h"
+
+enum node_kind { N_NUM, N_NAME, N_NEG, N_BIN, N_CALL };
+enum bin_op { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE };
+enum func { F_MIN, F_MAX, F_ABS, F_IF };
+
+struct node {
+	enum node_kind kind;
+	int op;                 /* enum bin_op for N_BIN, enum func for N_CALL */
+	double num;
+	int name;               /* index into names for N_NAME */
+	int a, b;               /* operands: node indices */
+	int args, nargs;        /* N_CALL: first index into argv, count */
+	unsigned start, len;    /* source span, for reasons */
+};
+
+struct pmc_expr {
+	char *src;
+	struct node *nodes;
+	size_t nnodes;
+	int *argv;
+	size_t nargv;
+	char **names;
+	size_t nnames;
+	int root;
+};
+
+enum tok_kind { T_END, T_NUM, T_NAME, T_QNAME, T_OP, T_LPAREN, T_RPAREN, T_COMMA, T_BAD };
+
+struct tok {
+	enum tok_kind kind;
+	size_t start, len;      /* whole token in the source */
+	size_t nstart, nlen;    /* the name inside quotes or braces */
+	double num;
+	int op;
+};
+
+struct parser {
+	const char *s;
+	size_t pos;
+	struct tok t;           /* current token */
+	struct pmc_expr *e;
+	char *err;
+	size_t errlen;
+	int depth;
+	int rc;
+};
+
+static const struct {
+	const char *name;
+	enum func f;
+	int minargs, maxargs;
+} funcs[] = {
+	{ "min", F_MIN, 1, PMC_EXPR_MAX_ARGS },
+	{ "max", F_MAX, 1, PMC_EXPR_MAX_ARGS },
+	{ "abs", F_ABS, 1, 1 },
+	{ "if", F_IF, 3, 3 },
+};
+
+static void fail(struct parser *p, int rc, size_t col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void fail(struct parser *p, int rc, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (p->rc)
+		return;
+	p->rc = rc;
+	if (!p->err || !p->errlen)
+		return;
+	n = snprintf(p->err, p->errlen, "column %zu: ", col + 1);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static bool is_name_start(int c)
+{
+	return isalpha(c) || c == '_';
+}
+
+static bool is_name_char(int c)
+{
+	return isalnum(c) || c == '_' || c == '.' || c == ':';
+}
+
+/* A short, printable rendering of the token for error messages. */
+static const char *tok_text(const struct parser *p, const struct tok *t, char *buf, size_t len)
+{
+	size_t n;
+
+	if (t->kind == T_END)
+		return "the end of the formula";
+	n = t->len < 40 ? t->len : 40;
+	snprintf(buf, len, "'%.*s%s'", (int)n, p->s + t->start, t->len > n ? "..." : "");
+	return buf;
+}
+
+static void lex_number(struct parser *p, struct tok *t)
+{
+	const char *s = p->s;
+	size_t i = p->pos;
+	char buf[64];
+
+	if (s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+		uint64_t v = 0;
+		size_t j = i + 2;
+
+		while (isxdigit((unsigned char)s[j])) {
+			int d = isdigit((unsigned char)s[j]) ? s[j] - '0' : tolower((unsigned char)s[j]) - 'a' + 10;
+			if (v > (UINT64_MAX >> 4)) {
+				fail(p, -EINVAL, i, "hex number '%.*s' is too large", (int)PMC_MIN(j - i + 1, 40),
+					s + i);
+				t->kind = T_BAD;
+				return;
+			}
+			v = (v << 4) | (uint64_t)d;
+			j++;
+		}
+		if (j == i + 2) {
+			fail(p, -EINVAL, i, "'0x' needs hex digits after it");
+			t->kind = T_BAD;
+			return;
+		}
+		t->num = (double)v;
+		t->len = j - i;
+	} else {
+		size_t j = i;
+
+		while (isdigit((unsigned char)s[j]))
+			j++;
+		if (s[j] == '.')
+			for (j++; isdigit((unsigned char)s[j]); j++)
+				;
+		if ((s[j] == 'e' || s[j] == 'E') &&
+		    (isdigit((unsigned char)s[j + 1]) ||
+		     ((s[j + 1] == '+' || s[j + 1] == '-') && isdigit((unsigned char)s[j + 2])))) {
+			for (j += 2; isdigit((unsigned char)s[j]); j++)
+				;
+		}
+		if (j - i >= sizeof(buf) || (j - i == 1 && s[i] == '.')) {
+			fail(p, -EINVAL, i, "bad number '%.*s'", (int)PMC_MIN(j - i, 40), s + i);
+			t->kind = T_BAD;
+			return;
+		}
+		memcpy(buf, s + i, j - i);
+		buf[j - i] = '\0';
+		t->num = strtod(buf, NULL);
+		if (!isfinite(t->num)) {
+			fail(p, -EINVAL, i, "number '%s' is out of range", buf);
+			t->kind = T_BAD;
+			return;
+		}
+		t->len = j - i;
+	}
+	if (is_name_char((unsigned char)s[i + t->len])) {
+		fail(p, -EINVAL, i, "'%.*s' is neither a number nor a name (names start with a letter or '_'; "
+		     "write other names in braces: {%.*s})", (int)PMC_MIN(t->len + 1, 40), s + i,
+		     (int)PMC_MIN(t->len + 1, 40), s + i);
+		t->kind = T_BAD;
+		return;
+	}
+	t->kind = T_NUM;
+}
+
+static void lex_quoted(struct parser *p, struct tok *t, char close)
+{
+	const char *s = p->s;
+	size_t i = p->pos + 1;
+
+	while (s[i] && s[i] != close && s[i] != '{' && !(close == '}' && s[i] == '"'))
+		i++;
+	if (s[i] != close) {
+		fail(p, -EINVAL, p->pos, "%c opened here is not closed by %c", s[p->pos], close);
+		t->kind = T_BAD;
+		return;
+	}
+	t->nstart = p->pos + 1;
+	t->nlen = i - t->nstart;
+	while (t->nlen && isspace((unsigned char)s[t->nstart])) {
+		t->nstart++;
+		t->nlen--;
+	}
+	while (t->nlen && isspace((unsigned char)s[t->nstart + t->nlen - 1]))
+		t->nlen--;
+	if (!t->nlen) {
+		fail(p, -EINVAL, p->pos, "empty name in %c%c", s[p->pos], close);
+		t->kind = T_BAD;
+		return;
+	}
+	t->kind = T_QNAME;
+	t->len = i + 1 - p->pos;
+}
+
+/* Read the next token into p->t. */
+static void next(struct parser *p)
+{
+	const char *s = p->s;
+	struct tok *t = &p->t;
+	static const char *const two[] = { "<=", ">=", "==", "!=" };
+	static const int two_op[] = { OP_LE, OP_GE, OP_EQ, OP_NE };
+
+	while (isspace((unsigned char)s[p->pos]))
+		p->pos++;
+	memset(t, 0, sizeof(*t));
+	t->start = p->pos;
+	t->len = 1;
+	if (!s[p->pos]) {
+		t->kind = T_END;
+		t->len = 0;
+		return;
+	}
+	if (isdigit((unsigned char)s[p->pos]) || (s[p->pos] == '.' && isdigit((unsigned char)s[p->pos + 1]))) {
+		lex_number(p, t);
+	} else if (is_name_start((unsigned char)s[p->pos])) {
+		size_t j = p->pos;
+		while (is_name_char((unsigned char)s[j]))
+			j++;
+		t->kind = T_NAME;
+		t->nstart = p->pos;
+		t->nlen = t->len = j - p->pos;
+	} else if (s[p->pos] == '{') {
+		lex_quoted(p, t, '}');
+	} else if (s[p->pos] == '"') {
+		lex_quoted(p, t, '"');
+	} else {
+		t->kind = T_OP;
+		for (size_t k = 0; k < PMC_ARRAY_SIZE(two); k++) {
+			if (!strncmp(s + p->pos, two[k], 2)) {
+				t->op = two_op[k];
+				t->len = 2;
+				p->pos += 2;
+				return;
+			}
+		}
+		switch (s[p->pos]) {
+		case '+': t->op = OP_ADD; break;
+		case '-': t->op = OP_SUB; break;
+		case '*': t->op = OP_MUL; break;
+		case '/': t->op = OP_DIV; break;
+		case '<': t->op = OP_LT; break;
+		case '>': t->op = OP_GT; break;
+		case '(': t->kind = T_LPAREN; break;
+		case ')': t->kind = T_RPAREN; break;
+		case ',': t->kind = T_COMMA; break;
+		default:
+			fail(p, -EINVAL, p->pos, "unexpected character '%c'%s", isprint((unsigned char)s[p->pos]) ?
+			     s[p->pos] : '?', s[p->pos] == '}' ? " (a '}' with no '{')" : "");
+			t->kind = T_BAD;
+		}
+	}
+	if (t->kind != T_BAD)
+		p->pos = t->start + t->len;
+}
+
+static int new_node(struct parser *p, enum node_kind kind, size_t start, size_t end)
+{
+	struct pmc_expr *e = p->e;
+	struct node *n;
+
+	if (e->nnodes >= PMC_EXPR_MAX_NODES) {
+		fail(p, -E2BIG, start, "formula has more than %d operands and operators", PMC_EXPR_MAX_NODES);
+		return -1;
+	}
+	n = realloc(e->nodes, (e->nnodes + 1) * sizeof(*n));
+	if (!n) {
+		fail(p, -ENOMEM, start, "out of memory");
+		return -1;
+	}
+	e->nodes = n;
+	n += e->nnodes;
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->start = (unsigned)start;
+	n->len = (unsigned)(end - start);
+	return (int)e->nnodes++;
+}
+
+static int intern_name(struct parser *p, const char *s, size_t len)
+{
+	struct pmc_expr *e = p->e;
+	char **names;
+
+	if (len >= PMC_NAME_MAX) {
+		fail(p, -E2BIG, (size_t)(s - p->s), "name '%.40s...' is longer than %d characters", s,
+			PMC_NAME_MAX - 1);
+		return -1;
+	}
+	for (size_t i = 0; i < e->nnames; i++)
+		if (strlen(e->names[i]) == len && !strncmp(e->names[i], s, len))
+			return (int)i;
+	names = realloc(e->names, (e->nnames + 1) * sizeof(*names));
+	if (!names || !(names[e->nnames] = strndup(s, len))) {
+		if (names)
+			e->names = names;
+		fail(p, -ENOMEM, 0, "out of memory");
+		return -1;
+	}
+	e->names = names;
+	return (int)e->nnames++;
+}
+
+static int parse_cmp(struct parser *p);
+
+static int parse_call(struct parser *p, size_t start, size_t nlen)
+{
+	int fi = -1, idx, args[PMC_EXPR_MAX_ARGS], nargs = 0;
+	char tb[64];
+
+	for (size_t k = 0; k < PMC_ARRAY_SIZE(funcs); k++)
+		if (strlen(funcs[k].name) == nlen && !strncasecmp(funcs[k].name, p->s + start, nlen))
+			fi = (int)k;
+	if (fi < 0) {
+		fail(p, -EINVAL, start, "unknown function '%.*s' (functions: min, max, abs, if; an event name is not "
+		     "followed by '(')", (int)PMC_MIN(nlen, 40), p->s + start);
+		return -1;
+	}
+	next(p); /* '(' */
+	for (;;) {
+		if (nargs == PMC_EXPR_MAX_ARGS) {
+			fail(p, -E2BIG, p->t.start, "%s() takes at most %d arguments", funcs[fi].name,
+				PMC_EXPR_MAX_ARGS);
+			return -1;
+		}
+		args[nargs] = parse_cmp(p);
+		if (args[nargs++] < 0)
+			return -1;
+		if (p->t.kind == T_COMMA) {
+			next(p);
+			continue;
+		}
+		if (p->t.kind == T_RPAREN)
+			break;
+		fail(p, -EINVAL, p->t.start, "expected ',' or ')' in %s(...), found %s", funcs[fi].name,
+		     tok_text(p, &p->t, tb, sizeof(tb)));
+		return -1;
+	}
+	if (nargs < funcs[fi].minargs || nargs > funcs[fi].maxargs) {
+		fail(p, -EINVAL, start, "%s() takes %d%s argument%s, got %d", funcs[fi].name, funcs[fi].minargs,
+		     funcs[fi].maxargs > funcs[fi].minargs ? " or more" : "", funcs[fi].minargs == 1 ? "" : "s", nargs);
+		return -1;
+	}
+	idx = new_node(p, N_CALL, start, p->t.start + 1);
+	if (idx < 0)
+		return -1;
+	{
+		int *argv = realloc(p->e->argv, (p->e->nargv + (size_t)nargs) * sizeof(*argv));
+		if (!argv) {
+			fail(p, -ENOMEM, start, "out of memory");
+			return -1;
+		}
+		p->e->argv = argv;
+		memcpy(argv + p->e->nargv, args, (size_t)nargs * sizeof(*args));
+		p->e->nodes[idx].op = funcs[fi].f;
+		p->e->nodes[idx].args = (int)p->e->nargv;
+		p->e->nodes[idx].nargs = nargs;
+		p->e->nargv += (size_t)nargs;
+	}
+	next(p); /* ')' */
+	return idx;
+}
+
+static int parse_unary(struct parser *p);
+
+static int parse_primary(struct parser *p)
+{
+	struct tok t = p->t;
+	char tb[64];
+	int idx;
+
+	switch (t.kind) {
+	case T_NUM:
+		idx = new_node(p, N_NUM, t.start, t.start + t.len);
+		if (idx >= 0)
+			p->e->nodes[idx].num = t.num;
+		next(p);
+		return idx;
+	case T_NAME:
+	case T_QNAME:
+		next(p);
+		if (t.kind == T_NAME && p->t.kind == T_LPAREN)
+			return parse_call(p, t.start, t.len);
+		idx = new_node(p, N_NAME, t.start, t.start + t.len);
+		if (idx >= 0 && (p->e->nodes[idx].name = intern_name(p, p->s + t.nstart, t.nlen)) < 0)
+			return -1;
+		return idx;
+	case T_LPAREN:
+		next(p);
+		idx = parse_cmp(p);
+		if (idx < 0)
+			return -1;
+		if (p->t.kind != T_RPAREN) {
+			fail(p, -EINVAL, p->t.start, "expected ')' to close the '(' at column %zu, found %s",
+				t.start + 1,
+			     tok_text(p, &p->t, tb, sizeof(tb)));
+			return -1;
+		}
+		p->e->nodes[idx].start = (unsigned)t.start;
+		p->e->nodes[idx].len = (unsigned)(p->t.start + 1 - t.start);
+		next(p);
+		return idx;
+	case T_BAD:
+		return -1;
+	default:
+		fail(p, -EINVAL, t.start, "expected a number, a name or '(', found %s",
+		     tok_text(p, &t, tb, sizeof(tb)));
+		return -1;
+	}
+}
+
+static int parse_unary(struct parser *p)
+{
+	int idx, a;
+	size_t start = p->t.start;
+
+	if (++p->depth > PMC_EXPR_MAX_DEPTH) {
+		fail(p, -E2BIG, start, "formula is nested more than %d levels deep", PMC_EXPR_MAX_DEPTH);
+		return -1;
+	}
+	if (p->t.kind == T_OP && (p->t.op == OP_SUB || p->t.op == OP_ADD)) {
+		bool neg = p->t.op == OP_SUB;
+		next(p);
+		a = parse_unary(p);
+		if (a < 0 || !neg) {
+			p->depth--;
+			return a;
+		}
+		idx = new_node(p, N_NEG, start, p->e->nodes[a].start + p->e->nodes[a].len);
+		if (idx >= 0)
+			p->e->nodes[idx].a = a;
+	} else {
+		idx = parse_primary(p);
+	}
+	p->depth--;
+	return idx;
+}
+
+/* One left-associative binary level: operators in [lo, hi]. */
+static int parse_binary(struct parser *p, int lo, int hi, int (*sub)(struct parser *))
+{
+	int left = sub(p);
+
+	while (left >= 0 && p->t.kind == T_OP && p->t.op >= lo && p->t.op <= hi) {
+		int op = p->t.op, right, idx;
+		size_t start = p->e->nodes[left].start;
+
+		next(p);
+		right = sub(p);
+		if (right < 0)
+			return -1;
+		idx = new_node(p, N_BIN, start, p->e->nodes[right].start + p->e->nodes[right].len);
+		if (idx < 0)
+			return -1;
+		p->e->nodes[idx].op = op;
+		p->e->nodes[idx].a = left;
+		p->e->nodes[idx].b = right;
+		left = idx;
+	}
+	return left;
+}
+
+static int parse_mul(struct parser *p)
+{
+	return parse_binary(p, OP_MUL, OP_DIV, parse_unary);
+}
+
+static int parse_add(struct parser *p)
+{
+	return parse_binary(p, OP_ADD, OP_SUB, parse_mul);
+}
+
+static int parse_cmp(struct parser *p)
+{
+	int idx;
+
+	if (++p->depth > PMC_EXPR_MAX_DEPTH) {
+		fail(p, -E2BIG, p->t.start, "formula is nested more than %d levels deep", PMC_EXPR_MAX_DEPTH);
+		return -1;
+	}
+	idx = parse_binary(p, OP_LT, OP_NE, parse_add);
+	p->depth--;
+	return idx;
+}
+
+int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t errlen)
+{
+	struct parser p = { .s = src, .err = err, .errlen = errlen };
+	size_t len = strlen(src);
+	char tb[64];
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (len > PMC_EXPR_MAX_LEN) {
+		fail(&p, -E2BIG, PMC_EXPR_MAX_LEN, "formula is longer than %d characters", PMC_EXPR_MAX_LEN);
+		return p.rc;
+	}
+	p.e = calloc(1, sizeof(*p.e));
+	if (!p.e || !(p.e->src = strdup(src))) {
+		free(p.e);
+		return -ENOMEM;
+	}
+	p.s = p.e->src;
+	next(&p);
+	if (p.t.kind == T_END)
+		fail(&p, -EINVAL, 0, "empty formula");
+	else
+		p.e->root = parse_cmp(&p);
+	if (!p.rc && p.t.kind != T_END)
+		fail(&p, -EINVAL, p.t.start, "unexpected %s after a complete formula (missing operator?)",
+		     tok_text(&p, &p.t, tb, sizeof(tb)));
+	if (p.rc) {
+		pmc_expr_free(p.e);
+		return p.rc;
+	}
+	*ret = p.e;
+	return 0;
+}
+
+struct eval {
+	const struct pmc_expr *e;
+	pmc_expr_lookup_fn lookup;
+	void *ctx;
+	char *reason;
+	size_t reasonlen;
+};
+
+static int eval_node(struct eval *ev, int i, double *ret);
+
+static int eval_call(struct eval *ev, const struct node *n, double *ret)
+{
+	const int *argv = ev->e->argv + n->args;
+	double v, acc = 0;
+	int rc;
+
+	if (n->op == F_IF) {
+		if ((rc = eval_node(ev, argv[0], &v)))
+			return rc;
+		return eval_node(ev, v != 0 ? argv[1] : argv[2], ret);
+	}
+	for (int k = 0; k < n->nargs; k++) {
+		if ((rc = eval_node(ev, argv[k], &v)))
+			return rc;
+		if (k == 0 || (n->op == F_MIN && v < acc) || (n->op == F_MAX && v > acc))
+			acc = v;
+	}
+	*ret = n->op == F_ABS ? fabs(acc) : acc;
+	return 0;
+}
+
+static int eval_node(struct eval *ev, int i, double *ret)
+{
+	const struct node *n = &ev->e->nodes[i];
+	double a, b;
+	int rc;
+
+	switch (n->kind) {
+	case N_NUM:
+		*ret = n->num;
+		return 0;
+	case N_NAME:
+		if (ev->reasonlen)
+			ev->reason[0] = '\0';
+		rc = ev->lookup(ev->e->names[n->name], ev->ctx, ret, ev->reason, ev->reasonlen);
+		if (rc) {
+			if (ev->reasonlen && !ev->reason[0])
+				snprintf(ev->reason, ev->reasonlen, "'%s' is not available", ev->e->names[n->name]);
+			return -ENODATA;
+		}
+		return 0;
+	case N_NEG:
+		if ((rc = eval_node(ev, n->a, &a)))
+			return rc;
+		*ret = -a;
+		return 0;
+	case N_CALL:
+		return eval_call(ev, n, ret);
+	case N_BIN:
+		break;
+	}
+	if ((rc = eval_node(ev, n->a, &a)) || (rc = eval_node(ev, n->b, &b)))
+		return rc;
+	switch (n->op) {
+	case OP_ADD: *ret = a + b; break;
+	case OP_SUB: *ret = a - b; break;
+	case OP_MUL: *ret = a * b; break;
+	case OP_DIV:
+		if (b == 0) {
+			const struct node *d = &ev->e->nodes[n->b];
+			snprintf(ev->reason, ev->reasonlen, "division by zero: %.*s is 0", (int)PMC_MIN(d->len, 100),
+				 ev->e->src + d->start);
+			return -ENODATA;
+		}
+		*ret = a / b;
+		break;
+	case OP_LT: *ret = a < b; break;
+	case OP_LE: *ret = a <= b; break;
+	case OP_GT: *ret = a > b; break;
+	case OP_GE: *ret = a >= b; break;
+	case OP_EQ: *ret = a == b; break;
+	case OP_NE: *ret = a != b; break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int pmc_expr_eval(const struct pmc_expr *e, pmc_expr_lookup_fn lookup, void *ctx, double *ret,
+		  char *reason, size_t reasonlen)
+{
+	struct eval ev = { e, lookup, ctx, reason, reasonlen };
+	char dummy[1];
+	double v;
+	int rc;
+
+	if (!reason || !reasonlen) {
+		ev.reason = dummy;
+		ev.reasonlen = sizeof(dummy);
+	}
+	ev.reason[0] = '\0';
+	rc = eval_node(&ev, e->root, &v);
+	if (rc)
+		return rc;
+	if (!isfinite(v)) {
+		snprintf(ev.reason, ev.reasonlen, "the result is not a finite number (overflow)");
+		return -ENODATA;
+	}
+	*ret = v;
+	return 0;
+}
+
+size_t pmc_expr_name_count(const struct pmc_expr *e)
+{
+	return e->nnames;
+}
+
+const char *pmc_expr_name(const struct pmc_expr *e, size_t i)
+{
+	return i < e->nnames ? e->names[i] : NULL;
+}
+
+const char *pmc_expr_source(const struct pmc_expr *e)
+{
+	return e->src;
+}
+
+void pmc_expr_free(struct pmc_expr *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->nnames; i++)
+		free(e->names[i]);
+	free(e->names);
+	free(e->nodes);
+	free(e->argv);
+	free(e->src);
+	free(e);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The formula language of metrics and checks (documented in pmctool-events(5)):
+ *   numbers       12, 1.5, 1e9, 0x1f
+ *   names         [A-Za-z_][A-Za-z0-9_.:]*  (instructions, UOPS_ISSUED:ANY, uops_issued.any, TSC_HZ)
+ *   quoted names  {anything but braces} or "anything but quotes": {ref-cycles}, {msr/tsc/}, {uops_issued.any>=2}
+ *   operators     + - * / and unary -, comparisons < <= > >= == != (1 or 0), parentheses
+ *   functions     min(a, b, ...), max(a, b, ...), abs(a), if(cond, then, else) (only the chosen branch is evaluated)
+ * Names are looked up when evaluated, through a callback: events, constants, earlier metrics.
+ */
+#ifndef PMC_METRICS_EXPR_H
+#define PMC_METRICS_EXPR_H
+
+#include <stddef.h>
+
+#define PMC_EXPR_MAX_LEN 2048   /* characters in one formula */
+#define PMC_EXPR_MAX_DEPTH 48   /* nesting of parentheses, functions and unary operators */
+#define PMC_EXPR_MAX_NODES 1024 /* operands and operators in one formula */
+#define PMC_EXPR_MAX_ARGS 32    /* arguments of min / max */
+
+struct pmc_expr;
+
+/*
+ * Look up one name. Return 0 and set *ret, or a negative errno-style value and write a one-line reason
+ * ("event 'cycles' was not counted: ...") into reason (reasonlen bytes, NUL-terminated).
+ */
+typedef int (*pmc_expr_lookup_fn)(const char *name, void *ctx, double *ret, char *reason, size_t reasonlen);
+
+/*
+ * Parse src. 0 and *ret (free with pmc_expr_free), or -EINVAL (syntax), -E2BIG (a limit above), -ENOMEM.
+ * On failure err holds "column N: what is wrong, naming the offending text"; *ret is not written.
+ */
+int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t errlen);
+
+/*
+ * Evaluate. 0 and *ret (a finite number), or -ENODATA when the value is not available ("n/a"): a name's lookup
+ * failed, a division by zero, a non-finite result. reason then says which name or which denominator and why.
+ */
+int pmc_expr_eval(const struct pmc_expr *e, pmc_expr_lookup_fn lookup, void *ctx, double *ret,
+		  char *reason, size_t reasonlen);
+
+/* The distinct names the formula references, in order of first use (case kept as written). */
+size_t pmc_expr_name_count(const struct pmc_expr *e);
+const char *pmc_expr_name(const struct pmc_expr *e, size_t i);
+
+/* The source text the formula was parsed from. */
+const char *pmc_expr_source(const struct pmc_expr *e);
+
+/* Accepts NULL. */
+void pmc_expr_free(struct pmc_expr *e);
+
+#endif

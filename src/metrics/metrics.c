@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+#include "metrics/metrics.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "metrics/expr.h"
+#include "util/util.h"
+
+const char *const pmc_metric_known_consts[] = {
+	"TSC_HZ",                /* TSC ticks per second */
+	"BASE_HZ",               /* nominal (base) core frequency; equals TSC_HZ on most Intel parts */
+	"SECONDS",               /* wall time of one run of the workload */
+	"ITERATIONS",            /* built-in kernels: loop iterations */
+	"EXPECTED_INSTRUCTIONS", /* built-in kernels: instructions the measured region retires */
+	"EXPECTED_FLOPS",        /* built-in kernels: floating-point operations it performs */
+	"EXPECTED_UOPS",         /* built-in kernels: fused-domain uops it issues */
+	"EXPECTED_BRANCHES",     /* built-in kernels: branches it retires */
+	"PMC_WIDTH",             /* bits of a general-purpose counter */
+	NULL,
+};
+
+bool pmc_metric_is_known_const(const char *name)
+{
+	for (size_t i = 0; pmc_metric_known_consts[i]; i++)
+		if (!strcasecmp(pmc_metric_known_consts[i], name))
+			return true;
+	return false;
+}
+
+bool pmc_metric_name_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n >= PMC_METRIC_NAME_MAX || !(isalpha((unsigned char)name[0]) || name[0] == '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+			return false;
+	return true;
+}
+
+struct lookup_ctx {
+	const struct pmc_report *rep;
+	const struct pmc_metric_value *done; /* metrics evaluated earlier in this call */
+	size_t ndone;
+};
+
+static int const_fallback(const struct pmc_report *rep, const char *name, double *ret, char *reason, size_t len)
+{
+	if (!pmc_report_get_const(rep, name, ret))
+		return 0;
+	if (!strcasecmp(name, "TSC_HZ") && rep->tsc_hz > 0) {
+		*ret = rep->tsc_hz;
+		return 0;
+	}
+	if (!strcasecmp(name, "SECONDS") && rep->wall_ns_mean > 0) {
+		*ret = rep->wall_ns_mean / 1e9;
+		return 0;
+	}
+	if (!strcasecmp(name, "TSC_HZ") || !strcasecmp(name, "BASE_HZ"))
+		snprintf(reason, len, "%s is unknown: the TSC / base frequency could not be determined", name);
+	else if (!strncasecmp(name, "EXPECTED_", 9) || !strcasecmp(name, "ITERATIONS"))
+		snprintf(reason, len, "%s is known only for built-in kernels (pmctool stat -k)", name);
+	else if (pmc_metric_is_known_const(name))
+		snprintf(reason, len, "%s is not known for this measurement", name);
+	else
+		snprintf(reason, len, "'%s' is neither a measured event, a metric nor a known constant", name);
+	return -ENOENT;
+}
+
+static int report_lookup(const char *name, void *vctx, double *ret, char *reason, size_t len)
+{
+	const struct lookup_ctx *c = vctx;
+	const struct pmc_report_event *ev;
+
+	for (size_t i = c->ndone; i-- > 0;) {
+		if (strcasecmp(c->done[i].name, name))
+			continue;
+		if (!c->done[i].valid) {
+			snprintf(reason, len, "metric %s is n/a: %s", name, c->done[i].reason);
+			return -ENODATA;
+		}
+		*ret = c->done[i].value;
+		return 0;
+	}
+	ev = pmc_report_find_event(c->rep, name);
+	if (!ev)
+		return const_fallback(c->rep, name, ret, reason, len);
+	if (ev->status != PMC_COUNT_OK) {
+		snprintf(reason, len, "event %s %s: %s", name,
+			 ev->status == PMC_COUNT_NOT_SUPPORTED ? "is not supported" : "was not counted",
+			 ev->reason[0] ? ev->reason : "no reason recorded");
+		return -ENODATA;
+	}
+	*ret = ev->mean;
+	return 0;
+}
+
+static void eval_into(const struct pmc_report *rep, const struct pmc_metric_value *done, size_t ndone,
+		      const struct pmc_metric_def *def, struct pmc_metric_value *m)
+{
+	struct lookup_ctx ctx = { rep, done, ndone };
+	struct pmc_expr *e = NULL;
+	char err[160];
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->name, sizeof(m->name), "%s", def->name);
+	snprintf(m->unit, sizeof(m->unit), "%s", def->unit);
+	snprintf(m->desc, sizeof(m->desc), "%s", def->desc);
+	rc = pmc_expr_parse(def->formula, &e, err, sizeof(err));
+	if (rc) {
+		snprintf(m->reason, sizeof(m->reason), "formula error: %.140s", err);
+		return;
+	}
+	rc = pmc_expr_eval(e, report_lookup, &ctx, &m->value, m->reason, sizeof(m->reason));
+	m->valid = rc == 0;
+	if (!m->valid)
+		m->value = 0;
+	pmc_expr_free(e);
+}
+
+/* True when the formula names something that is neither an earlier metric, an event of the report, nor a constant
+ * this report has: the default list's events the user did not ask for, EXPECTED_* outside kernels. */
+static bool names_absent_event(const struct pmc_report *rep, const struct pmc_metric_value *done, size_t ndone,
+			       const char *formula)
+{
+	struct pmc_expr *e;
+	bool absent = false;
+
+	if (pmc_expr_parse(formula, &e, NULL, 0))
+		return false;
+	for (size_t i = 0; i < pmc_expr_name_count(e) && !absent; i++) {
+		const char *n = pmc_expr_name(e, i);
+		double v;
+		char why[8];
+		bool found = pmc_report_find_event(rep, n) || !const_fallback(rep, n, &v, why, sizeof(why));
+
+		for (size_t k = 0; k < ndone && !found; k++)
+			found = !strcasecmp(done[k].name, n);
+		absent = !found;
+	}
+	pmc_expr_free(e);
+	return absent;
+}
+
+int pmc_metrics_eval(struct pmc_report *rep, const struct pmc_metric_def *defs, size_t ndefs, unsigned flags)
+{
+	size_t first = rep->nmetrics;
+
+	for (size_t i = 0; i < ndefs; i++) {
+		struct pmc_metric_value m;
+		int rc;
+
+		if ((flags & PMC_METRICS_SKIP_ABSENT) &&
+		    names_absent_event(rep, rep->metrics + first, rep->nmetrics - first, defs[i].formula))
+			continue;
+		eval_into(rep, rep->metrics + first, rep->nmetrics - first, &defs[i], &m);
+		rc = pmc_report_add_metric(rep, &m);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int pmc_metrics_eval_formula(const struct pmc_report *rep, const char *formula, double *ret,
+			     char *reason, size_t reasonlen)
+{
+	struct lookup_ctx ctx = { rep, NULL, 0 };
+	struct pmc_expr *e;
+	int rc = pmc_expr_parse(formula, &e, reason, reasonlen);
+
+	if (rc)
+		return rc == -ENOMEM ? rc : -EINVAL;
+	rc = pmc_expr_eval(e, report_lookup, &ctx, ret, reason, reasonlen);
+	pmc_expr_free(e);
+	return rc;
+}
+
+int pmc_metric_def_parse_cli(const char *arg, struct pmc_metric_def *ret, char *err, size_t errlen)
+{
+	struct pmc_metric_def d = { 0 };
+	const char *eq = strchr(arg, '='), *br;
+	size_t nlen;
+	struct pmc_expr *e;
+	char perr[200];
+
+	if (!eq) {
+		snprintf(err, errlen, "--metric '%s': expected NAME=FORMULA, e.g. IPC=instructions/cycles", arg);
+		return -EINVAL;
+	}
+	nlen = (size_t)(eq - arg);
+	br = memchr(arg, '[', nlen);
+	if (br) {
+		const char *close = memchr(br, ']', (size_t)(eq - br));
+		if (!close || close + 1 != eq || (size_t)(close - br - 1) >= sizeof(d.unit)) {
+			snprintf(err, errlen, "--metric '%s': the unit goes in brackets right before '=' "
+				 "(NAME[UNIT]=FORMULA), at most %zu characters", arg, sizeof(d.unit) - 1);
+			return -EINVAL;
+		}
+		memcpy(d.unit, br + 1, (size_t)(close - br - 1));
+		nlen = (size_t)(br - arg);
+	}
+	while (nlen && isspace((unsigned char)arg[nlen - 1]))
+		nlen--;
+	if (nlen >= sizeof(d.name)) {
+		snprintf(err, errlen, "--metric: name '%.*s' is longer than %zu characters", (int)PMC_MIN(nlen, 80),
+			arg,
+			 sizeof(d.name) - 1);
+		return -EINVAL;
+	}
+	memcpy(d.name, arg, nlen);
+	if (!pmc_metric_name_valid(d.name)) {
+		snprintf(err, errlen, "--metric '%s': name '%s' must start with a letter or '_' and hold only letters, "
+			 "digits and '_'", arg, d.name);
+		return -EINVAL;
+	}
+	if (strlen(eq + 1) >= sizeof(d.formula)) {
+		snprintf(err, errlen, "--metric %s: formula is longer than %zu characters", d.name,
+			 sizeof(d.formula) - 1);
+		return -EINVAL;
+	}
+	snprintf(d.formula, sizeof(d.formula), "%s", eq + 1);
+	if (pmc_expr_parse(d.formula, &e, perr, sizeof(perr))) {
+		snprintf(err, errlen, "--metric %s: formula '%.200s': %s", d.name, d.formula, perr);
+		return -EINVAL;
+	}
+	pmc_expr_free(e);
+	snprintf(d.desc, sizeof(d.desc), "user metric: %.140s", d.formula);
+	*ret = d;
+	return 0;
+}
+
+static const struct pmc_metric_def default_metrics[] = {
+	{ "IPC", "instructions / cycles", "", "instructions retired per core cycle" },
+	{ "GHz", "cycles / {task-clock}", "GHz", "core cycles per nanosecond of task time" },
+	{ "CPUs", "{task-clock} / (SECONDS * 1e9)", "", "CPUs used on average (task-clock / wall time)" },
+	{ "utilization", "{ref-cycles} / {msr/tsc/}", "", "unhalted share of TSC time (1.0 = never halted)" },
+	{ "unhalted_GHz", "cycles / {ref-cycles} * TSC_HZ / 1e9", "GHz", "average frequency while not halted" },
+	{ "net_GHz", "cycles / {msr/tsc/} * TSC_HZ / 1e9", "GHz", "average frequency over TSC time, halts included" },
+	{ "branch_miss_pct", "100 * {branch-misses} / branches", "%", "mispredicted share of branches" },
+	{ "cache_miss_pct", "100 * {cache-misses} / {cache-references}", "%",
+	  "missed share of last-level cache references (vendor-defined; see pmctool-events(5))" },
+	{ "retired_vs_expected", "instructions / EXPECTED_INSTRUCTIONS", "",
+	  "instructions retired per instruction expected (built-in kernels; 1.0 = exact)" },
+};
+
+const struct pmc_metric_def *pmc_metrics_default(size_t *ret_n)
+{
+	*ret_n = PMC_ARRAY_SIZE(default_metrics);
+	return default_metrics;
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/* Each built-in check fires on a report crafted to trigger it and stays quiet on a clean one. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "metrics/checks.h"
+
+static struct pmc_report_event *add(struct pmc_report *rep, const char *name, double v, unsigned flags)
+{
+	struct pmc_report_event *e;
+
+	rep->events = realloc(rep->events, (rep->nevents + 1) * sizeof(*rep->events));
+	assert_non_null(rep->events);
+	e = &rep->events[rep->nevents++];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->ev.name, sizeof(e->ev.name), "%s", name);
+	snprintf(e->ev.canonical, sizeof(e->ev.canonical), "%s", name);
+	e->ev.flags = flags;
+	e->ev.attr.type = PERF_TYPE_RAW; /* a raw event with config 0: matches no role by its attr */
+	e->ev.fixed_index = -1;
+	e->samples = calloc(1, sizeof(*e->samples));
+	e->nsamples = 1;
+	e->samples[0].count.value = (uint64_t)v;
+	e->status = PMC_COUNT_OK;
+	e->mean = v;
+	e->running_pct = 100;
+	e->batch_spread_pct = -1;
+	return e;
+}
+
+/* A clean 1-second user-mode run: nothing should fire. */
+static void clean(struct pmc_report *rep)
+{
+	struct pmc_report_event *e;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->nbatches = 2;
+	add(rep, "msr/tsc/", 2e9, PMC_EVF_TSC | PMC_EVF_ANCHOR)->in_every_batch = true;
+	e = add(rep, "instructions", 4e9, PMC_EVF_HARDWARE | PMC_EVF_ANCHOR);
+	e->ev.attr.type = PERF_TYPE_HARDWARE;
+	e->ev.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	e->in_every_batch = true;
+	e->batch_spread_pct = 0.5;
+	e = add(rep, "cycles", 2.4e9, PMC_EVF_HARDWARE);
+	e->ev.cls = PMC_CLASS_FIXED;
+	e->ev.fixed_index = 1;
+	add(rep, "ref-cycles", 1.99e9, PMC_EVF_HARDWARE);
+	add(rep, "instructions:k", 1e6, PMC_EVF_HARDWARE)->ev.attr.exclude_user = 1;
+	add(rep, "cycles:k", 2e6, PMC_EVF_HARDWARE)->ev.attr.exclude_user = 1;
+	e = add(rep, "UOPS_ISSUED:ANY:c=2", 2e9, PMC_EVF_HARDWARE);
+	e->ev.attr.type = PERF_TYPE_RAW;
+	e->ev.attr.config = 0x200010eull;
+	add(rep, "UOPS_ISSUED:ANY", 9e9, PMC_EVF_HARDWARE);
+	pmc_report_set_const(rep, "SECONDS", 1.0);
+	pmc_report_set_const(rep, "EXPECTED_INSTRUCTIONS", 4.001e9);
+}
+
+static struct pmc_report_event *ev(struct pmc_report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->nevents; i++)
+		if (!strcmp(rep->events[i].ev.name, name))
+			return &rep->events[i];
+	fail_msg("no event %s", name);
+	return NULL;
+}
+
+static void mk_multiplexed(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY")->running_pct = 50; }
+static void mk_drift(struct pmc_report *r) { ev(r, "instructions")->batch_spread_pct = 3.5; }
+static void mk_halted(struct pmc_report *r) { ev(r, "ref-cycles")->mean = 1.5e9; }
+static void mk_kernel_long(struct pmc_report *r) { ev(r, "cycles:k")->mean = 1e8; }
+static void mk_kernel_short(struct pmc_report *r)
+{
+	pmc_report_set_const(r, "SECONDS", 0.0005);
+	ev(r, "instructions:k")->mean = 5;
+}
+static void mk_retired(struct pmc_report *r) { pmc_report_set_const(r, "EXPECTED_INSTRUCTIONS", 3.9e9); }
+static void mk_cmask_over(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY:c=2")->mean = 3e9; }
+static void mk_uops_over(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY")->mean = 2.4e9 * 9; }
+static void mk_cycles_over(struct pmc_report *r) { ev(r, "msr/tsc/")->mean = 1e8; ev(r, "ref-cycles")->mean = 1e8; }
+static void mk_cmask_by_name(struct pmc_report *r) { add(r, "uops_retired.all>=3", 2.6e9, PMC_EVF_HARDWARE); }
+static void mk_near_width(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY")->samples[0].count.value = 1ull << 47; }
+
+static const struct {
+	int line;
+	void (*make)(struct pmc_report *);
+	bool nmi;
+	unsigned width;
+	const char *fires;   /* the check that must fire, NULL: none may */
+	const char *msg_has;
+} rows[] = {
+	{ __LINE__, NULL, false, 48, NULL, NULL },
+	{ __LINE__, mk_multiplexed, false, 0, "multiplexed", "50.0% of the time" },
+	{ __LINE__, mk_drift, false, 0, "batch-drift", "3.50%" },
+	{ __LINE__, mk_halted, false, 0, "utilization", "halted 25.0%" },
+	{ __LINE__, mk_kernel_long, false, 0, "kernel-share", "cycles in kernel mode: 4.17%" },
+	{ __LINE__, mk_kernel_short, false, 0, "kernel-share", "discard this run" },
+	{ __LINE__, mk_retired, false, 0, "retired-vs-expected", "1.025" },
+	{ __LINE__, mk_cmask_over, false, 0, "impossible-count", "UOPS_ISSUED:ANY:c=2 counts cycles" },
+	{ __LINE__, mk_cmask_by_name, false, 0, "impossible-count", "uops_retired.all>=3" },
+	{ __LINE__, mk_uops_over, false, 0, "impossible-count", "more than 8 uops per cycle" },
+	{ __LINE__, mk_cycles_over, false, 0, "impossible-count", "exceed TSC ticks" },
+	{ __LINE__, NULL, true, 0, "nmi-watchdog", "nmi_watchdog=0" },
+	{ __LINE__, mk_near_width, false, 48, "near-width", "48-bit" },
+};
+
+static void test_each_check_fires_on_crafted_input_and_only_then(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_report rep;
+		struct pmc_check_opts o;
+		bool found = false;
+
+		clean(&rep);
+		if (rows[i].make)
+			rows[i].make(&rep);
+		pmc_check_opts_default(&o);
+		o.nmi_watchdog = rows[i].nmi;
+		o.pmc_width = rows[i].width;
+		pmc_checks_run(&rep, &o);
+		for (size_t k = 0; k < rep.nchecks; k++) {
+			if (rows[i].fires && !strcmp(rep.checks[k].name, rows[i].fires)) {
+				found = true;
+				if (!strstr(rep.checks[k].msg, rows[i].msg_has))
+					fail_msg("line %d: '%s' lacks '%s'", rows[i].line, rep.checks[k].msg,
+						 rows[i].msg_has);
+				continue;
+			}
+			fail_msg("line %d: unexpected check %s: %s", rows[i].line, rep.checks[k].name,
+				rep.checks[k].msg);
+		}
+		if (rows[i].fires && !found)
+			fail_msg("line %d: %s did not fire", rows[i].line, rows[i].fires);
+		pmc_report_fini(&rep);
+	}
+}
+
+static void test_checks_quiet_when_events_not_counted(void **state)
+{
+	struct pmc_report rep;
+
+	(void)state;
+	clean(&rep);
+	mk_halted(&rep);
+	mk_cmask_over(&rep);
+	for (size_t i = 0; i < rep.nevents; i++)
+		rep.events[i].status = PMC_COUNT_NOT_SUPPORTED;
+	pmc_checks_run(&rep, NULL);
+	assert_int_equal(rep.nchecks, 0);
+	pmc_report_fini(&rep);
+}
+
+static void test_set_check_defs_fire_on_condition(void **state)
+{
+	struct pmc_report rep;
+	const struct pmc_check_def defs[] = {
+		{ "low-ipc", PMC_CHECK_WARN, "instructions / cycles < 2", "IPC below 2" },
+		{ "high-ipc", PMC_CHECK_BAD, "instructions / cycles > 2", "IPC above 2" },
+		{ "na", PMC_CHECK_BAD, "instructions / missing > 0", "never" },
+		{ "broken", PMC_CHECK_BAD, "1 +", "never" },
+	};
+
+	(void)state;
+	clean(&rep);
+	pmc_checks_run_defs(&rep, defs, 4);
+	assert_int_equal(rep.nchecks, 2);
+	assert_string_equal(rep.checks[0].name, "low-ipc");
+	assert_int_equal(rep.checks[0].severity, PMC_CHECK_WARN);
+	assert_string_equal(rep.checks[1].name, "broken");
+	assert_non_null(strstr(rep.checks[1].msg, "does not parse"));
+	pmc_report_fini(&rep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_each_check_fires_on_crafted_input_and_only_then),
+		cmocka_unit_test(test_checks_quiet_when_events_not_counted),
+		cmocka_unit_test(test_set_check_defs_fire_on_condition),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -338,6 +338,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	struct stat_opts o;
 	struct stat_events se;
 	struct pmc_report rep;
+	struct pmc_metric_def *cli_metrics = NULL;
 	char err[256];
 	int rc, r;
 
@@ -351,6 +352,9 @@ int pmc_cmd_stat(int argc, char **argv)
 		fprintf(stderr, "pmctool: libpfm4 could not start: %s\n", err);
 		return PMC_EXIT_INTERNAL;
 	}
+	rc = stat_metrics_parse(&o, &cli_metrics);
+	if (rc)
+		goto out;
 	if (o.kernel) {
 		rc = stat_kernel_prepare(&o);
 		if (rc)
@@ -378,6 +382,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	pmc_report_set_const(&rep, "SECONDS", rep.wall_ns_mean / 1e9);
 	if (o.k)
 		add_declared_rates(&rep);
+	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
 	add_stat_checks(&rep);
 	r = pmc_output_emit(&rep, &o.out, o.outpath);
 	if (r == -EPIPE) {
@@ -399,6 +404,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	else
 		rc = rep.exit_status;
 out:
+	free(cli_metrics);
 	pmc_report_fini(&rep);
 	stat_events_fini(&se);
 	pmc_pmu_fini();

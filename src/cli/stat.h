@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "eventsets/eventset.h"
 #include "kernels/kernels.h"
 #include "output/output.h"
 #include "plan/plan.h"
@@ -48,6 +49,8 @@ struct stat_events {
 	struct pmc_plan plan;
 	struct pmc_plan_opts popts;
 	char budget_why[256];          /* where the counter budget came from */
+	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
+	const struct pmc_eventset_variant *variant;
 };
 
 /* Resolve one spec and append it. On a bad name prints the error (and suggestions) to stderr and returns
@@ -68,6 +71,12 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 int stat_kernel_prepare(struct stat_opts *o);
 /* What the kernel runner saw (read method, overhead, region TSC cycles, expectations) into the report. */
 void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep);
+
+/* Parse the --metric options (before anything runs). 0 or an exit status; *ret is freed by the caller. */
+int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret);
+/* Evaluate the set's metrics (or the defaults) and --metric's, then run the checks. */
+void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+			struct pmc_report *rep);
 
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;

@@ -7,6 +7,7 @@
 
 #include "cli/stat.h"
 #include "info/inventory.h"
+#include "info/sysfs.h"
 
 /* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). */
 static const char *const default_events[] = {
@@ -45,9 +46,9 @@ static int push_event(struct stat_events *se, const struct pmc_event *ev)
 }
 
 /* The resolver's message already names the input and carries the nearest valid names. */
-static void print_resolve_error(const struct pmc_resolve_error *err)
+static void print_resolve_error(const char *where, const struct pmc_resolve_error *err)
 {
-	fprintf(stderr, "pmctool: %s\n", err->msg[0] ? err->msg : "cannot resolve event");
+	fprintf(stderr, "pmctool: %s%s\n", where, err->msg[0] ? err->msg : "cannot resolve event");
 	if (err->code == PMC_RESOLVE_UNKNOWN && err->nsuggest == 0 && !pmc_pmu_core_name())
 		fprintf(stderr, "  note: libpfm4 knows no core PMU for this CPU, so model-specific names (UOPS_ISSUED:ANY) "
 				"cannot be resolved here; raw codes (r53010e) and generic names work, and "
@@ -61,7 +62,7 @@ int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flag
 
 	memset(&err, 0, sizeof(err));
 	if (pmc_event_resolve(spec, &ev, &err) < 0) {
-		print_resolve_error(&err);
+		print_resolve_error("", &err);
 		return PMC_EXIT_USAGE;
 	}
 	ev.flags |= flags;
@@ -73,9 +74,83 @@ static int add_cb(const char *spec, void *ctx)
 	return stat_events_add_spec(ctx, spec, 0);
 }
 
+/* The logical CPUs of the SMT pair holding 'cpu', for an event set's EVENT@sibling0 / @sibling1. */
+static int sibling_cpus(int cpu, int ret[2])
+{
+	char list[64];
+	unsigned n = 0;
+
+	if (pmc_sysfs_smt_siblings(cpu, list, sizeof(list), &n) < 0 || n < 2)
+		return -ENODEV;
+	if (sscanf(list, "%d%*[,-]%d", &ret[0], &ret[1]) != 2)
+		return -EINVAL;
+	return 0;
+}
+
+static int add_set_events(struct stat_events *se, const struct stat_opts *o)
+{
+	char err[512], base[PMC_NAME_MAX];
+	const char *pmu = pmc_pmu_core_name();
+	int sib[2] = { -1, -1 };
+
+	if (pmc_eventset_find(o->set_name, &se->set, err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmctool: %s\n  'pmctool sets --all' lists the event sets\n", err);
+		return PMC_EXIT_USAGE;
+	}
+	se->variant = pmc_eventset_select(se->set, pmu);
+	if (!se->variant) {
+		fprintf(stderr, "pmctool: event set '%s' has no variant for %s%s; 'pmctool sets %s' shows its variants, "
+				"and LIBPFM_FORCE_PMU=NAME picks another CPU's\n", se->set->name, pmu ? "PMU " : "",
+			pmu ? pmu : "this CPU (libpfm4 detects no core PMU)", se->set->name);
+		return PMC_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < se->variant->nevents; i++) {
+		const char *spelling = se->variant->events[i].spelling;
+		int which = pmc_eventset_event_sibling(spelling, base, sizeof(base));
+		struct pmc_event ev;
+		struct pmc_resolve_error rerr;
+		int r;
+
+		memset(&rerr, 0, sizeof(rerr));
+		if (pmc_event_resolve(which >= 0 ? base : spelling, &ev, &rerr) < 0) {
+			char where[PMC_NAME_MAX + 64];
+			snprintf(where, sizeof(where), "%s:%u: ", se->set->path, se->variant->events[i].line);
+			print_resolve_error(where, &rerr);
+			return PMC_EXIT_USAGE;
+		}
+		if (which >= 0) {
+			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0) {
+				fprintf(stderr, "pmctool: event set '%s' counts on the two SMT siblings of a core, but CPU %d "
+						"has no sibling (SMT is off or absent): see "
+						"/sys/devices/system/cpu/cpu%d/topology/core_cpus_list\n",
+					se->set->name, o->cpu >= 0 ? o->cpu : 0, o->cpu >= 0 ? o->cpu : 0);
+				return PMC_EXIT_USAGE;
+			}
+			if (o->kernel) {
+				fprintf(stderr, "pmctool: event set '%s' counts CPU-wide (%s): use it with a command, not -k\n",
+					se->set->name, spelling);
+				return PMC_EXIT_USAGE;
+			}
+			ev.cpu_wide = true;
+			ev.cpu = sib[which];
+			snprintf(ev.name, sizeof(ev.name), "%s", spelling);
+		}
+		r = push_event(se, &ev);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
 int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
 {
 	int r;
+
+	if (o->set_name) {
+		r = add_set_events(se, o);
+		if (r)
+			return r;
+	}
 
 	for (size_t i = 0; i < o->nlists; i++) {
 		r = pmc_event_list_split(o->event_lists[i], add_cb, se);
@@ -232,6 +307,7 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 void stat_events_fini(struct stat_events *se)
 {
 	pmc_plan_fini(&se->plan);
+	pmc_eventset_free(se->set);
 	free(se->evs);
 	memset(se, 0, sizeof(*se));
 }

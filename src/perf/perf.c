@@ -48,8 +48,7 @@ const char *pmc_perf_open_reason(int err, int hardware)
 {
 	switch (err) {
 	case ENOENT:
-		return hardware ? "no hardware PMU: the kernel has no driver for this CPU's counters (a VM without a "
-				  "virtual PMU?); software events still count"
+		return hardware ? "no hardware PMU: the kernel has no driver for this CPU's counters"
 				: "the kernel does not know this event";
 	case ENODEV:
 		return "the PMU does not exist on this CPU";

@@ -34,6 +34,8 @@ struct pmc_event {
 	enum pmc_counter_class cls;
 	int fixed_index;              /* 0 instructions, 1 core cycles, 2 ref cycles; -1 when cls != PMC_CLASS_FIXED */
 	unsigned flags;               /* enum pmc_event_flags */
+	bool cpu_wide;                /* count CPU 'cpu' system-wide (an event set's EVENT@siblingN), not the workload */
+	int cpu;                      /* with cpu_wide only */
 };
 
 enum pmc_resolve_code {

@@ -65,6 +65,11 @@ static void prepare_attr(struct perf_event_attr *a, const struct pmc_event *ev, 
 {
 	*a = ev->attr;
 	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (ev->cpu_wide) {
+		/* CPU-wide events know no exec: they are enabled just before the go byte and disabled after wait. */
+		a->disabled = 1;
+		return;
+	}
 	a->inherit = 1;
 	a->disabled = leader;
 	a->enable_on_exec = leader;
@@ -78,12 +83,16 @@ static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struc
 	int fd;
 
 	prepare_attr(&a, ev, group_fd < 0);
-	fd = pmc_perf_open(&a, pid, -1, group_fd, 0);
+	if (ev->cpu_wide) {
+		pid = -1;
+		group_fd = -1;
+	}
+	fd = pmc_perf_open(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, 0);
 	if ((fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && ev->attr.type != PERF_TYPE_BREAKPOINT &&
 	    !(ev->flags & PMC_EVF_TSC)) {
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
-		fd = pmc_perf_open(&a, pid, -1, group_fd, 0);
+		fd = pmc_perf_open(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, 0);
 		if (fd >= 0)
 			c->flags |= PMC_COUNT_USER_ONLY;
 	}
@@ -99,7 +108,7 @@ static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, st
 
 	for (size_t i = 0; i < req->n; i++) {
 		const struct pmc_event *ev = req->events[i];
-		bool grouped = req->group && (ev->flags & PMC_EVF_HARDWARE);
+		bool grouped = req->group && (ev->flags & PMC_EVF_HARDWARE) && !ev->cpu_wide;
 		struct pmc_count *c = &out->counts[i];
 		int fd;
 
@@ -126,6 +135,14 @@ static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, st
 			leader = fd;
 	}
 	return 0;
+}
+
+/* Start or stop the CPU-wide events of the batch (the task events follow exec and exit by themselves). */
+static void toggle_cpu_wide(const struct pmc_measure_req *req, const int *fds, unsigned long op)
+{
+	for (size_t i = 0; i < req->n; i++)
+		if (fds[i] >= 0 && req->events[i]->cpu_wide)
+			ioctl(fds[i], op, 0);
 }
 
 static void read_batch(const struct pmc_measure_req *req, const int *fds, struct pmc_measure_out *out)
@@ -189,6 +206,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		close_fd(&go[1]); /* EOF: the child exits without exec */
 		goto reap;
 	}
+	toggle_cpu_wide(req, fds, PERF_EVENT_IOC_ENABLE);
 	t0 = pmc_now_ns();
 	if (write(go[1], "g", 1) != 1) {
 		err->what = PMC_LAUNCH_SYSTEM;
@@ -205,6 +223,7 @@ reap:
 		}
 	}
 	out->wall_ns = t0 ? pmc_now_ns() - t0 : 0;
+	toggle_cpu_wide(req, fds, PERF_EVENT_IOC_DISABLE);
 	pmc_launch_child = 0;
 	out->wait_status = st;
 	if (err->what != PMC_LAUNCH_OK)

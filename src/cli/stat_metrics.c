@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat: derived metrics (an event set's, the defaults, --metric) and the scaling checks of a report. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stat.h"
+#include "info/cpuid.h"
+#include "info/tsc.h"
+#include "metrics/checks.h"
+#include "metrics/metrics.h"
+
+int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret)
+{
+	struct pmc_metric_def *defs;
+	char err[256];
+
+	*ret = NULL;
+	if (!o->nmetric_args)
+		return 0;
+	defs = calloc(o->nmetric_args, sizeof(*defs));
+	if (!defs)
+		return PMC_EXIT_INTERNAL;
+	for (size_t i = 0; i < o->nmetric_args; i++) {
+		if (pmc_metric_def_parse_cli(o->metric_args[i], &defs[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "pmctool stat: bad --metric '%s': %s\n", o->metric_args[i], err);
+			free(defs);
+			return PMC_EXIT_USAGE;
+		}
+	}
+	*ret = defs;
+	return 0;
+}
+
+static bool names_tsc_rate(const struct pmc_metric_def *defs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strstr(defs[i].formula, "TSC_HZ") || strstr(defs[i].formula, "BASE_HZ"))
+			return true;
+	return false;
+}
+
+/* The TSC rate costs a calibration on some machines (up to 0.1 s): find it only when a formula needs it. */
+static void set_clock_constants(struct pmc_report *rep)
+{
+	struct pmc_cpuid_regs r;
+	const char *src = NULL;
+	double hz = 0;
+
+	if (pmc_tsc_hz(&hz, &src) < 0 || hz <= 0)
+		return;
+	rep->tsc_hz = hz;
+	rep->tsc_source = src;
+	pmc_report_set_const(rep, "TSC_HZ", hz);
+	/* CPUID 0x16 EAX: the nominal (base) frequency in MHz, where the CPU reports it; else the TSC rate, which
+	 * equals the base frequency on the parts whose REF_XCLK scaling needs it. */
+	if (pmc_cpuid(0x16, 0, &r) && (r.eax & 0xffff))
+		pmc_report_set_const(rep, "BASE_HZ", (double)(r.eax & 0xffff) * 1e6);
+	else
+		pmc_report_set_const(rep, "BASE_HZ", hz);
+}
+
+static bool nmi_watchdog_on(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
+	int v = 0;
+
+	if (!f)
+		return false;
+	if (fscanf(f, "%d", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v != 0;
+}
+
+void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+			struct pmc_report *rep)
+{
+	const struct pmc_metric_def *defs;
+	size_t ndefs = 0;
+	unsigned flags = 0;
+	struct pmc_check_opts co;
+	struct pmc_arch_perfmon arch;
+	struct pmc_amd_perfmon amd;
+	struct pmc_cpu_id id;
+	bool has_arch = false, has_amd = false;
+
+	if (se->variant) {
+		defs = se->variant->metrics;
+		ndefs = se->variant->nmetrics;
+	} else {
+		defs = pmc_metrics_default(&ndefs);
+		flags = PMC_METRICS_SKIP_ABSENT; /* only the defaults whose events were asked for */
+	}
+	if (names_tsc_rate(defs, ndefs) || names_tsc_rate(cli, ncli))
+		set_clock_constants(rep);
+	pmc_metrics_eval(rep, defs, ndefs, flags);
+	if (ncli)
+		pmc_metrics_eval(rep, cli, ncli, 0);
+
+	pmc_check_opts_default(&co);
+	co.nmi_watchdog = nmi_watchdog_on();
+	memset(&arch, 0, sizeof(arch));
+	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+	if (has_arch && arch.gp_width)
+		co.pmc_width = arch.gp_width;
+	else if (has_amd)
+		co.pmc_width = 48; /* AMD core counters are 48 bits wide */
+	pmc_checks_run(rep, &co);
+	if (se->variant && se->variant->nchecks)
+		pmc_checks_run_defs(rep, se->variant->checks, se->variant->nchecks);
+}

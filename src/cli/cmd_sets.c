@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* pmctool sets: list the event sets, or show one. */
 #include <getopt.h>
-#include <perfmon/pfmlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "eventsets/eventset.h"
+#include "pmu/event.h"
 #include "util/util.h"
 
 static const char help[] =
@@ -25,23 +25,10 @@ static const char help[] =
 	"See pmctool-sets(1) and, for the file format, pmctool-events(5).\n";
 
 /* libpfm4's default core PMU: the first present PMU of core type (what LIBPFM_FORCE_PMU forces). */
-static const char *detect_pmu(char *buf, size_t len)
+/* The core PMU stat would select a variant for: the detected one, or LIBPFM_FORCE_PMU's. */
+static const char *detect_pmu(void)
 {
-	pfm_pmu_t p;
-
-	if (pfm_initialize() != PFM_SUCCESS)
-		return NULL;
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t info;
-
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present || info.type != PFM_PMU_TYPE_CORE)
-			continue;
-		snprintf(buf, len, "%s", info.name);
-		return buf;
-	}
-	return NULL;
+	return pmc_pmu_init(NULL, 0) == 0 ? pmc_pmu_core_name() : NULL;
 }
 
 static void print_list(char *const *items, size_t n, const char *prefix)
@@ -132,7 +119,6 @@ int pmc_cmd_sets(int argc, char **argv)
 	};
 	bool all = false, names = false;
 	const char *pmu = NULL, *forced = NULL;
-	char pmubuf[64];
 	int c, rc;
 
 	optind = 1;
@@ -151,7 +137,7 @@ int pmc_cmd_sets(int argc, char **argv)
 		fprintf(stderr, "pmctool sets: one SET at most (got '%s' and '%s')\n", argv[optind], argv[optind + 1]);
 		return PMC_EXIT_USAGE;
 	}
-	pmu = forced ? forced : detect_pmu(pmubuf, sizeof(pmubuf));
+	pmu = forced ? forced : detect_pmu();
 	if (optind < argc) {
 		struct pmc_eventset *s;
 		char err[1024];
@@ -167,7 +153,6 @@ int pmc_cmd_sets(int argc, char **argv)
 	} else {
 		rc = list_sets(all, names, pmu);
 	}
-	if (!forced)
-		pfm_terminate();
+	pmc_pmu_fini();
 	return rc;
 }

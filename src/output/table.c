@@ -83,6 +83,23 @@ static void print_events(FILE *f, const struct pmc_report *rep)
 	}
 }
 
+/* Distribution metrics (an event set's <series>_0 .. <series>_6plus, in percent) get a bar, so a uops histogram
+ * reads as one. */
+static void histogram_bar(const struct pmc_metric_value *m, char *buf, size_t len)
+{
+	size_t n = strlen(m->name), bars;
+	bool bucket = n > 2 && m->name[n - 2] == '_' && m->name[n - 1] >= '0' && m->name[n - 1] <= '9';
+
+	buf[0] = '\0';
+	if (!m->valid || strcmp(m->unit, "%") || !(bucket || (n > 6 && !strcmp(m->name + n - 6, "_6plus"))))
+		return;
+	bars = m->value <= 0 ? 0 : m->value >= 100 ? 50 : (size_t)(m->value / 2 + 0.5);
+	if (bars >= len)
+		bars = len - 1;
+	memset(buf, '#', bars);
+	buf[bars] = '\0';
+}
+
 static void print_metrics(FILE *f, const struct pmc_report *rep)
 {
 	if (!rep->nmetrics)
@@ -95,8 +112,14 @@ static void print_metrics(FILE *f, const struct pmc_report *rep)
 			pmc_output_group_digits(fabs(m->value), big, sizeof(big));
 			fprintf(f, "  %s%*s %-6s  %-34s %s\n", m->value < 0 ? "-" : "", m->value < 0 ? 19 : 20, big, m->unit,
 				m->name, m->desc);
-		} else if (m->valid)
-			fprintf(f, "  %20.4g %-6s  %-34s %s\n", m->value, m->unit, m->name, m->desc);
+		} else if (m->valid) {
+			char bar[64];
+			histogram_bar(m, bar, sizeof(bar));
+			if (bar[0])
+				fprintf(f, "  %20.4g %-6s  %-34s |%s\n", m->value, m->unit, m->name, bar);
+			else
+				fprintf(f, "  %20.4g %-6s  %-34s %s\n", m->value, m->unit, m->name, m->desc);
+		}
 		else
 			fprintf(f, "  %20s %-6s  %-34s %s\n", "n/a", m->unit, m->name, m->reason);
 	}

@@ -48,6 +48,9 @@ static void build_report(struct pmc_report *rep, struct pmc_report_event *evs)
 				       .value = 1.25 };
 	struct pmc_metric_value m2 = { .name = "utilization", .unit = "", .desc = "ref-cycles / TSC", .valid = false,
 				       .reason = "ref-cycles not supported: no hardware PMU" };
+	/* a histogram bucket: printed with a bar */
+	struct pmc_metric_value m3 = { .name = "uops_issued_4", .unit = "%", .desc = "cycles issuing exactly 4 uops",
+				       .valid = true, .value = 75.5 };
 
 	memset(rep, 0, sizeof(*rep));
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -80,6 +83,7 @@ static void build_report(struct pmc_report *rep, struct pmc_report_event *evs)
 	pmc_report_set_const(rep, "SECONDS", 0.0016);
 	pmc_report_add_metric(rep, &m1);
 	pmc_report_add_metric(rep, &m2);
+	pmc_report_add_metric(rep, &m3);
 	pmc_report_add_check(rep, PMC_CHECK_WARN, "multiplexed", "1 event ran 50.00%% of the time");
 }
 

@@ -50,7 +50,8 @@ ok "events after -e: names, comma lists, colons"
 
 complete_words stat -k ""
 ok "kernels list: $(wc -l <"$TMP/reply") names (a missing 'pmctool kernels' is skipped silently)"
-complete_words stat --set ""
+complete_words stat -g ""
+expect_reply core "event sets after -g"
 complete_words stat -- tru
 expect_reply true "the measured command after --"
-ok "values for -k/--set, command after --"
+ok "values for -k/-g, command after --"

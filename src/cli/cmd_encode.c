@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "pmu/event.h"
 #include "util/util.h"
+#include "output/output.h"
 
 static const char encode_help[] =
 	"Usage: pmctool encode [--pmu NAME] [--json] EVENT...\n\n"
@@ -92,22 +93,6 @@ static int init_pmu(const char *cmd, const char *pmu)
 	return 0;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static const char *class_name(enum pmc_counter_class c)
 {
 	switch (c) {
@@ -165,16 +150,16 @@ static void print_json(const struct pmc_event *ev, const char *perf, bool first)
 	const struct perf_event_attr *a = &ev->attr;
 
 	printf("%s\n  {\"name\": ", first ? "" : ",");
-	json_str(stdout, ev->name);
+	pmc_json_string(stdout, ev->name);
 	printf(", \"canonical\": ");
-	json_str(stdout, ev->canonical);
+	pmc_json_string(stdout, ev->canonical);
 	printf(", \"type\": %u, \"config\": \"%#llx\", \"config1\": \"%#llx\", \"config2\": \"%#llx\", "
 	       "\"exclude_user\": %u, \"exclude_kernel\": %u, \"exclude_hv\": %u, \"class\": \"%s\", "
 	       "\"fixed_index\": %d, \"perf\": ",
 	       a->type, (unsigned long long)a->config, (unsigned long long)a->config1,
 	       (unsigned long long)a->config2, a->exclude_user, a->exclude_kernel, a->exclude_hv,
 	       class_name(ev->cls), ev->fixed_index);
-	json_str(stdout, perf);
+	pmc_json_string(stdout, perf);
 	printf("}");
 }
 

@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "info/inventory.h"
 #include "util/util.h"
+#include "output/output.h"
 
 /* Exit statuses of pmctool info (pmctool-info(1)): scripts test them. */
 enum { INFO_EXIT_DEGRADED = 10, INFO_EXIT_UNAVAILABLE = 11 };
@@ -32,24 +33,6 @@ static const char *errname(int e)
 	const char *n = e ? strerrorname_np(e) : "0";
 
 	return n ? n : "?";
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 static const char *yes(bool b)
@@ -190,9 +173,9 @@ static void json_cpu(FILE *f, const struct pmc_inventory *inv)
 	const struct pmc_arch_perfmon *a = &inv->arch;
 
 	fprintf(f, "\"cpu\":{\"vendor\":");
-	json_str(f, inv->cpu.vendor_str);
+	pmc_json_string(f, inv->cpu.vendor_str);
 	fprintf(f, ",\"model_name\":");
-	json_str(f, inv->model_name);
+	pmc_json_string(f, inv->model_name);
 	fprintf(f, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"hypervisor\":%s},\n", inv->cpu.family,
 		inv->cpu.model, inv->cpu.stepping, inv->cpu.hypervisor ? "true" : "false");
 	fprintf(f, "\"cpuid_arch_perfmon\":");
@@ -203,7 +186,7 @@ static void json_cpu(FILE *f, const struct pmc_inventory *inv)
 		for (unsigned i = 0, first = 1; i < 32; i++)
 			if (a->unavailable & (1u << i)) {
 				fprintf(f, "%s", first ? "" : ",");
-				json_str(f, pmc_cpuid_arch_event_name(i) ? pmc_cpuid_arch_event_name(i) : "?");
+				pmc_json_string(f, pmc_cpuid_arch_event_name(i) ? pmc_cpuid_arch_event_name(i) : "?");
 				first = 0;
 			}
 		fprintf(f, "],\"gp_bitmap\":");
@@ -228,11 +211,11 @@ static void json_pmus(FILE *f, const struct pmc_inventory *inv)
 	fprintf(f, "\"libpfm4\":{\"initialized\":%s,\"detected_pmus\":[", inv->pfm_error ? "false" : "true");
 	for (unsigned i = 0; i < inv->npfm_pmus; i++) {
 		fprintf(f, "%s", i ? "," : "");
-		json_str(f, inv->pfm_pmus[i]);
+		pmc_json_string(f, inv->pfm_pmus[i]);
 	}
 	fprintf(f, "],\"core_pmu\":");
 	if (inv->pfm_core[0])
-		json_str(f, inv->pfm_core);
+		pmc_json_string(f, inv->pfm_core);
 	else
 		fputs("null", f);
 	fprintf(f, ",\"table_gp_counters\":");
@@ -244,10 +227,10 @@ static void json_pmus(FILE *f, const struct pmc_inventory *inv)
 		const struct pmc_sysfs_pmu *p = &inv->pmus[i];
 
 		fprintf(f, "%s\n {\"name\":", i ? "," : "");
-		json_str(f, p->name);
+		pmc_json_string(f, p->name);
 		fprintf(f, ",\"type\":%d,\"events\":%u,\"pmu_name\":", p->type, p->nevents);
 		if (p->pmu_name[0])
-			json_str(f, p->pmu_name);
+			pmc_json_string(f, p->pmu_name);
 		else
 			fputs("null", f);
 		fprintf(f, ",\"max_precise\":");
@@ -260,7 +243,7 @@ static void json_pmus(FILE *f, const struct pmc_inventory *inv)
 	}
 	fprintf(f, "],\n\"core_pmu\":");
 	if (inv->core_pmu >= 0)
-		json_str(f, inv->pmus[inv->core_pmu].name);
+		pmc_json_string(f, inv->pmus[inv->core_pmu].name);
 	else
 		fputs("null", f);
 	fprintf(f, ",\n\"rdpmc\":");
@@ -283,7 +266,7 @@ static void json_rest(FILE *f, const struct pmc_inventory *inv, int status)
 	json_int_or_null(f, inv->cpu_index, inv->cpu_index >= 0);
 	fprintf(f, ",\"siblings\":");
 	if (inv->nsmt_siblings)
-		json_str(f, inv->smt_siblings);
+		pmc_json_string(f, inv->smt_siblings);
 	else
 		fputs("null", f);
 	fprintf(f, ",\"sibling_count\":");
@@ -302,19 +285,19 @@ static void json_rest(FILE *f, const struct pmc_inventory *inv, int status)
 
 		snprintf(line, sizeof(line), "%.*s", (int)n, why);
 		fprintf(f, "%s", first ? "" : ",");
-		json_str(f, line);
+		pmc_json_string(f, line);
 		why += n + (why[n] == '\n');
 	}
 	fprintf(f, "]},\n\"probe\":{\"event\":\"instructions:u\",\"errno\":%d,\"error\":", inv->probe_errno);
 	if (inv->probe_errno)
-		json_str(f, errname(inv->probe_errno));
+		pmc_json_string(f, errname(inv->probe_errno));
 	else
 		fputs("null", f);
 	fprintf(f, "},\n\"verdict\":{\"status\":\"%s\",\"exit_status\":%d,\"reason\":",
 		pmc_verdict_name(inv->verdict.verdict), status);
-	json_str(f, inv->verdict.reason);
+	pmc_json_string(f, inv->verdict.reason);
 	fprintf(f, ",\"action\":");
-	json_str(f, inv->verdict.action);
+	pmc_json_string(f, inv->verdict.action);
 	fprintf(f, "}}\n");
 }
 

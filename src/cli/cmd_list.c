@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "info/evlist.h"
 #include "util/util.h"
+#include "output/output.h"
 
 enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_NAMES };
 
@@ -38,40 +39,6 @@ static void usage(FILE *f)
 		   "  -h, --help  this help\n\n"
 		   "Exit status: 0 listed (an empty match is not an error), 2 bad option or unknown PMU,\n"
 		   "4 output could not be written (a closed pipe ends the listing quietly with 0).\n");
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-/* RFC 4180: quote when the field holds a comma, quote, CR or LF; double the quotes. */
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static void text_event(struct out *o, const struct pmc_list_event *ev)
@@ -125,7 +92,7 @@ static void csv_event(struct out *o, const struct pmc_list_event *ev)
 	for (size_t i = 0; i < PMC_ARRAY_SIZE(fields); i++) {
 		if (i)
 			fputc(',', o->f);
-		csv_str(o->f, fields[i]);
+		pmc_csv_field(o->f, fields[i]);
 	}
 	fputs("\r\n", o->f);
 }
@@ -136,26 +103,26 @@ static void json_event(struct out *o, const struct pmc_list_event *ev)
 	bool first = true;
 
 	fprintf(o->f, "%s\n{\"pmu\":", o->count ? "," : "");
-	json_str(o->f, ev->pmu);
+	pmc_json_string(o->f, ev->pmu);
 	fprintf(o->f, ",\"source\":");
-	json_str(o->f, ev->source);
+	pmc_json_string(o->f, ev->source);
 	fprintf(o->f, ",\"name\":");
-	json_str(o->f, ev->name);
+	pmc_json_string(o->f, ev->name);
 	fprintf(o->f, ",\"spelling\":");
-	json_str(o->f, ev->spelling);
+	pmc_json_string(o->f, ev->spelling);
 	fprintf(o->f, ",\"description\":");
-	json_str(o->f, ev->desc);
+	pmc_json_string(o->f, ev->desc);
 	if (ev->encoding) {
 		fprintf(o->f, ",\"encoding\":");
-		json_str(o->f, ev->encoding);
+		pmc_json_string(o->f, ev->encoding);
 	}
 	fprintf(o->f, ",\"umasks\":[");
 	for (unsigned i = 0; i < ev->nattrs; i++)
 		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK) {
 			fprintf(o->f, "%s{\"name\":", first ? "" : ",");
-			json_str(o->f, a.name);
+			pmc_json_string(o->f, a.name);
 			fprintf(o->f, ",\"description\":");
-			json_str(o->f, a.desc);
+			pmc_json_string(o->f, a.desc);
 			fprintf(o->f, ",\"default\":%s,\"code\":%llu}", a.is_dfl ? "true" : "false",
 				(unsigned long long)a.code);
 			first = false;
@@ -165,9 +132,9 @@ static void json_event(struct out *o, const struct pmc_list_event *ev)
 	for (unsigned i = 0; i < ev->nattrs; i++)
 		if (!pmc_list_event_attr(ev, i, &a) && a.type != PMC_LIST_UMASK) {
 			fprintf(o->f, "%s{\"name\":", first ? "" : ",");
-			json_str(o->f, a.name);
+			pmc_json_string(o->f, a.name);
 			fprintf(o->f, ",\"description\":");
-			json_str(o->f, a.desc);
+			pmc_json_string(o->f, a.desc);
 			fprintf(o->f, ",\"type\":\"%s\"}", a.type == PMC_LIST_MOD_INTEGER ? "integer" : "bool");
 			first = false;
 		}

@@ -7,7 +7,7 @@
 #include "output/output.h"
 
 /* RFC 4180: quote a field when it holds a comma, quote, CR or LF; double the quotes inside. */
-static void csv_field(FILE *f, const char *s)
+void pmc_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
@@ -27,7 +27,7 @@ static void csv_row(FILE *f, const char *const *fields, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputc(',', f);
-		csv_field(f, fields[i] ? fields[i] : "");
+		pmc_csv_field(f, fields[i] ? fields[i] : "");
 	}
 	fputs("\r\n", f);
 }
@@ -119,10 +119,10 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 	return ferror(f) ? -1 : 0;
 }
 
-static void json_str(FILE *f, const char *s)
+void pmc_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
-	for (; *s; s++) {
+	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
@@ -153,15 +153,15 @@ static void json_event(FILE *f, const struct pmc_report_event *e)
 	const struct perf_event_attr *a = &e->ev.attr;
 
 	fputs("{\"name\":", f);
-	json_str(f, e->ev.name);
+	pmc_json_string(f, e->ev.name);
 	fputs(",\"canonical\":", f);
-	json_str(f, e->ev.canonical);
+	pmc_json_string(f, e->ev.canonical);
 	fprintf(f, ",\"type\":%u,\"config\":\"0x%llx\",\"config1\":\"0x%llx\",\"config2\":\"0x%llx\"", a->type,
 		(unsigned long long)a->config, (unsigned long long)a->config1, (unsigned long long)a->config2);
 	fprintf(f, ",\"exclude_user\":%s,\"exclude_kernel\":%s", a->exclude_user ? "true" : "false",
 		a->exclude_kernel ? "true" : "false");
 	fputs(",\"class\":", f);
-	json_str(f, pmc_output_class_name(e->ev.cls));
+	pmc_json_string(f, pmc_output_class_name(e->ev.cls));
 	fprintf(f, ",\"anchor\":%s,\"every_batch\":%s,\"batch\":", (e->ev.flags & PMC_EVF_ANCHOR) ? "true" : "false",
 		e->in_every_batch ? "true" : "false");
 	if (e->in_every_batch)
@@ -169,9 +169,9 @@ static void json_event(FILE *f, const struct pmc_report_event *e)
 	else
 		fprintf(f, "%d", e->batch + 1);
 	fprintf(f, ",\"unit\":\"%s\",\"status\":", (e->ev.flags & PMC_EVF_TIME_NS) ? "ns" : "");
-	json_str(f, pmc_output_status_name(e->status));
+	pmc_json_string(f, pmc_output_status_name(e->status));
 	fputs(",\"reason\":", f);
-	json_str(f, e->reason);
+	pmc_json_string(f, e->reason);
 	if (e->status == PMC_COUNT_OK) {
 		fputs(",\"mean\":", f);
 		json_num(f, e->mean);
@@ -192,7 +192,7 @@ static void json_event(FILE *f, const struct pmc_report_event *e)
 	for (size_t s = 0; s < e->nsamples; s++) {
 		const struct pmc_sample *sm = &e->samples[s];
 		fprintf(f, "%s{\"run\":%u,\"batch\":%u,\"status\":", s ? "," : "", sm->run + 1, sm->batch + 1);
-		json_str(f, pmc_output_status_name(sm->count.status));
+		pmc_json_string(f, pmc_output_status_name(sm->count.status));
 		if (sm->count.status == PMC_COUNT_OK)
 			fprintf(f, ",\"value\":%llu,\"enabled_ns\":%llu,\"running_ns\":%llu,\"user_only\":%s",
 				(unsigned long long)sm->count.value, (unsigned long long)sm->count.enabled,
@@ -208,11 +208,11 @@ static void json_event(FILE *f, const struct pmc_report_event *e)
 int pmc_output_json(FILE *f, const struct pmc_report *rep)
 {
 	fputs("{\"pmctool\":", f);
-	json_str(f, PMC_VERSION);
+	pmc_json_string(f, PMC_VERSION);
 	fputs(",\"workload\":", f);
-	json_str(f, rep->workload);
+	pmc_json_string(f, rep->workload);
 	fputs(",\"mode\":", f);
-	json_str(f, rep->mode ? rep->mode : "");
+	pmc_json_string(f, rep->mode ? rep->mode : "");
 	fprintf(f, ",\"runs\":%u,\"batches\":%u,\"partial\":%s,\"exit_status\":%d,\"signal\":%d", rep->nruns,
 		rep->nbatches, rep->partial ? "true" : "false", rep->exit_status, rep->term_signal);
 	fputs(",\"wall_ns\":{\"mean\":", f);
@@ -229,14 +229,14 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	json_num(f, rep->tsc_hz > 0 ? rep->tsc_hz : NAN);
 	fputs(",\"tsc_source\":", f);
 	if (rep->tsc_source)
-		json_str(f, rep->tsc_source);
+		pmc_json_string(f, rep->tsc_source);
 	else
 		fputs("null", f);
 	fputs(",\"constants\":{", f);
 	for (size_t i = 0; i < rep->nconsts; i++) {
 		if (i)
 			fputc(',', f);
-		json_str(f, rep->consts[i].name);
+		pmc_json_string(f, rep->consts[i].name);
 		fputc(':', f);
 		json_num(f, rep->consts[i].value);
 	}
@@ -250,25 +250,25 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
 		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		json_str(f, m->name);
+		pmc_json_string(f, m->name);
 		fputs(",\"unit\":", f);
-		json_str(f, m->unit);
+		pmc_json_string(f, m->unit);
 		fputs(",\"value\":", f);
 		json_num(f, m->valid ? m->value : NAN);
 		fputs(",\"reason\":", f);
-		json_str(f, m->valid ? "" : m->reason);
+		pmc_json_string(f, m->valid ? "" : m->reason);
 		fputs(",\"description\":", f);
-		json_str(f, m->desc);
+		pmc_json_string(f, m->desc);
 		fputc('}', f);
 	}
 	fputs("],\"checks\":[", f);
 	for (size_t i = 0; i < rep->nchecks; i++) {
 		const struct pmc_check_note *c = &rep->checks[i];
 		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		json_str(f, c->name);
+		pmc_json_string(f, c->name);
 		fprintf(f, ",\"severity\":\"%s\",\"message\":",
 			c->severity == PMC_CHECK_BAD ? "bad" : c->severity == PMC_CHECK_WARN ? "warn" : "info");
-		json_str(f, c->msg);
+		pmc_json_string(f, c->msg);
 		fputc('}', f);
 	}
 	fputs("]}\n", f);

@@ -33,7 +33,11 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep);
 int pmc_output_csv(FILE *f, const struct pmc_report *rep);
 int pmc_output_json(FILE *f, const struct pmc_report *rep);
 
-/* Helpers the renderers share. */
+/* Helpers the renderers and the other commands' machine-readable output share. */
+/* s as a JSON string, quoted and escaped; NULL is "". */
+void pmc_json_string(FILE *f, const char *s);
+/* s as one RFC 4180 field: quoted when it holds a comma, quote, CR or LF, with quotes doubled. */
+void pmc_csv_field(FILE *f, const char *s);
 const char *pmc_output_status_name(enum pmc_count_status st); /* "ok", "not counted", ... */
 const char *pmc_output_class_name(enum pmc_counter_class cls);
 /* "1,234,567" style integer grouping of a non-negative value rounded to an integer. */

@@ -13,6 +13,7 @@ void pmc_check_opts_default(struct pmc_check_opts *ret)
 {
 	memset(ret, 0, sizeof(*ret));
 	ret->batch_drift_pct = 2.0;
+	ret->descheduled_tol = 0.02;
 	ret->utilization_tol = 0.05;
 	ret->kernel_share_pct = 1.0;
 	ret->short_run_s = 0.001;
@@ -279,6 +280,26 @@ static bool any_hardware(const struct pmc_report *rep)
 	return false;
 }
 
+/* A kernel runs on one pinned thread: if that thread ran for less of the region than the wall clock, something else
+ * had the CPU (seed 003: counts then grow randomly), so the run should be discarded. Commands are not checked: they
+ * may sleep, or run several threads. */
+static void check_descheduled(struct pmc_report *rep, const struct pmc_check_opts *o)
+{
+	const struct pmc_report_event *tc = pmc_report_find_event(rep, "task-clock");
+	double iters, ran;
+
+	if (!tc || tc->status != PMC_COUNT_OK || pmc_report_get_const(rep, "ITERATIONS", &iters) < 0 ||
+	    rep->wall_ns_mean <= 0)
+		return;
+	ran = tc->mean / rep->wall_ns_mean;
+	if (ran < 1.0 - o->descheduled_tol)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "descheduled",
+				     "the kernel's thread ran %.1f%% of the measured region (task-clock / wall time): it was "
+				     "descheduled or interrupted, so its counts include other work; run on an idle CPU "
+				     "(--cpu) and discard this run",
+				     100.0 * ran);
+}
+
 static void check_nmi_watchdog(struct pmc_report *rep, const struct pmc_check_opts *o)
 {
 	if (!o->nmi_watchdog || !any_hardware(rep))
@@ -333,6 +354,7 @@ void pmc_checks_run(struct pmc_report *rep, const struct pmc_check_opts *opts)
 	check_impossible(rep, opts);
 	check_nmi_watchdog(rep, opts);
 	check_near_width(rep, opts);
+	check_descheduled(rep, opts);
 }
 
 void pmc_checks_run_defs(struct pmc_report *rep, const struct pmc_check_def *defs, size_t ndefs)

@@ -20,6 +20,7 @@ struct pmc_check_opts {
 	bool nmi_watchdog;           /* nmi-watchdog: /proc/sys/kernel/nmi_watchdog is on: it holds a counter */
 	unsigned pmc_width;          /* near-width: bits of a counter; 0 = unknown, check off */
 	double near_width_frac;      /* near-width: fire when a raw count reaches this share of 2^pmc_width (0.5) */
+	double descheduled_tol;      /* descheduled: a kernel's task-clock may fall this far below wall time (0.02) */
 };
 
 /* The defaults given in parentheses above. */
@@ -27,7 +28,7 @@ void pmc_check_opts_default(struct pmc_check_opts *ret);
 
 /*
  * Run the built-in checks, adding notes with these stable names: multiplexed, batch-drift, utilization,
- * kernel-share, retired-vs-expected, impossible-count, nmi-watchdog, near-width. Each stays quiet when its inputs
+ * kernel-share, retired-vs-expected, impossible-count, nmi-watchdog, near-width, descheduled. Each stays quiet when its inputs
  * are absent or not counted. opts may be NULL (defaults). Out of memory loses notes, nothing else.
  */
 void pmc_checks_run(struct pmc_report *rep, const struct pmc_check_opts *opts);

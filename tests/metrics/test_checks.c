@@ -63,6 +63,9 @@ static void clean(struct pmc_report *rep)
 	e->batch_spread_pct = 9.0;
 	pmc_report_set_const(rep, "SECONDS", 1.0);
 	pmc_report_set_const(rep, "EXPECTED_INSTRUCTIONS", 4.001e9);
+	/* a kernel run whose thread had the CPU for 99.5% of the region: not descheduled */
+	pmc_report_set_const(rep, "ITERATIONS", 1e8);
+	rep->wall_ns_mean = 1.005e9;
 }
 
 static struct pmc_report_event *ev(struct pmc_report *rep, const char *name)
@@ -92,6 +95,7 @@ static void mk_cmask_over(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY:c=2")->
 static void mk_uops_over(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY")->mean = 2.4e9 * 9; }
 static void mk_cycles_over(struct pmc_report *r) { ev(r, "msr/tsc/")->mean = 1e8; ev(r, "ref-cycles")->mean = 1e8; }
 static void mk_cmask_by_name(struct pmc_report *r) { add(r, "uops_retired.all>=3", 2.6e9, PMC_EVF_HARDWARE); }
+static void mk_descheduled(struct pmc_report *r) { r->wall_ns_mean = 1.25e9; }
 static void mk_near_width(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY")->samples[0].count.value = 1ull << 47; }
 
 static const struct {
@@ -115,6 +119,7 @@ static const struct {
 	{ __LINE__, mk_cycles_over, false, 0, "impossible-count", "exceed TSC ticks" },
 	{ __LINE__, NULL, true, 0, "nmi-watchdog", "nmi_watchdog=0" },
 	{ __LINE__, mk_near_width, false, 48, "near-width", "48-bit" },
+	{ __LINE__, mk_descheduled, false, 0, "descheduled", "ran 80.0% of the measured region" },
 };
 
 static void test_each_check_fires_on_crafted_input_and_only_then(void **state)

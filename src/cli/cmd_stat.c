@@ -378,10 +378,8 @@ int pmc_cmd_stat(int argc, char **argv)
 	rc = parse_opts(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? PMC_EXIT_OK : rc;
-	if (pmc_pmu_init(err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmctool: libpfm4 could not start: %s\n", err);
-		return PMC_EXIT_INTERNAL;
-	}
+	/* libpfm4 starts only when an event needs it (its start-up costs milliseconds in a VM); a failure to start
+	 * is told when an event could not be resolved. */
 	rc = stat_metrics_parse(&o, &cli_metrics);
 	if (rc)
 		goto out;
@@ -391,6 +389,10 @@ int pmc_cmd_stat(int argc, char **argv)
 			goto out;
 	}
 	rc = stat_events_from_opts(&se, &o);
+	if (rc && pmc_pmu_init(err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmctool: libpfm4 could not start: %s\n", err);
+		rc = PMC_EXIT_INTERNAL;
+	}
 	if (!rc)
 		rc = stat_events_plan(&se, &o);
 	if (rc)

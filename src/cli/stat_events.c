@@ -220,28 +220,46 @@ static int add_anchors(struct stat_events *se)
 	return 0;
 }
 
+/* Nothing hardware can be counted here: splitting would only rerun the workload for nothing. */
+static bool no_pmu_budget(struct stat_events *se)
+{
+	if (getenv("LIBPFM_FORCE_PMU") || pmc_inventory_has_core_pmu())
+		return false;
+	se->popts.gp_budget = 64;
+	snprintf(se->budget_why, sizeof(se->budget_why),
+		 "no hardware PMU, so hardware events are not split into batches (--counters N to plan anyway)");
+	return true;
+}
+
 static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 {
 	unsigned n = 0;
 	char why[200] = "";
+	bool all_free = true;
 
-	se->popts.fixed_slots = pmc_pmu_has_intel_fixed() ? 3 : 0;
 	se->popts.bp_budget = PMC_BREAKPOINT_SLOTS;
+	for (size_t i = 0; i < se->n; i++)
+		all_free &= se->evs[i].cls == PMC_CLASS_FREE;
+	if (all_free && !o->counters) {
+		/* Software and msr events only: one batch, no anchors, no counter to budget, and no reason to start
+		 * libpfm4 (a CPUID per PMU it knows: milliseconds in a VM) to find out how many there are. */
+		se->popts.fixed_slots = 0;
+		se->popts.gp_budget = 64;
+		snprintf(se->budget_why, sizeof(se->budget_why), "no event needs a counter");
+		return;
+	}
+	se->popts.fixed_slots = pmc_pmu_has_intel_fixed() ? 3 : 0;
 	if (o->counters) {
 		se->popts.gp_budget = o->counters;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters (--counters)", o->counters);
 		return;
 	}
+	/* Checked first because the live count below starts libpfm4, and says the same without a PMU. */
+	if (no_pmu_budget(se))
+		return;
 	if (pmc_inventory_gp_counters(&n, why, sizeof(why)) == 0 && n > 0) {
 		se->popts.gp_budget = n;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
-		return;
-	}
-	if (!getenv("LIBPFM_FORCE_PMU") && !pmc_inventory_has_core_pmu()) {
-		/* Nothing hardware can be counted here: splitting would only rerun the workload for nothing. */
-		se->popts.gp_budget = 64;
-		snprintf(se->budget_why, sizeof(se->budget_why),
-			 "no hardware PMU, so hardware events are not split into batches (--counters N to plan anyway)");
 		return;
 	}
 	/* A forced libpfm4 PMU, or a PMU that did not say: 4 is what every Intel core since Nehalem gives one thread

@@ -301,7 +301,9 @@ int pmc_event_resolve(const char *spec, struct pmc_event *ret, struct pmc_resolv
 		if (!isgraph((unsigned char)buf[i]))
 			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 						"event '%s': names contain no spaces or control characters", buf);
-	pmc_pmu_init(NULL, 0);
+	/* No pmc_pmu_init here: libpfm4's start-up runs CPUID per PMU it knows (milliseconds in a VM, where each
+	 * CPUID exits to the hypervisor), so it starts only for a spelling that needs it (pmc_libpfm_encode and the
+	 * PMU queries start it). */
 	pmc_event_init(&ev, buf);
 	rc = resolve_trimmed(buf, &ev, err);
 	if (rc) {

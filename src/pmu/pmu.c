@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* libpfm4 life cycle, the core PMU's identity, and encoding through libpfm4's perf_event OS layer. */
 #include <errno.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,7 @@
 static struct {
 	bool tried;     /* pfm_initialize() was called (it is not reentrant: once per process until fini) */
 	bool ready;     /* and it succeeded */
+	int rc;         /* what pfm_initialize() returned */
 	int core;       /* pfm_pmu_t of the default core PMU, or -1 */
 	bool intel_fixed;
 	bool amd;
@@ -42,18 +46,19 @@ int pmc_pmu_init(char *err, size_t errlen)
 {
 	int rc;
 
-	if (pmu_state.tried)
-		return 0;
-	pmu_state.tried = true;
-	rc = pfm_initialize();
-	if (rc == PFM_SUCCESS) {
-		pmu_state.ready = true;
-		find_core_pmu();
-		return 0;
+	if (!pmu_state.tried) {
+		pmu_state.tried = true;
+		pmu_state.rc = pfm_initialize();
+		if (pmu_state.rc == PFM_SUCCESS) {
+			pmu_state.ready = true;
+			find_core_pmu();
+		}
 	}
+	rc = pmu_state.rc;
 	/* No PMU activated: generic, sysfs, raw and breakpoint spellings still work, so this is not fatal. */
-	if (rc == PFM_ERR_NOTSUPP)
+	if (rc == PFM_SUCCESS || rc == PFM_ERR_NOTSUPP)
 		return 0;
+	/* Started lazily by whatever needed it first: every later caller hears of the failure too. */
 	if (err && errlen)
 		snprintf(err, errlen, "libpfm4 initialization failed: %s", pfm_strerror(rc));
 	return -EIO;
@@ -68,8 +73,25 @@ void pmc_pmu_fini(void)
 	pmu_state.core = -1;
 }
 
+/* Without a forced PMU, libpfm4 activates an Intel core PMU only on a CPU whose vendor is GenuineIntel: on any other
+ * the answer is known without starting libpfm4 (one CPUID instead of one per PMU libpfm4 knows). */
+static bool surely_not_intel(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+
+	if (pmu_state.tried || getenv("LIBPFM_FORCE_PMU") || !__get_cpuid(0, &a, &b, &c, &d))
+		return false;
+	return !(b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e); /* "Genu" "ineI" "ntel" */
+#else
+	return false;
+#endif
+}
+
 bool pmc_pmu_has_intel_fixed(void)
 {
+	if (surely_not_intel())
+		return false;
 	pmc_pmu_init(NULL, 0);
 	return pmu_state.intel_fixed;
 }

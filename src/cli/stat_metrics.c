@@ -9,6 +9,7 @@
 #include "info/cpuid.h"
 #include "info/tsc.h"
 #include "metrics/checks.h"
+#include "metrics/expr.h"
 #include "metrics/metrics.h"
 
 int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret)
@@ -33,15 +34,53 @@ int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret)
 	return 0;
 }
 
-static bool names_tsc_rate(const struct pmc_metric_def *defs, size_t n)
+static bool is_metric_name(const struct pmc_metric_def *defs, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
-		if (strstr(defs[i].formula, "TSC_HZ") || strstr(defs[i].formula, "BASE_HZ"))
+		if (!strcmp(defs[i].name, name))
 			return true;
 	return false;
 }
 
-/* The TSC rate costs a calibration on some machines (up to 0.1 s): find it only when a formula needs it. */
+/* Whether a formula names the TSC rate and all its other inputs are there: counted events, constants, or other
+ * metrics of the same list. Only then is the rate worth its cost. */
+static bool needs_tsc_rate(const struct pmc_report *rep, const struct pmc_metric_def *defs, size_t ndefs,
+			   const struct pmc_metric_def *d)
+{
+	struct pmc_expr *e;
+	char err[128];
+	bool names_rate = false, inputs = true;
+
+	if (!strstr(d->formula, "TSC_HZ") && !strstr(d->formula, "BASE_HZ"))
+		return false;
+	if (pmc_expr_parse(d->formula, &e, err, sizeof(err)) < 0)
+		return false;
+	for (size_t i = 0; i < pmc_expr_name_count(e); i++) {
+		const char *n = pmc_expr_name(e, i);
+		const struct pmc_report_event *ev;
+
+		if (!strcmp(n, "TSC_HZ") || !strcmp(n, "BASE_HZ")) {
+			names_rate = true;
+			continue;
+		}
+		ev = pmc_report_find_event(rep, n);
+		if (ev ? ev->status != PMC_COUNT_OK
+		       : !pmc_metric_is_known_const(n) && !is_metric_name(defs, ndefs, n))
+			inputs = false;
+	}
+	pmc_expr_free(e);
+	return names_rate && inputs;
+}
+
+static bool names_tsc_rate(const struct pmc_report *rep, const struct pmc_metric_def *defs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (needs_tsc_rate(rep, defs, n, &defs[i]))
+			return true;
+	return false;
+}
+
+/* The TSC rate costs a calibration on some machines (0.1 s): find it only when a formula can use it. */
 static void set_clock_constants(struct pmc_report *rep)
 {
 	struct pmc_cpuid_regs r;
@@ -93,7 +132,7 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 		defs = pmc_metrics_default(&ndefs);
 		flags = PMC_METRICS_SKIP_ABSENT; /* only the defaults whose events were asked for */
 	}
-	if (names_tsc_rate(defs, ndefs) || names_tsc_rate(cli, ncli))
+	if (names_tsc_rate(rep, defs, ndefs) || names_tsc_rate(rep, cli, ncli))
 		set_clock_constants(rep);
 	pmc_metrics_eval(rep, defs, ndefs, flags);
 	if (ncli)

@@ -299,6 +299,10 @@ static void add_stat_checks(struct pmc_report *rep)
 				break;
 			}
 	}
+	if (rep->partial)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
+				     "interrupted by %s: the counts are those measured before it; events whose batch "
+				     "never ran are <not run>", stat_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	if (hw_enoent)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "

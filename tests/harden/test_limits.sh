@@ -5,7 +5,7 @@
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 
 VMEM=()
-if ! nm "$PMCTOOL" 2>/dev/null | grep -q __asan_init; then
+if ! nm "$PMCTOOL" 2>/dev/null | grep __asan_init >/dev/null; then
 	VMEM=(ulimit -v 1048576)
 fi
 # limited STATUS WHAT ARGS...: run pmctool bounded; the status must be STATUS and stderr short and about the input.

@@ -59,15 +59,15 @@ int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 
 			snprintf(run, sizeof(run), "%u", sm->run + 1);
 			snprintf(batch, sizeof(batch), "%u", sm->batch + 1);
-			snprintf(value, sizeof(value), ok ? "%llu" : "", (unsigned long long)c->value);
-			snprintf(scaled, sizeof(scaled), ok ? "%.0f" : "", pmc_count_scaled(c));
+			snprintf(value, sizeof(value), "%llu", (unsigned long long)c->value);
+			snprintf(scaled, sizeof(scaled), "%.0f", pmc_count_scaled(c));
 			snprintf(en, sizeof(en), "%llu", (unsigned long long)c->enabled);
 			snprintf(ru, sizeof(ru), "%llu", (unsigned long long)c->running);
-			snprintf(pct, sizeof(pct), ok && c->enabled ? "%.2f" : "",
-				 c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 0.0);
+			snprintf(pct, sizeof(pct), "%.2f", c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 0.0);
 			{
-				const char *row[] = { "count", e->ev.name, e->ev.canonical, run, batch, value, scaled,
-						      unit, ok ? en : "", ok ? ru : "", pct,
+				const char *row[] = { "count", e->ev.name, e->ev.canonical, run, batch, ok ? value : "",
+						      ok ? scaled : "", unit, ok ? en : "", ok ? ru : "",
+						      ok && c->enabled ? pct : "",
 						      pmc_output_status_name(c->status), reason };
 				csv_row(f, row, PMC_ARRAY_SIZE(row));
 			}

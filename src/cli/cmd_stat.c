@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/stat.h"
@@ -93,7 +94,7 @@ static const struct option stat_longopts[] = {
 
 static int bad_value(const char *opt, const char *val, const char *what)
 {
-	fprintf(stderr, "pmctool stat: invalid value '%s' for %s: %s\n", val, opt, what);
+	fprintf(stderr, "pmctool stat: invalid value '%.80s%s' for %s: %s\n", val, strlen(val) > 80 ? "..." : "", opt, what);
 	return PMC_EXIT_USAGE;
 }
 
@@ -134,7 +135,7 @@ static int push_arg(const char **arr, size_t *n, size_t cap, const char *opt, co
 	return 0;
 }
 
-static int parse_opts(int argc, char **argv, struct stat_opts *o)
+int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	uint64_t u;
 	int c, r = 0;
@@ -142,7 +143,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	o->runs = 1;
 	o->cpu = -1;
 	o->warmup_s = 0.2;
-	optind = 1;
+	optind = 0; /* glibc: a full restart, no state left from an earlier parse (the fuzz target parses many) */
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:h", stat_longopts, NULL)) != -1) {
 		switch (c) {
@@ -240,13 +241,25 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	return 0;
 }
 
+/* -k: a kernel runs inside pmctool and cannot be stopped mid-loop; the first signal says so, a second one quits. */
+static bool kernel_mode;
+
 static void on_signal(int sig)
 {
+	static const char note[] = "\npmctool: interrupted: the kernel finishes its loop, then the counts so far are "
+				   "printed (interrupt again to quit at once, without them)\n";
 	pid_t child = pmc_launch_child;
 
+	if (kernel_mode && stat_interrupted) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	stat_interrupted = sig;
 	if (child > 0)
 		kill(child, sig);
+	else if (kernel_mode && write(STDERR_FILENO, note, sizeof(note) - 1) < 0) {
+		/* stderr is gone: the report will say the same */
+	}
 }
 
 static void install_signals(void)
@@ -286,6 +299,10 @@ static void add_stat_checks(struct pmc_report *rep)
 				break;
 			}
 	}
+	if (rep->partial)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
+				     "interrupted by %s: the counts are those measured before it; events whose batch "
+				     "never ran are <not run>", stat_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	if (hw_enoent)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
@@ -375,7 +392,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(&se, 0, sizeof(se));
 	memset(&rep, 0, sizeof(rep));
-	rc = parse_opts(argc, argv, &o);
+	rc = stat_parse_opts(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? PMC_EXIT_OK : rc;
 	/* libpfm4 starts only when an event needs it (its start-up costs milliseconds in a VM); a failure to start
@@ -405,6 +422,10 @@ int pmc_cmd_stat(int argc, char **argv)
 		fprintf(stderr, "pmctool: %zu events need %zu batches (%s): the workload runs %zu time%s%s\n", se.n,
 			se.plan.nbatches, se.budget_why, se.plan.nbatches * o.runs, se.plan.nbatches * o.runs == 1 ? "" : "s",
 			" (--batch=multiplex for one run)");
+	rc = stat_guard(&se);
+	if (rc)
+		goto out;
+	kernel_mode = o.k != NULL;
 	install_signals();
 	describe_workload(&o, &rep);
 	rc = stat_measure(&se, &o, &rep);

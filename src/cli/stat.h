@@ -53,6 +53,10 @@ struct stat_events {
 	const struct pmc_eventset_variant *variant;
 };
 
+/* Parse stat's argv (argv[0] is "stat") into *o, which the caller zeroed. 0; -1 after --help was printed; or an exit
+ * status after the error was printed. o->argv points into argv. */
+int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
+
 /* Resolve one spec and append it. On a bad name prints the error (and suggestions) to stderr and returns
  * PMC_EXIT_USAGE; 0 on success. */
 int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flags);
@@ -62,6 +66,10 @@ int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o);
 int stat_events_plan(struct stat_events *se, const struct stat_opts *o);
 void stat_events_print_plan(const struct stat_events *se, FILE *f);
 void stat_events_fini(struct stat_events *se);
+
+/* Before running: the user may count at all (kernel.perf_event_paranoid, CAP_PERFMON) and the open-file limit fits
+ * the largest batch (raising the soft limit when needed). 0, or an exit status after the error was printed. */
+int stat_guard(const struct stat_events *se);
 
 /* Run the plan (runs x batches) on the command or kernel into rep. Returns 0 or an exit status; a partial
  * report (interrupted) is still filled. */

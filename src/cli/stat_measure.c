@@ -160,6 +160,8 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 
 	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
+		unsigned done_before = done;
+
 		for (size_t b = 0; b < se->plan.nbatches && !stat_interrupted; b++) {
 			int r = run_batch(se, o, rep, run, b, &group);
 			if (r == 1) {
@@ -172,7 +174,8 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 			}
 			done++;
 		}
-		rep->nruns = run + 1;
+		if (done > done_before) /* a run that failed before any batch finished adds nothing to report */
+			rep->nruns = run + 1;
 	}
 	if (!group)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "ungrouped",

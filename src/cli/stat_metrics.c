@@ -25,7 +25,8 @@ int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret)
 		return PMC_EXIT_INTERNAL;
 	for (size_t i = 0; i < o->nmetric_args; i++) {
 		if (pmc_metric_def_parse_cli(o->metric_args[i], &defs[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "pmctool stat: bad --metric '%s': %s\n", o->metric_args[i], err);
+			fprintf(stderr, "pmctool stat: bad --metric '%.80s%s': %s\n", o->metric_args[i],
+				strlen(o->metric_args[i]) > 80 ? "..." : "", err);
 			free(defs);
 			return PMC_EXIT_USAGE;
 		}

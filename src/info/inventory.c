@@ -31,7 +31,7 @@ int pmc_inventory_paranoid(void)
 	return read_proc_int("/proc/sys/kernel/perf_event_paranoid", INT_MIN);
 }
 
-static void read_caps(bool *ret_perfmon, bool *ret_sys_admin)
+void pmc_inventory_caps(bool *ret_perfmon, bool *ret_sys_admin)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct data[2] = { { 0 } };
@@ -48,7 +48,7 @@ bool pmc_inventory_can_count_kernel(void)
 	bool perfmon, sys_admin;
 	int paranoid = pmc_inventory_paranoid();
 
-	read_caps(&perfmon, &sys_admin);
+	pmc_inventory_caps(&perfmon, &sys_admin);
 	return (paranoid != INT_MIN && paranoid < 2) || perfmon || sys_admin;
 }
 
@@ -223,7 +223,7 @@ static void collect_kernel(struct pmc_inventory *inv)
 	inv->paranoid = pmc_inventory_paranoid();
 	inv->nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1);
 	inv->uid = getuid();
-	read_caps(&inv->cap_perfmon, &inv->cap_sys_admin);
+	pmc_inventory_caps(&inv->cap_perfmon, &inv->cap_sys_admin);
 	inv->can_count_kernel = (inv->paranoid != INT_MIN && inv->paranoid < 2) || inv->cap_perfmon ||
 				inv->cap_sys_admin;
 	inv->cpu_index = sched_getcpu();

@@ -192,6 +192,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		goto out;
 	}
 	if (pid == 0) {
+		free(fds); /* the child's copy: it only execs or exits, and valgrind follows it until then */
 		close(go[1]);
 		close(ep[0]);
 		child_main(argv, go[0], ep[1], parent);

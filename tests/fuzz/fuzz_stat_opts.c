@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat's whole command line on arbitrary bytes: the input is split at newlines into argv, then parsed the
+ * way 'pmctool stat' does before it runs anything: options, --metric formulas, -k and --param, the events of -e and
+ * -g (libpfm4 forced to hsw), the batch plan and its --dry-run print. Nothing is measured. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stat.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_ARGS 64
+
+static void plan_and_print(struct stat_opts *o)
+{
+	struct pmc_metric_def *metrics = NULL;
+	struct stat_events se;
+	FILE *null = fopen("/dev/null", "w");
+
+	memset(&se, 0, sizeof(se));
+	if (stat_metrics_parse(o, &metrics) == 0 && (!o->kernel || stat_kernel_prepare(o) == 0) &&
+	    stat_events_from_opts(&se, o) == 0 && stat_events_plan(&se, o) == 0 && null)
+		stat_events_print_plan(&se, null);
+	if (null)
+		fclose(null);
+	free(metrics);
+	stat_events_fini(&se);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int inited;
+	char *buf = malloc(size + 1), *argv[MAX_ARGS + 2];
+	struct stat_opts o;
+	int argc = 0;
+
+	if (!buf)
+		return 0;
+	if (!inited) {
+		setenv("LIBPFM_FORCE_PMU", "hsw", 0);
+		pmc_pmu_init(NULL, 0);
+		inited = 1;
+	}
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	argv[argc++] = "stat";
+	for (char *p = buf, *nl; p && argc < MAX_ARGS + 1; p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		argv[argc++] = p;
+	}
+	argv[argc] = NULL;
+	memset(&o, 0, sizeof(o));
+	if (stat_parse_opts(argc, argv, &o) == 0) {
+		if ((o.argv && o.argv < argv) || (o.argv && o.argv > argv + argc) || o.runs < 1 || o.runs > PMC_MAX_RUNS)
+			abort(); /* the command is a tail of argv; -r is within its documented range */
+		plan_and_print(&o);
+	}
+	free(buf);
+	return 0;
+}

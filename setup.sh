@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(meson ninja-build pkg-config gcc libc6-dev libpfm4-dev libcmocka-dev valgrind python3 util-linux)
+PACKAGES=(meson ninja-build pkg-config gcc libc6-dev binutils libpfm4-dev libcmocka-dev valgrind python3 util-linux procps)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -211,7 +211,7 @@ int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen)
 		return -ENODEV;
 	}
 	if (!(PMC_ONCE(s->page->capabilities) & CAP_USER_RDPMC)) {
-		if (why && pmc_arch_user_read_blocked(why, whylen) != -EPERM)
+		if (why && pmc_arch_user_read_blocked(why, whylen) == 0)
 			snprintf(why, whylen, "the kernel does not allow %s for this event (cap_user_rdpmc is 0: "
 				 "a software event, or user access is off)", insn);
 		return -EOPNOTSUPP;
@@ -219,7 +219,7 @@ int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen)
 	idx = PMC_ONCE(s->page->index);
 	if (idx == 0) {
 		/* arm64 with kernel.perf_user_access=0 says cap_user_rdpmc=1 and index 0: say why, not "not scheduled". */
-		if (why && pmc_arch_user_read_blocked(why, whylen) != -EPERM)
+		if (why && pmc_arch_user_read_blocked(why, whylen) == 0)
 			snprintf(why, whylen, "the event is not on a hardware counter now (index 0)");
 		return -EAGAIN;
 	}

@@ -18,6 +18,14 @@ void pmc_kern_expect_asm(struct pmc_kernel_expect *e, uint64_t insns, uint64_t b
 void pmc_kern_expect_flops(struct pmc_kernel_expect *e, enum pmc_kx prec, uint64_t per_iter);
 void pmc_kern_expect_bytes(struct pmc_kernel_expect *e, uint64_t loaded, uint64_t stored);
 
+/* A default_iters function returning a constant. */
+#define PMC_KERN_ITERS(fn, n) \
+	static uint64_t fn(const struct pmc_kernel_params *p) \
+	{ \
+		(void)p; \
+		return (n); \
+	}
+
 /* loop (inner), branch (mode), chase (footprint): one parameter each, the same on every architecture; their data. */
 #define PMC_KERN_NPARAMS 1
 extern const struct pmc_kernel_param_desc pmc_kern_loop_params[PMC_KERN_NPARAMS];

@@ -266,7 +266,7 @@ static int cmp_u64(const void *a, const void *b)
 static int measure_overhead(struct runner *r, struct pmc_kernel_info *info)
 {
 	size_t n = r->n, ns = OVERHEAD_SAMPLES;
-	uint64_t *samples = calloc((n + 1) * ns, sizeof(*samples));
+	uint64_t *samples = calloc((n + 2) * ns, sizeof(*samples)), *walls;
 	struct pmc_count *d = calloc(n ? n : 1, sizeof(*d));
 	bool *ok = calloc(n ? n : 1, sizeof(*ok));
 	struct region reg;
@@ -277,11 +277,13 @@ static int measure_overhead(struct runner *r, struct pmc_kernel_info *info)
 		free(ok);
 		return -ENOMEM;
 	}
+	walls = samples + (n + 1) * ns;
 	for (size_t i = 0; i < n; i++)
 		ok[i] = r->slots[i].fd >= 0;
 	for (size_t s = 0; s < ns; s++) {
 		region(r, NULL, 0, NULL, &r->s0, &r->s1, &reg);
 		samples[n * ns + s] = reg.tsc;
+		walls[s] = reg.wall_ns;
 		for (size_t i = 0; i < n; i++) {
 			pmc_kernel_count_delta(&r->s0.c[i], r->s0.full[i], &r->s1.c[i], r->s1.full[i], reg.wall_ns, &d[i]);
 			samples[i * ns + s] = d[i].value;
@@ -290,9 +292,10 @@ static int measure_overhead(struct runner *r, struct pmc_kernel_info *info)
 				ok[i] = false;
 		}
 	}
-	for (size_t i = 0; i <= n; i++)
+	for (size_t i = 0; i <= n + 1; i++)
 		qsort(samples + i * ns, ns, sizeof(*samples), cmp_u64);
 	info->overhead_tsc = samples[n * ns + ns / 2];
+	info->overhead_wall_ns = walls[ns / 2];
 	for (size_t i = 0; i < n; i++) {
 		info->overhead_valid[i] = ok[i];
 		info->overhead[i] = ok[i] ? samples[i * ns + ns / 2] : 0;
@@ -423,6 +426,8 @@ static void subtract(struct pmc_measure_out *out, struct pmc_kernel_info *info, 
 		c->value = c->value > info->overhead[i] ? c->value - info->overhead[i] : 0;
 	}
 	info->tsc_cycles = info->tsc_cycles > info->overhead_tsc ? info->tsc_cycles - info->overhead_tsc : 0;
+	/* The wall time too, or task-clock (its overhead subtracted) / wall would read as a descheduled thread. */
+	out->wall_ns = out->wall_ns > info->overhead_wall_ns ? out->wall_ns - info->overhead_wall_ns : 0;
 	info->overhead_subtracted = true;
 }
 

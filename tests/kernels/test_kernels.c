@@ -11,6 +11,7 @@
 
 #include "arch/arch.h"
 #include "kernels/kernels.h"
+#include "kernels/kernels_impl.h"
 
 static void test_kernels_table_names_are_unique_and_found(void **state)
 {
@@ -176,6 +177,47 @@ static void test_kernels_expectations_follow_parameters(void **state)
 	}
 }
 
+/* The kernel table's stream and matmul (assembly on AArch64, the C functions elsewhere) compute what the C reference
+ * computes on the same data: a product or a pass in assembly is the real work, not only the right instruction count. */
+static void test_kernels_stream_and_matmul_compute_the_c_reference_results(void **state)
+{
+	static const struct {
+		const char *kernel, *kv;
+		uint64_t (*ref)(uint64_t, void *);
+	} rows[] = {
+		{ "matmul", "n=13", pmc_kern_matmul },
+		{ "stream", "mode=triad", pmc_kern_stream_triad },
+		{ "stream", "mode=copy", pmc_kern_stream_copy },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct pmc_kernel *k = pmc_kernel_find(rows[i].kernel);
+		struct pmc_kernel_params p;
+		struct pmc_kern_arrays *got = NULL, *want = NULL;
+		uint64_t (*fn)(uint64_t, void *);
+		char err[256];
+		size_t n;
+
+		assert_non_null(k);
+		pmc_kernel_params_init(k, &p);
+		assert_int_equal(pmc_kernel_params_parse(k, rows[i].kv, &p, err, sizeof(err)), 0);
+		if (!strcmp(rows[i].kernel, "stream"))
+			assert_int_equal(pmc_kernel_params_parse(k, "footprint=48K", &p, err, sizeof(err)), 0);
+		assert_int_equal(k->prepare(&p, (void **)&got, err, sizeof(err)), 0);
+		assert_int_equal(k->prepare(&p, (void **)&want, err, sizeof(err)), 0);
+		fn = k->select ? k->select(&p) : k->run;
+		fn(2, got);
+		rows[i].ref(2, want);
+		n = !strcmp(rows[i].kernel, "matmul") ? got->n * got->n : got->n;
+		for (size_t j = 0; j < n; j++)
+			if (got->a[j] != want->a[j] || got->c[j] != want->c[j])
+				fail_msg("%s %s: element %zu differs: a %g vs %g, c %g vs %g", rows[i].kernel, rows[i].kv, j,
+					 got->a[j], want->a[j], got->c[j], want->c[j]);
+		k->release(got);
+		k->release(want);
+	}
+}
+
 static void test_kernels_params_format_and_isa_names(void **state)
 {
 	const struct pmc_kernel *k = pmc_kernel_find("stream");
@@ -200,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_kernels_expectations_of_fma_match_seed_001),
 		cmocka_unit_test(test_kernels_expectations_follow_parameters),
 		cmocka_unit_test(test_kernels_params_format_and_isa_names),
+		cmocka_unit_test(test_kernels_stream_and_matmul_compute_the_c_reference_results),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

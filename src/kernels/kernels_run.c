@@ -482,17 +482,16 @@ static void enable_all(struct runner *r, unsigned long req)
 }
 
 /* Open, warm up, enable, measure the overhead and the region. The counts land in out, the rest in info. A stop
- * signal ends the kernel where it is: the counts so far are kept (out->interrupted, info->stopped). */
+ * signal (held by the caller's guard) ends the kernel where it is: the counts so far are kept (out->interrupted,
+ * info->stopped). */
 static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void *ctx,
 			const struct pmc_kernel_opts *o, struct pmc_measure_out *out, struct pmc_kernel_info *info)
 {
 	struct rusage ru0, ru1;
 	struct region reg;
-	struct stop_guard g;
 	int rc;
 
 	open_events(r, out);
-	guard_install(&g);
 	if (!warm_up(fn, ctx, o->warmup_s, info)) {
 		/* Stopped before anything was measured: the events stay <not counted>. */
 		for (size_t i = 0; i < r->n; i++)
@@ -500,7 +499,6 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 				out->counts[i].status = PMC_COUNT_NOT_COUNTED;
 		out->interrupted = info->stopped = true;
 		read_method(r, info);
-		guard_remove(&g);
 		return 0;
 	}
 	enable_all(r, PERF_EVENT_IOC_ENABLE);
@@ -529,7 +527,6 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 		subtract(out, info, r->n);
 	read_method(r, info);
 out:
-	guard_remove(&g);
 	return rc;
 }
 
@@ -538,6 +535,7 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 		       char *err, size_t errlen)
 {
 	struct runner r = { .req = req };
+	struct stop_guard g;
 	cpu_set_t old;
 	void *ctx = NULL;
 	bool pinned = false;
@@ -554,6 +552,8 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 	out->group_err_index = -1;
 	info->nevents = req->n;
 	info->iters = o->iters ? o->iters : pmc_kernel_default_iters(k, p);
+	/* From here a stop signal is held for the kernel (preparing matmul n=2048's data takes a while too). */
+	guard_install(&g);
 	rc = alloc_runner(&r, req->n, info);
 	if (rc) {
 		snprintf(err, errlen, "out of memory for %zu events", req->n);
@@ -586,6 +586,7 @@ out:
 	free_runner(&r);
 	if (pinned)
 		sched_setaffinity(0, sizeof(old), &old);
+	guard_remove(&g);
 	return rc;
 }
 

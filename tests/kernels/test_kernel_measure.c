@@ -72,6 +72,8 @@ static void test_kernel_measure_breakpoint_on_loop_head_counts_exactly_the_itera
 			int rc = pmc_kernel_measure(k, &p, &o, &req, &out, &info, err, sizeof(err));
 			if (rc)
 				fail_msg("%s: %s", k->name, err);
+			if (c.status == PMC_COUNT_NOT_SUPPORTED && c.err == ENOSYS)
+				skip(); /* no perf_event_open at all (qemu-user) */
 			if (c.status == PMC_COUNT_NOT_SUPPORTED)
 				fail_msg("%s: breakpoint event could not be opened: %s", k->name, strerror(c.err));
 			assert_int_equal(c.status, PMC_COUNT_OK);
@@ -123,6 +125,8 @@ static void test_kernel_measure_unsupported_event_is_reported_not_faked(void **s
 		assert_true(c[0].value >= 2 * o.iters && c[0].value < 2 * o.iters + o.iters / 100);
 	}
 	/* task-clock advances while the loop runs: 2e7 iterations take well over 1 ms on any machine. */
+	if (c[1].status == PMC_COUNT_NOT_SUPPORTED && c[1].err == ENOSYS)
+		skip(); /* no perf_event_open at all (qemu-user) */
 	assert_int_equal(c[1].status, PMC_COUNT_OK);
 	assert_true(c[1].value > 1000000);
 	assert_true(out.wall_ns >= c[1].value / 2);

@@ -3,19 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-
-int pmc_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
-{
-	long fd;
-
-	attr->size = sizeof(*attr);
-	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags | PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	return (int)fd;
-}
 
 int pmc_perf_read(int fd, struct pmc_count *ret)
 {

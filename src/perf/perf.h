@@ -25,10 +25,12 @@ struct pmc_count {
 };
 
 enum pmc_count_flags {
-	PMC_COUNT_USER_ONLY = 1u << 0, /* kernel mode was excluded by pmctool (perf_event_paranoid fallback) */
+	PMC_COUNT_USER_ONLY = 1u << 0,     /* kernel mode was excluded by pmctool (perf_event_paranoid fallback) */
+	PMC_COUNT_KERNEL_DENIED = 1u << 1, /* a kernel-only event perf_event_paranoid refused: never retried user-only */
 };
 
-/* perf_event_open(2). Returns the fd, or -errno. attr->size is set here. */
+/* perf_event_open(2), the only call of it in pmctool (see perf/open.h for the observer and the paranoid fallback).
+ * PERF_FLAG_FD_CLOEXEC is always added. Returns the fd, or -errno. attr->size is set here. */
 int pmc_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 
 /* read() one event opened with read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING (no GROUP). Fills ret and its

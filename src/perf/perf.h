@@ -45,4 +45,9 @@ double pmc_count_scaled(const struct pmc_count *c);
  * 'hardware' says whether the event needs the CPU's PMU. Returns a static string. */
 const char *pmc_perf_open_reason(int err, int hardware);
 
+/* The reason for an open failure of the event with attr a: like pmc_perf_open_reason, and more exact where the attr
+ * tells more (a kernel-only event refused by perf_event_paranoid, a per-CPU PMU asked to count a task, a hardware event
+ * that a working PMU lacks). Returns a static string. */
+const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware);
+
 #endif

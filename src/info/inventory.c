@@ -132,6 +132,7 @@ static void fill_budget_input(struct pmc_budget_input *in, const struct pmc_cpu_
 		in->cpuid_gp = arch->gp_counters;
 	else if (has_amd)
 		in->cpuid_gp = amd->core_counters;
+	in->amd_v2 = has_amd && amd->perfmon_v2 && amd->v2_core_counters;
 	if (!pfm_core_info(&info) && info.num_cntrs > 0)
 		in->table_gp = (unsigned)info.num_cntrs;
 	in->smt_active = pmc_sysfs_smt_active();

@@ -14,6 +14,23 @@ unsigned pmc_plan_gp_cost(const struct pmc_event *ev, unsigned fixed_slots)
 	return 0;
 }
 
+bool pmc_plan_fixed_only(const struct pmc_event *ev, unsigned fixed_slots)
+{
+	uint64_t cfg = ev->attr.config & 0xffff;
+
+	if (ev->cls != PMC_CLASS_FIXED || ev->fixed_index < 0 || (unsigned)ev->fixed_index >= fixed_slots)
+		return false;
+	if (ev->attr.type == PERF_TYPE_HARDWARE)
+		return ev->attr.config == PERF_COUNT_HW_REF_CPU_CYCLES;
+	return cfg == 0x0300 || (fixed_slots >= 4 && (cfg == 0x0100 || cfg == 0x0400));
+}
+
+bool pmc_plan_every_in_batch(const struct pmc_plan *p, size_t b, const struct pmc_event *ev)
+{
+	return !(ev->cls == PMC_CLASS_FIXED && ev->fixed_index >= 0 && ev->fixed_index < 32 &&
+		 (p->batches[b].fixed_own & (1u << ev->fixed_index)));
+}
+
 static int batch_push(struct pmc_batch *b, size_t idx)
 {
 	size_t *p = realloc(b->events, (b->n + 1) * sizeof(*p));
@@ -56,11 +73,36 @@ static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct
 			fixed_used[ev->fixed_index] = true;
 			return PMC_SLOT_EVERY;
 		}
-		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_GP;
+		if (o->multiplex)
+			return PMC_SLOT_EVERY;
+		return pmc_plan_fixed_only(ev, o->fixed_slots) ? PMC_SLOT_FIXED_OWN : PMC_SLOT_GP;
 	case PMC_CLASS_GP:
 	default:
 		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_GP;
 	}
+}
+
+/* Second users of a fixed-only counter: each into the first batch after the GP/BP ones whose counter is free. */
+static int place_fixed_own(struct pmc_plan *p, const struct pmc_event *evs, size_t n, const enum pmc_slot *slot)
+{
+	size_t start = p->nbatches == 1 && p->batches[0].n == 0 ? 0 : p->nbatches;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned bit;
+		size_t b = start;
+
+		if (slot[i] != PMC_SLOT_FIXED_OWN)
+			continue;
+		bit = 1u << evs[i].fixed_index;
+		while (b < p->nbatches && (p->batches[b].fixed_own & bit))
+			b++;
+		if (b == p->nbatches && add_batch(p))
+			return -ENOMEM;
+		if (batch_push(&p->batches[b], i))
+			return -ENOMEM;
+		p->batches[b].fixed_own |= bit;
+	}
+	return 0;
 }
 
 int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret)
@@ -126,6 +168,8 @@ int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_
 			}
 		}
 	}
+	if (place_fixed_own(&p, evs, n, slot))
+		goto out;
 	*ret = p;
 	memset(&p, 0, sizeof(p));
 	r = 0;
@@ -143,6 +187,7 @@ int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at)
 	if (b >= p->nbatches || at == 0 || at >= p->batches[b].n)
 		return -EINVAL;
 	nb.n = p->batches[b].n - at;
+	nb.fixed_own = p->batches[b].fixed_own;
 	nb.events = malloc(nb.n * sizeof(*nb.events));
 	if (!nb.events)
 		return -ENOMEM;
@@ -158,6 +203,24 @@ int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at)
 	arr[b + 1] = nb;
 	p->nbatches++;
 	return 0;
+}
+
+bool pmc_group_never_ran(const struct pmc_count *counts, const struct pmc_event *const *evs, size_t n)
+{
+	size_t members = 0;
+	bool enabled = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(evs[i]->flags & PMC_EVF_HARDWARE) || evs[i]->cpu_wide)
+			continue;
+		if (counts[i].status != PMC_COUNT_OK && counts[i].status != PMC_COUNT_NOT_COUNTED)
+			continue; /* never opened */
+		if (counts[i].running)
+			return false;
+		enabled |= counts[i].enabled > 0;
+		members++;
+	}
+	return members > 1 && enabled; /* one event alone is never refused as a group */
 }
 
 void pmc_plan_fini(struct pmc_plan *p)

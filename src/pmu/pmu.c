@@ -197,8 +197,10 @@ int pmc_libpfm_encode(const char *str, struct perf_event_attr *attr, char *fstr,
 void pmc_event_normalize_excl(struct perf_event_attr *a)
 {
 	/* x86 has no hypervisor privilege level of its own: libpfm4 sets exclude_hv differently per PMU, so tie it
-	 * to kernel and make every spelling of the same event give the same attr. Guest mode is counted, like perf
-	 * does for an event without modifiers. */
+	 * to kernel and make every spelling of the same event give the same attr. Guest mode is counted: unlike
+	 * perf, which sets exclude_guest on every event it parses (event_attr_init, unless 'perf kvm'), pmctool
+	 * counts what the workload makes the CPU do, and a KVM guest the workload runs is such work; the msr PMU
+	 * also refuses any exclude bit (EINVAL), which would need a per-PMU retry. pmctool-stat(1) says so. */
 	a->exclude_hv = a->exclude_kernel;
 	a->exclude_guest = 0;
 	a->exclude_host = 0;

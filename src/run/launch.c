@@ -118,8 +118,9 @@ static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
 	_exit(0);
 }
 
-/* Start the guard for the process group of pid; returns the write end of its pipe (-1: none was started). */
-static int start_guard(pid_t pid, pid_t *ret_guard)
+/* Start the guard for the process group of pid; returns the write end of its pipe (-1: none was started). The
+ * guard's copy of 'mine' (the caller's heap block) is freed: it only waits and exits, and valgrind follows it. */
+static int start_guard(pid_t pid, void *mine, pid_t *ret_guard)
 {
 	int gp[2];
 	pid_t g;
@@ -128,8 +129,10 @@ static int start_guard(pid_t pid, pid_t *ret_guard)
 	if (pipe2(gp, O_CLOEXEC))
 		return -1;
 	g = fork();
-	if (g == 0)
+	if (g == 0) {
+		free(mine);
 		guard_main(gp[0], pid);
+	}
 	close(gp[0]);
 	if (g < 0) {
 		close(gp[1]);
@@ -285,7 +288,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	close_fd(&ep[1]);
 	if (own_group) {
 		setpgid(pid, pid);
-		guard_wr = start_guard(pid, &guard);
+		guard_wr = start_guard(pid, fds, &guard);
 	}
 
 	if (open_batch(req, pid, fds, out)) {

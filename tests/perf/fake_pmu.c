@@ -8,12 +8,15 @@
  * never values. The group check mimics x86 validate_group: more hardware events in one group than
  * PMC_FAKE_PMU_COUNTERS (programmable + fixed, default 7), or two users of the ref-cycles fixed-only encoding (generic
  * ref-cycles or raw 0x0300), is EINVAL. PMC_FAKE_PMU_ZERO=1 answers with the dummy event instead, which reads 0:
- * a virtual PMU that opens every event and counts nothing.
+ * a virtual PMU that opens every event and counts nothing. PMC_FAKE_PMU_NEVER_RUN_ABOVE=N: a group with more than N
+ * hardware events opens but never runs (read() says time_running 0, value 0), as on arm64 where the kernel's group
+ * check skips a disabled leader and lets one member too many in (REFERENCE.md section 11).
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -26,6 +29,8 @@ struct fake {
 	unsigned members; /* leaders: hardware events in the group */
 	unsigned refcyc;  /* leaders: users of the ref-cycles fixed counter */
 };
+
+static ssize_t (*real_read)(int, void *, size_t);
 
 static struct fake fakes[MAX_FD];
 
@@ -70,6 +75,24 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 	g->members++;
 	g->refcyc += is_refcycles(a);
 	return fd;
+}
+
+/* A member of a group too big to ever run reads as never scheduled (read_format ENABLED|RUNNING, no GROUP). */
+ssize_t read(int fd, void *buf, size_t len)
+{
+	const char *env = getenv("PMC_FAKE_PMU_NEVER_RUN_ABOVE");
+	ssize_t n;
+
+	if (!real_read)
+		real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	n = real_read(fd, buf, len);
+	if (env && n == 3 * (ssize_t)sizeof(uint64_t) && fd >= 0 && fd < MAX_FD && fakes[fd].leader >= 0 &&
+	    fakes[fakes[fd].leader].members > (unsigned)atoi(env)) {
+		uint64_t *v = buf;
+		v[0] = 0;
+		v[2] = 0;
+	}
+	return n;
 }
 
 long syscall(long n, ...)

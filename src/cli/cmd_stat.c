@@ -31,7 +31,7 @@ static const char stat_help[] =
 	"                            breakpoint mem:0x401000:x (executions of an address)\n"
 	"                          modifiers :u (user mode only) and :k (kernel mode only)\n"
 	"                          Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
-	"                          cycles, instructions, ref-cycles, branches, branch-misses and msr/tsc/.\n"
+	"                          cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/.\n"
 	"  -g, --group SET         an event set from events/ ('pmctool sets' lists them)\n"
 	"      --metric NAME=FORMULA  add a derived metric (see pmctool-events(5) for the formula language)\n"
 	"\n"

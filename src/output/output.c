@@ -5,8 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 const char *pmc_output_status_name(enum pmc_count_status st)
 {
@@ -78,68 +76,20 @@ int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_out
 	return ferror(f) ? -EIO : 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *o, const char *path)
 {
-	char *buf = NULL, *tmp = NULL;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	int r, fd;
+	int r;
 
 	if (!mem)
 		return -ENOMEM;
 	r = pmc_output_write(mem, rep, o);
 	if (fclose(mem) && !r)
 		r = -ENOMEM;
-	if (r)
-		goto out;
-	if (!path || !strcmp(path, "-")) {
-		fflush(stdout);
-		r = write_all(path ? STDOUT_FILENO : STDERR_FILENO, buf, len);
-		goto out;
-	}
-	if (asprintf(&tmp, "%s.pmctool-XXXXXX", path) < 0) {
-		tmp = NULL;
-		r = -ENOMEM;
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		r = -errno;
-		goto out;
-	}
-	{
-		mode_t um = umask(0);
-		umask(um);
-		if (fchmod(fd, 0666 & ~um))
-			r = -errno;
-	}
 	if (!r)
-		r = write_all(fd, buf, len);
-	if (!r && fsync(fd) && errno != EINVAL)
-		r = -errno;
-	if (close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r)
-		unlink(tmp);
-out:
-	free(tmp);
+		r = pmc_output_write_path(path ? path : "/dev/stderr", buf, len);
 	free(buf);
 	return r;
 }

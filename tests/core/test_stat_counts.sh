@@ -27,7 +27,7 @@ python3 - "$TMP/t.json" <<'PY' || fail "task-clock disagrees with rusage"
 import json, sys
 d = json.load(open(sys.argv[1]))
 tc = [e for e in d["events"] if e["name"] == "task-clock"][0]["mean"] / 1e9
-ru = d["user_s"] + d["sys_s"]
+ru = (d["user_ns"] + d["sys_ns"]) / 1e9
 print(f"task-clock {tc:.4f}s rusage {ru:.4f}s")
 sys.exit(0 if abs(tc - ru) <= 0.10 * ru + 0.005 and tc > 0.25 else 1)
 PY

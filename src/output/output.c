@@ -36,24 +36,33 @@ const char *pmc_output_class_name(enum pmc_counter_class cls)
 	}
 }
 
-void pmc_output_group_digits(double v, char *buf, size_t len)
+void pmc_output_group_fixed(double v, int decimals, char *buf, size_t len)
 {
-	char raw[64];
-	size_t n, out = 0, lead;
+	char raw[80], *dot;
+	size_t out = 0, lead, ndig;
+	const char *p = raw;
 
-	if (!(v >= 0) || v > 1e19) {
+	if (!isfinite(v) || fabs(v) >= 1e40) {
 		snprintf(buf, len, "%.6g", v);
 		return;
 	}
-	snprintf(raw, sizeof(raw), "%.0f", v);
-	n = strlen(raw);
-	lead = n % 3 ? n % 3 : 3;
-	for (size_t i = 0; i < n && out + 2 < len; i++) {
-		if (i && (i - lead) % 3 == 0 && i >= lead)
+	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
+	if (*p == '-' && out + 1 < len)
+		buf[out++] = *p++;
+	dot = strchr(p, '.');
+	ndig = dot ? (size_t)(dot - p) : strlen(p);
+	lead = ndig % 3 ? ndig % 3 : 3;
+	for (size_t i = 0; p[i] && out + 2 < len; i++) {
+		if (i < ndig && i >= lead && (i - lead) % 3 == 0)
 			buf[out++] = ',';
-		buf[out++] = raw[i];
+		buf[out++] = p[i];
 	}
 	buf[out] = '\0';
+}
+
+void pmc_output_group_digits(double v, char *buf, size_t len)
+{
+	pmc_output_group_fixed(v, 0, buf, len);
 }
 
 int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)

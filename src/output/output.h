@@ -65,7 +65,9 @@ void pmc_json_event_encoding(FILE *f, const struct pmc_event *ev);
 void pmc_csv_field(FILE *f, const char *s);
 const char *pmc_output_status_name(enum pmc_count_status st); /* "ok", "not counted", ... */
 const char *pmc_output_class_name(enum pmc_counter_class cls);
-/* "1,234,567" style integer grouping of a non-negative value rounded to an integer. */
+/* "1,234,567" style integer grouping of a value rounded to an integer. */
 void pmc_output_group_digits(double v, char *buf, size_t len);
+/* The same with a fixed number of decimals: "1,234.57". Values of 1e40 and more (nonsense) fall back to %.6g. */
+void pmc_output_group_fixed(double v, int decimals, char *buf, size_t len);
 
 #endif

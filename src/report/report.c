@@ -105,6 +105,11 @@ static void summarize_runs(struct pmc_report *rep)
 	}
 }
 
+double pmc_report_sem(const struct pmc_report_event *e)
+{
+	return e->nok > 1 ? e->stddev / sqrt((double)e->nok) : 0;
+}
+
 int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x)
 {
 	struct pmc_report_exec *p = realloc(rep->execs, (rep->nexecs + 1) * sizeof(*p));

@@ -134,6 +134,9 @@ int pmc_report_add_metric(struct pmc_report *rep, const struct pmc_metric_value 
 int pmc_report_add_check(struct pmc_report *rep, enum pmc_check_severity sev, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The standard error of an event's mean, stddev / sqrt(n): what perf stat -r prints as "+-". 0 when n < 2. */
+double pmc_report_sem(const struct pmc_report_event *e);
+
 /* Append an execution. 0 or -ENOMEM. */
 int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x);
 /* The state of run r (0-based) after pmc_report_summarize(); PMC_RUN_OK when there are no execs. */

@@ -308,7 +308,7 @@ static int flush_buffer(const char *buf, size_t len)
 		return PMC_EXIT_OK;
 	if (errno == EPIPE)
 		return PMC_EXIT_OK;
-	fprintf(stderr, "pmctool info: cannot write the report: %s\n", strerror(errno));
+	fprintf(stderr, "pmctool info: cannot write the report to stdout: %s\n", strerror(errno));
 	return PMC_EXIT_OUTPUT;
 }
 

@@ -229,7 +229,7 @@ static int flush_buffer(const char *buf, size_t len)
 		return PMC_EXIT_OK;
 	if (errno == EPIPE)
 		return PMC_EXIT_OK;
-	fprintf(stderr, "pmctool list: cannot write the listing: %s\n", strerror(errno));
+	fprintf(stderr, "pmctool list: cannot write the listing to stdout: %s\n", strerror(errno));
 	return PMC_EXIT_OUTPUT;
 }
 

@@ -186,7 +186,8 @@ int stat_metrics_check(const struct stat_events *se, const struct pmc_metric_def
 			if (known_name(se, defs, ndefs, cli, ncli, n))
 				continue;
 			fprintf(stderr, "pmctool stat: --metric %s uses '%s', which is not an event of this measurement, a "
-					"constant or a metric: add the event with -e (nothing was run)\n", cli[m].name, n);
+					"constant or a metric: add the event with -e; names with '-' or ':' go in braces, "
+					"{page-faults} (nothing was run)\n", cli[m].name, n);
 			rc = PMC_EXIT_USAGE;
 		}
 		pmc_expr_free(e);

@@ -341,7 +341,8 @@ int pmc_cmd_info(int argc, char **argv)
 		return PMC_EXIT_INTERNAL;
 	}
 	if (json) {
-		fputs("{\"pmctool_info_version\":1,\n", f);
+		pmc_json_header(f, "info"); /* schema/pmctool-report.schema.json */
+		fputs(",\"pmctool_info_version\":1,\n", f);
 		json_cpu(f, &inv);
 		json_pmus(f, &inv);
 		json_rest(f, &inv, status);

@@ -213,10 +213,12 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 	bool variance = rep->nruns > 1;
 
 	if (rep->partial)
-		fprintf(f, "# partial: interrupted, counts so far%s\n", rep->runs_partial ? " (interrupted runs are kept out of the statistics)" : "");
+		fprintf(f, "# partial: interrupted, counts so far%s\n",
+			rep->runs_partial && rep->runs_used && rep->runs_ok ? " (the interrupted run is kept out of the statistics)"
+									      : "");
 	if (rep->runs_failed)
-		fprintf(f, "# %u of %u runs failed (exit status %d): kept out of the statistics\n", rep->runs_failed,
-			rep->nruns, rep->exit_status);
+		fprintf(f, "# %u of %u run%s failed (exit status %d): kept out of the statistics\n", rep->runs_failed,
+			rep->nruns, rep->nruns == 1 ? "" : "s", rep->exit_status);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;

@@ -188,12 +188,14 @@ static void print_statistics(FILE *f, const struct pmc_report *rep, int w)
 /* A line when any run failed or was interrupted: which, and what the statistics are over. */
 static void print_runs(FILE *f, const struct pmc_report *rep)
 {
+	const char *over = rep->stats_over ? rep->stats_over : "runs";
 	unsigned shown = 0;
 
 	if (!rep->runs_failed && !rep->runs_partial)
 		return;
-	fprintf(f, "\n Runs: %u ok, %u failed, %u partial; the statistics are over the %u %s", rep->runs_ok,
-		rep->runs_failed, rep->runs_partial, rep->runs_used, rep->stats_over ? rep->stats_over : "runs");
+	fprintf(f, "\n Runs: %u ok, %u failed, %u partial; the statistics are over the %u %.*s%s", rep->runs_ok,
+		rep->runs_failed, rep->runs_partial, rep->runs_used, (int)strcspn(over, " "), over,
+		rep->runs_used == 1 ? " run" : " runs");
 	for (size_t i = 0; i < rep->nexecs && shown < 10; i++) {
 		const struct pmc_report_exec *x = &rep->execs[i];
 		if (!x->exit_status && !x->interrupted)

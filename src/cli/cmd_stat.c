@@ -122,16 +122,18 @@ static int parse_uint_opt(const char *opt, const char *val, uint64_t min, uint64
 	return bad_value(opt, val, what);
 }
 
+/* A decimal number: digits with at most one '.', as the help gives them (strtod alone would take 0x10, 1e1, inf). */
 static int parse_double_opt(const char *opt, const char *val, double min, double max, double *ret)
 {
 	char *end;
 	double v;
+	size_t digits = strspn(val, "0123456789.");
 
 	errno = 0;
 	v = strtod(val, &end);
-	if (!*val || *end || errno || !(v >= min && v <= max)) {
+	if (!*val || val[digits] || strchr(val, '.') != strrchr(val, '.') || *end || errno || !(v >= min && v <= max)) {
 		char what[96];
-		snprintf(what, sizeof(what), "expected a number from %g to %g", min, max);
+		snprintf(what, sizeof(what), "expected a decimal number from %g to %g", min, max);
 		return bad_value(opt, val, what);
 	}
 	*ret = v;
@@ -180,6 +182,28 @@ static int set_format(struct stat_opts *o, enum pmc_output_format f)
 	return 0;
 }
 
+/* Options that take one value: given again with another value, an error naming both values (the same value twice is
+ * harmless). -k, -g, -o and -x are checked where they are parsed. */
+static int check_single(int c, const char *val, const char **seen)
+{
+	static const struct {
+		int opt;
+		const char *name;
+	} single[] = {
+		{ 'r', "-r" }, { OPT_COUNTERS, "--counters" }, { OPT_BATCH, "--batch" }, { OPT_ITERS, "--iters" },
+		{ OPT_CPU, "--cpu" }, { OPT_WARMUP, "--warmup" },
+	};
+
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(single); i++) {
+		if (single[i].opt != c)
+			continue;
+		if (seen[i] && strcmp(seen[i], val))
+			return twice(single[i].name, seen[i], val);
+		seen[i] = val;
+	}
+	return 0;
+}
+
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o, const char *kernel_only)
 {
@@ -206,6 +230,7 @@ static int check_combinations(const struct stat_opts *o, const char *kernel_only
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	const char *kernel_only = NULL; /* the first -k-only option seen */
+	const char *seen[6] = { NULL };  /* check_single's values */
 	uint64_t u;
 	int c, r = 0;
 
@@ -216,6 +241,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	optind = 0; /* glibc: a full restart, no state left from an earlier parse (the fuzz target parses many) */
 	opterr = 0;
 	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:h", stat_longopts, NULL)) != -1) {
+		if (optarg && (r = check_single(c, optarg, seen)))
+			break;
 		switch (c) {
 		case 'e':
 			r = push_arg(o->event_lists, &o->nlists, PMC_ARRAY_SIZE(o->event_lists), "-e", optarg);

@@ -160,11 +160,11 @@ static void print_statistics(FILE *f, const struct pmc_report *rep, int w)
 		any |= rep->events[i].status == PMC_COUNT_OK && rep->events[i].nok > 1;
 	if (!any)
 		return;
-	fprintf(f, "\n Statistics over the %u run%s used (counts; msec for times; +- above is the standard error of the "
-		   "mean, as perf prints it):\n", rep->runs_used ? rep->runs_used : rep->nruns,
+	fprintf(f, "\n Statistics over the %u run%s used (the +- above is the standard error of the mean, as perf "
+		   "prints it):\n", rep->runs_used ? rep->runs_used : rep->nruns,
 		(rep->runs_used ? rep->runs_used : rep->nruns) == 1 ? "" : "s");
-	snprintf(line, sizeof(line), "  %-*s %20s %20s %20s %20s %20s %6s", w, "event", "mean", "median", "stddev", "min",
-		 "max", "n");
+	snprintf(line, sizeof(line), "  %-*s %-4s %20s %20s %20s %20s %20s %6s", w, "event", "unit", "mean", "median",
+		 "stddev", "min", "max", "n");
 	put_line(f, line);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
@@ -179,8 +179,8 @@ static void print_statistics(FILE *f, const struct pmc_report *rep, int w)
 		pmc_output_group_fixed(e->stddev / k, dec ? dec : 1, v[2], sizeof(v[2]));
 		pmc_output_group_fixed(e->min / k, dec, v[3], sizeof(v[3]));
 		pmc_output_group_fixed(e->max / k, dec, v[4], sizeof(v[4]));
-		snprintf(line, sizeof(line), "  %-*s %20s %20s %20s %20s %20s %6zu", w, e->ev.name, v[0], v[1], v[2], v[3],
-			 v[4], e->nok);
+		snprintf(line, sizeof(line), "  %-*s %-4s %20s %20s %20s %20s %20s %6zu", w, e->ev.name,
+			 k > 1 ? "msec" : "", v[0], v[1], v[2], v[3], v[4], e->nok);
 		put_line(f, line);
 	}
 }

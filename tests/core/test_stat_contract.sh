@@ -13,7 +13,10 @@ expect_rc 2 "-r 0x10"
 expect_err "invalid value '0x10' for -r: expected a decimal" "-r 0x10 is refused as not decimal"
 run_pmc stat --counters 08 --dry-run -e task-clock
 expect_rc 0 "--counters 08 (decimal 8, not a bad octal)"
-ok "numbers are decimal: -r 010 ran 10 times, -r 0x10 is an error"
+run_pmc stat -k empty --warmup 0x10 --iters 10 -e task-clock
+expect_rc 2 "--warmup 0x10"
+expect_err "invalid value '0x10' for --warmup: expected a decimal number" "--warmup 0x10 is refused"
+ok "numbers are decimal: -r 010 ran 10 times, -r 0x10 and --warmup 0x10 are errors"
 
 # Conflicts: an error naming both options, nothing run.
 while IFS='|' read -r want args; do
@@ -35,6 +38,9 @@ done <<'EOF'
 --cpu -k|--cpu 0
 --warmup -k|--warmup 1
 --subtract-overhead -k|--subtract-overhead
+-r '3' '5'|-r 3 -r 5
+--counters|--counters 2 --counters 3
+--batch|--batch=rerun --batch=multiplex
 EOF
 run_pmc stat --dry-run --csv -e task-clock
 expect_rc 2 "--dry-run --csv"

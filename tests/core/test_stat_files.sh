@@ -28,6 +28,19 @@ set -e
 grep -q "cannot write the report to '$D/full': No space left on device" "$D/err" || { cat "$D/err"; exit 1; }
 [ -c "$D/full" ] || { echo "-o full replaced the device"; exit 1; }
 echo "ok: -o on a full device is exit 4 naming the path, and the device stays"
+# A full file system: the old report stays whole, no temporary file is left, exit 4 naming the path.
+mkdir "$D/small"
+mount -t tmpfs -o size=64k pmctool-small "$D/small"
+echo "the old report" >"$D/small/report.csv"
+dd if=/dev/zero of="$D/small/filler" bs=4k count=64 2>/dev/null || true
+set +e
+"$P" stat --csv -r 20 -e task-clock,page-faults -o "$D/small/report.csv" -- true 2>"$D/err"; rc=$?
+set -e
+[ "$rc" -eq 4 ] || { cat "$D/err"; echo "-o on a full file system: exit $rc, expected 4"; exit 1; }
+grep -q "cannot write the report to '$D/small/report.csv'" "$D/err" || { cat "$D/err"; exit 1; }
+[ "$(cat "$D/small/report.csv")" = "the old report" ] || { echo "the old report was damaged"; exit 1; }
+[ -z "$(ls "$D/small" | grep pmctool)" ] || { ls "$D/small"; echo "a temporary file was left"; exit 1; }
+echo "ok: -o on a full file system: exit 4, the old file intact, no temporary file left"
 for args in "--version" "--help" "kernels" "sets" "encode cycles" "decode r5301b1 --pmu ivb" "list" "info" \
 	"stat --dry-run -e task-clock" "stat --dry-run --json -e task-clock" "stat --help" \
 	"stat -o - -e task-clock -- true" "stat --log-fd 1 -e task-clock -- true"; do

@@ -305,7 +305,7 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 {
 	const char *core = pmc_pmu_core_name();
 
-	fprintf(f, "Plan: %zu events in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->plan.nbatches,
+	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s", se->plan.nbatches,
 		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
 		se->budget_why, se->popts.fixed_slots ? ", 3 fixed counters" : "");
 	fprintf(f, "    %-28s %-12s %-7s %-16s %-44s %s\n", "event", "class", "type", "config", "perf -e spelling",

@@ -308,7 +308,7 @@ static int flush_buffer(const char *buf, size_t len)
 		return PMC_EXIT_OK;
 	if (errno == EPIPE)
 		return PMC_EXIT_OK;
-	fprintf(stderr, "pmctool info: cannot write the report: %s\n", strerror(errno));
+	fprintf(stderr, "pmctool info: cannot write the report to stdout: %s\n", strerror(errno));
 	return PMC_EXIT_OUTPUT;
 }
 
@@ -341,7 +341,8 @@ int pmc_cmd_info(int argc, char **argv)
 		return PMC_EXIT_INTERNAL;
 	}
 	if (json) {
-		fputs("{\"pmctool_info_version\":1,\n", f);
+		pmc_json_header(f, "info"); /* schema/pmctool-report.schema.json */
+		fputs(",\"pmctool_info_version\":1,\n", f);
 		json_cpu(f, &inv);
 		json_pmus(f, &inv);
 		json_rest(f, &inv, status);

@@ -38,6 +38,7 @@ struct stat_opts {
 	bool verbose;                  /* -v: print every perf_event_open */
 	struct pmc_output_opts out;
 	const char *outpath;           /* -o */
+	int log_fd;                    /* --log-fd, -1 = none */
 	char **argv;                   /* the command, NULL with -k */
 	const struct pmc_kernel *k;    /* -k, resolved */
 	struct pmc_kernel_params kp;
@@ -87,6 +88,13 @@ int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret);
 /* Evaluate the set's metrics (or the defaults) and --metric's, then run the checks. */
 void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
 			struct pmc_report *rep);
+
+/* Before anything runs: every name a --metric formula uses is an event of this measurement (as written or its
+ * canonical name), a constant, or a metric of the set or of --metric. 0, or PMC_EXIT_USAGE after the error. */
+int stat_metrics_check(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli);
+
+/* --dry-run --json: the plan as one JSON document (schema/pmctool-report.schema.json, "kind": "plan"). */
+void stat_plan_json(const struct stat_events *se, FILE *f);
 
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;

@@ -340,7 +340,8 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 
 	if (se->popts.fixed_slots)
 		snprintf(fixed, sizeof(fixed), ", %u fixed counters", se->popts.fixed_slots);
-	fprintf(f, "Plan: %zu events in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->plan.nbatches,
+	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s",
+		se->plan.nbatches,
 		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
 		se->budget_why, fixed);
 	fprintf(f, "    %-28s %-12s %-7s %-16s %-44s %s\n", "event", "class", "type", "config", "perf -e spelling",

@@ -159,9 +159,20 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		rep->user_s += (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6;
 		rep->sys_s += (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6;
 	}
-	if (!o->k) {
-		rep->exit_status = pmc_wait_status_code(out.wait_status);
-		rep->term_signal = WIFSIGNALED(out.wait_status) ? WTERMSIG(out.wait_status) : 0;
+	{
+		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
+		struct pmc_report_exec x = {
+			.run = run, .batch = (unsigned)b, .interrupted = stat_interrupted != 0,
+			.wall_ns = (double)out.wall_ns,
+			.user_s = (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6,
+			.sys_s = (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6,
+		};
+		if (!o->k) {
+			x.exit_status = pmc_wait_status_code(out.wait_status);
+			x.signal = WIFSIGNALED(out.wait_status) ? WTERMSIG(out.wait_status) : 0;
+		}
+		if (pmc_report_add_exec(rep, &x))
+			rc = PMC_EXIT_INTERNAL;
 	}
 out:
 	free(reqev);
@@ -210,7 +221,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "group-never-ran",
 				     "the kernel accepted a batch as one group but never ran it (time running 0: the NMI "
 				     "watchdog, another user of the counters or a constraint its group check ignores held "
-				     "a counter); it was split and measured again");
+				     "a counter); it was split (or, where it could not be, counted ungrouped) and measured again");
 	if (ungrouped)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "ungrouped",
 				     "the kernel refused %zu batch%s as one group and %s could not be split; %s events "

@@ -90,9 +90,13 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
  */
 static bool terminal_foreground(void)
 {
-	pid_t fg = tcgetpgrp(STDIN_FILENO);
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		pid_t fg = tcgetpgrp(fd);
 
-	return fg >= 0 && fg == getpgrp();
+		if (fg >= 0)
+			return fg == getpgrp();
+	}
+	return false;
 }
 
 static void __attribute__((noreturn)) guard_main(int rd, pid_t group)

@@ -151,7 +151,32 @@ static void json_num(FILE *f, double v)
 		fprintf(f, "%.17g", v);
 }
 
-static void json_event(FILE *f, const struct pmc_report_event *e)
+/* Hybrid CPUs only (absent elsewhere): the core PMU of a per-core-type row and the share of time the workload ran
+ * there, or the rows a merged row sums. */
+static void json_core_pmu(FILE *f, const struct pmc_report *rep, const struct pmc_report_event *e)
+{
+	char pmu[64];
+
+	if (e->ev.core_pmu) {
+		pmc_report_core_pmu_name(e, pmu, sizeof(pmu));
+		fputs(",\"core_pmu\":", f);
+		pmc_json_string(f, pmu);
+		if (e->status == PMC_COUNT_OK) {
+			fputs(",\"core_share_pct\":", f);
+			json_num(f, e->core_share_pct);
+		}
+	}
+	if (e->nparts) {
+		fputs(",\"merged_from\":[", f);
+		for (unsigned k = 0; k < e->nparts; k++) {
+			fputs(k ? "," : "", f);
+			pmc_json_string(f, rep->events[e->parts[k]].ev.name);
+		}
+		fputc(']', f);
+	}
+}
+
+static void json_event(FILE *f, const struct pmc_report *rep, const struct pmc_report_event *e)
 {
 	const struct perf_event_attr *a = &e->ev.attr;
 
@@ -191,6 +216,7 @@ static void json_event(FILE *f, const struct pmc_report_event *e)
 		fputs(",\"batch_spread_pct\":", f);
 		json_num(f, e->batch_spread_pct >= 0 ? e->batch_spread_pct : NAN);
 	}
+	json_core_pmu(f, rep, e);
 	fputs(",\"samples\":[", f);
 	for (size_t s = 0; s < e->nsamples; s++) {
 		const struct pmc_sample *sm = &e->samples[s];
@@ -247,7 +273,7 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	for (size_t i = 0; i < rep->nevents; i++) {
 		if (i)
 			fputc(',', f);
-		json_event(f, &rep->events[i]);
+		json_event(f, rep, &rep->events[i]);
 	}
 	fputs("],\"metrics\":[", f);
 	for (size_t i = 0; i < rep->nmetrics; i++) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "plan/plan.h"
+#include "pmu/hybrid.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -36,10 +37,19 @@ static int add_batch(struct pmc_plan *p)
 	return 0;
 }
 
+/* Hybrid CPUs: each core PMU (cpu_core, cpu_atom) has counters of its own, and its events never share a group
+ * with another's (pmc_event.core_pmu), so budgets are kept per core PMU; key 0 is every other event. */
+static size_t core_key(const struct pmc_event *ev)
+{
+	return ev->core_pmu <= PMC_MAX_CORE_PMUS ? ev->core_pmu : 0;
+}
+
 /* Classify each event: EVERY (free, anchors, first user of each fixed counter), GP or BP. */
-static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct pmc_plan_opts *o, bool fixed_used[])
+static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct pmc_plan_opts *o,
+			     bool fixed_used_by_pmu[][8])
 {
 	const struct pmc_event *ev = &evs[i];
+	bool *fixed_used = fixed_used_by_pmu[core_key(ev)];
 
 	if (ev->flags & PMC_EVF_ANCHOR) {
 		if (ev->cls == PMC_CLASS_FIXED && ev->fixed_index >= 0 && (unsigned)ev->fixed_index < o->fixed_slots)
@@ -66,10 +76,10 @@ static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct
 int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret)
 {
 	struct pmc_plan p = { 0 };
-	bool fixed_used[8] = { false };
-	unsigned gp_every = 0, gp_left;
+	bool fixed_used[PMC_MAX_CORE_PMUS + 1][8] = { { false } };
+	unsigned gp_every[PMC_MAX_CORE_PMUS + 1] = { 0 }, gp_left[PMC_MAX_CORE_PMUS + 1];
 	enum pmc_slot *slot;
-	size_t gb = 0, bb = 0; /* current batch for GP and for breakpoints */
+	size_t gb[PMC_MAX_CORE_PMUS + 1] = { 0 }, bb = 0; /* current batch for GP (per core PMU) and for breakpoints */
 	int r = -ENOMEM;
 
 	if (!o->gp_budget || !o->bp_budget)
@@ -92,26 +102,28 @@ int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_
 		p.in_every[i] = true;
 		p.every[p.nevery++] = i;
 		if (!o->multiplex)
-			gp_every += pmc_plan_gp_cost(&evs[i], o->fixed_slots);
+			gp_every[core_key(&evs[i])] += pmc_plan_gp_cost(&evs[i], o->fixed_slots);
 	}
 	/* Anchors that need GP counters (no fixed counters) take from every batch's budget, but leave at least one. */
-	gp_left = gp_every < o->gp_budget ? o->gp_budget - gp_every : 1;
+	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
+		gp_left[k] = gp_every[k] < o->gp_budget ? o->gp_budget - gp_every[k] : 1;
 	if (add_batch(&p))
 		goto out;
 	{
-		unsigned gp_used = 0, bp_used = 0;
+		unsigned gp_used[PMC_MAX_CORE_PMUS + 1] = { 0 }, bp_used = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (slot[i] == PMC_SLOT_GP) {
-				if (gp_used == gp_left) {
-					gb++;
-					gp_used = 0;
+				size_t k = core_key(&evs[i]);
+				if (gp_used[k] == gp_left[k]) {
+					gb[k]++;
+					gp_used[k] = 0;
 				}
-				while (gb >= p.nbatches)
+				while (gb[k] >= p.nbatches)
 					if (add_batch(&p))
 						goto out;
-				if (batch_push(&p.batches[gb], i))
+				if (batch_push(&p.batches[gb[k]], i))
 					goto out;
-				gp_used++;
+				gp_used[k]++;
 			} else if (slot[i] == PMC_SLOT_BP) {
 				if (bp_used == o->bp_budget) {
 					bb++;

@@ -57,6 +57,8 @@ static const char stat_help[] =
 	"      --csv               CSV (RFC 4180): a header, one row per event, run and batch, then metrics, checks\n"
 	"      --json              one JSON document\n"
 	"  -o, --output FILE       write the report to FILE ('-' for stdout); written whole or not at all\n"
+	"  -v, --verbose           print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
+	"                          kernel's answer) to stderr, as perf -vv does\n"
 	"  -h, --help              this text\n"
 	"\n"
 	"Exit status: the command's; 128+N when it died of signal N; 126 cannot execute; 127 not found;\n"
@@ -88,6 +90,7 @@ static const struct option stat_longopts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -145,7 +148,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	o->warmup_s = 0.2;
 	optind = 0; /* glibc: a full restart, no state left from an earlier parse (the fuzz target parses many) */
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:h", stat_longopts, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:vh", stat_longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			r = push_arg(o->event_lists, &o->nlists, PMC_ARRAY_SIZE(o->event_lists), "-e", optarg);
@@ -211,6 +214,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'o':
 			o->outpath = optarg;
+			break;
+		case 'v':
+			o->verbose = true;
 			break;
 		case 'h':
 			fputs(stat_help, stdout);

@@ -35,6 +35,7 @@ struct stat_opts {
 	unsigned counters;             /* --counters, 0 = detect */
 	bool dry_run;
 	bool no_anchors;
+	bool verbose;                  /* -v: print every perf_event_open */
 	struct pmc_output_opts out;
 	const char *outpath;           /* -o */
 	char **argv;                   /* the command, NULL with -k */

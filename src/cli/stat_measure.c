@@ -8,9 +8,19 @@
 #include <sys/wait.h>
 
 #include "cli/stat.h"
+#include "perf/open.h"
 #include "run/launch.h"
 
 volatile sig_atomic_t stat_interrupted;
+
+/* -v: one line per perf_event_open on stderr (the format is perf/open.h's; tests compare it). */
+static void print_open_record(const struct pmc_open_record *rec, void *ctx)
+{
+	char line[512];
+
+	pmc_perf_record_format(rec, line, sizeof(line));
+	fprintf(ctx, "%s\n", line);
+}
 
 static int push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
 {
@@ -154,6 +164,8 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	rep->events = calloc(se->n ? se->n : 1, sizeof(*rep->events));
 	if (!rep->events)
 		return PMC_EXIT_INTERNAL;
+	if (o->verbose)
+		pmc_perf_set_observer(print_open_record, stderr);
 	rep->nevents = se->n;
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];
@@ -191,5 +203,6 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		rep->sys_s /= done;
 	}
 	rep->partial = stat_interrupted != 0;
+	pmc_perf_set_observer(NULL, NULL);
 	return rc;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "info/tsc.h"
+#include "perf/perf.h"
 #include "util/util.h"
 
 #ifndef CAP_PERFMON
@@ -156,10 +157,10 @@ static int probe_instructions(void)
 	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
 					.config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1,
 					.exclude_kernel = 1, .exclude_hv = 1 };
-	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = pmc_perf_open(&attr, 0, -1, -1, 0);
 
 	if (fd < 0)
-		return errno;
+		return -fd;
 	close(fd);
 	return 0;
 }

@@ -76,7 +76,7 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 	if (n == 0) {
 		if (e->status == PMC_COUNT_NOT_SUPPORTED)
 			snprintf(e->reason, sizeof(e->reason), "%s",
-				 pmc_perf_open_reason(e->err, !!(e->ev.flags & PMC_EVF_HARDWARE)));
+				 pmc_perf_event_reason(e->err, &e->ev.attr, !!(e->ev.flags & PMC_EVF_HARDWARE)));
 		else if (e->status == PMC_COUNT_NOT_COUNTED && e->ev.core_pmu) {
 			char pmu[64];
 			pmc_report_core_pmu_name(e, pmu, sizeof(pmu));

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "perf/open.h"
 #include "perf/perf.h"
 #include "pmu/hybrid.h"
 #include "util/util.h"
@@ -76,28 +77,18 @@ static void prepare_attr(struct perf_event_attr *a, const struct pmc_event *ev, 
 	a->enable_on_exec = leader;
 }
 
-/* Open one event; at perf_event_paranoid >= 2 an unprivileged user may count only user mode, so retry that way
- * (as perf does) and mark the count. Returns the fd or -errno. */
+/* Open one event (with the paranoid fallback every mode shares) and note in c how it was opened. */
 static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struct pmc_count *c)
 {
 	struct perf_event_attr a;
-	int fd;
 
 	prepare_attr(&a, ev, group_fd < 0);
 	if (ev->cpu_wide) {
 		pid = -1;
 		group_fd = -1;
 	}
-	fd = pmc_perf_open(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, 0);
-	if ((fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && ev->attr.type != PERF_TYPE_BREAKPOINT &&
-	    !(ev->flags & PMC_EVF_TSC)) {
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		fd = pmc_perf_open(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, 0);
-		if (fd >= 0)
-			c->flags |= PMC_COUNT_USER_ONLY;
-	}
-	return fd;
+	return pmc_perf_open_counting(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, pmc_event_open_opts(ev),
+				      &c->flags);
 }
 
 /* Open the batch on pid. Group mode puts the hardware events in one group (they run together, never multiplexed

@@ -52,6 +52,26 @@ int pmc_hybrid_pmu_of_cpu(const struct pmc_core_pmu *pmus, size_t n, int cpu)
 	return -ENOENT;
 }
 
+/* libpfm4's table for a core PMU ("adl_grt" for cpu_atom), NULL when none is known. */
+static const char *pfm_table_of(const char *pmu)
+{
+	for (size_t k = 0; k < PMC_ARRAY_SIZE(pfm_core_types); k++)
+		if (!strcmp(pfm_core_types[k].pmu, pmu))
+			return pfm_core_types[k].pfm;
+	return NULL;
+}
+
+/* True when libpfm4 encoded ev from the table of a hybrid core type. */
+static bool from_pfm_table(const struct pmc_event *ev)
+{
+	for (size_t k = 0; k < PMC_ARRAY_SIZE(pfm_core_types); k++) {
+		size_t pl = strlen(pfm_core_types[k].pfm);
+		if (!strncasecmp(ev->canonical, pfm_core_types[k].pfm, pl) && ev->canonical[pl] == ':')
+			return true;
+	}
+	return false;
+}
+
 /* The core PMU an event already names: pmu/terms/ spelling, libpfm4 table of one core type, or the PMU's own type
  * (other than PERF_TYPE_RAW, which cpu_core may share). -1 when it names none. */
 static int named_pmu(const struct pmc_event *ev, const struct pmc_core_pmu *pmus, size_t n)
@@ -94,6 +114,43 @@ static int make_copy(const struct pmc_event *ev, const struct pmc_core_pmu *pmus
 	return 0;
 }
 
+/* The event on the core PMU it names and, for a libpfm4 name written without a pmu:: prefix (libpfm4 took the first
+ * table that has it), on every other core type whose table has the same name too, as perf does. */
+static int expand_named(const struct pmc_event *ev, const struct pmc_core_pmu *pmus, size_t n, int named, int only,
+			struct pmc_event *out, size_t max)
+{
+	int k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_event t = *ev;
+		const char *pfm = pfm_table_of(pmus[i].name);
+		char spec[PMC_NAME_MAX + 32];
+
+		if ((only >= 0 && (size_t)only != i) || (i != (size_t)named && (!from_pfm_table(ev) ||
+							strstr(ev->name, "::") || !pfm)))
+			continue;
+		if (i != (size_t)named) {
+			snprintf(spec, sizeof(spec), "%s::%s", pfm, ev->name);
+			if (pmc_event_resolve(spec, &t, NULL) < 0)
+				continue; /* an event of one core type only */
+			snprintf(t.name, sizeof(t.name), "%s", ev->name);
+			t.flags = ev->flags;
+		}
+		if ((size_t)k == max)
+			return -ENOSPC;
+		t.core_pmu = (unsigned)i + 1;
+		if (t.attr.type == PERF_TYPE_RAW)
+			t.attr.type = pmus[i].type; /* adl_grt::NAME encoded as raw: counted on cpu_atom */
+		out[k++] = t;
+	}
+	/* Opened on more than one core type: each copy says which, and the report sums them. */
+	for (int i = 0; k > 1 && i < k; i++)
+		if ((size_t)snprintf(out[i].name, sizeof(out[i].name), "%s [%s]", ev->name,
+				     pmus[out[i].core_pmu - 1].name) >= sizeof(out[i].name))
+			return -ENAMETOOLONG;
+	return k;
+}
+
 int pmc_hybrid_expand(const struct pmc_event *ev, const struct pmc_core_pmu *pmus, size_t n, int only,
 		      struct pmc_event *out, size_t max)
 {
@@ -109,15 +166,8 @@ int pmc_hybrid_expand(const struct pmc_event *ev, const struct pmc_core_pmu *pmu
 		out[0] = *ev;
 		return 1;
 	}
-	if (named >= 0) {
-		if (only >= 0 && only != named)
-			return 0;
-		out[0] = *ev;
-		out[0].core_pmu = (unsigned)named + 1;
-		if (ev->attr.type == PERF_TYPE_RAW)
-			out[0].attr.type = pmus[named].type; /* adl_grt::NAME encoded as raw: counted on cpu_atom */
-		return 1;
-	}
+	if (named >= 0)
+		return expand_named(ev, pmus, n, named, only, out, max);
 	for (size_t i = 0; i < n; i++) {
 		int r;
 

@@ -193,6 +193,38 @@ static void test_hybrid_expand_refuses_a_name_too_long_for_the_suffix(void **sta
 	assert_int_equal(pmc_hybrid_expand(&ev, pmus, npmus, -1, out, 2), -ENAMETOOLONG);
 }
 
+/* libpfm4 newer than 4.13 encodes Alder Lake events from adl_glc (cpu_core) or adl_grt (cpu_atom): such an event is
+ * opened on its table's core PMU, with that PMU's type when libpfm4 gave PERF_TYPE_RAW. Built by hand here (4.13 has
+ * no such tables); the name is in no table, so no copy for the other core type can be made. */
+static void test_hybrid_libpfm4_table_event_opens_on_its_core_type(void **state)
+{
+	static const struct {
+		const char *canonical;
+		unsigned type, core_pmu;
+	} rows[] = {
+		{ "adl_grt::PMCTOOL_NO_SUCH_EVENT:u=1", 10, 1 },
+		{ "adl_glc::PMCTOOL_NO_SUCH_EVENT:u=1", 4, 2 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		struct pmc_event ev, out[PMC_MAX_CORE_PMUS];
+
+		memset(&ev, 0, sizeof(ev));
+		snprintf(ev.name, sizeof(ev.name), "PMCTOOL_NO_SUCH_EVENT");
+		snprintf(ev.canonical, sizeof(ev.canonical), "%s", rows[i].canonical);
+		ev.attr.type = PERF_TYPE_RAW;
+		ev.attr.config = 0x1c2;
+		ev.flags = PMC_EVF_HARDWARE;
+		assert_int_equal(pmc_hybrid_expand(&ev, pmus, npmus, -1, out, PMC_MAX_CORE_PMUS), 1);
+		assert_int_equal(out[0].attr.type, rows[i].type);
+		assert_int_equal(out[0].core_pmu, rows[i].core_pmu);
+		assert_string_equal(out[0].name, "PMCTOOL_NO_SUCH_EVENT");
+		/* pinned to the other core type: nothing to open */
+		assert_int_equal(pmc_hybrid_expand(&ev, pmus, npmus, (int)(2 - rows[i].core_pmu), out, 2), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_expand_without_core_pmus_copies_the_event_unchanged),
 		cmocka_unit_test(test_hybrid_expand_reports_a_full_output_array),
 		cmocka_unit_test(test_hybrid_expand_refuses_a_name_too_long_for_the_suffix),
+		cmocka_unit_test(test_hybrid_libpfm4_table_event_opens_on_its_core_type),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);

@@ -62,7 +62,7 @@ int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 			value[0] = scaled[0] = pct[0] = '\0';
 			if (ok) {
 				snprintf(value, sizeof(value), "%llu", (unsigned long long)c->value);
-				snprintf(scaled, sizeof(scaled), "%.0f", pmc_count_scaled(c));
+				snprintf(scaled, sizeof(scaled), "%.0f", pmc_report_sample_value(e, c));
 			}
 			if (ok && c->enabled)
 				snprintf(pct, sizeof(pct), "%.2f", 100.0 * (double)c->running / (double)c->enabled);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Hybrid CPUs: the merged row of an event opened once per core PMU (cpu_core, cpu_atom). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,6 +128,12 @@ static void init_merged(struct pmc_report_event *m, const struct pmc_report_even
 	m->ev = first->ev;
 	m->ev.name[base_len(first)] = '\0';
 	m->ev.core_pmu = 0;
+	/* The event as written, on no particular core PMU: generic code without a PMU type, raw code as PERF_TYPE_RAW. */
+	snprintf(m->ev.canonical, sizeof(m->ev.canonical), "%s", m->ev.name);
+	if (m->ev.attr.type == PERF_TYPE_HARDWARE || m->ev.attr.type == PERF_TYPE_HW_CACHE)
+		m->ev.attr.config &= PERF_HW_EVENT_MASK;
+	else
+		m->ev.attr.type = PERF_TYPE_RAW;
 	m->in_every_batch = first->in_every_batch;
 	m->batch = first->batch;
 }

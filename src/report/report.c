@@ -18,7 +18,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* Hybrid CPUs: a copy bound to one core PMU counts only while the workload runs there; its time running below
  * time enabled is time on the other core type, so its counts are never scaled. */
-static double sample_value(const struct pmc_report_event *e, const struct pmc_count *c)
+double pmc_report_sample_value(const struct pmc_report_event *e, const struct pmc_count *c)
 {
 	return e->ev.core_pmu ? (double)c->value : pmc_count_scaled(c);
 }
@@ -67,7 +67,7 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 			}
 			continue;
 		}
-		vals[n++] = sample_value(e, c);
+		vals[n++] = pmc_report_sample_value(e, c);
 		sum += vals[n - 1];
 		pct = c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 100.0;
 		if (pct < minrun)
@@ -118,7 +118,7 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 			for (size_t i = 0; i < e->nsamples; i++) {
 				if (e->samples[i].batch != b || e->samples[i].count.status != PMC_COUNT_OK)
 					continue;
-				s += sample_value(e, &e->samples[i].count);
+				s += pmc_report_sample_value(e, &e->samples[i].count);
 				k++;
 			}
 			if (!k)

@@ -105,6 +105,10 @@ struct pmc_report {
  * "NAME [pmu]" with ev.core_pmu set): named NAME, summing the copies sample by sample. 0 or -ENOMEM. */
 int pmc_report_merge_core_pmus(struct pmc_report *rep);
 
+/* The value of one OK sample of e: scaled to its enabled time, except on a hybrid CPU's core-PMU copy (never scaled:
+ * see core_share_pct). */
+double pmc_report_sample_value(const struct pmc_report_event *e, const struct pmc_count *c);
+
 /* The core PMU a hybrid copy (ev.core_pmu != 0) counts on: "cpu_atom" from "cycles [cpu_atom]" or
  * "cpu_atom/event=0xc0/". */
 void pmc_report_core_pmu_name(const struct pmc_report_event *e, char *buf, size_t len);

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "output/output.h"
 #include "plan/plan.h"
 #include "report/report.h"
 
@@ -115,6 +116,7 @@ static void test_hybrid_merge_injected_counts_table(void **state)
 		assert_ptr_equal(m, &rep.events[2]); /* after its copies */
 		assert_int_equal(m->nparts, 2);
 		assert_int_equal(m->ev.core_pmu, 0);
+		assert_string_equal(m->ev.canonical, "cycles");
 		if (ea->status != rows[i].atom_status || ec->status != rows[i].core_status)
 			fail_msg("line %d (%s): status %d/%d", rows[i].line, rows[i].what, ea->status, ec->status);
 		if ((ea->status == PMC_COUNT_OK && fabs(ea->mean - rows[i].atom_mean) > 1e-6) ||
@@ -210,6 +212,49 @@ static void test_hybrid_merge_leaves_a_report_without_copies_alone(void **state)
 	pmc_report_fini(&rep);
 }
 
+/* Every output format gives the unscaled per-core-type counts and the merged sum: CSV's scaled column, the table's
+ * note, JSON's core_pmu / core_share_pct / merged_from. Half the time on each core type: 400 + 600. */
+static void test_hybrid_outputs_give_unscaled_copies_and_the_merged_sum(void **state)
+{
+	struct pmc_report rep;
+	struct pmc_count a = cnt(400, 1000000, 500000), c = cnt(600, 1000000, 500000);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	report_of(&rep, 2, 1);
+	snprintf(rep.workload, sizeof(rep.workload), "w");
+	rep.mode = "single";
+	set_event(&rep.events[0], "cycles [cpu_atom]", 1, &a, 1);
+	set_event(&rep.events[1], "cycles [cpu_core]", 2, &c, 1);
+	assert_int_equal(pmc_report_merge_core_pmus(&rep), 0);
+	pmc_report_summarize(&rep);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(pmc_output_csv(f, &rep), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "count,cycles [cpu_atom],cycles [cpu_atom],1,1,400,400,,1000000,500000,50.00,ok,"));
+	assert_non_null(strstr(buf, "count,cycles [cpu_core],cycles [cpu_core],1,1,600,600,,1000000,500000,50.00,ok,"));
+	assert_non_null(strstr(buf, "count,cycles,cycles,1,1,1000,1000,,1000000,1000000,100.00,ok,"));
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(pmc_output_table(f, &rep), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "ran on cpu_atom 50.00% of the time (not scaled)"));
+	assert_non_null(strstr(buf, "sum of 2 core types"));
+	free(buf);
+
+	f = open_memstream(&buf, &len);
+	assert_int_equal(pmc_output_json(f, &rep), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"core_pmu\":\"cpu_core\",\"core_share_pct\":50"));
+	assert_non_null(strstr(buf, "\"merged_from\":[\"cycles [cpu_atom]\",\"cycles [cpu_core]\"]"));
+	free(buf);
+	pmc_report_fini(&rep);
+}
+
 /* The planner: each core PMU has its own counters, so 4 + 4 programmable events with a budget of 4 fit one batch,
  * and both types' instructions take their own fixed counter 0. */
 static void test_plan_keeps_a_counter_budget_per_core_pmu(void **state)
@@ -255,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_merge_pairs_samples_run_by_run_and_keeps_other_rows_in_place),
 		cmocka_unit_test(test_hybrid_merge_not_supported_on_both_types_is_not_supported),
 		cmocka_unit_test(test_hybrid_merge_leaves_a_report_without_copies_alone),
+		cmocka_unit_test(test_hybrid_outputs_give_unscaled_copies_and_the_merged_sum),
 		cmocka_unit_test(test_plan_keeps_a_counter_budget_per_core_pmu),
 	};
 

@@ -77,6 +77,7 @@ assert list(ev)[:3] == ["cycles [cpu_atom]", "cycles [cpu_core]", "cycles"], lis
 assert ev["cycles [cpu_atom]"]["core_pmu"] == "cpu_atom" and ev["cycles [cpu_core]"]["core_pmu"] == "cpu_core"
 assert ev["cycles [cpu_atom]"]["config"] == "0xa00000000" and ev["cycles [cpu_core]"]["config"] == "0x400000000"
 assert ev["cycles"]["merged_from"] == ["cycles [cpu_atom]", "cycles [cpu_core]"], ev["cycles"]
+assert ev["cycles"]["type"] == 0 and ev["cycles"]["config"] == "0x0" and ev["cycles"]["canonical"] == "cycles"
 assert "core_pmu" not in ev["task-clock"] and "merged_from" not in ev["task-clock"]
 assert any(c["name"] == "core-type" for c in d["checks"]), d["checks"]
 PY

@@ -142,6 +142,12 @@ void stat_hybrid_report(const struct stat_opts *o, struct pmc_report *rep)
 				     "given");
 		return;
 	}
+	if (rep->mode && !strcmp(rep->mode, "multiplex"))
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "core-type-multiplex",
+				     "with --batch multiplex, time a per-core-type copy did not run is both time on the "
+				     "other core type and multiplexing, which cannot be told apart: the NAME [pmu] rows are "
+				     "unscaled counts (low when multiplexed); the merged NAME rows are scaled by the time "
+				     "counted on neither core type");
 	pmc_report_add_check(rep, PMC_CHECK_INFO, "core-type",
 			     "hybrid CPU (%s: CPUs %s, %s: CPUs %s): each hardware event was opened once per core PMU; "
 			     "a NAME [pmu] row counts the time the workload ran on that core type (never scaled), NAME "

@@ -70,6 +70,9 @@ static void merge_sample(const struct pmc_report *rep, const struct pmc_report_e
 		c->running += s->count.running;
 		c->flags |= s->count.flags;
 	}
+	/* The copies share the task's enabled time and split its running time: a sum above it is rounding */
+	if (c->running > c->enabled)
+		c->running = c->enabled;
 	if (any_ok)
 		c->status = PMC_COUNT_OK;
 	else if (any_unsupported)

@@ -91,6 +91,9 @@ static void test_hybrid_merge_injected_counts_table(void **state)
 		/* counters multiplexed on both types: only the time on no counter (half) scales the sum */
 		{ __LINE__, "multiplexed on both", 200, 250000, 300, 250000, 1000000, PMC_COUNT_OK, PMC_COUNT_OK, 200,
 		  300, 1000, 50, 25 },
+		/* running times that add up to a little more than enabled (rounding): not scaled down */
+		{ __LINE__, "running sum above enabled", 300, 600000, 700, 500000, 1000000, PMC_COUNT_OK, PMC_COUNT_OK,
+		  300, 700, 1000, 100, 50 },
 		/* E-cores only */
 		{ __LINE__, "E-cores only", 700, 2000, 0, 0, 2000, PMC_COUNT_OK, PMC_COUNT_NOT_COUNTED, 700, 0, 700,
 		  100, 0 },

@@ -93,6 +93,11 @@ fi
 expect_err "\[info\] core-type: hybrid CPU \(cpu_atom: CPUs 16-23, cpu_core: CPUs 0-15\)" "the table says how hybrid rows read"
 ok "table of a hybrid run"
 
+run_pmc stat --batch multiplex -e cycles,task-clock true
+expect_rc 0 "multiplex mode on the hybrid fixture"
+expect_err "\[warn\] core-type-multiplex: " "multiplex mode says per-core-type rows cannot be scaled"
+ok "multiplex mode warns that per-core-type rows are unscaled"
+
 # Not hybrid: the single-core-PMU fixture gives one event per name, as before.
 export PMCTOOL_SYSFS_ROOT="$PMC_SOURCE_DIR/tests/pmu/sysfs"
 run_pmc stat --dry-run -e cycles,r01c2 true

@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/stat.h"
+#include "info/inventory.h"
 #include "run/launch.h"
 
 static const char stat_help[] =
@@ -309,7 +310,9 @@ static void add_stat_checks(struct pmc_report *rep)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
 				     "never ran are <not run>", stat_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-	if (hw_enoent)
+	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
+	 * and that event's reason says so. */
+	if (hw_enoent && !pmc_inventory_has_core_pmu())
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
 				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints were counted. "

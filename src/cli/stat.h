@@ -50,6 +50,7 @@ struct stat_events {
 	struct pmc_plan plan;
 	struct pmc_plan_opts popts;
 	char budget_why[256];          /* where the counter budget came from */
+	unsigned never_ran;            /* groups the kernel accepted but never ran, split and measured again */
 	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
 	const struct pmc_eventset_variant *variant;
 };

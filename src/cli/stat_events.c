@@ -10,7 +10,8 @@
 #include "info/sysfs.h"
 #include "pmu/hybrid.h"
 
-/* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). */
+/* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). ref-cycles only where
+ * the PMU has it (not AMD's): see skip_default. */
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles",
 	"instructions", "ref-cycles", "branches", "branch-misses",
@@ -143,6 +144,13 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 	return 0;
 }
 
+/* Defaults and anchors are the events the PMU has: AMD has no ref-cycles (the kernel would answer ENOENT, and it
+ * would cost a programmable counter in every batch). */
+static bool skip_default(const char *name)
+{
+	return !strcmp(name, "ref-cycles") && !pmc_pmu_has_ref_cycles();
+}
+
 static int collect_events(struct stat_events *se, const struct stat_opts *o)
 {
 	int r;
@@ -173,6 +181,8 @@ static int collect_events(struct stat_events *se, const struct stat_opts *o)
 		const char *const *list = o->kernel ? kernel_default_events : default_events;
 		size_t n = o->kernel ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
 		for (size_t i = 0; i < n; i++) {
+			if (skip_default(list[i]))
+				continue;
 			r = stat_events_add_spec(se, list[i], 0);
 			if (r)
 				return r;
@@ -220,7 +230,7 @@ static int add_anchors(struct stat_events *se, const struct stat_opts *o)
 		struct pmc_event ev, copies[PMC_MAX_CORE_PMUS];
 		int n;
 
-		if (pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
+		if (skip_default(anchor_events[a]) || pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
 			continue; /* msr/tsc/ where there is no msr PMU */
 		n = stat_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
 		for (int c = 0; c < n; c++) {
@@ -243,6 +253,17 @@ static bool no_pmu_budget(struct stat_events *se)
 	return true;
 }
 
+/* The forced libpfm4 PMU's table, read as budget.c reads any static table. */
+static int forced_pmu_budget(unsigned *ret_n, char *why, size_t whylen)
+{
+	const char *core = pmc_pmu_core_name();
+	int table = pmc_pmu_core_table_counters();
+
+	if (!core || table <= 0)
+		return -ENODEV;
+	return pmc_forced_pmu_budget(core, pmc_pmu_has_intel_fixed(), (unsigned)table, ret_n, why, whylen);
+}
+
 static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 {
 	unsigned n = 0;
@@ -260,7 +281,7 @@ static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 		snprintf(se->budget_why, sizeof(se->budget_why), "no event needs a counter");
 		return;
 	}
-	se->popts.fixed_slots = pmc_pmu_has_intel_fixed() ? 3 : 0;
+	se->popts.fixed_slots = pmc_pmu_fixed_counters();
 	if (o->counters) {
 		se->popts.gp_budget = o->counters;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters (--counters)", o->counters);
@@ -269,13 +290,18 @@ static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 	/* Checked first because the live count below starts libpfm4, and says the same without a PMU. */
 	if (no_pmu_budget(se))
 		return;
+	/* A forced PMU where the kernel has none: the host cannot say, so plan for the forced PMU's counters. */
+	if (getenv("LIBPFM_FORCE_PMU") && !pmc_inventory_has_core_pmu() && forced_pmu_budget(&n, why, sizeof(why)) == 0) {
+		se->popts.gp_budget = n;
+		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
+		return;
+	}
 	if (pmc_inventory_gp_counters(&n, why, sizeof(why)) == 0 && n > 0) {
 		se->popts.gp_budget = n;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
 		return;
 	}
-	/* A forced libpfm4 PMU, or a PMU that did not say: 4 is what every Intel core since Nehalem gives one thread
-	 * with SMT on. */
+	/* A PMU that did not say: 4 is what every Intel core since Nehalem gives one thread with SMT on. */
 	se->popts.gp_budget = 4;
 	snprintf(se->budget_why, sizeof(se->budget_why),
 		 "4 programmable counters assumed (no live count for this PMU; --counters N to change)");
@@ -316,10 +342,13 @@ static void print_event_line(FILE *f, const struct pmc_event *ev)
 void stat_events_print_plan(const struct stat_events *se, FILE *f)
 {
 	const char *core = pmc_pmu_core_name();
+	char fixed[48] = "";
 
+	if (se->popts.fixed_slots)
+		snprintf(fixed, sizeof(fixed), ", %u fixed counters", se->popts.fixed_slots);
 	fprintf(f, "Plan: %zu events in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->plan.nbatches,
 		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
-		se->budget_why, se->popts.fixed_slots ? ", 3 fixed counters" : "");
+		se->budget_why, fixed);
 	fprintf(f, "    %-28s %-12s %-7s %-16s %-44s %s\n", "event", "class", "type", "config", "perf -e spelling",
 		"libpfm4 / canonical name");
 	if (se->plan.nevery) {
@@ -328,7 +357,9 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 			print_event_line(f, &se->evs[se->plan.every[i]]);
 	}
 	for (size_t b = 0; b < se->plan.nbatches; b++) {
-		fprintf(f, "  batch %zu:%s\n", b + 1, se->plan.batches[b].n ? "" : " (only the events above)");
+		fprintf(f, "  batch %zu:%s%s\n", b + 1, se->plan.batches[b].n ? "" : " (only the events above)",
+			se->plan.batches[b].fixed_own ? " (its own events take fixed counters: their every-batch users "
+							"are left out)" : "");
 		for (size_t k = 0; k < se->plan.batches[b].n; k++)
 			print_event_line(f, &se->evs[se->plan.batches[b].events[k]]);
 	}

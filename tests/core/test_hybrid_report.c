@@ -296,6 +296,45 @@ static void test_plan_keeps_a_counter_budget_per_core_pmu(void **state)
 	pmc_plan_fini(&p);
 }
 
+/* A second user of cpu_atom's ref-cycles fixed counter gets a batch of its own, where only cpu_atom's every-batch
+ * ref-cycles is left out: cpu_core's fixed counter 2 is another counter. Both spellings of the fixed-only encoding
+ * count: a generic copy (PMU type in config bits 32-63) and a raw one. */
+static void test_plan_fixed_only_second_user_frees_its_own_core_pmus_counter_only(void **state)
+{
+	static const struct {
+		uint32_t type;
+		uint64_t config;
+	} second[] = { { PERF_TYPE_HARDWARE, 0xa00000009ull }, { 10, 0x0300 } };
+
+	(void)state;
+	for (size_t s = 0; s < 2; s++) {
+		struct pmc_event evs[3];
+		struct pmc_plan_opts o = { .gp_budget = 4, .fixed_slots = 3, .bp_budget = 4 };
+		struct pmc_plan p;
+
+		memset(evs, 0, sizeof(evs));
+		for (int i = 0; i < 3; i++) {
+			evs[i].cls = PMC_CLASS_FIXED;
+			evs[i].fixed_index = 2;
+			evs[i].flags = PMC_EVF_HARDWARE | (i < 2 ? PMC_EVF_ANCHOR : 0);
+			evs[i].core_pmu = i == 1 ? 2 : 1;
+			evs[i].attr.type = PERF_TYPE_HARDWARE;
+			evs[i].attr.config = (i == 1 ? 0x400000000ull : 0xa00000000ull) | PERF_COUNT_HW_REF_CPU_CYCLES;
+		}
+		evs[2].attr.type = second[s].type;
+		evs[2].attr.config = second[s].config;
+		assert_true(pmc_plan_fixed_only(&evs[2], 3));
+		assert_int_equal(pmc_plan_build(evs, 3, &o, &p), 0);
+		assert_int_equal(p.nevery, 2);
+		assert_int_equal(p.nbatches, 1);
+		assert_int_equal(p.batches[0].n, 1);
+		assert_int_equal(p.batches[0].events[0], 2);
+		assert_false(pmc_plan_every_in_batch(&p, 0, &evs[0])); /* cpu_atom's counter 2 is taken */
+		assert_true(pmc_plan_every_in_batch(&p, 0, &evs[1]));  /* cpu_core's is free */
+		pmc_plan_fini(&p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_hybrid_merge_leaves_a_report_without_copies_alone),
 		cmocka_unit_test(test_hybrid_outputs_give_unscaled_copies_and_the_merged_sum),
 		cmocka_unit_test(test_plan_keeps_a_counter_budget_per_core_pmu),
+		cmocka_unit_test(test_plan_fixed_only_second_user_frees_its_own_core_pmus_counter_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,7 +7,8 @@
  * groups and reads stay real; its counts are task-clock's and mean nothing: tests using this check records and plans,
  * never values. The group check mimics x86 validate_group: more hardware events in one group than
  * PMC_FAKE_PMU_COUNTERS (programmable + fixed, default 7), or two users of the ref-cycles fixed-only encoding (generic
- * ref-cycles or raw 0x0300), is EINVAL.
+ * ref-cycles or raw 0x0300), is EINVAL. PMC_FAKE_PMU_ZERO=1 answers with the dummy event instead, which reads 0:
+ * a virtual PMU that opens every event and counts nothing.
  * PMC_FAKE_PMU_TYPES=10[,N...] (a hybrid CPU, with the sysfs fixture naming these types) fakes those PMU types too,
  * and, like the kernel on a hybrid CPU, refuses (EINVAL) a group mixing two core PMUs: the PMU of an event is the type
  * in config bits 32-63 of a generic event (0: PERF_TYPE_RAW's), else attr.type.
@@ -90,7 +91,7 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 	}
 	sw = *a;
 	sw.type = PERF_TYPE_SOFTWARE;
-	sw.config = PERF_COUNT_SW_TASK_CLOCK;
+	sw.config = getenv("PMC_FAKE_PMU_ZERO") ? PERF_COUNT_SW_DUMMY : PERF_COUNT_SW_TASK_CLOCK;
 	sw.config1 = sw.config2 = 0;
 	fd = real_syscall(SYS_perf_event_open, &sw, pid, cpu, group_fd, flags);
 	if (fd < 0 || fd >= MAX_FD)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Hybrid CPUs: the merged row of an event opened once per core PMU (cpu_core, cpu_atom). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static size_t base_len(const struct pmc_report_event *e)
 
 static bool same_base(const struct pmc_report_event *a, size_t alen, const struct pmc_report_event *b)
 {
-	return base_len(b) == alen && !strncmp(a->ev.name, b->ev.name, alen) && a->ev.core_pmu != b->ev.core_pmu;
+	return base_len(b) == alen && !strncmp(a->ev.name, b->ev.name, alen);
 }
 
 /* The sample of part p that goes with sample s of the first part: same run and batch, else the same run. */
@@ -106,15 +107,21 @@ static size_t find_groups(const struct pmc_report *rep, struct group *g, bool *t
 	for (size_t i = 0; i < rep->nevents; i++) {
 		size_t len = base_len(&rep->events[i]);
 		struct group *cur = &g[ng];
+		uint64_t seen;
 
 		if (!len || taken[i])
 			continue;
 		memset(cur, 0, sizeof(*cur));
 		cur->parts[cur->nparts++] = i;
 		cur->last = i;
+		seen = 1ull << (rep->events[i].ev.core_pmu & 63);
+		/* one copy per core PMU: an event asked for twice makes two merged rows */
 		for (size_t j = i + 1; j < rep->nevents && cur->nparts < PMC_REPORT_MAX_PARTS; j++) {
-			if (taken[j] || !same_base(&rep->events[i], len, &rep->events[j]))
+			uint64_t bit = 1ull << (rep->events[j].ev.core_pmu & 63);
+
+			if (taken[j] || (seen & bit) || !same_base(&rep->events[i], len, &rep->events[j]))
 				continue;
+			seen |= bit;
 			taken[j] = true;
 			cur->parts[cur->nparts++] = j;
 			cur->last = j;

@@ -180,6 +180,30 @@ static void test_hybrid_merge_pairs_samples_run_by_run_and_keeps_other_rows_in_p
 	pmc_report_fini(&rep);
 }
 
+/* cycles asked for twice: two merged rows, each summing one copy per core PMU (not one row of three copies). */
+static void test_hybrid_merge_an_event_asked_twice_gives_two_merged_rows(void **state)
+{
+	struct pmc_report rep;
+	struct pmc_count a = cnt(100, 1000, 500), c = cnt(300, 1000, 500);
+
+	(void)state;
+	report_of(&rep, 4, 1);
+	set_event(&rep.events[0], "cycles [cpu_atom]", 1, &a, 1);
+	set_event(&rep.events[1], "cycles [cpu_core]", 2, &c, 1);
+	set_event(&rep.events[2], "cycles [cpu_atom]", 1, &a, 1);
+	set_event(&rep.events[3], "cycles [cpu_core]", 2, &c, 1);
+	assert_int_equal(pmc_report_merge_core_pmus(&rep), 0);
+	pmc_report_summarize(&rep);
+	assert_int_equal(rep.nevents, 6);
+	assert_string_equal(rep.events[2].ev.name, "cycles");
+	assert_string_equal(rep.events[5].ev.name, "cycles");
+	assert_int_equal(rep.events[2].nparts, 2);
+	assert_int_equal(rep.events[5].nparts, 2);
+	assert_true(fabs(rep.events[2].mean - 400) < 1e-9);
+	assert_true(fabs(rep.events[5].mean - 400) < 1e-9);
+	pmc_report_fini(&rep);
+}
+
 static void test_hybrid_merge_not_supported_on_both_types_is_not_supported(void **state)
 {
 	struct pmc_report rep;
@@ -340,6 +364,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hybrid_merge_injected_counts_table),
 		cmocka_unit_test(test_hybrid_merge_pairs_samples_run_by_run_and_keeps_other_rows_in_place),
+		cmocka_unit_test(test_hybrid_merge_an_event_asked_twice_gives_two_merged_rows),
 		cmocka_unit_test(test_hybrid_merge_not_supported_on_both_types_is_not_supported),
 		cmocka_unit_test(test_hybrid_merge_leaves_a_report_without_copies_alone),
 		cmocka_unit_test(test_hybrid_outputs_give_unscaled_copies_and_the_merged_sum),

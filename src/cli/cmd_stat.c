@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/stat.h"
+#include "info/inventory.h"
 #include "run/launch.h"
 
 static const char stat_help[] =
@@ -67,6 +68,8 @@ static const char stat_help[] =
 	"                          file is replaced whole or not at all, keeping its mode and owner; a device or\n"
 	"                          FIFO is written through. Checked before anything runs\n"
 	"      --log-fd N          write the report to file descriptor N (as perf stat; not with -o)\n"
+	"  -v, --verbose           print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
+	"                          kernel's answer) to stderr, as perf -vv does\n"
 	"  -h, --help              this text\n"
 	"\n"
 	"Numbers are decimal ('-r 010' is 10). Exit status: the command's (with -r, the first failing run's);\n"
@@ -101,6 +104,7 @@ static const struct option stat_longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
 	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -240,7 +244,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	o->log_fd = -1;
 	optind = 0; /* glibc: a full restart, no state left from an earlier parse (the fuzz target parses many) */
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:h", stat_longopts, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:vh", stat_longopts, NULL)) != -1) {
 		if (optarg && (r = check_single(c, optarg, seen)))
 			break;
 		switch (c) {
@@ -324,6 +328,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 					r = twice("--log-fd", prev, optarg);
 				o->log_fd = (int)u;
 			}
+			break;
+		case 'v':
+			o->verbose = true;
 			break;
 		case 'h':
 			fputs(stat_help, stdout);
@@ -415,7 +422,9 @@ static void add_stat_checks(struct pmc_report *rep)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
 				     "never ran are <not run>", stat_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-	if (hw_enoent)
+	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
+	 * and that event's reason says so. */
+	if (hw_enoent && !pmc_inventory_has_core_pmu())
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
 				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints were counted. "

@@ -122,10 +122,6 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 	size_t ndefs = 0;
 	unsigned flags = 0;
 	struct pmc_check_opts co;
-	struct pmc_arch_perfmon arch;
-	struct pmc_amd_perfmon amd;
-	struct pmc_cpu_id id;
-	bool has_arch = false, has_amd = false;
 
 	if (se->variant) {
 		defs = se->variant->metrics;
@@ -142,12 +138,6 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 
 	pmc_check_opts_default(&co);
 	co.nmi_watchdog = nmi_watchdog_on();
-	memset(&arch, 0, sizeof(arch));
-	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
-	if (has_arch && arch.gp_width)
-		co.pmc_width = arch.gp_width;
-	else if (has_amd)
-		co.pmc_width = 48; /* AMD core counters are 48 bits wide */
 	pmc_checks_run(rep, &co);
 	if (se->variant && se->variant->nchecks)
 		pmc_checks_run_defs(rep, se->variant->checks, se->variant->nchecks);

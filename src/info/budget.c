@@ -53,10 +53,16 @@ static unsigned base_count(const struct pmc_budget_input *in, struct why *w)
 {
 	bool split = in->vendor == PMC_VENDOR_INTEL && pmc_intel_smt_splits_counters(in->family, in->model);
 
+	if (in->vendor == PMC_VENDOR_AMD && in->family >= 0x17 && !in->amd_v2 && in->cpuid_gp < 6) {
+		/* A hypervisor may hide PerfCtrExtCore; every Zen core has 6, and PerfMonV2 would say otherwise. */
+		say(w, "AMD family %#x (Zen): 6 core counters per thread (no CPUID 0x80000022 count); SMT does not split "
+		       "them", in->family);
+		return 6;
+	}
 	if (in->cpuid_gp) {
 		if (in->vendor == PMC_VENDOR_AMD)
-			say(w, "CPUID (AMD family %#x): %u core counters per thread; SMT does not split them",
-			    in->family, in->cpuid_gp);
+			say(w, "CPUID %s (AMD family %#x): %u core counters per thread; SMT does not split them",
+			    in->amd_v2 ? "0x80000022" : "0x80000001", in->family, in->cpuid_gp);
 		else
 			say(w, "CPUID 0xA: %u programmable counters per logical CPU (live count)", in->cpuid_gp);
 		if (split && in->smt_active == 1)
@@ -79,6 +85,32 @@ static unsigned base_count(const struct pmc_budget_input *in, struct why *w)
 		return 8;
 	}
 	return (unsigned)in->table_gp;
+}
+
+int pmc_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, unsigned *ret_n, char *why, size_t whylen)
+{
+	struct why w = { why, whylen, 0 };
+	unsigned n = table_gp;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (!table_gp)
+		return -ENODEV;
+	if (!intel)
+		say(&w, "forced PMU %s: %u core counters per thread (libpfm4's table)", name, n);
+	else if (table_gp > 8) {
+		n = 8;
+		say(&w, "forced PMU %s: 8 per thread (Ice Lake and later; libpfm4's table says %u, an upper bound)", name,
+		    table_gp);
+	} else if (table_gp == 8) {
+		n = 4;
+		say(&w, "forced PMU %s: 4 per thread (before Ice Lake a core's 8 are split with SMT on, assumed on)",
+		    name);
+	} else {
+		say(&w, "forced PMU %s: %u (libpfm4's table)", name, n);
+	}
+	*ret_n = n;
+	return 0;
 }
 
 int pmc_counter_budget(const struct pmc_budget_input *in, unsigned *ret_n, char *why, size_t whylen)

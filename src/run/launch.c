@@ -11,7 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "perf/open.h"
 #include "perf/perf.h"
+#include "pmu/hybrid.h"
 #include "util/util.h"
 
 volatile sig_atomic_t pmc_launch_child;
@@ -75,28 +77,18 @@ static void prepare_attr(struct perf_event_attr *a, const struct pmc_event *ev, 
 	a->enable_on_exec = leader;
 }
 
-/* Open one event; at perf_event_paranoid >= 2 an unprivileged user may count only user mode, so retry that way
- * (as perf does) and mark the count. Returns the fd or -errno. */
+/* Open one event (with the paranoid fallback every mode shares) and note in c how it was opened. */
 static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struct pmc_count *c)
 {
 	struct perf_event_attr a;
-	int fd;
 
 	prepare_attr(&a, ev, group_fd < 0);
 	if (ev->cpu_wide) {
 		pid = -1;
 		group_fd = -1;
 	}
-	fd = pmc_perf_open(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, 0);
-	if ((fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && ev->attr.type != PERF_TYPE_BREAKPOINT &&
-	    !(ev->flags & PMC_EVF_TSC)) {
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		fd = pmc_perf_open(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, 0);
-		if (fd >= 0)
-			c->flags |= PMC_COUNT_USER_ONLY;
-	}
-	return fd;
+	return pmc_perf_open_counting(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, pmc_event_open_opts(ev),
+				      &c->flags);
 }
 
 /* Open the batch on pid. Group mode puts the hardware events in one group (they run together, never multiplexed
@@ -104,11 +96,15 @@ static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struc
  * Returns 0, or 1 when the kernel rejected the group (out->group_err set). */
 static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, struct pmc_measure_out *out)
 {
-	int leader = -1;
+	int leaders[PMC_MAX_CORE_PMUS + 1];
 
+	/* One group per core PMU: a hybrid CPU's kernel refuses a group mixing cpu_core and cpu_atom events. */
+	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
+		leaders[k] = -1;
 	for (size_t i = 0; i < req->n; i++) {
 		const struct pmc_event *ev = req->events[i];
 		bool grouped = req->group && (ev->flags & PMC_EVF_HARDWARE) && !ev->cpu_wide;
+		int *leader_p = &leaders[ev->core_pmu <= PMC_MAX_CORE_PMUS ? ev->core_pmu : 0], leader = *leader_p;
 		struct pmc_count *c = &out->counts[i];
 		int fd;
 
@@ -132,7 +128,7 @@ static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, st
 		}
 		fds[i] = fd;
 		if (grouped && leader < 0)
-			leader = fd;
+			*leader_p = fd;
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include "cli/stat.h"
 #include "info/inventory.h"
 #include "info/sysfs.h"
+#include "pmu/hybrid.h"
 
 /* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). ref-cycles only where
  * the PMU has it (not AMD's): see skip_default. */
@@ -25,7 +26,7 @@ static const char *const kernel_default_events[] = {
 /* Added to every batch when a measurement needs more than one, so the batches can be checked against each other. */
 static const char *const anchor_events[] = { "instructions", "cycles", "ref-cycles", "msr/tsc/" };
 
-static int push_event(struct stat_events *se, const struct pmc_event *ev)
+int stat_events_push(struct stat_events *se, const struct pmc_event *ev)
 {
 	if (se->n >= PMC_MAX_EVENTS) {
 		fprintf(stderr, "pmctool: too many events (more than %d): split the measurement into several runs\n",
@@ -67,7 +68,7 @@ int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flag
 		return PMC_EXIT_USAGE;
 	}
 	ev.flags |= flags;
-	return push_event(se, &ev);
+	return stat_events_push(se, &ev);
 }
 
 static int add_cb(const char *spec, void *ctx)
@@ -142,7 +143,7 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			ev.cpu = sib[which];
 			snprintf(ev.name, sizeof(ev.name), "%s", spelling);
 		}
-		r = push_event(se, &ev);
+		r = stat_events_push(se, &ev);
 		if (r)
 			return r;
 	}
@@ -156,7 +157,7 @@ static bool skip_default(const char *name)
 	return !strcmp(name, "ref-cycles") && !pmc_pmu_has_ref_cycles();
 }
 
-int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
+static int collect_events(struct stat_events *se, const struct stat_opts *o)
 {
 	int r;
 
@@ -197,9 +198,16 @@ int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
 	{
 		struct pmc_event ev;
 		if (pmc_event_resolve("msr/tsc/", &ev, NULL) == 0)
-			return push_event(se, &ev);
+			return stat_events_push(se, &ev);
 	}
 	return 0;
+}
+
+int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
+{
+	int r = collect_events(se, o);
+
+	return r ? r : stat_hybrid_expand(se, o);
 }
 
 static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
@@ -210,25 +218,29 @@ static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
 }
 
 /* Anchors the user did not ask for are added; an event the user asked for that equals an anchor becomes one. */
-static int add_anchors(struct stat_events *se)
+static int add_anchor(struct stat_events *se, struct pmc_event *ev)
+{
+	for (size_t i = 0; i < se->n; i++) {
+		if (same_event(&se->evs[i], ev)) {
+			se->evs[i].flags |= PMC_EVF_ANCHOR;
+			return 0;
+		}
+	}
+	ev->flags |= PMC_EVF_ANCHOR;
+	return stat_events_push(se, ev);
+}
+
+static int add_anchors(struct stat_events *se, const struct stat_opts *o)
 {
 	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
-		struct pmc_event ev;
-		bool found = false;
+		struct pmc_event ev, copies[PMC_MAX_CORE_PMUS];
+		int n;
 
 		if (skip_default(anchor_events[a]) || pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
 			continue; /* msr/tsc/ where there is no msr PMU */
-		for (size_t i = 0; i < se->n; i++) {
-			if (same_event(&se->evs[i], &ev)) {
-				se->evs[i].flags |= PMC_EVF_ANCHOR;
-				found = true;
-				break;
-			}
-		}
-		if (!found) {
-			int r;
-			ev.flags |= PMC_EVF_ANCHOR;
-			r = push_event(se, &ev);
+		n = stat_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
+		for (int c = 0; c < n; c++) {
+			int r = add_anchor(se, &copies[c]);
 			if (r)
 				return r;
 		}
@@ -310,7 +322,7 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {
 		pmc_plan_fini(&se->plan);
-		r = add_anchors(se);
+		r = add_anchors(se, o);
 		if (r)
 			return r;
 		r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);

@@ -232,6 +232,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	assign_batches(se, rep);
+	stat_hybrid_report(o, rep); /* after assign_batches: the merged rows follow the measured events */
 	if (done) {
 		rep->wall_ns_mean /= done;
 		rep->user_s /= done;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "plan/plan.h"
+#include "pmu/hybrid.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -20,15 +21,29 @@ bool pmc_plan_fixed_only(const struct pmc_event *ev, unsigned fixed_slots)
 
 	if (ev->cls != PMC_CLASS_FIXED || ev->fixed_index < 0 || (unsigned)ev->fixed_index >= fixed_slots)
 		return false;
-	if (ev->attr.type == PERF_TYPE_HARDWARE)
-		return ev->attr.config == PERF_COUNT_HW_REF_CPU_CYCLES;
+	if (ev->attr.type == PERF_TYPE_HARDWARE) /* a hybrid copy has its core PMU's type in bits 32-63 */
+		return (ev->attr.config & PERF_HW_EVENT_MASK) == PERF_COUNT_HW_REF_CPU_CYCLES;
 	return cfg == 0x0300 || (fixed_slots >= 4 && (cfg == 0x0100 || cfg == 0x0400));
+}
+
+/* Hybrid CPUs: each core PMU (cpu_core, cpu_atom) has counters of its own, and its events never share a group
+ * with another's (pmc_event.core_pmu), so budgets are kept per core PMU; key 0 is every other event. */
+static size_t core_key(const struct pmc_event *ev)
+{
+	return ev->core_pmu <= PMC_MAX_CORE_PMUS ? ev->core_pmu : 0;
+}
+
+/* The bit of fixed_own for the fixed counter ev takes (its core PMU's own on a hybrid CPU); 0 when none. */
+static uint64_t fixed_bit(const struct pmc_event *ev)
+{
+	if (ev->cls != PMC_CLASS_FIXED || ev->fixed_index < 0 || ev->fixed_index >= 8)
+		return 0;
+	return 1ull << (8 * core_key(ev) + (unsigned)ev->fixed_index);
 }
 
 bool pmc_plan_every_in_batch(const struct pmc_plan *p, size_t b, const struct pmc_event *ev)
 {
-	return !(ev->cls == PMC_CLASS_FIXED && ev->fixed_index >= 0 && ev->fixed_index < 32 &&
-		 (p->batches[b].fixed_own & (1u << ev->fixed_index)));
+	return !(p->batches[b].fixed_own & fixed_bit(ev));
 }
 
 static int batch_push(struct pmc_batch *b, size_t idx)
@@ -54,9 +69,11 @@ static int add_batch(struct pmc_plan *p)
 }
 
 /* Classify each event: EVERY (free, anchors, first user of each fixed counter), GP or BP. */
-static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct pmc_plan_opts *o, bool fixed_used[])
+static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct pmc_plan_opts *o,
+			     bool fixed_used_by_pmu[][8])
 {
 	const struct pmc_event *ev = &evs[i];
+	bool *fixed_used = fixed_used_by_pmu[core_key(ev)];
 
 	if (ev->flags & PMC_EVF_ANCHOR) {
 		if (ev->cls == PMC_CLASS_FIXED && ev->fixed_index >= 0 && (unsigned)ev->fixed_index < o->fixed_slots)
@@ -88,12 +105,12 @@ static int place_fixed_own(struct pmc_plan *p, const struct pmc_event *evs, size
 	size_t start = p->nbatches == 1 && p->batches[0].n == 0 ? 0 : p->nbatches;
 
 	for (size_t i = 0; i < n; i++) {
-		unsigned bit;
+		uint64_t bit;
 		size_t b = start;
 
 		if (slot[i] != PMC_SLOT_FIXED_OWN)
 			continue;
-		bit = 1u << evs[i].fixed_index;
+		bit = fixed_bit(&evs[i]);
 		while (b < p->nbatches && (p->batches[b].fixed_own & bit))
 			b++;
 		if (b == p->nbatches && add_batch(p))
@@ -108,10 +125,10 @@ static int place_fixed_own(struct pmc_plan *p, const struct pmc_event *evs, size
 int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret)
 {
 	struct pmc_plan p = { 0 };
-	bool fixed_used[8] = { false };
-	unsigned gp_every = 0, gp_left;
+	bool fixed_used[PMC_MAX_CORE_PMUS + 1][8] = { { false } };
+	unsigned gp_every[PMC_MAX_CORE_PMUS + 1] = { 0 }, gp_left[PMC_MAX_CORE_PMUS + 1];
 	enum pmc_slot *slot;
-	size_t gb = 0, bb = 0; /* current batch for GP and for breakpoints */
+	size_t gb[PMC_MAX_CORE_PMUS + 1] = { 0 }, bb = 0; /* current batch for GP (per core PMU) and for breakpoints */
 	int r = -ENOMEM;
 
 	if (!o->gp_budget || !o->bp_budget)
@@ -134,26 +151,28 @@ int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_
 		p.in_every[i] = true;
 		p.every[p.nevery++] = i;
 		if (!o->multiplex)
-			gp_every += pmc_plan_gp_cost(&evs[i], o->fixed_slots);
+			gp_every[core_key(&evs[i])] += pmc_plan_gp_cost(&evs[i], o->fixed_slots);
 	}
 	/* Anchors that need GP counters (no fixed counters) take from every batch's budget, but leave at least one. */
-	gp_left = gp_every < o->gp_budget ? o->gp_budget - gp_every : 1;
+	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
+		gp_left[k] = gp_every[k] < o->gp_budget ? o->gp_budget - gp_every[k] : 1;
 	if (add_batch(&p))
 		goto out;
 	{
-		unsigned gp_used = 0, bp_used = 0;
+		unsigned gp_used[PMC_MAX_CORE_PMUS + 1] = { 0 }, bp_used = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (slot[i] == PMC_SLOT_GP) {
-				if (gp_used == gp_left) {
-					gb++;
-					gp_used = 0;
+				size_t k = core_key(&evs[i]);
+				if (gp_used[k] == gp_left[k]) {
+					gb[k]++;
+					gp_used[k] = 0;
 				}
-				while (gb >= p.nbatches)
+				while (gb[k] >= p.nbatches)
 					if (add_batch(&p))
 						goto out;
-				if (batch_push(&p.batches[gb], i))
+				if (batch_push(&p.batches[gb[k]], i))
 					goto out;
-				gp_used++;
+				gp_used[k]++;
 			} else if (slot[i] == PMC_SLOT_BP) {
 				if (bp_used == o->bp_budget) {
 					bb++;

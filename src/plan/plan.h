@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "perf/perf.h"
 #include "pmu/event.h"
@@ -19,8 +20,9 @@ struct pmc_plan_opts {
 struct pmc_batch {
 	size_t *events;     /* indices into the event array: this batch's own events, in the order given */
 	size_t n;
-	unsigned fixed_own; /* bit i: fixed counter i is taken by one of this batch's own events (a fixed-only
-			       encoding's second user), so the every-batch user of counter i is left out of it */
+	uint64_t fixed_own; /* bit i (8 x core PMU key + i on hybrid CPUs): fixed counter i is taken by one of this
+			       batch's own events (a fixed-only encoding's second user), so the every-batch user of
+			       counter i is left out of it */
 	bool ungrouped;     /* the kernel refused this batch as a group and it could not be split: its events are
 			       opened one by one (only this batch: grouping is never turned off for the others) */
 };

@@ -36,6 +36,9 @@ struct pmc_event {
 	unsigned flags;               /* enum pmc_event_flags */
 	bool cpu_wide;                /* count CPU 'cpu' system-wide (an event set's EVENT@siblingN), not the workload */
 	int cpu;                      /* with cpu_wide only */
+	unsigned core_pmu;            /* hybrid CPUs: 1 + index of the core PMU this copy counts on (pmu/hybrid.h), 0 on
+					 other machines and for events of no core PMU: events of two core PMUs never
+					 share a group or a counter budget */
 };
 
 enum pmc_resolve_code {

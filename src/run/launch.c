@@ -15,6 +15,7 @@
 
 #include "perf/open.h"
 #include "perf/perf.h"
+#include "pmu/hybrid.h"
 #include "util/util.h"
 
 volatile sig_atomic_t pmc_launch_child;
@@ -193,11 +194,15 @@ static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struc
  * Returns 0, or 1 when the kernel rejected the group (out->group_err set). */
 static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, struct pmc_measure_out *out)
 {
-	int leader = -1;
+	int leaders[PMC_MAX_CORE_PMUS + 1];
 
+	/* One group per core PMU: a hybrid CPU's kernel refuses a group mixing cpu_core and cpu_atom events. */
+	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
+		leaders[k] = -1;
 	for (size_t i = 0; i < req->n; i++) {
 		const struct pmc_event *ev = req->events[i];
 		bool grouped = req->group && (ev->flags & PMC_EVF_HARDWARE) && !ev->cpu_wide;
+		int *leader_p = &leaders[ev->core_pmu <= PMC_MAX_CORE_PMUS ? ev->core_pmu : 0], leader = *leader_p;
 		struct pmc_count *c = &out->counts[i];
 		int fd;
 
@@ -221,7 +226,7 @@ static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, st
 		}
 		fds[i] = fd;
 		if (grouped && leader < 0)
-			leader = fd;
+			*leader_p = fd;
 	}
 	return 0;
 }

@@ -11,6 +11,9 @@
  * a virtual PMU that opens every event and counts nothing. PMC_FAKE_PMU_NEVER_RUN_ABOVE=N: a group with more than N
  * hardware events opens but never runs (read() says time_running 0, value 0), as on arm64 where the kernel's group
  * check skips a disabled leader and lets one member too many in (REFERENCE.md section 11).
+ * PMC_FAKE_PMU_TYPES=10[,N...] (a hybrid CPU, with the sysfs fixture naming these types) fakes those PMU types too,
+ * and, like the kernel on a hybrid CPU, refuses (EINVAL) a group mixing two core PMUs: the PMU of an event is the type
+ * in config bits 32-63 of a generic event (0: PERF_TYPE_RAW's), else attr.type.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -28,15 +31,43 @@ struct fake {
 	int leader;       /* fd of the group leader (itself for a leader), -1: not a fake hardware event */
 	unsigned members; /* leaders: hardware events in the group */
 	unsigned refcyc;  /* leaders: users of the ref-cycles fixed counter */
+	unsigned pmu;     /* leaders, PMC_FAKE_PMU_TYPES set: the core PMU of the group */
 };
 
 static ssize_t (*real_read)(int, void *, size_t);
 
 static struct fake fakes[MAX_FD];
 
+/* A listed hybrid core PMU type (PMC_FAKE_PMU_TYPES). */
+static int is_hybrid_type(unsigned type)
+{
+	const char *p = getenv("PMC_FAKE_PMU_TYPES");
+
+	while (p && *p) {
+		char *end;
+		unsigned long t = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		if (t == type)
+			return 1;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
 static int is_hw(const struct perf_event_attr *a)
 {
-	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW;
+	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW ||
+	       is_hybrid_type(a->type);
+}
+
+static unsigned core_pmu_of(const struct perf_event_attr *a)
+{
+	unsigned ext = (unsigned)(a->config >> 32);
+
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE)
+		return ext ? ext : PERF_TYPE_RAW;
+	return a->type;
 }
 
 static int is_refcycles(const struct perf_event_attr *a)
@@ -58,7 +89,8 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 	if (group_fd >= 0 && group_fd < MAX_FD && fakes[group_fd].leader == group_fd &&
 	    fakes[group_fd].members)
 		g = &fakes[group_fd];
-	if (g && (g->members + 1 > limit || (is_refcycles(a) && g->refcyc))) {
+	if (g && (g->members + 1 > limit || (is_refcycles(a) && g->refcyc) ||
+		  (getenv("PMC_FAKE_PMU_TYPES") && g->pmu != core_pmu_of(a)))) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -70,8 +102,10 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 	if (fd < 0 || fd >= MAX_FD)
 		return fd;
 	fakes[fd] = (struct fake){ .leader = g ? (int)group_fd : (int)fd };
-	if (!g)
+	if (!g) {
 		g = &fakes[fd];
+		g->pmu = core_pmu_of(a);
+	}
 	g->members++;
 	g->refcyc += is_refcycles(a);
 	return fd;

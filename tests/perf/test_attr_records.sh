@@ -25,8 +25,12 @@ WORKLOAD=${PMC_WORKLOAD:?}
 chmod 755 "$TMP"
 
 normalize() {
-	local types=""
-	for d in /sys/bus/event_source/devices/*; do
+	local types="" root=/sys
+	# a case with a sysfs fixture (# env: PMCTOOL_SYSFS_ROOT=...) names dynamic types after the fixture's PMUs
+	for e in "${envs[@]}"; do
+		case $e in PMCTOOL_SYSFS_ROOT=*) root=${e#PMCTOOL_SYSFS_ROOT=} ;; esac
+	done
+	for d in "$root"/bus/event_source/devices/*; do
 		[ -r "$d/type" ] && types="$types $(cat "$d/type")=$(basename "$d")"
 	done
 	grep '^perf_event_open(' | awk -v types="$types" '
@@ -59,7 +63,7 @@ for f in "$PMC_SOURCE_DIR"/tests/perf/attr/*.attr; do
 	want_paranoid=$(sed -n 's/^# paranoid: //p' "$f")
 	needs=$(sed -n 's/^# needs: //p' "$f")
 	want_rc=$(sed -n 's/^# rc: //p' "$f")
-	mapfile -t envs < <(sed -n 's/^# env: //p' "$f")
+	mapfile -t envs < <(sed -n 's/^# env: //p' "$f" | sed "s|\\\$PMC_SOURCE_DIR|$PMC_SOURCE_DIR|g")
 	mapfile -t fake_envs < <(sed -n 's/^# fake-pmu-env: //p' "$f")
 	mapfile -t want_err < <(sed -n 's/^# stderr: //p' "$f")
 	[ -n "$cmd" ] || fail "$case_name: no '# cmd:' line"

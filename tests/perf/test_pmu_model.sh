@@ -22,8 +22,8 @@ has_hw_pmu && skip "this kernel has a PMU: the fixtures would not match its answ
 # A working PMU (fixture) that lacks the event: the reason says exactly that, no no-hardware-pmu check.
 PMCTOOL_SYSFS_ROOT=$TMP/amd run_pmc stat -e task-clock,ref-cycles -- true
 expect_rc 0 "an event the PMU lacks"
-expect_err "<not supported> +ref-cycles " "ref-cycles is not supported"
-expect_err "this CPU's PMU does not have this event" "the reason names the missing event, not the PMU"
+expect_err "ref-cycles +\(note [0-9]+\)" "ref-cycles is not counted"
+expect_err "note [0-9]+: this CPU's PMU does not have this event" "the reason names the missing event, not the PMU"
 ! grep -q "no-hardware-pmu" "$TMP/err" || fail "a working PMU was reported as no hardware PMU"
 ok "a working PMU lacking ref-cycles: 'does not have this event', no no-hardware-pmu check"
 
@@ -31,7 +31,7 @@ ok "a working PMU lacking ref-cycles: 'does not have this event', no no-hardware
 PMCTOOL_SYSFS_ROOT=$TMP/none run_pmc stat -e task-clock,cycles -- true
 expect_rc 0 "no core PMU"
 expect_err "no-hardware-pmu" "no core PMU in sysfs: the check says so"
-expect_err "no hardware PMU: the kernel has no driver" "and the event's reason too"
+expect_err "note [0-9]+: no hardware PMU" "and the event's reason too"
 ok "no core PMU: no-hardware-pmu"
 
 # The default set follows the PMU: no ref-cycles where the core PMU does not list it (AMD), ref-cycles where it does.

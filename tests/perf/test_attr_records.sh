@@ -3,7 +3,7 @@
 #
 # Each tests/perf/attr/*.attr file is one case: header lines, then the expected records.
 #   # cmd: ARGS...        pmctool's arguments (word-split by the shell; $WORKLOAD is pmc-workload)
-#   # env: NAME=VALUE     an environment variable for pmctool (repeatable)
+#   # env: NAME=VALUE     an environment variable for pmctool (repeatable; $PMC_SOURCE_DIR is expanded)
 #   # fake-pmu: N         inject the fake PMU (tests/perf/fake_pmu.c, LD_PRELOAD) with N hardware counters per
 #                         group: hardware opens are answered the same on every host (a test of logic, not of counts)
 #   # user: nobody        run as uid 65534 (needs root and setpriv; skipped otherwise)

@@ -32,7 +32,7 @@ static const char stat_help[] =
 	"                            breakpoint mem:0x401000:x (executions of an address)\n"
 	"                          modifiers :u (user mode only) and :k (kernel mode only)\n"
 	"                          Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
-	"                          cycles, instructions, ref-cycles, branches, branch-misses and msr/tsc/.\n"
+	"                          cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/.\n"
 	"  -g, --group SET         an event set from events/ ('pmctool sets' lists them); one -g only\n"
 	"      --metric NAME=FORMULA  add a derived metric (see pmctool-events(5) for the formula language)\n"
 	"\n"
@@ -103,8 +103,8 @@ static const struct option stat_longopts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
-	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };

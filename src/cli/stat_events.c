@@ -122,10 +122,16 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 		}
 		if (which >= 0) {
 			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0) {
+				int active = pmc_sysfs_smt_active();
+
 				fprintf(stderr, "pmctool: event set '%s' counts on the two SMT siblings of a core, but CPU %d "
-						"has no sibling (SMT is off or absent): see "
+						"has no running sibling (%s): see "
 						"/sys/devices/system/cpu/cpu%d/topology/core_cpus_list\n",
-					se->set->name, o->cpu >= 0 ? o->cpu : 0, o->cpu >= 0 ? o->cpu : 0);
+					se->set->name, o->cpu >= 0 ? o->cpu : 0,
+					active == 0 ? "smt/active is 0: no sibling thread runs"
+					: active == 1 ? "smt/active is 1, but not on this CPU's core"
+						      : "smt/active is unreadable: this CPU may have no SMT",
+					o->cpu >= 0 ? o->cpu : 0);
 				return PMC_EXIT_USAGE;
 			}
 			if (o->kernel) {
@@ -346,7 +352,8 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 
 	if (se->popts.fixed_slots)
 		snprintf(fixed, sizeof(fixed), ", %u fixed counters", se->popts.fixed_slots);
-	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s", se->plan.nbatches,
+	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s",
+		se->plan.nbatches,
 		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
 		se->budget_why, fixed);
 	fprintf(f, "    %-28s %-12s %-7s %-16s %-44s %s\n", "event", "class", "type", "config", "perf -e spelling",

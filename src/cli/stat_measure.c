@@ -221,7 +221,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "group-never-ran",
 				     "the kernel accepted a batch as one group but never ran it (time running 0: the NMI "
 				     "watchdog, another user of the counters or a constraint its group check ignores held "
-				     "a counter); it was split and measured again");
+				     "a counter); it was split (or, where it could not be, counted ungrouped) and measured again");
 	if (ungrouped)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "ungrouped",
 				     "the kernel refused %zu batch%s as one group and %s could not be split; %s events "

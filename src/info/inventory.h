@@ -37,7 +37,8 @@ int pmc_counter_budget(const struct pmc_budget_input *in, unsigned *ret_n, char 
  * name is libpfm4's PMU name; intel selects Intel's reading of the table. 0, or -ENODEV when the table says nothing. */
 int pmc_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, unsigned *ret_n, char *why, size_t whylen);
 
-/* True for Intel family-6 big cores before Ice Lake, whose 8 counters per core are split 4 per thread with SMT on. */
+/* True for Intel family-6 big cores from Sandy Bridge to before Ice Lake, whose 8 counters per core are split 4 per
+ * thread with SMT on (Nehalem and Westmere have 4 per thread either way). */
 bool pmc_intel_smt_splits_counters(unsigned family, unsigned model);
 
 enum pmc_verdict {

@@ -53,7 +53,8 @@ bool pmc_plan_every_in_batch(const struct pmc_plan *p, size_t b, const struct pm
 int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret);
 
 /* The kernel rejected batch b at its member 'at' (EINVAL: the group can never fit): move members [at, n) into a new
- * batch right after b. 0, -EINVAL when at is 0 or out of range (nothing to split), -ENOMEM. */
+ * batch right after b. Both halves keep b's fixed_own (conservative: the every-batch users of those fixed counters
+ * stay out of both). 0, -EINVAL when at is 0 or out of range (nothing to split), -ENOMEM. */
 int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at);
 
 /* GP slots an event set takes in one batch (anchors that are not fixed cost GP slots on CPUs without fixed counters). */

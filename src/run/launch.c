@@ -8,7 +8,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "perf/open.h"
@@ -17,6 +19,16 @@
 #include "util/util.h"
 
 volatile sig_atomic_t pmc_launch_child;
+
+/* The open-file limit the workload must get: pmctool's own before it raised it for its counters. */
+static struct rlimit workload_nofile;
+static bool have_workload_nofile;
+
+void pmc_launch_keep_limits(void)
+{
+	if (!have_workload_nofile && getrlimit(RLIMIT_NOFILE, &workload_nofile) == 0)
+		have_workload_nofile = true;
+}
 
 int pmc_wait_status_code(int st)
 {
@@ -35,7 +47,7 @@ static void close_fd(int *fd)
 }
 
 /* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. */
-static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent)
+static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group)
 {
 	char c;
 	ssize_t n;
@@ -45,6 +57,13 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(PMC_EXIT_INTERNAL);
+	/* Its own process group, so that the guard can take the whole workload down with pmctool (the parent sets it
+	 * too: whichever runs first). */
+	if (own_group)
+		setpgid(0, 0);
+	/* pmctool raised its open-file limit for its counters; the workload gets the limit pmctool was given. */
+	if (have_workload_nofile)
+		setrlimit(RLIMIT_NOFILE, &workload_nofile);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
@@ -60,6 +79,85 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 		/* nothing more to tell: the parent sees the exit status */
 	}
 	_exit(e == ENOENT ? PMC_EXIT_NOTFOUND : PMC_EXIT_NOEXEC);
+}
+
+/*
+ * When pmctool dies, however it dies, the whole workload goes: the command runs in a process group of its own, and a
+ * guard process in that group waits on a pipe only pmctool writes; end of file without pmctool's "done" byte means
+ * pmctool is gone, and the guard sends SIGKILL to the group (itself included). PR_SET_PDEATHSIG covers only the
+ * direct child. Not when pmctool runs in the foreground of a terminal: there the command stays in pmctool's group,
+ * the terminal's foreground, so it can read the terminal and Ctrl-C reaches it (as coreutils' timeout --foreground);
+ * only the direct child is then sure to go (pmctool-stat(1) says so).
+ */
+static bool terminal_foreground(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		pid_t fg = tcgetpgrp(fd);
+
+		if (fg >= 0)
+			return fg == getpgrp();
+	}
+	return false;
+}
+
+static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
+{
+	char c = 0;
+	ssize_t n;
+
+	prctl(PR_SET_NAME, "pmctool-guard");
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);
+	close_range(0, (unsigned)rd - 1, 0);
+	close_range((unsigned)rd + 1, ~0u, 0);
+	setpgid(0, group);
+	do
+		n = read(rd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1 && c == 'd')
+		_exit(0);
+	kill(-group, SIGKILL);
+	_exit(0);
+}
+
+/* Start the guard for the process group of pid; returns the write end of its pipe (-1: none was started). The
+ * guard's copy of 'mine' (the caller's heap block) is freed: it only waits and exits, and valgrind follows it. */
+static int start_guard(pid_t pid, void *mine, pid_t *ret_guard)
+{
+	int gp[2];
+	pid_t g;
+
+	*ret_guard = -1;
+	if (pipe2(gp, O_CLOEXEC))
+		return -1;
+	g = fork();
+	if (g == 0) {
+		free(mine);
+		guard_main(gp[0], pid);
+	}
+	close(gp[0]);
+	if (g < 0) {
+		close(gp[1]);
+		return -1;
+	}
+	setpgid(g, pid);
+	*ret_guard = g;
+	return gp[1];
+}
+
+static void stop_guard(int wr, pid_t g)
+{
+	if (wr < 0)
+		return;
+	if (write(wr, "d", 1) != 1) {
+		/* the guard is gone already: nothing to stop */
+	}
+	close(wr);
+	while (waitpid(g, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* An attr ready to count the child from exec on: leaders start disabled and are enabled by exec. */
@@ -162,9 +260,10 @@ static void read_batch(const struct pmc_measure_req *req, const int *fds, struct
 int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
 		       struct pmc_launch_error *err)
 {
-	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, guard_wr = -1;
 	int *fds = NULL;
-	pid_t pid = -1, parent = getpid();
+	pid_t pid = -1, parent = getpid(), guard = -1;
+	bool own_group = !terminal_foreground();
 	uint64_t t0 = 0;
 	int rc = -1, st = 0, exec_errno = 0;
 	ssize_t n;
@@ -191,11 +290,15 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		free(fds); /* the child's copy: it only execs or exits, and valgrind follows it until then */
 		close(go[1]);
 		close(ep[0]);
-		child_main(argv, go[0], ep[1], parent);
+		child_main(argv, go[0], ep[1], parent, own_group);
 	}
 	pmc_launch_child = pid;
 	close_fd(&go[0]);
 	close_fd(&ep[1]);
+	if (own_group) {
+		setpgid(pid, pid);
+		guard_wr = start_guard(pid, fds, &guard);
+	}
 
 	if (open_batch(req, pid, fds, out)) {
 		err->what = PMC_LAUNCH_GROUP;
@@ -222,6 +325,8 @@ reap:
 	out->wall_ns = t0 ? pmc_now_ns() - t0 : 0;
 	toggle_cpu_wide(req, fds, PERF_EVENT_IOC_DISABLE);
 	pmc_launch_child = 0;
+	stop_guard(guard_wr, guard);
+	guard_wr = -1;
 	out->wait_status = st;
 	if (err->what != PMC_LAUNCH_OK)
 		goto out;
@@ -245,5 +350,6 @@ out:
 	close_fd(&go[1]);
 	close_fd(&ep[0]);
 	close_fd(&ep[1]);
+	stop_guard(guard_wr, guard);
 	return rc;
 }

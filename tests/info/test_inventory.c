@@ -131,7 +131,7 @@ static void test_budget_smt_and_watchdog_reasoning_with_injected_inputs(void **s
 		/* seed 004: Sandy Bridge, HT on (8 -> 4), NMI watchdog on (-1): guaranteed 3 */
 		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x2a, true, 4, 8, 1, 1, -1, false }, 0, 3, "split 4 per thread" },
 		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x2a, true, 4, 8, 1, 1, -1, false }, 0, 3, "-1 -> 3" },
-		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x2a, true, 8, 8, 0, 1, -1, false }, 0, 7, "SMT is off" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x2a, true, 8, 8, 0, 1, -1, false }, 0, 7, "smt/active is 0" },
 		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x7e, true, 8, 16, 1, 0, -1, false }, 0, 8, "watchdog is off" },
 		{ __LINE__, { PMC_VENDOR_AMD, 0x19, 0x01, true, 6, 6, 1, 1, -1, false }, 0, 5, "holds a core counter" },
 		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x3c, true, 0, 8, 1, 0, -1, false }, 0, 4, "libpfm4's table says 8" },
@@ -140,6 +140,12 @@ static void test_budget_smt_and_watchdog_reasoning_with_injected_inputs(void **s
 		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x5e, true, 4, 8, 1, -1, -1, false }, 0, 4, "not subtracted" },
 		{ __LINE__, { PMC_VENDOR_AMD, 0x1a, 0x02, false, 4, 0, 0, 0, -1, false }, -ENODEV, 0, "no kernel PMU" },
 		{ __LINE__, { PMC_VENDOR_OTHER, 0, 0, true, 0, 0, -1, 0, -1, false }, -ENODEV, 0, "neither CPUID nor libpfm4" },
+		/* Nehalem / Westmere: 4 per thread whether SMT is on or off */
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x1a, true, 4, 4, 1, 0, -1, false }, 0, 4, "whether SMT is on or off" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x2c, true, 0, 4, 0, 0, -1, false }, 0, 4, "whether SMT is on or off" },
+		/* the SMT notes name smt/active, what the kernel says, not a firmware setting it cannot see */
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x5e, true, 8, 8, 0, 0, -1, false }, 0, 8, "smt/active is 0" },
+		{ __LINE__, { PMC_VENDOR_INTEL, 6, 0x5e, true, 4, 8, 1, 0, -1, false }, 0, 4, "smt/active is 1" },
 		/* AMD Zen under a hypervisor that hides PerfCtrExtCore: still 6; PerfMonV2's count wins; pre-Zen 4 */
 		{ __LINE__, { PMC_VENDOR_AMD, 0x19, 0x21, true, 4, 0, 1, 0, -1, false }, 0, 6, "6 core counters" },
 		{ __LINE__, { PMC_VENDOR_AMD, 0x1a, 0x02, true, 4, 0, 1, 0, -1, true }, 0, 4, "CPUID 0x80000022" },

@@ -8,7 +8,9 @@
  * never values. The group check mimics x86 validate_group: more hardware events in one group than
  * PMC_FAKE_PMU_COUNTERS (programmable + fixed, default 7), or two users of the ref-cycles fixed-only encoding (generic
  * ref-cycles or raw 0x0300), is EINVAL. PMC_FAKE_PMU_ZERO=1 answers with the dummy event instead, which reads 0:
- * a virtual PMU that opens every event and counts nothing.
+ * a virtual PMU that opens every event and counts nothing. PMC_FAKE_PMU_NEVER_RUN_ABOVE=N: a group with more than N
+ * hardware events opens but never runs (read() says time_running 0, value 0), as on arm64 where the kernel's group
+ * check skips a disabled leader and lets one member too many in (REFERENCE.md section 11).
  * PMC_FAKE_PMU_TYPES=10[,N...] (a hybrid CPU, with the sysfs fixture naming these types) fakes those PMU types too,
  * and, like the kernel on a hybrid CPU, refuses (EINVAL) a group mixing two core PMUs: the PMU of an event is the type
  * in config bits 32-63 of a generic event (0: PERF_TYPE_RAW's), else attr.type.
@@ -17,6 +19,7 @@
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -30,6 +33,8 @@ struct fake {
 	unsigned refcyc;  /* leaders: users of the ref-cycles fixed counter */
 	unsigned pmu;     /* leaders, PMC_FAKE_PMU_TYPES set: the core PMU of the group */
 };
+
+static ssize_t (*real_read)(int, void *, size_t);
 
 static struct fake fakes[MAX_FD];
 
@@ -104,6 +109,24 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 	g->members++;
 	g->refcyc += is_refcycles(a);
 	return fd;
+}
+
+/* A member of a group too big to ever run reads as never scheduled (read_format ENABLED|RUNNING, no GROUP). */
+ssize_t read(int fd, void *buf, size_t len)
+{
+	const char *env = getenv("PMC_FAKE_PMU_NEVER_RUN_ABOVE");
+	ssize_t n;
+
+	if (!real_read)
+		real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	n = real_read(fd, buf, len);
+	if (env && n == 3 * (ssize_t)sizeof(uint64_t) && fd >= 0 && fd < MAX_FD && fakes[fd].leader >= 0 &&
+	    fakes[fakes[fd].leader].members > (unsigned)atoi(env)) {
+		uint64_t *v = buf;
+		v[0] = 0;
+		v[2] = 0;
+	}
+	return n;
 }
 
 long syscall(long n, ...)

@@ -3,13 +3,15 @@
 #
 # Each tests/perf/attr/*.attr file is one case: header lines, then the expected records.
 #   # cmd: ARGS...        pmctool's arguments (word-split by the shell; $WORKLOAD is pmc-workload)
-#   # env: NAME=VALUE     an environment variable for pmctool (repeatable)
+#   # env: NAME=VALUE     an environment variable for pmctool (repeatable; $PMC_SOURCE_DIR is expanded)
 #   # fake-pmu: N         inject the fake PMU (tests/perf/fake_pmu.c, LD_PRELOAD) with N hardware counters per
 #                         group: hardware opens are answered the same on every host (a test of logic, not of counts)
 #   # user: nobody        run as uid 65534 (needs root and setpriv; skipped otherwise)
 #   # paranoid: N         run only where kernel.perf_event_paranoid is N (skipped otherwise)
 #   # needs: PMU          run only where /sys/bus/event_source/devices/PMU exists (skipped otherwise)
 #   # rc: N               pmctool's expected exit status (default 0)
+#   # stderr: ERE         an extended regular expression pmctool's stderr must match (repeatable)
+#   # fake-pmu-env: N=V   an environment variable for the injected PMU (see fake_pmu.c; repeatable)
 #   other '#' lines are comments.
 # Records are -v's lines (perf/open.h documents the format), normalised so they are the same on any host and run:
 # pid=N (N > 0) -> pid=PID; the n-th distinct fd returned -> FDn, and group_fd=<that fd> -> group_fd=FDn; a dynamic
@@ -62,6 +64,8 @@ for f in "$PMC_SOURCE_DIR"/tests/perf/attr/*.attr; do
 	needs=$(sed -n 's/^# needs: //p' "$f")
 	want_rc=$(sed -n 's/^# rc: //p' "$f")
 	mapfile -t envs < <(sed -n 's/^# env: //p' "$f" | sed "s|\\\$PMC_SOURCE_DIR|$PMC_SOURCE_DIR|g")
+	mapfile -t fake_envs < <(sed -n 's/^# fake-pmu-env: //p' "$f")
+	mapfile -t want_err < <(sed -n 's/^# stderr: //p' "$f")
 	[ -n "$cmd" ] || fail "$case_name: no '# cmd:' line"
 	if [ -n "$needs" ] && [ ! -d "/sys/bus/event_source/devices/$needs" ]; then
 		echo "skip $case_name: no $needs PMU here"
@@ -79,7 +83,7 @@ for f in "$PMC_SOURCE_DIR"/tests/perf/attr/*.attr; do
 		fi
 		prefix=(setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all)
 	fi
-	[ -n "$fake" ] && envs+=("LD_PRELOAD=$FAKE" "PMC_FAKE_PMU_COUNTERS=$fake" "ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0")
+	[ -n "$fake" ] && envs+=("LD_PRELOAD=$FAKE" "PMC_FAKE_PMU_COUNTERS=$fake" "ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0" "${fake_envs[@]}")
 	cp "$PMCTOOL" "$TMP/pmctool"
 	cp "$WORKLOAD" "$TMP/workload"
 	chmod 755 "$TMP/pmctool" "$TMP/workload"
@@ -89,6 +93,9 @@ for f in "$PMC_SOURCE_DIR"/tests/perf/attr/*.attr; do
 	RC=$?
 	set -e
 	expect_rc "${want_rc:-0}" "$case_name"
+	for re in "${want_err[@]}"; do
+		expect_err "$re" "$case_name"
+	done
 	normalize <"$TMP/err" >"$TMP/got"
 	[ -s "$TMP/got" ] || { cat "$TMP/err" >&2; fail "$case_name: -v printed no perf_event_open record"; }
 	if [ "${PMC_ATTR_UPDATE:-0}" = 1 ]; then

@@ -56,3 +56,11 @@ grep -q "3 fixed counters" "$TMP/out" "$TMP/err" || fail "forced Haswell: 3 fixe
 LIBPFM_FORCE_PMU=icx run_pmc stat --dry-run
 grep -q "4 fixed counters" "$TMP/out" "$TMP/err" || fail "forced Ice Lake server: 4 fixed counters"
 ok "forced Intel PMUs: ref-cycles, and their fixed counters (hsw 3, icx 4)"
+
+# The SMT messages say what they rest on: smt/active (sibling threads running), not a firmware setting.
+if [ "$(cat /sys/devices/system/cpu/smt/active 2>/dev/null)" = 0 ]; then
+	LIBPFM_FORCE_PMU=hsw run_pmc stat -g smt -- true
+	expect_rc 2 "the smt set without a running sibling"
+	expect_err "has no running sibling \(smt/active is 0: no sibling thread runs\)" "the message names smt/active"
+	ok "the smt set on a machine whose smt/active is 0: the message says so"
+fi

@@ -50,7 +50,7 @@ ok "SIGINT during -r: the JSON says partial and holds the runs so far, exit 130"
 if "$PMCTOOL" stat -e task-clock -k empty --iters 1000 --warmup 0 >/dev/null 2>&1; then
 	start_and_signal INT 0.5 stat -e task-clock -k empty --iters 5000000000 --warmup 0
 	expect_rc 130 "SIGINT during stat -k"
-	expect_err "interrupted: the kernel finishes its loop" "the interruption is acknowledged at once"
+	expect_err "interrupted: the kernel stops; the counts so far follow" "the interruption is acknowledged at once"
 	expect_err "PARTIAL" "the kernel's report is marked partial"
 	expect_err "[0-9.]+ msec +task-clock" "the kernel's counts are printed"
 	ok "SIGINT during stat -k: report of the counts so far, exit 130"

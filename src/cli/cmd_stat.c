@@ -68,6 +68,9 @@ static const char stat_help[] =
 	"                          file is replaced whole or not at all, keeping its mode and owner; a device or\n"
 	"                          FIFO is written through. Checked before anything runs\n"
 	"      --log-fd N          write the report to file descriptor N (as perf stat; not with -o)\n"
+	"      --regions           the command marks regions with libpmctool (pmctool-regions(7)): each\n"
+	"                          execution gets its batch's events, and the report has one block per region\n"
+	"                          (calls, counts, metrics; per thread and merged) beside the whole program's\n"
 	"  -v, --verbose           print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
 	"                          kernel's answer) to stderr, as perf -vv does\n"
 	"  -h, --help              this text\n"
@@ -81,7 +84,7 @@ static const char stat_help[] =
 
 enum {
 	OPT_BATCH = 256, OPT_COUNTERS, OPT_DRY_RUN, OPT_CSV, OPT_JSON, OPT_METRIC, OPT_ITERS, OPT_PARAM, OPT_CPU,
-	OPT_WARMUP, OPT_SUBTRACT, OPT_NO_ANCHORS, OPT_LOG_FD,
+	OPT_WARMUP, OPT_SUBTRACT, OPT_NO_ANCHORS, OPT_LOG_FD, OPT_REGIONS,
 };
 
 static const struct option stat_longopts[] = {
@@ -105,6 +108,7 @@ static const struct option stat_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
+	{ "regions", no_argument, NULL, OPT_REGIONS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -219,6 +223,11 @@ static int check_combinations(const struct stat_opts *o, const char *kernel_only
 		fprintf(stderr, "pmctool stat: give either -k KERNEL or a command, not both\n");
 		return PMC_EXIT_USAGE;
 	}
+	if (o->regions && o->kernel) {
+		fprintf(stderr, "pmctool stat: --regions measures the regions of a command built with libpmctool, not "
+				"a kernel (-k)\n");
+		return PMC_EXIT_USAGE;
+	}
 	if (o->outpath && o->log_fd >= 0) {
 		fprintf(stderr, "pmctool stat: -o and --log-fd both choose where the report goes: give one\n");
 		return PMC_EXIT_USAGE;
@@ -331,6 +340,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'v':
 			o->verbose = true;
+			break;
+		case OPT_REGIONS:
+			o->regions = true;
 			break;
 		case 'h':
 			fputs(stat_help, stdout);

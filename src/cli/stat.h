@@ -14,6 +14,7 @@
 #include "plan/plan.h"
 #include "pmu/event.h"
 #include "report/report.h"
+#include "run/measure.h"
 
 enum stat_batch_mode { STAT_BATCH_AUTO = 0, STAT_BATCH_RERUN, STAT_BATCH_MULTIPLEX };
 
@@ -36,6 +37,7 @@ struct stat_opts {
 	bool dry_run;
 	bool no_anchors;
 	bool verbose;                  /* -v: print every perf_event_open */
+	bool regions;                  /* --regions: the program counts its own regions (stat_regions.c) */
 	struct pmc_output_opts out;
 	const char *outpath;           /* -o */
 	int log_fd;                    /* --log-fd, -1 = none */
@@ -108,6 +110,17 @@ int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, st
 int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o);
 /* After the measurement: the merged rows and a note on the core types. */
 void stat_hybrid_report(const struct stat_opts *o, struct pmc_report *rep);
+
+/* --regions (stat_regions.c). The planner's budget: each counter is used twice, by the program's threads and by
+ * pmctool's whole-program count. */
+void stat_regions_budget(struct stat_events *se);
+/* Before one execution: the results channel (a memfd) and the environment naming it and the batch's encoded
+ * events; req->keep_fd set. 0 or an exit status (message printed). */
+int stat_regions_begin(const struct stat_opts *o, struct pmc_measure_req *req);
+/* After a completed execution: the program's results into rep. 0 or an exit status. */
+int stat_regions_collect(struct pmc_report *rep, const struct pmc_measure_req *req, const size_t *idx);
+/* Close the channel and clear the environment (any outcome). */
+void stat_regions_end(struct pmc_measure_req *req);
 
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;

@@ -318,6 +318,8 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 	int r;
 
 	detect_budget(se, o);
+	if (o->regions)
+		stat_regions_budget(se);
 	se->popts.multiplex = o->batch == STAT_BATCH_MULTIPLEX;
 	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {

@@ -207,6 +207,21 @@ static void json_runs(FILE *f, const struct pmc_report *rep)
 	fputc(']', f);
 }
 
+void pmc_json_metric(FILE *f, const struct pmc_metric_value *m)
+{
+	fputs("{\"name\":", f);
+	pmc_json_string(f, m->name);
+	fputs(",\"unit\":", f);
+	pmc_json_string_or_null(f, m->unit);
+	fputs(",\"value\":", f);
+	pmc_json_number(f, m->valid ? m->value : NAN);
+	fputs(",\"reason\":", f);
+	pmc_json_string_or_null(f, m->valid ? NULL : m->reason);
+	fputs(",\"description\":", f);
+	pmc_json_string_or_null(f, m->desc);
+	fputc('}', f);
+}
+
 int pmc_output_json(FILE *f, const struct pmc_report *rep)
 {
 	pmc_json_header(f, "stat");
@@ -251,20 +266,12 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	}
 	fputs("],\"metrics\":[", f);
 	for (size_t i = 0; i < rep->nmetrics; i++) {
-		const struct pmc_metric_value *m = &rep->metrics[i];
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		pmc_json_string(f, m->name);
-		fputs(",\"unit\":", f);
-		pmc_json_string_or_null(f, m->unit);
-		fputs(",\"value\":", f);
-		pmc_json_number(f, m->valid ? m->value : NAN);
-		fputs(",\"reason\":", f);
-		pmc_json_string_or_null(f, m->valid ? NULL : m->reason);
-		fputs(",\"description\":", f);
-		pmc_json_string_or_null(f, m->desc);
-		fputc('}', f);
+		fputs(i ? "," : "", f);
+		pmc_json_metric(f, &rep->metrics[i]);
 	}
-	fputs("],\"checks\":[", f);
+	fputc(']', f);
+	pmc_output_regions_json(f, rep);
+	fputs(",\"checks\":[", f);
 	for (size_t i = 0; i < rep->nchecks; i++) {
 		const struct pmc_check_note *c = &rep->checks[i];
 		fputs(i ? ",{\"name\":" : "{\"name\":", f);

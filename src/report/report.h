@@ -126,6 +126,8 @@ struct pmc_report {
 
 	unsigned char *run_state;   /* per run: enum pmc_run_state, and bit 0x80 when used; owned, from summarize */
 	unsigned nrun_state;
+
+	struct pmc_report_regions *regions; /* stat --regions (report/regions.h); NULL otherwise. Owned. */
 };
 
 /* Hybrid CPUs: after the measurement, add a merged row right after each event's per-core-PMU copies (events named

@@ -47,7 +47,8 @@ static void close_fd(int *fd)
 }
 
 /* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. */
-static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group)
+static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group,
+						  int keep_fd)
 {
 	char c;
 	ssize_t n;
@@ -73,6 +74,9 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	if (n != 1)
 		_exit(PMC_EXIT_INTERNAL);
 	close(go_rd);
+	/* stat --regions: the results channel stays open across exec (everything else of pmctool's is close-on-exec). */
+	if (keep_fd >= 0)
+		fcntl(keep_fd, F_SETFD, 0);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0) {
@@ -290,7 +294,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		free(fds); /* the child's copy: it only execs or exits, and valgrind follows it until then */
 		close(go[1]);
 		close(ep[0]);
-		child_main(argv, go[0], ep[1], parent, own_group);
+		child_main(argv, go[0], ep[1], parent, own_group, req->keep_fd_set ? req->keep_fd : -1);
 	}
 	pmc_launch_child = pid;
 	close_fd(&go[0]);

@@ -282,7 +282,7 @@ void pmctool_region_end(const char *name)
 		return;
 	}
 	int r = lookup(name);
-	struct rg_thread *t = self;
+	struct rg_thread *t = current(); /* a leave before the thread's first enter is misuse to count too */
 
 	if (r < 0) {
 		/* A refused name (the table is full) was an invalid enter; any other was never entered. */

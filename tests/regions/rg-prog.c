@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A program marked with regions for the region tests. Region bodies call marker_a()/marker_b() a known number of
  * times; a breakpoint on a marker (mem:ADDR:x) counts exactly, so every region's count is known in advance.
- *   rg-prog basic        outer x3 { a x10, inner x2 { a x100 } }, "b-only" { b x7 }, a x5 outside: whole a = 635
+ *   rg-prog basic        outer x3 { a x10, inner x2 { a x100, c } }, "b-only" { b x7 }, a x5 outside: whole a = 635
  *   rg-prog threads N    N threads; thread k enters "work" k+1 times, each with a x1000 (plus "main" in main)
  *   rg-prog pages N      region "touch" writes N fresh pages
  *   rg-prog noleave      "open" entered, never left, then exit()
@@ -11,6 +11,7 @@
  *   rg-prog fork         fork inside "parent"; the child runs "child" { a x50 } and leaves "parent" (unmatched)
  *   rg-prog threadexit   a thread exits inside "dying" (entered, a x20, never left)
  *   rg-prog loop N       "empty" entered and left N times with an empty body (cost; strace)
+ *   rg-prog vary FILE    "vary" entered 1 + (a number kept in FILE, incremented by each execution) times
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 
 void marker_a(void);
 void marker_b(void);
+void marker_c(void);
 
 __attribute__((noinline)) void marker_a(void)
 {
@@ -31,6 +33,11 @@ __attribute__((noinline)) void marker_a(void)
 }
 
 __attribute__((noinline)) void marker_b(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+__attribute__((noinline)) void marker_c(void)
 {
 	__asm__ __volatile__("" ::: "memory");
 }
@@ -52,6 +59,7 @@ static void basic(void)
 		for (int j = 0; j < 2; j++) {
 			PMCTOOL_REGION_ENTER(inner);
 			a_times(100);
+			marker_c();
 			PMCTOOL_REGION_LEAVE(inner);
 		}
 		PMCTOOL_REGION_END("outer");
@@ -190,6 +198,24 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++) {
 			PMCTOOL_REGION_ENTER(empty);
 			PMCTOOL_REGION_LEAVE(empty);
+		}
+	} else if (!strcmp(mode, "vary") && argc > 2) {
+		FILE *f = fopen(argv[2], "r+");
+		int k = 0;
+
+		if (!f || fscanf(f, "%d", &k) != 1)
+			k = 0;
+		if (f)
+			fclose(f);
+		f = fopen(argv[2], "w");
+		if (!f)
+			return 1;
+		fprintf(f, "%d\n", k + 1);
+		fclose(f);
+		for (int i = 0; i <= k; i++) {
+			PMCTOOL_REGION_BEGIN("vary");
+			marker_a();
+			PMCTOOL_REGION_END("vary");
 		}
 	} else {
 		fprintf(stderr, "rg-prog: unknown mode %s\n", mode);

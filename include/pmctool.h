@@ -49,6 +49,16 @@ void pmctool_region_end(const char *name);
  * first region). 0, or a negative errno when counting is off or the counters could not be opened. */
 int pmctool_thread_init(void);
 
+/* How the calling thread has read its counters so far: "in process" (RDPMC, mrs: no system call), "read(2)",
+ * "in process and read(2)", or "none" (counting is off, or the thread has not entered a region). */
+const char *pmctool_regions_read_method(void);
+
+/* The calling thread's counts of a region so far (its completed entries): *ret_calls, and up to max values in the
+ * order of the events (LIKWID's MARKER_GET). The number of events counted (0 when counting is off), or -EINVAL for
+ * an invalid handle. A value of an event this thread could not open is 0. */
+int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls, unsigned long long *values,
+			  int max);
+
 /* Optional: write the report now (it is otherwise written at exit) and stop counting; later calls do nothing.
  * 0 or a negative errno. */
 int pmctool_regions_finish(void);

@@ -144,7 +144,6 @@ static struct rg_thread *thread_first_use(void)
 	}
 	self = t;
 	calibrate(t);
-	t->reads_inproc = t->reads_syscall = 0;
 	pthread_mutex_lock(&lock);
 	t->ordinal = nthreads++;
 	t->next = threads;
@@ -300,6 +299,35 @@ int pmctool_thread_init(void)
 	if (pmc_rg.mode == RG_OFF)
 		return -ENODEV;
 	return current() ? 0 : -ENOMEM;
+}
+
+int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls, unsigned long long *values,
+			  int max)
+{
+	const struct rg_thread *t = self;
+	const uint64_t *row;
+
+	if ((unsigned)region >= PMCTOOL_REGIONS_MAX)
+		return -EINVAL;
+	*ret_calls = 0;
+	if (!t)
+		return 0;
+	row = ROW(t, region);
+	*ret_calls = row[0];
+	for (int i = 0; i < t->nev && i < max; i++)
+		values[i] = row[1 + i];
+	return t->nev;
+}
+
+const char *pmctool_regions_read_method(void)
+{
+	const struct rg_thread *t = self;
+
+	if (!t || (!t->reads_inproc && !t->reads_syscall))
+		return "none";
+	if (t->reads_inproc && t->reads_syscall)
+		return "in process and read(2)";
+	return t->reads_inproc ? "in process" : "read(2)";
 }
 
 struct rg_thread *pmc_rg_threads(void)

@@ -58,7 +58,6 @@ static inline uint64_t read_counter(struct rg_thread *t, int i)
 			v = ONCE(pg->offset) + sign_extend(pmc_arch_counter_read(idx), ONCE(pg->pmc_width));
 			BARRIER();
 		} while (ONCE(pg->lock) != seq);
-		t->reads_inproc++;
 		return v;
 	}
 syscall:
@@ -68,10 +67,22 @@ syscall:
 	return v;
 }
 
+/* Every counter of the thread; reads_syscall counts the ones that took read(2), so the in-process ones are
+ * reads x opened - reads_syscall. */
 static inline void read_all(struct rg_thread *t, uint64_t *out)
 {
+	t->reads++;
 	for (int i = 0; i < t->nev; i++)
 		out[i] = t->fd[i] >= 0 ? read_counter(t, i) : 0;
+}
+
+static uint64_t reads_inproc(const struct rg_thread *t)
+{
+	uint64_t opened = 0;
+
+	for (int i = 0; i < t->nev; i++)
+		opened += t->fd[i] >= 0 || !t->err[i];
+	return t->reads * opened - t->reads_syscall;
 }
 
 static void thread_gone(void *p)
@@ -323,11 +334,18 @@ const char *pmctool_regions_read_method(void)
 {
 	const struct rg_thread *t = self;
 
-	if (!t || (!t->reads_inproc && !t->reads_syscall))
+	uint64_t inproc = t ? reads_inproc(t) : 0;
+
+	if (!t || (!inproc && !t->reads_syscall))
 		return "none";
-	if (t->reads_inproc && t->reads_syscall)
+	if (inproc && t->reads_syscall)
 		return "in process and read(2)";
-	return t->reads_inproc ? "in process" : "read(2)";
+	return inproc ? "in process" : "read(2)";
+}
+
+uint64_t pmc_rg_reads_inproc(const struct rg_thread *t)
+{
+	return reads_inproc(t);
 }
 
 struct rg_thread *pmc_rg_threads(void)

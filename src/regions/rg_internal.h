@@ -39,7 +39,7 @@ struct rg_thread {
 	uint64_t *acc;                       /* (RG_CALIB + 1) rows of [calls, v[0..nev-1]] */
 	uint64_t top[RG_EV];                 /* sum over entries made at depth 0 */
 	uint64_t cost[RG_EV];                /* an empty enter/leave pair as a region's own counts see it (minimum) */
-	uint64_t reads_inproc, reads_syscall;
+	uint64_t reads, reads_syscall;        /* read_all calls; counters read with read(2) */
 	uint64_t unmatched, invalid;         /* leaves matching no open region; enters/leaves of invalid handles */
 	bool exited;                         /* the thread ended (its open frames stay as they were) */
 };
@@ -71,6 +71,8 @@ struct rg_thread *pmc_rg_threads(void) RG_HIDDEN;
 unsigned pmc_rg_nregions(void) RG_HIDDEN;
 const char *pmc_rg_region_name(unsigned id) RG_HIDDEN;
 uint64_t pmc_rg_bad_names(void) RG_HIDDEN;
+/* Counter reads made in process by t. */
+uint64_t pmc_rg_reads_inproc(const struct rg_thread *t) RG_HIDDEN;
 
 /* Write the results (pmctool channel or standalone report). 0 or -errno. */
 int pmc_rg_write(void) RG_HIDDEN;

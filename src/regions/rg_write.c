@@ -68,7 +68,7 @@ static void channel_block(FILE *f)
 		bool exited = __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE);
 
 		fprintf(f, "thread %u %d %d %llu %llu %llu %llu %llu\n", t->ordinal, (int)t->tid, exited,
-			(unsigned long long)t->reads_inproc, (unsigned long long)t->reads_syscall,
+			(unsigned long long)pmc_rg_reads_inproc(t), (unsigned long long)t->reads_syscall,
 			(unsigned long long)t->unmatched, (unsigned long long)t->invalid,
 			(unsigned long long)t->deep_ignored);
 		for (unsigned r = 0; r < nreg; r++) {
@@ -97,7 +97,7 @@ static void person_report(FILE *f)
 	const char *how = PMC_ARCH_USER_READ_INSN;
 
 	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
-		inproc += t->reads_inproc;
+		inproc += pmc_rg_reads_inproc(t);
 		sys += t->reads_syscall;
 		unmatched += t->unmatched;
 		invalid += t->invalid;

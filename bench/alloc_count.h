@@ -4,12 +4,15 @@
 #ifndef PMC_BENCH_ALLOC_COUNT_H
 #define PMC_BENCH_ALLOC_COUNT_H
 
-/* Not under a sanitizer, which owns malloc itself. */
+/* Not under a sanitizer, which owns malloc itself, nor in a static executable (-DPMC_BENCH_ALLOC_HOOKED=0: the static
+ * libc defines malloc in the same object as __libc_malloc). */
+#ifndef PMC_BENCH_ALLOC_HOOKED
 #if defined(__SANITIZE_ADDRESS__)
 #define PMC_BENCH_ALLOC_HOOKED 0
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define PMC_BENCH_ALLOC_HOOKED 0
+#endif
 #endif
 #endif
 #ifndef PMC_BENCH_ALLOC_HOOKED

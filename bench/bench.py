@@ -238,7 +238,7 @@ TARGET_PAIR_CYCLES = 200
 
 def bench_regions(tools, build, rows, out):
     """libpmctool: the empty enter/leave pair with 4 counters, a thread's first use, the start-up, the hot path."""
-    rc_bin = os.path.join(build, "bench", "region_cost")
+    rc_bin = os.path.join(build, "tests", "regions", "prog", "region_cost")
     log("(e) region_cost")
     p = subprocess.run([rc_bin], capture_output=True, text=True)
     if p.returncode:

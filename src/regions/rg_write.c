@@ -30,7 +30,7 @@ static int write_all(int fd, const char *buf, size_t len)
 static void put_values(FILE *f, const struct rg_thread *t, const uint64_t *v)
 {
 	for (int i = 0; i < t->nev; i++) {
-		if (t->fd[i] < 0 && t->err[i])
+		if (t->err[i])
 			fputs(" -", f);
 		else
 			fprintf(f, " %llu", (unsigned long long)v[i]);
@@ -122,6 +122,7 @@ static void person_report(FILE *f)
 	fputc('\n', f);
 	for (unsigned r = 0; r < nreg; r++) {
 		uint64_t sum[1 + RG_EV] = { 0 };
+		bool have[RG_EV] = { false };
 		unsigned users = 0;
 
 		for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
@@ -133,14 +134,24 @@ static void person_report(FILE *f)
 			for (int i = 0; i <= t->nev; i++)
 				sum[i] += row[i];
 			fprintf(f, "%-24s %8u %12llu", pmc_rg_region_name(r), t->ordinal, (unsigned long long)row[0]);
-			for (int i = 0; i < t->nev; i++)
-				fprintf(f, " %18llu", (unsigned long long)row[1 + i]);
+			for (int i = 0; i < t->nev; i++) {
+				/* An event the thread could not open has no count: "-", never 0. */
+				if (t->err[i])
+					fprintf(f, " %18s", "-");
+				else
+					fprintf(f, " %18llu", (unsigned long long)row[1 + i]);
+				have[i] |= !t->err[i];
+			}
 			fputc('\n', f);
 		}
 		if (users > 1) {
 			fprintf(f, "%-24s %8s %12llu", pmc_rg_region_name(r), "all", (unsigned long long)sum[0]);
-			for (int i = 0; i < pmc_rg.nev; i++)
-				fprintf(f, " %18llu", (unsigned long long)sum[1 + i]);
+			for (int i = 0; i < pmc_rg.nev; i++) {
+				if (have[i])
+					fprintf(f, " %18llu", (unsigned long long)sum[1 + i]);
+				else
+					fprintf(f, " %18s", "-");
+			}
 			fputc('\n', f);
 		}
 	}
@@ -166,7 +177,8 @@ static void person_report(FILE *f)
 
 		fprintf(f, "  an empty enter/leave pair counts:");
 		for (int i = 0; i < t->nev; i++)
-			fprintf(f, " %s %llu", pmc_rg.evname[i], (unsigned long long)t->cost[i]);
+			if (!t->err[i])
+				fprintf(f, " %s %llu", pmc_rg.evname[i], (unsigned long long)t->cost[i]);
 		fputc('\n', f);
 	}
 }

@@ -25,7 +25,7 @@ json failed stat --json -o - -r 2 -e task-clock -- sh -c 'exit 3'
 json metric stat --json -o - -e task-clock,page-faults --metric 'pf={page-faults}/{task-clock}' -- true
 json default stat --json -o - -- true
 # --regions: regions in 4 threads with a metric, across two batches (breakpoints, half the slots each), and misuse.
-RG="$PMC_BUILD_DIR/tests/regions/rg-prog"
+RG="$PMC_BUILD_DIR/tests/regions/prog/rg-prog"
 rga=0x$(nm "$RG" | awk '$3 == "marker_a" { print $1 }')
 rgb=0x$(nm "$RG" | awk '$3 == "marker_b" { print $1 }')
 json regions stat --json -o - --regions -e "mem:$rga:x,page-faults,task-clock" --metric 'pf={page-faults}/{task-clock}' -- "$RG" threads 4

@@ -1,6 +1,6 @@
 # Helpers for the region tests (sourced after tests/lib.sh): the marked program and its markers' addresses, and a
 # JSON query over pmctool's report.
-RG="$PMC_BUILD_DIR/tests/regions/rg-prog"
+RG="$PMC_BUILD_DIR/tests/regions/prog/rg-prog"
 [ -x "$RG" ] || fail "$RG is not built"
 A=0x$(nm "$RG" | awk '$3 == "marker_a" { print $1 }')
 B=0x$(nm "$RG" | awk '$3 == "marker_b" { print $1 }')

@@ -62,12 +62,12 @@ expect_out '^region,mem:[^,]*,[^,]*,,,3000,.*,work,all,3' "CSV merged row"
 expect_out '^region,mem:[^,]*,[^,]*,,,2000,.*,work,2,2[^0-9]' "CSV per-thread row"
 
 # The shared library behaves the same.
-run_pmc stat --json -o - --regions -e "mem:0x$(nm "$PMC_BUILD_DIR/tests/regions/rg-prog-shared" | awk '$3 == "marker_a" { print $1 }'):x" \
-	-- "$PMC_BUILD_DIR/tests/regions/rg-prog-shared" basic
+run_pmc stat --json -o - --regions -e "mem:0x$(nm "$PMC_BUILD_DIR/tests/regions/prog/rg-prog-shared" | awk '$3 == "marker_a" { print $1 }'):x" \
+	-- "$PMC_BUILD_DIR/tests/regions/prog/rg-prog-shared" basic
 expect_q 'int(val("inner", d["events"][0]["name"]))' 600 "shared libpmctool"
 
 # Built without PMCTOOL_MARKERS the markers vanish: the program runs, writes nothing, and pmctool says so.
-run_pmc stat --json -o - --regions -e page-faults -- "$PMC_BUILD_DIR/tests/regions/rg-prog-off" basic
+run_pmc stat --json -o - --regions -e page-faults -- "$PMC_BUILD_DIR/tests/regions/prog/rg-prog-off" basic
 expect_rc 0 "no markers"
 expect_q 'd["regions"]["list"]' '[]' "no regions without the define"
 expect_q 'len(check("regions-silent"))' 1 "a silent program is flagged"
@@ -87,8 +87,8 @@ ok "a bad event list is told, the program runs"
 [ ! -s "$TMP/sa" ] || fail "without the environment the program wrote: $(cat "$TMP/sa")"
 ok "without pmctool or the environment the program runs normally, counting nothing"
 
-if [ -x "$PMC_BUILD_DIR/tests/regions/rg-cxx" ]; then
-	PMCTOOL_REGIONS_EVENTS=page-faults "$PMC_BUILD_DIR/tests/regions/rg-cxx" >"$TMP/cxx" 2>"$TMP/sa"
+if [ -x "$PMC_BUILD_DIR/tests/regions/prog/rg-cxx" ]; then
+	PMCTOOL_REGIONS_EVENTS=page-faults "$PMC_BUILD_DIR/tests/regions/prog/rg-cxx" >"$TMP/cxx" 2>"$TMP/sa"
 	grep -q "cxx ok 1" "$TMP/cxx" && grep -qE '^cxx-handle +0 +3 ' "$TMP/sa" || { cat "$TMP/cxx" "$TMP/sa"; fail "C++"; }
 	ok "C++: the header, handles and macros"
 fi

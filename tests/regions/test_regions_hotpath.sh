@@ -3,8 +3,8 @@
 # no system call on the in-process path; where the kernel does not allow in-process reads (software events, this VM),
 # no system call but read(2) of the counters.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
-RC="$PMC_BUILD_DIR/bench/region_cost"
-[ -x "$RC" ] || skip "bench/region_cost is not built"
+RC="$PMC_BUILD_DIR/tests/regions/prog/region_cost"
+[ -x "$RC" ] || fail "region_cost is not built"
 command -v strace >/dev/null || skip "strace is not installed (setup.sh installs it)"
 strace -f -o "$TMP/trace" "$RC" --trace >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/err"; fail "region_cost --trace"; }
 path=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["path"])' "$TMP/out")

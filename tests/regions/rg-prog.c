@@ -11,6 +11,7 @@
  *   rg-prog fork         fork inside "parent"; the child runs "child" { a x50 } and leaves "parent" (unmatched)
  *   rg-prog threadexit   a thread exits inside "dying" (entered, a x20, never left)
  *   rg-prog loop N       "empty" entered and left N times with an empty body (cost; strace)
+ *   rg-prog trips N      "body" once around N calls of marker_a (instructions per region: a + b x N, exact on arm64)
  *   rg-prog vary FILE    "vary" entered 1 + (a number kept in FILE, incremented by each execution) times
  */
 #include <pthread.h>
@@ -199,6 +200,13 @@ int main(int argc, char **argv)
 			PMCTOOL_REGION_ENTER(empty);
 			PMCTOOL_REGION_LEAVE(empty);
 		}
+	} else if (!strcmp(mode, "trips")) {
+		PMCTOOL_REGION_HANDLE(body, "body");
+
+		PMCTOOL_THREAD_INIT();
+		PMCTOOL_REGION_ENTER(body);
+		a_times((int)n);
+		PMCTOOL_REGION_LEAVE(body);
 	} else if (!strcmp(mode, "vary") && argc > 2) {
 		FILE *f = fopen(argv[2], "r+");
 		int k = 0;

@@ -161,6 +161,7 @@ struct block_ctx {
 	double *ex_calls;         /* per report region: this execution's calls */
 	double *ex_sum;           /* per report region x report event */
 	bool *ex_seen;            /* per report region x report event: counted in this execution */
+	bool apply;               /* false: only check the block (a block is taken whole or not at all) */
 };
 
 static int grow_ex(struct block_ctx *c, size_t oldn)
@@ -201,13 +202,16 @@ static int block_line(struct block_ctx *c, const char *line)
 		if (nev < 0 || (size_t)nev != c->nmap)
 			return -EINVAL;
 		c->nev = (size_t)nev;
-		c->proc = ppid == c->launcher ? 0 : ++c->nextproc;
+		if (c->apply)
+			c->proc = ppid == c->launcher ? 0 : ++c->nextproc;
 		return 0;
 	}
 	if (sscanf(line, "event %u %d %u %n", &a, &pid, &b, &n) == 3 && n) {
 		if (a >= c->nev)
 			return -EINVAL;
 		c->counted[a] = pid == 0;
+		if (!c->apply)
+			return 0;
 		if (pid && !rr->open_err) {
 			rr->open_err = pid;
 			snprintf(rr->open_err_event, sizeof(rr->open_err_event), "%s", line + n);
@@ -230,6 +234,8 @@ static int block_line(struct block_ctx *c, const char *line)
 	}
 	if (sscanf(line, "thread %u %d %d %llu %llu %llu %llu %llu", &a, &pid, &nev, &x[0], &x[1], &x[2], &x[3], &x[4])
 	    == 8) {
+		if (!c->apply)
+			return 0;
 		rr->reads_inproc += x[0];
 		rr->reads_syscall += x[1];
 		rr->unmatched += x[2];
@@ -244,6 +250,8 @@ static int block_line(struct block_ctx *c, const char *line)
 
 		if (b >= c->nrname || parse_values(line + n, c->nev, &lv))
 			return -EINVAL;
+		if (!c->apply)
+			return 0;
 		r = find_region(rr, c->rname[b], true);
 		if (!r || (rr->n != oldn && grow_ex(c, oldn)))
 			return -ENOMEM;
@@ -273,6 +281,8 @@ static int block_line(struct block_ctx *c, const char *line)
 	if (sscanf(line, "top %u %n", &a, &n) == 1 && n) {
 		if (parse_values(line + n, c->nev, &lv))
 			return -EINVAL;
+		if (!c->apply)
+			return 0;
 		for (size_t k = 0; k < c->nev; k++)
 			if (lv.have[k] && c->counted[k])
 				rr->top_sum[c->map[k]] += (double)lv.v[k];
@@ -281,6 +291,8 @@ static int block_line(struct block_ctx *c, const char *line)
 	if (sscanf(line, "cost %u %n", &a, &n) == 1 && n) {
 		if (parse_values(line + n, c->nev, &lv))
 			return -EINVAL;
+		if (!c->apply)
+			return 0;
 		for (size_t k = 0; k < c->nev; k++)
 			if (lv.have[k] && c->counted[k] &&
 			    (isnan(rr->cost[c->map[k]]) || (double)lv.v[k] < rr->cost[c->map[k]]))
@@ -293,6 +305,8 @@ static int block_line(struct block_ctx *c, const char *line)
 
 		if (b >= c->nrname)
 			return -EINVAL;
+		if (!c->apply)
+			return 0;
 		r = find_region(rr, c->rname[b], true);
 		if (!r || (rr->n != oldn && grow_ex(c, oldn)))
 			return -ENOMEM;
@@ -300,10 +314,58 @@ static int block_line(struct block_ctx *c, const char *line)
 		return 0;
 	}
 	if (sscanf(line, "badnames %llu", &x[0]) == 1) {
-		rr->bad_names += x[0];
+		if (c->apply)
+			rr->bad_names += x[0];
 		return 0;
 	}
 	return -EINVAL;
+}
+
+/* The next line of [*pp, end) into line (NUL-terminated, without its newline). 1, 0 at the end of the text or for a
+ * line without its newline (cut), -1 for a line too long (skipped). */
+static int next_line(const char **pp, const char *end, char *line, size_t size)
+{
+	const char *nl = memchr(*pp, '\n', (size_t)(end - *pp));
+	size_t l;
+
+	if (!nl) {
+		*pp = end;
+		return 0;
+	}
+	l = (size_t)(nl - *pp);
+	if (l >= size) {
+		*pp = nl + 1;
+		return -1;
+	}
+	memcpy(line, *pp, l);
+	line[l] = '\0';
+	*pp = nl + 1;
+	return 1;
+}
+
+/* One block's lines after its magic, up to "end": 1 when it ended there, 0 when cut or malformed, -ENOMEM. */
+static int run_block(struct block_ctx *c, const char **pp, const char *end, char *line, size_t size)
+{
+	c->nrname = 0;
+	c->nev = 0;
+	memset(c->counted, 0, sizeof(c->counted));
+	while (*pp < end) {
+		const char *at = *pp;
+		int r = next_line(pp, end, line, size);
+
+		if (r > 0 && !strcmp(line, PMC_RG_MAGIC))
+			*pp = at; /* the next block begins: this one was cut */
+		if (r <= 0 || !strcmp(line, PMC_RG_MAGIC))
+			return 0;
+		if (!strcmp(line, "end"))
+			return 1;
+		r = block_line(c, line);
+		if (r == -ENOMEM)
+			return r;
+		if (r)
+			return 0;
+	}
+	return 0;
 }
 
 int pmc_regions_collect(struct pmc_report *rep, const char *text, size_t len, const size_t *map, size_t nmap,
@@ -313,7 +375,7 @@ int pmc_regions_collect(struct pmc_report *rep, const char *text, size_t len, co
 	struct block_ctx c = { 0 };
 	const char *p = text, *end = text + len;
 	unsigned blocks = 0;
-	bool in_block = false;
+	char line[512];
 	int rc = 0;
 
 	if (!rr) {
@@ -330,41 +392,26 @@ int pmc_regions_collect(struct pmc_report *rep, const char *text, size_t len, co
 	if (rr->n && grow_ex(&c, 0))
 		return -ENOMEM;
 	while (p < end && !rc) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		char line[512];
-		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *body;
+		int r;
 
-		if (!nl || l >= sizeof(line)) {
-			rr->blocks_cut += in_block;
-			in_block = false;
-			break;
-		}
-		memcpy(line, p, l);
-		line[l] = '\0';
-		p = nl + 1;
-		if (!in_block) {
-			if (!strcmp(line, PMC_RG_MAGIC)) {
-				in_block = true;
-				c.nrname = 0;
-				memset(c.counted, 0, sizeof(c.counted));
-				c.nev = 0;
-			}
+		if (next_line(&p, end, line, sizeof(line)) <= 0 || strcmp(line, PMC_RG_MAGIC))
 			continue;
-		}
-		if (!strcmp(line, "end")) {
-			in_block = false;
-			blocks++;
-			continue;
-		}
-		rc = block_line(&c, line);
-		if (rc == -EINVAL) {
+		/* Checked whole first, applied only when it ends with "end": a block cut short adds nothing. */
+		body = p;
+		c.apply = false;
+		r = run_block(&c, &p, end, line, sizeof(line));
+		if (r < 0) {
+			rc = r;
+		} else if (r == 0) {
 			rr->blocks_cut++;
-			in_block = false;
-			rc = 0;
+		} else {
+			c.apply = true;
+			p = body;
+			rc = run_block(&c, &p, end, line, sizeof(line)) < 0 ? -ENOMEM : 0;
+			blocks++;
 		}
 	}
-	if (in_block)
-		rr->blocks_cut++;
 	if (!rc) {
 		size_t ne = rr->nevents ? rr->nevents : 1;
 

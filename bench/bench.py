@@ -236,6 +236,26 @@ TARGET_PAIR_INSTRUCTIONS = 100
 TARGET_PAIR_CYCLES = 200
 
 
+def callgrind_path(exe):
+    """Instructions per pair of the in-process path (bench/region_path.c) by callgrind: two trip counts."""
+    if not shutil.which("valgrind") or not os.access(exe, os.X_OK):
+        return None
+    ir = []
+    for n in (1000, 2000):
+        with tempfile.NamedTemporaryFile(suffix=".cg", delete=False) as f:
+            out = f.name
+        try:
+            p = subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=path_pairs",
+                                f"--callgrind-out-file={out}", exe, str(n)], capture_output=True, text=True)
+            if p.returncode or "in process" not in p.stdout:
+                return None
+            with open(out) as f:
+                ir += [int(ln.split()[1]) for ln in f if ln.startswith("summary:")]
+        finally:
+            os.unlink(out)
+    return (ir[1] - ir[0]) // 1000 if len(ir) == 2 else None
+
+
 def bench_regions(tools, build, rows, out):
     """libpmctool: the empty enter/leave pair with 4 counters, a thread's first use, the start-up, the hot path."""
     rc_bin = os.path.join(build, "tests", "regions", "prog", "region_cost")
@@ -259,6 +279,12 @@ def bench_regions(tools, build, rows, out):
         else:
             row(rows, what, "-", f"< {target}", NOT_HERE, "no hardware PMU: " + note)
     row(rows, "regions: empty pair, timer ticks", f"{r['pair_timer_ticks']:.1f}", "", INFO, note)
+    path = callgrind_path(os.path.join(build, "tests", "regions", "prog", "region_path"))
+    if path is not None:
+        r["path_instructions_callgrind"] = path
+        row(rows, "regions: in-process pair, 4 counters, instructions (callgrind, injected read)", str(path),
+            f"< {TARGET_PAIR_INSTRUCTIONS}", MET if path < TARGET_PAIR_INSTRUCTIONS else NOT_MET,
+            "RDTSC in place of RDPMC on fake pages: the path's own instructions, any machine")
     row(rows, "regions: a thread's first use (open, map, calibrate), us", f"{r['thread_first_use_ns'] / 1e3:.1f}", "",
         INFO, "once per thread, at its first enter or pmctool_thread_init()")
     row(rows, "regions: start to exit, counting / off (ms, median)",

@@ -27,53 +27,68 @@ static pthread_key_t thread_key;
 
 static __thread struct rg_thread *self __attribute__((tls_model("initial-exec")));
 
+/* The counter read of the in-process path; bench/region_path.c replaces it to count the path's instructions where no
+ * PMU exists. */
+#ifndef PMC_RG_COUNTER_READ
+#define PMC_RG_COUNTER_READ pmc_arch_counter_read
+#endif
+
 #define ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
-#define CAP_USER_RDPMC (1ull << 2)
 #define ROW(t, r) (&(t)->acc[(size_t)(r) * (size_t)(1 + (t)->nev)])
 
-static inline uint64_t sign_extend(uint64_t raw, unsigned width)
+/* read(2) of counter i, where the page does not allow the in-process read (or there is no page). */
+static uint64_t __attribute__((noinline)) read_syscall(struct rg_thread *t, int i)
 {
-	unsigned sh = 64 - width;
-
-	return width == 0 || width >= 64 ? raw : (uint64_t)((int64_t)(raw << sh) >> sh);
-}
-
-/* One counter: the perf page's seqlock around the architecture's read (as src/perf/selfread.c, without the times:
- * a thread's own events are on the PMU whenever it runs). Falls back to read(2) when the page does not allow it. */
-static inline uint64_t read_counter(struct rg_thread *t, int i)
-{
-	const struct perf_event_mmap_page *pg = t->page[i];
 	uint64_t v = 0;
 
-	if (PMC_ARCH_USER_READ && pg) {
-		uint32_t seq, idx;
-
-		do {
-			seq = ONCE(pg->lock);
-			BARRIER();
-			idx = ONCE(pg->index);
-			if (!(ONCE(pg->capabilities) & CAP_USER_RDPMC) || !idx || !pmc_arch_counter_is_count(idx))
-				goto syscall;
-			v = ONCE(pg->offset) + sign_extend(pmc_arch_counter_read(idx), ONCE(pg->pmc_width));
-			BARRIER();
-		} while (ONCE(pg->lock) != seq);
-		return v;
-	}
-syscall:
-	if (t->fd[i] >= 0 && read(t->fd[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
+	if (t->fd[i] < 0)
+		return 0;
+	if (read(t->fd[i], &v, sizeof(v)) != (ssize_t)sizeof(v))
 		v = 0;
 	t->reads_syscall++;
 	return v;
 }
 
-/* Every counter of the thread; reads_syscall counts the ones that took read(2), so the in-process ones are
- * reads x opened - reads_syscall. */
+/*
+ * Every counter of the thread: the perf page's seqlock around the architecture's read (as src/perf/selfread.c,
+ * without the times: a thread's own events are on the PMU whenever it runs). The page's index alone decides: the
+ * kernel gives 0 unless this task may read the counter in process (x86: x86_pmu_event_idx without
+ * PERF_EVENT_FLAG_USER_READ_CNT; arm64: armv8pmu_user_event_idx without perf_user_access), so cap_user_rdpmc need not
+ * be read here. The counter's width is the page's; (64 - width) & 63 also covers 64 and an unset 0.
+ * reads_syscall counts the counters read with read(2): the in-process ones are reads x opened - reads_syscall.
+ */
 static inline void read_all(struct rg_thread *t, uint64_t *out)
 {
+	/* Locals: the compiler barriers below would make it reload every field of t at each counter. */
+	struct perf_event_mmap_page *const *pages = t->page;
+	const int n = t->nev;
+
 	t->reads++;
-	for (int i = 0; i < t->nev; i++)
-		out[i] = t->fd[i] >= 0 ? read_counter(t, i) : 0;
+	for (int i = 0; i < n; i++) {
+		const struct perf_event_mmap_page *pg = pages[i];
+		uint64_t raw, off;
+		uint32_t seq, idx;
+		unsigned sh;
+
+		if (!PMC_ARCH_USER_READ || !pg)
+			goto syscall;
+		do {
+			seq = ONCE(pg->lock);
+			BARRIER();
+			idx = ONCE(pg->index);
+			if (__builtin_expect(!idx || !pmc_arch_counter_is_count(idx), 0))
+				goto syscall;
+			raw = PMC_RG_COUNTER_READ(idx);
+			off = ONCE(pg->offset);
+			sh = (64u - ONCE(pg->pmc_width)) & 63u;
+			BARRIER();
+		} while (__builtin_expect(ONCE(pg->lock) != seq, 0));
+		out[i] = off + (uint64_t)((int64_t)(raw << sh) >> sh);
+		continue;
+syscall:
+		out[i] = read_syscall(t, i);
+	}
 }
 
 static uint64_t reads_inproc(const struct rg_thread *t)
@@ -192,6 +207,7 @@ static void leave_region(struct rg_thread *t, int r)
 {
 	uint64_t now[RG_EV], *row;
 	struct rg_frame *f;
+	int n;
 
 	read_all(t, now);
 	if (__builtin_expect(t->depth == 0 || t->stack[t->depth - 1].region != r, 0)) {
@@ -201,13 +217,12 @@ static void leave_region(struct rg_thread *t, int r)
 	f = &t->stack[--t->depth];
 	row = ROW(t, r);
 	row[0]++;
-	for (int i = 0; i < t->nev; i++) {
-		uint64_t d = now[i] - f->start[i];
-
-		row[1 + i] += d;
-		if (t->depth == 0)
-			t->top[i] += d;
-	}
+	n = t->nev;
+	for (int i = 0; i < n; i++)
+		row[1 + i] += now[i] - f->start[i];
+	if (t->depth == 0)
+		for (int i = 0; i < n; i++)
+			t->top[i] += now[i] - f->start[i];
 }
 
 void pmctool_region_enter(pmctool_region_t region)

@@ -26,3 +26,21 @@ in\ process)
 	ok "read(2) path: only the 8008 counter reads, nothing else (this machine has no in-process read)";;
 *) fail "unexpected read path '$path'";;
 esac
+
+# The in-process path's instructions, counted by callgrind with the counter read injected (bench/region_path.c:
+# RDTSC for RDPMC, one instruction each, on fake pages that allow the read): the difference of two trip counts.
+# A regression guard, not the target (the target is measured on hardware, bench/region_cost and the arm64 rig).
+RP="$PMC_BUILD_DIR/tests/regions/prog/region_path"
+command -v valgrind >/dev/null || { echo "note: valgrind is not installed: the path's instruction count is not checked"; exit 0; }
+case "${ASAN_OPTIONS:-}:$(readelf -s "$RP" 2>/dev/null | grep -c __asan_init)" in *:0) ;; *) echo "note: sanitizer build: callgrind cannot run it"; exit 0;; esac
+ir() {
+	valgrind --tool=callgrind --toggle-collect=path_pairs --callgrind-out-file="$TMP/cg.$1" "$RP" "$1" >"$TMP/rp" 2>/dev/null ||
+		fail "region_path $1 under callgrind"
+	grep -q "in process" "$TMP/rp" || fail "region_path did not read in process: $(cat "$TMP/rp")"
+	awk '/^summary:/ { print $2 }' "$TMP/cg.$1"
+}
+i1=$(ir 1000); i2=$(ir 2000)
+per=$(( (i2 - i1) / 1000 ))
+echo "in-process path: $per instructions per empty enter/leave pair with 4 counters (callgrind, injected read)"
+[ "$per" -gt 50 ] && [ "$per" -le 450 ] || fail "the in-process pair takes $per instructions (expected 50..450)"
+ok "in-process pair: $per instructions (regression bound 450; target 100 on hardware)"

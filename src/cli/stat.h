@@ -109,6 +109,21 @@ int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o);
 /* After the measurement: the merged rows and a note on the core types. */
 void stat_hybrid_report(const struct stat_opts *o, struct pmc_report *rep);
 
+/* perf's spellings (stat_names.c). -e lists, groups {a,b}:mods included, into se: 0 or an exit status (message
+ * printed). */
+int stat_events_add_lists(struct stat_events *se, const struct stat_opts *o);
+/* After the budget is known: a group larger than a batch is an error (exit status, message printed), a weak one is
+ * ungrouped. */
+int stat_groups_check(struct stat_events *se, const struct stat_opts *o);
+/* A set whose variant has no event for this CPU: its notes printed, PMC_EXIT_USAGE; else 0. */
+int stat_set_check(const struct stat_events *se);
+/* The notes on names (ignored modifiers, a split weak group, the set's notes, a forced PMU that is not this CPU's):
+ * under the plan, and into the report as checks. */
+void stat_names_notes(const struct stat_events *se, void (*emit)(void *ctx, bool warn, const char *name,
+								  const char *msg), void *ctx);
+void stat_names_print_notes(const struct stat_events *se, FILE *f);
+void stat_names_report(const struct stat_events *se, struct pmc_report *rep);
+
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;
 

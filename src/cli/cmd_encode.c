@@ -81,14 +81,19 @@ static int parse_opts(int argc, char **argv, const char *help, bool json_ok, con
 
 static int init_pmu(const char *cmd, const char *pmu)
 {
-	char msg[256];
+	char msg[512];
 
 	/* lets --pmu name a PMU this machine does not have: encodings do not need the hardware */
 	if (pmu)
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
 	if (pmc_pmu_init(msg, sizeof(msg))) {
 		fprintf(stderr, "pmctool %s: %s\n", cmd, msg);
-		return -1;
+		return PMC_EXIT_INTERNAL;
+	}
+	/* under LIBPFM_FORCE_PMU libpfm4 lists only the forced table: other names are left to the encoder */
+	if (pmu && !getenv("LIBPFM_FORCE_PMU") && pmc_pmu_name_check(pmu, msg, sizeof(msg))) {
+		fprintf(stderr, "pmctool %s: --pmu: %s\n", cmd, msg);
+		return PMC_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -156,8 +161,8 @@ int pmc_cmd_encode(int argc, char **argv)
 
 	if (first < 0)
 		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
-	if (init_pmu(argv[0], pmu))
-		return PMC_EXIT_INTERNAL;
+	if ((status = init_pmu(argv[0], pmu)))
+		return status;
 	if (json) {
 		pmc_json_header(stdout, "encode");
 		fputs(",\"events\":[", stdout);
@@ -209,8 +214,8 @@ int pmc_cmd_decode(int argc, char **argv)
 		fprintf(stderr, "pmctool decode: give exactly one raw code (rHEX or cpu/event=..,umask=../)\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (init_pmu(argv[0], pmu))
-		return PMC_EXIT_INTERNAL;
+	if ((status = init_pmu(argv[0], pmu)))
+		return status;
 	if (pmc_event_resolve(argv[first], &ev, &err)) {
 		report_error(argv[0], &err);
 		status = PMC_EXIT_USAGE;

@@ -138,6 +138,14 @@ int pmc_cache_name_at(size_t i, char *buf, size_t len);
  * name of that event (the alias's target). */
 int pmc_generic_at(size_t i, const char **name, const char **canonical, bool *software);
 
+/* name is a libpfm4 PMU (case-insensitive): 0, or -ENOENT with a message naming the nearest valid PMUs in err (starts
+ * libpfm4). Under a valid LIBPFM_FORCE_PMU libpfm4 knows only the forced table, so only that name passes. */
+int pmc_pmu_name_check(const char *name, char *err, size_t errlen);
+
+/* A list PATTERN written as an event (UOPS_ISSUED:ANY, hsw::UOPS_ISSUED:ANY:c=1, uops_issued.any): its event and
+ * umask parts, each "" when the pattern is not such a spelling (a glob, a plain word). Needs libpfm4 started. */
+void pmc_event_pattern_parts(const char *pattern, char *event, char *umask, size_t len);
+
 /* Calls cb with each tracepoint name (SYSTEM:EVENT) under tracefs, sorted; 0 when tracefs is absent. Stops at the
  * first non-zero return and returns it. */
 int pmc_tracepoint_walk(int (*cb)(const char *name, void *ctx), void *ctx);

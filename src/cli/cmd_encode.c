@@ -115,6 +115,18 @@ static int resolve_in(const char *spec, const char *pmu, struct pmc_event *ev, s
 	/* generic names and raw codes belong to no libpfm4 PMU */
 	if (!pmc_event_resolve(spec, ev, &err2) && !strstr(ev->canonical, "::"))
 		return 0;
+	if (err->code == PMC_RESOLVE_UNKNOWN) {
+		/* say which PMU was searched; keep only suggestions from that PMU (another PMU's spelling of the same
+		 * name would be suggested back otherwise) */
+		size_t n = (size_t)snprintf(err->msg, sizeof(err->msg), "'%s' is not an event of PMU %s; 'pmctool list "
+					    "--pmu %s' lists that PMU's events", spec, pmu, pmu);
+		int k = 0;
+
+		for (int i = 0; i < err->nsuggest; i++)
+			if (!strncasecmp(err->suggest[i], pmu, strlen(pmu)) && n < sizeof(err->msg))
+				n += (size_t)snprintf(err->msg + n, sizeof(err->msg) - n, "%s'%s'", k++ ? ", " :
+						      "; did you mean ", err->suggest[i]);
+	}
 	return -ENOENT;
 }
 
@@ -235,8 +247,13 @@ int pmc_cmd_decode(int argc, char **argv)
 			"amd64_fam19h_zen3...)\n", pmu ? pmu : "no core PMU is active");
 		status = PMC_EXIT_USAGE;
 	} else if (n == 0) {
-		fprintf(stderr, "pmctool decode: no %s event encodes to %#llx ('%s')\n",
-			pmu ? pmu : pmc_pmu_core_name(), (unsigned long long)ev.attr.config, argv[first]);
+		uint64_t c = ev.attr.config;
+
+		fprintf(stderr, "pmctool decode: no %s event encodes to %#llx ('%s')%s\n",
+			pmu ? pmu : pmc_pmu_core_name(), (unsigned long long)c, argv[first],
+			(c & (1ull << 18)) && !((c >> 24) & 0xff) ?
+			": it sets edge detect (bit 18) with no counter mask, which libpfm4 never encodes (edge counts "
+			"the starts of cycles with at least cmask events, so it needs cmask >= 1, :c=1)" : "");
 		status = 1;
 	}
 out:

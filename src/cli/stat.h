@@ -123,6 +123,9 @@ void stat_names_notes(const struct stat_events *se, void (*emit)(void *ctx, bool
 								  const char *msg), void *ctx);
 void stat_names_print_notes(const struct stat_events *se, FILE *f);
 void stat_names_report(const struct stat_events *se, struct pmc_report *rep);
+/* Why exec gave ENOENT for the command prog: not in PATH, no such file, or a file whose #! interpreter or loader is
+ * missing (" (...)", a static buffer). */
+const char *stat_enoent_why(const char *prog);
 
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;

@@ -2,6 +2,7 @@
 /* pmctool stat: perf's -e spellings (groups, modifiers), the notes that go with them, and the checks made on names
  * before anything runs (a group larger than the counters, a set with nothing to count, a forced PMU). */
 #include <errno.h>
+#include <limits.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -234,4 +235,31 @@ int stat_set_check(const struct stat_events *se)
 	for (size_t i = 0; i < se->variant->nnotes; i++)
 		fprintf(stderr, "  %s\n", se->variant->notes[i]);
 	return PMC_EXIT_USAGE;
+}
+
+const char *stat_enoent_why(const char *prog)
+{
+	static char why[PATH_MAX + 160];
+	const char *path = getenv("PATH");
+	char file[PATH_MAX];
+
+	if (strchr(prog, '/')) {
+		if (access(prog, F_OK))
+			return " (no such file)";
+		return " (the file exists: the interpreter on its #! line, or its dynamic loader, is missing)";
+	}
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n && n + strlen(prog) + 2 <= sizeof(file)) {
+			snprintf(file, sizeof(file), "%.*s/%s", (int)n, p, prog);
+			if (!access(file, F_OK)) {
+				snprintf(why, sizeof(why), " (found as %s: the interpreter on its #! line, or its dynamic "
+					 "loader, is missing)", file);
+				return why;
+			}
+		}
+		p += n + (p[n] == ':');
+	}
+	return " (not found in PATH)";
 }

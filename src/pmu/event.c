@@ -230,6 +230,11 @@ static int try_libpfm(const char *str, struct pmc_event *ev, int *pfm_rc)
 
 static int resolve_unknown(const char *spec, int pfm_rc, struct pmc_resolve_error *err)
 {
+	if (pfm_rc == PFM_ERR_ATTR && (strcasestr(spec, ":e=1") || strcasestr(spec, ":e:") ||
+				       !strcasecmp(spec + strlen(spec) - 2, ":e")) && !strcasestr(spec, ":c="))
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"event '%s': edge detect (e=1) needs a counter mask: add :c=1 to count the "
+					"cycles where the event starts (c=N: where at least N occur)", spec);
 	if (pfm_rc == PFM_ERR_ATTR) {
 		/* the event exists, a umask or modifier does not: suggest EVENT:UMASK spellings */
 		pmc_resolve_fail(err, PMC_RESOLVE_UNKNOWN, -ENOENT,
@@ -257,6 +262,27 @@ static void append_suggestions(struct pmc_resolve_error *err)
 				      err->suggest[i]);
 	if (err->nsuggest && n < sizeof(err->msg))
 		snprintf(err->msg + n, sizeof(err->msg) - n, "?");
+}
+
+/* libpfm4's perf:: table (perf::cycles, perf::PERF_COUNT_HW_CPU_CYCLES) is not loaded under LIBPFM_FORCE_PMU: its
+ * names are perf's generic and cache names, which resolve without it. */
+static int perf_table_name(const char *name, struct pmc_event *ev)
+{
+	char buf[PMC_NAME_MAX];
+	size_t n = 0;
+
+	if (!pmc_generic_lookup(name, ev) || !pmc_cache_lookup(name, ev))
+		return 0;
+	if (strncasecmp(name, "PERF_COUNT_HW_", 14) && strncasecmp(name, "PERF_COUNT_SW_", 14))
+		return -ENOENT;
+	for (const char *p = name + 14; *p && n + 1 < sizeof(buf); p++)
+		buf[n++] = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	buf[n] = '\0';
+	if (!strcmp(buf, "ref-cpu-cycles"))
+		snprintf(buf, sizeof(buf), "ref-cycles");
+	else if (!strcmp(buf, "page-faults-min") || !strcmp(buf, "page-faults-maj"))
+		snprintf(buf, sizeof(buf), "%s-faults", buf[13] == 'i' ? "minor" : "major");
+	return pmc_generic_lookup(buf, ev);
 }
 
 static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err)
@@ -295,6 +321,8 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 		return rc;
 	}
 	if (!try_libpfm(spec, ev, &pfm_rc))
+		return 0;
+	if (!strncasecmp(spec, "perf::", 6) && !perf_table_name(spec + 6, ev))
 		return 0;
 	rc = pmc_testbench_to_libpfm(spec, tb, sizeof(tb));
 	if (!rc) {
@@ -372,10 +400,16 @@ int pmc_event_resolve(const char *spec, struct pmc_event *ret, struct pmc_resolv
 	buf[len] = '\0';
 	if (!len)
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "empty event name");
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)buf[i] >= 0x80)
+			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+						"event '%s': character %zu is not ASCII; event names are ASCII letters, "
+						"digits and punctuation (a pasted name may hold a typographic dash or "
+						"quote)", buf, i + 1);
 		if (!isgraph((unsigned char)buf[i]))
 			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 						"event '%s': names contain no spaces or control characters", buf);
+	}
 	/* No pmc_pmu_init here: libpfm4's start-up runs CPUID per PMU it knows (milliseconds in a VM, where each
 	 * CPUID exits to the hypervisor), so it starts only for a spelling that needs it (pmc_libpfm_encode and the
 	 * PMU queries start it). */

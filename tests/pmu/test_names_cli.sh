@@ -118,3 +118,45 @@ if command -v perf >/dev/null && perf stat -e task-clock true >/dev/null 2>&1; t
 else
 	echo "perf not installed (or not usable): perf's parse of encode spellings not checked"
 fi
+
+# 9. completion: perf's modifiers after a name and ':', --batch values, encode's arguments
+source "$PMC_SOURCE_DIR/completion/pmctool"
+complete_words() { COMP_WORDS=("$PMCTOOL" "$@"); COMP_CWORD=$(($# )); COMP_WORDBREAKS=' '; _pmctool || true; }
+complete_words stat -e cycles:p
+printf '%s\n' "${COMPREPLY[@]}" | grep -qx "cycles:pp" || fail "completion of cycles:p lacks cycles:pp (${COMPREPLY[*]})"
+complete_words stat --batch ""
+printf '%s\n' "${COMPREPLY[@]}" | grep -qx "multiplex" || fail "completion after --batch lacks multiplex"
+complete_words encode L1-dcache-load-m
+printf '%s\n' "${COMPREPLY[@]}" | grep -qx "L1-dcache-load-misses" || fail "encode's arguments are not completed"
+ok "completion of modifiers, --batch and encode's events"
+
+# 10. messages that name the real problem and the fix
+LIBPFM_FORCE_PMU=hsw run_pmc encode UOPS_ISSUED:ANY:e=1
+expect_rc 2 "edge without cmask"
+expect_err "edge detect \(e=1\) needs a counter mask: add :c=1" "UOPS_ISSUED:ANY:e=1 says edge needs a cmask"
+LIBPFM_FORCE_PMU=hsw run_pmc decode --pmu hsw r5701c2
+expect_rc 1 "decode of edge without cmask finds nothing"
+expect_err "edge detect \(bit 18\) with no counter mask" "decode says why nothing encodes to it"
+run_pmc encode --pmu amd64_fam19h_zen3 UOPS_ISSUED:ANY
+expect_rc 2 "an hsw event under --pmu amd64_fam19h_zen3"
+expect_err "'UOPS_ISSUED:ANY' is not an event of PMU amd64_fam19h_zen3" "the searched PMU is named"
+grep -q "did you mean 'UOPS_ISSUED:ANY'" "$TMP/err" && fail "the input is suggested back"
+LIBPFM_FORCE_PMU=hsw run_pmc encode perf::cycles perf::PERF_COUNT_HW_INSTRUCTIONS
+expect_rc 0 "perf:: names under a forced PMU"
+run_pmc encode "$(printf 'cyc\xe2\x80\x93les')"
+expect_err "character 4 is not ASCII" "a non-ASCII name is called that"
+printf '#!/nonexistent/interpreter\n' >"$TMP/script"
+chmod +x "$TMP/script"
+run_pmc stat -e cs "$TMP/script"
+expect_rc 127 "a script whose interpreter is missing"
+expect_err "the interpreter on its #! line, or its dynamic loader, is missing" "the missing interpreter is named"
+run_pmc stat -k loop --param nonesuch=1
+expect_rc 2 "an unknown kernel parameter"
+[ "$(grep -o "kernel 'loop'" "$TMP/err" | wc -l)" -eq 1 ] || fail "the kernel is named once: $(cat "$TMP/err")"
+ok "edge/cmask, decode, --pmu, perf::, non-ASCII, interpreter and kernel-parameter messages"
+if ! has_hw_pmu; then
+	run_pmc stat -k loop -e cycles
+	expect_err "read-method: no counter was read: no event could be opened" "-k with nothing opened says so"
+	grep -q "counters read with none" "$TMP/err" && fail "-k says 'counters read with none'"
+	ok "-k with no event opened says no counter was read"
+fi

@@ -160,3 +160,32 @@ if ! has_hw_pmu; then
 	grep -q "counters read with none" "$TMP/err" && fail "-k says 'counters read with none'"
 	ok "-k with no event opened says no counter was read"
 fi
+
+# 11. every spelling in the man pages' EXAMPLES (-e lists, encode arguments) and the inline examples of the event
+# spellings resolves (Intel names under the hsw tables, the fixture sysfs and tracefs)
+export LIBPFM_FORCE_PMU=hsw PMCTOOL_SYSFS_ROOT="$PMC_SOURCE_DIR/tests/pmu/sysfs"
+n=0
+while IFS= read -r line; do
+	line=${line//\\-/-}
+	if [[ $line =~ \ -e\ \'([^\']*)\' ]] || [[ $line =~ \ -e\ ([^ ]*) ]]; then
+		run_pmc stat --dry-run -e "${BASH_REMATCH[1]}" true
+		expect_rc 0 "man example -e '${BASH_REMATCH[1]}'"
+		n=$((n + 1))
+	elif [[ $line =~ pmctool\ encode\ (.*)$ ]]; then
+		eval "args=(${BASH_REMATCH[1]})"
+		run_pmc encode "${args[@]}"
+		expect_rc 0 "man example encode ${args[*]}"
+		n=$((n + 1))
+	fi
+done < <(for m in "$PMC_SOURCE_DIR"/man/*.1; do awk '/^\.SH EXAMPLES?/{f=1;next} /^\.SH/{f=0} f' "$m"; done)
+[ "$n" -ge 6 ] || fail "only $n man examples found"
+for spec in mem:0x401136:xu mem:0x401136:x:u mem:0x401136/8:xu l1d-load-miss L1-data-read-access LLC-stores \
+	dTLB-prefetch-misses UOPS_ISSUED:ANY:pp UOPS_ISSUED:ANY:c=1:i=1 perf::cycles perf::PERF_COUNT_HW_INSTRUCTIONS \
+	br_inst_exec.0x81 idq.mite_all_uops rs_events.empty cpu_clk_unhalted.core_clk BR_INST_EXEC:0x81 r53010e \
+	'cpu/event=0x0e,umask=0x01,cmask=1,inv/' msr/tsc/ sched:sched_switch syscalls:sys_enter_write perf::INSTRUCTIONS \
+	'{cycles,instructions}:u' cs faults migrations cpu-cycles branch-instructions idle-cycles-frontend; do
+	run_pmc stat --dry-run -e "$spec" true
+	expect_rc 0 "man page spelling '$spec'"
+	n=$((n + 1))
+done
+ok "$n spellings from the man pages resolve"

@@ -165,6 +165,7 @@ fi
 # spellings resolves (Intel names under the hsw tables, the fixture sysfs and tracefs)
 export LIBPFM_FORCE_PMU=hsw PMCTOOL_SYSFS_ROOT="$PMC_SOURCE_DIR/tests/pmu/sysfs"
 n=0
+args=()
 while IFS= read -r line; do
 	line=${line//\\-/-}
 	if [[ $line =~ \ -e\ \'([^\']*)\' ]] || [[ $line =~ \ -e\ ([^ ]*) ]]; then
@@ -189,3 +190,17 @@ for spec in mem:0x401136:xu mem:0x401136:x:u mem:0x401136/8:xu l1d-load-miss L1-
 	n=$((n + 1))
 done
 ok "$n spellings from the man pages resolve"
+
+# 12. completion of test-bench names (hsw forced above) and of the chosen kernel's --param keys
+unset PMCTOOL_SYSFS_ROOT
+complete_words stat -e uops_issued.an
+printf '%s\n' "${COMPREPLY[@]}" | grep -qx "uops_issued.any" || fail "completion of uops_issued.an lacks uops_issued.any"
+complete_words stat -k loop --param ""
+printf '%s\n' "${COMPREPLY[@]}" | grep -qx "inner=" || fail "completion of --param for -k loop lacks inner= (${COMPREPLY[*]})"
+ok "completion of test-bench names and kernel parameters"
+
+# 13. the notes reach the report, not only the plan
+run_pmc stat -e 'cs:D,{task-clock,faults}:W' -- true
+expect_rc 0 "cs:D counted"
+expect_err "\[info\] modifier: 'cs:D': :D \(pinned\) is not passed on" "the report carries the modifier's note"
+ok "notes in the report"

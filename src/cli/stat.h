@@ -115,6 +115,9 @@ int stat_events_add_lists(struct stat_events *se, const struct stat_opts *o);
 /* After the budget is known: a group larger than a batch is an error (exit status, message printed), a weak one is
  * ungrouped. */
 int stat_groups_check(struct stat_events *se, const struct stat_opts *o);
+/* After planning: a group that fits a batch alone but not next to the every-batch events (anchors on PMUs without
+ * fixed counters) is an error. 0 or PMC_EXIT_USAGE (message printed). */
+int stat_groups_check_plan(const struct stat_events *se);
 /* A set whose variant has no event for this CPU: its notes printed, PMC_EXIT_USAGE; else 0. */
 int stat_set_check(const struct stat_events *se);
 /* The notes on names (ignored modifiers, a split weak group, the set's notes, a forced PMU that is not this CPU's):

@@ -315,7 +315,7 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 		fprintf(stderr, "pmctool: cannot plan the batches: %s\n", strerror(-r));
 		return PMC_EXIT_INTERNAL;
 	}
-	return 0;
+	return stat_groups_check_plan(se);
 }
 
 static void print_event_line(FILE *f, const struct pmc_event *ev)

@@ -108,6 +108,36 @@ int stat_groups_check(struct stat_events *se, const struct stat_opts *o)
 	return 0;
 }
 
+int stat_groups_check_plan(const struct stat_events *se)
+{
+	/* the anchors added for several batches take programmable counters where there are no fixed ones (AMD): a
+	 * group that fitted alone may not fit next to them, and the kernel would refuse it or it would be cut */
+	for (size_t b = 0; b < se->plan.nbatches && !se->popts.multiplex; b++) {
+		const struct pmc_batch *bt = &se->plan.batches[b];
+		unsigned cost = 0;
+		const char *member = NULL;
+
+		for (size_t k = 0; k < bt->n; k++) {
+			const struct pmc_event *ev = &se->evs[bt->events[k]];
+
+			cost += pmc_plan_gp_cost(ev, se->popts.fixed_slots);
+			if (ev->group && !member && bt->n > 1)
+				member = ev->name;
+		}
+		for (size_t k = 0; k < se->plan.nevery; k++)
+			if (pmc_plan_every_in_batch(&se->plan, b, &se->evs[se->plan.every[k]]))
+				cost += pmc_plan_gp_cost(&se->evs[se->plan.every[k]], se->popts.fixed_slots);
+		if (member && cost > se->popts.gp_budget) {
+			fprintf(stderr, "pmctool: the group of '%s' fits %s, but not next to the events counted in every "
+					"batch (the anchors instructions and cycles take programmable counters on this "
+					"PMU): %u of %u. Use --no-anchors, make the group smaller, or let it be split with "
+					"{...}:W\n", member, se->budget_why, cost, se->popts.gp_budget);
+			return PMC_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 /* The core PMU libpfm4 detects on this CPU besides the forced one: asked in a child, restarted without
  * LIBPFM_FORCE_PMU (libpfm4 then lists the forced table as present as well, so any other present core PMU is the
  * detected one). "" when there is none: the forced PMU is this CPU's, or libpfm4 knows no table for it. */

@@ -342,6 +342,15 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 	}
 	snprintf(tb, sizeof(tb), "%s", spec);
 	rc = resolve_unknown(spec, pfm_rc, err);
+	if (pmc_tracepoint_shaped(spec) && pmc_tracefs_root() && !err->nsuggest) {
+		struct pmc_resolve_error tp;
+
+		/* a misspelt tracepoint system: the nearest SYSTEM:EVENT */
+		memset(&tp, 0, sizeof(tp));
+		pmc_tracepoint_lookup(spec, ev, &tp, false);
+		memcpy(err->suggest, tp.suggest, sizeof(err->suggest));
+		err->nsuggest = tp.nsuggest;
+	}
 	if (pmc_tracepoint_shaped(spec) && !pmc_tracefs_root() &&
 	    (!pmc_pmu_libpfm_ready() || pfm_find_event(strtok(tb, ":")) < 0)) {
 		size_t n = strlen(err->msg);

@@ -280,6 +280,9 @@ static void test_tracepoints_resolve_by_name_through_tracefs(void **state)
 	assert_int_equal(pmc_event_resolve("sched:sched_swich", &ev, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "unknown tracepoint 'sched:sched_swich'"));
 	assert_non_null(strstr(err.msg, "did you mean 'sched:sched_switch'"));
+	/* a misspelt system: the same event under the nearest system */
+	assert_int_equal(pmc_event_resolve("schd:sched_switch", &ev, &err), -ENOENT);
+	assert_non_null(strstr(err.msg, "did you mean 'sched:sched_switch'"));
 }
 
 static int collect_cb(const char *name, void *ctx)

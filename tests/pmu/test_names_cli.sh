@@ -69,9 +69,19 @@ run_pmc stat --dry-run --counters 2 -e '{cycles,instructions,branches}:W,cycles:
 expect_rc 0 "a weak group of 3 on 2 counters"
 expect_out "note: a weak group" "the split weak group is noted"
 expect_out "'cycles:pp': precise level" "the ignored precision is noted"
-run_pmc stat --dry-run --counters 3 -e 'branches,{branch-misses,cache-misses,cache-references}:u' true
+run_pmc stat --dry-run --counters 3 --no-anchors -e 'branches,{branch-misses,cache-misses,cache-references}:u' true
 expect_rc 0 "a group that fits"
 awk '/batch 2:/,0' "$TMP/out" | grep -c "(group 1)" | grep -qx 3 || fail "the group's 3 events share batch 2"
+# a group that fits alone but not next to the anchors that two batches add (no fixed counters assumed: --counters
+# plans the generic events as programmable on any PMU without Intel fixed counters)
+if ! "$PMCTOOL" stat --dry-run -e cycles true | grep -q "fixed counters"; then
+	grp='branches,branch-misses,cache-misses,cache-references,{bus-cycles,stalled-cycles-frontend,stalled-cycles-backend,L1-dcache-loads}'
+	run_pmc stat --dry-run --counters 4 -e "$grp" true
+	expect_rc 2 "a group of 4 next to 2 programmable anchors on 4 counters"
+	expect_err "not next to the events counted in every batch.*--no-anchors" "the anchors' share is named"
+	run_pmc stat --dry-run --counters 4 --no-anchors -e "$grp" true
+	expect_rc 0 "the same group without anchors"
+fi
 # breakpoints and software events group for real; :xu and :X are perf's spellings
 run_pmc stat -x, -e '{cs,task-clock,mem:0x401136:xu}:u,mem:0x401136:X' -- true
 expect_rc 0 "a group with a user-only breakpoint is counted"

@@ -340,7 +340,7 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 		if (!access(dir, F_OK))
 			return pmc_tracepoint_lookup(spec, ev, err, false);
 	}
-	snprintf(tb, sizeof(tb), "%s", spec);
+	snprintf(tb, sizeof(tb), "%.*s", (int)strcspn(spec, ":"), spec); /* the event word, for the hint below */
 	rc = resolve_unknown(spec, pfm_rc, err);
 	if (pmc_tracepoint_shaped(spec) && pmc_tracefs_root() && !err->nsuggest) {
 		struct pmc_resolve_error tp;
@@ -352,7 +352,7 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 		err->nsuggest = tp.nsuggest;
 	}
 	if (pmc_tracepoint_shaped(spec) && !pmc_tracefs_root() &&
-	    (!pmc_pmu_libpfm_ready() || pfm_find_event(strtok(tb, ":")) < 0)) {
+	    (!pmc_pmu_libpfm_ready() || pfm_find_event(tb) < 0)) {
 		size_t n = strlen(err->msg);
 
 		snprintf(err->msg + n, sizeof(err->msg) - n, "; if it is a tracepoint: tracefs is not mounted (as root: "

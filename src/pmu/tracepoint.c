@@ -95,7 +95,11 @@ int pmc_tracepoint_lookup(const char *spec, struct pmc_event *ev, struct pmc_res
 		}
 		return -ENOENT;
 	}
-	if (!fgets(line, sizeof(line), f) || pmc_parse_u64(strtok(line, "\n"), 0, UINT64_MAX, &id)) {
+	if (fgets(line, sizeof(line), f))
+		line[strcspn(line, "\n")] = '\0';
+	else
+		line[0] = '\0';
+	if (pmc_parse_u64(line, 0, UINT64_MAX, &id)) {
 		fclose(f);
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "tracepoint '%s': %s holds no number", spec,
 					path);

@@ -71,11 +71,6 @@ int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flag
 	return stat_events_push(se, &ev);
 }
 
-static int add_cb(const char *spec, void *ctx)
-{
-	return stat_events_add_spec(ctx, spec, 0);
-}
-
 /* The logical CPUs of the SMT pair holding 'cpu', for an event set's EVENT@sibling0 / @sibling1. */
 static int sibling_cpus(int cpu, int ret[2])
 {
@@ -106,6 +101,8 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			pmu ? pmu : "this CPU (libpfm4 detects no core PMU)", se->set->name);
 		return PMC_EXIT_USAGE;
 	}
+	if (stat_set_check(se))
+		return PMC_EXIT_USAGE;
 	for (size_t i = 0; i < se->variant->nevents; i++) {
 		const char *spelling = se->variant->events[i].spelling;
 		int which = pmc_eventset_event_sibling(spelling, base, sizeof(base));
@@ -121,7 +118,8 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			return PMC_EXIT_USAGE;
 		}
 		if (which >= 0) {
-			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0) {
+			/* --dry-run shows the plan of a machine with SMT (a forced PMU's) on one without */
+			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0 && !o->dry_run) {
 				int active = pmc_sysfs_smt_active();
 
 				fprintf(stderr, "pmctool: event set '%s' counts on the two SMT siblings of a core, but CPU %d "
@@ -167,20 +165,9 @@ static int collect_events(struct stat_events *se, const struct stat_opts *o)
 			return r;
 	}
 
-	for (size_t i = 0; i < o->nlists; i++) {
-		r = pmc_event_list_split(o->event_lists[i], add_cb, se);
-		if (r == -EINVAL) {
-			fprintf(stderr, "pmctool: bad event list '%s': empty item or unbalanced '/'\n",
-				o->event_lists[i]);
-			return PMC_EXIT_USAGE;
-		}
-		if (r == -E2BIG) {
-			fprintf(stderr, "pmctool: event list too long (more than %d characters)\n", PMC_MAX_SPEC_LEN);
-			return PMC_EXIT_USAGE;
-		}
-		if (r)
-			return r;
-	}
+	r = stat_events_add_lists(se, o);
+	if (r)
+		return r;
 	if (se->n || o->set_name)
 		return 0;
 	{
@@ -318,6 +305,9 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 	int r;
 
 	detect_budget(se, o);
+	r = stat_groups_check(se, o);
+	if (r)
+		return r;
 	se->popts.multiplex = o->batch == STAT_BATCH_MULTIPLEX;
 	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {
@@ -331,7 +321,7 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 		fprintf(stderr, "pmctool: cannot plan the batches: %s\n", strerror(-r));
 		return PMC_EXIT_INTERNAL;
 	}
-	return 0;
+	return stat_groups_check_plan(se);
 }
 
 static void print_event_line(FILE *f, const struct pmc_event *ev)
@@ -340,8 +330,9 @@ static void print_event_line(FILE *f, const struct pmc_event *ev)
 
 	if (pmc_event_perf_spelling(ev, perf, sizeof(perf)) < 0)
 		snprintf(perf, sizeof(perf), "?");
-	fprintf(f, "    %-28s %-12s %-7u 0x%-14llx %-44s %s%s\n", ev->name, pmc_output_class_name(ev->cls),
+	fprintf(f, "    %-28s %-12s %-7u 0x%-14llx %-44s %s%s%.0u%s%s\n", ev->name, pmc_output_class_name(ev->cls),
 		ev->attr.type, (unsigned long long)ev->attr.config, perf, (ev->flags & PMC_EVF_ANCHOR) ? "(anchor) " : "",
+		ev->group ? "(group " : "", ev->group, ev->group ? ") " : "",
 		strcmp(ev->canonical, ev->name) ? ev->canonical : "");
 }
 
@@ -370,6 +361,7 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 		for (size_t k = 0; k < se->plan.batches[b].n; k++)
 			print_event_line(f, &se->evs[se->plan.batches[b].events[k]]);
 	}
+	stat_names_print_notes(se, f);
 }
 
 void stat_events_fini(struct stat_events *se)

@@ -1,0 +1,69 @@
+/* pcount: the rig's own yardstick, independent of pmctool. Counts the user-mode instructions (and, with -c, cycles)
+ * of COMMAND with a bare perf_event_open (enable_on_exec, exclude_kernel) and prints
+ *   instructions N running_ns R [cycles N]
+ * so the rig can check its guest before trusting anything pmctool says there.
+ *   pcount [-c] COMMAND [ARGS...]     exit: 0, 1 when counting failed, the command's failure otherwise */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int open_counter(pid_t pid, uint64_t config, int group)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = config;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = group < 0;
+	a.enable_on_exec = group < 0;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return (int)syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
+}
+
+int main(int argc, char **argv)
+{
+	int cycles = argc > 1 && strcmp(argv[1], "-c") == 0;
+	int go[2], status, fi, fc = -1;
+	uint64_t vi[3], vc[3];
+	char c;
+	pid_t pid;
+
+	if (argc < 2 + cycles) {
+		fprintf(stderr, "usage: pcount [-c] COMMAND [ARGS...]\n");
+		return 2;
+	}
+	if (pipe(go) != 0)
+		return 1;
+	pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(126);
+		execvp(argv[1 + cycles], argv + 1 + cycles);
+		_exit(127);
+	}
+	fi = open_counter(pid, PERF_COUNT_HW_INSTRUCTIONS, -1);
+	if (fi >= 0 && cycles)
+		fc = open_counter(pid, PERF_COUNT_HW_CPU_CYCLES, fi);
+	if (fi < 0 || (cycles && fc < 0))
+		fprintf(stderr, "pcount: perf_event_open: %s\n", strerror(errno));
+	if (write(go[1], "g", 1) != 1)
+		return 1;
+	close(go[1]);
+	waitpid(pid, &status, 0);
+	if (fi < 0 || read(fi, vi, sizeof vi) != sizeof vi || (cycles && (fc < 0 || read(fc, vc, sizeof vc) != sizeof vc)))
+		return 1;
+	printf("instructions %llu running_ns %llu", (unsigned long long)vi[0], (unsigned long long)vi[2]);
+	if (cycles)
+		printf(" cycles %llu", (unsigned long long)vc[0]);
+	printf("\n");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

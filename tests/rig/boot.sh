@@ -67,6 +67,7 @@ timeout --foreground -k 5 "$timeout" qemu-system-aarch64 -M virt -cpu cortex-a57
 	-nic none -m 1G -smp "$smp" -nographic -no-reboot -kernel "$RIG_KERNEL" -initrd "$tmp/initramfs.cpio.gz" \
 	-append "console=ttyAMA0 panic=-1 quiet rdinit=/init" </dev/null 2>&1 | tr -d '\r' | tee "$log"
 qrc=${PIPESTATUS[0]}
+[ -s "$log" ] && [ -n "$(tail -c 1 "$log")" ] && echo	# the console's last line has no newline
 secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "cli/stat.h"
 
 int stat_kernel_prepare(struct stat_opts *o)
@@ -47,7 +48,8 @@ static void add_metric(struct pmc_report *rep, const char *name, const char *uni
 void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep)
 {
 	struct pmc_named_value vals[PMC_REPORT_MAX_CONSTS];
-	char params[160] = "";
+	char params[160] = "", name[64], desc[96];
+	const char *tname, *tunit;
 	size_t n = 0;
 
 	if (pmc_kernel_params_format(&o->kp, params, sizeof(params)) < 0)
@@ -57,16 +59,25 @@ void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info 
 	if (pmc_kernel_expectations(o->k, &o->kp, info->iters, vals, PMC_ARRAY_SIZE(vals), &n) == 0)
 		for (size_t i = 0; i < n; i++)
 			pmc_report_set_const(rep, vals[i].name, (double)vals[i].value);
-	pmc_report_set_const(rep, "REGION_TSC_CYCLES", (double)info->tsc_cycles);
-	add_metric(rep, "region TSC cycles", "", "measured with lfence; rdtsc around the kernel",
-		   (double)info->tsc_cycles);
-	if (info->iters)
-		add_metric(rep, "TSC cycles per iteration", "", "region TSC cycles / iterations",
-			   (double)info->tsc_cycles / (double)info->iters);
+	/* The region timer by its own name: the TSC on x86-64, CNTVCT_EL0 on arm64 (never "TSC" there). */
+	tname = pmc_arch_timer_name();
+	tunit = strcmp(tname, "TSC") ? "ticks" : "cycles";
+	if (!strcmp(tname, "TSC"))
+		pmc_report_set_const(rep, "REGION_TSC_CYCLES", (double)info->tsc_cycles);
+	pmc_report_set_const(rep, "REGION_TIMER_TICKS", (double)info->tsc_cycles);
+	snprintf(name, sizeof(name), "region %s %s", tname, tunit);
+	snprintf(desc, sizeof(desc), "measured with %s around the kernel", pmc_arch_timer_how());
+	add_metric(rep, name, "", desc, (double)info->tsc_cycles);
+	if (info->iters) {
+		snprintf(name, sizeof(name), "%s %s per iteration", tname, tunit);
+		snprintf(desc, sizeof(desc), "region %s %s / iterations", tname, tunit);
+		add_metric(rep, name, "", desc, (double)info->tsc_cycles / (double)info->iters);
+	}
 	pmc_report_add_check(rep, PMC_CHECK_INFO, "read-method", "counters read with %s", info->read_method);
 	pmc_report_add_check(rep, PMC_CHECK_INFO, "overhead",
-			     "an empty measured region costs %llu TSC cycles (median of %u)%s",
-			     (unsigned long long)info->overhead_tsc, info->overhead_samples,
-			     info->overhead_subtracted ? "; subtracted from the counts and TSC cycles (--subtract-overhead)"
+			     "an empty measured region costs %llu %s %s (median of %u)%s",
+			     (unsigned long long)info->overhead_tsc, tname, tunit, info->overhead_samples,
+			     info->overhead_subtracted ? "; subtracted from the counts and the region timer "
+							 "(--subtract-overhead)"
 						       : "; not subtracted (--subtract-overhead to do so)");
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/stat.h"
-#include "info/cpuid.h"
+#include "arch/x86_64/cpuid.h"
 #include "info/tsc.h"
 #include "metrics/checks.h"
 #include "metrics/expr.h"

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "info/tsc.h"
 #include "util/util.h"
 
@@ -52,21 +53,10 @@ bool pmc_inventory_can_count_kernel(void)
 	return (paranoid != INT_MIN && paranoid < 2) || perfmon || sys_admin;
 }
 
-/* The first core PMU directory the kernel has, or NULL. */
+/* The first core PMU directory the kernel has (arch hook: cpu, cpu_core, cpu_atom; armv8_pmuv3*), or NULL. */
 static const char *core_pmu_dir(char *buf, size_t len)
 {
-	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
-	char path[600];
-
-	for (size_t i = 0; i < PMC_ARRAY_SIZE(names); i++) {
-		long type;
-
-		snprintf(buf, len, "%s/bus/event_source/devices/%s", pmc_sysfs_root(), names[i]);
-		snprintf(path, sizeof(path), "%s/type", buf);
-		if (!pmc_sysfs_read_long(path, &type))
-			return buf;
-	}
-	return NULL;
+	return pmc_arch_core_pmu_dir(buf, len) ? NULL : buf;
 }
 
 bool pmc_inventory_has_core_pmu(void)

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "info/cpuid.h"
+#include "arch/x86_64/cpuid.h"
 #include "info/sysfs.h"
 
 #define PMC_INV_MAX_PFM_PMUS 64

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Built-in kernels (x86-64), what one iteration of each executes, and measuring one in-process with RDPMC self-reads. */
+/* Built-in kernels (assembly per architecture in src/arch/<arch>/, C kernels here), what one iteration of each
+ * executes, and measuring one in-process with user-space counter reads. */
 #ifndef PMC_KERNELS_H
 #define PMC_KERNELS_H
 

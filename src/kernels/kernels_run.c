@@ -155,14 +155,10 @@ static void region(struct runner *r, uint64_t (*fn)(uint64_t, void *), uint64_t 
 
 	snapshot_start(r, c0);
 	w0 = pmc_now_ns();
-	pmc_lfence();
-	t0 = pmc_rdtsc();
-	pmc_lfence();
+	t0 = pmc_arch_timer_begin();
 	if (fn)
 		res = fn(iters, ctx);
-	pmc_lfence();
-	t1 = pmc_rdtsc();
-	pmc_lfence();
+	t1 = pmc_arch_timer_end();
 	w1 = pmc_now_ns();
 	snapshot_stop(r, c1);
 	ret->tsc = t1 - t0;

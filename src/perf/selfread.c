@@ -20,17 +20,17 @@
 #define CAP_USER_TIME (1ull << 3)
 #define CAP_USER_TIME_SHORT (1ull << 5)
 
-static uint64_t hw_rdpmc(uint32_t counter)
+static uint64_t hw_read_counter(uint32_t index)
 {
-	return pmc_rdpmc(counter);
+	return pmc_arch_counter_read(index);
 }
 
-static uint64_t hw_rdtsc(void)
+static uint64_t hw_read_timer(void)
 {
-	return pmc_rdtsc();
+	return pmc_arch_timer_now();
 }
 
-const struct pmc_selfread_ops pmc_selfread_hw_ops = { hw_rdpmc, hw_rdtsc };
+const struct pmc_selfread_ops pmc_selfread_hw_ops = { hw_read_counter, hw_read_timer };
 
 uint64_t pmc_selfread_sign_extend(uint64_t raw, unsigned width)
 {
@@ -67,7 +67,7 @@ static void read_fields(const struct perf_event_mmap_page *pg, const struct pmc_
 	idx = PMC_ONCE(pg->index);
 	ret->times_now = (caps & CAP_USER_TIME) != 0;
 	if (ret->times_now) {
-		cyc = ops->rdtsc();
+		cyc = ops->read_timer();
 		if (caps & CAP_USER_TIME_SHORT) {
 			uint64_t tc = PMC_ONCE(pg->time_cycles);
 			cyc = tc + ((cyc - tc) & PMC_ONCE(pg->time_mask));
@@ -81,7 +81,7 @@ static void read_fields(const struct perf_event_mmap_page *pg, const struct pmc_
 	}
 	ret->from_rdpmc = (caps & CAP_USER_RDPMC) && idx;
 	if (ret->from_rdpmc) {
-		uint64_t raw = ops->rdpmc(idx - 1);
+		uint64_t raw = ops->read_counter(idx);
 		ret->value = PMC_ONCE(pg->offset) + pmc_selfread_sign_extend(raw, PMC_ONCE(pg->pmc_width));
 	}
 }
@@ -166,8 +166,9 @@ static void probe_fault(int sig)
 	siglongjmp(probe_jmp, sig);
 }
 
-/* Execute RDPMC once; a #GP (CR4.PCE clear) arrives as SIGSEGV and is caught here, never in the hot path. */
-static int guarded_rdpmc(uint32_t counter)
+/* Execute the counter read once; a fault (x86 #GP: SIGSEGV; arm64 undefined instruction: SIGILL) is caught here,
+ * never in the hot path. */
+static int guarded_read(uint32_t index)
 {
 	struct sigaction sa, old_segv, old_ill;
 	volatile int rc = 0;
@@ -183,7 +184,7 @@ static int guarded_rdpmc(uint32_t counter)
 		return rc;
 	}
 	if (sigsetjmp(probe_jmp, 1) == 0)
-		(void)pmc_rdpmc(counter);
+		(void)pmc_arch_counter_read(index);
 	else
 		rc = -EPERM;
 	sigaction(SIGILL, &old_ill, NULL);
@@ -193,32 +194,39 @@ static int guarded_rdpmc(uint32_t counter)
 
 int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen)
 {
+	const char *insn = pmc_arch_user_read_name();
 	struct pmc_selfread_value v;
 	uint32_t idx;
 	int rc;
 
 	s->rdpmc_ok = false;
+	if (!PMC_ARCH_USER_READ || !insn) {
+		if (why)
+			snprintf(why, whylen, "pmctool has no in-process counter read for %s", pmc_arch_name());
+		return -EOPNOTSUPP;
+	}
 	if (!s->page) {
 		if (why)
 			snprintf(why, whylen, "the event's perf page is not mapped");
 		return -ENODEV;
 	}
 	if (!(PMC_ONCE(s->page->capabilities) & CAP_USER_RDPMC)) {
-		if (why)
-			snprintf(why, whylen, "the kernel does not allow RDPMC for this event (cap_user_rdpmc is 0: "
-				 "a software event, or /sys/bus/event_source/devices/cpu/rdpmc is 0)");
+		if (why && pmc_arch_user_read_blocked(why, whylen) == 0)
+			snprintf(why, whylen, "the kernel does not allow %s for this event (cap_user_rdpmc is 0: "
+				 "a software event, or user access is off)", insn);
 		return -EOPNOTSUPP;
 	}
 	idx = PMC_ONCE(s->page->index);
 	if (idx == 0) {
-		if (why)
+		/* arm64 with kernel.perf_user_access=0 says cap_user_rdpmc=1 and index 0: say why, not "not scheduled". */
+		if (why && pmc_arch_user_read_blocked(why, whylen) == 0)
 			snprintf(why, whylen, "the event is not on a hardware counter now (index 0)");
 		return -EAGAIN;
 	}
-	rc = guarded_rdpmc(idx - 1);
+	rc = guarded_read(idx);
 	if (rc) {
 		if (why)
-			snprintf(why, whylen, "RDPMC faulted (general protection): user-mode RDPMC is disabled");
+			snprintf(why, whylen, "%s faulted: user-mode counter reads are disabled", insn);
 		return rc;
 	}
 	pmc_selfread_page(s->page, &pmc_selfread_hw_ops, &v);

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* libpfm4 life cycle, the core PMU's identity, and encoding through libpfm4's perf_event OS layer. */
 #include <errno.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "pmu/pmu_internal.h"
 
 static struct {
@@ -77,15 +75,9 @@ void pmc_pmu_fini(void)
  * the answer is known without starting libpfm4 (one CPUID instead of one per PMU libpfm4 knows). */
 static bool surely_not_intel(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
-
-	if (pmu_state.tried || getenv("LIBPFM_FORCE_PMU") || !__get_cpuid(0, &a, &b, &c, &d))
+	if (pmu_state.tried || getenv("LIBPFM_FORCE_PMU"))
 		return false;
-	return !(b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e); /* "Genu" "ineI" "ntel" */
-#else
-	return false;
-#endif
+	return !pmc_arch_cpu_is_intel();
 }
 
 bool pmc_pmu_has_intel_fixed(void)

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "info/cpuid.h"
+#include "arch/x86_64/cpuid.h"
 #include "info/inventory.h"
 #include "info/sysfs.h"
 #include "info/tsc.h"

@@ -21,9 +21,9 @@ static uint64_t fake_pmc, fake_tsc;
 static uint32_t last_counter;
 static unsigned rdpmc_calls, bump_lock_times;
 
-static uint64_t inj_rdpmc(uint32_t counter)
+static uint64_t inj_rdpmc(uint32_t index)
 {
-	last_counter = counter;
+	last_counter = index;
 	rdpmc_calls++;
 	/* Simulate the kernel updating the page in the middle of a read. */
 	if (bump_lock_times) {
@@ -50,7 +50,7 @@ static int reset(void **state)
 	return 0;
 }
 
-static void test_selfread_injected_rdpmc_reads_index_minus_one_plus_offset(void **state)
+static void test_selfread_injected_read_gets_page_index_and_adds_offset(void **state)
 {
 	struct pmc_selfread_value v;
 
@@ -61,7 +61,7 @@ static void test_selfread_injected_rdpmc_reads_index_minus_one_plus_offset(void 
 	fake_pmc = 1234;
 	pmc_selfread_page(&page, &inj, &v);
 	assert_true(v.from_rdpmc);
-	assert_int_equal(last_counter, 2);
+	assert_int_equal(last_counter, 3); /* the architecture maps it: RDPMC ECX 2, PMEVCNTR2_EL0 */
 	assert_int_equal(v.value, 6234);
 	assert_int_equal(v.retries, 0);
 }
@@ -306,7 +306,7 @@ static void test_selfread_software_event_page_falls_back_to_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_selfread_injected_rdpmc_reads_index_minus_one_plus_offset, reset),
+		cmocka_unit_test_setup(test_selfread_injected_read_gets_page_index_and_adds_offset, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_retries_when_lock_changes, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_sign_extends_by_pmc_width, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_counter_wrap_gives_correct_delta, reset),

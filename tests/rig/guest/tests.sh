@@ -6,8 +6,11 @@
 
 P=/rig/pmctool
 W=/tmp/rig
-mkdir -p $W
+# U: the unprivileged user's (uid 1000) directory for its reports.
+U=/tmp/rig-u1000
+mkdir -p $W $U
 chmod 755 $W
+chown 1000:1000 $U
 
 pass() { echo "RIG-TEST PASS $*"; }
 fail() { echo "RIG-TEST FAIL $*"; }
@@ -95,8 +98,9 @@ batch_check() {
 	rows=$(csv_counts $f $ev | wc -l)
 	good=$(csv_counts $f $ev | awk -v w=$want '$2 == w && $3 == "ok"' | wc -l)
 	batches=$(awk -F, '$1 == "count" { print $5 }' $f | sort -u | wc -l)
-	# Per batch: programmable rows other than cycles (which has the cycle counter) must fit 6 event counters.
-	over=$(awk -F, '$1 == "count" && $2 != "cycles" && $2 != "cycles:u" && $2 !~ /^(task-clock|page-faults|context-switches|cpu-migrations|msr)/ { n[$5]++ }
+	# Per batch: the hardware events that were opened (not 'not supported'), cycles aside (it has the cycle counter),
+	# must fit 6 event counters.
+	over=$(awk -F, '$1 == "count" && $12 != "not supported" && $2 != "cycles" && $2 != "cycles:u" && $2 !~ /^(task-clock|page-faults|context-switches|cpu-migrations|msr)/ { n[$5]++ }
 		END { for (b in n) if (n[b] > 6) print b }' $f | tr '\n' ' ')
 	others=$(csv_counts $f $ev | awk -v w=$want '$2 != w || $3 != "ok" { print "batch " $1 ": " $2 " " $3 }' | head -n 3 | tr '\n' ';')
 	ok=1
@@ -213,7 +217,7 @@ t5_kernels() {
 t5_ipc() {
 	kernels_list
 	shift_=$(cat /rig/icount-shift 2>/dev/null || echo 0)
-	want=$(awk -v s=$shift_ 'BEGIN { printf "%.3f", 1 / 2 ^ s }')
+	want=$(awk -v d=$((1 << shift_)) 'BEGIN { printf "%.3f", 1 / d }')	# busybox awk has no ^ (no libm)
 	k=$(awk '$1 == "fma" { print "fma"; exit }' $W/kernels.list); k=${k:-$(head -n 1 $W/kernels.list | cut -d' ' -f1)}
 	stat_csv $W/ipc.csv -k $k --iters 100000 --warmup 0 -e instructions:u,cycles:u; rc=$?
 	ipc=$(csv_metric $W/ipc.csv IPC)
@@ -260,35 +264,35 @@ t7_privilege() {
 	kernels_list
 	n=1000000 want=$(loop_expect 1000000)
 	echo 2 > /proc/sys/kernel/perf_event_paranoid
-	rm -f $W/p*.csv*
-	runas -u 1000 $P stat --csv -o $W/p1.csv -e instructions -- loop $n 2>$W/p1.csv.err; rc=$?
-	v=$(csv_counts $W/p1.csv instructions | awk '{print $2, $3}')
-	note=$(grep -i 'user' $W/p1.csv | grep -v '^count' | head -n 1 | cut -c1-140)
+	rm -f $U/*
+	runas -u 1000 $P stat --csv -o $U/p1.csv -e instructions -- loop $n 2>$U/p1.csv.err; rc=$?
+	v=$(csv_counts $U/p1.csv instructions | awk '{print $2, $3}')
+	note=$(grep -i 'user' $U/p1.csv | grep -v '^count' | head -n 1 | cut -c1-140)
 	ok=1
 	[ $rc = 0 ] && [ "$v" = "$want ok" ] && [ -n "$note" ] && ok=0
 	verdict 7a paranoid2-command $ok "uid 1000, paranoid 2: instructions of loop $n = $v (user-only exact: $want), exit $rc; note: $note"
-	[ $ok = 0 ] || show_err $W/p1.csv
+	[ $ok = 0 ] || show_err $U/p1.csv
 	per=$(awk '$1 == "empty" { print $2 }' $W/kernels.list)
-	runas -u 1000 $P stat --csv -o $W/p2.csv -k empty --iters 1000 --warmup 0 -e instructions 2>$W/p2.csv.err; ra=$?
-	va=$(csv_counts $W/p2.csv instructions | awk '$3 == "ok" {print $2}')
-	runas -u 1000 $P stat --csv -o $W/p3.csv -k empty --iters 3000 --warmup 0 -e instructions 2>$W/p3.csv.err; rb=$?
-	vb=$(csv_counts $W/p3.csv instructions | awk '$3 == "ok" {print $2}')
-	note=$(grep -i 'user' $W/p3.csv | grep -v '^count' | head -n 1 | cut -c1-140)
+	runas -u 1000 $P stat --csv -o $U/p2.csv -k empty --iters 1000 --warmup 0 -e instructions 2>$U/p2.csv.err; ra=$?
+	va=$(csv_counts $U/p2.csv instructions | awk '$3 == "ok" {print $2}')
+	runas -u 1000 $P stat --csv -o $U/p3.csv -k empty --iters 3000 --warmup 0 -e instructions 2>$U/p3.csv.err; rb=$?
+	vb=$(csv_counts $U/p3.csv instructions | awk '$3 == "ok" {print $2}')
+	note=$(grep -i 'user' $U/p3.csv | grep -v '^count' | head -n 1 | cut -c1-140)
 	ok=1
 	[ $ra = 0 ] && [ $rb = 0 ] && [ -n "$va" ] && [ -n "$vb" ] && [ -n "$per" ] && [ $((vb - va)) = $((per * 2000)) ] && [ -n "$note" ] && ok=0
 	verdict 7b paranoid2-kernel $ok "uid 1000, paranoid 2, -k empty: --iters 1000 $va, 3000 $vb (difference expected ${per:-?} x 2000), exits $ra $rb; note: $note"
-	[ $ok = 0 ] || show_err $W/p3.csv
-	runas -u 1000 $P stat --csv -o $W/p4.csv -e instructions:u,instructions:k -- loop $n 2>$W/p4.csv.err; rc=$?
-	k=$(awk -F, '$1 == "count" && $2 == "instructions:k" { print $12 "|" $6 "|" $13 }' $W/p4.csv | head -n 1)
+	[ $ok = 0 ] || show_err $U/p3.csv
+	runas -u 1000 $P stat --csv -o $U/p4.csv -e instructions:u,instructions:k -- loop $n 2>$U/p4.csv.err; rc=$?
+	k=$(awk -F, '$1 == "count" && $2 == "instructions:k" { print $12 "|" $6 "|" $13 }' $U/p4.csv | head -n 1)
 	ok=1
 	case $k in "ok|"*|"|"*|"") ;; *"|"*"|"?*) ok=0 ;; esac
 	verdict 7c paranoid2-kernel-event $ok "uid 1000, paranoid 2: instructions:k -> status|value|reason: $k (exit $rc; must be not counted with the reason, never a 0)"
-	[ $ok = 0 ] || show_err $W/p4.csv
+	[ $ok = 0 ] || show_err $U/p4.csv
 	echo 3 > /proc/sys/kernel/perf_event_paranoid
-	runas -u 1000 $P stat -e instructions -- loop $n > $W/p5.out 2>&1; rc=$?
+	runas -u 1000 $P stat -e instructions -- loop $n > $U/p5.out 2>&1; rc=$?
 	ok=1
-	[ $rc = 3 ] && grep -q 'perf_event_paranoid' $W/p5.out && grep -q 'CAP_PERFMON' $W/p5.out && ok=0
-	verdict 7d paranoid3 $ok "uid 1000, paranoid 3: exit $rc (expected 3): $(head -n 2 $W/p5.out | tr '\n' ' ' | cut -c1-200)"
+	[ $rc = 3 ] && grep -q 'perf_event_paranoid' $U/p5.out && grep -q 'CAP_PERFMON' $U/p5.out && ok=0
+	verdict 7d paranoid3 $ok "uid 1000, paranoid 3: exit $rc (expected 3): $(head -n 2 $U/p5.out | tr '\n' ' ' | cut -c1-200)"
 	echo 2 > /proc/sys/kernel/perf_event_paranoid
 }
 
@@ -329,8 +333,11 @@ t9_cpu() {
 		wait $pid; rc=$?
 		v=$(csv_counts $W/cpu$cpu.csv instructions:u | awk '$3 == "ok" { print $2 }')
 		ok=1
-		[ $rc = 0 ] && [ "$on" = $cpu ] && [ -n "$v" ] && [ "$v" -ge $((per * it)) ] && ok=0
-		verdict "9-cpu$cpu" "kernel-on-cpu-$cpu" $ok "-k empty --cpu $cpu on $(grep -c ^processor /proc/cpuinfo) CPUs: ran on CPU $on (/proc/PID/stat), instructions:u $v (>= ${per:-?} x $it), exit $rc"
+		# Not exact with 2 vCPUs under QEMU 7.2 (measured: the loop program alone on CPU 1 counts 400112352 for
+		# 400000067, more while the other CPU runs): within 1%.
+		lo=$((per * it)) hi=$((per * it + per * it / 100))
+		[ $rc = 0 ] && [ "$on" = $cpu ] && [ -n "$v" ] && [ "$v" -ge $lo ] && [ "$v" -le $hi ] && ok=0
+		verdict "9-cpu$cpu" "kernel-on-cpu-$cpu" $ok "-k empty --cpu $cpu on $(grep -c ^processor /proc/cpuinfo) CPUs: ran on CPU $on (/proc/PID/stat), instructions:u $v (${per:-?} x $it = $lo, at most 1% more), exit $rc"
 		[ $ok = 0 ] || show_err $W/cpu$cpu
 	done
 }

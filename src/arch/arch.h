@@ -9,6 +9,7 @@
  *   pmc_arch_timer_now()        the same timer unordered (the perf page's time extrapolation)
  *   pmc_arch_fence()            no later instruction starts before the earlier ones complete
  *   pmc_arch_counter_read(idx)  the in-process counter read of a perf mmap page's index (index >= 1)
+ *   pmc_arch_counter_is_count(idx) whether that read yields a count (x86 top-down metrics do not)
  *   PMC_ARCH_USER_READ          1 when pmc_arch_counter_read is a real instruction on this architecture
  */
 #ifndef PMC_ARCH_ARCH_H
@@ -65,12 +66,20 @@ void pmc_arch_selfread_attr(struct perf_event_attr *attr);
 
 /* Why in-process reads are off on this machine although the page may say otherwise (arm64: sysctl
  * kernel.perf_user_access is 0), written to why; 0 when nothing is known against them, -EPERM when they are off,
- * -EOPNOTSUPP when the architecture has none. */
+ * -ENODEV without a core PMU, -EOPNOTSUPP when the architecture or kernel has none. */
 int pmc_arch_user_read_blocked(char *why, size_t whylen);
 
 /* The kernel's core PMU directory ($sysfs/bus/event_source/devices/NAME) into buf: x86 cpu, cpu_core, cpu_atom;
  * arm64 armv8_pmuv3* or another PMU with a cpus/cpumask file, format/event and events/. 0, or -ENODEV. */
 int pmc_arch_core_pmu_dir(char *buf, size_t len);
+
+/* Whether the counter budget is learnt from the kernel (open a group until it refuses) rather than reasoned from the
+ * CPU's own report (x86 CPUID, with the NMI watchdog and SMT rules): true on arm64 and unported architectures. */
+bool pmc_arch_budget_from_kernel(void);
+
+/* The counters besides the programmable ones, for `info` ("the cycle counter (PMCCNTR_EL0, cycles only)"); NULL when
+ * the budget text says it already. */
+const char *pmc_arch_extra_counters(void);
 
 /* ISA extensions the kernels use (enum pmc_isa bits in kernels.h). */
 unsigned pmc_arch_isa_have(void);

@@ -56,7 +56,13 @@ void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info 
 		params[0] = '\0';
 	snprintf(rep->workload, sizeof(rep->workload), "kernel %s (iters=%llu%s%s, cpu %d)", o->k->name,
 		 (unsigned long long)info->iters, params[0] ? ", " : "", params, info->cpu);
-	if (pmc_kernel_expectations(o->k, &o->kp, info->iters, vals, PMC_ARRAY_SIZE(vals), &n) == 0)
+	/* Stopped by a signal: the iterations done are unknown, so no expectation applies to the counts so far. */
+	if (info->stopped)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "kernel-stopped",
+				     "the kernel was stopped by a signal before its %llu iterations were done: the counts "
+				     "are those of the part that ran; no expected count applies",
+				     (unsigned long long)info->iters);
+	else if (pmc_kernel_expectations(o->k, &o->kp, info->iters, vals, PMC_ARRAY_SIZE(vals), &n) == 0)
 		for (size_t i = 0; i < n; i++)
 			pmc_report_set_const(rep, vals[i].name, (double)vals[i].value);
 	/* The region timer by its own name: the TSC on x86-64, CNTVCT_EL0 on arm64 (never "TSC" there). */
@@ -68,7 +74,7 @@ void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info 
 	snprintf(name, sizeof(name), "region %s %s", tname, tunit);
 	snprintf(desc, sizeof(desc), "measured with %s around the kernel", pmc_arch_timer_how());
 	add_metric(rep, name, "", desc, (double)info->tsc_cycles);
-	if (info->iters) {
+	if (info->iters && !info->stopped) {
 		snprintf(name, sizeof(name), "%s %s per iteration", tname, tunit);
 		snprintf(desc, sizeof(desc), "region %s %s / iterations", tname, tunit);
 		add_metric(rep, name, "", desc, (double)info->tsc_cycles / (double)info->iters);

@@ -26,8 +26,10 @@ struct pmc_selfread_value {
 	uint64_t value;   /* offset + sign-extended RDPMC; only when from_rdpmc */
 	uint64_t enabled; /* time_enabled, extrapolated to now when times_now */
 	uint64_t running; /* time_running, extrapolated to now (only while the event is on the PMU) when times_now */
-	bool from_rdpmc;  /* false: index 0 or no cap_user_rdpmc, value not filled: use read() */
-	bool times_now;   /* cap_user_time: times are current; false: as of the last context switch */
+	bool from_rdpmc;  /* false: index 0, no cap_user_rdpmc or not a count (top-down metrics): use read() */
+	bool times_now;   /* cap_user_time and enabled != running: times extrapolated to now with the timer */
+	bool full;        /* enabled == running: the event ran all the time it was enabled; the times are as of the
+			     last update, which is enough (no timer read, as libperf) */
 	unsigned retries; /* seqlock retries */
 };
 
@@ -64,9 +66,16 @@ void pmc_selfread_unmap(struct pmc_selfread *s);
  * Sets s->rdpmc_ok. Returns 0 when usable, else -errno with the reason in why (why may be NULL). */
 int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen);
 
-/* Read the count: RDPMC when probed usable, the event is on the PMU now and the page's times are current
- * (cap_user_time), else read() (pmc_perf_read).
- * *ret_rdpmc says which. 0 or -errno. */
+/* A page read usable without read(): from the counter, with times extrapolated or full (enabled == running). */
+bool pmc_selfread_usable(const struct pmc_selfread_value *v);
+
+/* Read the count: in process when probed usable and this read's page allows it (decided per read: the page's
+ * capabilities can change), else read() (pmc_perf_read). A value read from the counter is PMC_COUNT_OK whatever the
+ * page's times say. *ret_rdpmc says which. 0 or -errno. */
 int pmc_selfread_read(const struct pmc_selfread *s, struct pmc_count *ret, bool *ret_rdpmc);
+
+/* The same with injected instructions (tests). */
+int pmc_selfread_read_ops(const struct pmc_selfread *s, const struct pmc_selfread_ops *ops, struct pmc_count *ret,
+			  bool *ret_rdpmc);
 
 #endif

@@ -128,6 +128,64 @@ static void test_kernel_measure_unsupported_event_is_reported_not_faked(void **s
 	pmc_kernel_info_fini(&info);
 }
 
+/* #11 item 7: the wall-clock window contains the read windows, so a one-thread kernel's task-clock (counted between
+ * the two read() calls) never exceeds the wall time: "CPUs" <= 1 even for --iters 1 (it read 11.35 before). */
+static void test_kernel_measure_wall_window_contains_the_reads_so_task_clock_fits_in_it(void **state)
+{
+	const struct pmc_kernel *k = pmc_kernel_find("empty");
+	struct pmc_kernel_params p;
+	struct pmc_event tc;
+	const struct pmc_event *evs[] = { &tc };
+	struct pmc_measure_req req = { .events = evs, .n = 1 };
+	char err[256];
+
+	if (!k)
+		skip(); /* an architecture without kernels */
+	pmc_kernel_params_init(k, &p);
+	software_event(&tc, "task-clock", PERF_COUNT_SW_TASK_CLOCK);
+	for (int rep = 0; rep < 20; rep++) {
+		struct pmc_count c;
+		struct pmc_measure_out out = { .counts = &c };
+		struct pmc_kernel_opts o = { .iters = 1, .cpu = -1 };
+		struct pmc_kernel_info info;
+
+		if (pmc_kernel_measure(k, &p, &o, &req, &out, &info, err, sizeof(err)))
+			fail_msg("%s", err);
+		if (c.status == PMC_COUNT_NOT_SUPPORTED)
+			skip();
+		assert_int_equal(c.status, PMC_COUNT_OK);
+		if (c.value > out.wall_ns)
+			fail_msg("task-clock %llu ns > wall %llu ns: the wall window lies inside the read windows",
+				 (unsigned long long)c.value, (unsigned long long)out.wall_ns);
+		pmc_kernel_info_fini(&info);
+	}
+}
+
+/* #11 item 9: pages read in process with enabled == running at both ends (times as of the last update, so their
+ * deltas are 0) ran the whole region: they are counted, with the wall window as enabled and running time. */
+static void test_kernel_count_delta_synthetic_full_times_are_counted_not_zero_running(void **state)
+{
+	struct pmc_count a = { .value = 100, .enabled = 5000, .running = 5000, .status = PMC_COUNT_OK };
+	struct pmc_count b = { .value = 900, .enabled = 5000, .running = 5000, .status = PMC_COUNT_OK };
+	struct pmc_count d;
+
+	pmc_kernel_count_delta(&a, true, &b, true, 777, &d);
+	assert_int_equal(d.status, PMC_COUNT_OK);
+	assert_int_equal(d.value, 800);
+	assert_int_equal(d.enabled, 777);
+	assert_int_equal(d.running, 777);
+	/* Times from read() (not full) that did not advance: the event did not run. */
+	pmc_kernel_count_delta(&a, false, &b, false, 777, &d);
+	assert_int_equal(d.status, PMC_COUNT_NOT_COUNTED);
+	/* Extrapolated times keep their own deltas. */
+	b.enabled = 6000;
+	b.running = 5500;
+	pmc_kernel_count_delta(&a, true, &b, false, 777, &d);
+	assert_int_equal(d.status, PMC_COUNT_OK);
+	assert_int_equal(d.enabled, 1000);
+	assert_int_equal(d.running, 500);
+}
+
 static void test_kernel_measure_rejects_absurd_inputs(void **state)
 {
 	const struct pmc_kernel *k = pmc_kernel_find("empty");
@@ -158,6 +216,8 @@ int main(void)
 		cmocka_unit_test(test_kernel_measure_breakpoint_on_loop_head_counts_exactly_the_iterations),
 		cmocka_unit_test(test_kernel_measure_unsupported_event_is_reported_not_faked),
 		cmocka_unit_test(test_kernel_measure_rejects_absurd_inputs),
+		cmocka_unit_test(test_kernel_measure_wall_window_contains_the_reads_so_task_clock_fits_in_it),
+		cmocka_unit_test(test_kernel_count_delta_synthetic_full_times_are_counted_not_zero_running),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

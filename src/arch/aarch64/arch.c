@@ -132,9 +132,15 @@ void pmc_arch_selfread_attr(struct perf_event_attr *attr)
 int pmc_arch_user_read_blocked(char *why, size_t whylen)
 {
 	int access = pmc_arm64_user_access();
+	char dir[512];
 
 	if (why && whylen)
 		why[0] = '\0';
+	if (pmc_arm64_core_pmu_dir(dir, sizeof(dir))) {
+		if (why)
+			snprintf(why, whylen, "no kernel core PMU (armv8_pmuv3): no hardware counter to read");
+		return -ENODEV;
+	}
 	if (access == 0) {
 		if (why)
 			snprintf(why, whylen, "sysctl kernel.perf_user_access is 0: the kernel refuses user-space counter "
@@ -150,6 +156,16 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen)
 		return -EOPNOTSUPP;
 	}
 	return 0;
+}
+
+bool pmc_arch_budget_from_kernel(void)
+{
+	return true;
+}
+
+const char *pmc_arch_extra_counters(void)
+{
+	return "the cycle counter (PMCCNTR_EL0: cycles only)";
 }
 
 unsigned pmc_arch_isa_have(void)

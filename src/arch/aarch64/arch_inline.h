@@ -3,6 +3,7 @@
 #ifndef PMC_ARCH_AARCH64_ARCH_INLINE_H
 #define PMC_ARCH_AARCH64_ARCH_INLINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define PMC_ARCH_USER_READ 1
@@ -43,6 +44,12 @@ uint64_t pmc_arm64_counter_read(uint32_t index);
 static inline uint64_t pmc_arch_counter_read(uint32_t index)
 {
 	return pmc_arm64_counter_read(index);
+}
+
+/* 1..31 event counters, 32 the cycle counter: every one holds a count. */
+static inline bool pmc_arch_counter_is_count(uint32_t index)
+{
+	return index >= 1 && index <= 32;
 }
 
 #endif

@@ -74,6 +74,16 @@ int pmc_arch_core_pmu_dir(char *buf, size_t len)
 	return pmc_arch_pmu_dir("cpu", buf, len) ? -ENODEV : 0;
 }
 
+bool pmc_arch_budget_from_kernel(void)
+{
+	return true;
+}
+
+const char *pmc_arch_extra_counters(void)
+{
+	return NULL;
+}
+
 unsigned pmc_arch_isa_have(void)
 {
 	return 0;

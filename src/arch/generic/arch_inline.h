@@ -3,6 +3,7 @@
 #ifndef PMC_ARCH_GENERIC_ARCH_INLINE_H
 #define PMC_ARCH_GENERIC_ARCH_INLINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -37,6 +38,12 @@ static inline uint64_t pmc_arch_counter_read(uint32_t index)
 {
 	(void)index;
 	return 0;
+}
+
+static inline bool pmc_arch_counter_is_count(uint32_t index)
+{
+	(void)index;
+	return false;
 }
 
 #endif

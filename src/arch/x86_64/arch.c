@@ -143,8 +143,11 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen)
 
 	if (why && whylen)
 		why[0] = '\0';
-	if (pmc_arch_core_pmu_dir(dir, sizeof(dir)))
-		return 0;
+	if (pmc_arch_core_pmu_dir(dir, sizeof(dir))) {
+		if (why)
+			snprintf(why, whylen, "no kernel core PMU: no hardware counter to read");
+		return -ENODEV;
+	}
 	snprintf(path, sizeof(path), "%s/rdpmc", dir);
 	if (!pmc_sysfs_read_long(path, &v) && v == 0) {
 		if (why)
@@ -171,6 +174,16 @@ static uint64_t xgetbv0(void)
 
 	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	return (uint64_t)hi << 32 | lo;
+}
+
+bool pmc_arch_budget_from_kernel(void)
+{
+	return false;
+}
+
+const char *pmc_arch_extra_counters(void)
+{
+	return NULL;
 }
 
 unsigned pmc_arch_isa_have(void)

@@ -3,6 +3,7 @@
 #ifndef PMC_ARCH_X86_64_ARCH_INLINE_H
 #define PMC_ARCH_X86_64_ARCH_INLINE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define PMC_ARCH_USER_READ 1
@@ -61,6 +62,13 @@ static inline uint64_t pmc_arch_timer_end(void)
 static inline uint64_t pmc_arch_counter_read(uint32_t index)
 {
 	return pmc_rdpmc(index - 1);
+}
+
+/* Index bit 29 (after the -1): INTEL_PMC_FIXED_RDPMC_METRICS, the PERF_METRICS MSR of the top-down metric events
+ * (cpu/topdown-.../): RDPMC returns packed ratios there, not a count. */
+static inline bool pmc_arch_counter_is_count(uint32_t index)
+{
+	return !((index - 1) & (UINT32_C(1) << 29));
 }
 
 #endif

@@ -63,8 +63,8 @@ t1_info() {
 	grep -q armv8_pmuv3 $W/info0.txt
 	verdict 1b info-pmu $? "$(grep -m1 armv8_pmuv3 $W/info0.txt | sed 's/^ *//')"
 	# The budget: 6 event counters plus the cycle counter, as the kernel accepts them.
-	grep -Eiq '(^|[^0-9])6 (event|programmable|general)' $W/info0.txt && grep -iq 'cycle counter' $W/info0.txt
-	verdict 1c info-budget $? "$(grep -Ei 'cycle counter|event counters' $W/info0.txt | head -n 2 | sed 's/^ *//' | tr '\n' ' ')"
+	grep -Eiq '(^|[^0-9])6 (event counters|programmable|general|per batch)' $W/info0.txt && grep -iq 'cycle counter' $W/info0.txt
+	verdict 1c info-budget $? "$(grep -Ei '(^|[^0-9])6 (event counters|programmable|general|per batch)|cycle counter' $W/info0.txt | head -n 2 | sed 's/^ *//' | tr '\n' ' ')"
 	# The user-read state: off (and how to turn it on) at perf_user_access=0, on at 1.
 	off=$(grep -i 'perf_user_access' $W/info0.txt | head -n 2 | sed 's/^ *//' | tr '\n' ' ')
 	echo 1 > /proc/sys/kernel/perf_user_access
@@ -145,8 +145,8 @@ t3_batches() {
 	# every event exact: the per-iteration difference of each between two --iters.
 	kernels_list
 	per=$(awk '$1 == "empty" { print $2 }' $W/kernels.list)
-	stat_csv $W/t1.csv -v -k empty --iters 1000 --warmup 0 --counters 8 -e "$E"; ra=$?
-	stat_csv $W/t3.csv -v -k empty --iters 3000 --warmup 0 --counters 8 -e "$E"; rb=$?
+	stat_csv $W/t1.csv -k empty --iters 1000 --warmup 0 --counters 8 -e "$E"; ra=$?
+	stat_csv $W/t3.csv -k empty --iters 3000 --warmup 0 --counters 8 -e "$E"; rb=$?
 	csv_counts $W/t1.csv $ev > $W/t1.rows
 	csv_counts $W/t3.csv $ev > $W/t3.rows
 	res=$(paste -d' ' $W/t1.rows $W/t3.rows | awk -v d=$((${per:-0} * 2000)) '{ n++; if ($3 == "ok" && $6 == "ok" && $5 - $2 == d) good++; else bad = bad "batch " $1 ": " $2 " " $3 " -> " $5 " " $6 "; " }

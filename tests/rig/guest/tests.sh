@@ -275,6 +275,11 @@ t6_user_reads() {
 	verdict 6c user-read-agrees $ok "per-iteration count over $((b - a)) iterations: in process $((${vb1:-0} - ${va1:-0})), read() $((${vb0:-0} - ${va0:-0})) (expected $((per * (b - a)))); constant part: in process $((${va1:-0} - per * a)), read() $((${va0:-0} - per * a))"
 }
 
+# user_only_note CSV: the note that events were counted in user mode only (the user-only check, or the event's reason).
+user_only_note() {
+	{ grep '^check,user-only,' "$1"; awk -F, '$1 == "count" && tolower($0) ~ /user mode only|user-only/' "$1"; } | head -n 1 | cut -c1-140
+}
+
 t7_privilege() {
 	kernels_list
 	n=1000000 want=$(loop_expect 1000000)
@@ -282,7 +287,7 @@ t7_privilege() {
 	rm -f $U/*
 	runas -u 1000 $P stat --csv -o $U/p1.csv -e instructions -- loop $n 2>$U/p1.csv.err; rc=$?
 	v=$(csv_counts $U/p1.csv instructions | awk '{print $2, $3}')
-	note=$(grep -i 'user' $U/p1.csv | grep -v '^count' | head -n 1 | cut -c1-140)
+	note=$(user_only_note $U/p1.csv)
 	ok=1
 	[ $rc = 0 ] && [ "$v" = "$want ok" ] && [ -n "$note" ] && ok=0
 	verdict 7a paranoid2-command $ok "uid 1000, paranoid 2: instructions of loop $n = $v (user-only exact: $want), exit $rc; note: $note"
@@ -292,7 +297,7 @@ t7_privilege() {
 	va=$(csv_counts $U/p2.csv instructions | awk '$3 == "ok" {print $2}')
 	runas -u 1000 $P stat --csv -o $U/p3.csv -k empty --iters 3000 --warmup 0 -e instructions 2>$U/p3.csv.err; rb=$?
 	vb=$(csv_counts $U/p3.csv instructions | awk '$3 == "ok" {print $2}')
-	note=$(grep -i 'user' $U/p3.csv | grep -v '^count' | head -n 1 | cut -c1-140)
+	note=$(user_only_note $U/p3.csv)
 	ok=1
 	[ $ra = 0 ] && [ $rb = 0 ] && [ -n "$va" ] && [ -n "$vb" ] && [ -n "$per" ] && [ $((vb - va)) = $((per * 2000)) ] && [ -n "$note" ] && ok=0
 	verdict 7b paranoid2-kernel $ok "uid 1000, paranoid 2, -k empty: --iters 1000 $va, 3000 $vb (difference expected ${per:-?} x 2000), exits $ra $rb; note: $note"

@@ -84,10 +84,10 @@ t2_command() {
 		v1=$(csv_counts $W/c1.csv $ev | awk '{print $2}') v3=$(csv_counts $W/c3.csv $ev | awk '{print $2}')
 		ok=1
 		[ $r1 = 0 ] && [ $r3 = 0 ] && [ -n "$v1" ] && [ -n "$v3" ] && [ $((v3 - v1)) = 8000000 ] && ok=0
-		verdict "2${ev%%:*}" "command-$ev" $ok "loop 1000000: $v1, loop 3000000: $v3, difference $((${v3:-0} - ${v1:-0})) (expected 4 x 2000000 = 8000000; exits $r1 $r3)"
+		verdict "2-${ev%%:*}" "command-$ev" $ok "loop 1000000: $v1, loop 3000000: $v3, difference $((${v3:-0} - ${v1:-0})) (expected 4 x 2000000 = 8000000; exits $r1 $r3)"
 		[ $ok = 0 ] || show_err $W/c1.csv
 		csv_all_equal $W/c1.csv $ev "$(loop_expect 1000000)"
-		verdict "2${ev%%:*}-abs" "command-$ev-exact" $? "loop 1000000 counted $v1, the yardstick $(loop_expect 1000000)"
+		verdict "2-${ev%%:*}-exact" "command-$ev-exact" $? "loop 1000000 counted $v1, the yardstick $(loop_expect 1000000)"
 	done
 }
 

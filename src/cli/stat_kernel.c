@@ -71,6 +71,8 @@ void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info 
 	if (!strcmp(tname, "TSC"))
 		pmc_report_set_const(rep, "REGION_TSC_CYCLES", (double)info->tsc_cycles);
 	pmc_report_set_const(rep, "REGION_TIMER_TICKS", (double)info->tsc_cycles);
+	/* How much of the wall window the reads themselves take: the descheduled check allows that much. */
+	pmc_report_set_const(rep, "REGION_OVERHEAD_WALL_NS", (double)info->overhead_wall_ns);
 	snprintf(name, sizeof(name), "region %s %s", tname, tunit);
 	snprintf(desc, sizeof(desc), "measured with %s around the kernel", pmc_arch_timer_how());
 	add_metric(rep, name, "", desc, (double)info->tsc_cycles);

@@ -270,7 +270,7 @@ static void collect_kernel(struct pmc_inventory *inv)
 		char dir[512];
 		const char *base;
 
-		if (!core_pmu_dir(dir, sizeof(dir)) && (base = strrchr(dir, '/')))
+		if (core_pmu_dir(dir, sizeof(dir)) && (base = strrchr(dir, '/')))
 			for (size_t i = 0; i < inv->npmus; i++)
 				if (!strcmp(inv->pmus[i].name, base + 1))
 					inv->core_pmu = (int)i;

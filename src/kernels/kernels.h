@@ -161,6 +161,7 @@ struct pmc_kernel_info {
 	char read_method[256];   /* "RDPMC (in process)", "read(): why", or both, and why read() was needed */
 	uint64_t tsc_cycles;     /* region timer ticks (TSC, CNTVCT; fenced on both sides), after subtraction if done */
 	uint64_t overhead_tsc;   /* median timer ticks of the empty region */
+	uint64_t overhead_wall_ns; /* median wall time of the empty region: the reads, which the wall window contains */
 	size_t nevents;          /* = req->n */
 	uint64_t *overhead;      /* nevents: median count of each event over the empty region (0 when not counted) */
 	bool *overhead_valid;    /* nevents: whether overhead[i] was measured */

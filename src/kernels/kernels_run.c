@@ -266,7 +266,7 @@ static int cmp_u64(const void *a, const void *b)
 static int measure_overhead(struct runner *r, struct pmc_kernel_info *info)
 {
 	size_t n = r->n, ns = OVERHEAD_SAMPLES;
-	uint64_t *samples = calloc((n + 1) * ns, sizeof(*samples));
+	uint64_t *samples = calloc((n + 2) * ns, sizeof(*samples)), *walls;
 	struct pmc_count *d = calloc(n ? n : 1, sizeof(*d));
 	bool *ok = calloc(n ? n : 1, sizeof(*ok));
 	struct region reg;
@@ -277,11 +277,13 @@ static int measure_overhead(struct runner *r, struct pmc_kernel_info *info)
 		free(ok);
 		return -ENOMEM;
 	}
+	walls = samples + (n + 1) * ns;
 	for (size_t i = 0; i < n; i++)
 		ok[i] = r->slots[i].fd >= 0;
 	for (size_t s = 0; s < ns; s++) {
 		region(r, NULL, 0, NULL, &r->s0, &r->s1, &reg);
 		samples[n * ns + s] = reg.tsc;
+		walls[s] = reg.wall_ns;
 		for (size_t i = 0; i < n; i++) {
 			pmc_kernel_count_delta(&r->s0.c[i], r->s0.full[i], &r->s1.c[i], r->s1.full[i], reg.wall_ns, &d[i]);
 			samples[i * ns + s] = d[i].value;
@@ -290,9 +292,10 @@ static int measure_overhead(struct runner *r, struct pmc_kernel_info *info)
 				ok[i] = false;
 		}
 	}
-	for (size_t i = 0; i <= n; i++)
+	for (size_t i = 0; i <= n + 1; i++)
 		qsort(samples + i * ns, ns, sizeof(*samples), cmp_u64);
 	info->overhead_tsc = samples[n * ns + ns / 2];
+	info->overhead_wall_ns = walls[ns / 2];
 	for (size_t i = 0; i < n; i++) {
 		info->overhead_valid[i] = ok[i];
 		info->overhead[i] = ok[i] ? samples[i * ns + ns / 2] : 0;
@@ -423,6 +426,8 @@ static void subtract(struct pmc_measure_out *out, struct pmc_kernel_info *info, 
 		c->value = c->value > info->overhead[i] ? c->value - info->overhead[i] : 0;
 	}
 	info->tsc_cycles = info->tsc_cycles > info->overhead_tsc ? info->tsc_cycles - info->overhead_tsc : 0;
+	/* The wall time too, or task-clock (its overhead subtracted) / wall would read as a descheduled thread. */
+	out->wall_ns = out->wall_ns > info->overhead_wall_ns ? out->wall_ns - info->overhead_wall_ns : 0;
 	info->overhead_subtracted = true;
 }
 
@@ -477,17 +482,16 @@ static void enable_all(struct runner *r, unsigned long req)
 }
 
 /* Open, warm up, enable, measure the overhead and the region. The counts land in out, the rest in info. A stop
- * signal ends the kernel where it is: the counts so far are kept (out->interrupted, info->stopped). */
+ * signal (held by the caller's guard) ends the kernel where it is: the counts so far are kept (out->interrupted,
+ * info->stopped). */
 static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void *ctx,
 			const struct pmc_kernel_opts *o, struct pmc_measure_out *out, struct pmc_kernel_info *info)
 {
 	struct rusage ru0, ru1;
 	struct region reg;
-	struct stop_guard g;
 	int rc;
 
 	open_events(r, out);
-	guard_install(&g);
 	if (!warm_up(fn, ctx, o->warmup_s, info)) {
 		/* Stopped before anything was measured: the events stay <not counted>. */
 		for (size_t i = 0; i < r->n; i++)
@@ -495,7 +499,6 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 				out->counts[i].status = PMC_COUNT_NOT_COUNTED;
 		out->interrupted = info->stopped = true;
 		read_method(r, info);
-		guard_remove(&g);
 		return 0;
 	}
 	enable_all(r, PERF_EVENT_IOC_ENABLE);
@@ -524,7 +527,6 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 		subtract(out, info, r->n);
 	read_method(r, info);
 out:
-	guard_remove(&g);
 	return rc;
 }
 
@@ -533,6 +535,7 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 		       char *err, size_t errlen)
 {
 	struct runner r = { .req = req };
+	struct stop_guard g;
 	cpu_set_t old;
 	void *ctx = NULL;
 	bool pinned = false;
@@ -549,6 +552,8 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 	out->group_err_index = -1;
 	info->nevents = req->n;
 	info->iters = o->iters ? o->iters : pmc_kernel_default_iters(k, p);
+	/* From here a stop signal is held for the kernel (preparing matmul n=2048's data takes a while too). */
+	guard_install(&g);
 	rc = alloc_runner(&r, req->n, info);
 	if (rc) {
 		snprintf(err, errlen, "out of memory for %zu events", req->n);
@@ -581,6 +586,7 @@ out:
 	free_runner(&r);
 	if (pinned)
 		sched_setaffinity(0, sizeof(old), &old);
+	guard_remove(&g);
 	return rc;
 }
 

@@ -155,21 +155,21 @@ int pmc_kern_prepare_chase(const struct pmc_kernel_params *p, void **ret_ctx, ch
 
 static const char *const stream_modes[] = { "copy", "triad", NULL };
 
-static const struct pmc_kernel_param_desc stream_params[] = {
+const struct pmc_kernel_param_desc pmc_kern_stream_params[PMC_KERN_STREAM_NPARAMS] = {
 	{ "mode", "copy: c[i] = a[i]; triad: a[i] = b[i] + s * c[i] (2 DP FLOPs per element)",
 	  PMC_KPARAM_CHOICE, 0, 1, 1, stream_modes },
 	{ "footprint", "bytes of all arrays together (2 arrays for copy, 3 for triad, 8-byte doubles)",
 	  PMC_KPARAM_BYTES, 4 * KIB, GIB, 64 * MIB, NULL },
 };
 
-static uint64_t stream_n(const struct pmc_kernel_params *p)
+uint64_t pmc_kern_stream_n(const struct pmc_kernel_params *p)
 {
 	return param(p, 1) / (param(p, 0) == 0 ? 16 : 24);
 }
 
-static void expect_stream(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
+void pmc_kern_expect_stream(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
 {
-	uint64_t n = stream_n(p);
+	uint64_t n = pmc_kern_stream_n(p);
 
 	memset(e, 0, sizeof(*e));
 	if (param(p, 0) == 0) {
@@ -180,15 +180,15 @@ static void expect_stream(const struct pmc_kernel_params *p, struct pmc_kernel_e
 	}
 }
 
-static uint64_t iters_stream(const struct pmc_kernel_params *p)
+uint64_t pmc_kern_iters_stream(const struct pmc_kernel_params *p)
 {
 	return max1(2 * GIB / param(p, 1));
 }
 
-static int prepare_stream(const struct pmc_kernel_params *p, void **ret_ctx, char *err, size_t errlen)
+int pmc_kern_prepare_stream(const struct pmc_kernel_params *p, void **ret_ctx, char *err, size_t errlen)
 {
 	struct pmc_kern_arrays *c = calloc(1, sizeof(*c));
-	size_t n = (size_t)stream_n(p);
+	size_t n = (size_t)pmc_kern_stream_n(p);
 	size_t bytes = (n * sizeof(double) + 63) & ~(size_t)63;
 
 	if (!c)
@@ -218,12 +218,12 @@ static uint64_t (*select_stream(const struct pmc_kernel_params *p))(uint64_t, vo
 
 /* ---- matmul (C) ---- */
 
-static const struct pmc_kernel_param_desc matmul_params[] = {
+const struct pmc_kernel_param_desc pmc_kern_matmul_params[PMC_KERN_NPARAMS] = {
 	{ "n", "order of the square DP matrices: C = A x B, naive i-j-k loops, 2 n^3 FLOPs",
 	  PMC_KPARAM_UINT, 1, 2048, 256, NULL },
 };
 
-static void expect_matmul(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
+void pmc_kern_expect_matmul(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
 {
 	uint64_t n = param(p, 0);
 
@@ -231,14 +231,14 @@ static void expect_matmul(const struct pmc_kernel_params *p, struct pmc_kernel_e
 	pmc_kern_expect_flops(e, PMC_KX_FLOPS_DP, 2 * n * n * n);
 }
 
-static uint64_t iters_matmul(const struct pmc_kernel_params *p)
+uint64_t pmc_kern_iters_matmul(const struct pmc_kernel_params *p)
 {
 	uint64_t n = param(p, 0);
 
 	return max1(400000000u / (2 * n * n * n));
 }
 
-static int prepare_matmul(const struct pmc_kernel_params *p, void **ret_ctx, char *err, size_t errlen)
+int pmc_kern_prepare_matmul(const struct pmc_kernel_params *p, void **ret_ctx, char *err, size_t errlen)
 {
 	struct pmc_kern_arrays *c = calloc(1, sizeof(*c));
 	size_t n = (size_t)param(p, 0);
@@ -264,7 +264,7 @@ static int prepare_matmul(const struct pmc_kernel_params *p, void **ret_ctx, cha
 	return 0;
 }
 
-static void release_arrays(void *ctx)
+void pmc_kern_release_arrays(void *ctx)
 {
 	pmc_kern_arrays_free(ctx);
 }
@@ -273,13 +273,13 @@ static void release_arrays(void *ctx)
 
 static const struct pmc_kernel c_table[] = {
 	{ .name = "stream", .desc = "STREAM copy or triad over a footprint (C): one iteration is one pass",
-	  .params = stream_params, .nparams = PMC_ARRAY_SIZE(stream_params),
-	  .expect = expect_stream, .default_iters = iters_stream, .prepare = prepare_stream,
-	  .release = release_arrays, .select = select_stream },
+	  .params = pmc_kern_stream_params, .nparams = PMC_KERN_STREAM_NPARAMS,
+	  .expect = pmc_kern_expect_stream, .default_iters = pmc_kern_iters_stream, .prepare = pmc_kern_prepare_stream,
+	  .release = pmc_kern_release_arrays, .select = select_stream },
 	{ .name = "matmul", .desc = "naive triple-loop DP matrix product C = A x B (C): one iteration is one product",
-	  .params = matmul_params, .nparams = PMC_ARRAY_SIZE(matmul_params),
-	  .expect = expect_matmul, .default_iters = iters_matmul, .prepare = prepare_matmul,
-	  .release = release_arrays, .run = pmc_kern_matmul },
+	  .params = pmc_kern_matmul_params, .nparams = PMC_KERN_NPARAMS,
+	  .expect = pmc_kern_expect_matmul, .default_iters = pmc_kern_iters_matmul, .prepare = pmc_kern_prepare_matmul,
+	  .release = pmc_kern_release_arrays, .run = pmc_kern_matmul },
 };
 
 static const struct pmc_kernel *arch_table(size_t *ret_n)
@@ -293,12 +293,13 @@ static const struct pmc_kernel *arch_table(size_t *ret_n)
 	return t;
 }
 
-size_t pmc_kernel_count(void)
+/* The C kernels an architecture also has in assembly (AArch64: stream, matmul) are its own; the C ones are left out. */
+static bool in_arch_table(const struct pmc_kernel *t, size_t n, const char *name)
 {
-	size_t n;
-
-	arch_table(&n);
-	return n + PMC_ARRAY_SIZE(c_table);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t[i].name, name))
+			return true;
+	return false;
 }
 
 const struct pmc_kernel *pmc_kernel_at(size_t i)
@@ -309,7 +310,22 @@ const struct pmc_kernel *pmc_kernel_at(size_t i)
 	if (i < n)
 		return &t[i];
 	i -= n;
-	return i < PMC_ARRAY_SIZE(c_table) ? &c_table[i] : NULL;
+	for (size_t j = 0; j < PMC_ARRAY_SIZE(c_table); j++) {
+		if (in_arch_table(t, n, c_table[j].name))
+			continue;
+		if (i-- == 0)
+			return &c_table[j];
+	}
+	return NULL;
+}
+
+size_t pmc_kernel_count(void)
+{
+	size_t n = 0;
+
+	while (pmc_kernel_at(n))
+		n++;
+	return n;
 }
 
 const struct pmc_kernel *pmc_kernel_find(const char *name)

@@ -136,7 +136,7 @@ int pmc_arm64_midr_read(uint32_t *ret, const char **ret_source)
 
 static bool exists(const char *dir, const char *name, bool want_dir)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX * 2];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -148,11 +148,11 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* pass 0: armv8_pmuv3*; pass 1: any PMU that looks like a core PMU. */
+/* pass 0: armv8_pmuv3* (or a PMU named cpu, as on x86); pass 1: any PMU that looks like a core PMU. */
 static bool is_core(const char *dir, const char *name, int pass)
 {
 	if (pass == 0)
-		return !strncmp(name, "armv8_pmuv3", 11);
+		return !strcmp(name, "cpu") || !strncmp(name, "armv8_pmuv3", 11);
 	return (exists(dir, "cpus", false) || exists(dir, "cpumask", false)) && exists(dir, "format/event", false) &&
 	       exists(dir, "events", true);
 }

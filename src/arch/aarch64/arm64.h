@@ -33,8 +33,8 @@ int pmc_arm64_midr_from_cpuinfo(const char *path, uint32_t *ret);
  * which ("midr_el1 (sysfs)" or "/proc/cpuinfo"). 0 or -errno. */
 int pmc_arm64_midr_read(uint32_t *ret, const char **ret_source);
 
-/* The core PMU's directory under $sysfs/bus/event_source/devices: the first (by name) armv8_pmuv3* PMU, else the first
- * PMU with a cpus or cpumask file, format/event and an events/ directory. 0 or -ENODEV. */
+/* The core PMU's directory under $sysfs/bus/event_source/devices: the first (by name) armv8_pmuv3* PMU (or one named
+ * cpu), else the first PMU with a cpus or cpumask file, format/event and an events/ directory. 0 or -ENODEV. */
 int pmc_arm64_core_pmu_dir(char *buf, size_t len);
 
 /* The attr field (0 config, 1 config1, 2 config2) and bit mask of the PMU's `rdpmc` format term (format/rdpmc,

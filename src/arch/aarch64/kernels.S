@@ -241,4 +241,104 @@ FUNC(pmc_kern_chase)
 ENDFUNC(pmc_kern_chase)
 HEAD(pmc_kern_chase_head, .Lchase_loop)
 
+/* stream: one pass over arrays of n doubles per iteration; ctx -> struct pmc_kern_arrays { a, b, c, n } (n >= 1).
+ * copy (c[i] = a[i]): fixed 6 insns (cbz mov ldr x3 ret), 2 branches; per pass 4n + 5 insns (3 mov, n x (ldr str
+ * subs b.ne), subs b.ne), n + 1 branches. Returns iters. */
+FUNC(pmc_kern_stream_copy_a64)
+	cbz	x0, .Lcopy_done
+	mov	x2, x0
+	ldr	x3, [x1]
+	ldr	x5, [x1, #16]
+	ldr	x6, [x1, #24]
+.Lcopy_pass:
+	mov	x9, x3
+	mov	x10, x5
+	mov	x8, x6
+.Lcopy_elem:
+	ldr	d0, [x9], #8
+	str	d0, [x10], #8
+	subs	x8, x8, #1
+	b.ne	.Lcopy_elem
+	subs	x2, x2, #1
+	b.ne	.Lcopy_pass
+.Lcopy_done:
+	ret
+ENDFUNC(pmc_kern_stream_copy_a64)
+HEAD(pmc_kern_stream_copy_a64_head, .Lcopy_pass)
+
+/* triad (a[i] = b[i] + 3.0 x c[i], one fmadd: 2 DP FLOPs): fixed 8 insns (cbz mov ldr x4 fmov ret), 2 branches;
+ * per pass 6n + 6 insns (4 mov, n x (ldr ldr fmadd str subs b.ne), subs b.ne), n + 1 branches. Returns iters. */
+FUNC(pmc_kern_stream_triad_a64)
+	cbz	x0, .Ltriad_done
+	mov	x2, x0
+	ldr	x3, [x1]
+	ldr	x4, [x1, #8]
+	ldr	x5, [x1, #16]
+	ldr	x6, [x1, #24]
+	fmov	d1, #3.0
+.Ltriad_pass:
+	mov	x9, x4
+	mov	x10, x5
+	mov	x11, x3
+	mov	x8, x6
+.Ltriad_elem:
+	ldr	d2, [x9], #8
+	ldr	d3, [x10], #8
+	fmadd	d4, d3, d1, d2
+	str	d4, [x11], #8
+	subs	x8, x8, #1
+	b.ne	.Ltriad_elem
+	subs	x2, x2, #1
+	b.ne	.Ltriad_pass
+.Ltriad_done:
+	ret
+ENDFUNC(pmc_kern_stream_triad_a64)
+HEAD(pmc_kern_stream_triad_a64_head, .Ltriad_pass)
+
+/* matmul: naive i-j-k C = A x B of n x n doubles (row-major); ctx -> struct pmc_kern_arrays { a, b, c, n }.
+ * fixed 8 insns (cbz mov ldr x4 lsl ret), 2 branches. Per iteration (one product):
+ *   6 n^3 (ldr ldr add fmadd subs b.ne)  + 8 n^2 (movi mov mov mov, str add subs b.ne)
+ *   + 5 n (mov mov, add subs b.ne) + 5 (mov mov mov, subs b.ne) instructions;
+ *   n^3 + n^2 + n + 1 branches; 2 n^3 DP FLOPs; 16 n^3 bytes loaded, 8 n^2 stored. Returns iters. */
+FUNC(pmc_kern_matmul_a64)
+	cbz	x0, .Lmm_done
+	mov	x2, x0
+	ldr	x3, [x1]
+	ldr	x4, [x1, #8]
+	ldr	x5, [x1, #16]
+	ldr	x6, [x1, #24]
+	lsl	x7, x6, #3
+.Lmm_iter:
+	mov	x8, x3
+	mov	x9, x5
+	mov	x10, x6
+.Lmm_row:
+	mov	x11, x4
+	mov	x12, x6
+.Lmm_col:
+	movi	d0, #0
+	mov	x13, x8
+	mov	x14, x11
+	mov	x15, x6
+.Lmm_k:
+	ldr	d1, [x13], #8
+	ldr	d2, [x14]
+	add	x14, x14, x7
+	fmadd	d0, d1, d2, d0
+	subs	x15, x15, #1
+	b.ne	.Lmm_k
+	str	d0, [x9], #8
+	add	x11, x11, #8
+	subs	x12, x12, #1
+	b.ne	.Lmm_col
+	add	x8, x8, x7
+	subs	x10, x10, #1
+	b.ne	.Lmm_row
+	subs	x2, x2, #1
+	b.ne	.Lmm_iter
+.Lmm_done:
+	ret
+ENDFUNC(pmc_kern_matmul_a64)
+HEAD(pmc_kern_matmul_a64_head, .Lmm_iter)
+
 	.section .note.GNU-stack, "", %progbits

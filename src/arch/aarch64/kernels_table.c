@@ -20,6 +20,9 @@ PMC_KERN_DECL(madd_dp);
 PMC_KERN_DECL(loop);
 PMC_KERN_DECL(branch);
 PMC_KERN_DECL(chase);
+PMC_KERN_DECL(stream_copy_a64);
+PMC_KERN_DECL(stream_triad_a64);
+PMC_KERN_DECL(matmul_a64);
 
 static void expect_empty(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
 {
@@ -87,30 +90,47 @@ static void expect_chase(const struct pmc_kernel_params *p, struct pmc_kernel_ex
 	pmc_kern_expect_bytes(e, 8, 0);
 }
 
-static uint64_t iters_1e9(const struct pmc_kernel_params *p)
+/* stream and matmul in assembly: the shared data counts (bytes, FLOPs) plus exact instructions and branches. */
+static void add_asm_counts(struct pmc_kernel_expect *e, uint64_t insns, uint64_t branches, uint64_t insns_it,
+			   uint64_t branches_it)
 {
-	return 1000000000u;
+	e->declared |= 1u << PMC_KX_INSTRUCTIONS | 1u << PMC_KX_BRANCHES;
+	e->fixed[PMC_KX_INSTRUCTIONS] = insns;
+	e->fixed[PMC_KX_BRANCHES] = branches;
+	e->per_iter[PMC_KX_INSTRUCTIONS] = insns_it;
+	e->per_iter[PMC_KX_BRANCHES] = branches_it;
 }
 
-static uint64_t iters_1e8(const struct pmc_kernel_params *p)
+static void expect_stream(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
 {
-	return 100000000u;
+	uint64_t n = pmc_kern_stream_n(p);
+
+	pmc_kern_expect_stream(p, e);
+	if (p->v[0] == 0)
+		add_asm_counts(e, 6, 2, 4 * n + 5, n + 1);
+	else
+		add_asm_counts(e, 8, 2, 6 * n + 6, n + 1);
 }
 
-static uint64_t iters_3e7(const struct pmc_kernel_params *p)
+static uint64_t (*select_stream(const struct pmc_kernel_params *p))(uint64_t, void *)
 {
-	return 30000000u;
+	return p->v[0] == 0 ? pmc_kern_stream_copy_a64 : pmc_kern_stream_triad_a64;
 }
 
-static uint64_t iters_2e7(const struct pmc_kernel_params *p)
+static void expect_matmul(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
 {
-	return 20000000u;
+	uint64_t n = p->v[0];
+
+	pmc_kern_expect_matmul(p, e);
+	add_asm_counts(e, 8, 2, 6 * n * n * n + 8 * n * n + 5 * n + 5, n * n * n + n * n + n + 1);
+	pmc_kern_expect_bytes(e, 16 * n * n * n, 8 * n * n);
 }
 
-static uint64_t iters_4e6(const struct pmc_kernel_params *p)
-{
-	return 4000000u;
-}
+PMC_KERN_ITERS(iters_1e9, 1000000000u)
+PMC_KERN_ITERS(iters_1e8, 100000000u)
+PMC_KERN_ITERS(iters_3e7, 30000000u)
+PMC_KERN_ITERS(iters_2e7, 20000000u)
+PMC_KERN_ITERS(iters_4e6, 4000000u)
 
 #define ASM(nm, sym, d, w, exp, it) \
 	{ .name = nm, .desc = d, .width = w, .assembly = true, .symbol = #sym, .loop_head = &sym##_head, \
@@ -147,6 +167,17 @@ static const struct pmc_kernel table[] = {
 	  .params = pmc_kern_chase_params, .nparams = PMC_KERN_NPARAMS, .assembly = true,
 	  .symbol = "pmc_kern_chase", .loop_head = &pmc_kern_chase_head, .expect = expect_chase,
 	  .default_iters = iters_4e6, .prepare = pmc_kern_prepare_chase, .release = free, .run = pmc_kern_chase },
+	/* symbol and loop head: those of the default mode, triad (profilers and breakpoints use the defaults). */
+	{ .name = "stream", .desc = "STREAM copy or triad over a footprint (assembly): one iteration is one pass",
+	  .params = pmc_kern_stream_params, .nparams = PMC_KERN_STREAM_NPARAMS, .width = PMC_WIDTH_SCALAR,
+	  .assembly = true, .symbol = "pmc_kern_stream_triad_a64", .loop_head = &pmc_kern_stream_triad_a64_head,
+	  .expect = expect_stream, .default_iters = pmc_kern_iters_stream, .prepare = pmc_kern_prepare_stream,
+	  .release = pmc_kern_release_arrays, .select = select_stream },
+	{ .name = "matmul", .desc = "naive i-j-k DP matrix product C = A x B (assembly): one iteration is one product",
+	  .params = pmc_kern_matmul_params, .nparams = PMC_KERN_NPARAMS, .width = PMC_WIDTH_SCALAR, .assembly = true,
+	  .symbol = "pmc_kern_matmul_a64", .loop_head = &pmc_kern_matmul_a64_head, .expect = expect_matmul,
+	  .default_iters = pmc_kern_iters_matmul, .prepare = pmc_kern_prepare_matmul,
+	  .release = pmc_kern_release_arrays, .run = pmc_kern_matmul_a64 },
 };
 
 const struct pmc_kernel *pmc_arch_kernels(size_t *ret_n)

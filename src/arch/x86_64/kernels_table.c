@@ -76,21 +76,6 @@ static void expect_madd_dp(const struct pmc_kernel_params *p, struct pmc_kernel_
 	pmc_kern_expect_bytes(e, 0, 0);
 }
 
-static uint64_t iters_1e9(const struct pmc_kernel_params *p)
-{
-	return 1000000000u;
-}
-
-static uint64_t iters_1e8(const struct pmc_kernel_params *p)
-{
-	return 100000000u;
-}
-
-static uint64_t iters_3e7(const struct pmc_kernel_params *p)
-{
-	return 30000000u;
-}
-
 /* ---- loop, branch, chase ---- */
 
 static void expect_loop(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
@@ -107,23 +92,19 @@ static void expect_branch(const struct pmc_kernel_params *p, struct pmc_kernel_e
 	pmc_kern_expect_bytes(e, 1, 0);
 }
 
-static uint64_t iters_2e7(const struct pmc_kernel_params *p)
-{
-	return 20000000u;
-}
-
 static void expect_chase(const struct pmc_kernel_params *p, struct pmc_kernel_expect *e)
 {
 	pmc_kern_expect_asm(e, 4, 2, 3, 1);
 	pmc_kern_expect_bytes(e, 8, 0);
 }
 
-static uint64_t iters_4e6(const struct pmc_kernel_params *p)
-{
-	return 4000000u;
-}
-
 /* ---- the table ---- */
+
+PMC_KERN_ITERS(iters_1e9, 1000000000u)
+PMC_KERN_ITERS(iters_1e8, 100000000u)
+PMC_KERN_ITERS(iters_3e7, 30000000u)
+PMC_KERN_ITERS(iters_2e7, 20000000u)
+PMC_KERN_ITERS(iters_4e6, 4000000u)
 
 #define ASM(nm, sym, d, isa_, w, exp, it) \
 	{ .name = nm, .desc = d, .isa = isa_, .width = w, .assembly = true, .symbol = #sym, \

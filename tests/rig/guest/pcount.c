@@ -2,7 +2,9 @@
  * of COMMAND with a bare perf_event_open (enable_on_exec, exclude_kernel) and prints
  *   instructions N running_ns R [cycles N]
  * so the rig can check its guest before trusting anything pmctool says there.
- *   pcount [-c] COMMAND [ARGS...]     exit: 0, 1 when counting failed, the command's failure otherwise */
+ *   pcount [-c] COMMAND [ARGS...]     exit: 0, 1 when counting failed, the command's failure otherwise
+ *   pcount -a COMMAND [ARGS...]       counts user-mode instructions per CPU (every process, root only) while
+ *                                     COMMAND runs and prints 'cpu0 N cpu1 N ...': where did the work run? */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
@@ -28,6 +30,47 @@ static int open_counter(pid_t pid, uint64_t config, int group)
 	return (int)syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
 }
 
+/* -a: one user-mode instructions counter per CPU, for every process, counting from now until COMMAND exits. */
+static int per_cpu(char **cmd)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fd[64], status;
+	uint64_t v[3];
+	pid_t pid;
+
+	if (ncpu < 1 || ncpu > 64)
+		return 1;
+	for (long c = 0; c < ncpu; c++) {
+		struct perf_event_attr a;
+
+		memset(&a, 0, sizeof a);
+		a.size = sizeof a;
+		a.type = PERF_TYPE_HARDWARE;
+		a.config = PERF_COUNT_HW_INSTRUCTIONS;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		fd[c] = (int)syscall(SYS_perf_event_open, &a, -1, (int)c, -1, 0);
+		if (fd[c] < 0) {
+			fprintf(stderr, "pcount: perf_event_open on CPU %ld: %s\n", c, strerror(errno));
+			return 1;
+		}
+	}
+	pid = fork();
+	if (pid == 0) {
+		execvp(cmd[0], cmd);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	for (long c = 0; c < ncpu; c++) {
+		if (read(fd[c], v, sizeof v) != sizeof v)
+			return 1;
+		printf("%scpu%ld %llu", c ? " " : "", c, (unsigned long long)v[0]);
+	}
+	printf("\n");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int main(int argc, char **argv)
 {
 	int cycles = argc > 1 && strcmp(argv[1], "-c") == 0;
@@ -36,8 +79,10 @@ int main(int argc, char **argv)
 	char c;
 	pid_t pid;
 
+	if (argc > 2 && strcmp(argv[1], "-a") == 0)
+		return per_cpu(argv + 2);
 	if (argc < 2 + cycles) {
-		fprintf(stderr, "usage: pcount [-c] COMMAND [ARGS...]\n");
+		fprintf(stderr, "usage: pcount [-c|-a] COMMAND [ARGS...]\n");
 		return 2;
 	}
 	if (pipe(go) != 0)

@@ -14,7 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int open_counter(pid_t pid, uint64_t config, int group)
+/* A user-mode counter of pid on cpu (-1: any); a leader (group -1) with on_exec starts disabled, enabled by exec. */
+static int open_counter(pid_t pid, int cpu, uint64_t config, int group, int on_exec)
 {
 	struct perf_event_attr a;
 
@@ -24,10 +25,10 @@ static int open_counter(pid_t pid, uint64_t config, int group)
 	a.config = config;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
-	a.disabled = group < 0;
-	a.enable_on_exec = group < 0;
+	a.disabled = on_exec;
+	a.enable_on_exec = on_exec;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	return (int)syscall(SYS_perf_event_open, &a, pid, -1, group, 0);
+	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, group, 0);
 }
 
 /* -a: one user-mode instructions counter per CPU, for every process, counting from now until COMMAND exits. */
@@ -41,16 +42,7 @@ static int per_cpu(char **cmd)
 	if (ncpu < 1 || ncpu > 64)
 		return 1;
 	for (long c = 0; c < ncpu; c++) {
-		struct perf_event_attr a;
-
-		memset(&a, 0, sizeof a);
-		a.size = sizeof a;
-		a.type = PERF_TYPE_HARDWARE;
-		a.config = PERF_COUNT_HW_INSTRUCTIONS;
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-		fd[c] = (int)syscall(SYS_perf_event_open, &a, -1, (int)c, -1, 0);
+		fd[c] = open_counter(-1, (int)c, PERF_COUNT_HW_INSTRUCTIONS, -1, 0);
 		if (fd[c] < 0) {
 			fprintf(stderr, "pcount: perf_event_open on CPU %ld: %s\n", c, strerror(errno));
 			return 1;
@@ -95,9 +87,9 @@ int main(int argc, char **argv)
 		execvp(argv[1 + cycles], argv + 1 + cycles);
 		_exit(127);
 	}
-	fi = open_counter(pid, PERF_COUNT_HW_INSTRUCTIONS, -1);
+	fi = open_counter(pid, -1, PERF_COUNT_HW_INSTRUCTIONS, -1, 1);
 	if (fi >= 0 && cycles)
-		fc = open_counter(pid, PERF_COUNT_HW_CPU_CYCLES, fi);
+		fc = open_counter(pid, -1, PERF_COUNT_HW_CPU_CYCLES, fi, 0);
 	if (fi < 0 || (cycles && fc < 0))
 		fprintf(stderr, "pcount: perf_event_open: %s\n", strerror(errno));
 	if (write(go[1], "g", 1) != 1)

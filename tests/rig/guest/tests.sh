@@ -280,7 +280,7 @@ t6_user_reads() {
 
 # user_only_note CSV: the note that events were counted in user mode only (the user-only check, or the event's reason).
 user_only_note() {
-	{ grep '^check,user-only,' "$1"; awk -F, '$1 == "count" && tolower($0) ~ /user mode only|user-only/' "$1"; } | head -n 1 | cut -c1-140
+	{ grep '^check,user-only,' "$1"; awk -F, '$1 == "count" && $12 == "ok" && tolower($0) ~ /user mode only|user-only/' "$1"; } | head -n 1 | cut -c1-140
 }
 
 t7_privilege() {

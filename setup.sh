@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev binutils libpfm4-dev libcmocka-dev valgrind python3 util-linux procps python3-jsonschema linux-perf)
+
 # The arm64 QEMU rig (tests/rig, suite 'rig'): the emulator, the cross compiler and libpfm4's arm64 static library for
 # the static aarch64 pmctool (Debian multiarch). tests/rig fetches the guest kernel and busybox itself.
 PACKAGES+=(qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio libpfm4-dev:arm64)

@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "config.h"
@@ -17,7 +22,34 @@ static void usage(FILE *f)
 		   "Example: pmctool stat -e cycles,instructions -- ./prog args\n");
 }
 
-int main(int argc, char **argv)
+/* Whether stdout is a pipe or socket whose reader is gone (the error a write got was EPIPE). */
+static bool stdout_reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = 0 };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/* One rule for every command: what went to stdout must have arrived. A failed write is exit 4 with a message naming
+ * stdout (once: not again when the command said so itself); a reader that went away (EPIPE: '| head') is exit 4 without one. SIGPIPE is ignored so that a closed pipe
+ * becomes an EPIPE to report rather than a silent death. */
+static int finish_stdout(int rc)
+{
+	int bad = ferror(stdout), err = 0;
+
+	errno = 0;
+	if (fflush(stdout))
+		bad = 1;
+	err = errno;
+	if (!bad)
+		return rc;
+	if (rc == PMC_EXIT_OUTPUT || err == EPIPE || (err == 0 && stdout_reader_gone()))
+		return PMC_EXIT_OUTPUT;
+	fprintf(stderr, "pmctool: cannot write to stdout: %s\n", err ? strerror(err) : "write error");
+	return PMC_EXIT_OUTPUT;
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -36,4 +68,10 @@ int main(int argc, char **argv)
 			return c->run(argc - 1, argv + 1);
 	fprintf(stderr, "pmctool: '%s' is not a command; run 'pmctool --help' for the list\n", argv[1]);
 	return PMC_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	signal(SIGPIPE, SIG_IGN);
+	return finish_stdout(run(argc, argv));
 }

@@ -93,17 +93,6 @@ static int init_pmu(const char *cmd, const char *pmu)
 	return 0;
 }
 
-static const char *class_name(enum pmc_counter_class c)
-{
-	switch (c) {
-	case PMC_CLASS_GP: return "gp";
-	case PMC_CLASS_FIXED: return "fixed";
-	case PMC_CLASS_FREE: return "free";
-	case PMC_CLASS_BREAKPOINT: return "breakpoint";
-	}
-	return "?";
-}
-
 /* With --pmu, libpfm4-style names are looked up as NAME::spec; other spellings resolve as written. */
 static int resolve_in(const char *spec, const char *pmu, struct pmc_event *ev, struct pmc_resolve_error *err)
 {
@@ -139,28 +128,18 @@ static void print_text(const struct pmc_event *ev, const char *perf)
 		       (unsigned long long)a->config1, (unsigned long long)a->config2);
 	}
 	printf("  exclude    user=%u kernel=%u hv=%u\n", a->exclude_user, a->exclude_kernel, a->exclude_hv);
-	printf("  class      %s", class_name(ev->cls));
+	printf("  class      %s", pmc_output_class_name(ev->cls));
 	if (ev->cls == PMC_CLASS_FIXED)
 		printf(" (fixed counter %d)", ev->fixed_index);
 	printf("\n  perf       %s\n", perf);
 }
 
-static void print_json(const struct pmc_event *ev, const char *perf, bool first)
+/* The same members as stat's JSON events (pmc_json_event_encoding): one spelling everywhere. */
+static void print_json(const struct pmc_event *ev, bool first)
 {
-	const struct perf_event_attr *a = &ev->attr;
-
-	printf("%s\n  {\"name\": ", first ? "" : ",");
-	pmc_json_string(stdout, ev->name);
-	printf(", \"canonical\": ");
-	pmc_json_string(stdout, ev->canonical);
-	printf(", \"type\": %u, \"config\": \"%#llx\", \"config1\": \"%#llx\", \"config2\": \"%#llx\", "
-	       "\"exclude_user\": %u, \"exclude_kernel\": %u, \"exclude_hv\": %u, \"class\": \"%s\", "
-	       "\"fixed_index\": %d, \"perf\": ",
-	       a->type, (unsigned long long)a->config, (unsigned long long)a->config1,
-	       (unsigned long long)a->config2, a->exclude_user, a->exclude_kernel, a->exclude_hv,
-	       class_name(ev->cls), ev->fixed_index);
-	pmc_json_string(stdout, perf);
-	printf("}");
+	fputs(first ? "\n  {" : ",\n  {", stdout);
+	pmc_json_event_encoding(stdout, ev);
+	fputs("}", stdout);
 }
 
 static void report_error(const char *cmd, const struct pmc_resolve_error *err)
@@ -179,8 +158,10 @@ int pmc_cmd_encode(int argc, char **argv)
 		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
 	if (init_pmu(argv[0], pmu))
 		return PMC_EXIT_INTERNAL;
-	if (json)
-		printf("[");
+	if (json) {
+		pmc_json_header(stdout, "encode");
+		fputs(",\"events\":[", stdout);
+	}
 	for (int i = first; i < argc; i++) {
 		struct pmc_event ev;
 		struct pmc_resolve_error err;
@@ -194,13 +175,13 @@ int pmc_cmd_encode(int argc, char **argv)
 		if (pmc_event_perf_spelling(&ev, perf, sizeof(perf)))
 			snprintf(perf, sizeof(perf), "(none)");
 		if (json)
-			print_json(&ev, perf, shown == 0);
+			print_json(&ev, shown == 0);
 		else
 			print_text(&ev, perf);
 		shown++;
 	}
 	if (json)
-		printf("\n]\n");
+		printf("\n]}\n");
 	pmc_pmu_fini();
 	return status;
 }

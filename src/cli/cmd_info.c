@@ -124,10 +124,22 @@ static void print_kernel(FILE *f, const struct pmc_inventory *inv)
 			fprintf(f, ", branches %d", p->branches);
 		if (p->rdpmc >= 0)
 			fprintf(f, ", rdpmc %d", p->rdpmc);
+		if (p->cpus[0])
+			fprintf(f, ", CPUs %s", p->cpus);
 		fputc('\n', f);
 	}
-	fprintf(f, "  core PMU         %s\n", inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].name :
+	fprintf(f, "  core PMU         %s", inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].name :
 				 "none: the kernel has no driver for this CPU's counters");
+	/* Hybrid CPUs (cpu_core + cpu_atom): every core PMU, with the CPUs it counts on. */
+	for (size_t i = 0, k = 0; i < inv->npmus; i++)
+		if (inv->pmus[i].is_core && inv->pmus[i].cpus[0])
+			fprintf(f, "%s%s (CPUs %s)", k++ ? ", " : " (hybrid: ", inv->pmus[i].name, inv->pmus[i].cpus);
+	for (size_t i = 0; i < inv->npmus; i++)
+		if (inv->pmus[i].is_core && inv->pmus[i].cpus[0]) {
+			fprintf(f, "; each hardware event is opened once per core PMU)");
+			break;
+		}
+	fputc('\n', f);
 	if (inv->rdpmc >= 0)
 		fprintf(f, "  rdpmc            %d (%s)\n", inv->rdpmc, inv->rdpmc == 0 ? "never" :
 			inv->rdpmc == 1 ? "while an event is mmapped" : "always");
@@ -275,6 +287,11 @@ static void json_pmus(FILE *f, const struct pmc_inventory *inv)
 		json_int_or_null(f, p->branches, p->branches >= 0);
 		fprintf(f, ",\"rdpmc\":");
 		json_int_or_null(f, p->rdpmc, p->rdpmc >= 0);
+		fprintf(f, ",\"cpus\":");
+		if (p->cpus[0])
+			pmc_json_string(f, p->cpus);
+		else
+			fputs("null", f);
 		fputc('}', f);
 	}
 	fprintf(f, "],\n\"core_pmu\":");
@@ -362,7 +379,7 @@ static int flush_buffer(const char *buf, size_t len)
 		return PMC_EXIT_OK;
 	if (errno == EPIPE)
 		return PMC_EXIT_OK;
-	fprintf(stderr, "pmctool info: cannot write the report: %s\n", strerror(errno));
+	fprintf(stderr, "pmctool info: cannot write the report to stdout: %s\n", strerror(errno));
 	return PMC_EXIT_OUTPUT;
 }
 
@@ -395,7 +412,8 @@ int pmc_cmd_info(int argc, char **argv)
 		return PMC_EXIT_INTERNAL;
 	}
 	if (json) {
-		fputs("{\"pmctool_info_version\":1,\n", f);
+		pmc_json_header(f, "info"); /* schema/pmctool-report.schema.json */
+		fputs(",\"pmctool_info_version\":1,\n", f);
 		json_cpu(f, &inv);
 		json_pmus(f, &inv);
 		json_rest(f, &inv, status);

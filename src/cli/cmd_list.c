@@ -47,7 +47,8 @@ static void text_event(struct out *o, const struct pmc_list_event *ev)
 	bool mods = false;
 
 	if (!o->last_pmu || strcmp(o->last_pmu, ev->pmu)) {
-		fprintf(o->f, "%s%s (%s):\n", o->last_pmu ? "\n" : "", ev->pmu, ev->source);
+		fprintf(o->f, "%s%s (%s%s%s):\n", o->last_pmu ? "\n" : "", ev->pmu, ev->source,
+			ev->cpus ? "; hybrid core PMU of CPUs " : "", ev->cpus ? ev->cpus : "");
 		snprintf(o->last_pmu_buf, sizeof(o->last_pmu_buf), "%s", ev->pmu);
 		o->last_pmu = o->last_pmu_buf;
 	}
@@ -112,10 +113,8 @@ static void json_event(struct out *o, const struct pmc_list_event *ev)
 	pmc_json_string(o->f, ev->spelling);
 	fprintf(o->f, ",\"description\":");
 	pmc_json_string(o->f, ev->desc);
-	if (ev->encoding) {
-		fprintf(o->f, ",\"encoding\":");
-		pmc_json_string(o->f, ev->encoding);
-	}
+	fprintf(o->f, ",\"encoding\":");
+	pmc_json_string_or_null(o->f, ev->encoding);
 	fprintf(o->f, ",\"umasks\":[");
 	for (unsigned i = 0; i < ev->nattrs; i++)
 		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK) {
@@ -229,7 +228,7 @@ static int flush_buffer(const char *buf, size_t len)
 		return PMC_EXIT_OK;
 	if (errno == EPIPE)
 		return PMC_EXIT_OK;
-	fprintf(stderr, "pmctool list: cannot write the listing: %s\n", strerror(errno));
+	fprintf(stderr, "pmctool list: cannot write the listing to stdout: %s\n", strerror(errno));
 	return PMC_EXIT_OUTPUT;
 }
 
@@ -251,8 +250,10 @@ int pmc_cmd_list(int argc, char **argv)
 	}
 	if (o.fmt == FMT_CSV)
 		fputs("pmu,source,name,spelling,description,umasks,default_umask,modifiers\r\n", o.f);
-	else if (o.fmt == FMT_JSON)
-		fputs("{\"events\":[", o.f);
+	else if (o.fmt == FMT_JSON) {
+		pmc_json_header(o.f, "list");
+		fputs(",\"events\":[", o.f);
+	}
 	rc = pmc_list_events(&q, on_event, &o, err, sizeof(err));
 	if (o.fmt == FMT_JSON)
 		fputs("\n]}\n", o.f);

@@ -6,18 +6,20 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "output/output.h"
 #include "eventsets/eventset.h"
 #include "pmu/event.h"
 #include "util/util.h"
 
 static const char help[] =
-	"Usage: pmctool sets [--all] [--names] [--pmu NAME]\n"
-	"       pmctool sets [--pmu NAME] SET\n\n"
+	"Usage: pmctool sets [--all] [--names | --json] [--pmu NAME]\n"
+	"       pmctool sets [--pmu NAME] [--json] SET\n\n"
 	"List the event sets (events/*.set) that apply to this CPU's PMU, or show one set: its events, metrics,\n"
 	"checks, cautions and provenance, for the variant that applies. Use a set with 'pmctool stat -g SET'.\n\n"
 	"Options:\n"
 	"  -a, --all        list every set, also those with no variant for this PMU\n"
 	"  -n, --names      print only the names, one a line\n"
+	"  -j, --json       one JSON document (schema/pmctool-report.schema.json, kind \"sets\" or \"set\")\n"
 	"  -p, --pmu NAME   choose variants for libpfm4 PMU NAME (hsw, skl, icx, amd64_fam19h_zen3...) instead of\n"
 	"                   the detected one (LIBPFM_FORCE_PMU=NAME also forces it)\n"
 	"  -h, --help       this text\n\n"
@@ -76,7 +78,91 @@ static void show_set(const struct pmc_eventset *s, const char *pmu)
 		printf("  %-24s when %s\n  %-24s %s\n", v->checks[i].name, v->checks[i].cond, "", v->checks[i].msg);
 }
 
-static int list_sets(bool all, bool names, const char *pmu)
+static void json_strings(char *const *items, size_t n)
+{
+	fputc('[', stdout);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', stdout);
+		pmc_json_string(stdout, items[i]);
+	}
+	fputc(']', stdout);
+}
+
+static void json_variant(const struct pmc_eventset_variant *v)
+{
+	fputs("{\"name\":", stdout);
+	pmc_json_string(stdout, v->name);
+	fputs(",\"pmus\":", stdout);
+	json_strings(v->pmus, v->npmus);
+	fputs(",\"cautions\":", stdout);
+	json_strings(v->notes, v->nnotes);
+	fputs(",\"events\":[", stdout);
+	for (size_t i = 0; i < v->nevents; i++) {
+		fputs(i ? ",{\"spelling\":" : "{\"spelling\":", stdout);
+		pmc_json_string(stdout, v->events[i].spelling);
+		printf(",\"batch\":%u}", v->events[i].batch);
+	}
+	fputs("],\"metrics\":[", stdout);
+	for (size_t i = 0; i < v->nmetrics; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
+		pmc_json_string(stdout, v->metrics[i].name);
+		fputs(",\"unit\":", stdout);
+		pmc_json_string_or_null(stdout, v->metrics[i].unit);
+		fputs(",\"formula\":", stdout);
+		pmc_json_string(stdout, v->metrics[i].formula);
+		fputs(",\"description\":", stdout);
+		pmc_json_string_or_null(stdout, v->metrics[i].desc);
+		fputc('}', stdout);
+	}
+	fputs("],\"checks\":[", stdout);
+	for (size_t i = 0; i < v->nchecks; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
+		pmc_json_string(stdout, v->checks[i].name);
+		fputs(",\"when\":", stdout);
+		pmc_json_string(stdout, v->checks[i].cond);
+		fputs(",\"message\":", stdout);
+		pmc_json_string(stdout, v->checks[i].msg);
+		fputc('}', stdout);
+	}
+	fputs("]}", stdout);
+}
+
+/* sets --json SET: the set, and the variant for this PMU in full (null when none applies). */
+static void show_set_json(const struct pmc_eventset *s, const char *pmu)
+{
+	const struct pmc_eventset_variant *v = pmc_eventset_select(s, pmu);
+
+	pmc_json_header(stdout, "set");
+	fputs(",\"name\":", stdout);
+	pmc_json_string(stdout, s->name);
+	fputs(",\"path\":", stdout);
+	pmc_json_string(stdout, s->path);
+	fputs(",\"description\":", stdout);
+	pmc_json_string(stdout, s->description);
+	fputs(",\"provenance\":", stdout);
+	json_strings(s->provenance, s->nprovenance);
+	fputs(",\"cautions\":", stdout);
+	json_strings(s->notes, s->nnotes);
+	fputs(",\"variants\":[", stdout);
+	for (size_t i = 0; i < s->nvariants; i++) {
+		fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
+		pmc_json_string(stdout, s->variants[i].name);
+		fputs(",\"pmus\":", stdout);
+		json_strings(s->variants[i].pmus, s->variants[i].npmus);
+		fputc('}', stdout);
+	}
+	fputs("],\"pmu\":", stdout);
+	pmc_json_string_or_null(stdout, pmu);
+	fputs(",\"variant\":", stdout);
+	if (v)
+		json_variant(v);
+	else
+		fputs("null", stdout);
+	fputs("}\n", stdout);
+}
+
+static int list_sets(bool all, bool names, bool json, const char *pmu)
 {
 	struct pmc_eventset **sets;
 	size_t n, shown = 0;
@@ -87,20 +173,41 @@ static int list_sets(bool all, bool names, const char *pmu)
 		fprintf(stderr, "pmctool sets: %s\n", err);
 		return PMC_EXIT_USAGE;
 	}
-	if (!names)
+	if (json) {
+		pmc_json_header(stdout, "sets");
+		fputs(",\"pmu\":", stdout);
+		pmc_json_string_or_null(stdout, pmu);
+		fputs(",\"sets\":[", stdout);
+	} else if (!names) {
 		printf("%-14s %-18s %s (PMU %s)\n", "SET", "VARIANT", "DESCRIPTION", pmu ? pmu : "none detected");
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc_eventset_variant *v = pmc_eventset_select(sets[i], pmu);
 
 		if (!v && !all)
 			continue;
+		if (json) {
+			fputs(shown ? ",{\"name\":" : "{\"name\":", stdout);
+			pmc_json_string(stdout, sets[i]->name);
+			fputs(",\"variant\":", stdout);
+			pmc_json_string_or_null(stdout, v ? v->name : NULL);
+			fputs(",\"description\":", stdout);
+			pmc_json_string(stdout, sets[i]->description);
+			fputs(",\"path\":", stdout);
+			pmc_json_string(stdout, sets[i]->path);
+			fputc('}', stdout);
+		}
 		shown++;
+		if (json)
+			continue;
 		if (names)
 			printf("%s\n", sets[i]->name);
 		else
 			printf("%-14s %-18s %.*s%s\n", sets[i]->name, v ? v->name : "(not for this PMU)", 72,
 			       sets[i]->description, strlen(sets[i]->description) > 72 ? "..." : "");
 	}
+	if (json)
+		fputs("]}\n", stdout);
 	if (!shown && !names)
 		fprintf(stderr, "pmctool sets: no set applies to PMU %s%s\n", pmu ? pmu : "(none detected)",
 			n ? "; --all lists every set" : "; no set files were found");
@@ -113,25 +220,31 @@ int pmc_cmd_sets(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "names", no_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "pmu", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool all = false, names = false;
+	bool all = false, names = false, json = false;
 	const char *pmu = NULL, *forced = NULL;
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+anp:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+anjp:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = true; break;
 		case 'n': names = true; break;
+		case 'j': json = true; break;
 		case 'p': forced = optarg; break;
 		case 'h': fputs(help, stdout); return PMC_EXIT_OK;
 		default:
 			fprintf(stderr, "pmctool sets: see 'pmctool sets --help'\n");
 			return PMC_EXIT_USAGE;
 		}
+	}
+	if (json && names) {
+		fprintf(stderr, "pmctool sets: --names and --json both choose the output: give one\n");
+		return PMC_EXIT_USAGE;
 	}
 	if (argc - optind > 1) {
 		fprintf(stderr, "pmctool sets: one SET at most (got '%s' and '%s')\n", argv[optind], argv[optind + 1]);
@@ -147,11 +260,14 @@ int pmc_cmd_sets(int argc, char **argv)
 			fprintf(stderr, "pmctool sets: %s\n", err);
 			rc = PMC_EXIT_USAGE;
 		} else {
-			show_set(s, pmu);
+			if (json)
+				show_set_json(s, pmu);
+			else
+				show_set(s, pmu);
 			pmc_eventset_free(s);
 		}
 	} else {
-		rc = list_sets(all, names, pmu);
+		rc = list_sets(all, names, json, pmu);
 	}
 	pmc_pmu_fini();
 	return rc;

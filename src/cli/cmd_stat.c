@@ -2,6 +2,7 @@
 /* pmctool stat: options, help and the flow argv -> events -> plan -> runs -> report -> output. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/stat.h"
+#include "info/inventory.h"
 #include "run/launch.h"
 
 static const char stat_help[] =
@@ -30,8 +32,8 @@ static const char stat_help[] =
 	"                            breakpoint mem:0x401000:x (executions of an address)\n"
 	"                          modifiers :u (user mode only) and :k (kernel mode only)\n"
 	"                          Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
-	"                          cycles, instructions, ref-cycles, branches, branch-misses and msr/tsc/.\n"
-	"  -g, --group SET         an event set from events/ ('pmctool sets' lists them)\n"
+	"                          cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/.\n"
+	"  -g, --group SET         an event set from events/ ('pmctool sets' lists them); one -g only\n"
 	"      --metric NAME=FORMULA  add a derived metric (see pmctool-events(5) for the formula language)\n"
 	"\n"
 	"Batches:\n"
@@ -41,11 +43,14 @@ static const char stat_help[] =
 	"                          counts are scaled by enabled/running time\n"
 	"      --counters N        programmable counters per batch (default: detected; 1..64)\n"
 	"      --no-anchors        do not add the anchor events to every batch\n"
-	"      --dry-run           print the plan (batches, encodings) and exit without running anything\n"
-	"  -r, --repeat N          run N times; report mean, median, stddev, min and max (1..100000)\n"
+	"      --dry-run           print the plan (batches, encodings) and exit without running anything (text, or\n"
+	"                          JSON with --json)\n"
+	"  -r, --repeat N          run N times; report mean, median, stddev, min and max (1..100000); runs that\n"
+	"                          failed are listed and kept out of the statistics\n"
 	"\n"
 	"Built-in kernels:\n"
-	"  -k, --kernel NAME       run a built-in kernel in-process, reading counters with RDPMC\n"
+	"  -k, --kernel NAME       run a built-in kernel in-process, reading counters with RDPMC (one -k only;\n"
+	"                          the options below need it)\n"
 	"      --iters N           iterations of the kernel's loop\n"
 	"      --param K=V         a kernel parameter (repeatable)\n"
 	"      --cpu N             pin to CPU N (default: the current CPU)\n"
@@ -53,20 +58,30 @@ static const char stat_help[] =
 	"      --subtract-overhead subtract the measured cost of an empty measured region\n"
 	"\n"
 	"Output (to stderr unless -o):\n"
-	"  -x, --field-separator SEP  perf stat's separated layout\n"
-	"      --csv               CSV (RFC 4180): a header, one row per event, run and batch, then metrics, checks\n"
-	"      --json              one JSON document\n"
-	"  -o, --output FILE       write the report to FILE ('-' for stdout); written whole or not at all\n"
+	"  -x, --field-separator SEP  perf stat's separated layout (value, unit, event, [variance,] run time,\n"
+	"                          running %, metric value, metric unit)\n"
+	"      --csv               CSV (RFC 4180): a header, one row per event, run and batch, summaries, runs,\n"
+	"                          metrics, checks\n"
+	"      --json              one JSON document (schema/pmctool-report.schema.json)\n"
+	"                          (-x, --csv and --json exclude each other)\n"
+	"  -o, --output FILE       write the report to FILE ('-' for stdout, /dev/fd/N for descriptor N); a regular\n"
+	"                          file is replaced whole or not at all, keeping its mode and owner; a device or\n"
+	"                          FIFO is written through. Checked before anything runs\n"
+	"      --log-fd N          write the report to file descriptor N (as perf stat; not with -o)\n"
+	"  -v, --verbose           print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
+	"                          kernel's answer) to stderr, as perf -vv does\n"
 	"  -h, --help              this text\n"
 	"\n"
-	"Exit status: the command's; 128+N when it died of signal N; 126 cannot execute; 127 not found;\n"
-	"2 bad usage or event; 3 nothing could be counted; 4 the report could not be written; 5 internal error;\n"
-	"130 / 143 interrupted by SIGINT / SIGTERM (the counts so far are printed, marked partial).\n"
+	"Numbers are decimal ('-r 010' is 10). Exit status: the command's (with -r, the first failing run's);\n"
+	"128+N when it died of signal N; 126 cannot execute; 127 not found; 2 bad usage or event (nothing ran);\n"
+	"3 nothing could be counted and the command exited 0 (a failing command's own status wins); 4 the report\n"
+	"could not be written; 5 internal error; 130 / 143 interrupted by SIGINT / SIGTERM (the counts so far are\n"
+	"printed, marked partial).\n"
 	"See pmctool-stat(1).\n";
 
 enum {
 	OPT_BATCH = 256, OPT_COUNTERS, OPT_DRY_RUN, OPT_CSV, OPT_JSON, OPT_METRIC, OPT_ITERS, OPT_PARAM, OPT_CPU,
-	OPT_WARMUP, OPT_SUBTRACT, OPT_NO_ANCHORS,
+	OPT_WARMUP, OPT_SUBTRACT, OPT_NO_ANCHORS, OPT_LOG_FD,
 };
 
 static const struct option stat_longopts[] = {
@@ -88,6 +103,8 @@ static const struct option stat_longopts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -102,23 +119,25 @@ static int parse_uint_opt(const char *opt, const char *val, uint64_t min, uint64
 {
 	char what[96];
 
-	if (pmc_parse_u64(val, min, max, ret) == 0)
+	if (pmc_parse_dec_u64(val, min, max, ret) == 0)
 		return 0;
-	snprintf(what, sizeof(what), "expected a whole number from %llu to %llu", (unsigned long long)min,
+	snprintf(what, sizeof(what), "expected a decimal whole number from %llu to %llu", (unsigned long long)min,
 		 (unsigned long long)max);
 	return bad_value(opt, val, what);
 }
 
+/* A decimal number: digits with at most one '.', as the help gives them (strtod alone would take 0x10, 1e1, inf). */
 static int parse_double_opt(const char *opt, const char *val, double min, double max, double *ret)
 {
 	char *end;
 	double v;
+	size_t digits = strspn(val, "0123456789.");
 
 	errno = 0;
 	v = strtod(val, &end);
-	if (!*val || *end || errno || !(v >= min && v <= max)) {
+	if (!*val || val[digits] || strchr(val, '.') != strrchr(val, '.') || *end || errno || !(v >= min && v <= max)) {
 		char what[96];
-		snprintf(what, sizeof(what), "expected a number from %g to %g", min, max);
+		snprintf(what, sizeof(what), "expected a decimal number from %g to %g", min, max);
 		return bad_value(opt, val, what);
 	}
 	*ret = v;
@@ -135,23 +154,105 @@ static int push_arg(const char **arr, size_t *n, size_t cap, const char *opt, co
 	return 0;
 }
 
+/* An option that takes one value, given twice with different values: an error naming both, never a silent drop. */
+static int twice(const char *opt, const char *a, const char *b)
+{
+	fprintf(stderr, "pmctool stat: %s given twice ('%.80s' and '%.80s'): give it once\n", opt, a, b);
+	return PMC_EXIT_USAGE;
+}
+
+static int set_once(const char **slot, const char *opt, const char *val)
+{
+	if (*slot && strcmp(*slot, val))
+		return twice(opt, *slot, val);
+	*slot = val;
+	return 0;
+}
+
+static const char *format_option(enum pmc_output_format f)
+{
+	return f == PMC_OUTPUT_SEP ? "-x" : f == PMC_OUTPUT_CSV ? "--csv" : f == PMC_OUTPUT_JSON ? "--json" : "";
+}
+
+/* -x, --csv and --json pick one format: two different ones are an error naming both. */
+static int set_format(struct stat_opts *o, enum pmc_output_format f)
+{
+	if (o->out.format != PMC_OUTPUT_TABLE && o->out.format != f) {
+		fprintf(stderr, "pmctool stat: %s and %s both choose the report's format: give one\n",
+			format_option(o->out.format), format_option(f));
+		return PMC_EXIT_USAGE;
+	}
+	o->out.format = f;
+	return 0;
+}
+
+/* Options that take one value: given again with another value, an error naming both values (the same value twice is
+ * harmless). -k, -g, -o and -x are checked where they are parsed. */
+static int check_single(int c, const char *val, const char **seen)
+{
+	static const struct {
+		int opt;
+		const char *name;
+	} single[] = {
+		{ 'r', "-r" }, { OPT_COUNTERS, "--counters" }, { OPT_BATCH, "--batch" }, { OPT_ITERS, "--iters" },
+		{ OPT_CPU, "--cpu" }, { OPT_WARMUP, "--warmup" },
+	};
+
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(single); i++) {
+		if (single[i].opt != c)
+			continue;
+		if (seen[i] && strcmp(seen[i], val))
+			return twice(single[i].name, seen[i], val);
+		seen[i] = val;
+	}
+	return 0;
+}
+
+/* The options that only mean something with -k, and options that exclude each other. */
+static int check_combinations(const struct stat_opts *o, const char *kernel_only)
+{
+	if (kernel_only && !o->kernel) {
+		fprintf(stderr, "pmctool stat: %s needs -k KERNEL (it sets up a built-in kernel)\n", kernel_only);
+		return PMC_EXIT_USAGE;
+	}
+	if (o->kernel && o->argv) {
+		fprintf(stderr, "pmctool stat: give either -k KERNEL or a command, not both\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->outpath && o->log_fd >= 0) {
+		fprintf(stderr, "pmctool stat: -o and --log-fd both choose where the report goes: give one\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->dry_run && (o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_CSV)) {
+		fprintf(stderr, "pmctool stat: --dry-run prints the plan as text or --json, not with %s\n",
+			format_option(o->out.format));
+		return PMC_EXIT_USAGE;
+	}
+	return 0;
+}
+
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
+	const char *kernel_only = NULL; /* the first -k-only option seen */
+	const char *seen[6] = { NULL };  /* check_single's values */
 	uint64_t u;
 	int c, r = 0;
 
 	o->runs = 1;
 	o->cpu = -1;
 	o->warmup_s = 0.2;
+	o->log_fd = -1;
 	optind = 0; /* glibc: a full restart, no state left from an earlier parse (the fuzz target parses many) */
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:h", stat_longopts, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:vh", stat_longopts, NULL)) != -1) {
+		if (optarg && (r = check_single(c, optarg, seen)))
+			break;
 		switch (c) {
 		case 'e':
 			r = push_arg(o->event_lists, &o->nlists, PMC_ARRAY_SIZE(o->event_lists), "-e", optarg);
 			break;
 		case 'g':
-			o->set_name = optarg;
+			r = set_once(&o->set_name, "-g", optarg);
 			break;
 		case OPT_METRIC:
 			r = push_arg(o->metric_args, &o->nmetric_args, PMC_ARRAY_SIZE(o->metric_args), "--metric", optarg);
@@ -179,38 +280,57 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 				o->runs = (unsigned)u;
 			break;
 		case 'k':
-			o->kernel = optarg;
+			r = set_once(&o->kernel, "-k", optarg);
 			break;
 		case OPT_ITERS:
+			kernel_only = kernel_only ? kernel_only : "--iters";
 			r = parse_uint_opt("--iters", optarg, 1, (uint64_t)1 << 40, &o->iters);
 			break;
 		case OPT_PARAM:
+			kernel_only = kernel_only ? kernel_only : "--param";
 			r = push_arg(o->params, &o->nparams, PMC_ARRAY_SIZE(o->params), "--param", optarg);
 			break;
 		case OPT_CPU:
+			kernel_only = kernel_only ? kernel_only : "--cpu";
 			if (!(r = parse_uint_opt("--cpu", optarg, 0, 8191, &u)))
 				o->cpu = (int)u;
 			break;
 		case OPT_WARMUP:
+			kernel_only = kernel_only ? kernel_only : "--warmup";
 			r = parse_double_opt("--warmup", optarg, 0, 60, &o->warmup_s);
 			break;
 		case OPT_SUBTRACT:
+			kernel_only = kernel_only ? kernel_only : "--subtract-overhead";
 			o->subtract_overhead = true;
 			break;
 		case 'x':
 			if (!*optarg || strlen(optarg) >= sizeof(o->out.sep))
 				r = bad_value("-x", optarg, "expected a separator of 1 to 15 characters");
-			o->out.format = PMC_OUTPUT_SEP;
-			snprintf(o->out.sep, sizeof(o->out.sep), "%s", optarg);
+			else if (o->out.format == PMC_OUTPUT_SEP && strcmp(o->out.sep, optarg))
+				r = twice("-x", o->out.sep, optarg);
+			else if (!(r = set_format(o, PMC_OUTPUT_SEP)))
+				snprintf(o->out.sep, sizeof(o->out.sep), "%s", optarg);
 			break;
 		case OPT_CSV:
-			o->out.format = PMC_OUTPUT_CSV;
+			r = set_format(o, PMC_OUTPUT_CSV);
 			break;
 		case OPT_JSON:
-			o->out.format = PMC_OUTPUT_JSON;
+			r = set_format(o, PMC_OUTPUT_JSON);
 			break;
 		case 'o':
-			o->outpath = optarg;
+			r = set_once(&o->outpath, "-o", optarg);
+			break;
+		case OPT_LOG_FD:
+			if (!(r = parse_uint_opt("--log-fd", optarg, 0, INT_MAX, &u))) {
+				char prev[16];
+				snprintf(prev, sizeof(prev), "%d", o->log_fd);
+				if (o->log_fd >= 0 && o->log_fd != (int)u)
+					r = twice("--log-fd", prev, optarg);
+				o->log_fd = (int)u;
+			}
+			break;
+		case 'v':
+			o->verbose = true;
 			break;
 		case 'h':
 			fputs(stat_help, stdout);
@@ -229,10 +349,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		return r;
 	if (optind < argc)
 		o->argv = argv + optind;
-	if (o->kernel && o->argv) {
-		fprintf(stderr, "pmctool stat: give either -k KERNEL or a command, not both\n");
-		return PMC_EXIT_USAGE;
-	}
+	r = check_combinations(o, kernel_only);
+	if (r)
+		return r;
 	if (!o->kernel && !o->argv && !o->dry_run) {
 		fprintf(stderr, "pmctool stat: no command to measure: 'pmctool stat [OPTIONS] -- COMMAND [ARGS...]' "
 				"or '-k KERNEL'\n");
@@ -303,7 +422,9 @@ static void add_stat_checks(struct pmc_report *rep)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
 				     "never ran are <not run>", stat_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-	if (hw_enoent)
+	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
+	 * and that event's reason says so. */
+	if (hw_enoent && !pmc_inventory_has_core_pmu())
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
 				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints were counted. "
@@ -380,13 +501,70 @@ static bool counted_anything(const struct pmc_report *rep)
 	return false;
 }
 
+/* The exit status after a measurement that ran: interrupted 128+N; else the first failing run's status (the
+ * command's own status is never replaced); else 3 when nothing at all was counted; else 0. */
+static int measured_status(const struct pmc_report *rep)
+{
+	if (stat_interrupted)
+		return 128 + stat_interrupted;
+	if (rep->exit_status)
+		return rep->exit_status;
+	return counted_anything(rep) ? PMC_EXIT_OK : PMC_EXIT_NOCOUNT;
+}
+
+/* Where the report goes, as a path for pmc_output_write_path (NULL: stderr), and how to name it in a message. */
+static const char *report_dest(const struct stat_opts *o, char *buf, size_t len)
+{
+	if (o->log_fd >= 0) {
+		snprintf(buf, len, "/dev/fd/%d", o->log_fd);
+		return buf;
+	}
+	return o->outpath;
+}
+
+static int output_error(const struct stat_opts *o, const char *dest, int err)
+{
+	if (err == -EPIPE)
+		return PMC_EXIT_OUTPUT; /* the reader went away: quiet */
+	if (o->log_fd >= 0)
+		fprintf(stderr, "pmctool: cannot write the report to --log-fd %d: %s\n", o->log_fd, strerror(-err));
+	else
+		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n",
+			!dest ? "stderr" : strcmp(dest, "-") ? dest : "stdout", strerror(-err));
+	return PMC_EXIT_OUTPUT;
+}
+
+/* --dry-run: the plan as text, or JSON with --json, to stdout or where -o / --log-fd say. */
+static int emit_plan(const struct stat_events *se, const struct stat_opts *o, const char *dest)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int r;
+
+	if (!mem)
+		return PMC_EXIT_INTERNAL;
+	if (o->out.format == PMC_OUTPUT_JSON)
+		stat_plan_json(se, mem);
+	else
+		stat_events_print_plan(se, mem);
+	if (fclose(mem)) {
+		free(buf);
+		return PMC_EXIT_INTERNAL;
+	}
+	r = pmc_output_write_path(dest ? dest : "-", buf, len);
+	free(buf);
+	return r ? output_error(o, dest ? dest : "-", r) : PMC_EXIT_OK;
+}
+
 int pmc_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
 	struct stat_events se;
 	struct pmc_report rep;
 	struct pmc_metric_def *cli_metrics = NULL;
-	char err[256];
+	char err[256], fdpath[32];
+	const char *dest;
 	int rc, r;
 
 	memset(&o, 0, sizeof(o));
@@ -395,6 +573,10 @@ int pmc_cmd_stat(int argc, char **argv)
 	rc = stat_parse_opts(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? PMC_EXIT_OK : rc;
+	/* The report's destination is checked first: a missing directory must not cost the whole run. */
+	dest = report_dest(&o, fdpath, sizeof(fdpath));
+	if (dest && (r = pmc_output_check_path(dest)) < 0)
+		return output_error(&o, dest, r == -EPIPE ? -EIO : r);
 	/* libpfm4 starts only when an event needs it (its start-up costs milliseconds in a VM); a failure to start
 	 * is told when an event could not be resolved. */
 	rc = stat_metrics_parse(&o, &cli_metrics);
@@ -411,11 +593,13 @@ int pmc_cmd_stat(int argc, char **argv)
 		rc = PMC_EXIT_INTERNAL;
 	}
 	if (!rc)
+		rc = stat_metrics_check(&se, cli_metrics, o.nmetric_args);
+	if (!rc)
 		rc = stat_events_plan(&se, &o);
 	if (rc)
 		goto out;
 	if (o.dry_run) {
-		stat_events_print_plan(&se, stdout);
+		rc = emit_plan(&se, &o, dest);
 		goto out;
 	}
 	if (se.plan.nbatches > 1 && o.batch == STAT_BATCH_AUTO)
@@ -439,25 +623,13 @@ int pmc_cmd_stat(int argc, char **argv)
 	}
 	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
 	add_stat_checks(&rep);
-	r = pmc_output_emit(&rep, &o.out, o.outpath);
-	if (r == -EPIPE) {
-		rc = rc ? rc : PMC_EXIT_OUTPUT;
-		goto out;
-	}
+	r = pmc_output_emit(&rep, &o.out, dest);
 	if (r) {
-		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n", o.outpath ? o.outpath : "stderr",
-			strerror(-r));
-		rc = PMC_EXIT_OUTPUT;
+		rc = output_error(&o, dest, r);
 		goto out;
 	}
-	if (rc)
-		goto out;
-	if (stat_interrupted)
-		rc = 128 + stat_interrupted;
-	else if (!counted_anything(&rep))
-		rc = PMC_EXIT_NOCOUNT;
-	else
-		rc = rep.exit_status;
+	if (!rc)
+		rc = measured_status(&rep);
 out:
 	free(cli_metrics);
 	pmc_report_fini(&rep);

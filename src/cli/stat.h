@@ -35,8 +35,10 @@ struct stat_opts {
 	unsigned counters;             /* --counters, 0 = detect */
 	bool dry_run;
 	bool no_anchors;
+	bool verbose;                  /* -v: print every perf_event_open */
 	struct pmc_output_opts out;
 	const char *outpath;           /* -o */
+	int log_fd;                    /* --log-fd, -1 = none */
 	char **argv;                   /* the command, NULL with -k */
 	const struct pmc_kernel *k;    /* -k, resolved */
 	struct pmc_kernel_params kp;
@@ -49,6 +51,7 @@ struct stat_events {
 	struct pmc_plan plan;
 	struct pmc_plan_opts popts;
 	char budget_why[256];          /* where the counter budget came from */
+	unsigned never_ran;            /* groups the kernel accepted but never ran, split and measured again */
 	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
 	const struct pmc_eventset_variant *variant;
 };
@@ -60,6 +63,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 /* Resolve one spec and append it. On a bad name prints the error (and suggestions) to stderr and returns
  * PMC_EXIT_USAGE; 0 on success. */
 int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flags);
+/* Append one resolved event. 0, or an exit status after the error was printed. */
+int stat_events_push(struct stat_events *se, const struct pmc_event *ev);
 /* Fill from -e lists, or the default set. Returns 0 or an exit status. */
 int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o);
 /* Work out the counter budget and plan; adds the anchors when more than one batch is needed. 0 or exit status. */
@@ -85,6 +90,24 @@ int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret);
 /* Evaluate the set's metrics (or the defaults) and --metric's, then run the checks. */
 void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
 			struct pmc_report *rep);
+
+/* Before anything runs: every name a --metric formula uses is an event of this measurement (as written or its
+ * canonical name), a constant, or a metric of the set or of --metric. 0, or PMC_EXIT_USAGE after the error. */
+int stat_metrics_check(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli);
+
+/* --dry-run --json: the plan as one JSON document (schema/pmctool-report.schema.json, "kind": "plan"). */
+void stat_plan_json(const struct stat_events *se, FILE *f);
+
+/* Hybrid CPUs (stat_hybrid.c; each does nothing on other machines). -k: fix the CPU the kernel runs on (the current
+ * one unless --cpu), since the events are chosen for its core type. 0 or an exit status (message printed). */
+int stat_hybrid_pin(struct stat_opts *o);
+/* The events ev stands for: itself, or its copies per core PMU (-k or a CPU-wide event: only its CPU's core PMU).
+ * The number written to out (max >= PMC_MAX_CORE_PMUS), or -errno after the error was printed. */
+int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, struct pmc_event *out, size_t max);
+/* Replace every event of se by its copies. 0 or an exit status. */
+int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o);
+/* After the measurement: the merged rows and a note on the core types. */
+void stat_hybrid_report(const struct stat_opts *o, struct pmc_report *rep);
 
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;

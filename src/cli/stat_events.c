@@ -8,8 +8,10 @@
 #include "cli/stat.h"
 #include "info/inventory.h"
 #include "info/sysfs.h"
+#include "pmu/hybrid.h"
 
-/* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). */
+/* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). ref-cycles only where
+ * the PMU has it (not AMD's): see skip_default. */
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles",
 	"instructions", "ref-cycles", "branches", "branch-misses",
@@ -24,7 +26,7 @@ static const char *const kernel_default_events[] = {
 /* Added to every batch when a measurement needs more than one, so the batches can be checked against each other. */
 static const char *const anchor_events[] = { "instructions", "cycles", "ref-cycles", "msr/tsc/" };
 
-static int push_event(struct stat_events *se, const struct pmc_event *ev)
+int stat_events_push(struct stat_events *se, const struct pmc_event *ev)
 {
 	if (se->n >= PMC_MAX_EVENTS) {
 		fprintf(stderr, "pmctool: too many events (more than %d): split the measurement into several runs\n",
@@ -66,7 +68,7 @@ int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flag
 		return PMC_EXIT_USAGE;
 	}
 	ev.flags |= flags;
-	return push_event(se, &ev);
+	return stat_events_push(se, &ev);
 }
 
 static int add_cb(const char *spec, void *ctx)
@@ -120,10 +122,16 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 		}
 		if (which >= 0) {
 			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0) {
+				int active = pmc_sysfs_smt_active();
+
 				fprintf(stderr, "pmctool: event set '%s' counts on the two SMT siblings of a core, but CPU %d "
-						"has no sibling (SMT is off or absent): see "
+						"has no running sibling (%s): see "
 						"/sys/devices/system/cpu/cpu%d/topology/core_cpus_list\n",
-					se->set->name, o->cpu >= 0 ? o->cpu : 0, o->cpu >= 0 ? o->cpu : 0);
+					se->set->name, o->cpu >= 0 ? o->cpu : 0,
+					active == 0 ? "smt/active is 0: no sibling thread runs"
+					: active == 1 ? "smt/active is 1, but not on this CPU's core"
+						      : "smt/active is unreadable: this CPU may have no SMT",
+					o->cpu >= 0 ? o->cpu : 0);
 				return PMC_EXIT_USAGE;
 			}
 			if (o->kernel) {
@@ -135,14 +143,21 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			ev.cpu = sib[which];
 			snprintf(ev.name, sizeof(ev.name), "%s", spelling);
 		}
-		r = push_event(se, &ev);
+		r = stat_events_push(se, &ev);
 		if (r)
 			return r;
 	}
 	return 0;
 }
 
-int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
+/* Defaults and anchors are the events the PMU has: AMD has no ref-cycles (the kernel would answer ENOENT, and it
+ * would cost a programmable counter in every batch). */
+static bool skip_default(const char *name)
+{
+	return !strcmp(name, "ref-cycles") && !pmc_pmu_has_ref_cycles();
+}
+
+static int collect_events(struct stat_events *se, const struct stat_opts *o)
 {
 	int r;
 
@@ -172,6 +187,8 @@ int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
 		const char *const *list = o->kernel ? kernel_default_events : default_events;
 		size_t n = o->kernel ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
 		for (size_t i = 0; i < n; i++) {
+			if (skip_default(list[i]))
+				continue;
 			r = stat_events_add_spec(se, list[i], 0);
 			if (r)
 				return r;
@@ -181,9 +198,16 @@ int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
 	{
 		struct pmc_event ev;
 		if (pmc_event_resolve("msr/tsc/", &ev, NULL) == 0)
-			return push_event(se, &ev);
+			return stat_events_push(se, &ev);
 	}
 	return 0;
+}
+
+int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
+{
+	int r = collect_events(se, o);
+
+	return r ? r : stat_hybrid_expand(se, o);
 }
 
 static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
@@ -194,25 +218,29 @@ static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
 }
 
 /* Anchors the user did not ask for are added; an event the user asked for that equals an anchor becomes one. */
-static int add_anchors(struct stat_events *se)
+static int add_anchor(struct stat_events *se, struct pmc_event *ev)
+{
+	for (size_t i = 0; i < se->n; i++) {
+		if (same_event(&se->evs[i], ev)) {
+			se->evs[i].flags |= PMC_EVF_ANCHOR;
+			return 0;
+		}
+	}
+	ev->flags |= PMC_EVF_ANCHOR;
+	return stat_events_push(se, ev);
+}
+
+static int add_anchors(struct stat_events *se, const struct stat_opts *o)
 {
 	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
-		struct pmc_event ev;
-		bool found = false;
+		struct pmc_event ev, copies[PMC_MAX_CORE_PMUS];
+		int n;
 
-		if (pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
+		if (skip_default(anchor_events[a]) || pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
 			continue; /* msr/tsc/ where there is no msr PMU */
-		for (size_t i = 0; i < se->n; i++) {
-			if (same_event(&se->evs[i], &ev)) {
-				se->evs[i].flags |= PMC_EVF_ANCHOR;
-				found = true;
-				break;
-			}
-		}
-		if (!found) {
-			int r;
-			ev.flags |= PMC_EVF_ANCHOR;
-			r = push_event(se, &ev);
+		n = stat_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
+		for (int c = 0; c < n; c++) {
+			int r = add_anchor(se, &copies[c]);
 			if (r)
 				return r;
 		}
@@ -229,6 +257,17 @@ static bool no_pmu_budget(struct stat_events *se)
 	snprintf(se->budget_why, sizeof(se->budget_why),
 		 "no hardware PMU, so hardware events are not split into batches (--counters N to plan anyway)");
 	return true;
+}
+
+/* The forced libpfm4 PMU's table, read as budget.c reads any static table. */
+static int forced_pmu_budget(unsigned *ret_n, char *why, size_t whylen)
+{
+	const char *core = pmc_pmu_core_name();
+	int table = pmc_pmu_core_table_counters();
+
+	if (!core || table <= 0)
+		return -ENODEV;
+	return pmc_forced_pmu_budget(core, pmc_pmu_has_intel_fixed(), (unsigned)table, ret_n, why, whylen);
 }
 
 static void detect_budget(struct stat_events *se, const struct stat_opts *o)
@@ -248,7 +287,7 @@ static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 		snprintf(se->budget_why, sizeof(se->budget_why), "no event needs a counter");
 		return;
 	}
-	se->popts.fixed_slots = pmc_pmu_has_intel_fixed() ? 3 : 0;
+	se->popts.fixed_slots = pmc_pmu_fixed_counters();
 	if (o->counters) {
 		se->popts.gp_budget = o->counters;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters (--counters)", o->counters);
@@ -257,13 +296,18 @@ static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 	/* Checked first because the live count below starts libpfm4, and says the same without a PMU. */
 	if (no_pmu_budget(se))
 		return;
+	/* A forced PMU where the kernel has none: the host cannot say, so plan for the forced PMU's counters. */
+	if (getenv("LIBPFM_FORCE_PMU") && !pmc_inventory_has_core_pmu() && forced_pmu_budget(&n, why, sizeof(why)) == 0) {
+		se->popts.gp_budget = n;
+		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
+		return;
+	}
 	if (pmc_inventory_gp_counters(&n, why, sizeof(why)) == 0 && n > 0) {
 		se->popts.gp_budget = n;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
 		return;
 	}
-	/* A forced libpfm4 PMU, or a PMU that did not say: 4 is what every Intel core since Nehalem gives one thread
-	 * with SMT on. */
+	/* A PMU that did not say: 4 is what every Intel core since Nehalem gives one thread with SMT on. */
 	se->popts.gp_budget = 4;
 	snprintf(se->budget_why, sizeof(se->budget_why),
 		 "4 programmable counters assumed (no live count for this PMU; --counters N to change)");
@@ -278,7 +322,7 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {
 		pmc_plan_fini(&se->plan);
-		r = add_anchors(se);
+		r = add_anchors(se, o);
 		if (r)
 			return r;
 		r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
@@ -304,10 +348,14 @@ static void print_event_line(FILE *f, const struct pmc_event *ev)
 void stat_events_print_plan(const struct stat_events *se, FILE *f)
 {
 	const char *core = pmc_pmu_core_name();
+	char fixed[48] = "";
 
-	fprintf(f, "Plan: %zu events in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->plan.nbatches,
+	if (se->popts.fixed_slots)
+		snprintf(fixed, sizeof(fixed), ", %u fixed counters", se->popts.fixed_slots);
+	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s",
+		se->plan.nbatches,
 		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
-		se->budget_why, se->popts.fixed_slots ? ", 3 fixed counters" : "");
+		se->budget_why, fixed);
 	fprintf(f, "    %-28s %-12s %-7s %-16s %-44s %s\n", "event", "class", "type", "config", "perf -e spelling",
 		"libpfm4 / canonical name");
 	if (se->plan.nevery) {
@@ -316,7 +364,9 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 			print_event_line(f, &se->evs[se->plan.every[i]]);
 	}
 	for (size_t b = 0; b < se->plan.nbatches; b++) {
-		fprintf(f, "  batch %zu:%s\n", b + 1, se->plan.batches[b].n ? "" : " (only the events above)");
+		fprintf(f, "  batch %zu:%s%s\n", b + 1, se->plan.batches[b].n ? "" : " (only the events above)",
+			se->plan.batches[b].fixed_own ? " (its own events take fixed counters: their every-batch users "
+							"are left out)" : "");
 		for (size_t k = 0; k < se->plan.batches[b].n; k++)
 			print_event_line(f, &se->evs[se->plan.batches[b].events[k]]);
 	}

@@ -29,7 +29,7 @@ int stat_kernel_prepare(struct stat_opts *o)
 		fprintf(stderr, "pmctool: kernel %s cannot run on this CPU: %s\n", o->k->name, err);
 		return PMC_EXIT_USAGE;
 	}
-	return 0;
+	return stat_hybrid_pin(o);
 }
 
 static void add_metric(struct pmc_report *rep, const char *name, const char *unit, const char *desc, double v)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/stat.h"
 #include "arch/arch.h"
@@ -124,10 +125,6 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 	size_t ndefs = 0;
 	unsigned flags = 0;
 	struct pmc_check_opts co;
-	struct pmc_arch_perfmon arch;
-	struct pmc_amd_perfmon amd;
-	struct pmc_cpu_id id;
-	bool has_arch = false, has_amd = false;
 
 	if (se->variant) {
 		defs = se->variant->metrics;
@@ -144,13 +141,49 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 
 	pmc_check_opts_default(&co);
 	co.nmi_watchdog = nmi_watchdog_on();
-	memset(&arch, 0, sizeof(arch));
-	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
-	if (has_arch && arch.gp_width)
-		co.pmc_width = arch.gp_width;
-	else if (has_amd)
-		co.pmc_width = 48; /* AMD core counters are 48 bits wide */
 	pmc_checks_run(rep, &co);
 	if (se->variant && se->variant->nchecks)
 		pmc_checks_run_defs(rep, se->variant->checks, se->variant->nchecks);
+}
+
+/* A formula name is known when it is an event of the measurement, a constant, or another metric. */
+static bool known_name(const struct stat_events *se, const struct pmc_metric_def *defs, size_t ndefs,
+		       const struct pmc_metric_def *cli, size_t ncli, const char *n)
+{
+	for (size_t i = 0; i < se->n; i++)
+		if (!strcasecmp(se->evs[i].name, n) || !strcasecmp(se->evs[i].canonical, n))
+			return true;
+	return pmc_metric_is_known_const(n) || is_metric_name(defs, ndefs, n) || is_metric_name(cli, ncli, n);
+}
+
+int stat_metrics_check(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli)
+{
+	const struct pmc_metric_def *defs = NULL;
+	size_t ndefs = 0;
+	int rc = 0;
+
+	if (se->variant) {
+		defs = se->variant->metrics;
+		ndefs = se->variant->nmetrics;
+	}
+	for (size_t m = 0; m < ncli && !rc; m++) {
+		struct pmc_expr *e;
+		char err[200];
+
+		if (pmc_expr_parse(cli[m].formula, &e, err, sizeof(err)) < 0) {
+			fprintf(stderr, "pmctool stat: bad --metric %s: %s\n", cli[m].name, err);
+			return PMC_EXIT_USAGE;
+		}
+		for (size_t i = 0; i < pmc_expr_name_count(e) && !rc; i++) {
+			const char *n = pmc_expr_name(e, i);
+			if (known_name(se, defs, ndefs, cli, ncli, n))
+				continue;
+			fprintf(stderr, "pmctool stat: --metric %s uses '%s', which is not an event of this measurement, a "
+					"constant or a metric: add the event with -e; names with '-' or ':' go in braces, "
+					"{page-faults} (nothing was run)\n", cli[m].name, n);
+			rc = PMC_EXIT_USAGE;
+		}
+		pmc_expr_free(e);
+	}
+	return rc;
 }

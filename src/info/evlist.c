@@ -147,7 +147,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The events/ directory of one sysfs PMU, sorted; .scale/.unit/.snapshot companions skipped. */
-static int walk_sysfs_events(const struct walk *w, const char *pmu)
+static int walk_sysfs_events(const struct walk *w, const char *pmu, const char *cpus)
 {
 	char dir[600], path[900], spelling[PMC_NAME_MAX], enc[256], desc[512];
 	char *names[512];
@@ -175,7 +175,7 @@ static int walk_sysfs_events(const struct walk *w, const char *pmu)
 		snprintf(spelling, sizeof(spelling), "%s/%s/", pmu, names[i]);
 		snprintf(desc, sizeof(desc), "%s%s%s", known ? known : "kernel event", enc[0] ? ": " : "", enc);
 		ev = (struct pmc_list_event){ .pmu = pmu, .source = "sysfs", .name = names[i], .spelling = spelling,
-					      .desc = desc, .encoding = enc, .pfm_idx = -1 };
+					      .desc = desc, .encoding = enc, .pfm_idx = -1, .cpus = cpus };
 		if (!rc)
 			rc = emit(w, &ev);
 	}
@@ -187,7 +187,8 @@ static int walk_sysfs_events(const struct walk *w, const char *pmu)
 static int walk_sysfs_pmu(const struct walk *w, const struct pmc_sysfs_pmu *p)
 {
 	char desc[256];
-	struct pmc_list_event ev = { .pmu = p->name, .source = "sysfs", .pfm_idx = -1 };
+	struct pmc_list_event ev = { .pmu = p->name, .source = "sysfs", .pfm_idx = -1,
+				     .cpus = p->is_core && p->cpus[0] ? p->cpus : NULL };
 
 	if (!strcmp(p->name, "software") || !strcmp(p->name, "tracepoint"))
 		return 0; /* software: the generic names above; tracepoints: thousands, see perf list tracepoint */
@@ -204,7 +205,7 @@ static int walk_sysfs_pmu(const struct walk *w, const struct pmc_sysfs_pmu *p)
 		ev.desc = desc;
 		return emit(w, &ev);
 	}
-	return walk_sysfs_events(w, p->name);
+	return walk_sysfs_events(w, p->name, ev.cpus);
 }
 
 static int walk_default(const struct walk *w)

@@ -26,6 +26,7 @@ struct pmc_budget_input {
 	int smt_active;        /* 1 on, 0 off, -1 unknown */
 	int nmi_watchdog;      /* /proc/sys/kernel/nmi_watchdog: 1 on, 0 off, -1 unknown */
 	int tsx_force_abort;   /* cpu/allow_tsx_force_abort: 0 = the kernel keeps PMC3 for TSX; -1 absent */
+	bool amd_v2;           /* AMD: cpuid_gp came from CPUID 0x80000022 EBX (PerfMonV2), not from a feature bit */
 };
 
 /*
@@ -46,7 +47,13 @@ typedef int (*pmc_budget_opener)(struct perf_event_attr *attr, int group_fd);
  */
 int pmc_budget_from_kernel(pmc_budget_opener opener, unsigned *ret_n, char *why, size_t whylen);
 
-/* True for Intel family-6 big cores before Ice Lake, whose 8 counters per core are split 4 per thread with SMT on. */
+/* The budget for a forced libpfm4 PMU (LIBPFM_FORCE_PMU) where the host has no PMU to ask: its static table, read
+ * the way a live count would be (AMD 6; Intel 8 since Ice Lake, 4 per thread before it with SMT assumed on).
+ * name is libpfm4's PMU name; intel selects Intel's reading of the table. 0, or -ENODEV when the table says nothing. */
+int pmc_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, unsigned *ret_n, char *why, size_t whylen);
+
+/* True for Intel family-6 big cores from Sandy Bridge to before Ice Lake, whose 8 counters per core are split 4 per
+ * thread with SMT on (Nehalem and Westmere have 4 per thread either way). */
 bool pmc_intel_smt_splits_counters(unsigned family, unsigned model);
 
 enum pmc_verdict {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "perf/perf.h"
 
 int pmc_tsc_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx, double *ret_hz)
 {
@@ -68,9 +69,9 @@ int pmc_tsc_from_perf_page(double *ret_hz)
 	bool cap = false;
 	int fd, rc;
 
-	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = pmc_perf_open(&attr, 0, -1, -1, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	pg = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
 	if (pg == MAP_FAILED) {
 		rc = -errno;

@@ -65,8 +65,9 @@ static int open_events(struct runner *r, struct pmc_measure_out *out)
 		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 		pmc_arch_selfread_attr(&attr); /* arm64: the rdpmc format term's bit asks for user-space reads */
 		attr.disabled = !(grouped && leader >= 0);
-		fd = pmc_perf_open(&attr, 0, -1, grouped && leader >= 0 ? leader : -1, 0);
 		memset(&out->counts[i], 0, sizeof(out->counts[i]));
+		fd = pmc_perf_open_counting(&attr, 0, -1, grouped && leader >= 0 ? leader : -1, pmc_event_open_opts(ev),
+					    &out->counts[i].flags);
 		if (fd < 0) {
 			out->counts[i].status = PMC_COUNT_NOT_SUPPORTED;
 			out->counts[i].err = -fd;

@@ -32,82 +32,207 @@ static void csv_row(FILE *f, const char *const *fields, size_t n)
 	fputs("\r\n", f);
 }
 
-static const char *const csv_header[] = { "record", "event", "canonical", "run", "batch", "value", "scaled",
-					   "unit", "enabled_ns", "running_ns", "running_pct", "status", "reason" };
+static const char *const csv_header[] = {
+	"record", "event", "canonical", "run", "batch", "value", "scaled", "unit", "enabled_ns", "running_ns",
+	"running_pct", "status", "reason", "mean", "median", "stddev", "min", "max", "n", "exit_status", "signal",
+	"wall_ns", "user_ns", "sys_ns", "workload",
+};
+
+enum { CSV_NFIELDS = PMC_ARRAY_SIZE(csv_header) };
+enum { F_RECORD, F_EVENT, F_CANON, F_RUN, F_BATCH, F_VALUE, F_SCALED, F_UNIT, F_ENABLED, F_RUNNING, F_PCT, F_STATUS,
+       F_REASON, F_MEAN, F_MEDIAN, F_STDDEV, F_MIN, F_MAX, F_N, F_EXIT, F_SIGNAL, F_WALL, F_USER, F_SYS, F_WORKLOAD };
+
+/* A row being built: its fields point into the caller's strings or into num[] for numbers. */
+struct csv_rec {
+	const char *f[CSV_NFIELDS];
+	char num[CSV_NFIELDS][48];
+};
+
+static void rec_start(struct csv_rec *r, const char *record)
+{
+	memset(r, 0, sizeof(*r));
+	r->f[F_RECORD] = record;
+}
+
+static void rec_num(struct csv_rec *r, int field, double v)
+{
+	pmc_format_shortest(v, r->num[field], sizeof(r->num[field]));
+	r->f[field] = r->num[field];
+}
+
+static void rec_int(struct csv_rec *r, int field, long long v)
+{
+	snprintf(r->num[field], sizeof(r->num[field]), "%lld", v);
+	r->f[field] = r->num[field];
+}
+
+static void csv_summary(FILE *f, const struct pmc_report_event *e)
+{
+	struct csv_rec r;
+	bool ok = e->status == PMC_COUNT_OK;
+
+	rec_start(&r, "summary");
+	r.f[F_EVENT] = e->ev.name;
+	r.f[F_CANON] = e->ev.canonical;
+	r.f[F_UNIT] = (e->ev.flags & PMC_EVF_TIME_NS) ? "ns" : "";
+	r.f[F_STATUS] = pmc_output_status_name(e->status);
+	r.f[F_REASON] = e->reason;
+	if (ok) {
+		rec_num(&r, F_PCT, e->running_pct);
+		rec_num(&r, F_MEAN, e->mean);
+		rec_num(&r, F_MEDIAN, e->median);
+		if (e->nok > 1)
+			rec_num(&r, F_STDDEV, e->stddev);
+		rec_num(&r, F_MIN, e->min);
+		rec_num(&r, F_MAX, e->max);
+	}
+	rec_int(&r, F_N, (long long)e->nok);
+	csv_row(f, r.f, CSV_NFIELDS);
+}
+
+static const char *run_state_name(enum pmc_run_state st)
+{
+	return st == PMC_RUN_FAILED ? "failed" : st == PMC_RUN_PARTIAL ? "partial" : "ok";
+}
+
+/* The run-level facts: one "run" row per execution, then one "report" row (whole report: partial or complete). */
+static void csv_runs(FILE *f, const struct pmc_report *rep)
+{
+	struct csv_rec r;
+
+	for (size_t i = 0; i < rep->nexecs; i++) {
+		const struct pmc_report_exec *x = &rep->execs[i];
+		rec_start(&r, "run");
+		rec_int(&r, F_RUN, x->run + 1);
+		rec_int(&r, F_BATCH, x->batch + 1);
+		r.f[F_STATUS] = x->interrupted ? "partial" : run_state_name(pmc_report_run_state(rep, x->run));
+		r.f[F_REASON] = pmc_report_run_used(rep, x->run) ? "used" : "kept out of the statistics";
+		rec_int(&r, F_EXIT, x->exit_status);
+		if (x->signal)
+			rec_int(&r, F_SIGNAL, x->signal);
+		rec_num(&r, F_WALL, round(x->wall_ns));
+		rec_num(&r, F_USER, round(x->user_s * 1e9));
+		rec_num(&r, F_SYS, round(x->sys_s * 1e9));
+		r.f[F_WORKLOAD] = rep->workload;
+		csv_row(f, r.f, CSV_NFIELDS);
+	}
+	rec_start(&r, "report");
+	r.f[F_STATUS] = rep->partial ? "partial" : "complete";
+	r.f[F_REASON] = rep->stats_over ? rep->stats_over : "";
+	rec_int(&r, F_RUN, rep->nruns);
+	rec_int(&r, F_BATCH, rep->nbatches);
+	rec_int(&r, F_N, rep->runs_used);
+	rec_int(&r, F_EXIT, rep->exit_status);
+	if (rep->term_signal)
+		rec_int(&r, F_SIGNAL, rep->term_signal);
+	rec_num(&r, F_WALL, round(rep->wall_ns_mean));
+	rec_num(&r, F_USER, round(rep->user_s * 1e9));
+	rec_num(&r, F_SYS, round(rep->sys_s * 1e9));
+	r.f[F_WORKLOAD] = rep->workload;
+	csv_row(f, r.f, CSV_NFIELDS);
+}
 
 int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 {
-	char run[16], batch[16], value[32], scaled[48], en[32], ru[32], pct[32];
+	struct csv_rec r;
 
-	csv_row(f, csv_header, PMC_ARRAY_SIZE(csv_header));
+	csv_row(f, csv_header, CSV_NFIELDS);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		const char *unit = (e->ev.flags & PMC_EVF_TIME_NS) ? "ns" : "";
 
 		if (e->nsamples == 0) {
-			const char *row[] = { "count", e->ev.name, e->ev.canonical, "", "", "", "", unit, "", "", "",
-					      pmc_output_status_name(e->status), e->reason };
-			csv_row(f, row, PMC_ARRAY_SIZE(row));
+			rec_start(&r, "count");
+			r.f[F_EVENT] = e->ev.name;
+			r.f[F_CANON] = e->ev.canonical;
+			r.f[F_UNIT] = unit;
+			r.f[F_STATUS] = pmc_output_status_name(e->status);
+			r.f[F_REASON] = e->reason;
+			csv_row(f, r.f, CSV_NFIELDS);
 			continue;
 		}
 		for (size_t s = 0; s < e->nsamples; s++) {
 			const struct pmc_sample *sm = &e->samples[s];
 			const struct pmc_count *c = &sm->count;
 			bool ok = c->status == PMC_COUNT_OK;
-			const char *reason = ok ? ((c->flags & PMC_COUNT_USER_ONLY) ? "user mode only (paranoid)" : "")
-						: e->reason;
 
-			snprintf(run, sizeof(run), "%u", sm->run + 1);
-			snprintf(batch, sizeof(batch), "%u", sm->batch + 1);
-			value[0] = scaled[0] = pct[0] = '\0';
+			rec_start(&r, "count");
+			r.f[F_EVENT] = e->ev.name;
+			r.f[F_CANON] = e->ev.canonical;
+			rec_int(&r, F_RUN, sm->run + 1);
+			rec_int(&r, F_BATCH, sm->batch + 1);
+			r.f[F_UNIT] = unit;
 			if (ok) {
-				snprintf(value, sizeof(value), "%llu", (unsigned long long)c->value);
-				snprintf(scaled, sizeof(scaled), "%.0f", pmc_count_scaled(c));
+				snprintf(r.num[F_VALUE], sizeof(r.num[0]), "%llu", (unsigned long long)c->value);
+				r.f[F_VALUE] = r.num[F_VALUE];
+				rec_num(&r, F_SCALED, round(pmc_report_sample_value(e, c)));
+				snprintf(r.num[F_ENABLED], sizeof(r.num[0]), "%llu", (unsigned long long)c->enabled);
+				r.f[F_ENABLED] = r.num[F_ENABLED];
+				snprintf(r.num[F_RUNNING], sizeof(r.num[0]), "%llu", (unsigned long long)c->running);
+				r.f[F_RUNNING] = r.num[F_RUNNING];
+				if (c->enabled)
+					rec_num(&r, F_PCT, 100.0 * (double)c->running / (double)c->enabled);
 			}
-			if (ok && c->enabled)
-				snprintf(pct, sizeof(pct), "%.2f", 100.0 * (double)c->running / (double)c->enabled);
-			snprintf(en, sizeof(en), "%llu", (unsigned long long)c->enabled);
-			snprintf(ru, sizeof(ru), "%llu", (unsigned long long)c->running);
-			{
-				const char *row[] = { "count", e->ev.name, e->ev.canonical, run, batch, value, scaled,
-						      unit, ok ? en : "", ok ? ru : "", pct,
-						      pmc_output_status_name(c->status), reason };
-				csv_row(f, row, PMC_ARRAY_SIZE(row));
-			}
+			r.f[F_STATUS] = pmc_output_status_name(c->status);
+			r.f[F_REASON] = ok ? ((c->flags & PMC_COUNT_USER_ONLY) ? "user mode only (paranoid)" : "") : e->reason;
+			csv_row(f, r.f, CSV_NFIELDS);
 		}
 	}
+	for (size_t i = 0; i < rep->nevents; i++)
+		csv_summary(f, &rep->events[i]);
+	csv_runs(f, rep);
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
-		snprintf(value, sizeof(value), "%.6g", m->value);
-		{
-			const char *row[] = { "metric", m->name, "", "", "", m->valid ? value : "", "", m->unit, "", "", "",
-					      m->valid ? "ok" : "n/a", m->valid ? "" : m->reason };
-			csv_row(f, row, PMC_ARRAY_SIZE(row));
-		}
+		rec_start(&r, "metric");
+		r.f[F_EVENT] = m->name;
+		if (m->valid)
+			rec_num(&r, F_VALUE, m->value);
+		r.f[F_UNIT] = m->unit;
+		r.f[F_STATUS] = m->valid ? "ok" : "n/a";
+		r.f[F_REASON] = m->valid ? "" : m->reason;
+		csv_row(f, r.f, CSV_NFIELDS);
 	}
 	for (size_t i = 0; i < rep->nchecks; i++) {
 		const struct pmc_check_note *c = &rep->checks[i];
-		const char *sev = c->severity == PMC_CHECK_BAD ? "bad" : c->severity == PMC_CHECK_WARN ? "warn" : "info";
-		const char *row[] = { "check", c->name, "", "", "", "", "", "", "", "", "", sev, c->msg };
-		csv_row(f, row, PMC_ARRAY_SIZE(row));
+		rec_start(&r, "check");
+		r.f[F_EVENT] = c->name;
+		r.f[F_STATUS] = c->severity == PMC_CHECK_BAD ? "bad" : c->severity == PMC_CHECK_WARN ? "warn" : "info";
+		r.f[F_REASON] = c->msg;
+		csv_row(f, r.f, CSV_NFIELDS);
 	}
 	return ferror(f) ? -1 : 0;
 }
 
-/* perf stat -x: value, unit, event, [variance,] running time, running percentage. Unsupported events print perf's
- * <not supported> / <not counted> markers in the value field, as scripts written for perf expect. */
+/* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
+ * metric unit. Unsupported events as perf prints them (<not supported>, run time 0, 100.00). pmctool's metrics follow
+ * the events as rows of their own, with the first fields empty and the metric in the last two, the way perf prints a
+ * metric on a line of its own. Comment lines ('#') say when the report is partial or a run failed; perf scripts skip
+ * them. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
+	bool variance = rep->nruns > 1;
+
+	if (rep->partial)
+		fprintf(f, "# partial: interrupted, counts so far%s\n",
+			rep->runs_partial && rep->runs_used && rep->runs_ok ? " (the interrupted run is kept out of the statistics)"
+									      : "");
+	if (rep->runs_failed)
+		fprintf(f, "# %u of %u run%s failed (exit status %d): kept out of the statistics\n", rep->runs_failed,
+			rep->nruns, rep->nruns == 1 ? "" : "s", rep->exit_status);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
 		bool ns = e->ev.flags & PMC_EVF_TIME_NS;
 		double run_ns = 0;
+		size_t n = 0;
 
 		for (size_t s = 0; s < e->nsamples; s++)
-			run_ns += (double)e->samples[s].count.running;
-		if (e->nsamples)
-			run_ns /= (double)e->nsamples;
+			if (pmc_report_run_used(rep, e->samples[s].run)) {
+				run_ns += (double)e->samples[s].count.running;
+				n++;
+			}
+		if (n)
+			run_ns /= (double)n;
 		if (ok && ns)
 			fprintf(f, "%.2f", e->mean / 1e6);
 		else if (ok)
@@ -115,165 +240,18 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		else
 			fprintf(f, "<%s>", pmc_output_status_name(e->status));
 		fprintf(f, "%s%s%s%s", sep, ns ? "msec" : "", sep, e->ev.name);
-		if (rep->nruns > 1)
-			fprintf(f, "%s%.2f%%", sep, ok && e->mean > 0 ? 100.0 * e->stddev / e->mean : 0.0);
-		fprintf(f, "%s%.0f%s%.2f\n", sep, run_ns, sep, ok ? e->running_pct : 0.0);
+		if (variance)
+			fprintf(f, "%s%.2f%%", sep, ok && e->mean > 0 ? 100.0 * pmc_report_sem(e) / e->mean : 0.0);
+		fprintf(f, "%s%.0f%s%.2f%s%s\n", sep, ok ? run_ns : 0.0, sep, ok ? e->running_pct : 100.0, sep, sep);
 	}
-	return ferror(f) ? -1 : 0;
-}
-
-void pmc_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_num(FILE *f, double v)
-{
-	if (!isfinite(v))
-		fputs("null", f);
-	else if (v == floor(v) && fabs(v) < 9.007199254740992e15)
-		fprintf(f, "%.0f", v);
-	else
-		fprintf(f, "%.17g", v);
-}
-
-static void json_event(FILE *f, const struct pmc_report_event *e)
-{
-	const struct perf_event_attr *a = &e->ev.attr;
-
-	fputs("{\"name\":", f);
-	pmc_json_string(f, e->ev.name);
-	fputs(",\"canonical\":", f);
-	pmc_json_string(f, e->ev.canonical);
-	fprintf(f, ",\"type\":%u,\"config\":\"0x%llx\",\"config1\":\"0x%llx\",\"config2\":\"0x%llx\"", a->type,
-		(unsigned long long)a->config, (unsigned long long)a->config1, (unsigned long long)a->config2);
-	fprintf(f, ",\"exclude_user\":%s,\"exclude_kernel\":%s", a->exclude_user ? "true" : "false",
-		a->exclude_kernel ? "true" : "false");
-	fputs(",\"class\":", f);
-	pmc_json_string(f, pmc_output_class_name(e->ev.cls));
-	fprintf(f, ",\"anchor\":%s,\"every_batch\":%s,\"batch\":", (e->ev.flags & PMC_EVF_ANCHOR) ? "true" : "false",
-		e->in_every_batch ? "true" : "false");
-	if (e->in_every_batch)
-		fputs("null", f);
-	else
-		fprintf(f, "%d", e->batch + 1);
-	fprintf(f, ",\"unit\":\"%s\",\"status\":", (e->ev.flags & PMC_EVF_TIME_NS) ? "ns" : "");
-	pmc_json_string(f, pmc_output_status_name(e->status));
-	fputs(",\"reason\":", f);
-	pmc_json_string(f, e->reason);
-	if (e->status == PMC_COUNT_OK) {
-		fputs(",\"mean\":", f);
-		json_num(f, e->mean);
-		fputs(",\"median\":", f);
-		json_num(f, e->median);
-		fputs(",\"stddev\":", f);
-		json_num(f, e->stddev);
-		fputs(",\"min\":", f);
-		json_num(f, e->min);
-		fputs(",\"max\":", f);
-		json_num(f, e->max);
-		fputs(",\"running_pct\":", f);
-		json_num(f, e->running_pct);
-		fputs(",\"batch_spread_pct\":", f);
-		json_num(f, e->batch_spread_pct >= 0 ? e->batch_spread_pct : NAN);
-	}
-	fputs(",\"samples\":[", f);
-	for (size_t s = 0; s < e->nsamples; s++) {
-		const struct pmc_sample *sm = &e->samples[s];
-		fprintf(f, "%s{\"run\":%u,\"batch\":%u,\"status\":", s ? "," : "", sm->run + 1, sm->batch + 1);
-		pmc_json_string(f, pmc_output_status_name(sm->count.status));
-		if (sm->count.status == PMC_COUNT_OK)
-			fprintf(f, ",\"value\":%llu,\"enabled_ns\":%llu,\"running_ns\":%llu,\"user_only\":%s",
-				(unsigned long long)sm->count.value, (unsigned long long)sm->count.enabled,
-				(unsigned long long)sm->count.running,
-				(sm->count.flags & PMC_COUNT_USER_ONLY) ? "true" : "false");
-		else if (sm->count.status == PMC_COUNT_NOT_SUPPORTED)
-			fprintf(f, ",\"errno\":%d", sm->count.err);
-		fputc('}', f);
-	}
-	fputs("]}", f);
-}
-
-int pmc_output_json(FILE *f, const struct pmc_report *rep)
-{
-	fputs("{\"pmctool\":", f);
-	pmc_json_string(f, PMC_VERSION);
-	fputs(",\"workload\":", f);
-	pmc_json_string(f, rep->workload);
-	fputs(",\"mode\":", f);
-	pmc_json_string(f, rep->mode ? rep->mode : "");
-	fprintf(f, ",\"runs\":%u,\"batches\":%u,\"partial\":%s,\"exit_status\":%d,\"signal\":%d", rep->nruns,
-		rep->nbatches, rep->partial ? "true" : "false", rep->exit_status, rep->term_signal);
-	fputs(",\"wall_ns\":{\"mean\":", f);
-	json_num(f, rep->wall_ns_mean);
-	fputs(",\"min\":", f);
-	json_num(f, rep->wall_ns_min);
-	fputs(",\"max\":", f);
-	json_num(f, rep->wall_ns_max);
-	fputs("},\"user_s\":", f);
-	json_num(f, rep->user_s);
-	fputs(",\"sys_s\":", f);
-	json_num(f, rep->sys_s);
-	fputs(",\"tsc_hz\":", f);
-	json_num(f, rep->tsc_hz > 0 ? rep->tsc_hz : NAN);
-	fputs(",\"tsc_source\":", f);
-	if (rep->tsc_source)
-		pmc_json_string(f, rep->tsc_source);
-	else
-		fputs("null", f);
-	fputs(",\"constants\":{", f);
-	for (size_t i = 0; i < rep->nconsts; i++) {
-		if (i)
-			fputc(',', f);
-		pmc_json_string(f, rep->consts[i].name);
-		fputc(':', f);
-		json_num(f, rep->consts[i].value);
-	}
-	fputs("},\"events\":[", f);
-	for (size_t i = 0; i < rep->nevents; i++) {
-		if (i)
-			fputc(',', f);
-		json_event(f, &rep->events[i]);
-	}
-	fputs("],\"metrics\":[", f);
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		pmc_json_string(f, m->name);
-		fputs(",\"unit\":", f);
-		pmc_json_string(f, m->unit);
-		fputs(",\"value\":", f);
-		json_num(f, m->valid ? m->value : NAN);
-		fputs(",\"reason\":", f);
-		pmc_json_string(f, m->valid ? "" : m->reason);
-		fputs(",\"description\":", f);
-		pmc_json_string(f, m->desc);
-		fputc('}', f);
+
+		if (!m->valid)
+			continue; /* perf leaves a metric it cannot compute out */
+		fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, variance ? sep : "");
+		fprintf(f, "%s%.*f%s", sep, fabs(m->value) < 1000 ? 3 : 0, m->value, sep);
+		fprintf(f, "%s%s%s\n", m->unit, m->unit[0] ? " " : "", m->name);
 	}
-	fputs("],\"checks\":[", f);
-	for (size_t i = 0; i < rep->nchecks; i++) {
-		const struct pmc_check_note *c = &rep->checks[i];
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		pmc_json_string(f, c->name);
-		fprintf(f, ",\"severity\":\"%s\",\"message\":",
-			c->severity == PMC_CHECK_BAD ? "bad" : c->severity == PMC_CHECK_WARN ? "warn" : "info");
-		pmc_json_string(f, c->msg);
-		fputc('}', f);
-	}
-	fputs("]}\n", f);
 	return ferror(f) ? -1 : 0;
 }

@@ -5,8 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 const char *pmc_output_status_name(enum pmc_count_status st)
 {
@@ -38,24 +36,33 @@ const char *pmc_output_class_name(enum pmc_counter_class cls)
 	}
 }
 
-void pmc_output_group_digits(double v, char *buf, size_t len)
+void pmc_output_group_fixed(double v, int decimals, char *buf, size_t len)
 {
-	char raw[64];
-	size_t n, out = 0, lead;
+	char raw[80], *dot;
+	size_t out = 0, lead, ndig;
+	const char *p = raw;
 
-	if (!(v >= 0) || v > 1e19) {
+	if (!isfinite(v) || fabs(v) >= 1e40) {
 		snprintf(buf, len, "%.6g", v);
 		return;
 	}
-	snprintf(raw, sizeof(raw), "%.0f", v);
-	n = strlen(raw);
-	lead = n % 3 ? n % 3 : 3;
-	for (size_t i = 0; i < n && out + 2 < len; i++) {
-		if (i && (i - lead) % 3 == 0 && i >= lead)
+	snprintf(raw, sizeof(raw), "%.*f", decimals, v);
+	if (*p == '-' && out + 1 < len)
+		buf[out++] = *p++;
+	dot = strchr(p, '.');
+	ndig = dot ? (size_t)(dot - p) : strlen(p);
+	lead = ndig % 3 ? ndig % 3 : 3;
+	for (size_t i = 0; p[i] && out + 2 < len; i++) {
+		if (i < ndig && i >= lead && (i - lead) % 3 == 0)
 			buf[out++] = ',';
-		buf[out++] = raw[i];
+		buf[out++] = p[i];
 	}
 	buf[out] = '\0';
+}
+
+void pmc_output_group_digits(double v, char *buf, size_t len)
+{
+	pmc_output_group_fixed(v, 0, buf, len);
 }
 
 int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
@@ -78,68 +85,20 @@ int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_out
 	return ferror(f) ? -EIO : 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *o, const char *path)
 {
-	char *buf = NULL, *tmp = NULL;
+	char *buf = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
-	int r, fd;
+	int r;
 
 	if (!mem)
 		return -ENOMEM;
 	r = pmc_output_write(mem, rep, o);
 	if (fclose(mem) && !r)
 		r = -ENOMEM;
-	if (r)
-		goto out;
-	if (!path || !strcmp(path, "-")) {
-		fflush(stdout);
-		r = write_all(path ? STDOUT_FILENO : STDERR_FILENO, buf, len);
-		goto out;
-	}
-	if (asprintf(&tmp, "%s.pmctool-XXXXXX", path) < 0) {
-		tmp = NULL;
-		r = -ENOMEM;
-		goto out;
-	}
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		r = -errno;
-		goto out;
-	}
-	{
-		mode_t um = umask(0);
-		umask(um);
-		if (fchmod(fd, 0666 & ~um))
-			r = -errno;
-	}
 	if (!r)
-		r = write_all(fd, buf, len);
-	if (!r && fsync(fd) && errno != EINVAL)
-		r = -errno;
-	if (close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, path))
-		r = -errno;
-	if (r)
-		unlink(tmp);
-out:
-	free(tmp);
+		r = pmc_output_write_path(path ? path : "/dev/stderr", buf, len);
 	free(buf);
 	return r;
 }

@@ -22,10 +22,23 @@ struct pmc_output_opts {
 /* Write rep to f in the chosen format. 0, or -EIO when a write failed (f's error flag is set). */
 int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o);
 
-/* Render to a string first, then write it whole: to path ("-" = stdout), or to stderr when path is NULL.
- * A file is written to a temporary name and renamed, so a failed run never leaves a half-written report.
- * 0, or -errno (EPIPE included: the caller exits quietly). */
+/* Render to a string first, then write it whole with pmc_output_write_path(): to path ("-" = stdout), or to stderr
+ * when path is NULL. 0, or -errno (EPIPE included: the caller exits quietly). */
 int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *o, const char *path);
+
+/* dest.c. How a report reaches a path:
+ *   "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N  written to that descriptor as it is;
+ *   an existing non-regular file (device, FIFO, socket)          opened and written through, never replaced;
+ *   a regular file with one link, or a new file                  written whole or not at all: a temporary file
+ *                                                                beside it, given the old file's mode and owner,
+ *                                                                renamed over it (symbolic links are followed);
+ *   a regular file with several hard links, or another user's    written in place (the link and owner stay).
+ * pmc_output_write_path writes buf; 0 or -errno. pmc_output_check_path checks, before anything runs, that the write
+ * can happen (the directory exists and is writable, the descriptor is open for writing): 0 or -errno. */
+int pmc_output_write_path(const char *path, const char *buf, size_t len);
+int pmc_output_check_path(const char *path);
+/* The descriptor a path names ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. */
+int pmc_output_path_fd(const char *path);
 
 /* Internal renderers, shared by pmc_output_write and the golden tests. */
 int pmc_output_table(FILE *f, const struct pmc_report *rep);
@@ -33,14 +46,28 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep);
 int pmc_output_csv(FILE *f, const struct pmc_report *rep);
 int pmc_output_json(FILE *f, const struct pmc_report *rep);
 
-/* Helpers the renderers and the other commands' machine-readable output share. */
+/* Helpers the renderers and the other commands' machine-readable output share (json.c). */
+/* The "schema_version" of every JSON document (schema/pmctool-report.schema.json). */
+#define PMC_JSON_SCHEMA_VERSION 1
 /* s as a JSON string, quoted and escaped; NULL is "". */
 void pmc_json_string(FILE *f, const char *s);
+/* s as a JSON string, or null when s is NULL or empty. */
+void pmc_json_string_or_null(FILE *f, const char *s);
+/* v shortest-round-trip (the fewest %g digits that read back as v; integers whole); null when not finite. */
+void pmc_json_number(FILE *f, double v);
+void pmc_format_shortest(double v, char *buf, size_t len);
+/* '{"schema_version":1,"kind":KIND,"pmctool":VERSION' : the opening every JSON document shares. */
+void pmc_json_header(FILE *f, const char *kind);
+/* An event's encoding as JSON members (no braces): name, canonical, type, config*, exclude_*, class, fixed_index,
+ * perf. The same spellings in stat, encode and the dry-run plan. */
+void pmc_json_event_encoding(FILE *f, const struct pmc_event *ev);
 /* s as one RFC 4180 field: quoted when it holds a comma, quote, CR or LF, with quotes doubled. */
 void pmc_csv_field(FILE *f, const char *s);
 const char *pmc_output_status_name(enum pmc_count_status st); /* "ok", "not counted", ... */
 const char *pmc_output_class_name(enum pmc_counter_class cls);
-/* "1,234,567" style integer grouping of a non-negative value rounded to an integer. */
+/* "1,234,567" style integer grouping of a value rounded to an integer. */
 void pmc_output_group_digits(double v, char *buf, size_t len);
+/* The same with a fixed number of decimals: "1,234.57". Values of 1e40 and more (nonsense) fall back to %.6g. */
+void pmc_output_group_fixed(double v, int decimals, char *buf, size_t len);
 
 #endif

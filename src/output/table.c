@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "util/util.h"
 
 static const char *severity_tag(enum pmc_check_severity s)
 {
@@ -16,7 +17,7 @@ static void value_text(const struct pmc_report_event *e, char *buf, size_t len, 
 	switch (e->status) {
 	case PMC_COUNT_OK:
 		if (e->ev.flags & PMC_EVF_TIME_NS) {
-			snprintf(buf, len, "%.2f", e->mean / 1e6);
+			pmc_output_group_fixed(e->mean / 1e6, 2, buf, len);
 			*unit = "msec";
 		} else {
 			pmc_output_group_digits(e->mean, buf, len);
@@ -43,24 +44,62 @@ static bool any_user_only(const struct pmc_report_event *e)
 	return false;
 }
 
-static void event_note(const struct pmc_report *rep, const struct pmc_report_event *e, char *buf, size_t len)
+/* The number of the reason of event i among the distinct reasons of the events before it (1-based): each reason is
+ * printed once, under the events, and the rows refer to it. */
+static size_t reason_number(const struct pmc_report *rep, size_t i, bool *first)
 {
+	size_t n = 0;
+
+	for (size_t j = 0; j <= i; j++) {
+		const struct pmc_report_event *e = &rep->events[j];
+		bool seen = false;
+
+		if (e->status == PMC_COUNT_OK || !e->reason[0])
+			continue;
+		for (size_t k = 0; k < j && !seen; k++)
+			seen = rep->events[k].status != PMC_COUNT_OK && !strcmp(rep->events[k].reason, e->reason);
+		if (!seen)
+			n++;
+		if (j == i) {
+			*first = !seen;
+			if (seen) /* the number the first holder of this reason got */
+				for (size_t k = 0; k < j; k++)
+					if (rep->events[k].status != PMC_COUNT_OK && !strcmp(rep->events[k].reason, e->reason))
+						return reason_number(rep, k, &seen);
+			return n;
+		}
+	}
+	return 0;
+}
+
+static void event_note(const struct pmc_report *rep, size_t i, char *buf, size_t len)
+{
+	const struct pmc_report_event *e = &rep->events[i];
 	size_t off = 0;
+	bool first;
 
 	buf[0] = '\0';
 #define ADD(...) (off += (size_t)snprintf(buf + off, off < len ? len - off : 0, __VA_ARGS__))
 	if (e->status != PMC_COUNT_OK) {
-		ADD("%s", e->reason);
+		if (e->reason[0])
+			ADD("(note %zu)", reason_number(rep, i, &first));
 		return;
 	}
 	if (e->nok > 1 && e->mean > 0 && rep->nruns > 1)
-		ADD("+- %.2f%%  ", 100.0 * e->stddev / e->mean);
+		ADD("( +- %.2f%% )  ", 100.0 * pmc_report_sem(e) / e->mean);
 	if (e->in_every_batch && e->batch_spread_pct >= 0)
 		ADD("spread %.2f%% over %u batches  ", e->batch_spread_pct, rep->nbatches);
 	else if (!e->in_every_batch && rep->nbatches > 1)
 		ADD("batch %d  ", e->batch + 1);
 	if (e->ev.flags & PMC_EVF_ANCHOR)
 		ADD("(anchor)  ");
+	if (e->ev.core_pmu) {
+		char pmu[64];
+		pmc_report_core_pmu_name(e, pmu, sizeof(pmu));
+		ADD("ran on %s %.2f%% of the time (not scaled)  ", pmu, e->core_share_pct);
+	}
+	if (e->nparts)
+		ADD("sum of %u core types  ", e->nparts);
 	if (any_user_only(e))
 		ADD("user only: kernel.perf_event_paranoid forbids kernel counting  ");
 	while (off > 0 && off < len && buf[off - 1] == ' ')
@@ -68,19 +107,116 @@ static void event_note(const struct pmc_report *rep, const struct pmc_report_eve
 #undef ADD
 }
 
-static void print_events(FILE *f, const struct pmc_report *rep)
+/* One line, without trailing spaces. */
+static void put_line(FILE *f, char *line)
+{
+	size_t n = strlen(line);
+
+	while (n && line[n - 1] == ' ')
+		line[--n] = '\0';
+	fprintf(f, "%s\n", line);
+}
+
+/* The width of the name column: the longest name, at least 34 (perf's), so long names keep the columns aligned. */
+static int name_width(const struct pmc_report *rep)
+{
+	size_t w = 34;
+
+	for (size_t i = 0; i < rep->nevents; i++)
+		w = PMC_MAX(w, strlen(rep->events[i].ev.name));
+	for (size_t i = 0; i < rep->nmetrics; i++)
+		w = PMC_MAX(w, strlen(rep->metrics[i].name));
+	return (int)PMC_MIN(w, 200);
+}
+
+static void print_events(FILE *f, const struct pmc_report *rep, int w)
 {
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
-		char val[64], pct[16] = "", note[400];
+		char val[64], pct[16] = "", note[400], line[800];
 		const char *unit;
 
 		value_text(e, val, sizeof(val), &unit);
 		if (e->status == PMC_COUNT_OK)
 			snprintf(pct, sizeof(pct), "%.2f%%", e->running_pct);
-		event_note(rep, e, note, sizeof(note));
-		fprintf(f, "  %20s %-4s  %-34s %8s  %s\n", val, unit, e->ev.name, pct, note);
+		event_note(rep, i, note, sizeof(note));
+		snprintf(line, sizeof(line), "  %20s %-4s  %-*s %8s  %s", val, unit, w, e->ev.name, pct, note);
+		put_line(f, line);
 	}
+	for (size_t i = 0; i < rep->nevents; i++) {
+		bool first = false;
+		size_t n;
+
+		if (rep->events[i].status == PMC_COUNT_OK || !rep->events[i].reason[0])
+			continue;
+		n = reason_number(rep, i, &first);
+		if (first)
+			fprintf(f, "%s  note %zu: %s\n", n == 1 ? "\n" : "", n, rep->events[i].reason);
+	}
+}
+
+/* -r: the statistics the README promises, per event counted in more than one run. */
+static void print_statistics(FILE *f, const struct pmc_report *rep, int w)
+{
+	bool any = false;
+	char line[800];
+
+	if (rep->nruns < 2)
+		return;
+	for (size_t i = 0; i < rep->nevents; i++)
+		any |= rep->events[i].status == PMC_COUNT_OK && rep->events[i].nok > 1;
+	if (!any)
+		return;
+	fprintf(f, "\n Statistics over the %u run%s used (the +- above is the standard error of the mean, as perf "
+		   "prints it):\n", rep->runs_used ? rep->runs_used : rep->nruns,
+		(rep->runs_used ? rep->runs_used : rep->nruns) == 1 ? "" : "s");
+	snprintf(line, sizeof(line), "  %-*s %-4s %20s %20s %20s %20s %20s %6s", w, "event", "unit", "mean", "median",
+		 "stddev", "min", "max", "n");
+	put_line(f, line);
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+		double k = (e->ev.flags & PMC_EVF_TIME_NS) ? 1e6 : 1;
+		int dec = k > 1 ? 2 : 0;
+		char v[5][64];
+
+		if (e->status != PMC_COUNT_OK || e->nok < 2)
+			continue;
+		pmc_output_group_fixed(e->mean / k, dec, v[0], sizeof(v[0]));
+		pmc_output_group_fixed(e->median / k, dec, v[1], sizeof(v[1]));
+		pmc_output_group_fixed(e->stddev / k, dec ? dec : 1, v[2], sizeof(v[2]));
+		pmc_output_group_fixed(e->min / k, dec, v[3], sizeof(v[3]));
+		pmc_output_group_fixed(e->max / k, dec, v[4], sizeof(v[4]));
+		snprintf(line, sizeof(line), "  %-*s %-4s %20s %20s %20s %20s %20s %6zu", w, e->ev.name,
+			 k > 1 ? "msec" : "", v[0], v[1], v[2], v[3], v[4], e->nok);
+		put_line(f, line);
+	}
+}
+
+/* A line when any run failed or was interrupted: which, and what the statistics are over. */
+static void print_runs(FILE *f, const struct pmc_report *rep)
+{
+	const char *over = rep->stats_over ? rep->stats_over : "runs";
+	unsigned shown = 0;
+
+	if (!rep->runs_failed && !rep->runs_partial)
+		return;
+	fprintf(f, "\n Runs: %u ok, %u failed, %u partial; the statistics are over the %u %.*s%s", rep->runs_ok,
+		rep->runs_failed, rep->runs_partial, rep->runs_used, (int)strcspn(over, " "), over,
+		rep->runs_used == 1 ? " run" : " runs");
+	for (size_t i = 0; i < rep->nexecs && shown < 10; i++) {
+		const struct pmc_report_exec *x = &rep->execs[i];
+		if (!x->exit_status && !x->interrupted)
+			continue;
+		if (x->interrupted)
+			fprintf(f, "%s run %u interrupted (partial)", shown ? ";" : ":", x->run + 1);
+		else if (x->signal)
+			fprintf(f, "%s run %u killed by signal %d (%s)", shown ? ";" : ":", x->run + 1, x->signal,
+				strsignal(x->signal));
+		else
+			fprintf(f, "%s run %u exited %d", shown ? ";" : ":", x->run + 1, x->exit_status);
+		shown++;
+	}
+	fprintf(f, "\n");
 }
 
 /* Distribution metrics (an event set's <series>_0 .. <series>_6plus, in percent) get a bar, so a uops histogram
@@ -100,28 +236,61 @@ static void histogram_bar(const struct pmc_metric_value *m, char *buf, size_t le
 	buf[bars] = '\0';
 }
 
-static void print_metrics(FILE *f, const struct pmc_report *rep)
+/* A metric not available because an event was not counted: the event's reason is printed once above, as a note;
+ * refer to it ("... see note 1") instead of repeating it. buf is left empty when no note matches. */
+static void refer_to_note(const struct pmc_report *rep, const char *reason, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+		const char *at;
+		bool first;
+
+		if (e->status == PMC_COUNT_OK || !e->reason[0] || !(at = strstr(reason, e->reason)))
+			continue;
+		snprintf(buf, len, "%.*ssee note %zu", (int)(at - reason), reason, reason_number(rep, i, &first));
+		return;
+	}
+}
+
+/* A metric's value for a person: grouped digits from 1000 up (never 2.01812e+26), four significant digits below. */
+static void metric_text(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+	int dec;
+
+	if (!isfinite(v)) {
+		snprintf(buf, len, "%s", "n/a");
+		return;
+	}
+	if (a >= 1000 || a == 0) {
+		pmc_output_group_fixed(v, 0, buf, len);
+		return;
+	}
+	dec = 3 - (int)floor(log10(a));
+	snprintf(buf, len, "%.*f", PMC_MAX(0, PMC_MIN(dec, 12)), v);
+}
+
+static void print_metrics(FILE *f, const struct pmc_report *rep, int w)
 {
 	if (!rep->nmetrics)
 		return;
 	fprintf(f, "\n Metrics:\n");
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
-		if (m->valid && fabs(m->value) >= 1e6) {
-			char big[64];
-			pmc_output_group_digits(fabs(m->value), big, sizeof(big));
-			fprintf(f, "  %s%*s %-6s  %-34s %s\n", m->value < 0 ? "-" : "", m->value < 0 ? 19 : 20, big, m->unit,
-				m->name, m->desc);
-		} else if (m->valid) {
-			char bar[64];
+		char val[80], bar[200] = "", line[900];
+
+		if (m->valid) {
+			metric_text(m->value, val, sizeof(val));
 			histogram_bar(m, bar, sizeof(bar));
-			if (bar[0])
-				fprintf(f, "  %20.4g %-6s  %-34s |%s\n", m->value, m->unit, m->name, bar);
-			else
-				fprintf(f, "  %20.4g %-6s  %-34s %s\n", m->value, m->unit, m->name, m->desc);
+		} else {
+			snprintf(val, sizeof(val), "n/a");
 		}
-		else
-			fprintf(f, "  %20s %-6s  %-34s %s\n", "n/a", m->unit, m->name, m->reason);
+		if (!m->valid)
+			refer_to_note(rep, m->reason, bar, sizeof(bar));
+		snprintf(line, sizeof(line), "  %20s %-6s  %-*s %s%s", val, m->unit, w, m->name,
+			 bar[0] && m->valid ? "|" : "", bar[0] ? bar : m->valid ? m->desc : m->reason);
+		put_line(f, line);
 	}
 }
 
@@ -137,19 +306,23 @@ static void print_checks(FILE *f, const struct pmc_report *rep)
 
 int pmc_output_table(FILE *f, const struct pmc_report *rep)
 {
+	int w = name_width(rep);
+
 	fprintf(f, "\n Performance counter stats for '%s'", rep->workload);
 	if (rep->nruns > 1 || rep->nbatches > 1)
 		fprintf(f, " (%u run%s x %u batch%s, %s)", rep->nruns, rep->nruns == 1 ? "" : "s", rep->nbatches,
 			rep->nbatches == 1 ? "" : "es", rep->mode);
 	fprintf(f, "%s:\n\n", rep->partial ? " [PARTIAL: interrupted, counts so far]" : "");
-	print_events(f, rep);
-	print_metrics(f, rep);
+	print_events(f, rep, w);
+	print_runs(f, rep);
+	print_statistics(f, rep, w);
+	print_metrics(f, rep, w);
 	print_checks(f, rep);
 	fprintf(f, "\n  %20.9f seconds time elapsed", rep->wall_ns_mean / 1e9);
 	if (rep->wall_ns_max > rep->wall_ns_min && rep->wall_ns_mean > 0)
 		fprintf(f, "  (min %.9f, max %.9f)", rep->wall_ns_min / 1e9, rep->wall_ns_max / 1e9);
 	fprintf(f, "\n  %20.9f seconds user\n  %20.9f seconds sys\n", rep->user_s, rep->sys_s);
-	if (rep->term_signal)
+	if (rep->term_signal && !rep->runs_failed)
 		fprintf(f, "\n  the workload was killed by signal %d (%s)\n", rep->term_signal, strsignal(rep->term_signal));
 	fprintf(f, "\n");
 	return ferror(f) ? -1 : 0;

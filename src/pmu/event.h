@@ -36,6 +36,9 @@ struct pmc_event {
 	unsigned flags;               /* enum pmc_event_flags */
 	bool cpu_wide;                /* count CPU 'cpu' system-wide (an event set's EVENT@siblingN), not the workload */
 	int cpu;                      /* with cpu_wide only */
+	unsigned core_pmu;            /* hybrid CPUs: 1 + index of the core PMU this copy counts on (pmu/hybrid.h), 0 on
+					 other machines and for events of no core PMU: events of two core PMUs never
+					 share a group or a counter budget */
 };
 
 enum pmc_resolve_code {
@@ -59,8 +62,19 @@ struct pmc_resolve_error {
 int pmc_pmu_init(char *err, size_t errlen);
 void pmc_pmu_fini(void);
 
-/* True when the CPU's core PMU (as libpfm4 sees it, forced or detected) is Intel and has fixed counters. */
+/* Fixed counters of the core PMU whose encodings are in use: a forced libpfm4 PMU's (LIBPFM_FORCE_PMU) table value,
+ * else CPUID 0xA on Intel (libpfm4 is not started); 0 on AMD, arm64 and without a count. */
+unsigned pmc_pmu_fixed_counters(void);
+
+/* True when that PMU is Intel and has fixed counters. */
 bool pmc_pmu_has_intel_fixed(void);
+
+/* The core PMU has ref-cycles: a forced PMU's vendor; else the kernel's core PMU lists it in sysfs (AMD's does not);
+ * without a core PMU, an Intel CPU. */
+bool pmc_pmu_has_ref_cycles(void);
+
+/* libpfm4's static table count of programmable counters of the core PMU (not live), -1 when none is active. */
+int pmc_pmu_core_table_counters(void);
 
 /* libpfm4's name of the default core PMU ("hsw", "icl", "amd64_fam19h_zen3"...), or NULL when none is active. */
 const char *pmc_pmu_core_name(void);

@@ -121,6 +121,29 @@ static int spell_sysfs(const struct pmc_event *ev, char *buf, size_t len)
 	return rc;
 }
 
+/* A hybrid CPU's copy of a core event (pmu/hybrid.h): perf's cpu_core/cycles/, cpu_atom/event=0xc0,umask=0x00/. */
+static int spell_hybrid(const struct pmc_event *ev, const char *pmu, int pmulen, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	char core[PMC_NAME_MAX];
+	size_t off = 0;
+	int rc;
+
+	if (a->type == PERF_TYPE_HARDWARE) {
+		const char *g = pmc_generic_name(PERF_TYPE_HARDWARE, a->config & PERF_HW_EVENT_MASK);
+		if (g)
+			return put(buf, len, &off, "%.*s/%s/%s", pmulen, pmu, g, plm_suffix(a));
+	}
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE)
+		return put(buf, len, &off, "%s", ev->canonical);
+	rc = spell_core(ev, core, sizeof(core));
+	if (rc)
+		return rc;
+	if (!strncmp(core, "cpu/", 4))
+		return put(buf, len, &off, "%.*s/%s", pmulen, pmu, core + 4);
+	return put(buf, len, &off, "%.*s/config=%#llx/%s", pmulen, pmu, (unsigned long long)a->config, plm_suffix(a));
+}
+
 int pmc_event_perf_spelling(const struct pmc_event *ev, char *buf, size_t len)
 {
 	const struct perf_event_attr *a = &ev->attr;
@@ -131,6 +154,8 @@ int pmc_event_perf_spelling(const struct pmc_event *ev, char *buf, size_t len)
 	if (!len)
 		return -ENOSPC;
 	buf[0] = '\0';
+	if (ev->core_pmu && strchr(ev->canonical, '/'))
+		return spell_hybrid(ev, ev->canonical, (int)strcspn(ev->canonical, "/"), buf, len);
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_SOFTWARE)
 		g = pmc_generic_name(a->type, a->config);
 	if (g)

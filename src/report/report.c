@@ -16,7 +16,127 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
+#define RUN_USED 0x80
+
+bool pmc_report_run_used(const struct pmc_report *rep, unsigned r)
+{
+	if (!rep->run_state)
+		return true;
+	return r < rep->nrun_state && (rep->run_state[r] & RUN_USED);
+}
+
+enum pmc_run_state pmc_report_run_state(const struct pmc_report *rep, unsigned r)
+{
+	if (!rep->run_state || r >= rep->nrun_state)
+		return PMC_RUN_OK;
+	return (enum pmc_run_state)(rep->run_state[r] & ~RUN_USED);
+}
+
+/* Sort the runs into ok / failed / partial, choose the ones the statistics are over, set the exit status of the first
+ * failing run and the run-level times over the used runs. */
+static void summarize_runs(struct pmc_report *rep)
+{
+	unsigned nruns = rep->nruns, *batches;
+	enum pmc_run_state want;
+	double n = 0;
+
+	free(rep->run_state);
+	rep->run_state = NULL;
+	rep->nrun_state = 0;
+	rep->runs_ok = rep->runs_failed = rep->runs_partial = rep->runs_used = 0;
+	rep->stats_over = NULL;
+	if (!rep->nexecs)
+		return;
+	for (size_t i = 0; i < rep->nexecs; i++)
+		nruns = rep->execs[i].run + 1 > nruns ? rep->execs[i].run + 1 : nruns;
+	rep->run_state = calloc(nruns, 1);
+	batches = calloc(nruns, sizeof(*batches));
+	if (!rep->run_state || !batches) {
+		free(rep->run_state);
+		free(batches);
+		rep->run_state = NULL;
+		return;
+	}
+	rep->nrun_state = nruns;
+	rep->exit_status = rep->term_signal = 0;
+	for (size_t i = 0; i < rep->nexecs; i++) {
+		const struct pmc_report_exec *x = &rep->execs[i];
+		batches[x->run]++;
+		if (x->interrupted)
+			rep->run_state[x->run] = PMC_RUN_PARTIAL;
+		else if (x->exit_status && rep->run_state[x->run] == PMC_RUN_OK)
+			rep->run_state[x->run] = PMC_RUN_FAILED;
+		if (x->exit_status && !rep->exit_status && !x->interrupted) {
+			rep->exit_status = x->exit_status;
+			rep->term_signal = x->signal;
+		}
+	}
+	for (unsigned r = 0; r < nruns; r++) {
+		if (batches[r] < rep->nbatches)
+			rep->run_state[r] = PMC_RUN_PARTIAL;
+		rep->runs_ok += rep->run_state[r] == PMC_RUN_OK;
+		rep->runs_failed += rep->run_state[r] == PMC_RUN_FAILED;
+		rep->runs_partial += rep->run_state[r] == PMC_RUN_PARTIAL;
+	}
+	free(batches);
+	want = rep->runs_ok ? PMC_RUN_OK : rep->runs_failed ? PMC_RUN_FAILED : PMC_RUN_PARTIAL;
+	rep->stats_over = want == PMC_RUN_OK ? "ok runs" : want == PMC_RUN_FAILED ? "failed runs" : "partial runs";
+	rep->wall_ns_mean = rep->user_s = rep->sys_s = rep->wall_ns_min = rep->wall_ns_max = 0;
+	for (unsigned r = 0; r < nruns; r++)
+		if (rep->run_state[r] == want) {
+			rep->run_state[r] |= RUN_USED;
+			rep->runs_used++;
+		}
+	for (size_t i = 0; i < rep->nexecs; i++) {
+		const struct pmc_report_exec *x = &rep->execs[i];
+		if (!pmc_report_run_used(rep, x->run))
+			continue;
+		rep->wall_ns_mean += x->wall_ns;
+		rep->user_s += x->user_s;
+		rep->sys_s += x->sys_s;
+		rep->wall_ns_min = n == 0 || x->wall_ns < rep->wall_ns_min ? x->wall_ns : rep->wall_ns_min;
+		rep->wall_ns_max = x->wall_ns > rep->wall_ns_max ? x->wall_ns : rep->wall_ns_max;
+		n++;
+	}
+	if (n > 0) {
+		rep->wall_ns_mean /= n;
+		rep->user_s /= n;
+		rep->sys_s /= n;
+	}
+}
+
+double pmc_report_sem(const struct pmc_report_event *e)
+{
+	return e->nok > 1 ? e->stddev / sqrt((double)e->nok) : 0;
+}
+
+int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x)
+{
+	struct pmc_report_exec *p = realloc(rep->execs, (rep->nexecs + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	rep->execs = p;
+	p[rep->nexecs++] = *x;
+	return 0;
+}
+
+/* Hybrid CPUs: a copy bound to one core PMU counts only while the workload runs there; its time running below
+ * time enabled is time on the other core type, so its counts are never scaled. */
+double pmc_report_sample_value(const struct pmc_report_event *e, const struct pmc_count *c)
+{
+	return e->ev.core_pmu ? (double)c->value : pmc_count_scaled(c);
+}
+
+void pmc_report_core_pmu_name(const struct pmc_report_event *e, char *buf, size_t len)
+{
+	const char *b = strrchr(e->ev.name, '[');
+	size_t n = b ? strcspn(b + 1, "]") : strcspn(e->ev.canonical, "/");
+
+	snprintf(buf, len, "%.*s", (int)n, b ? b + 1 : e->ev.canonical);
+}
+
+static void summarize_event(const struct pmc_report *rep, struct pmc_report_event *e, unsigned nbatches)
 {
 	double *vals;
 	size_t n = 0;
@@ -25,6 +145,7 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 	e->nok = 0;
 	e->mean = e->median = e->stddev = e->min = e->max = 0;
 	e->running_pct = 0;
+	e->core_share_pct = 0;
 	e->batch_spread_pct = -1;
 	e->reason[0] = '\0';
 	if (e->nsamples == 0) {
@@ -44,6 +165,8 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 		const struct pmc_count *c = &e->samples[i].count;
 		double pct;
 
+		if (!pmc_report_run_used(rep, e->samples[i].run))
+			continue;
 		if (c->status != PMC_COUNT_OK) {
 			if (e->status != PMC_COUNT_OK && c->status == PMC_COUNT_NOT_SUPPORTED) {
 				e->status = c->status;
@@ -51,7 +174,7 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 			}
 			continue;
 		}
-		vals[n++] = pmc_count_scaled(c);
+		vals[n++] = pmc_report_sample_value(e, c);
 		sum += vals[n - 1];
 		pct = c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 100.0;
 		if (pct < minrun)
@@ -60,12 +183,23 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 	if (n == 0) {
 		if (e->status == PMC_COUNT_NOT_SUPPORTED)
 			snprintf(e->reason, sizeof(e->reason), "%s",
-				 pmc_perf_open_reason(e->err, !!(e->ev.flags & PMC_EVF_HARDWARE)));
-		else if (e->status == PMC_COUNT_NOT_COUNTED)
+				 pmc_perf_event_reason(e->err, &e->ev.attr, !!(e->ev.flags & PMC_EVF_HARDWARE)));
+		else if (e->status == PMC_COUNT_NOT_COUNTED && e->ev.core_pmu) {
+			char pmu[64];
+			pmc_report_core_pmu_name(e, pmu, sizeof(pmu));
+			snprintf(e->reason, sizeof(e->reason),
+				 "time running 0 on %s: the workload did not run on a %s CPU (or its counters were busy)",
+				 pmu, pmu);
+		} else if (e->status == PMC_COUNT_NOT_COUNTED)
 			snprintf(e->reason, sizeof(e->reason),
 				 "opened but never scheduled on a counter (time running 0): the counters were busy");
+		else if (e->status == PMC_COUNT_OK)
+			snprintf(e->reason, sizeof(e->reason),
+				 "counted only in runs kept out of the statistics (failed or interrupted)");
 		else
 			snprintf(e->reason, sizeof(e->reason), "not run: the measurement stopped before this event");
+		if (e->status == PMC_COUNT_OK)
+			e->status = PMC_COUNT_NOT_RUN;
 		free(vals);
 		return;
 	}
@@ -82,7 +216,8 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 			ss += (vals[i] - e->mean) * (vals[i] - e->mean);
 		e->stddev = sqrt(ss / (double)(n - 1));
 	}
-	e->running_pct = minrun;
+	e->running_pct = e->ev.core_pmu ? 100.0 : minrun;
+	e->core_share_pct = e->ev.core_pmu ? minrun : 0;
 	free(vals);
 
 	if (e->in_every_batch && nbatches > 1) {
@@ -93,9 +228,10 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 			double s = 0;
 			unsigned k = 0;
 			for (size_t i = 0; i < e->nsamples; i++) {
-				if (e->samples[i].batch != b || e->samples[i].count.status != PMC_COUNT_OK)
+				if (e->samples[i].batch != b || e->samples[i].count.status != PMC_COUNT_OK ||
+				    !pmc_report_run_used(rep, e->samples[i].run))
 					continue;
-				s += pmc_count_scaled(&e->samples[i].count);
+				s += pmc_report_sample_value(e, &e->samples[i].count);
 				k++;
 			}
 			if (!k)
@@ -113,8 +249,9 @@ static void summarize_event(struct pmc_report_event *e, unsigned nbatches)
 
 void pmc_report_summarize(struct pmc_report *rep)
 {
+	summarize_runs(rep);
 	for (size_t i = 0; i < rep->nevents; i++)
-		summarize_event(&rep->events[i], rep->nbatches);
+		summarize_event(rep, &rep->events[i], rep->nbatches);
 }
 
 const struct pmc_report_event *pmc_report_find_event(const struct pmc_report *rep, const char *name)
@@ -192,6 +329,11 @@ void pmc_report_fini(struct pmc_report *rep)
 	free(rep->events);
 	free(rep->metrics);
 	free(rep->checks);
+	free(rep->execs);
+	free(rep->run_state);
+	rep->execs = NULL;
+	rep->run_state = NULL;
+	rep->nexecs = rep->nrun_state = 0;
 	rep->events = NULL;
 	rep->metrics = NULL;
 	rep->checks = NULL;

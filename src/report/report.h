@@ -10,6 +10,8 @@
 #include "perf/perf.h"
 #include "pmu/event.h"
 
+#define PMC_REPORT_MAX_PARTS 4
+
 /* One event's count in one run of one batch. */
 struct pmc_sample {
 	unsigned run;   /* 0..nruns-1 (-r) */
@@ -34,6 +36,15 @@ struct pmc_report_event {
 	double running_pct;           /* lowest running/enabled over the samples, in percent (100 = never multiplexed) */
 	double batch_spread_pct;      /* in_every_batch events over >1 batch: (max - min) / mean of per-batch means,
 					 percent; negative when not applicable */
+
+	/* Hybrid CPUs (ev.core_pmu != 0): a copy counts only while the workload runs on its core type, so its values
+	 * are never scaled (time_running < time_enabled is time spent on the other type, not multiplexing) and
+	 * running_pct stays 100; core_share_pct is the lowest running/enabled, the share of time on this core type. */
+	double core_share_pct;
+	/* A merged row (nparts > 0): the sum of the per-core-PMU copies parts[] (indices in events), one sample per
+	 * sample of the first copy, scaled only by the time the workload ran on no counted core type. */
+	size_t parts[PMC_REPORT_MAX_PARTS];
+	unsigned nparts;
 };
 
 #define PMC_METRIC_NAME_MAX 64
@@ -63,6 +74,22 @@ struct pmc_named_value {
 
 #define PMC_REPORT_MAX_CONSTS 32
 
+/* One execution of the workload: one run (-r) of one batch. Recorded where runs happen (stat_measure.c). */
+struct pmc_report_exec {
+	unsigned run, batch;
+	int exit_status;            /* the command's: exit code, or 128+signal; 0 for a kernel */
+	int signal;                 /* the signal that ended it, 0 if none */
+	bool interrupted;           /* SIGINT/SIGTERM arrived while it ran: its counts are partial */
+	double wall_ns, user_s, sys_s;
+};
+
+/* What a run (all its batches) was, after pmc_report_summarize(). */
+enum pmc_run_state {
+	PMC_RUN_OK = 0,             /* every batch ran and exited 0 */
+	PMC_RUN_FAILED,             /* a batch exited non-zero or died of a signal */
+	PMC_RUN_PARTIAL,            /* interrupted, or stopped before all its batches ran */
+};
+
 struct pmc_report {
 	char workload[512];         /* the command line, or "kernel fma (iters=...)" */
 	const char *mode;           /* "single", "rerun" or "multiplex" */
@@ -83,14 +110,38 @@ struct pmc_report {
 	double tsc_hz;              /* 0 when unknown */
 	const char *tsc_source;     /* "cpuid 0x15", "perf mmap page", "/proc/cpuinfo", "calibrated", NULL */
 
-	int exit_status;            /* the workload's: exit code, or 128+signal */
-	int term_signal;            /* the signal that ended the workload, 0 if none */
+	int exit_status;            /* the first failing run's: exit code, or 128+signal; 0 when none failed */
+	int term_signal;            /* the signal that ended that run, 0 if none */
+
+	struct pmc_report_exec *execs; /* every execution, in order */
+	size_t nexecs;
+	/* Filled by pmc_report_summarize() from execs: the runs the statistics are over ("used") and why the others
+	 * are not. Failed runs are kept out while any run succeeded; partial (interrupted) runs while any run
+	 * completed. When nothing better exists the statistics are over what there is, and stats_over says so. */
+	unsigned runs_ok, runs_failed, runs_partial, runs_used;
+	const char *stats_over;     /* "ok runs", "failed runs" (every run failed), "partial runs" (no run completed) */
 
 	struct pmc_named_value consts[PMC_REPORT_MAX_CONSTS];
 	size_t nconsts;
+
+	unsigned char *run_state;   /* per run: enum pmc_run_state, and bit 0x80 when used; owned, from summarize */
+	unsigned nrun_state;
 };
 
-/* Fill status, statistics and reasons of every event from its samples. */
+/* Hybrid CPUs: after the measurement, add a merged row right after each event's per-core-PMU copies (events named
+ * "NAME [pmu]" with ev.core_pmu set): named NAME, summing the copies sample by sample. 0 or -ENOMEM. */
+int pmc_report_merge_core_pmus(struct pmc_report *rep);
+
+/* The value of one OK sample of e: scaled to its enabled time, except on a hybrid CPU's core-PMU copy (never scaled:
+ * see core_share_pct). */
+double pmc_report_sample_value(const struct pmc_report_event *e, const struct pmc_count *c);
+
+/* The core PMU a hybrid copy (ev.core_pmu != 0) counts on: "cpu_atom" from "cycles [cpu_atom]" or
+ * "cpu_atom/event=0xc0/". */
+void pmc_report_core_pmu_name(const struct pmc_report_event *e, char *buf, size_t len);
+
+/* Fill status, statistics and reasons of every event from its samples, over the runs chosen from execs (all
+ * samples when there are no execs). */
 void pmc_report_summarize(struct pmc_report *rep);
 
 /* The event whose name (as written) or canonical name matches, case-insensitively; NULL if none. */
@@ -105,6 +156,16 @@ int pmc_report_get_const(const struct pmc_report *rep, const char *name, double 
 int pmc_report_add_metric(struct pmc_report *rep, const struct pmc_metric_value *m);
 int pmc_report_add_check(struct pmc_report *rep, enum pmc_check_severity sev, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+
+/* The standard error of an event's mean, stddev / sqrt(n): what perf stat -r prints as "+-". 0 when n < 2. */
+double pmc_report_sem(const struct pmc_report_event *e);
+
+/* Append an execution. 0 or -ENOMEM. */
+int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x);
+/* The state of run r (0-based) after pmc_report_summarize(); PMC_RUN_OK when there are no execs. */
+enum pmc_run_state pmc_report_run_state(const struct pmc_report *rep, unsigned r);
+/* Whether run r's samples are in the statistics. */
+bool pmc_report_run_used(const struct pmc_report *rep, unsigned r);
 
 /* Free everything the report owns (events' samples, metrics, checks). Accepts NULL. */
 void pmc_report_fini(struct pmc_report *rep);

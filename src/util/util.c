@@ -57,6 +57,24 @@ int pmc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int pmc_parse_dec_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	for (const char *p = s; *p; p++)
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*ret = v;
+	return 0;
+}
+
 uint64_t pmc_now_ns(void)
 {
 	struct timespec ts;

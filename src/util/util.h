@@ -33,6 +33,10 @@ unsigned pmc_edit_distance(const char *a, const char *b, unsigned cap);
 /* Parse an unsigned decimal or 0x-hex integer, whole string, in [min,max]. 0 or -EINVAL / -ERANGE. */
 int pmc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 
+/* Parse an unsigned decimal integer (digits only; leading zeros are decimal: "010" is 10), whole string, in
+ * [min,max]. For option values, which the help gives as decimal. 0 or -EINVAL / -ERANGE. */
+int pmc_parse_dec_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
+
 /* Nanoseconds of CLOCK_MONOTONIC. */
 uint64_t pmc_now_ns(void);
 

@@ -171,6 +171,151 @@ static void test_output_summary_scales_multiplexed_and_never_zeroes_not_counted(
 	free(rep.checks);
 }
 
+static void test_output_group_fixed_and_shortest_tables(void **s)
+{
+	static const struct {
+		int line;
+		double v;
+		int dec;
+		const char *grouped, *shortest;
+	} rows[] = {
+		{ __LINE__, -1234.5, 2, "-1,234.50", "-1234.5" },
+		{ __LINE__, 2.01812e26, 0, "201,811,999,999,999,993,347,833,856", "2.01812e+26" },
+		{ __LINE__, 0.000829, 4, "0.0008", "0.000829" },
+		{ __LINE__, 0.1, 1, "0.1", "0.1" },
+		{ __LINE__, 1.0 / 3.0, 3, "0.333", "0.3333333333333333" },
+		{ __LINE__, 1511110.5, 0, "1,511,110", "1511110.5" },
+		{ __LINE__, 999.999, 2, "1,000.00", "999.999" },
+	};
+	(void)s;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char buf[80];
+		pmc_output_group_fixed(rows[i].v, rows[i].dec, buf, sizeof(buf));
+		if (strcmp(buf, rows[i].grouped))
+			fail_msg("line %d: grouped %s want %s", rows[i].line, buf, rows[i].grouped);
+		pmc_format_shortest(rows[i].v, buf, sizeof(buf));
+		if (strcmp(buf, rows[i].shortest) || strtod(buf, NULL) != rows[i].v)
+			fail_msg("line %d: shortest %s want %s", rows[i].line, buf, rows[i].shortest);
+	}
+}
+
+static char *render(const struct pmc_report *rep, enum pmc_output_format fmt)
+{
+	struct pmc_output_opts o = { .format = fmt, .sep = "," };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(pmc_output_write(f, rep, &o), 0);
+	fclose(f);
+	{
+		char *copy = strdup(buf);
+		free(buf);
+		return copy;
+	}
+}
+
+static void test_output_table_aligns_long_names_and_prints_each_reason_once(void **s)
+{
+	static struct pmc_sample ok1[1] = { { 0, 0, { 5, 10, 10, PMC_COUNT_OK, 0, 0 } } };
+	static struct pmc_sample ok2[1] = { { 0, 0, { 1234567, 10, 10, PMC_COUNT_OK, 0, 0 } } };
+	static struct pmc_sample ns1[1] = { { 0, 0, { 0, 0, 0, PMC_COUNT_NOT_SUPPORTED, ENOENT, 0 } } };
+	static struct pmc_sample ns2[1] = { { 0, 0, { 0, 0, 0, PMC_COUNT_NOT_SUPPORTED, ENOENT, 0 } } };
+	static const char *const names[] = { "a", "an_event_name_much_longer_than_the_thirty_four_column_default", "cycles",
+					     "instructions" };
+	struct pmc_sample *samples[] = { ok1, ok2, ns1, ns2 };
+	struct pmc_report_event evs[4];
+	struct pmc_report rep;
+	struct pmc_metric_value big = { .name = "huge", .unit = "", .valid = true, .value = 2.01812e26, .desc = "d" };
+	char *out, *line, *save = NULL, *first_reason;
+	long pct_col = -1;
+
+	(void)s;
+	memset(&rep, 0, sizeof(rep));
+	memset(evs, 0, sizeof(evs));
+	for (size_t i = 0; i < 4; i++) {
+		snprintf(evs[i].ev.name, sizeof(evs[i].ev.name), "%s", names[i]);
+		snprintf(evs[i].ev.canonical, sizeof(evs[i].ev.canonical), "%s", names[i]);
+		evs[i].ev.flags = i >= 2 ? PMC_EVF_HARDWARE : 0;
+		evs[i].samples = samples[i];
+		evs[i].nsamples = 1;
+	}
+	rep.events = evs;
+	rep.nevents = 4;
+	rep.nruns = rep.nbatches = 1;
+	pmc_report_summarize(&rep);
+	pmc_report_add_metric(&rep, &big);
+	out = render(&rep, PMC_OUTPUT_TABLE);
+	assert_null(strstr(out, "e+"));
+	assert_non_null(strstr(out, "201,811,999,999,999,993,347,833,856"));
+	first_reason = strstr(out, evs[2].reason);
+	assert_non_null(first_reason);
+	assert_null(strstr(first_reason + 1, evs[2].reason)); /* printed once, referred to as a note */
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *pct = strstr(line, "100.00%");
+		assert_false(line[0] && line[strlen(line) - 1] == ' ');
+		if (pct) { /* the running-% column lines up below a long name */
+			if (pct_col < 0)
+				pct_col = pct - line;
+			assert_int_equal(pct - line, pct_col);
+		}
+	}
+	assert_true(pct_col > 60);
+	free(out);
+	pmc_report_fini(&(struct pmc_report){ .metrics = rep.metrics });
+}
+
+/* Runs: a failed and an interrupted run stay out of the statistics; the exit status is the failed run's. */
+static void test_report_keeps_failed_and_interrupted_runs_out_of_the_statistics(void **s)
+{
+	static struct pmc_sample sm[3] = {
+		{ 0, 0, { 100, 10, 10, PMC_COUNT_OK, 0, 0 } },
+		{ 1, 0, { 1000, 10, 10, PMC_COUNT_OK, 0, 0 } },
+		{ 2, 0, { 50, 10, 10, PMC_COUNT_OK, 0, 0 } },
+	};
+	struct pmc_report_exec x[3] = {
+		{ .run = 0, .wall_ns = 10 }, { .run = 1, .exit_status = 7, .wall_ns = 20 },
+		{ .run = 2, .exit_status = 130, .signal = 2, .interrupted = true, .wall_ns = 30 },
+	};
+	struct pmc_report_event ev;
+	struct pmc_report rep;
+
+	(void)s;
+	memset(&rep, 0, sizeof(rep));
+	memset(&ev, 0, sizeof(ev));
+	snprintf(ev.ev.name, sizeof(ev.ev.name), "e");
+	ev.samples = sm;
+	ev.nsamples = 3;
+	rep.events = &ev;
+	rep.nevents = 1;
+	rep.nruns = 3;
+	rep.nbatches = 1;
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(pmc_report_add_exec(&rep, &x[i]), 0);
+	pmc_report_summarize(&rep);
+	assert_int_equal(rep.runs_ok, 1);
+	assert_int_equal(rep.runs_failed, 1);
+	assert_int_equal(rep.runs_partial, 1);
+	assert_int_equal(rep.runs_used, 1);
+	assert_string_equal(rep.stats_over, "ok runs");
+	assert_int_equal(rep.exit_status, 7);
+	assert_true(ev.mean == 100.0 && ev.nok == 1);
+	assert_true(rep.wall_ns_mean == 10.0);
+	assert_int_equal(pmc_report_run_state(&rep, 2), PMC_RUN_PARTIAL);
+	assert_false(pmc_report_run_used(&rep, 1));
+
+	/* Every run failed: the statistics are over the failed runs, and say so. */
+	rep.execs[0].exit_status = 1;
+	pmc_report_summarize(&rep);
+	assert_string_equal(rep.stats_over, "failed runs");
+	assert_int_equal(rep.exit_status, 1);
+	assert_true(ev.mean == 550.0 && ev.nok == 2);
+	rep.events = NULL;
+	rep.nevents = 0;
+	pmc_report_fini(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +325,9 @@ int main(void)
 		cmocka_unit_test(test_output_json_matches_golden),
 		cmocka_unit_test(test_output_group_digits_table),
 		cmocka_unit_test(test_output_summary_scales_multiplexed_and_never_zeroes_not_counted),
+		cmocka_unit_test(test_output_group_fixed_and_shortest_tables),
+		cmocka_unit_test(test_output_table_aligns_long_names_and_prints_each_reason_once),
+		cmocka_unit_test(test_report_keeps_failed_and_interrupted_runs_out_of_the_statistics),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,7 +49,7 @@ ok "multiplex ran once"
 # -r 3: three runs, statistics over them.
 run_pmc stat -r 3 -e task-clock --json -o "$TMP/r3.json" -- "$W" spin 10
 expect_rc 0 "-r 3"
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["events"][0]; assert d["runs"]==3 and len(e["samples"])==3 and e["min"]<=e["median"]<=e["max"]' "$TMP/r3.json" \
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["events"][0]; assert d["runs"]["count"]==3 and d["runs"]["used"]==3 and len(e["samples"])==3 and e["min"]<=e["median"]<=e["max"]' "$TMP/r3.json" \
 	|| fail "-r 3 statistics"
 ok "-r 3 gives three samples and statistics"
 

@@ -22,8 +22,8 @@ ok "encode text output"
 
 run_pmc encode --json cycles 'a"b'
 expect_rc 2 "encode with one bad event"
-expect_out '^\[$' "json array opens"
-expect_out '"name": "cycles", "canonical": "cycles", "type": 0' "json object for cycles"
+expect_out '^\{"schema_version":1,"kind":"encode",.*"events":\[$' "json document opens with its version and kind"
+expect_out '"name":"cycles","canonical":"cycles","type":0,.*"class":"(programmable|fixed)"' "json object for cycles"
 expect_err "unknown event 'a\"b'" "error names the bad input"
 python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" || fail "encode --json is not valid JSON"
 ok "encode --json"

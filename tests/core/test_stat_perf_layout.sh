@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# -x SEP reads like perf stat -x SEP (issue 12 item 15): on the same software events (and an unsupported hardware one
+# where there is no PMU), every row has perf's field count and order: value, unit, event, [variance,] run time,
+# running %, metric value, metric unit. pmctool's metric rows have the same count with the first fields empty.
+source "$PMC_SOURCE_DIR/tests/lib.sh"
+command -v perf >/dev/null || skip "perf is not installed (Debian: linux-perf; setup.sh installs it)"
+perf stat -x, -e task-clock true >/dev/null 2>&1 || skip "perf stat -x, -e task-clock true fails here: $(perf stat -x, -e task-clock true 2>&1 | head -c 200)"
+
+events=task-clock,page-faults,context-switches,cpu-migrations
+has_hw_pmu || events=$events,cycles
+for rep in 1 3; do
+	perf stat -r $rep -x, -e $events true 2>"$TMP/perf.csv" >/dev/null || fail "perf stat -r $rep failed"
+	run_pmc stat -r $rep -x, -e $events -- true
+	expect_rc 0 "pmctool stat -r $rep -x,"
+	python3 - "$TMP/perf.csv" "$TMP/err" $rep <<'PY' || fail "-r $rep: the -x layout differs from perf's"
+import re, sys
+def rows(path):
+    return [l.rstrip("\n").split(",") for l in open(path) if l.strip() and not l.startswith("#")]
+perf, ours, rep = rows(sys.argv[1]), rows(sys.argv[2]), int(sys.argv[3])
+num = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
+pev = {r[2]: r for r in perf if len(r) > 2 and r[2]}
+oev = [r for r in ours if r[2]]
+width = 7 + (rep > 1)
+assert all(len(r) == width for r in perf if r[2]), ("perf", perf)
+for r in ours:
+    assert len(r) == width, f"{r}: {len(r)} fields, perf has {width}"
+assert [r[2] for r in oev] == [r[2] for r in perf if r[2]], "event order"
+for r in oev:
+    p = pev[r[2]]
+    assert r[1] == p[1], f"{r[2]}: unit {r[1]!r}, perf {p[1]!r}"
+    assert bool(num.match(r[0])) == bool(num.match(p[0])), f"{r[2]}: value {r[0]!r}, perf {p[0]!r}"
+    if not num.match(p[0]):
+        assert r[0] == p[0], f"{r[2]}: marker {r[0]!r}, perf {p[0]!r}"
+    i = 3
+    if rep > 1:
+        assert r[3].endswith("%") and p[3].endswith("%"), f"variance field: {r[3]!r} / {p[3]!r}"
+        i = 4
+    assert num.match(r[i]) and num.match(p[i]), f"run time: {r[i]!r} / {p[i]!r}"
+    assert r[i] .isdigit() and p[i].isdigit()
+    assert re.match(r"^[0-9]+\.[0-9]{2}$", r[i + 1]) and re.match(r"^[0-9]+\.[0-9]{2}$", p[i + 1]), \
+        f"running %: {r[i + 1]!r} / {p[i + 1]!r}"
+    if not num.match(p[0]):
+        assert r[i] == p[i] and r[i + 1] == p[i + 1], f"{r[2]}: unsupported row {r} vs perf {p}"
+for r in ours:
+    if not r[2]:
+        assert all(f == "" for f in r[:width - 2]) and num.match(r[-2]) and r[-1], f"metric row {r}"
+print(f"{len(oev)} event rows and {len(ours) - len(oev)} metric rows match perf's {width}-field layout")
+PY
+	ok "-r $rep: pmctool -x, has perf's fields, in perf's order"
+done

@@ -638,6 +638,7 @@ int pmc_cmd_stat(int argc, char **argv)
 		add_declared_rates(&rep);
 	}
 	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
+	stat_names_report(&se, &rep);
 	add_stat_checks(&rep);
 	r = pmc_output_emit(&rep, &o.out, dest);
 	if (r) {

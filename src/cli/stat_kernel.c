@@ -21,7 +21,7 @@ int stat_kernel_prepare(struct stat_opts *o)
 	pmc_kernel_params_init(o->k, &o->kp);
 	for (size_t i = 0; i < o->nparams; i++) {
 		if (pmc_kernel_params_parse(o->k, o->params[i], &o->kp, err, sizeof(err)) < 0) {
-			fprintf(stderr, "pmctool: kernel %s: %s\n", o->k->name, err);
+			fprintf(stderr, "pmctool: %s\n", err); /* err names the kernel */
 			return PMC_EXIT_USAGE;
 		}
 	}
@@ -81,7 +81,11 @@ void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info 
 		snprintf(desc, sizeof(desc), "region %s %s / iterations", tname, tunit);
 		add_metric(rep, name, "", desc, (double)info->tsc_cycles / (double)info->iters);
 	}
-	pmc_report_add_check(rep, PMC_CHECK_INFO, "read-method", "counters read with %s", info->read_method);
+	if (!strncmp(info->read_method, "none", 4))
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "read-method", "no counter was read: no event could be opened "
+				     "(the notes on the events say why; pmctool info shows what this user may count)");
+	else
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "read-method", "counters read with %s", info->read_method);
 	pmc_report_add_check(rep, PMC_CHECK_INFO, "overhead",
 			     "an empty measured region costs %llu %s %s (median of %u)%s",
 			     (unsigned long long)info->overhead_tsc, tname, tunit, info->overhead_samples,

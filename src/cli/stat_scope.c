@@ -34,6 +34,7 @@ struct scope_run {
 	struct pmc_count *prev;    /* ntargets x n: the last interval's read */
 	struct pmc_count *acc;     /* rotate: per (target, event) what its intervals counted */
 	uint64_t t_start, last_ns; /* counting started; the last tick */
+	bool enabled, ever;        /* the counters run now; they ran at some point */
 	FILE *f;                   /* -I records */
 	int err;
 };
@@ -132,6 +133,15 @@ static void fold(struct scope_run *x, const struct pmc_count *per, struct pmc_co
 		}
 }
 
+/* A task counter whose time enabled did not advance while it was enabled: the task never ran, so nothing happened
+ * in it (a measured 0, not a counter that never got on the PMU). */
+static void idle_task_is_zero(const struct scope_run *x, struct pmc_count *c, size_t k, bool enabled)
+{
+	if (enabled && x->st->t[k / x->req.n].pid > 0 && c->status == PMC_COUNT_NOT_COUNTED && !c->err &&
+	    c->enabled == 0 && c->value == 0)
+		c->status = PMC_COUNT_OK;
+}
+
 static bool counts_in(const struct scope_run *x, size_t pos)
 {
 	return !x->rotate || !x->active || x->active[pos];
@@ -162,6 +172,7 @@ static int on_tick(void *ctx, unsigned n, bool last)
 			delta[k].running = c->running - p->running;
 			delta[k].status = delta[k].running ? PMC_COUNT_OK : PMC_COUNT_NOT_COUNTED;
 			x->prev[k] = *c;
+			idle_task_is_zero(x, &delta[k], k, x->enabled && counts_in(x, k % x->req.n));
 		}
 		if (x->rotate && counts_in(x, k % x->req.n))
 			scope_count_add(&x->acc[k], &delta[k]);
@@ -206,6 +217,8 @@ static void on_enable(void *ctx, bool on)
 	struct scope_run *x = ctx;
 
 	pmc_scope_enable(&x->sc, on, on && x->rotate ? x->active : NULL);
+	x->enabled = on;
+	x->ever |= on;
 }
 
 /* --control fifo:CTL[,ACK] or fd:CTL[,ACK]. 0, or an exit status after the message. */
@@ -314,6 +327,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus;
 	size_t nc;
 	int at = -1, r, rc = 0;
+	bool stopped = false;
 
 	memset(&ss, 0, sizeof(ss));
 	if (command && pmc_launch_start(o->argv, &l, &le) < 0)
@@ -362,6 +376,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		on_enable(x, true);
 		ss.enabled = true;
 	}
+	x->enabled = x->ever = ss.enabled;
 	if (command && pmc_launch_go(&l, &le) < 0) {
 		rc = stat_report_launch_failure(o, &le);
 		goto out;
@@ -383,12 +398,19 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	r = pmc_session_run(&ss);
 	if (command) {
 		/* Counting ends with the command; a session ended otherwise (timeout, signal, 'stop') takes it down. */
-		if (!l.reaped && ss.end != PMC_END_SIGNAL)
+		stopped = !l.reaped && ss.end != PMC_END_SIGNAL;
+		if (stopped) {
 			kill(l.pid, SIGTERM);
+			pmc_report_add_check(x->rep, PMC_CHECK_INFO, "command-stopped",
+					     "the command was still running at the end (%s): pmctool sent it SIGTERM, and "
+					     "its exit status is not pmctool's", pmc_session_end_name(ss.end));
+		}
 		pmc_launch_reap(&l, true, &le);
 	}
 	pmc_scope_enable(&x->sc, false, NULL);
 	pmc_scope_read(&x->sc);
+	for (size_t k = 0; k < nc; k++)
+		idle_task_is_zero(x, &x->sc.counts[k], k, x->ever && counts_in(x, k % x->req.n));
 	if (r < 0) {
 		fprintf(stderr, "pmctool: waiting failed: %s\n", strerror(-r));
 		rc = PMC_EXIT_INTERNAL;
@@ -403,9 +425,11 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	if (!rc) {
 		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = stat_interrupted != 0,
 					     .wall_ns = (double)ss.elapsed_ns };
-		if (command) {
+		if (command && !stopped) {
 			e.exit_status = pmc_wait_status_code(l.status);
 			e.signal = WIFSIGNALED(l.status) ? WTERMSIG(l.status) : 0;
+		}
+		if (command) {
 			e.user_s = (double)l.ru.ru_utime.tv_sec + (double)l.ru.ru_utime.tv_usec / 1e6;
 			e.sys_s = (double)l.ru.ru_stime.tv_sec + (double)l.ru.ru_stime.tv_usec / 1e6;
 		}

@@ -182,10 +182,10 @@ static int build_cpus(const struct stat_opts *o, struct scope_targets *st)
 					goto bad;
 				b = strtol(p, &end, 10);
 			}
-			if (b < a || b >= MAX_CPUS || (*end && *end != ',') || (*end == ',' && !end[1]))
+			if (b < a || (*end && *end != ',') || (*end == ',' && !end[1]))
 				goto bad;
 			for (long c = a; c <= b; c++) {
-				if (!pmc_cpulist_has(online, (int)c)) {
+				if (c >= MAX_CPUS || !pmc_cpulist_has(online, (int)c)) {
 					fprintf(stderr, "pmctool stat: -C %s: CPU %ld is not online (online: %s)\n", o->cpu_list,
 						c, online);
 					return PMC_EXIT_USAGE;

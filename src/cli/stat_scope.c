@@ -147,6 +147,34 @@ static bool counts_in(const struct scope_run *x, size_t pos)
 	return !x->rotate || !x->active || x->active[pos];
 }
 
+/* Whether position i is a breakpoint that takes turns (opened on its batch's turn only). */
+static bool deferred(const struct scope_run *x, size_t i)
+{
+	return x->rotate && x->req.events[i]->cls == PMC_CLASS_BREAKPOINT && !x->se->plan.in_every[x->idx[i]];
+}
+
+/* rotate: the batch x->cur takes the counters (x->active says which positions count now). Breakpoints of the batch
+ * that leaves are closed and those of the one that comes are opened, since each holds a debug register while
+ * open; the other events are stopped and started. */
+static void turn(struct scope_run *x)
+{
+	unsigned flags = PMC_SCOPE_INHERIT | (x->enabled ? 0 : PMC_SCOPE_DISABLED);
+
+	pmc_scope_enable(&x->sc, false, NULL);
+	for (size_t i = 0; i < x->req.n; i++) /* first free the registers, then take them */
+		if (deferred(x, i) && !x->active[i])
+			pmc_scope_close_event(&x->sc, i);
+	for (size_t i = 0; i < x->req.n; i++) {
+		if (!deferred(x, i) || !x->active[i])
+			continue;
+		pmc_scope_reopen_event(&x->sc, i, flags);
+		for (size_t t = 0; t < x->st->ntargets; t++)
+			memset(&x->prev[t * x->req.n + i], 0, sizeof(x->prev[0]));
+	}
+	if (x->enabled)
+		pmc_scope_enable(&x->sc, true, x->active);
+}
+
 /* -I: one interval's records, from the difference of this read and the last. */
 static int on_tick(void *ctx, unsigned n, bool last)
 {
@@ -157,7 +185,7 @@ static int on_tick(void *ctx, unsigned n, bool last)
 	uint64_t now = pmc_now_ns();
 	double start = (double)(x->last_ns - x->t_start) / 1e9, end = (double)(now - x->t_start) / 1e9;
 
-	(void)last;
+
 	if (!delta || !tot || !rows) {
 		x->err = -ENOMEM;
 		goto out;
@@ -195,14 +223,13 @@ static int on_tick(void *ctx, unsigned n, bool last)
 	fflush(x->f);
 	x->rep->intervals = n;
 	/* rotate: the next batch's own events take the counters */
-	if (x->rotate && x->se->plan.nbatches > 1) {
+	if (x->rotate && !last) {
 		x->cur = (x->cur + 1) % x->se->plan.nbatches;
 		for (size_t i = 0; i < x->req.n; i++) {
 			bool want = x->se->plan.in_every[x->idx[i]] || x->rep->events[x->idx[i]].batch == (int)x->cur;
 			x->active[i] = want;
 		}
-		pmc_scope_enable(&x->sc, false, NULL);
-		pmc_scope_enable(&x->sc, true, x->active);
+		turn(x);
 	}
 out:
 	x->last_ns = now;
@@ -306,6 +333,13 @@ static void explain_attach_refusal(const struct scope_run *x)
 				     "attaching (ESRCH); its counts are missing", esrch, esrch == 1 ? "" : "s");
 }
 
+/* rotate: breakpoints of the batches after the first are opened on their turn. */
+static void mark_deferred(struct scope_run *x)
+{
+	for (size_t i = 0; i < x->req.n; i++)
+		x->sc.defer[i] = deferred(x, i) && x->rep->events[x->idx[i]].batch != 0;
+}
+
 static unsigned open_flags(const struct stat_opts *o, bool command, bool rotate)
 {
 	unsigned f = PMC_SCOPE_INHERIT;
@@ -339,6 +373,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		goto out;
 	}
 	scope_targets_mark_cpumask(x->st, &x->sc);
+	mark_deferred(x);
 	r = pmc_scope_open(&x->sc, open_flags(o, command, x->rotate), &at);
 	if (r == 1) {
 		/* A group the kernel refuses: count this batch ungrouped (its events may then be multiplexed). */
@@ -352,6 +387,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 			goto out;
 		}
 		scope_targets_mark_cpumask(x->st, &x->sc);
+		mark_deferred(x);
 		pmc_scope_open(&x->sc, open_flags(o, command, x->rotate), &at);
 	}
 	if (x->run == 0)
@@ -553,7 +589,7 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 	x.rep = rep;
 	x.st = &st;
 	x.f = stream;
-	x.rotate = o->batch == STAT_BATCH_ROTATE;
+	x.rotate = o->batch == STAT_BATCH_ROTATE && se->plan.nbatches > 1; /* one batch has nothing to rotate */
 	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	if (o->verbose)

@@ -22,7 +22,8 @@ int pmc_scope_init(struct pmc_scope *s, const struct pmc_measure_req *req, const
 	s->fds = malloc(n * sizeof(*s->fds));
 	s->counts = calloc(n, sizeof(*s->counts));
 	s->skip = calloc(n, 1);
-	if (!s->fds || !s->counts || !s->skip) {
+	s->defer = calloc(req->n ? req->n : 1, 1);
+	if (!s->fds || !s->counts || !s->skip || !s->defer) {
 		pmc_scope_fini(s);
 		return -ENOMEM;
 	}
@@ -73,6 +74,10 @@ static int open_target(struct pmc_scope *s, size_t t, unsigned flags, int *at)
 		memset(c, 0, sizeof(*c));
 		if (s->skip[t * req->n + i]) {
 			c->status = PMC_COUNT_NOT_COUNTED;
+			continue;
+		}
+		if (s->defer[i]) {
+			c->status = PMC_COUNT_NOT_RUN;
 			continue;
 		}
 		fd = open_one(ev, &s->targets[t], grouped ? *leader_p : -1, flags, c);
@@ -139,6 +144,36 @@ void pmc_scope_read(struct pmc_scope *s)
 	}
 }
 
+void pmc_scope_close_event(struct pmc_scope *s, size_t i)
+{
+	for (size_t t = 0; t < s->ntargets; t++) {
+		int *fd = &s->fds[t * s->req->n + i];
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+	}
+}
+
+void pmc_scope_reopen_event(struct pmc_scope *s, size_t i, unsigned flags)
+{
+	for (size_t t = 0; t < s->ntargets; t++) {
+		size_t k = t * s->req->n + i;
+		struct pmc_count *c = &s->counts[k];
+		int fd;
+
+		if (s->skip[k] || s->fds[k] >= 0)
+			continue;
+		memset(c, 0, sizeof(*c));
+		fd = open_one(s->req->events[i], &s->targets[t], -1, flags, c);
+		if (fd < 0) {
+			c->status = PMC_COUNT_NOT_SUPPORTED;
+			c->err = -fd;
+			continue;
+		}
+		s->fds[k] = fd;
+	}
+}
+
 size_t pmc_scope_count_err(const struct pmc_scope *s, int err)
 {
 	size_t n = 0;
@@ -155,5 +190,6 @@ void pmc_scope_fini(struct pmc_scope *s)
 	free(s->fds);
 	free(s->counts);
 	free(s->skip);
+	free(s->defer);
 	memset(s, 0, sizeof(*s));
 }

@@ -31,6 +31,9 @@ struct pmc_scope {
 	struct pmc_count *counts; /* ntargets x req->n: the open's status (NOT_SUPPORTED and err), then the last read */
 	unsigned char *skip;      /* ntargets x req->n, set by the caller before opening: 1 = this event does not count
 				     on this target (an uncore PMU's cpumask names another CPU); left NOT_COUNTED */
+	unsigned char *defer;     /* req->n, set by the caller before opening: 1 = not opened now (pmc_scope_reopen
+				     opens it later): a breakpoint takes its debug register when it is opened, even
+				     stopped, so breakpoints of batches that take turns are opened on their turn */
 };
 
 /* Allocate for req on targets (both must outlive s). 0 or -ENOMEM. */
@@ -46,6 +49,10 @@ void pmc_scope_enable(struct pmc_scope *s, bool on, const bool *events);
 void pmc_scope_read(struct pmc_scope *s);
 /* How many opens the kernel refused with err on task targets (EACCES/EPERM: ptrace access; ESRCH: gone). */
 size_t pmc_scope_count_err(const struct pmc_scope *s, int err);
+/* Close event i on every target (its last read stays in counts). */
+void pmc_scope_close_event(struct pmc_scope *s, size_t i);
+/* Open event i alone on every target (not skipped), with flags as pmc_scope_open's. */
+void pmc_scope_reopen_event(struct pmc_scope *s, size_t i, unsigned flags);
 /* Close and free everything. Accepts a zeroed s. */
 void pmc_scope_fini(struct pmc_scope *s);
 

@@ -197,6 +197,7 @@ lines = open(sys.argv[1]).read().splitlines()
 recs = [json.loads(l) for l in lines[:-1]]
 final = json.loads(lines[-1])
 assert final["mode"] == "rotate" and final["batches"] == 2, (final["mode"], final["batches"])
+assert all(r["status"] == "ok" for r in recs if r["event"].startswith("mem:")), [(r["event"], r["status"]) for r in recs]
 by = {}
 for r in recs:
     if r["batch"] is not None:  # the anchors count in every interval

@@ -274,7 +274,11 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
  * them. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
-	bool variance = rep->nruns > 1;
+	bool variance = rep->nruns > 1, rows = false;
+
+	/* Rows (-A, --per-*): as perf -A -x, each line starts with the row's label ("all" for the totals). */
+	for (size_t i = 0; i < rep->nevents; i++)
+		rows |= rep->events[i].scope.kind != PMC_ROW_ALL;
 
 	if (rep->partial)
 		fprintf(f, "# partial: interrupted, counts so far%s\n",
@@ -297,6 +301,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 			}
 		if (n)
 			run_ns /= (double)n;
+		if (rows)
+			fprintf(f, "%s%s", e->scope.kind == PMC_ROW_ALL ? "all" : e->scope.label, sep);
 		if (ok && ns)
 			fprintf(f, "%.2f", e->mean / 1e6);
 		else if (ok)
@@ -313,6 +319,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 
 		if (!m->valid)
 			continue; /* perf leaves a metric it cannot compute out */
+		if (rows)
+			fprintf(f, "%s%s", m->scope[0] ? m->scope : "all", sep);
 		fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, variance ? sep : "");
 		fprintf(f, "%s%.*f%s", sep, fabs(m->value) < 1000 ? 3 : 0, m->value, sep);
 		fprintf(f, "%s%s%s\n", m->unit, m->unit[0] ? " " : "", m->name);

@@ -211,3 +211,43 @@ run_pmc stat --per-thread -e task-clock -- true
 expect_rc 2 "--per-thread with a launched command"
 run_pmc stat -A -e task-clock -- true
 expect_rc 2 "-A without -a"
+
+# 12. A PMU with its own cpumask (uncore, RAPL, cstate: one instance per socket) counts only on the mask's CPUs
+# under -a. A sysfs tree whose msr PMU says cpumask 0 stands in for one: msr/tsc/ opens on CPU 0 only, and only
+# CPU 0 has its row.
+if { [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0 ]; } && [ -d /sys/bus/event_source/devices/msr ]; then
+	F=$TMP/sys
+	mkdir -p "$F/bus/event_source/devices" "$F/devices/system/cpu"
+	for p in msr software; do cp -r "/sys/bus/event_source/devices/$p/." "$F/bus/event_source/devices/$p/" 2>/dev/null || true; done
+	echo 0 >"$F/bus/event_source/devices/msr/cpumask"
+	cat /sys/devices/system/cpu/online >"$F/devices/system/cpu/online"
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		mkdir -p "$F/devices/system/cpu/$(basename "$d")/topology"
+		for t in physical_package_id die_id core_id; do
+			cat "$d/topology/$t" >"$F/devices/system/cpu/$(basename "$d")/topology/$t" 2>/dev/null || echo 0 >"$F/devices/system/cpu/$(basename "$d")/topology/$t"
+		done
+	done
+	PMCTOOL_SYSFS_ROOT=$F run_pmc stat -v -a -A -e msr/tsc/,cpu-clock --timeout 100 --json -o -
+	expect_rc 0 "cpumask"
+	[ "$(grep -c '^perf_event_open(type=9 .*cpu=0,' "$TMP/err")" -eq 1 ] && [ "$(grep -c '^perf_event_open(type=9 ' "$TMP/err")" -eq 1 ] \
+		|| { cat "$TMP/err" >&2; fail "msr/tsc/ must open once, on CPU 0 (its cpumask)"; }
+	cp "$TMP/out" "$TMP/mask.json"
+	check "$TMP/mask.json" "[e['scope']['label'] for e in d['events'] if e['name'] == 'msr/tsc/'] == [None, 'CPU0'] and len(rows('cpu-clock')) == $ncpu" "a row only where the PMU counts"
+	ok "cpumask 0: msr/tsc/ opened on CPU 0 only, one row; cpu-clock on all $ncpu CPUs"
+fi
+
+# 13. Ctrl-C ends a count that has no end of its own: the counts so far, marked partial, exit 130.
+"$PMCTOOL" stat -p $$ -e context-switches --json -o "$TMP/int.json" 2>/dev/null & pp=$!
+sleep 0.5
+kill -INT $pp
+set +e; wait $pp; rc=$?; set -e
+[ $rc -eq 130 ] || fail "SIGINT: exit status $rc, expected 130"
+check "$TMP/int.json" "d['partial'] is True and d['target']['ended_by'] == 'interrupted' and d['events'][0]['status'] == 'ok'" "SIGINT: the partial report"
+ok "SIGINT during -p: partial report, exit 130"
+
+# 14. -r with a scope and a command: each repetition relaunches it.
+run_pmc stat -r 3 -I 1000 -e task-clock,page-faults --json -o - -- "$W" pages 50
+expect_rc 0 "-r 3 with -I"
+tail -n 1 "$TMP/out" >"$TMP/r.json"
+check "$TMP/r.json" "d['runs']['count'] == 3 and d['events'][1]['n'] == 3 and d['events'][1]['min'] >= 50" "-r 3 -I: three runs"
+ok "-r 3 with -I: three runs, each counting the pages"

@@ -73,6 +73,12 @@ int stat_scope_check(struct stat_opts *o)
 		return refuse("--per-thread needs -p or -t (as perf's): a launched command's threads are counted together");
 	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD && !cpus)
 		return refuse("-A, --per-core, --per-die and --per-socket split CPU-wide counts: they need -a or -C");
+	if (o->control) {
+		char c[4096], a[4096];
+		bool fd;
+		if (scope_parse_control(o->control, c, sizeof(c), a, sizeof(a), &fd) < 0)
+			return refuse("--control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)");
+	}
 	if (o->interval_count && !o->interval_ms)
 		return refuse("--interval-count needs -I MS");
 	if (o->delay_ms < 0 && !o->control)
@@ -248,41 +254,65 @@ static void on_enable(void *ctx, bool on)
 	x->ever |= on;
 }
 
-/* --control fifo:CTL[,ACK] or fd:CTL[,ACK]. 0, or an exit status after the message. */
+int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, size_t ack_len, bool *is_fd)
+{
+	bool fifo = !strncmp(spec, "fifo:", 5), fd = !strncmp(spec, "fd:", 3);
+	const char *p = spec + (fifo ? 5 : 3), *comma;
+	size_t n;
+
+	if (!fifo && !fd)
+		return -EINVAL;
+	comma = strchr(p, ',');
+	n = comma ? (size_t)(comma - p) : strlen(p);
+	if (!n || n >= ctl_len || (comma && (!comma[1] || strlen(comma + 1) >= ack_len || strchr(comma + 1, ','))))
+		return -EINVAL;
+	memcpy(ctl, p, n);
+	ctl[n] = '\0';
+	snprintf(ack, ack_len, "%s", comma ? comma + 1 : "");
+	if (fd) {
+		for (const char *q = ctl; *q; q++)
+			if (*q < '0' || *q > '9')
+				return -EINVAL;
+		for (const char *q = ack; *q; q++)
+			if (*q < '0' || *q > '9')
+				return -EINVAL;
+		if (strlen(ctl) > 9 || strlen(ack) > 9)
+			return -EINVAL;
+	}
+	*is_fd = fd;
+	return 0;
+}
+
+/* --control: open what the spec names. 0, or an exit status after the message. */
 static int open_control(const char *spec, int *ctl, int *ack)
 {
-	char buf[4096], *comma;
-	bool fifo = !strncmp(spec, "fifo:", 5), fd = !strncmp(spec, "fd:", 3);
+	char c[4096], a[4096];
+	bool fd;
 
 	*ctl = *ack = -1;
-	if ((!fifo && !fd) || strlen(spec) >= sizeof(buf))
+	if (scope_parse_control(spec, c, sizeof(c), a, sizeof(a), &fd) < 0)
 		return refuse("--control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)");
-	snprintf(buf, sizeof(buf), "%s", spec + (fifo ? 5 : 3));
-	comma = strchr(buf, ',');
-	if (comma)
-		*comma++ = '\0';
 	if (fd) {
-		char *end;
-		long c = strtol(buf, &end, 10), a = comma ? strtol(comma, &end, 10) : -1;
-		if (!buf[0] || *end || c < 0 || c > INT_MAX || (comma && (a < 0 || a > INT_MAX)) ||
-		    fcntl((int)c, F_GETFD) < 0 || (a >= 0 && fcntl((int)a, F_GETFD) < 0))
-			return refuse("--control fd:CTL[,ACK]: each must be an open file descriptor number");
-		*ctl = (int)c;
-		*ack = (int)a;
+		*ctl = atoi(c);
+		*ack = a[0] ? atoi(a) : -1;
+		if (fcntl(*ctl, F_GETFD) < 0 || (*ack >= 0 && fcntl(*ack, F_GETFD) < 0)) {
+			*ctl = *ack = -1;
+			return refuse("--control fd:CTL[,ACK]: each must be an open file descriptor");
+		}
 		return 0;
 	}
 	/* Read and write: the FIFO never reports end of file while pmctool holds it, between two writers. */
-	*ctl = open(buf, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	*ctl = open(c, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (*ctl < 0) {
-		fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", buf,
-			strerror(errno), buf);
+		fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", c,
+			strerror(errno), c);
 		return PMC_EXIT_USAGE;
 	}
-	if (comma) {
-		*ack = open(comma, O_RDWR | O_CLOEXEC);
+	if (a[0]) {
+		*ack = open(a, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* an ack nobody reads never stops pmctool */
 		if (*ack < 0) {
-			fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n",
-				comma, strerror(errno), comma);
+			fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", a,
+				strerror(errno), a);
 			close(*ctl);
 			*ctl = -1;
 			return PMC_EXIT_USAGE;

@@ -35,8 +35,7 @@ static int add_target(struct scope_targets *st, size_t *cap, pid_t pid, int cpu)
 	return 0;
 }
 
-/* "1,2,3": each a decimal id. -EINVAL when malformed. */
-static int parse_id_list(const char *list, int (*cb)(long id, void *ctx), void *ctx)
+int scope_parse_id_list(const char *list, int (*cb)(long id, void *ctx), void *ctx)
 {
 	const char *p = list;
 
@@ -80,7 +79,6 @@ static int add_task(struct attach_ctx *a, pid_t pid, pid_t tid)
 {
 	struct scope_targets *st = a->st;
 	struct pmc_row_scope *r;
-	size_t rcap = st->nrows ? st->nrows + 1 : 0;
 
 	if (add_target(st, &a->cap, tid, -1))
 		return -ENOMEM;
@@ -90,7 +88,6 @@ static int add_task(struct attach_ctx *a, pid_t pid, pid_t tid)
 		return -ENOMEM;
 	st->rows = r;
 	r = &st->rows[st->nrows++];
-	(void)rcap;
 	memset(r, 0, sizeof(*r));
 	r->kind = PMC_ROW_THREAD;
 	r->pid = pid;
@@ -157,11 +154,64 @@ static int attach_one(long id, void *ctx)
 	return 0;
 }
 
+int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void *ctx)
+{
+	const char *p = list;
+
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		long a, b;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		a = b = strtol(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			b = strtol(p, &end, 10);
+		}
+		if (b < a || (*end && *end != ',') || (*end == ',' && !end[1]))
+			return -EINVAL;
+		for (long c = a; c <= b; c++) {
+			int r = cb(c, ctx);
+			if (r)
+				return r;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+struct cpus_ctx {
+	struct scope_targets *st;
+	const struct stat_opts *o;
+	const char *online;
+	size_t cap;
+};
+
+static int add_cpu(long c, void *ctx)
+{
+	struct cpus_ctx *x = ctx;
+
+	if (c >= MAX_CPUS || !pmc_cpulist_has(x->online, (int)c)) {
+		fprintf(stderr, "pmctool stat: -C %s: CPU %ld is not online (online: %s)\n", x->o->cpu_list, c, x->online);
+		return PMC_EXIT_USAGE;
+	}
+	for (size_t t = 0; t < x->st->ntargets; t++)
+		if (x->st->t[t].cpu == (int)c)
+			return 0;
+	return add_target(x->st, &x->cap, -1, (int)c) ? PMC_EXIT_INTERNAL : 0;
+}
+
 /* The online CPUs, or those of -C (each must be online). 0, or an exit status after the message. */
 static int build_cpus(const struct stat_opts *o, struct scope_targets *st)
 {
 	char online[1024], path[512];
-	size_t cap = 0;
+	struct cpus_ctx x = { .st = st, .o = o, .online = online };
+	int r;
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pmc_sysfs_root());
 	if (pmc_sysfs_read_line(path, online, sizeof(online)) < 0) {
@@ -169,45 +219,21 @@ static int build_cpus(const struct stat_opts *o, struct scope_targets *st)
 		return PMC_EXIT_INTERNAL;
 	}
 	if (o->cpu_list) {
-		const char *p = o->cpu_list;
-		while (*p) {
-			char *end;
-			long a = strtol(p, &end, 10), b = a;
-
-			if (*p < '0' || *p > '9' || end == p)
-				goto bad;
-			if (*end == '-') {
-				p = end + 1;
-				if (*p < '0' || *p > '9')
-					goto bad;
-				b = strtol(p, &end, 10);
-			}
-			if (b < a || (*end && *end != ',') || (*end == ',' && !end[1]))
-				goto bad;
-			for (long c = a; c <= b; c++) {
-				if (c >= MAX_CPUS || !pmc_cpulist_has(online, (int)c)) {
-					fprintf(stderr, "pmctool stat: -C %s: CPU %ld is not online (online: %s)\n", o->cpu_list,
-						c, online);
-					return PMC_EXIT_USAGE;
-				}
-				bool dup = false;
-				for (size_t t = 0; t < st->ntargets; t++)
-					dup |= st->t[t].cpu == (int)c;
-				if (!dup && add_target(st, &cap, -1, (int)c))
-					return PMC_EXIT_INTERNAL;
-			}
-			p = *end ? end + 1 : end;
+		r = scope_parse_cpu_list(o->cpu_list, add_cpu, &x);
+		if (r == -EINVAL) {
+			fprintf(stderr, "pmctool stat: invalid value '%.80s' for -C: expected a CPU list such as 0,2-3\n",
+				o->cpu_list);
+			return PMC_EXIT_USAGE;
 		}
+		if (r)
+			return r;
 	} else {
 		for (int c = 0; c < MAX_CPUS; c++)
-			if (pmc_cpulist_has(online, c) && add_target(st, &cap, -1, c))
+			if (pmc_cpulist_has(online, c) && add_target(st, &x.cap, -1, c))
 				return PMC_EXIT_INTERNAL;
 	}
 	st->cpus = true;
 	return 0;
-bad:
-	fprintf(stderr, "pmctool stat: invalid value '%.80s' for -C: expected a CPU list such as 0,2-3\n", o->cpu_list);
-	return PMC_EXIT_USAGE;
 }
 
 static int topo_id(int cpu, const char *file)
@@ -267,7 +293,7 @@ int scope_targets_build(const struct stat_opts *o, struct scope_targets *st)
 	memset(st, 0, sizeof(*st));
 	if (o->pids || o->tids) {
 		const char *list = o->pids ? o->pids : o->tids;
-		r = parse_id_list(list, attach_one, &a);
+		r = scope_parse_id_list(list, attach_one, &a);
 		if (r == -EINVAL) {
 			fprintf(stderr, "pmctool stat: invalid value '%.80s' for %s: expected %s IDs such as 1234,5678\n",
 				list, o->pids ? "-p" : "-t", o->pids ? "process" : "thread");

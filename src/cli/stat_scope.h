@@ -33,7 +33,8 @@ int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, 
 /* Build the targets of -p / -t / -a / -C (a command without them: one task target, pid filled at launch). 0 or an
  * exit status after the error was printed. */
 int scope_targets_build(const struct stat_opts *o, struct scope_targets *st);
-/* Events of a PMU with its own cpumask (uncore, RAPL, cstate: one instance per socket) count only on the CPUs of
+/* Events of a PMU with its own cpumask (uncore, RAPL, cstate: one instance per socket), or its own cpus (a hybrid
+ * CPU's cpu_core / cpu_atom), count only on the CPUs of
  * that mask: mark the others skipped. */
 void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_scope *s);
 void scope_targets_fini(struct scope_targets *st);

@@ -350,9 +350,13 @@ void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_scope
 	for (size_t i = 0; i < s->req->n; i++) {
 		const struct pmc_event *ev = s->req->events[i];
 		char path[512], mask[1024] = "";
+		unsigned type = ev->attr.type;
 
+		/* A hybrid CPU's generic event names its core PMU in config's upper half (the extended type). */
+		if ((type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) && (ev->attr.config >> 32))
+			type = (unsigned)(ev->attr.config >> 32);
 		for (size_t p = 0; p < npmus; p++) {
-			if (pmus[p].type != (int)ev->attr.type || ev->attr.type < PERF_TYPE_MAX)
+			if (pmus[p].type != (int)type || type < PERF_TYPE_MAX)
 				continue;
 			snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/cpumask", pmc_sysfs_root(), pmus[p].name);
 			if (pmc_sysfs_read_line(path, mask, sizeof(mask)) < 0 || !mask[0])

@@ -422,6 +422,15 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	}
 	if (x->run == 0)
 		explain_attach_refusal(x);
+	if ((o->pids || o->tids) && pmc_scope_count_err(&x->sc, EACCES) + pmc_scope_count_err(&x->sc, EPERM) ==
+					    x->st->ntargets * x->req.n) {
+		fprintf(stderr, "pmctool: cannot attach to %s %s: permission denied: counting another user's process "
+				"needs ptrace access to it (kernel.yama.ptrace_scope 0, or 1 for descendants only) or "
+				"CAP_PERFMON / CAP_SYS_PTRACE; run as its user or as root\n",
+			o->pids ? "process" : "thread", o->pids ? o->pids : o->tids);
+		rc = PMC_EXIT_NOCOUNT;
+		goto out;
+	}
 	nc = x->st->ntargets * x->req.n;
 	x->prev = calloc(nc ? nc : 1, sizeof(*x->prev));
 	x->acc = calloc(nc ? nc : 1, sizeof(*x->acc));

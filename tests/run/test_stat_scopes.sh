@@ -109,6 +109,26 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null && [ "$(cat /proc/sys/k
 	expect_rc 3 "unprivileged -a"
 	expect_err "perf_event_paranoid <= 0 \(it is [0-9]\) or CAP_PERFMON" "unprivileged -a"
 	ok "unprivileged -a is refused: $(head -c 120 "$TMP/err")..."
+	# attaching to another user's process: refused with the reason, before any waiting
+	sleep 30 & sp=$!
+	set +e
+	(cd "$TMP" && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all ./pmctool stat -p $sp -e task-clock --timeout 20000) 2>"$TMP/err"
+	RC=$?
+	set -e
+	kill $sp
+	expect_rc 3 "unprivileged -p of root's process"
+	expect_err "permission denied: .*ptrace" "unprivileged -p of root's process"
+	# ... and to its own: counted (user mode only at paranoid 2)
+	cp "$W" "$TMP/workload"
+	chmod 755 "$TMP/workload"
+	set +e
+	(cd "$TMP" && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all sh -c \
+		'./workload wait-pages 50 & w=$!; ./pmctool stat -p $w -e page-faults --timeout 1500 --json -o - & p=$!; sleep 0.5; kill -USR1 $w; wait $p') >"$TMP/own.json" 2>"$TMP/err"
+	RC=$?
+	set -e
+	expect_rc 0 "unprivileged -p of its own process"
+	check "$TMP/own.json" "ev('page-faults') >= 50" "unprivileged -p of its own process counts"
+	ok "unprivileged -p: another user's process refused with the reason, its own counted"
 fi
 
 # 7. -I 100 on a ~1 s workload: records every 100 ms that sum to the total; a plain run counts about the same.

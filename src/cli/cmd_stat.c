@@ -459,13 +459,14 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	return 0;
 }
 
-/* -k: a kernel runs inside pmctool and cannot be stopped mid-loop; the first signal says so, a second one quits. */
+/* -k: a kernel runs inside pmctool; the first signal stops it where it is (the kernel runner's handler takes the
+ * counts so far) and says so, a second one quits. */
 static bool kernel_mode;
 
 static void on_signal(int sig)
 {
-	static const char note[] = "\npmctool: interrupted: the kernel finishes its loop, then the counts so far are "
-				   "printed (interrupt again to quit at once, without them)\n";
+	static const char note[] = "\npmctool: interrupted: the kernel stops; the counts so far follow "
+				   "(interrupt again to quit at once, without them)\n";
 	pid_t child = pmc_launch_child;
 
 	if (kernel_mode && stat_interrupted) {
@@ -730,6 +731,7 @@ int pmc_cmd_stat(int argc, char **argv)
 		add_declared_rates(&rep);
 	}
 	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
+	stat_names_report(&se, &rep);
 	if (scoped)
 		stat_scope_row_metrics(&se, cli_metrics, o.nmetric_args, &rep);
 	add_stat_checks(&rep);

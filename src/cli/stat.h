@@ -161,6 +161,27 @@ int stat_scope_finish_stream(FILE **f, const struct pmc_report *rep, const struc
 void stat_scope_row_metrics(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
 			    struct pmc_report *rep);
 
+/* perf's spellings (stat_names.c). -e lists, groups {a,b}:mods included, into se: 0 or an exit status (message
+ * printed). */
+int stat_events_add_lists(struct stat_events *se, const struct stat_opts *o);
+/* After the budget is known: a group larger than a batch is an error (exit status, message printed), a weak one is
+ * ungrouped. */
+int stat_groups_check(struct stat_events *se, const struct stat_opts *o);
+/* After planning: a group that fits a batch alone but not next to the every-batch events (anchors on PMUs without
+ * fixed counters) is an error. 0 or PMC_EXIT_USAGE (message printed). */
+int stat_groups_check_plan(const struct stat_events *se);
+/* A set whose variant has no event for this CPU: its notes printed, PMC_EXIT_USAGE; else 0. */
+int stat_set_check(const struct stat_events *se);
+/* The notes on names (ignored modifiers, a split weak group, the set's notes, a forced PMU that is not this CPU's):
+ * under the plan, and into the report as checks. */
+void stat_names_notes(const struct stat_events *se, void (*emit)(void *ctx, bool warn, const char *name,
+								  const char *msg), void *ctx);
+void stat_names_print_notes(const struct stat_events *se, FILE *f);
+void stat_names_report(const struct stat_events *se, struct pmc_report *rep);
+/* Why exec gave ENOENT for the command prog: not in PATH, no such file, or a file whose #! interpreter or loader is
+ * missing (" (...)", a static buffer). */
+const char *stat_enoent_why(const char *prog);
+
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;
 

@@ -71,11 +71,6 @@ int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flag
 	return stat_events_push(se, &ev);
 }
 
-static int add_cb(const char *spec, void *ctx)
-{
-	return stat_events_add_spec(ctx, spec, 0);
-}
-
 /* The logical CPUs of the SMT pair holding 'cpu', for an event set's EVENT@sibling0 / @sibling1. */
 static int sibling_cpus(int cpu, int ret[2])
 {
@@ -106,6 +101,8 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			pmu ? pmu : "this CPU (libpfm4 detects no core PMU)", se->set->name);
 		return PMC_EXIT_USAGE;
 	}
+	if (stat_set_check(se))
+		return PMC_EXIT_USAGE;
 	for (size_t i = 0; i < se->variant->nevents; i++) {
 		const char *spelling = se->variant->events[i].spelling;
 		int which = pmc_eventset_event_sibling(spelling, base, sizeof(base));
@@ -121,7 +118,8 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			return PMC_EXIT_USAGE;
 		}
 		if (which >= 0) {
-			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0) {
+			/* --dry-run shows the plan of a machine with SMT (a forced PMU's) on one without */
+			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0 && !o->dry_run) {
 				int active = pmc_sysfs_smt_active();
 
 				fprintf(stderr, "pmctool: event set '%s' counts on the two SMT siblings of a core, but CPU %d "
@@ -167,20 +165,9 @@ static int collect_events(struct stat_events *se, const struct stat_opts *o)
 			return r;
 	}
 
-	for (size_t i = 0; i < o->nlists; i++) {
-		r = pmc_event_list_split(o->event_lists[i], add_cb, se);
-		if (r == -EINVAL) {
-			fprintf(stderr, "pmctool: bad event list '%s': empty item or unbalanced '/'\n",
-				o->event_lists[i]);
-			return PMC_EXIT_USAGE;
-		}
-		if (r == -E2BIG) {
-			fprintf(stderr, "pmctool: event list too long (more than %d characters)\n", PMC_MAX_SPEC_LEN);
-			return PMC_EXIT_USAGE;
-		}
-		if (r)
-			return r;
-	}
+	r = stat_events_add_lists(se, o);
+	if (r)
+		return r;
 	if (se->n || o->set_name)
 		return 0;
 	{
@@ -230,13 +217,39 @@ static int add_anchor(struct stat_events *se, struct pmc_event *ev)
 	return stat_events_push(se, ev);
 }
 
+/* The modifier the hardware anchors take: ":u" when every hardware event asked for counts user mode only. The
+ * anchors compare batches, so they count what the events count: kernel-inclusive anchors would differ between
+ * batches by the kernel's own noise where the events themselves are exact (user-only counts repeat exactly). */
+static const char *anchor_modifier(const struct stat_events *se)
+{
+	size_t nhw = 0;
+
+	for (size_t i = 0; i < se->n; i++) {
+		const struct perf_event_attr *a = &se->evs[i].attr;
+
+		if (!(se->evs[i].flags & PMC_EVF_HARDWARE))
+			continue;
+		if (a->exclude_user || !a->exclude_kernel)
+			return "";
+		nhw++;
+	}
+	return nhw ? ":u" : "";
+}
+
 static int add_anchors(struct stat_events *se, const struct stat_opts *o)
 {
+	const char *mod = anchor_modifier(se);
+
 	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
 		struct pmc_event ev, copies[PMC_MAX_CORE_PMUS];
+		char spec[32];
 		int n;
 
-		if (skip_default(anchor_events[a]) || pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
+		if (skip_default(anchor_events[a]))
+			continue;
+		/* msr/tsc/ refuses exclude bits: only the hardware anchors take the modifier */
+		snprintf(spec, sizeof(spec), "%s%s", anchor_events[a], strchr(anchor_events[a], '/') ? "" : mod);
+		if (pmc_event_resolve(spec, &ev, NULL) < 0)
 			continue; /* msr/tsc/ where there is no msr PMU */
 		n = stat_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
 		for (int c = 0; c < n; c++) {
@@ -318,6 +331,9 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 	int r;
 
 	detect_budget(se, o);
+	r = stat_groups_check(se, o);
+	if (r)
+		return r;
 	se->popts.multiplex = o->batch == STAT_BATCH_MULTIPLEX;
 	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {
@@ -331,7 +347,7 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 		fprintf(stderr, "pmctool: cannot plan the batches: %s\n", strerror(-r));
 		return PMC_EXIT_INTERNAL;
 	}
-	return 0;
+	return stat_groups_check_plan(se);
 }
 
 static void print_event_line(FILE *f, const struct pmc_event *ev)
@@ -340,8 +356,9 @@ static void print_event_line(FILE *f, const struct pmc_event *ev)
 
 	if (pmc_event_perf_spelling(ev, perf, sizeof(perf)) < 0)
 		snprintf(perf, sizeof(perf), "?");
-	fprintf(f, "    %-28s %-12s %-7u 0x%-14llx %-44s %s%s\n", ev->name, pmc_output_class_name(ev->cls),
+	fprintf(f, "    %-28s %-12s %-7u 0x%-14llx %-44s %s%s%.0u%s%s\n", ev->name, pmc_output_class_name(ev->cls),
 		ev->attr.type, (unsigned long long)ev->attr.config, perf, (ev->flags & PMC_EVF_ANCHOR) ? "(anchor) " : "",
+		ev->group ? "(group " : "", ev->group, ev->group ? ") " : "",
 		strcmp(ev->canonical, ev->name) ? ev->canonical : "");
 }
 
@@ -370,6 +387,7 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 		for (size_t k = 0; k < se->plan.batches[b].n; k++)
 			print_event_line(f, &se->evs[se->plan.batches[b].events[k]]);
 	}
+	stat_names_print_notes(se, f);
 }
 
 void stat_events_fini(struct stat_events *se)

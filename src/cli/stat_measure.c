@@ -83,7 +83,7 @@ int stat_report_launch_failure(const struct stat_opts *o, const struct pmc_launc
 {
 	if (le->what == PMC_LAUNCH_EXEC) {
 		fprintf(stderr, "pmctool: cannot execute '%s': %s%s\n", o->argv[0], strerror(le->err),
-			le->err == ENOENT ? " (not found in PATH)" : "");
+			le->err != ENOENT ? "" : stat_enoent_why(o->argv[0]));
 		return le->err == ENOENT ? PMC_EXIT_NOTFOUND : PMC_EXIT_NOEXEC;
 	}
 	fprintf(stderr, "pmctool: cannot run '%s': %s\n", o->argv[0], strerror(le->err));

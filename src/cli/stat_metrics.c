@@ -7,7 +7,8 @@
 #include <strings.h>
 
 #include "cli/stat.h"
-#include "info/cpuid.h"
+#include "arch/arch.h"
+#include "arch/x86_64/cpuid.h"
 #include "info/tsc.h"
 #include "metrics/checks.h"
 #include "metrics/expr.h"
@@ -89,7 +90,9 @@ static void set_clock_constants(struct pmc_report *rep)
 	const char *src = NULL;
 	double hz = 0;
 
-	if (pmc_tsc_hz(&hz, &src) < 0 || hz <= 0)
+	/* TSC_HZ and BASE_HZ mean the x86 time-stamp counter: another architecture's region timer (arm64 CNTVCT at
+	 * CNTFRQ_EL0, tens of MHz) is no stand-in for them, so they stay unknown there. */
+	if (strcmp(pmc_arch_timer_name(), "TSC") || pmc_tsc_hz(&hz, &src) < 0 || hz <= 0)
 		return;
 	rep->tsc_hz = hz;
 	rep->tsc_source = src;

@@ -122,6 +122,37 @@ static int place_fixed_own(struct pmc_plan *p, const struct pmc_event *evs, size
 	return 0;
 }
 
+/* perf groups ({a,b}, pmc_event.group): at the first member of a group in slot class sl, the number of its members
+ * of that class; 0 for other events and later members. A group's members are next to each other in evs. */
+static unsigned group_need(const struct pmc_event *evs, size_t n, size_t i, const enum pmc_slot *slot)
+{
+	unsigned need = 0;
+
+	if (!evs[i].group)
+		return 0;
+	for (size_t j = i; j-- > 0 && evs[j].group == evs[i].group;)
+		if (slot[j] == slot[i] && core_key(&evs[j]) == core_key(&evs[i]))
+			return 0;
+	for (size_t j = i; j < n && evs[j].group == evs[i].group; j++)
+		need += slot[j] == slot[i] && core_key(&evs[j]) == core_key(&evs[i]);
+	return need;
+}
+
+/* Where the next event of a class goes: a group that does not fit the current batch's rest starts a new one, and once
+ * started is never cut (a group larger than a batch was refused before planning, or was weak and ungrouped). */
+static void next_slot(unsigned need, unsigned *used, unsigned left, unsigned *in_group, size_t *batch)
+{
+	if (need > 1 && *used && *used + need > left) {
+		(*batch)++;
+		*used = 0;
+	} else if (!*in_group && *used == left) {
+		(*batch)++;
+		*used = 0;
+	}
+	if (need)
+		*in_group = need;
+}
+
 int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret)
 {
 	struct pmc_plan p = { 0 };
@@ -160,13 +191,13 @@ int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_
 		goto out;
 	{
 		unsigned gp_used[PMC_MAX_CORE_PMUS + 1] = { 0 }, bp_used = 0;
+		unsigned gp_group[PMC_MAX_CORE_PMUS + 1] = { 0 }, bp_group = 0; /* members of the group being placed */
 		for (size_t i = 0; i < n; i++) {
 			if (slot[i] == PMC_SLOT_GP) {
 				size_t k = core_key(&evs[i]);
-				if (gp_used[k] == gp_left[k]) {
-					gb[k]++;
-					gp_used[k] = 0;
-				}
+				next_slot(group_need(evs, n, i, slot), &gp_used[k], gp_left[k], &gp_group[k], &gb[k]);
+				if (gp_group[k])
+					gp_group[k]--;
 				while (gb[k] >= p.nbatches)
 					if (add_batch(&p))
 						goto out;
@@ -174,10 +205,9 @@ int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_
 					goto out;
 				gp_used[k]++;
 			} else if (slot[i] == PMC_SLOT_BP) {
-				if (bp_used == o->bp_budget) {
-					bb++;
-					bp_used = 0;
-				}
+				next_slot(group_need(evs, n, i, slot), &bp_used, o->bp_budget, &bp_group, &bb);
+				if (bp_group)
+					bp_group--;
 				while (bb >= p.nbatches)
 					if (add_batch(&p))
 						goto out;

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "info/cpuid.h"
+#include "arch/x86_64/cpuid.h"
 #include "info/sysfs.h"
 #include "pmu/pmu_internal.h"
 

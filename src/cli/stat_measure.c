@@ -14,7 +14,7 @@
 volatile sig_atomic_t stat_interrupted;
 
 /* -v: one line per perf_event_open on stderr (the format is perf/open.h's; tests compare it). */
-static void print_open_record(const struct pmc_open_record *rec, void *ctx)
+void stat_print_open_record(const struct pmc_open_record *rec, void *ctx)
 {
 	char line[512];
 
@@ -22,7 +22,7 @@ static void print_open_record(const struct pmc_open_record *rec, void *ctx)
 	fprintf(ctx, "%s\n", line);
 }
 
-static int push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
+int stat_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
 {
 	struct pmc_sample *p = realloc(e->samples, (e->nsamples + 1) * sizeof(*p));
 
@@ -48,7 +48,7 @@ static void assign_batches(const struct stat_events *se, struct pmc_report *rep)
 			rep->events[se->plan.batches[b].events[k]].batch = (int)b;
 }
 
-static size_t build_request(const struct stat_events *se, size_t b, const struct pmc_event **reqev, size_t *idx)
+size_t stat_build_request(const struct stat_events *se, size_t b, const struct pmc_event **reqev, size_t *idx)
 {
 	size_t n = 0;
 
@@ -79,7 +79,7 @@ static int regroup(struct stat_events *se, size_t b, size_t nreq, size_t at, uns
 	return 1;
 }
 
-static int report_launch_failure(const struct stat_opts *o, const struct pmc_launch_error *le)
+int stat_report_launch_failure(const struct stat_opts *o, const struct pmc_launch_error *le)
 {
 	if (le->what == PMC_LAUNCH_EXEC) {
 		fprintf(stderr, "pmctool: cannot execute '%s': %s%s\n", o->argv[0], strerror(le->err),
@@ -108,7 +108,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		goto out;
 	}
 	req.events = (const struct pmc_event *const *)reqev;
-	req.n = build_request(se, b, reqev, idx);
+	req.n = stat_build_request(se, b, reqev, idx);
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
 	out.counts = counts;
 	if (o->regions && (rc = stat_regions_begin(o, &req)))
@@ -140,7 +140,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		if (le.what == PMC_LAUNCH_GROUP)
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
 		else
-			rc = report_launch_failure(o, &le);
+			rc = stat_report_launch_failure(o, &le);
 		goto out;
 	} else if (req.group && !out.interrupted && pmc_group_never_ran(counts, req.events, req.n)) {
 		se->never_ran++;
@@ -148,7 +148,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		goto out;
 	}
 	for (size_t k = 0; k < req.n; k++) {
-		if (push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
+		if (stat_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
 			rc = PMC_EXIT_INTERNAL;
 			goto out;
 		}
@@ -196,7 +196,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	if (!rep->events)
 		return PMC_EXIT_INTERNAL;
 	if (o->verbose)
-		pmc_perf_set_observer(print_open_record, stderr);
+		pmc_perf_set_observer(stat_print_open_record, stderr);
 	rep->nevents = se->n;
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];

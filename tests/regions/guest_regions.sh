@@ -12,9 +12,12 @@ command -v fail >/dev/null 2>&1 || fail() { echo "RIG-TEST FAIL $*"; }
 
 # rg_csv OUT ARGS...: pmctool stat --regions --csv with ARGS into OUT (stderr into OUT.err); status as pmctool's.
 rg_csv() { out=$1; shift; /rig/pmctool stat --regions --csv -o "$out" "$@" 2>"$out.err"; }
-# rg_value CSV REGION THREAD EVENT: a region's count (CSV columns: 1 record, 2 event, 6 value, 26 region, 27 thread).
-rg_value() { awk -F, -v r="$2" -v t="$3" -v e="$4" '$1 == "region" && $2 == e && $26 == r && $27 == t { print $6; exit }' "$1"; }
-rg_calls() { awk -F, -v r="$2" -v t="$3" '$1 == "region" && $26 == r && $27 == t { print $28 + 0; exit }' "$1"; }
+# rg_value CSV REGION THREAD EVENT: a region's count; rg_calls CSV REGION THREAD: its calls. Columns are found by
+# the header's names (record, event, value, region, thread, calls).
+rg_awk='NR == 1 { sub(/\r$/, ""); for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ sub(/\r$/, "") } $col["record"] == "region" && $col["region"] == r && $col["thread"] == t'
+rg_value() { awk -F, -v r="$2" -v t="$3" -v e="$4" "$rg_awk"' && $col["event"] == e { print $col["value"]; exit }' "$1"; }
+rg_calls() { awk -F, -v r="$2" -v t="$3" "$rg_awk"' { print $col["calls"] + 0; exit }' "$1"; }
 
 t_regions() {
 	W=${W:-/tmp}

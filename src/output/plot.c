@@ -240,6 +240,26 @@ int pmc_plot_svg(FILE *f, const struct pmc_plot *p)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* s in at most cols columns (one per UTF-8 character), "..." where it is cut. */
+static void put_cols(FILE *f, const char *s, int cols)
+{
+	int n = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		n += ((unsigned char)*p & 0xc0) != 0x80;
+	if (n <= cols) {
+		fputs(s, f);
+		return;
+	}
+	for (p = s, n = 0; *p; p++) {
+		if (((unsigned char)*p & 0xc0) != 0x80 && ++n > cols - 3)
+			break;
+		fputc(*p, f);
+	}
+	fputs("...", f);
+}
+
 /* The terminal plot: a grid of cells, each one UTF-8 glyph. */
 int pmc_plot_term(FILE *f, const struct pmc_plot *p, int width, int height)
 {
@@ -275,8 +295,11 @@ int pmc_plot_term(FILE *f, const struct pmc_plot *p, int width, int height)
 			if (!cell[(size_t)r * (size_t)w + (size_t)c])
 				cell[(size_t)r * (size_t)w + (size_t)c] = "\xe2\x94\x86"; /* ┆ */
 	}
-	fprintf(f, " %s\n", p->title ? p->title : "");
-	fprintf(f, " %s\n", p->ylabel ? p->ylabel : "");
+	fputc(' ', f);
+	put_cols(f, p->title ? p->title : "", width - 1);
+	fputs("\n ", f);
+	put_cols(f, p->ylabel ? p->ylabel : "", width - 1);
+	fputc('\n', f);
 	nt = pmc_plot_ticks(fr.ylo, fr.yhi, ticks, h / 3 + 2 > 8 ? 8 : (size_t)(h / 3 + 2));
 	for (int r = 0; r < h; r++) {
 		const char *label = "";
@@ -318,7 +341,9 @@ int pmc_plot_term(FILE *f, const struct pmc_plot *p, int width, int height)
 			len--;
 		fprintf(f, "%.*s\n", len, line);
 	}
-	fprintf(f, "%*s%s%s\n", LABEL + 2, "", p->xlabel ? p->xlabel : "", fr.logx ? " (log scale)" : "");
+	fprintf(f, "%*s", LABEL + 2, "");
+	put_cols(f, p->xlabel ? p->xlabel : "", width - LABEL - 16);
+	fprintf(f, "%s\n", fr.logx ? " (log scale)" : "");
 	free(cell);
 	return ferror(f) ? -EIO : 0;
 }

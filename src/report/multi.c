@@ -176,11 +176,14 @@ void pmc_compare_fini(struct pmc_compare *c)
 int pmc_fail_cond_parse(const char *text, struct pmc_fail_cond *ret, char *err, size_t errlen)
 {
 	struct pmc_fail_cond c;
-	const char *op = strpbrk(text, "<>");
+	const char *op = NULL; /* the last '<' or '>': event names may hold one (uops_issued.any>=2) */
 	char *end;
 	size_t nlen;
 
 	memset(&c, 0, sizeof(c));
+	for (const char *p = text; *p; p++)
+		if (*p == '<' || *p == '>')
+			op = p;
 	if (strlen(text) >= sizeof(c.text) || !op || op == text) {
 		snprintf(err, errlen, "expected NAME>+N%% or NAME<-N%% (or an absolute change, NAME>+N), like "
 			 "'instructions>+2%%'");
@@ -311,6 +314,8 @@ int pmc_merge_build(struct pmc_merge *m)
 		row->imbalance = row->n && row->mean != 0 ? row->max / row->mean : NAN;
 		if (!row->n)
 			row->min = row->max = row->total = NAN;
+		if (row->kind == PMC_SERIES_METRIC)
+			row->total = NAN; /* a sum of ratios means nothing */
 	}
 	return 0;
 }

@@ -51,6 +51,23 @@ void pmc_sweep_value(const struct pmc_sweep *sw, size_t i, const char *name, dou
 	*sd = isfinite(s->sd) ? s->sd / per : NAN;
 }
 
+/* Whether the points span a factor of 32 or more in x (as the plot's log axis) and every y is positive. */
+static bool geometric(const struct pmc_sweep *sw, const double *y, size_t m)
+{
+	double lo = INFINITY, hi = 0;
+
+	for (size_t i = 0; i < sw->npoints; i++) {
+		if (!(sw->pts[i].x > 0))
+			return false;
+		lo = fmin(lo, sw->pts[i].x);
+		hi = fmax(hi, sw->pts[i].x);
+	}
+	for (size_t i = 0; i < m; i++)
+		if (!(y[i] > 0))
+			return false;
+	return m >= 3 && hi / lo >= 32;
+}
+
 void pmc_sweep_find_steps(struct pmc_sweep *sw)
 {
 	double *y = calloc(sw->npoints + 1, sizeof(double)), *err = calloc(sw->npoints + 1, sizeof(double));
@@ -69,6 +86,12 @@ void pmc_sweep_find_steps(struct pmc_sweep *sw)
 		y[m] = mean;
 		err[m] = isfinite(sd) ? sd : 0;
 		idx[m++] = i;
+	}
+	if (geometric(sw, y, m)) { /* over a factor of 32 or more, compare ratios: a steady power law is no step */
+		for (size_t i = 0; i < m; i++) {
+			err[i] /= y[i];
+			y[i] = log(y[i]);
+		}
 	}
 	sw->largest = pmc_steps_score(y, err, m, score);
 	if (sw->largest < 0)

@@ -44,7 +44,8 @@ struct pmc_sweep {
 size_t pmc_sweep_series(const struct pmc_sweep *sw, const struct pmc_series ***ret);
 /* The y series' normalized mean and standard deviation at point i (NAN when not measured there). */
 void pmc_sweep_value(const struct pmc_sweep *sw, size_t i, const char *name, double *mean, double *sd);
-/* Find the steps of y (pmc_steps_score over the means, noise from the standard deviations). */
+/* Find the steps of y (pmc_steps_score over the means, noise from the standard deviations; over the logarithms when
+ * x spans a factor of 32 or more, as the plot's log axis does). */
 void pmc_sweep_find_steps(struct pmc_sweep *sw);
 
 /* ---- compare ---- */

@@ -348,7 +348,9 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 			rc = status == PMC_EXIT_USAGE ? PMC_EXIT_USAGE : status;
 		}
 	} else {
-		if (l.exit_status || !l.runs_used || l.partial) {
+		bool good = !l.exit_status && l.runs_used && !l.partial;
+
+		if (!good) {
 			pt->rounds_failed++;
 			snprintf(pt->failure, sizeof(pt->failure), "%s", l.partial ? "interrupted"
 					: "the command failed (exit status in the report)");
@@ -357,8 +359,18 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 		} else {
 			pt->rounds_ok++;
 		}
-		if (l.runs_used && pmc_loaded_pool(&pt->data, &l) < 0)
-			rc = PMC_EXIT_INTERNAL;
+		/* As stat does with runs: failed and interrupted rounds are in the statistics only while no round
+		 * succeeded, and then marked by rounds_ok 0. */
+		if (good && pt->data_from_failed) {
+			pmc_loaded_fini(&pt->data);
+			memset(&pt->data, 0, sizeof(pt->data));
+			pt->data_from_failed = false;
+		}
+		if (l.runs_used && (good || !pt->rounds_ok)) {
+			pt->data_from_failed |= !good;
+			if (pmc_loaded_pool(&pt->data, &l) < 0)
+				rc = PMC_EXIT_INTERNAL;
+		}
 		pmc_loaded_fini(&l);
 	}
 	free(big);

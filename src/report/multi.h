@@ -18,6 +18,7 @@ struct pmc_sweep_point {
 	struct pmc_loaded data;     /* the rounds pooled: one per-run value per round */
 	unsigned rounds_ok, rounds_failed;
 	char failure[256];          /* why the last failing round failed */
+	bool data_from_failed;      /* data holds failed or interrupted rounds: no round succeeded (yet) */
 	double per;                 /* what counts, times and declared values are divided by (ITERATIONS, the --per
 				       formula; not metrics, which are ratios); 1 when none */
 };

@@ -165,3 +165,15 @@ assert ("16", "64") in steps and len(steps) == 1, steps
 PY
 	ok "the one step (inner 16 -> 64) is found, the steady slope around it is not a step"
 fi
+
+# SIGINT: the measurement under way finishes its partial report, the sweep reports what it has, exit 130.
+"$PMCTOOL" sweep T=2.37,3.41 -r 2 --seed 1 -e task-clock -- sleep '{T}' >"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+sleep 0.7
+kill -INT $pid
+set +e; wait $pid; rc=$?; set -e
+[ "$rc" -eq 130 ] || { cat "$TMP/int.out" "$TMP/int.err"; fail "interrupted sweep exited $rc, expected 130"; }
+grep -q 'interrupted: partial' "$TMP/int.out" || { cat "$TMP/int.out"; fail "the interrupted sweep is not marked partial"; }
+grep -qE '^ +(2.37|3.41) +0/1 .*\(interrupted\)' "$TMP/int.out" || { cat "$TMP/int.out"; fail "the interrupted point is not named"; }
+pgrep -f "sleep (2.37|3.41)$" >/dev/null && fail "a measured command is still running"
+ok "SIGINT: the sweep stops after the measurement under way, reports it as interrupted, exit 130, nothing left running"

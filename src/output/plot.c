@@ -191,6 +191,9 @@ int pmc_plot_svg(FILE *f, const struct pmc_plot *p)
 	svg_text(f, p->title);
 	fputs("</title>\n", f);
 	svg_axes(f, p, &fr);
+	if (p->err)
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">error bars: "
+			   "\xc2\xb1 one standard deviation</text>\n", SW - MR, SH - 6);
 	fputs("<path class=\"curve\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" d=\"", f);
 	for (size_t i = 0; i < p->n; i++) {
 		if (!isfinite(p->y[i])) {

@@ -24,8 +24,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pmc_fail_cond_parse(buf, &f, err, sizeof(err)) == 0 &&
 	    pmc_compare_build(&a, &b, PMC_TEST_WELCH, 0.05, &c) == 0) {
 		pmc_fail_cond_eval(&c, &f);
-		pmc_compare_build(&b, &a, PMC_TEST_MANN_WHITNEY, 0.05, &c) == 0 ? pmc_fail_cond_eval(&c, &f) : (void)0;
 		pmc_compare_fini(&c);
+		if (pmc_compare_build(&b, &a, PMC_TEST_MANN_WHITNEY, 0.05, &c) == 0) {
+			pmc_fail_cond_eval(&c, &f);
+			pmc_compare_fini(&c);
+		}
 	}
 	free(buf);
 	return 0;

@@ -35,8 +35,8 @@ static const char sweep_help[] =
 	"  -r N                rounds (default 3): N measurements per value, their spread shown\n"
 	"      --y NAME        the event, metric, wall-time or EXPECTED_* value plotted and searched for steps\n"
 	"                      (default: the first event counted)\n"
-	"      --per FORMULA   divide every value by FORMULA of PARAM and ITERATIONS ('N', 'N*4096'); kernels\n"
-	"                      are shown per iteration without it\n"
+	"      --per FORMULA   divide counts and times by FORMULA of PARAM ('N', 'N*4096'); kernels' values\n"
+	"                      are per iteration, and --per divides them further\n"
 	"      --plot FILE.svg also draw the plot as a standalone SVG (axes, units, error bars, steps)\n"
 	"      --no-plot       no plot in the terminal\n"
 	"      --seed N        the shuffle's seed (default: from the clock; printed)\n"
@@ -387,20 +387,20 @@ static void set_divisors(struct sweep_opts *w, struct pmc_sweep *sw)
 		char reason[128];
 		double v;
 
-		pt->per = 1;
+		pt->per = w->so.kernel && pt->data.iterations > 0 ? pt->data.iterations : 1;
 		if (w->per_expr) {
 			if (pmc_expr_eval(w->per_expr, per_lookup, &c, &v, reason, sizeof(reason)) == 0 && v != 0)
-				pt->per = v;
+				pt->per *= v;
 			else
 				pt->per = NAN;
-		} else if (w->so.kernel && pt->data.iterations > 0) {
-			pt->per = pt->data.iterations;
 		}
 	}
 	if (w->per_expr)
-		sw->per_text = w->per;
+		snprintf(sw->per_buf, sizeof(sw->per_buf), "per %s(%.200s)", w->so.kernel ? "iteration and per " : "",
+			 w->per);
 	else if (w->so.kernel)
-		sw->per_text = "per iteration";
+		snprintf(sw->per_buf, sizeof(sw->per_buf), "per iteration");
+	sw->per_text = sw->per_buf[0] ? sw->per_buf : NULL;
 }
 
 static int render(struct sweep_opts *w, struct pmc_sweep *sw, char **ret, size_t *retlen, char **svg, size_t *svglen)

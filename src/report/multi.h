@@ -27,7 +27,8 @@ struct pmc_sweep {
 	char param[64];
 	const char *how;            /* "kernel parameter", "command line", "environment variable", "--iters" */
 	char workload[512];         /* the command or kernel, with {PARAM} where the value goes */
-	const char *per_text;       /* "per iteration", "per (N*4096)", NULL */
+	const char *per_text;       /* "per iteration", "per (N*4096)", NULL: points into per_buf */
+	char per_buf[256];
 	unsigned rounds;
 	uint64_t seed;
 	bool partial;               /* interrupted: the rounds so far */

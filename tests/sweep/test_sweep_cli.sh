@@ -130,6 +130,17 @@ assert 0.95 <= slope <= 1.3 and r2 > 0.999, (slope, r2)
 print(f"page-faults = {icpt:.1f} + {slope:.4f} * N, R^2 = {r2:.6f}")
 PY
 ok "sweep -- pmc-workload pages {N}: page faults grow linearly (one per page)"
+run_pmc sweep N=1000,2000 -r 1 --seed 5 -e page-faults --per N --json -- "$W" pages '{N}'
+expect_rc 0 "--per N"
+python3 - "$TMP/out" <<'PY' || fail "page faults per page"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["normalized"] == "per (N)", d["normalized"]
+for p in d["points"]:
+    pf = next(s for s in p["series"] if s["name"] == "page-faults")
+    assert p["divisor"] == int(p["value"]) and 0.95 < pf["mean"] < 1.3, (p["divisor"], pf["mean"])
+PY
+ok "--per N: page faults per page touched, about 1"
 
 # An environment variable (no {N} in the command): the table, the terminal plot within 80 columns.
 run_pmc sweep PAGES=50,400 -r 1 --seed 1 -e page-faults -- sh -c "exec '$W' pages \$PAGES"

@@ -33,6 +33,17 @@ void pmc_series_summarize(struct pmc_series *s)
 	s->ok = true;
 }
 
+/* A member as a whole number in [lo, hi]; fallback when absent, not a number, or out of range (never a cast of an
+ * out-of-range double). */
+static long jint(const struct pmc_jvalue *v, const char *key, long fallback, long lo, long hi)
+{
+	double d = pmc_json_get_num(v, key, NAN);
+
+	return d >= (double)lo && d <= (double)hi ? (long)d : fallback;
+}
+
+#define RUN_MAX 100000 /* stat's -r limit */
+
 static struct pmc_series *add_series(struct pmc_loaded *l, const char *name, enum pmc_series_kind kind)
 {
 	struct pmc_series *p = realloc(l->s, (l->n + 1) * sizeof(*p));
@@ -68,7 +79,7 @@ static bool run_used(const struct pmc_jvalue *doc, long run)
 		return true;
 	for (size_t i = 0; i < pmc_json_len(ex); i++) {
 		const struct pmc_jvalue *x = pmc_json_at(ex, i);
-		if ((long)pmc_json_get_num(x, "run", -1) == run)
+		if (jint(x, "run", -1, 1, RUN_MAX) == run)
 			return pmc_json_get_bool(x, "used", false);
 	}
 	return false;
@@ -97,7 +108,7 @@ static int load_event(struct pmc_loaded *l, const struct pmc_jvalue *doc, const 
 			double v = pmc_json_get_num(sm, "value", NAN), en = pmc_json_get_num(sm, "enabled_ns", 0),
 			       ru = pmc_json_get_num(sm, "running_ns", 0);
 
-			if ((long)pmc_json_get_num(sm, "run", 0) != (long)r || isnan(v) ||
+			if (jint(sm, "run", 0, 1, RUN_MAX) != (long)r || isnan(v) ||
 			    strcmp(pmc_json_get_str(sm, "status", ""), "ok"))
 				continue;
 			sum += ru > 0 && en > ru ? v * en / ru : v;
@@ -135,7 +146,7 @@ static int load_metric(struct pmc_loaded *l, const struct pmc_jvalue *doc, const
 	for (size_t i = 0; i < pmc_json_len(samples); i++) {
 		const struct pmc_jvalue *sm = pmc_json_at(samples, i);
 		double v = pmc_json_get_num(sm, "value", NAN);
-		if (!isnan(v) && run_used(doc, (long)pmc_json_get_num(sm, "run", 0)) && push_run(s, v))
+		if (!isnan(v) && run_used(doc, jint(sm, "run", 0, 1, RUN_MAX)) && push_run(s, v))
 			return -ENOMEM;
 	}
 	if (s->nruns) {
@@ -162,7 +173,7 @@ static int load_time(struct pmc_loaded *l, const struct pmc_jvalue *doc, unsigne
 		for (size_t i = 0; i < pmc_json_len(ex); i++) {
 			const struct pmc_jvalue *x = pmc_json_at(ex, i);
 			double w = pmc_json_get_num(x, "wall_ns", NAN);
-			if ((long)pmc_json_get_num(x, "run", 0) == (long)r && pmc_json_get_bool(x, "used", false) && !isnan(w)) {
+			if (jint(x, "run", 0, 1, RUN_MAX) == (long)r && pmc_json_get_bool(x, "used", false) && !isnan(w)) {
 				sum += w;
 				n++;
 			}
@@ -214,19 +225,19 @@ static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *er
 	}
 	snprintf(l->workload, sizeof(l->workload), "%s", pmc_json_get_str(doc, "workload", ""));
 	l->partial = pmc_json_get_bool(doc, "partial", false);
-	l->exit_status = (int)pmc_json_get_num(doc, "exit_status", 0);
-	nruns = (unsigned)fmin(fmax(pmc_json_get_num(runs, "count", 0), 0), 1e6);
+	l->exit_status = (int)jint(doc, "exit_status", 1, 0, 255 + 128);
+	nruns = (unsigned)jint(runs, "count", 0, 0, RUN_MAX);
 	l->runs = nruns;
-	l->runs_used = (unsigned)fmax(pmc_json_get_num(runs, "used", 0), 0);
-	l->runs_failed = (unsigned)fmax(pmc_json_get_num(runs, "failed", 0), 0);
-	l->runs_partial = (unsigned)fmax(pmc_json_get_num(runs, "partial", 0), 0);
+	l->runs_used = (unsigned)jint(runs, "used", 0, 0, RUN_MAX);
+	l->runs_failed = (unsigned)jint(runs, "failed", 0, 0, RUN_MAX);
+	l->runs_partial = (unsigned)jint(runs, "partial", 0, 0, RUN_MAX);
 	l->rank = -1;
 	if (origin && origin->type == PMC_J_OBJECT) {
 		l->has_origin = true;
 		snprintf(l->host, sizeof(l->host), "%s", pmc_json_get_str(origin, "host", ""));
 		snprintf(l->job, sizeof(l->job), "%s", pmc_json_get_str(origin, "job", ""));
-		l->pid = (long)pmc_json_get_num(origin, "pid", 0);
-		l->rank = (long)pmc_json_get_num(origin, "rank", -1);
+		l->pid = jint(origin, "pid", 0, 0, 1L << 30);
+		l->rank = jint(origin, "rank", -1, 0, 1L << 30);
 	}
 	l->iterations = pmc_json_get_num(pmc_json_get(doc, "constants"), "ITERATIONS", 0);
 	for (size_t i = 0; !rc && i < events->n; i++)

@@ -206,13 +206,11 @@ static enum how decide(struct sweep_opts *w, struct pmc_sweep *sw)
 	return HOW_ENV;
 }
 
-/* A copy of arg with every {PARAM} replaced by value, in one of the child's slots (long ones are refused). */
-static const char *substitute(struct child_args *a, const char *arg, const char *pat, const char *value, char *big,
-			      size_t biglen)
+/* arg with every {PARAM} replaced by value, into big (NULL when it does not fit). */
+static const char *substitute(const char *arg, const char *pat, const char *value, char *big, size_t biglen)
 {
 	size_t o = 0, pl = strlen(pat);
 
-	(void)a;
 	for (const char *p = arg; *p;) {
 		if (!strncmp(p, pat, pl)) {
 			o += (size_t)snprintf(big + o, o < biglen ? biglen - o : 0, "%s", value);
@@ -329,7 +327,7 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 		}
 		child_args_push(a, "--");
 		for (size_t i = 0; i < nargs; i++) {
-			const char *s = how == HOW_SUBST ? substitute(a, w->so.argv[i], pat, pt->value, big + i * 4096, 4096)
+			const char *s = how == HOW_SUBST ? substitute(w->so.argv[i], pat, pt->value, big + i * 4096, 4096)
 							 : w->so.argv[i];
 			if (!s) {
 				free(big);

@@ -12,6 +12,22 @@ expect_rc 0 "the template report"
 run_pmc stat --json -o "$TMP/one.json" -e task-clock,page-faults -- true
 expect_rc 0 "a report of one run"
 
+# Per-run metric samples in stat's JSON: each run's metric from that run's counts.
+run_pmc stat --json -o "$TMP/m.json" -r 3 -e page-faults,task-clock --metric 'pfms={page-faults}/{task-clock}*1e6' -- "$W" pages 50
+expect_rc 0 "a report with a metric"
+python3 - "$TMP/m.json" <<'PY' || fail "per-run metric samples"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = {e["name"]: {s["run"]: s["value"] for s in e["samples"]} for e in d["events"]}
+m = next(x for x in d["metrics"] if x["name"] == "pfms")
+assert [s["run"] for s in m["samples"]] == [1, 2, 3], m["samples"]
+for s in m["samples"]:
+    want = ev["page-faults"][s["run"]] / ev["task-clock"][s["run"]] * 1e6
+    assert abs(s["value"] - want) <= 1e-9 * want, (s, want)
+assert d["origin"]["pid"] > 0 and d["origin"]["host"], d["origin"]
+PY
+ok "stat's JSON carries each metric's value in each run, computed from that run's counts, and its origin"
+
 # A ~ N(1000, 20), B ~ N(1100, 20), C ~ N(1000, 20) (another seed): page-faults' samples replaced, 20 runs each.
 python3 - "$TMP" <<'PY'
 import json, random, sys

@@ -244,7 +244,18 @@ static void sweep_json(FILE *f, const struct pmc_sweep *sw)
 		jnum(f, "score", sw->step_score[k]);
 		fputc('}', f);
 	}
-	fputs("]}\n", f);
+	fputs("],\"largest_change\":", f);
+	if (sw->largest < 0) {
+		fputs("null", f);
+	} else {
+		fputs("{\"from_value\":", f);
+		pmc_json_string(f, sw->pts[sw->largest].value);
+		fputs(",\"to_value\":", f);
+		pmc_json_string(f, sw->pts[sw->largest + 1].value);
+		jnum(f, "score", sw->largest_score);
+		fputc('}', f);
+	}
+	fputs("}\n", f);
 }
 
 int pmc_sweep_write(FILE *f, const struct pmc_sweep *sw, enum pmc_output_format fmt)

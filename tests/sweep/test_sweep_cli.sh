@@ -162,8 +162,19 @@ PY
 ok "PAGES=50,400 reaches the command's environment; the terminal plot fits 80 columns"
 
 # Steps: the loop kernel's breakpoint count per iteration with a jump that --per does not remove.
-run_pmc sweep X=1,2,3,4,40,41,42 -r 1 --seed 3 -e task-clock --y task-clock -- true
-expect_rc 0 "a sweep of a word-free list"
+# Words: kept in the order given, plotted as categories.
+run_pmc sweep MODE=zeta,alpha,mid -r 1 --seed 3 -e task-clock --plot "$TMP/words.svg" --json -- sh -c 'test -n "$MODE"'
+expect_rc 0 "a sweep over words"
+python3 - "$TMP/out" "$TMP/words.svg" <<'PY' || fail "words"
+import json, sys, xml.etree.ElementTree as ET
+d = json.load(open(sys.argv[1]))
+assert [p["value"] for p in d["points"]] == ["zeta", "alpha", "mid"] and all(p["x"] is None for p in d["points"])
+assert d["largest_change"] is not None and d["how"] == "environment variable", d
+ns = "{http://www.w3.org/2000/svg}"
+xs = [c.get("data-x") for c in ET.parse(sys.argv[2]).getroot().iter(ns + "circle")]
+assert xs == ["zeta", "alpha", "mid"], xs
+PY
+ok "a sweep over words keeps their order and plots them as categories"
 run_pmc sweep X=a,b -r 1 -e task-clock --per X -- true
 expect_rc 2 "--per needs numbers"
 run_pmc sweep X=1,2 -r 1 -e task-clock --y nosuchname -- true

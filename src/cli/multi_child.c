@@ -135,7 +135,8 @@ int child_measure(struct child_args *a, const char *name, const char *value, con
 {
 	pid_t pid;
 	int st = 0, rc;
-	char err[256];
+	char err[256], self[4096];
+	ssize_t n;
 
 	*status = -1;
 	snprintf(why, whylen, "no report came back");
@@ -144,6 +145,8 @@ int child_measure(struct child_args *a, const char *name, const char *value, con
 		return -1;
 	}
 	unlink(jsonpath);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = '\0';
 	pid = fork();
 	if (pid < 0) {
 		snprintf(why, whylen, "fork: %s", strerror(errno));
@@ -162,6 +165,9 @@ int child_measure(struct child_args *a, const char *name, const char *value, con
 		signal(SIGTERM, SIG_DFL);
 		if (name && setenv(name, value, 1) < 0)
 			_exit(PMC_EXIT_INTERNAL);
+		/* The path /proc/self/exe names first (under valgrind it names pmctool, not the tool), then the link. */
+		if (self[0])
+			execv(self, (char *const *)a->v);
 		execv("/proc/self/exe", (char *const *)a->v);
 		fprintf(stderr, "pmctool: cannot run /proc/self/exe: %s\n", strerror(errno));
 		_exit(PMC_EXIT_INTERNAL);

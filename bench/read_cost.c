@@ -213,12 +213,8 @@ static void empty_region(struct bench *b, bool rdpmc)
 	else
 		read_all(b);
 	w0 = pmc_now_ns();
-	pmc_lfence();
-	t0 = pmc_rdtsc();
-	pmc_lfence();
-	pmc_lfence();
-	t1 = pmc_rdtsc();
-	pmc_lfence();
+	t0 = pmc_arch_timer_begin();
+	t1 = pmc_arch_timer_end();
 	w1 = pmc_now_ns();
 	if (rdpmc)
 		pmc_selfread_group_page(b->pages, NEV, &pmc_selfread_hw_ops, b->vals);
@@ -257,13 +253,9 @@ static uint64_t time_median(struct bench *b, enum what w)
 	for (size_t i = 0; i < SAMPLES; i++) {
 		uint64_t t0, t1;
 
-		pmc_lfence();
-		t0 = pmc_rdtsc();
-		pmc_lfence();
+		t0 = pmc_arch_timer_begin();
 		once(b, w);
-		pmc_lfence();
-		t1 = pmc_rdtsc();
-		pmc_lfence();
+		t1 = pmc_arch_timer_end();
 		s[i] = t1 - t0;
 	}
 	return median(s, SAMPLES);

@@ -3,12 +3,15 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "config.h"
+#include "pmu/event.h"
 #include "util/util.h"
 
 static void usage(FILE *f)
@@ -49,6 +52,41 @@ static int finish_stdout(int rc)
 	return PMC_EXIT_OUTPUT;
 }
 
+/* An unknown LIBPFM_FORCE_PMU is ignored by libpfm4 (it then detects nothing): an error in every command. Checked in
+ * a child, because libpfm4 reads its variables once per process and a command may set LIBPFM_ENCODE_INACTIVE first. */
+static int check_forced_pmu(const char *cmd)
+{
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+	char err[512];
+	ssize_t n = 0;
+	int fd[2], st = 0;
+	pid_t pid;
+
+	if (!forced || !*forced || pipe(fd))
+		return 0;
+	pid = fork();
+	if (pid == 0) {
+		int bad;
+
+		close(fd[0]);
+		bad = pmc_pmu_name_check(forced, err, sizeof(err)) == -ENOENT;
+		if (bad)
+			(void)!write(fd[1], err, strlen(err));
+		_exit(bad);
+	}
+	close(fd[1]);
+	if (pid > 0) {
+		n = read(fd[0], err, sizeof(err) - 1);
+		waitpid(pid, &st, 0);
+	}
+	close(fd[0]);
+	if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 1 || n <= 0)
+		return 0;
+	err[n] = '\0';
+	fprintf(stderr, "pmctool %s: LIBPFM_FORCE_PMU=%s: %s\n", cmd, forced, err);
+	return -1;
+}
+
 static int run(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -65,7 +103,7 @@ static int run(int argc, char **argv)
 	}
 	for (const struct pmc_command *c = pmc_commands; c->name; c++)
 		if (!strcmp(argv[1], c->name))
-			return c->run(argc - 1, argv + 1);
+			return check_forced_pmu(argv[1]) ? PMC_EXIT_USAGE : c->run(argc - 1, argv + 1);
 	fprintf(stderr, "pmctool: '%s' is not a command; run 'pmctool --help' for the list\n", argv[1]);
 	return PMC_EXIT_USAGE;
 }

@@ -23,4 +23,5 @@ expect_out() { grep -qE -- "$1" "$TMP/out" || { cat "$TMP/out" >&2; fail "$2: st
 expect_err() { grep -qE -- "$1" "$TMP/err" || { cat "$TMP/err" >&2; fail "$2: stderr lacks /$1/"; }; }
 
 # has_hw_pmu: true when the kernel counts hardware events here (a PMU driver exists and paranoid allows it).
-has_hw_pmu() { [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ]; }
+has_hw_pmu() { [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ] ||
+	ls -d /sys/bus/event_source/devices/armv8_pmuv3* >/dev/null 2>&1; }

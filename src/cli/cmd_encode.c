@@ -81,14 +81,19 @@ static int parse_opts(int argc, char **argv, const char *help, bool json_ok, con
 
 static int init_pmu(const char *cmd, const char *pmu)
 {
-	char msg[256];
+	char msg[512];
 
 	/* lets --pmu name a PMU this machine does not have: encodings do not need the hardware */
 	if (pmu)
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
 	if (pmc_pmu_init(msg, sizeof(msg))) {
 		fprintf(stderr, "pmctool %s: %s\n", cmd, msg);
-		return -1;
+		return PMC_EXIT_INTERNAL;
+	}
+	/* under LIBPFM_FORCE_PMU libpfm4 lists only the forced table: other names are left to the encoder */
+	if (pmu && !getenv("LIBPFM_FORCE_PMU") && pmc_pmu_name_check(pmu, msg, sizeof(msg))) {
+		fprintf(stderr, "pmctool %s: --pmu: %s\n", cmd, msg);
+		return PMC_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -110,6 +115,18 @@ static int resolve_in(const char *spec, const char *pmu, struct pmc_event *ev, s
 	/* generic names and raw codes belong to no libpfm4 PMU */
 	if (!pmc_event_resolve(spec, ev, &err2) && !strstr(ev->canonical, "::"))
 		return 0;
+	if (err->code == PMC_RESOLVE_UNKNOWN) {
+		/* say which PMU was searched; keep only suggestions from that PMU (another PMU's spelling of the same
+		 * name would be suggested back otherwise) */
+		size_t n = (size_t)snprintf(err->msg, sizeof(err->msg), "'%s' is not an event of PMU %s; 'pmctool list "
+					    "--pmu %s' lists that PMU's events", spec, pmu, pmu);
+		int k = 0;
+
+		for (int i = 0; i < err->nsuggest; i++)
+			if (!strncasecmp(err->suggest[i], pmu, strlen(pmu)) && n < sizeof(err->msg))
+				n += (size_t)snprintf(err->msg + n, sizeof(err->msg) - n, "%s'%s'", k++ ? ", " :
+						      "; did you mean ", err->suggest[i]);
+	}
 	return -ENOENT;
 }
 
@@ -156,8 +173,8 @@ int pmc_cmd_encode(int argc, char **argv)
 
 	if (first < 0)
 		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
-	if (init_pmu(argv[0], pmu))
-		return PMC_EXIT_INTERNAL;
+	if ((status = init_pmu(argv[0], pmu)))
+		return status;
 	if (json) {
 		pmc_json_header(stdout, "encode");
 		fputs(",\"events\":[", stdout);
@@ -209,8 +226,8 @@ int pmc_cmd_decode(int argc, char **argv)
 		fprintf(stderr, "pmctool decode: give exactly one raw code (rHEX or cpu/event=..,umask=../)\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (init_pmu(argv[0], pmu))
-		return PMC_EXIT_INTERNAL;
+	if ((status = init_pmu(argv[0], pmu)))
+		return status;
 	if (pmc_event_resolve(argv[first], &ev, &err)) {
 		report_error(argv[0], &err);
 		status = PMC_EXIT_USAGE;
@@ -230,8 +247,13 @@ int pmc_cmd_decode(int argc, char **argv)
 			"amd64_fam19h_zen3...)\n", pmu ? pmu : "no core PMU is active");
 		status = PMC_EXIT_USAGE;
 	} else if (n == 0) {
-		fprintf(stderr, "pmctool decode: no %s event encodes to %#llx ('%s')\n",
-			pmu ? pmu : pmc_pmu_core_name(), (unsigned long long)ev.attr.config, argv[first]);
+		uint64_t c = ev.attr.config;
+
+		fprintf(stderr, "pmctool decode: no %s event encodes to %#llx ('%s')%s\n",
+			pmu ? pmu : pmc_pmu_core_name(), (unsigned long long)c, argv[first],
+			(c & (1ull << 18)) && !((c >> 24) & 0xff) ?
+			": it sets edge detect (bit 18) with no counter mask, which libpfm4 never encodes (edge counts "
+			"the starts of cycles with at least cmask events, so it needs cmask >= 1, :c=1)" : "");
 		status = 1;
 	}
 out:

@@ -40,10 +40,29 @@ static const char *yes(bool b)
 	return b ? "yes" : "no";
 }
 
+/* arm64: the MIDR says who made the core and which it is. */
+static void print_cpu_midr(FILE *f, const struct pmc_inventory *inv)
+{
+	const struct pmc_arch_cpu *c = &inv->acpu;
+
+	fprintf(f, "CPU\n  architecture     %s\n", pmc_arch_name());
+	if (!c->source) {
+		fprintf(f, "  identity         unknown: neither midr_el1 in sysfs nor /proc/cpuinfo names the CPU\n");
+		return;
+	}
+	fprintf(f, "  vendor           %s\n  model            %s\n", c->vendor, c->name);
+	fprintf(f, "  MIDR_EL1         %#010x (implementer %#x, part %#x, variant %u, revision %u; from %s)\n", c->midr,
+		c->implementer, c->part, c->variant, c->revision, c->source);
+}
+
 static void print_cpu(FILE *f, const struct pmc_inventory *inv)
 {
 	const struct pmc_arch_perfmon *a = &inv->arch;
 
+	if (inv->acpu.midr || !inv->cpu.max_leaf) {
+		print_cpu_midr(f, inv);
+		return;
+	}
 	fprintf(f, "CPU\n  vendor           %s%s%s%s\n", inv->cpu.vendor_str, inv->model_name[0] ? " (" : "",
 		inv->model_name, inv->model_name[0] ? ")" : "");
 	fprintf(f, "  family/model     %#x / %#x, stepping %u\n", inv->cpu.family, inv->cpu.model, inv->cpu.stepping);
@@ -105,13 +124,33 @@ static void print_kernel(FILE *f, const struct pmc_inventory *inv)
 			fprintf(f, ", branches %d", p->branches);
 		if (p->rdpmc >= 0)
 			fprintf(f, ", rdpmc %d", p->rdpmc);
+		if (p->cpus[0])
+			fprintf(f, ", CPUs %s", p->cpus);
 		fputc('\n', f);
 	}
-	fprintf(f, "  core PMU         %s\n", inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].name :
+	fprintf(f, "  core PMU         %s", inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].name :
 				 "none: the kernel has no driver for this CPU's counters");
+	/* Hybrid CPUs (cpu_core + cpu_atom): every core PMU, with the CPUs it counts on. */
+	for (size_t i = 0, k = 0; i < inv->npmus; i++)
+		if (inv->pmus[i].is_core && inv->pmus[i].cpus[0])
+			fprintf(f, "%s%s (CPUs %s)", k++ ? ", " : " (hybrid: ", inv->pmus[i].name, inv->pmus[i].cpus);
+	for (size_t i = 0; i < inv->npmus; i++)
+		if (inv->pmus[i].is_core && inv->pmus[i].cpus[0]) {
+			fprintf(f, "; each hardware event is opened once per core PMU)");
+			break;
+		}
+	fputc('\n', f);
 	if (inv->rdpmc >= 0)
 		fprintf(f, "  rdpmc            %d (%s)\n", inv->rdpmc, inv->rdpmc == 0 ? "never" :
 			inv->rdpmc == 1 ? "while an event is mmapped" : "always");
+	fprintf(f, "  user-space reads ");
+	if (!inv->user_read_name)
+		fprintf(f, "none: %s\n", inv->user_read_why);
+	else if (inv->user_read_error)
+		fprintf(f, "%s off: %s\n", inv->user_read_name, inv->user_read_why);
+	else
+		fprintf(f, "%s allowed for this process's own events (read() where the page says index 0)\n",
+			inv->user_read_name);
 }
 
 static void print_system(FILE *f, const struct pmc_inventory *inv)
@@ -128,7 +167,7 @@ static void print_system(FILE *f, const struct pmc_inventory *inv)
 	if (inv->nsmt_siblings)
 		fprintf(f, "  siblings of cpu%d %s (%u logical CPU%s on this core)\n", inv->cpu_index, inv->smt_siblings,
 			inv->nsmt_siblings, inv->nsmt_siblings == 1 ? "" : "s");
-	fprintf(f, "TSC\n  ");
+	fprintf(f, "%s\n  ", inv->timer_name);
 	if (inv->tsc_error)
 		fprintf(f, "rate unknown: %s\n", strerror(-inv->tsc_error));
 	else
@@ -141,7 +180,8 @@ static void print_verdict(FILE *f, const struct pmc_inventory *inv)
 
 	fprintf(f, "Programmable counters\n");
 	if (!inv->budget_error)
-		fprintf(f, "  %u per batch\n", inv->gp_budget);
+		fprintf(f, "  %u per batch%s\n", inv->gp_budget,
+			inv->budget_from_kernel ? " (learnt from the kernel)" : "");
 	else
 		fprintf(f, "  none usable\n");
 	while (*why) {
@@ -176,8 +216,16 @@ static void json_cpu(FILE *f, const struct pmc_inventory *inv)
 	pmc_json_string(f, inv->cpu.vendor_str);
 	fprintf(f, ",\"model_name\":");
 	pmc_json_string(f, inv->model_name);
-	fprintf(f, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"hypervisor\":%s},\n", inv->cpu.family,
+	fprintf(f, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"hypervisor\":%s", inv->cpu.family,
 		inv->cpu.model, inv->cpu.stepping, inv->cpu.hypervisor ? "true" : "false");
+	fprintf(f, ",\"architecture\":\"%s\",\"name\":", pmc_arch_name());
+	pmc_json_string(f, inv->acpu.name);
+	fprintf(f, ",\"midr\":");
+	if (inv->acpu.midr)
+		fprintf(f, "\"%#010x\"", inv->acpu.midr);
+	else
+		fputs("null", f);
+	fprintf(f, "},\n");
 	fprintf(f, "\"cpuid_arch_perfmon\":");
 	if (inv->has_arch_perfmon) {
 		fprintf(f, "{\"version\":%u,\"gp_counters\":%u,\"gp_width\":%u,\"fixed_counters\":%u,\"fixed_width\":%u,"
@@ -239,6 +287,11 @@ static void json_pmus(FILE *f, const struct pmc_inventory *inv)
 		json_int_or_null(f, p->branches, p->branches >= 0);
 		fprintf(f, ",\"rdpmc\":");
 		json_int_or_null(f, p->rdpmc, p->rdpmc >= 0);
+		fprintf(f, ",\"cpus\":");
+		if (p->cpus[0])
+			pmc_json_string(f, p->cpus);
+		else
+			fputs("null", f);
 		fputc('}', f);
 	}
 	fprintf(f, "],\n\"core_pmu\":");
@@ -271,13 +324,31 @@ static void json_rest(FILE *f, const struct pmc_inventory *inv, int status)
 		fputs("null", f);
 	fprintf(f, ",\"sibling_count\":");
 	json_int_or_null(f, inv->nsmt_siblings, inv->nsmt_siblings);
-	fprintf(f, "},\n\"tsc\":{\"hz\":");
+	/* "tsc" stays what it was on x86 (null elsewhere); "timer" names the region timer on every architecture. */
+	fprintf(f, "},\n\"tsc\":");
+	if (inv->tsc_error || strcmp(inv->timer_name, "TSC"))
+		fprintf(f, "{\"hz\":null,\"source\":null},\n");
+	else
+		fprintf(f, "{\"hz\":%.0f,\"source\":\"%s\"},\n", inv->tsc_hz, inv->tsc_source);
+	fprintf(f, "\"timer\":{\"name\":\"%s\",\"hz\":", inv->timer_name);
 	if (inv->tsc_error)
 		fprintf(f, "null,\"source\":null},\n");
 	else
 		fprintf(f, "%.0f,\"source\":\"%s\"},\n", inv->tsc_hz, inv->tsc_source);
+	fprintf(f, "\"user_read\":{\"instruction\":");
+	if (inv->user_read_name)
+		pmc_json_string(f, inv->user_read_name);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"allowed\":%s,\"why\":", inv->user_read_name && !inv->user_read_error ? "true" : "false");
+	if (inv->user_read_why[0])
+		pmc_json_string(f, inv->user_read_why);
+	else
+		fputs("null", f);
+	fprintf(f, "},\n");
 	fprintf(f, "\"counters\":{\"gp_available\":");
 	json_int_or_null(f, inv->gp_budget, !inv->budget_error);
+	fprintf(f, ",\"source\":\"%s\"", inv->budget_from_kernel ? "kernel" : "cpuid");
 	fprintf(f, ",\"reasoning\":[");
 	for (bool first = true; *why; first = false) {
 		size_t n = strcspn(why, "\n");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "cli/commands.h"
 #include "kernels/kernels.h"
 #include "util/util.h"
@@ -49,7 +50,7 @@ static void print_kernel(const struct pmc_kernel *k, const struct pmc_kernel_par
 
 	pmc_kernel_expect(k, p, &e);
 	printf("%s\n  %s\n", k->name, k->desc);
-	printf("  needs: %s\n", k->isa ? pmc_isa_names(k->isa, buf, sizeof(buf)) : "x86-64 (SSE2)");
+	printf("  needs: %s\n", k->isa ? pmc_isa_names(k->isa, buf, sizeof(buf)) : pmc_arch_isa_baseline());
 	if (k->width != PMC_WIDTH_NONE)
 		printf("  FLOP width: %s\n", widths[k->width]);
 	else if (e.declared & (1u << PMC_KX_FLOPS_SP | 1u << PMC_KX_FLOPS_DP))

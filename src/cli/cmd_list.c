@@ -47,7 +47,8 @@ static void text_event(struct out *o, const struct pmc_list_event *ev)
 	bool mods = false;
 
 	if (!o->last_pmu || strcmp(o->last_pmu, ev->pmu)) {
-		fprintf(o->f, "%s%s (%s):\n", o->last_pmu ? "\n" : "", ev->pmu, ev->source);
+		fprintf(o->f, "%s%s (%s%s%s):\n", o->last_pmu ? "\n" : "", ev->pmu, ev->source,
+			ev->cpus ? "; hybrid core PMU of CPUs " : "", ev->cpus ? ev->cpus : "");
 		snprintf(o->last_pmu_buf, sizeof(o->last_pmu_buf), "%s", ev->pmu);
 		o->last_pmu = o->last_pmu_buf;
 	}

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/stat.h"
+#include "info/inventory.h"
 #include "run/launch.h"
 #include "util/path_template.h"
 
@@ -32,7 +33,7 @@ static const char stat_help[] =
 	"                            breakpoint mem:0x401000:x (executions of an address)\n"
 	"                          modifiers :u (user mode only) and :k (kernel mode only)\n"
 	"                          Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
-	"                          cycles, instructions, ref-cycles, branches, branch-misses and msr/tsc/.\n"
+	"                          cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/.\n"
 	"  -g, --group SET         an event set from events/ ('pmctool sets' lists them); one -g only\n"
 	"      --metric NAME=FORMULA  add a derived metric (see pmctool-events(5) for the formula language)\n"
 	"\n"
@@ -68,6 +69,8 @@ static const char stat_help[] =
 	"                          file is replaced whole or not at all, keeping its mode and owner; a device or\n"
 	"                          FIFO is written through. Checked before anything runs\n"
 	"      --log-fd N          write the report to file descriptor N (as perf stat; not with -o)\n"
+	"  -v, --verbose           print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
+	"                          kernel's answer) to stderr, as perf -vv does\n"
 	"\n"
 	"A/B comparison (see pmctool-compare(1)):\n"
 	"      --compare CMD_A     measure CMD_A (split into words; no shell) and COMMAND alternately, -r times\n"
@@ -108,6 +111,7 @@ static const struct option stat_longopts[] = {
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "output", required_argument, NULL, 'o' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
@@ -258,7 +262,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	o->log_fd = -1;
 	optind = 0; /* glibc: a full restart, no state left from an earlier parse (the fuzz target parses many) */
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:h", stat_longopts, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:vh", stat_longopts, NULL)) != -1) {
 		if (optarg && (r = check_single(c, optarg, seen)))
 			break;
 		switch (c) {
@@ -351,6 +355,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		case OPT_FAIL_IF:
 			r = push_arg(o->fail_if, &o->nfail_if, PMC_ARRAY_SIZE(o->fail_if), "--fail-if", optarg);
 			break;
+		case 'v':
+			o->verbose = true;
+			break;
 		case 'h':
 			fputs(stat_help, stdout);
 			return -1;
@@ -379,13 +386,14 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	return 0;
 }
 
-/* -k: a kernel runs inside pmctool and cannot be stopped mid-loop; the first signal says so, a second one quits. */
+/* -k: a kernel runs inside pmctool; the first signal stops it where it is (the kernel runner's handler takes the
+ * counts so far) and says so, a second one quits. */
 static bool kernel_mode;
 
 static void on_signal(int sig)
 {
-	static const char note[] = "\npmctool: interrupted: the kernel finishes its loop, then the counts so far are "
-				   "printed (interrupt again to quit at once, without them)\n";
+	static const char note[] = "\npmctool: interrupted: the kernel stops; the counts so far follow "
+				   "(interrupt again to quit at once, without them)\n";
 	pid_t child = pmc_launch_child;
 
 	if (kernel_mode && stat_interrupted) {
@@ -441,7 +449,9 @@ static void add_stat_checks(struct pmc_report *rep)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
 				     "never ran are <not run>", stat_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-	if (hw_enoent)
+	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
+	 * and that event's reason says so. */
+	if (hw_enoent && !pmc_inventory_has_core_pmu())
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
 				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints were counted. "
@@ -661,6 +671,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	}
 	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
 	stat_metrics_per_run(&se, cli_metrics, o.nmetric_args, &rep);
+	stat_names_report(&se, &rep);
 	add_stat_checks(&rep);
 	r = pmc_output_emit(&rep, &o.out, dest);
 	if (r) {

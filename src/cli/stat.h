@@ -36,6 +36,7 @@ struct stat_opts {
 	unsigned counters;             /* --counters, 0 = detect */
 	bool dry_run;
 	bool no_anchors;
+	bool verbose;                  /* -v: print every perf_event_open */
 	struct pmc_output_opts out;
 	const char *outpath;           /* -o */
 	int log_fd;                    /* --log-fd, -1 = none */
@@ -55,6 +56,7 @@ struct stat_events {
 	struct pmc_plan plan;
 	struct pmc_plan_opts popts;
 	char budget_why[256];          /* where the counter budget came from */
+	unsigned never_ran;            /* groups the kernel accepted but never ran, split and measured again */
 	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
 	const struct pmc_eventset_variant *variant;
 };
@@ -66,6 +68,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 /* Resolve one spec and append it. On a bad name prints the error (and suggestions) to stderr and returns
  * PMC_EXIT_USAGE; 0 on success. */
 int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flags);
+/* Append one resolved event. 0, or an exit status after the error was printed. */
+int stat_events_push(struct stat_events *se, const struct pmc_event *ev);
 /* Fill from -e lists, or the default set. Returns 0 or an exit status. */
 int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o);
 /* Work out the counter budget and plan; adds the anchors when more than one batch is needed. 0 or exit status. */
@@ -105,6 +109,38 @@ int stat_compare_run(const struct stat_opts *o);
 
 /* --dry-run --json: the plan as one JSON document (schema/pmctool-report.schema.json, "kind": "plan"). */
 void stat_plan_json(const struct stat_events *se, FILE *f);
+
+/* Hybrid CPUs (stat_hybrid.c; each does nothing on other machines). -k: fix the CPU the kernel runs on (the current
+ * one unless --cpu), since the events are chosen for its core type. 0 or an exit status (message printed). */
+int stat_hybrid_pin(struct stat_opts *o);
+/* The events ev stands for: itself, or its copies per core PMU (-k or a CPU-wide event: only its CPU's core PMU).
+ * The number written to out (max >= PMC_MAX_CORE_PMUS), or -errno after the error was printed. */
+int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, struct pmc_event *out, size_t max);
+/* Replace every event of se by its copies. 0 or an exit status. */
+int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o);
+/* After the measurement: the merged rows and a note on the core types. */
+void stat_hybrid_report(const struct stat_opts *o, struct pmc_report *rep);
+
+/* perf's spellings (stat_names.c). -e lists, groups {a,b}:mods included, into se: 0 or an exit status (message
+ * printed). */
+int stat_events_add_lists(struct stat_events *se, const struct stat_opts *o);
+/* After the budget is known: a group larger than a batch is an error (exit status, message printed), a weak one is
+ * ungrouped. */
+int stat_groups_check(struct stat_events *se, const struct stat_opts *o);
+/* After planning: a group that fits a batch alone but not next to the every-batch events (anchors on PMUs without
+ * fixed counters) is an error. 0 or PMC_EXIT_USAGE (message printed). */
+int stat_groups_check_plan(const struct stat_events *se);
+/* A set whose variant has no event for this CPU: its notes printed, PMC_EXIT_USAGE; else 0. */
+int stat_set_check(const struct stat_events *se);
+/* The notes on names (ignored modifiers, a split weak group, the set's notes, a forced PMU that is not this CPU's):
+ * under the plan, and into the report as checks. */
+void stat_names_notes(const struct stat_events *se, void (*emit)(void *ctx, bool warn, const char *name,
+								  const char *msg), void *ctx);
+void stat_names_print_notes(const struct stat_events *se, FILE *f);
+void stat_names_report(const struct stat_events *se, struct pmc_report *rep);
+/* Why exec gave ENOENT for the command prog: not in PATH, no such file, or a file whose #! interpreter or loader is
+ * missing (" (...)", a static buffer). */
+const char *stat_enoent_why(const char *prog);
 
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;

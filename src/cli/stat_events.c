@@ -8,8 +8,10 @@
 #include "cli/stat.h"
 #include "info/inventory.h"
 #include "info/sysfs.h"
+#include "pmu/hybrid.h"
 
-/* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). */
+/* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). ref-cycles only where
+ * the PMU has it (not AMD's): see skip_default. */
 static const char *const default_events[] = {
 	"task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles",
 	"instructions", "ref-cycles", "branches", "branch-misses",
@@ -24,7 +26,7 @@ static const char *const kernel_default_events[] = {
 /* Added to every batch when a measurement needs more than one, so the batches can be checked against each other. */
 static const char *const anchor_events[] = { "instructions", "cycles", "ref-cycles", "msr/tsc/" };
 
-static int push_event(struct stat_events *se, const struct pmc_event *ev)
+int stat_events_push(struct stat_events *se, const struct pmc_event *ev)
 {
 	if (se->n >= PMC_MAX_EVENTS) {
 		fprintf(stderr, "pmctool: too many events (more than %d): split the measurement into several runs\n",
@@ -66,12 +68,7 @@ int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flag
 		return PMC_EXIT_USAGE;
 	}
 	ev.flags |= flags;
-	return push_event(se, &ev);
-}
-
-static int add_cb(const char *spec, void *ctx)
-{
-	return stat_events_add_spec(ctx, spec, 0);
+	return stat_events_push(se, &ev);
 }
 
 /* The logical CPUs of the SMT pair holding 'cpu', for an event set's EVENT@sibling0 / @sibling1. */
@@ -104,6 +101,8 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			pmu ? pmu : "this CPU (libpfm4 detects no core PMU)", se->set->name);
 		return PMC_EXIT_USAGE;
 	}
+	if (stat_set_check(se))
+		return PMC_EXIT_USAGE;
 	for (size_t i = 0; i < se->variant->nevents; i++) {
 		const char *spelling = se->variant->events[i].spelling;
 		int which = pmc_eventset_event_sibling(spelling, base, sizeof(base));
@@ -119,11 +118,18 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			return PMC_EXIT_USAGE;
 		}
 		if (which >= 0) {
-			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0) {
+			/* --dry-run shows the plan of a machine with SMT (a forced PMU's) on one without */
+			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0 && !o->dry_run) {
+				int active = pmc_sysfs_smt_active();
+
 				fprintf(stderr, "pmctool: event set '%s' counts on the two SMT siblings of a core, but CPU %d "
-						"has no sibling (SMT is off or absent): see "
+						"has no running sibling (%s): see "
 						"/sys/devices/system/cpu/cpu%d/topology/core_cpus_list\n",
-					se->set->name, o->cpu >= 0 ? o->cpu : 0, o->cpu >= 0 ? o->cpu : 0);
+					se->set->name, o->cpu >= 0 ? o->cpu : 0,
+					active == 0 ? "smt/active is 0: no sibling thread runs"
+					: active == 1 ? "smt/active is 1, but not on this CPU's core"
+						      : "smt/active is unreadable: this CPU may have no SMT",
+					o->cpu >= 0 ? o->cpu : 0);
 				return PMC_EXIT_USAGE;
 			}
 			if (o->kernel) {
@@ -135,14 +141,21 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			ev.cpu = sib[which];
 			snprintf(ev.name, sizeof(ev.name), "%s", spelling);
 		}
-		r = push_event(se, &ev);
+		r = stat_events_push(se, &ev);
 		if (r)
 			return r;
 	}
 	return 0;
 }
 
-int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
+/* Defaults and anchors are the events the PMU has: AMD has no ref-cycles (the kernel would answer ENOENT, and it
+ * would cost a programmable counter in every batch). */
+static bool skip_default(const char *name)
+{
+	return !strcmp(name, "ref-cycles") && !pmc_pmu_has_ref_cycles();
+}
+
+static int collect_events(struct stat_events *se, const struct stat_opts *o)
 {
 	int r;
 
@@ -152,26 +165,17 @@ int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
 			return r;
 	}
 
-	for (size_t i = 0; i < o->nlists; i++) {
-		r = pmc_event_list_split(o->event_lists[i], add_cb, se);
-		if (r == -EINVAL) {
-			fprintf(stderr, "pmctool: bad event list '%s': empty item or unbalanced '/'\n",
-				o->event_lists[i]);
-			return PMC_EXIT_USAGE;
-		}
-		if (r == -E2BIG) {
-			fprintf(stderr, "pmctool: event list too long (more than %d characters)\n", PMC_MAX_SPEC_LEN);
-			return PMC_EXIT_USAGE;
-		}
-		if (r)
-			return r;
-	}
+	r = stat_events_add_lists(se, o);
+	if (r)
+		return r;
 	if (se->n || o->set_name)
 		return 0;
 	{
 		const char *const *list = o->kernel ? kernel_default_events : default_events;
 		size_t n = o->kernel ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
 		for (size_t i = 0; i < n; i++) {
+			if (skip_default(list[i]))
+				continue;
 			r = stat_events_add_spec(se, list[i], 0);
 			if (r)
 				return r;
@@ -181,9 +185,16 @@ int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
 	{
 		struct pmc_event ev;
 		if (pmc_event_resolve("msr/tsc/", &ev, NULL) == 0)
-			return push_event(se, &ev);
+			return stat_events_push(se, &ev);
 	}
 	return 0;
+}
+
+int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
+{
+	int r = collect_events(se, o);
+
+	return r ? r : stat_hybrid_expand(se, o);
 }
 
 static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
@@ -194,25 +205,55 @@ static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
 }
 
 /* Anchors the user did not ask for are added; an event the user asked for that equals an anchor becomes one. */
-static int add_anchors(struct stat_events *se)
+static int add_anchor(struct stat_events *se, struct pmc_event *ev)
 {
-	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
-		struct pmc_event ev;
-		bool found = false;
-
-		if (pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
-			continue; /* msr/tsc/ where there is no msr PMU */
-		for (size_t i = 0; i < se->n; i++) {
-			if (same_event(&se->evs[i], &ev)) {
-				se->evs[i].flags |= PMC_EVF_ANCHOR;
-				found = true;
-				break;
-			}
+	for (size_t i = 0; i < se->n; i++) {
+		if (same_event(&se->evs[i], ev)) {
+			se->evs[i].flags |= PMC_EVF_ANCHOR;
+			return 0;
 		}
-		if (!found) {
-			int r;
-			ev.flags |= PMC_EVF_ANCHOR;
-			r = push_event(se, &ev);
+	}
+	ev->flags |= PMC_EVF_ANCHOR;
+	return stat_events_push(se, ev);
+}
+
+/* The modifier the hardware anchors take: ":u" when every hardware event asked for counts user mode only. The
+ * anchors compare batches, so they count what the events count: kernel-inclusive anchors would differ between
+ * batches by the kernel's own noise where the events themselves are exact (user-only counts repeat exactly). */
+static const char *anchor_modifier(const struct stat_events *se)
+{
+	size_t nhw = 0;
+
+	for (size_t i = 0; i < se->n; i++) {
+		const struct perf_event_attr *a = &se->evs[i].attr;
+
+		if (!(se->evs[i].flags & PMC_EVF_HARDWARE))
+			continue;
+		if (a->exclude_user || !a->exclude_kernel)
+			return "";
+		nhw++;
+	}
+	return nhw ? ":u" : "";
+}
+
+static int add_anchors(struct stat_events *se, const struct stat_opts *o)
+{
+	const char *mod = anchor_modifier(se);
+
+	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
+		struct pmc_event ev, copies[PMC_MAX_CORE_PMUS];
+		char spec[32];
+		int n;
+
+		if (skip_default(anchor_events[a]))
+			continue;
+		/* msr/tsc/ refuses exclude bits: only the hardware anchors take the modifier */
+		snprintf(spec, sizeof(spec), "%s%s", anchor_events[a], strchr(anchor_events[a], '/') ? "" : mod);
+		if (pmc_event_resolve(spec, &ev, NULL) < 0)
+			continue; /* msr/tsc/ where there is no msr PMU */
+		n = stat_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
+		for (int c = 0; c < n; c++) {
+			int r = add_anchor(se, &copies[c]);
 			if (r)
 				return r;
 		}
@@ -229,6 +270,17 @@ static bool no_pmu_budget(struct stat_events *se)
 	snprintf(se->budget_why, sizeof(se->budget_why),
 		 "no hardware PMU, so hardware events are not split into batches (--counters N to plan anyway)");
 	return true;
+}
+
+/* The forced libpfm4 PMU's table, read as budget.c reads any static table. */
+static int forced_pmu_budget(unsigned *ret_n, char *why, size_t whylen)
+{
+	const char *core = pmc_pmu_core_name();
+	int table = pmc_pmu_core_table_counters();
+
+	if (!core || table <= 0)
+		return -ENODEV;
+	return pmc_forced_pmu_budget(core, pmc_pmu_has_intel_fixed(), (unsigned)table, ret_n, why, whylen);
 }
 
 static void detect_budget(struct stat_events *se, const struct stat_opts *o)
@@ -248,7 +300,7 @@ static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 		snprintf(se->budget_why, sizeof(se->budget_why), "no event needs a counter");
 		return;
 	}
-	se->popts.fixed_slots = pmc_pmu_has_intel_fixed() ? 3 : 0;
+	se->popts.fixed_slots = pmc_pmu_fixed_counters();
 	if (o->counters) {
 		se->popts.gp_budget = o->counters;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters (--counters)", o->counters);
@@ -257,13 +309,18 @@ static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 	/* Checked first because the live count below starts libpfm4, and says the same without a PMU. */
 	if (no_pmu_budget(se))
 		return;
+	/* A forced PMU where the kernel has none: the host cannot say, so plan for the forced PMU's counters. */
+	if (getenv("LIBPFM_FORCE_PMU") && !pmc_inventory_has_core_pmu() && forced_pmu_budget(&n, why, sizeof(why)) == 0) {
+		se->popts.gp_budget = n;
+		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
+		return;
+	}
 	if (pmc_inventory_gp_counters(&n, why, sizeof(why)) == 0 && n > 0) {
 		se->popts.gp_budget = n;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
 		return;
 	}
-	/* A forced libpfm4 PMU, or a PMU that did not say: 4 is what every Intel core since Nehalem gives one thread
-	 * with SMT on. */
+	/* A PMU that did not say: 4 is what every Intel core since Nehalem gives one thread with SMT on. */
 	se->popts.gp_budget = 4;
 	snprintf(se->budget_why, sizeof(se->budget_why),
 		 "4 programmable counters assumed (no live count for this PMU; --counters N to change)");
@@ -274,11 +331,14 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 	int r;
 
 	detect_budget(se, o);
+	r = stat_groups_check(se, o);
+	if (r)
+		return r;
 	se->popts.multiplex = o->batch == STAT_BATCH_MULTIPLEX;
 	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {
 		pmc_plan_fini(&se->plan);
-		r = add_anchors(se);
+		r = add_anchors(se, o);
 		if (r)
 			return r;
 		r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
@@ -287,7 +347,7 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 		fprintf(stderr, "pmctool: cannot plan the batches: %s\n", strerror(-r));
 		return PMC_EXIT_INTERNAL;
 	}
-	return 0;
+	return stat_groups_check_plan(se);
 }
 
 static void print_event_line(FILE *f, const struct pmc_event *ev)
@@ -296,18 +356,23 @@ static void print_event_line(FILE *f, const struct pmc_event *ev)
 
 	if (pmc_event_perf_spelling(ev, perf, sizeof(perf)) < 0)
 		snprintf(perf, sizeof(perf), "?");
-	fprintf(f, "    %-28s %-12s %-7u 0x%-14llx %-44s %s%s\n", ev->name, pmc_output_class_name(ev->cls),
+	fprintf(f, "    %-28s %-12s %-7u 0x%-14llx %-44s %s%s%.0u%s%s\n", ev->name, pmc_output_class_name(ev->cls),
 		ev->attr.type, (unsigned long long)ev->attr.config, perf, (ev->flags & PMC_EVF_ANCHOR) ? "(anchor) " : "",
+		ev->group ? "(group " : "", ev->group, ev->group ? ") " : "",
 		strcmp(ev->canonical, ev->name) ? ev->canonical : "");
 }
 
 void stat_events_print_plan(const struct stat_events *se, FILE *f)
 {
 	const char *core = pmc_pmu_core_name();
+	char fixed[48] = "";
 
-	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s", se->plan.nbatches,
+	if (se->popts.fixed_slots)
+		snprintf(fixed, sizeof(fixed), ", %u fixed counters", se->popts.fixed_slots);
+	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s",
+		se->plan.nbatches,
 		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
-		se->budget_why, se->popts.fixed_slots ? ", 3 fixed counters" : "");
+		se->budget_why, fixed);
 	fprintf(f, "    %-28s %-12s %-7s %-16s %-44s %s\n", "event", "class", "type", "config", "perf -e spelling",
 		"libpfm4 / canonical name");
 	if (se->plan.nevery) {
@@ -316,10 +381,13 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 			print_event_line(f, &se->evs[se->plan.every[i]]);
 	}
 	for (size_t b = 0; b < se->plan.nbatches; b++) {
-		fprintf(f, "  batch %zu:%s\n", b + 1, se->plan.batches[b].n ? "" : " (only the events above)");
+		fprintf(f, "  batch %zu:%s%s\n", b + 1, se->plan.batches[b].n ? "" : " (only the events above)",
+			se->plan.batches[b].fixed_own ? " (its own events take fixed counters: their every-batch users "
+							"are left out)" : "");
 		for (size_t k = 0; k < se->plan.batches[b].n; k++)
 			print_event_line(f, &se->evs[se->plan.batches[b].events[k]]);
 	}
+	stat_names_print_notes(se, f);
 }
 
 void stat_events_fini(struct stat_events *se)

@@ -7,6 +7,7 @@
 
 #include "cli/stat.h"
 #include "info/privilege.h"
+#include "run/launch.h"
 #include "util/fdlimit.h"
 
 /* stdin/out/err, the launcher's two pipes, the -o file, libpfm4 and libc's own: a margin above the counters. */
@@ -35,6 +36,7 @@ int stat_guard(const struct stat_events *se)
 		fprintf(stderr, "pmctool: cannot count anything: %s\n", msg);
 		return PMC_EXIT_NOCOUNT;
 	}
+	pmc_launch_keep_limits(); /* the workload gets the limit pmctool was given, not the raised one */
 	r = pmc_fd_limit_ensure(need, &limit);
 	if (r == -EMFILE) {
 		fprintf(stderr, "pmctool: %zu events in one batch need %zu open files, but the limit is %zu and cannot be "

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arch/arch.h"
 #include "cli/stat.h"
 
 int stat_kernel_prepare(struct stat_opts *o)
@@ -20,7 +21,7 @@ int stat_kernel_prepare(struct stat_opts *o)
 	pmc_kernel_params_init(o->k, &o->kp);
 	for (size_t i = 0; i < o->nparams; i++) {
 		if (pmc_kernel_params_parse(o->k, o->params[i], &o->kp, err, sizeof(err)) < 0) {
-			fprintf(stderr, "pmctool: kernel %s: %s\n", o->k->name, err);
+			fprintf(stderr, "pmctool: %s\n", err); /* err names the kernel */
 			return PMC_EXIT_USAGE;
 		}
 	}
@@ -28,7 +29,7 @@ int stat_kernel_prepare(struct stat_opts *o)
 		fprintf(stderr, "pmctool: kernel %s cannot run on this CPU: %s\n", o->k->name, err);
 		return PMC_EXIT_USAGE;
 	}
-	return 0;
+	return stat_hybrid_pin(o);
 }
 
 static void add_metric(struct pmc_report *rep, const char *name, const char *unit, const char *desc, double v)
@@ -47,26 +48,48 @@ static void add_metric(struct pmc_report *rep, const char *name, const char *uni
 void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep)
 {
 	struct pmc_named_value vals[PMC_REPORT_MAX_CONSTS];
-	char params[160] = "";
+	char params[160] = "", name[64], desc[96];
+	const char *tname, *tunit;
 	size_t n = 0;
 
 	if (pmc_kernel_params_format(&o->kp, params, sizeof(params)) < 0)
 		params[0] = '\0';
 	snprintf(rep->workload, sizeof(rep->workload), "kernel %s (iters=%llu%s%s, cpu %d)", o->k->name,
 		 (unsigned long long)info->iters, params[0] ? ", " : "", params, info->cpu);
-	if (pmc_kernel_expectations(o->k, &o->kp, info->iters, vals, PMC_ARRAY_SIZE(vals), &n) == 0)
+	/* Stopped by a signal: the iterations done are unknown, so no expectation applies to the counts so far. */
+	if (info->stopped)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "kernel-stopped",
+				     "the kernel was stopped by a signal before its %llu iterations were done: the counts "
+				     "are those of the part that ran; no expected count applies",
+				     (unsigned long long)info->iters);
+	else if (pmc_kernel_expectations(o->k, &o->kp, info->iters, vals, PMC_ARRAY_SIZE(vals), &n) == 0)
 		for (size_t i = 0; i < n; i++)
 			pmc_report_set_const(rep, vals[i].name, (double)vals[i].value);
-	pmc_report_set_const(rep, "REGION_TSC_CYCLES", (double)info->tsc_cycles);
-	add_metric(rep, "region TSC cycles", "", "measured with lfence; rdtsc around the kernel",
-		   (double)info->tsc_cycles);
-	if (info->iters)
-		add_metric(rep, "TSC cycles per iteration", "", "region TSC cycles / iterations",
-			   (double)info->tsc_cycles / (double)info->iters);
-	pmc_report_add_check(rep, PMC_CHECK_INFO, "read-method", "counters read with %s", info->read_method);
+	/* The region timer by its own name: the TSC on x86-64, CNTVCT_EL0 on arm64 (never "TSC" there). */
+	tname = pmc_arch_timer_name();
+	tunit = strcmp(tname, "TSC") ? "ticks" : "cycles";
+	if (!strcmp(tname, "TSC"))
+		pmc_report_set_const(rep, "REGION_TSC_CYCLES", (double)info->tsc_cycles);
+	pmc_report_set_const(rep, "REGION_TIMER_TICKS", (double)info->tsc_cycles);
+	/* How much of the wall window the reads themselves take: the descheduled check allows that much. */
+	pmc_report_set_const(rep, "REGION_OVERHEAD_WALL_NS", (double)info->overhead_wall_ns);
+	snprintf(name, sizeof(name), "region %s %s", tname, tunit);
+	snprintf(desc, sizeof(desc), "measured with %s around the kernel", pmc_arch_timer_how());
+	add_metric(rep, name, "", desc, (double)info->tsc_cycles);
+	if (info->iters && !info->stopped) {
+		snprintf(name, sizeof(name), "%s %s per iteration", tname, tunit);
+		snprintf(desc, sizeof(desc), "region %s %s / iterations", tname, tunit);
+		add_metric(rep, name, "", desc, (double)info->tsc_cycles / (double)info->iters);
+	}
+	if (!strncmp(info->read_method, "none", 4))
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "read-method", "no counter was read: no event could be opened "
+				     "(the notes on the events say why; pmctool info shows what this user may count)");
+	else
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "read-method", "counters read with %s", info->read_method);
 	pmc_report_add_check(rep, PMC_CHECK_INFO, "overhead",
-			     "an empty measured region costs %llu TSC cycles (median of %u)%s",
-			     (unsigned long long)info->overhead_tsc, info->overhead_samples,
-			     info->overhead_subtracted ? "; subtracted from the counts and TSC cycles (--subtract-overhead)"
+			     "an empty measured region costs %llu %s %s (median of %u)%s",
+			     (unsigned long long)info->overhead_tsc, tname, tunit, info->overhead_samples,
+			     info->overhead_subtracted ? "; subtracted from the counts and the region timer "
+							 "(--subtract-overhead)"
 						       : "; not subtracted (--subtract-overhead to do so)");
 }

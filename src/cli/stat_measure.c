@@ -8,9 +8,19 @@
 #include <sys/wait.h>
 
 #include "cli/stat.h"
+#include "perf/open.h"
 #include "run/launch.h"
 
 volatile sig_atomic_t stat_interrupted;
+
+/* -v: one line per perf_event_open on stderr (the format is perf/open.h's; tests compare it). */
+static void print_open_record(const struct pmc_open_record *rec, void *ctx)
+{
+	char line[512];
+
+	pmc_perf_record_format(rec, line, sizeof(line));
+	fprintf(ctx, "%s\n", line);
+}
 
 static int push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
 {
@@ -42,9 +52,12 @@ static size_t build_request(const struct stat_events *se, size_t b, const struct
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < se->plan.nevery; i++, n++) {
+	for (size_t i = 0; i < se->plan.nevery; i++) {
+		if (!pmc_plan_every_in_batch(&se->plan, b, &se->evs[se->plan.every[i]]))
+			continue; /* its fixed counter is this batch's own fixed-only event's */
 		idx[n] = se->plan.every[i];
 		reqev[n] = &se->evs[idx[n]];
+		n++;
 	}
 	for (size_t k = 0; k < se->plan.batches[b].n; k++, n++) {
 		idx[n] = se->plan.batches[b].events[k];
@@ -53,20 +66,34 @@ static size_t build_request(const struct stat_events *se, size_t b, const struct
 	return n;
 }
 
+/* Batch b could not be counted as one group: the kernel refused it (EINVAL at the member at request position
+ * 'at'), or accepted it and never ran it. Split it there (first run only, so every run measures the same batches),
+ * or else count only this batch ungrouped. Always 1: measure batch b again. */
+static int regroup(struct stat_events *se, size_t b, size_t nreq, size_t at, unsigned run)
+{
+	size_t own = se->plan.batches[b].n, first_own = nreq - own;
+
+	if (run == 0 && at > first_own && pmc_plan_split(&se->plan, b, at - first_own) == 0)
+		return 1;
+	se->plan.batches[b].ungrouped = true;
+	return 1;
+}
+
 static int report_launch_failure(const struct stat_opts *o, const struct pmc_launch_error *le)
 {
 	if (le->what == PMC_LAUNCH_EXEC) {
 		fprintf(stderr, "pmctool: cannot execute '%s': %s%s\n", o->argv[0], strerror(le->err),
-			le->err == ENOENT ? " (not found in PATH)" : "");
+			le->err != ENOENT ? "" : stat_enoent_why(o->argv[0]));
 		return le->err == ENOENT ? PMC_EXIT_NOTFOUND : PMC_EXIT_NOEXEC;
 	}
 	fprintf(stderr, "pmctool: cannot run '%s': %s\n", o->argv[0], strerror(le->err));
 	return PMC_EXIT_INTERNAL;
 }
 
-/* One run of one batch. Returns 0, 1 to retry the batch (the plan was split), or an exit status > 1. */
+/* One run of one batch. Returns 0, 1 to retry the batch (the plan was split or the batch ungrouped), or an exit
+ * status > 1. */
 static int run_batch(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep, unsigned run,
-		     size_t b, bool *group)
+		     size_t b)
 {
 	const struct pmc_event **reqev = malloc(se->n * sizeof(*reqev));
 	size_t *idx = malloc(se->n * sizeof(*idx));
@@ -82,7 +109,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 	}
 	req.events = (const struct pmc_event *const *)reqev;
 	req.n = build_request(se, b, reqev, idx);
-	req.group = *group && !se->popts.multiplex;
+	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
 	out.counts = counts;
 	if (o->k) {
 		struct pmc_kernel_opts ko = { .iters = o->iters, .cpu = o->cpu, .warmup_s = o->warmup_s,
@@ -96,9 +123,11 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		if (r < 0) {
 			fprintf(stderr, "pmctool: kernel %s: %s\n", o->k->name, err[0] ? err : strerror(-r));
 			rc = r == -EINVAL || r == -ENOTSUP ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
-		} else if (out.group_err && run == 0 && out.group_err_index > (int)se->plan.nevery &&
-			   pmc_plan_split(&se->plan, b, (size_t)(out.group_err_index - (int)se->plan.nevery)) == 0) {
-			rc = 1; /* the kernel refused the group: split it and measure again */
+		} else if (out.group_err && req.group) {
+			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
+		} else if (req.group && pmc_group_never_ran(counts, req.events, req.n)) {
+			se->never_ran++;
+			rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
 		} else if (run == 0 && b == 0) {
 			stat_kernel_report(o, &info, rep);
 		}
@@ -106,18 +135,14 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		if (rc)
 			goto out;
 	} else if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
-		if (le.what == PMC_LAUNCH_GROUP) {
-			long pos = (long)out.group_err_index - (long)se->plan.nevery;
-			/* Split the batch where the kernel refused it; if that cannot help, count it ungrouped. */
-			if (run == 0 && pos > 0 && pmc_plan_split(&se->plan, b, (size_t)pos) == 0) {
-				rc = 1;
-			} else {
-				*group = false;
-				rc = 1;
-			}
-			goto out;
-		}
-		rc = report_launch_failure(o, &le);
+		if (le.what == PMC_LAUNCH_GROUP)
+			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
+		else
+			rc = report_launch_failure(o, &le);
+		goto out;
+	} else if (req.group && !out.interrupted && pmc_group_never_ran(counts, req.events, req.n)) {
+		se->never_ran++;
+		rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
 		goto out;
 	}
 	for (size_t k = 0; k < req.n; k++) {
@@ -159,12 +184,14 @@ out:
 int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
 {
 	unsigned done = 0; /* batch runs completed */
-	bool group = true;
+	size_t ungrouped = 0;
 	int rc = 0;
 
 	rep->events = calloc(se->n ? se->n : 1, sizeof(*rep->events));
 	if (!rep->events)
 		return PMC_EXIT_INTERNAL;
+	if (o->verbose)
+		pmc_perf_set_observer(print_open_record, stderr);
 	rep->nevents = se->n;
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];
@@ -174,7 +201,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		unsigned done_before = done;
 
 		for (size_t b = 0; b < se->plan.nbatches && !stat_interrupted; b++) {
-			int r = run_batch(se, o, rep, run, b, &group);
+			int r = run_batch(se, o, rep, run, b);
 			if (r == 1) {
 				b--; /* the same batch again, now split or ungrouped */
 				continue;
@@ -188,18 +215,30 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		if (done > done_before) /* a run that failed before any batch finished adds nothing to report */
 			rep->nruns = run + 1;
 	}
-	if (!group)
+	for (size_t b = 0; b < se->plan.nbatches; b++)
+		ungrouped += se->plan.batches[b].ungrouped;
+	if (se->never_ran)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "group-never-ran",
+				     "the kernel accepted a batch as one group but never ran it (time running 0: the NMI "
+				     "watchdog, another user of the counters or a constraint its group check ignores held "
+				     "a counter); it was split (or, where it could not be, counted ungrouped) and measured again");
+	if (ungrouped)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "ungrouped",
-				     "the kernel refused a batch as one group and it could not be split; its events were "
-				     "counted ungrouped and may have been multiplexed");
+				     "the kernel refused %zu batch%s as one group and %s could not be split; %s events "
+				     "were counted ungrouped and may have been multiplexed (the other batches stayed "
+				     "grouped)",
+				     ungrouped, ungrouped == 1 ? "" : "es", ungrouped == 1 ? "it" : "they",
+				     ungrouped == 1 ? "its" : "their");
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	assign_batches(se, rep);
+	stat_hybrid_report(o, rep); /* after assign_batches: the merged rows follow the measured events */
 	if (done) {
 		rep->wall_ns_mean /= done;
 		rep->user_s /= done;
 		rep->sys_s /= done;
 	}
 	rep->partial = stat_interrupted != 0;
+	pmc_perf_set_observer(NULL, NULL);
 	return rc;
 }

@@ -7,7 +7,8 @@
 #include <strings.h>
 
 #include "cli/stat.h"
-#include "info/cpuid.h"
+#include "arch/arch.h"
+#include "arch/x86_64/cpuid.h"
 #include "info/tsc.h"
 #include "metrics/checks.h"
 #include "metrics/expr.h"
@@ -89,7 +90,9 @@ static void set_clock_constants(struct pmc_report *rep)
 	const char *src = NULL;
 	double hz = 0;
 
-	if (pmc_tsc_hz(&hz, &src) < 0 || hz <= 0)
+	/* TSC_HZ and BASE_HZ mean the x86 time-stamp counter: another architecture's region timer (arm64 CNTVCT at
+	 * CNTFRQ_EL0, tens of MHz) is no stand-in for them, so they stay unknown there. */
+	if (strcmp(pmc_arch_timer_name(), "TSC") || pmc_tsc_hz(&hz, &src) < 0 || hz <= 0)
 		return;
 	rep->tsc_hz = hz;
 	rep->tsc_source = src;
@@ -122,10 +125,6 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 	size_t ndefs = 0;
 	unsigned flags = 0;
 	struct pmc_check_opts co;
-	struct pmc_arch_perfmon arch;
-	struct pmc_amd_perfmon amd;
-	struct pmc_cpu_id id;
-	bool has_arch = false, has_amd = false;
 
 	if (se->variant) {
 		defs = se->variant->metrics;
@@ -142,12 +141,6 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 
 	pmc_check_opts_default(&co);
 	co.nmi_watchdog = nmi_watchdog_on();
-	memset(&arch, 0, sizeof(arch));
-	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
-	if (has_arch && arch.gp_width)
-		co.pmc_width = arch.gp_width;
-	else if (has_amd)
-		co.pmc_width = 48; /* AMD core counters are 48 bits wide */
 	pmc_checks_run(rep, &co);
 	if (se->variant && se->variant->nchecks)
 		pmc_checks_run_defs(rep, se->variant->checks, se->variant->nchecks);

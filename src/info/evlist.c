@@ -10,6 +10,7 @@
 
 #include "info/pattern.h"
 #include "info/sysfs.h"
+#include "pmu/event.h"
 #include "util/util.h"
 
 struct named {
@@ -17,7 +18,8 @@ struct named {
 };
 
 /* The generic names pmc_event_resolve accepts (src/pmu/event.h). */
-static const struct named generic_hw[] = {
+/* Descriptions of perf's own names; an alias (cs, faults...) is described as its target (pmc_generic_at). */
+static const struct named generic_desc[] = {
 	{ "cycles", "CPU cycles while not halted (PERF_COUNT_HW_CPU_CYCLES)" },
 	{ "instructions", "instructions retired (PERF_COUNT_HW_INSTRUCTIONS)" },
 	{ "ref-cycles", "reference cycles at a constant rate while not halted (PERF_COUNT_HW_REF_CPU_CYCLES)" },
@@ -25,9 +27,9 @@ static const struct named generic_hw[] = {
 	{ "branch-misses", "mispredicted branches retired (PERF_COUNT_HW_BRANCH_MISSES)" },
 	{ "cache-references", "last-level cache references (PERF_COUNT_HW_CACHE_REFERENCES)" },
 	{ "cache-misses", "last-level cache misses (PERF_COUNT_HW_CACHE_MISSES)" },
-};
-
-static const struct named generic_sw[] = {
+	{ "bus-cycles", "bus cycles (PERF_COUNT_HW_BUS_CYCLES)" },
+	{ "stalled-cycles-frontend", "cycles the front end issued nothing (PERF_COUNT_HW_STALLED_CYCLES_FRONTEND)" },
+	{ "stalled-cycles-backend", "cycles the back end took nothing (PERF_COUNT_HW_STALLED_CYCLES_BACKEND)" },
 	{ "task-clock", "time the task ran, in nanoseconds (PERF_COUNT_SW_TASK_CLOCK)" },
 	{ "cpu-clock", "per-CPU high-resolution timer, in nanoseconds (PERF_COUNT_SW_CPU_CLOCK)" },
 	{ "page-faults", "page faults (PERF_COUNT_SW_PAGE_FAULTS)" },
@@ -35,6 +37,8 @@ static const struct named generic_sw[] = {
 	{ "major-faults", "page faults that needed I/O (PERF_COUNT_SW_PAGE_FAULTS_MAJ)" },
 	{ "context-switches", "context switches (PERF_COUNT_SW_CONTEXT_SWITCHES)" },
 	{ "cpu-migrations", "moves of the task to another CPU (PERF_COUNT_SW_CPU_MIGRATIONS)" },
+	{ "alignment-faults", "unaligned accesses the kernel fixed up (PERF_COUNT_SW_ALIGNMENT_FAULTS)" },
+	{ "emulation-faults", "instructions the kernel emulated (PERF_COUNT_SW_EMULATION_FAULTS)" },
 };
 
 static const struct named msr_desc[] = {
@@ -47,10 +51,13 @@ static const struct named msr_desc[] = {
 	{ "cpu_thermal_margin", "degrees below the throttling temperature" },
 };
 
+static const char *lookup(const struct named *t, size_t n, const char *name);
+
 struct walk {
 	const struct pmc_list_query *q;
 	pmc_list_cb cb;
 	void *ctx;
+	char event[PMC_NAME_MAX], umask[PMC_NAME_MAX]; /* a pattern written as an event (pmc_event_pattern_parts) */
 };
 
 static int pfm_ready(void)
@@ -87,6 +94,15 @@ static bool selected(const struct walk *w, const struct pmc_list_event *ev)
 	if (!p || pmc_pattern_match(p, ev->name) || pmc_pattern_match(p, ev->spelling) ||
 	    pmc_pattern_match(p, ev->desc))
 		return true;
+	if (w->event[0] && ev->pfm_idx >= 0) {
+		/* EVENT:UMASK or event.umask: this event with that umask */
+		if (strcasecmp(w->event, ev->name) && strcasecmp(w->event, ev->spelling))
+			return false;
+		for (unsigned i = 0; i < ev->nattrs; i++)
+			if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK && !strcasecmp(w->umask, a.name))
+				return true;
+		return !w->umask[0];
+	}
 	for (unsigned i = 0; i < ev->nattrs; i++)
 		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK && pmc_pattern_match(p, a.name))
 			return true;
@@ -120,17 +136,57 @@ static int walk_pfm_pmu(const struct walk *w, const pfm_pmu_info_t *pmu, bool ba
 	return 0;
 }
 
-static int walk_generic(const struct walk *w, const char *pmu, const struct named *t, size_t n)
+/* perf's generic names of one type, aliases included (the resolver's table, so both take the same names). */
+static int walk_generic(const struct walk *w, bool software)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct pmc_list_event ev = { .pmu = pmu, .source = "kernel", .name = t[i].name,
-					     .spelling = t[i].name, .desc = t[i].desc, .pfm_idx = -1 };
-		int rc = emit(w, &ev);
+	const char *name, *canon;
+	bool sw;
+	char desc[300];
 
+	for (size_t i = 0; !pmc_generic_at(i, &name, &canon, &sw); i++) {
+		const char *d = lookup(generic_desc, PMC_ARRAY_SIZE(generic_desc), canon);
+		struct pmc_list_event ev = { .pmu = software ? "software" : "hardware", .source = "kernel",
+					     .name = name, .spelling = name, .desc = desc, .pfm_idx = -1 };
+		int rc;
+
+		if (sw != software)
+			continue;
+		if (strcmp(name, canon))
+			snprintf(desc, sizeof(desc), "perf's alias of %s: %s", canon, d ? d : "");
+		else
+			snprintf(desc, sizeof(desc), "%s", d ? d : "");
+		rc = emit(w, &ev);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+/* perf's hardware cache events: CACHE-OP[-misses] (perf's aliases of each part resolve too). */
+static int walk_cache(const struct walk *w)
+{
+	char name[64], desc[200];
+
+	for (size_t i = 0; !pmc_cache_name_at(i, name, sizeof(name)); i++) {
+		struct pmc_list_event ev = { .pmu = "cache", .source = "kernel", .name = name, .spelling = name,
+					     .desc = desc, .pfm_idx = -1 };
+		int rc;
+
+		snprintf(desc, sizeof(desc), "hardware cache event (PERF_TYPE_HW_CACHE): %s", strstr(name, "miss") ?
+			 "misses" : "accesses");
+		rc = emit(w, &ev);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int tracepoint_cb(const char *name, void *ctx)
+{
+	struct pmc_list_event ev = { .pmu = "tracepoint", .source = "tracefs", .name = name, .spelling = name,
+				     .desc = "kernel tracepoint (PERF_TYPE_TRACEPOINT)", .pfm_idx = -1 };
+
+	return emit(ctx, &ev);
 }
 
 static const char *lookup(const struct named *t, size_t n, const char *name)
@@ -147,7 +203,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The events/ directory of one sysfs PMU, sorted; .scale/.unit/.snapshot companions skipped. */
-static int walk_sysfs_events(const struct walk *w, const char *pmu)
+static int walk_sysfs_events(const struct walk *w, const char *pmu, const char *cpus)
 {
 	char dir[600], path[900], spelling[PMC_NAME_MAX], enc[256], desc[512];
 	char *names[512];
@@ -175,7 +231,7 @@ static int walk_sysfs_events(const struct walk *w, const char *pmu)
 		snprintf(spelling, sizeof(spelling), "%s/%s/", pmu, names[i]);
 		snprintf(desc, sizeof(desc), "%s%s%s", known ? known : "kernel event", enc[0] ? ": " : "", enc);
 		ev = (struct pmc_list_event){ .pmu = pmu, .source = "sysfs", .name = names[i], .spelling = spelling,
-					      .desc = desc, .encoding = enc, .pfm_idx = -1 };
+					      .desc = desc, .encoding = enc, .pfm_idx = -1, .cpus = cpus };
 		if (!rc)
 			rc = emit(w, &ev);
 	}
@@ -187,10 +243,13 @@ static int walk_sysfs_events(const struct walk *w, const char *pmu)
 static int walk_sysfs_pmu(const struct walk *w, const struct pmc_sysfs_pmu *p)
 {
 	char desc[256];
-	struct pmc_list_event ev = { .pmu = p->name, .source = "sysfs", .pfm_idx = -1 };
+	struct pmc_list_event ev = { .pmu = p->name, .source = "sysfs", .pfm_idx = -1,
+				     .cpus = p->is_core && p->cpus[0] ? p->cpus : NULL };
 
-	if (!strcmp(p->name, "software") || !strcmp(p->name, "tracepoint"))
-		return 0; /* software: the generic names above; tracepoints: thousands, see perf list tracepoint */
+	if (!strcmp(p->name, "software"))
+		return 0; /* the generic names above */
+	if (!strcmp(p->name, "tracepoint"))
+		return pmc_tracepoint_walk(tracepoint_cb, (void *)w);
 	if (!strcmp(p->name, "breakpoint")) {
 		ev.name = ev.spelling = "mem:ADDR[:x|r|w|rw][/LEN]";
 		ev.desc = "hardware breakpoint (debug register): counts executions (x) or accesses of an address exactly";
@@ -204,7 +263,7 @@ static int walk_sysfs_pmu(const struct walk *w, const struct pmc_sysfs_pmu *p)
 		ev.desc = desc;
 		return emit(w, &ev);
 	}
-	return walk_sysfs_events(w, p->name);
+	return walk_sysfs_events(w, p->name, ev.cpus);
 }
 
 static int walk_default(const struct walk *w)
@@ -225,9 +284,11 @@ static int walk_default(const struct walk *w)
 		if (rc)
 			return rc;
 	}
-	rc = walk_generic(w, "hardware", generic_hw, PMC_ARRAY_SIZE(generic_hw));
+	rc = walk_generic(w, false);
 	if (!rc)
-		rc = walk_generic(w, "software", generic_sw, PMC_ARRAY_SIZE(generic_sw));
+		rc = walk_cache(w);
+	if (!rc)
+		rc = walk_generic(w, true);
 	if (!rc && !pmc_sysfs_scan_pmus(pmus, PMC_ARRAY_SIZE(pmus), &n))
 		for (size_t i = 0; i < n && !rc; i++)
 			rc = walk_sysfs_pmu(w, &pmus[i]);
@@ -293,20 +354,28 @@ static int walk_named(const struct walk *w, const char *name, char *err, size_t 
 		return walk_pfm_pmu(w, &info, info.is_present && core.is_present && core.pmu == info.pmu);
 	}
 	if (!strcasecmp(name, "hardware"))
-		return walk_generic(w, "hardware", generic_hw, PMC_ARRAY_SIZE(generic_hw));
+		return walk_generic(w, false);
+	if (!strcasecmp(name, "cache"))
+		return walk_cache(w);
 	if (!strcasecmp(name, "software"))
-		return walk_generic(w, "software", generic_sw, PMC_ARRAY_SIZE(generic_sw));
+		return walk_generic(w, true);
 	if (!pmc_sysfs_scan_pmus(pmus, PMC_ARRAY_SIZE(pmus), &n))
 		for (size_t i = 0; i < n; i++)
 			if (!strcmp(pmus[i].name, name))
 				return walk_sysfs_pmu(w, &pmus[i]);
+	if (!getenv("LIBPFM_FORCE_PMU") && pmc_pmu_name_check(name, err, errlen) == -ENOENT) {
+		size_t len = strlen(err);
+
+		snprintf(err + len, errlen - len, "; or a kernel PMU ('pmctool info'), 'hardware', 'cache' or 'software'");
+		return -ENOENT;
+	}
 	suggest(name, err, errlen);
 	return -ENOENT;
 }
 
 int pmc_list_events(const struct pmc_list_query *q, pmc_list_cb cb, void *ctx, char *err, size_t errlen)
 {
-	struct walk w = { q, cb, ctx };
+	struct walk w = { .q = q, .cb = cb, .ctx = ctx };
 
 	if (err && errlen)
 		err[0] = '\0';
@@ -314,5 +383,7 @@ int pmc_list_events(const struct pmc_list_query *q, pmc_list_cb cb, void *ctx, c
 		snprintf(err, errlen, "libpfm4 failed to initialize: no event tables available");
 		return -ENODEV;
 	}
+	if (q->pattern)
+		pmc_event_pattern_parts(q->pattern, w.event, w.umask, sizeof(w.event));
 	return q->pmu ? walk_named(&w, q->pmu, err, errlen) : walk_default(&w);
 }

@@ -32,6 +32,7 @@ struct pmc_list_event {
 	const char *encoding;       /* sysfs events: the file's terms ("event=0x00"); NULL otherwise */
 	int pfm_idx;                /* libpfm4 event index, -1 for others */
 	unsigned nattrs;            /* umasks and modifiers (libpfm4 events) */
+	const char *cpus;           /* a hybrid CPU's core PMU (cpu_core, cpu_atom): the CPUs it counts on; else NULL */
 };
 
 struct pmc_list_query {

@@ -12,7 +12,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "info/tsc.h"
+#include "perf/perf.h"
 #include "util/util.h"
 
 #ifndef CAP_PERFMON
@@ -52,21 +54,10 @@ bool pmc_inventory_can_count_kernel(void)
 	return (paranoid != INT_MIN && paranoid < 2) || perfmon || sys_admin;
 }
 
-/* The first core PMU directory the kernel has, or NULL. */
+/* The first core PMU directory the kernel has (arch hook: cpu, cpu_core, cpu_atom; armv8_pmuv3*), or NULL. */
 static const char *core_pmu_dir(char *buf, size_t len)
 {
-	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
-	char path[600];
-
-	for (size_t i = 0; i < PMC_ARRAY_SIZE(names); i++) {
-		long type;
-
-		snprintf(buf, len, "%s/bus/event_source/devices/%s", pmc_sysfs_root(), names[i]);
-		snprintf(path, sizeof(path), "%s/type", buf);
-		if (!pmc_sysfs_read_long(path, &type))
-			return buf;
-	}
-	return NULL;
+	return pmc_arch_core_pmu_dir(buf, len) ? NULL : buf;
 }
 
 bool pmc_inventory_has_core_pmu(void)
@@ -131,11 +122,60 @@ static void fill_budget_input(struct pmc_budget_input *in, const struct pmc_cpu_
 		in->cpuid_gp = arch->gp_counters;
 	else if (has_amd)
 		in->cpuid_gp = amd->core_counters;
-	if (!pfm_core_info(&info) && info.num_cntrs > 0)
+	in->amd_v2 = has_amd && amd->perfmon_v2 && amd->v2_core_counters;
+	/* libpfm4's static table only where CPUID gives no live count: starting it costs ~0.5 ms and 1 MiB. */
+	if (!in->cpuid_gp && !pfm_core_info(&info) && info.num_cntrs > 0)
 		in->table_gp = (unsigned)info.num_cntrs;
 	in->smt_active = pmc_sysfs_smt_active();
 	in->nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1);
 	in->tsx_force_abort = read_core_knob("allow_tsx_force_abort");
+}
+
+/* The real opener: perf_event_open on this thread, any CPU. */
+static int open_self(struct perf_event_attr *attr, int group_fd)
+{
+	return pmc_perf_open(attr, 0, -1, group_fd, 0);
+}
+
+int pmc_budget_from_kernel(pmc_budget_opener opener, unsigned *ret_n, char *why, size_t whylen)
+{
+	/* Enabled leader (REFERENCE 11: a disabled leader lets one member too many in, and that group never runs). */
+	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
+					.config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_kernel = 1, .exclude_hv = 1 };
+	int fds[PMC_BUDGET_PROBE_MAX], n = 0, err = 0;
+	const char *extra = pmc_arch_extra_counters();
+
+	if (why && whylen)
+		why[0] = '\0';
+	while (n < PMC_BUDGET_PROBE_MAX) {
+		struct perf_event_attr a = attr;
+		int fd = opener(&a, n ? fds[0] : -1);
+
+		if (fd < 0) {
+			err = -fd;
+			break;
+		}
+		fds[n++] = fd;
+	}
+	for (int i = n - 1; i >= 0; i--)
+		close(fds[i]);
+	if (n == 0) {
+		if (why)
+			snprintf(why, whylen, "the kernel refused even one instructions event (%s): no counter is usable "
+				 "now", strerror(err));
+		return -ENODEV;
+	}
+	*ret_n = (unsigned)n;
+	if (!why)
+		return 0;
+	if (err)
+		snprintf(why, whylen, "learnt from the kernel: a group of instructions events (user only, enabled leader) "
+			 "took %d, the next was refused (%s)%s%s", n, strerror(err), extra ? "\nplus " : "",
+			 extra ? extra : "");
+	else
+		snprintf(why, whylen, "learnt from the kernel: a group of %d instructions events opened (pmctool tries no "
+			 "more)%s%s", n, extra ? "\nplus " : "", extra ? extra : "");
+	return 0;
 }
 
 int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen)
@@ -146,6 +186,15 @@ int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen)
 	struct pmc_budget_input in;
 	bool has_arch, has_amd;
 
+	if (pmc_arch_budget_from_kernel()) {
+		if (!pmc_inventory_has_core_pmu()) {
+			if (why)
+				snprintf(why, whylen, "no kernel PMU driver for this CPU's counters: no programmable "
+					 "counter can be used");
+			return -ENODEV;
+		}
+		return pmc_budget_from_kernel(open_self, ret_n, why, whylen);
+	}
 	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
 	fill_budget_input(&in, &id, has_arch, &arch, has_amd, &amd);
 	return pmc_counter_budget(&in, ret_n, why, whylen);
@@ -156,10 +205,10 @@ static int probe_instructions(void)
 	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
 					.config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1,
 					.exclude_kernel = 1, .exclude_hv = 1 };
-	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = pmc_perf_open(&attr, 0, -1, -1, 0);
 
 	if (fd < 0)
-		return errno;
+		return -fd;
 	close(fd);
 	return 0;
 }
@@ -218,6 +267,16 @@ static void collect_kernel(struct pmc_inventory *inv)
 		if (inv->pmus[i].is_core && (inv->core_pmu < 0 || !strcmp(inv->pmus[i].name, "cpu") ||
 					     !strcmp(inv->pmus[i].name, "cpu_core")))
 			inv->core_pmu = (int)i;
+	if (inv->core_pmu < 0) {
+		/* Core PMUs named otherwise (arm64 armv8_pmuv3_0, armv8_cortex_a72): the architecture knows them. */
+		char dir[512];
+		const char *base;
+
+		if (core_pmu_dir(dir, sizeof(dir)) && (base = strrchr(dir, '/')))
+			for (size_t i = 0; i < inv->npmus; i++)
+				if (!strcmp(inv->pmus[i].name, base + 1))
+					inv->core_pmu = (int)i;
+	}
 	inv->rdpmc = inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].rdpmc : -1;
 	inv->tsx_force_abort = read_core_knob("allow_tsx_force_abort");
 	inv->paranoid = pmc_inventory_paranoid();
@@ -247,8 +306,16 @@ int pmc_inventory_collect(struct pmc_inventory *ret)
 	ret->tsc_error = pmc_tsc_hz(&ret->tsc_hz, &ret->tsc_source);
 	fill_budget_input(&ret->budget_in, &ret->cpu, ret->has_arch_perfmon, &ret->arch, ret->has_amd_perfmon,
 			  &ret->amd);
-	ret->budget_error = pmc_counter_budget(&ret->budget_in, &ret->gp_budget, ret->budget_why,
-					       sizeof(ret->budget_why));
+	if (pmc_arch_budget_from_kernel())
+		ret->budget_error = pmc_inventory_gp_counters(&ret->gp_budget, ret->budget_why, sizeof(ret->budget_why));
+	else
+		ret->budget_error = pmc_counter_budget(&ret->budget_in, &ret->gp_budget, ret->budget_why,
+						       sizeof(ret->budget_why));
+	ret->budget_from_kernel = pmc_arch_budget_from_kernel();
+	pmc_arch_cpu_identify(&ret->acpu);
+	ret->timer_name = pmc_arch_timer_name();
+	ret->user_read_name = pmc_arch_user_read_name();
+	ret->user_read_error = pmc_arch_user_read_blocked(ret->user_read_why, sizeof(ret->user_read_why));
 	ret->probe_errno = probe_instructions();
 	vin = (struct pmc_verdict_input){ .has_core_pmu = ret->core_pmu >= 0, .probe_errno = ret->probe_errno,
 					  .paranoid = ret->paranoid, .can_count_kernel = ret->can_count_kernel,

@@ -7,7 +7,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "info/cpuid.h"
+#include <linux/perf_event.h>
+
+#include "arch/arch.h"
+#include "arch/x86_64/cpuid.h"
 #include "info/sysfs.h"
 
 #define PMC_INV_MAX_PFM_PMUS 64
@@ -23,6 +26,7 @@ struct pmc_budget_input {
 	int smt_active;        /* 1 on, 0 off, -1 unknown */
 	int nmi_watchdog;      /* /proc/sys/kernel/nmi_watchdog: 1 on, 0 off, -1 unknown */
 	int tsx_force_abort;   /* cpu/allow_tsx_force_abort: 0 = the kernel keeps PMC3 for TSX; -1 absent */
+	bool amd_v2;           /* AMD: cpuid_gp came from CPUID 0x80000022 EBX (PerfMonV2), not from a feature bit */
 };
 
 /*
@@ -31,7 +35,25 @@ struct pmc_budget_input {
  */
 int pmc_counter_budget(const struct pmc_budget_input *in, unsigned *ret_n, char *why, size_t whylen);
 
-/* True for Intel family-6 big cores before Ice Lake, whose 8 counters per core are split 4 per thread with SMT on. */
+/* Opens attr in group group_fd (-1: a leader) and returns the fd or -errno; tests inject one. */
+typedef int (*pmc_budget_opener)(struct perf_event_attr *attr, int group_fd);
+
+#define PMC_BUDGET_PROBE_MAX 32
+
+/*
+ * The counter budget as the kernel accepts it: instructions events (user only, on this thread) opened into one group
+ * with an ENABLED leader until the kernel refuses one (a disabled leader lets one member too many in: REFERENCE 11).
+ * *ret_n = members accepted; why (may be NULL) says how it was learnt. -ENODEV when not even the leader opens.
+ */
+int pmc_budget_from_kernel(pmc_budget_opener opener, unsigned *ret_n, char *why, size_t whylen);
+
+/* The budget for a forced libpfm4 PMU (LIBPFM_FORCE_PMU) where the host has no PMU to ask: its static table, read
+ * the way a live count would be (AMD 6; Intel 8 since Ice Lake, 4 per thread before it with SMT assumed on).
+ * name is libpfm4's PMU name; intel selects Intel's reading of the table. 0, or -ENODEV when the table says nothing. */
+int pmc_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, unsigned *ret_n, char *why, size_t whylen);
+
+/* True for Intel family-6 big cores from Sandy Bridge to before Ice Lake, whose 8 counters per core are split 4 per
+ * thread with SMT on (Nehalem and Westmere have 4 per thread either way). */
 bool pmc_intel_smt_splits_counters(unsigned family, unsigned model);
 
 enum pmc_verdict {
@@ -100,9 +122,16 @@ struct pmc_inventory {
 	const char *tsc_source;
 
 	struct pmc_budget_input budget_in;
+	bool budget_from_kernel;     /* the budget was learnt by opening a group (arm64), not reasoned from CPUID */
 	int budget_error;            /* 0 or -ENODEV */
 	unsigned gp_budget;
 	char budget_why[PMC_INV_WHY_LEN];
+
+	struct pmc_arch_cpu acpu;    /* architecture-neutral identity (arm64: MIDR) */
+	const char *timer_name;      /* the region timer: "TSC", "CNTVCT" */
+	const char *user_read_name;  /* the in-process counter read ("RDPMC", "mrs ..."), NULL when none */
+	int user_read_error;         /* 0, -EPERM (turned off: user_read_why says how to turn it on), -EOPNOTSUPP */
+	char user_read_why[256];
 
 	int probe_errno;             /* perf_event_open(PERF_COUNT_HW_INSTRUCTIONS, exclude_kernel) on self */
 	struct pmc_verdict_result verdict;

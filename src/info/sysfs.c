@@ -115,6 +115,9 @@ int pmc_sysfs_scan_pmus(struct pmc_sysfs_pmu *ret, size_t max, size_t *ret_n)
 		p->branches = read_int_or(dir, "caps/branches", -1);
 		p->rdpmc = read_int_or(dir, "rdpmc", -1);
 		p->nevents = count_events(dir);
+		snprintf(dir, sizeof(dir), "%s/%s/cpus", base, de->d_name);
+		if (pmc_sysfs_read_line(dir, p->cpus, sizeof(p->cpus)))
+			p->cpus[0] = '\0';
 		n++;
 	}
 	closedir(d);
@@ -161,6 +164,26 @@ int pmc_cpulist_count(const char *list, unsigned *ret_count)
 	}
 	*ret_count = total;
 	return 0;
+}
+
+bool pmc_cpulist_has(const char *list, int cpu)
+{
+	const char *p = list;
+
+	if (cpu < 0 || pmc_cpulist_count(list, &(unsigned){ 0 }))
+		return false;
+	while (*p) {
+		char *end;
+		unsigned long a, b;
+
+		a = b = strtoul(p, &end, 10);
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		if ((unsigned long)cpu >= a && (unsigned long)cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return false;
 }
 
 int pmc_sysfs_smt_siblings(int cpu, char *buf, size_t len, unsigned *ret_count)

@@ -18,6 +18,7 @@ struct pmc_sysfs_pmu {
 	int branches;      /* caps/branches (LBR depth) */
 	int rdpmc;         /* rdpmc: 0 never, 1 while mmapped, 2 always */
 	unsigned nevents;  /* entries in events/ (aliases such as .scale/.unit files not counted) */
+	char cpus[128];    /* cpus: the CPUs this PMU counts on (hybrid cpu_core / cpu_atom: "0-15"), "" when absent */
 };
 
 /* The sysfs root: $PMCTOOL_SYSFS_ROOT when set (tests point it at a fixture tree), else "/sys". */
@@ -38,6 +39,9 @@ int pmc_sysfs_smt_active(void);
 /* The SMT siblings of CPU 'cpu' as the kernel lists them ("0,4" or "0-1"), from topology/core_cpus_list or the
  * older thread_siblings_list; *ret_count is how many CPUs the list names. 0 or -errno. */
 int pmc_sysfs_smt_siblings(int cpu, char *buf, size_t len, unsigned *ret_count);
+
+/* True when the kernel CPU list ("0-15,20") names CPU cpu (false when malformed). */
+bool pmc_cpulist_has(const char *list, int cpu);
 
 /* Count the CPUs in a kernel CPU list ("0-3,8,10-11"). -EINVAL when malformed. */
 int pmc_cpulist_count(const char *list, unsigned *ret_count);

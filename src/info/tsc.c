@@ -13,7 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "info/cpuid.h"
+#include "arch/arch.h"
+#include "perf/perf.h"
 
 int pmc_tsc_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx, double *ret_hz)
 {
@@ -57,25 +58,7 @@ int pmc_tsc_from_model_name(const char *model_name, double *ret_hz)
 	return 0;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
-static inline uint64_t rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	return ((uint64_t)hi << 32) | lo;
-}
-
-static int from_cpuid(double *ret_hz)
-{
-	struct pmc_cpuid_regs r;
-
-	if (!pmc_cpuid(0x15, 0, &r))
-		return -ENODATA;
-	return pmc_tsc_from_cpuid15(r.eax, r.ebx, r.ecx, ret_hz);
-}
-
-static int from_perf_mmap(double *ret_hz)
+int pmc_tsc_from_perf_page(double *ret_hz)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,
 					.config = PERF_COUNT_SW_DUMMY, .exclude_kernel = 1, .exclude_hv = 1 };
@@ -86,9 +69,9 @@ static int from_perf_mmap(double *ret_hz)
 	bool cap = false;
 	int fd, rc;
 
-	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = pmc_perf_open(&attr, 0, -1, -1, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	pg = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
 	if (pg == MAP_FAILED) {
 		rc = -errno;
@@ -112,69 +95,7 @@ static int from_perf_mmap(double *ret_hz)
 	return pmc_tsc_from_mult_shift(mult, shift, ret_hz);
 }
 
-static int from_cpuinfo(double *ret_hz)
-{
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[512];
-	int rc = -ENODATA;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "model name", 10)) {
-			line[strcspn(line, "\n")] = '\0';
-			rc = pmc_tsc_from_model_name(line, ret_hz);
-			break;
-		}
-	fclose(f);
-	return rc;
-}
-
-static uint64_t raw_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* 100 ms between two (rdtsc, clock) pairs: enough for ~1e-5 relative error with a ~1 us clock read. */
-static int from_calibration(double *ret_hz)
-{
-	const struct timespec nap = { 0, 100000000 };
-	uint64_t t0 = raw_ns(), c0 = rdtsc(), t1, c1;
-
-	nanosleep(&nap, NULL);
-	c1 = rdtsc();
-	t1 = raw_ns();
-	if (t1 <= t0 || c1 <= c0)
-		return -ENODEV;
-	*ret_hz = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
-	return 0;
-}
-#endif
-
 int pmc_tsc_hz(double *ret_hz, const char **ret_source)
 {
-	static double hz;
-	static const char *source;
-
-#if defined(__x86_64__) || defined(__i386__)
-	if (!source) {
-		if (!from_cpuid(&hz))
-			source = "cpuid-0x15";
-		else if (!from_perf_mmap(&hz))
-			source = "perf-mmap";
-		else if (!from_cpuinfo(&hz))
-			source = "cpuinfo-model-name";
-		else if (!from_calibration(&hz))
-			source = "calibration";
-	}
-#endif
-	if (!source)
-		return -ENODEV;
-	*ret_hz = hz;
-	if (ret_source)
-		*ret_source = source;
-	return 0;
+	return pmc_arch_timer_hz(ret_hz, ret_source);
 }

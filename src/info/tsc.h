@@ -6,12 +6,17 @@
 #include <stdint.h>
 
 /*
+ * The region timer's rate (pmc_arch_timer_hz: the TSC on x86-64, CNTVCT_EL0 on arm64). On x86-64:
  * TSC frequency in Hz and where it came from, best first: "cpuid-0x15" (crystal x ratio), "perf-mmap" (the kernel's
  * own calibration: the mmap page of a software event), "cpuinfo-model-name" (the "@ X.XXGHz" of /proc/cpuinfo), or
  * "calibration" (rdtsc against CLOCK_MONOTONIC_RAW over 100 ms). The result is cached: later calls are free.
  * 0, or -ENODEV when no source works (not x86, or the clocks fail). ret_source may be NULL.
  */
 int pmc_tsc_hz(double *ret_hz, const char **ret_source);
+
+/* The rate the kernel calibrated for the perf mmap page's time conversion (a software event's page):
+ * 1e9 x 2^time_shift / time_mult. -ENODATA when the page has no cap_user_time, else -errno. */
+int pmc_tsc_from_perf_page(double *ret_hz);
 
 /* CPUID 0x15: ecx (crystal Hz) x ebx / eax. -ENODATA when a register is 0 (incomplete leaf). */
 int pmc_tsc_from_cpuid15(uint32_t eax, uint32_t ebx, uint32_t ecx, double *ret_hz);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Built-in kernels (x86-64), what one iteration of each executes, and measuring one in-process with RDPMC self-reads. */
+/* Built-in kernels (assembly per architecture in src/arch/<arch>/, C kernels here), what one iteration of each
+ * executes, and measuring one in-process with user-space counter reads. */
 #ifndef PMC_KERNELS_H
 #define PMC_KERNELS_H
 
@@ -157,9 +158,10 @@ struct pmc_kernel_info {
 	int cpu;                 /* the CPU it ran on */
 	double warmup_s;         /* seconds of warm-up actually run */
 	bool rdpmc;              /* at least one event was read with RDPMC */
-	char read_method[256];   /* "rdpmc", "read()" or "rdpmc + read()", and why read() was needed */
-	uint64_t tsc_cycles;     /* TSC cycles of the region (lfence; rdtsc on both sides), after subtraction if done */
-	uint64_t overhead_tsc;   /* median TSC cycles of the empty region */
+	char read_method[256];   /* "RDPMC (in process)", "read(): why", or both, and why read() was needed */
+	uint64_t tsc_cycles;     /* region timer ticks (TSC, CNTVCT; fenced on both sides), after subtraction if done */
+	uint64_t overhead_tsc;   /* median timer ticks of the empty region */
+	uint64_t overhead_wall_ns; /* median wall time of the empty region: the reads, which the wall window contains */
 	size_t nevents;          /* = req->n */
 	uint64_t *overhead;      /* nevents: median count of each event over the empty region (0 when not counted) */
 	bool *overhead_valid;    /* nevents: whether overhead[i] was measured */
@@ -167,6 +169,8 @@ struct pmc_kernel_info {
 	bool overhead_subtracted;
 	unsigned overhead_samples; /* empty regions measured */
 	uint64_t result;         /* the kernel's return value */
+	bool stopped;            /* SIGINT/SIGTERM ended the kernel early: counts are those of the part that ran, the
+				    iterations done are unknown (expectations do not apply) */
 };
 
 void pmc_kernel_info_fini(struct pmc_kernel_info *info); /* accepts NULL */
@@ -178,10 +182,16 @@ void pmc_kernel_info_fini(struct pmc_kernel_info *info); /* accepts NULL */
  * open failed gets PMC_COUNT_NOT_SUPPORTED and its errno; the kernel runs anyway. out->wall_ns, out->ru
  * (RUSAGE_THREAD delta) and info are filled. The affinity is restored before returning.
  * 0, or -errno with a message in err: bad input (-EINVAL), CPU lacks the ISA (-ENOTSUP), out of memory, pinning
- * failed. -EINTR when interrupted is not used: the kernel runs to completion.
+ * failed. SIGINT or SIGTERM while the kernel runs stops it at once (out->interrupted, info->stopped: the counts are
+ * those measured so far) and is then re-raised to the handler installed before; the return value stays 0.
  */
 int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_params *p, const struct pmc_kernel_opts *o,
 		       const struct pmc_measure_req *req, struct pmc_measure_out *out, struct pmc_kernel_info *info,
 		       char *err, size_t errlen);
+
+/* stop - start of one event into ret. a_full/b_full: read in process with enabled == running on the page (the event
+ * ran all the time, times as of its last update): the region's wall_ns is then its enabled and running time. */
+void pmc_kernel_count_delta(const struct pmc_count *a, bool a_full, const struct pmc_count *b, bool b_full,
+			    uint64_t wall_ns, struct pmc_count *ret);
 
 #endif

@@ -2,7 +2,8 @@
 /* Kernel parameters (--param K=V), declared expectations, and the CPU feature check. */
 #include "kernels/kernels.h"
 
-#include <cpuid.h>
+#include "arch/arch.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -298,36 +299,9 @@ const char *pmc_isa_names(unsigned isa, char *buf, size_t len)
 	return buf;
 }
 
-static uint64_t xgetbv0(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return (uint64_t)hi << 32 | lo;
-}
-
 unsigned pmc_isa_missing(unsigned isa)
 {
-	unsigned a, b, c, d, have = 0;
-	uint64_t xcr0 = 0;
-
-	if (!__get_cpuid(1, &a, &b, &c, &d))
-		return isa;
-	/* The OS must save the wider registers (XCR0) or using them faults even when CPUID lists them. */
-	if (c & bit_OSXSAVE)
-		xcr0 = xgetbv0();
-	bool ymm_os = (xcr0 & 0x6) == 0x6, zmm_os = (xcr0 & 0xe6) == 0xe6;
-	if ((c & bit_AVX) && ymm_os)
-		have |= PMC_ISA_AVX;
-	if ((c & bit_FMA) && ymm_os)
-		have |= PMC_ISA_FMA;
-	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
-		if ((b & bit_AVX2) && ymm_os)
-			have |= PMC_ISA_AVX2;
-		if ((b & bit_AVX512F) && zmm_os)
-			have |= PMC_ISA_AVX512F;
-	}
-	return isa & ~have;
+	return isa & ~pmc_arch_isa_have();
 }
 
 int pmc_kernel_check_cpu(const struct pmc_kernel *k, char *err, size_t errlen)

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Measuring a kernel in-process: counters on this thread, read with RDPMC through the perf page, else read(). */
+/* Measuring a kernel in-process: counters on this thread, read in process through the perf page (RDPMC, mrs), else
+ * read(). */
 #include "kernels/kernels.h"
 
 #include <errno.h>
 #include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +23,14 @@ struct slot {
 	int fd;                /* -1: not opened */
 	bool enable;           /* a leader or a lone event: enabled by ioctl */
 	struct pmc_selfread sr;
-	bool rdpmc;            /* read with RDPMC (probed) */
-	bool need_read_times;  /* RDPMC without cap_user_time: times come from read() around the region */
+	bool rdpmc;            /* read in process (probed); each read still decides from its page */
+};
+
+/* One snapshot of every event: the counts, and which were read in process with full times (enabled == running on
+ * the page: the times are as of the last update, and the event ran all the time). */
+struct snap {
+	struct pmc_count *c;
+	bool *full;
 };
 
 struct runner {
@@ -33,6 +42,7 @@ struct runner {
 	size_t *page_slot;
 	size_t npages;
 	struct pmc_selfread_value *vals;
+	struct snap s0, s1;    /* start and stop snapshots, allocated before any measuring */
 	char why[160];         /* why RDPMC could not be used, from the first probe that said no */
 };
 
@@ -53,9 +63,11 @@ static int open_events(struct runner *r, struct pmc_measure_out *out)
 
 		attr.inherit = 0;
 		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+		pmc_arch_selfread_attr(&attr); /* arm64: the rdpmc format term's bit asks for user-space reads */
 		attr.disabled = !(grouped && leader >= 0);
-		fd = pmc_perf_open(&attr, 0, -1, grouped && leader >= 0 ? leader : -1, 0);
 		memset(&out->counts[i], 0, sizeof(out->counts[i]));
+		fd = pmc_perf_open_counting(&attr, 0, -1, grouped && leader >= 0 ? leader : -1, pmc_event_open_opts(ev),
+					    &out->counts[i].flags);
 		if (fd < 0) {
 			out->counts[i].status = PMC_COUNT_NOT_SUPPORTED;
 			out->counts[i].err = -fd;
@@ -75,7 +87,7 @@ static int open_events(struct runner *r, struct pmc_measure_out *out)
 	return 0;
 }
 
-/* After enabling: which events RDPMC can read. */
+/* After enabling: which events can be read in process. */
 static void probe_rdpmc(struct runner *r)
 {
 	char why[160];
@@ -90,92 +102,156 @@ static void probe_rdpmc(struct runner *r)
 			continue;
 		}
 		s->rdpmc = true;
-		s->need_read_times = !(s->sr.page->capabilities & (1ull << 3));
 		r->pages[r->npages] = s->sr.page;
 		r->page_slot[r->npages++] = i;
 	}
 }
 
-static void read_syscall(struct runner *r, struct pmc_count *ret, bool rdpmc_events)
+static void read_syscall(struct runner *r, struct snap *ret)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		struct slot *s = &r->slots[i];
-		if (s->fd < 0 || s->rdpmc != rdpmc_events || (rdpmc_events && !s->need_read_times))
+		if (s->fd < 0 || s->rdpmc)
 			continue;
-		if (pmc_perf_read(s->fd, &ret[i]))
-			ret[i].status = PMC_COUNT_NOT_COUNTED;
+		ret->full[i] = false;
+		if (pmc_perf_read(s->fd, &ret->c[i]))
+			ret->c[i].status = PMC_COUNT_NOT_COUNTED;
 	}
 }
 
-/* RDPMC values into ret; an event off the PMU at this instant keeps the read() value taken around it. */
-static void read_pages(struct runner *r, struct pmc_count *ret)
+/* In-process values into ret, decided per read from each page: from the counter with times extrapolated (or full),
+ * else (off the PMU at this instant, or times stale and unequal) the kernel's read(). No allocation; no system call
+ * unless a page says the in-process read cannot be trusted this time. */
+static void read_pages(struct runner *r, struct snap *ret)
 {
 	pmc_selfread_group_page(r->pages, r->npages, &pmc_selfread_hw_ops, r->vals);
 	for (size_t j = 0; j < r->npages; j++) {
-		struct pmc_count *c = &ret[r->page_slot[j]];
-		if (r->vals[j].from_rdpmc) {
-			c->value = r->vals[j].value;
-			c->status = PMC_COUNT_OK;
-		} else if (!r->slots[r->page_slot[j]].need_read_times) {
-			/* Off the PMU at this instant (multiplexed out): the kernel's count is the truth. */
-			if (pmc_perf_read(r->slots[r->page_slot[j]].fd, c))
+		size_t i = r->page_slot[j];
+		struct pmc_count *c = &ret->c[i];
+		const struct pmc_selfread_value *v = &r->vals[j];
+
+		ret->full[i] = false;
+		if (!pmc_selfread_usable(v)) {
+			if (pmc_perf_read(r->slots[i].fd, c))
 				c->status = PMC_COUNT_NOT_COUNTED;
 			continue;
 		}
-		if (r->vals[j].times_now) {
-			c->enabled = r->vals[j].enabled;
-			c->running = r->vals[j].running;
-		}
+		c->value = v->value;
+		c->enabled = v->enabled;
+		c->running = v->running;
+		c->err = 0;
+		c->status = PMC_COUNT_OK;
+		ret->full[i] = !v->times_now;
 	}
 }
 
-static void snapshot_start(struct runner *r, struct pmc_count *ret)
+/*
+ * Interrupting a kernel. A kernel may run for minutes in one call (matmul n=2048: one iteration is 2 n^3 FLOPs), so
+ * while it runs SIGINT and SIGTERM jump out of it (siglongjmp): the kernels touch only registers and their own data,
+ * never libc, so abandoning one mid-loop is safe. The region then ends where it stopped: the stop reads take the
+ * counts so far, exactly (no chunk boundaries inside the totals, no extra calls). The signal is handed on to the
+ * handler that was installed before (pmctool's: partial report, exit 130) once the measurement is over.
+ */
+static sigjmp_buf kernel_jmp;
+static volatile sig_atomic_t in_kernel, caught_signal;
+
+static void on_stop_signal(int sig)
 {
-	read_syscall(r, ret, true);
-	read_syscall(r, ret, false);
-	read_pages(r, ret);
+	caught_signal = sig;
+	if (in_kernel) {
+		in_kernel = 0;
+		siglongjmp(kernel_jmp, 1);
+	}
 }
 
-static void snapshot_stop(struct runner *r, struct pmc_count *ret)
+struct stop_guard {
+	struct sigaction old_int, old_term;
+};
+
+static void guard_install(struct stop_guard *g)
 {
-	read_pages(r, ret);
-	read_syscall(r, ret, false);
-	read_syscall(r, ret, true);
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	/* Not blocked in the handler: the jump leaves the mask as it was (sigsetjmp saves none: no system call). */
+	sa.sa_flags = SA_NODEFER;
+	caught_signal = 0;
+	in_kernel = 0;
+	sigaction(SIGINT, &sa, &g->old_int);
+	sigaction(SIGTERM, &sa, &g->old_term);
+}
+
+/* Restore the handlers and deliver a signal that arrived meanwhile to them. */
+static void guard_remove(struct stop_guard *g)
+{
+	sigaction(SIGINT, &g->old_int, NULL);
+	sigaction(SIGTERM, &g->old_term, NULL);
+	if (caught_signal)
+		raise(caught_signal);
+}
+
+/* fn(iters, ctx) (fn NULL: nothing, for the empty region, which runs the same code but the call) unless a stop
+ * signal arrives first or during it: *ret_stopped then. sigsetjmp saves no signal mask: no system call. */
+static __attribute__((noinline)) uint64_t call_guarded(uint64_t (*fn)(uint64_t, void *), uint64_t iters, void *ctx,
+						      bool *ret_stopped)
+{
+	volatile uint64_t res = 0;
+
+	if (caught_signal || sigsetjmp(kernel_jmp, 0)) {
+		*ret_stopped = true;
+		return res;
+	}
+	in_kernel = 1;
+	if (fn)
+		res = fn(iters, ctx);
+	in_kernel = 0;
+	return res;
 }
 
 struct region {
 	uint64_t tsc, wall_ns, result;
+	bool stopped; /* a stop signal ended the kernel early: the counts are those of the part that ran */
 };
 
-/* One measured region; fn NULL measures the empty region. Identical code on both paths but the call. */
+/*
+ * One measured region; fn NULL measures the empty region. Identical code on both paths but the call. The wall clock
+ * is read outside the read windows (it contains them, so task-clock / wall cannot exceed 1 on one thread, and no
+ * clock_gettime runs between the start and stop reads); the region timer inside them, fenced around the kernel.
+ */
 static void region(struct runner *r, uint64_t (*fn)(uint64_t, void *), uint64_t iters, void *ctx,
-		   struct pmc_count *c0, struct pmc_count *c1, struct region *ret)
+		   struct snap *s0, struct snap *s1, struct region *ret)
 {
-	uint64_t t0, t1, w0, w1, res = 0;
+	uint64_t t0, t1, w0, w1, res;
+	bool stopped = false;
 
-	snapshot_start(r, c0);
 	w0 = pmc_now_ns();
-	pmc_lfence();
-	t0 = pmc_rdtsc();
-	pmc_lfence();
-	if (fn)
-		res = fn(iters, ctx);
-	pmc_lfence();
-	t1 = pmc_rdtsc();
-	pmc_lfence();
+	read_syscall(r, s0);
+	read_pages(r, s0);
+	t0 = pmc_arch_timer_begin();
+	res = call_guarded(fn, iters, ctx, &stopped);
+	t1 = pmc_arch_timer_end();
+	read_pages(r, s1);
+	read_syscall(r, s1);
 	w1 = pmc_now_ns();
-	snapshot_stop(r, c1);
 	ret->tsc = t1 - t0;
 	ret->wall_ns = w1 - w0;
 	ret->result = res;
+	ret->stopped = stopped;
 }
 
-static void count_delta(const struct pmc_count *a, const struct pmc_count *b, struct pmc_count *ret)
+/* stop - start of event i. Full times at both ends (read in process, never off the PMU): it ran the whole region,
+ * whose length is wall_ns; the page's times, as of the last update, would say 0. */
+void pmc_kernel_count_delta(const struct pmc_count *a, bool a_full, const struct pmc_count *b, bool b_full,
+			    uint64_t wall_ns, struct pmc_count *ret)
 {
 	ret->value = b->value - a->value;
 	ret->enabled = b->enabled - a->enabled;
 	ret->running = b->running - a->running;
 	ret->err = 0;
+	if (a_full && b_full && a->status == PMC_COUNT_OK && b->status == PMC_COUNT_OK && ret->enabled == ret->running)
+		ret->enabled = ret->running = wall_ns ? wall_ns : 1;
 	ret->status = b->status == PMC_COUNT_OK && a->status == PMC_COUNT_OK && ret->running ? PMC_COUNT_OK
 											       : PMC_COUNT_NOT_COUNTED;
 }
@@ -187,61 +263,67 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Median counts and TSC cycles of OVERHEAD_SAMPLES empty regions. */
+/* Median counts and timer ticks of OVERHEAD_SAMPLES empty regions. */
 static int measure_overhead(struct runner *r, struct pmc_kernel_info *info)
 {
 	size_t n = r->n, ns = OVERHEAD_SAMPLES;
-	uint64_t *samples = calloc((n + 1) * ns, sizeof(*samples));
-	struct pmc_count *c0 = calloc(3 * (n ? n : 1), sizeof(*c0)), *c1 = c0 + n, *d = c1 + n;
+	uint64_t *samples = calloc((n + 2) * ns, sizeof(*samples)), *walls;
+	struct pmc_count *d = calloc(n ? n : 1, sizeof(*d));
 	bool *ok = calloc(n ? n : 1, sizeof(*ok));
 	struct region reg;
 
-	if (!samples || !c0 || !ok) {
+	if (!samples || !d || !ok) {
 		free(samples);
-		free(c0);
+		free(d);
 		free(ok);
 		return -ENOMEM;
 	}
+	walls = samples + (n + 1) * ns;
 	for (size_t i = 0; i < n; i++)
 		ok[i] = r->slots[i].fd >= 0;
 	for (size_t s = 0; s < ns; s++) {
-		region(r, NULL, 0, NULL, c0, c1, &reg);
+		region(r, NULL, 0, NULL, &r->s0, &r->s1, &reg);
 		samples[n * ns + s] = reg.tsc;
+		walls[s] = reg.wall_ns;
 		for (size_t i = 0; i < n; i++) {
-			count_delta(&c0[i], &c1[i], &d[i]);
+			pmc_kernel_count_delta(&r->s0.c[i], r->s0.full[i], &r->s1.c[i], r->s1.full[i], reg.wall_ns, &d[i]);
 			samples[i * ns + s] = d[i].value;
 			/* A software event may legitimately not advance in an empty region: only a failed read spoils it. */
-			if (c0[i].status != PMC_COUNT_OK || c1[i].status != PMC_COUNT_OK)
+			if (r->s0.c[i].status != PMC_COUNT_OK || r->s1.c[i].status != PMC_COUNT_OK)
 				ok[i] = false;
 		}
 	}
-	for (size_t i = 0; i <= n; i++)
+	for (size_t i = 0; i <= n + 1; i++)
 		qsort(samples + i * ns, ns, sizeof(*samples), cmp_u64);
 	info->overhead_tsc = samples[n * ns + ns / 2];
+	info->overhead_wall_ns = walls[ns / 2];
 	for (size_t i = 0; i < n; i++) {
 		info->overhead_valid[i] = ok[i];
 		info->overhead[i] = ok[i] ? samples[i * ns + ns / 2] : 0;
 	}
 	info->overhead_samples = (unsigned)ns;
 	free(samples);
-	free(c0);
+	free(d);
 	free(ok);
 	return 0;
 }
 
-static void warm_up(uint64_t (*fn)(uint64_t, void *), void *ctx, double secs, struct pmc_kernel_info *info)
+/* Run the kernel about secs seconds; false when a stop signal ended it. */
+static bool warm_up(uint64_t (*fn)(uint64_t, void *), void *ctx, double secs, struct pmc_kernel_info *info)
 {
 	uint64_t chunk = 1, start = pmc_now_ns(), now = start, limit = (uint64_t)(secs * 1e9);
+	bool stopped = false;
 
-	while (secs > 0 && now - start < limit) {
+	while (secs > 0 && now - start < limit && !stopped) {
 		uint64_t t = pmc_now_ns();
-		info->result ^= fn(chunk, ctx);
+		info->result ^= call_guarded(fn, chunk, ctx, &stopped);
 		now = pmc_now_ns();
 		/* Calls of a few milliseconds: the clock is read rarely and the end is not overshot by much. */
 		if (now - t < 2000000 && chunk < PMC_KERNEL_MAX_ITERS / 2)
 			chunk *= 2;
 	}
 	info->warmup_s = (double)(now - start) / 1e9;
+	return !stopped;
 }
 
 static void tv_sub(struct timeval *a, const struct timeval *b)
@@ -327,9 +409,12 @@ static void read_method(struct runner *r, struct pmc_kernel_info *info)
 	if (opened == 0)
 		snprintf(info->read_method, sizeof(info->read_method), "none: no event could be opened");
 	else if (r->npages == opened)
-		snprintf(info->read_method, sizeof(info->read_method), "rdpmc");
+		snprintf(info->read_method, sizeof(info->read_method), "%s (in process)", pmc_arch_user_read_name());
+	else if (r->npages)
+		snprintf(info->read_method, sizeof(info->read_method), "%s (in process) + read(): %s",
+			 pmc_arch_user_read_name(), r->why[0] ? r->why : "an event's perf page could not be mapped");
 	else
-		snprintf(info->read_method, sizeof(info->read_method), "%s: %s", r->npages ? "rdpmc + read()" : "read()",
+		snprintf(info->read_method, sizeof(info->read_method), "read(): %s",
 			 r->why[0] ? r->why : "an event's perf page could not be mapped");
 }
 
@@ -342,6 +427,8 @@ static void subtract(struct pmc_measure_out *out, struct pmc_kernel_info *info, 
 		c->value = c->value > info->overhead[i] ? c->value - info->overhead[i] : 0;
 	}
 	info->tsc_cycles = info->tsc_cycles > info->overhead_tsc ? info->tsc_cycles - info->overhead_tsc : 0;
+	/* The wall time too, or task-clock (its overhead subtracted) / wall would read as a descheduled thread. */
+	out->wall_ns = out->wall_ns > info->overhead_wall_ns ? out->wall_ns - info->overhead_wall_ns : 0;
 	info->overhead_subtracted = true;
 }
 
@@ -354,10 +441,16 @@ static int alloc_runner(struct runner *r, size_t n, struct pmc_kernel_info *info
 	r->pages = calloc(m, sizeof(*r->pages));
 	r->page_slot = calloc(m, sizeof(*r->page_slot));
 	r->vals = calloc(m, sizeof(*r->vals));
+	r->s0.c = calloc(2 * m, sizeof(*r->s0.c));
+	r->s0.full = calloc(2 * m, sizeof(*r->s0.full));
+	if (r->s0.c && r->s0.full) {
+		r->s1.c = r->s0.c + m;
+		r->s1.full = r->s0.full + m;
+	}
 	info->overhead = calloc(m, sizeof(*info->overhead));
 	info->overhead_valid = calloc(m, sizeof(*info->overhead_valid));
 	info->event_rdpmc = calloc(m, sizeof(*info->event_rdpmc));
-	if (!r->slots || !r->pages || !r->page_slot || !r->vals || !info->overhead || !info->overhead_valid ||
+	if (!r->slots || !r->pages || !r->page_slot || !r->vals || !r->s0.c || !r->s0.full || !info->overhead || !info->overhead_valid ||
 	    !info->event_rdpmc)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
@@ -378,6 +471,8 @@ static void free_runner(struct runner *r)
 	free(r->pages);
 	free(r->page_slot);
 	free(r->vals);
+	free(r->s0.c);
+	free(r->s0.full);
 }
 
 static void enable_all(struct runner *r, unsigned long req)
@@ -387,44 +482,52 @@ static void enable_all(struct runner *r, unsigned long req)
 			ioctl(r->slots[i].fd, req, PERF_IOC_FLAG_GROUP);
 }
 
-/* Open, warm up, enable, measure the overhead and the region. The counts land in out, the rest in info. */
+/* Open, warm up, enable, measure the overhead and the region. The counts land in out, the rest in info. A stop
+ * signal (held by the caller's guard) ends the kernel where it is: the counts so far are kept (out->interrupted,
+ * info->stopped). */
 static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void *ctx,
 			const struct pmc_kernel_opts *o, struct pmc_measure_out *out, struct pmc_kernel_info *info)
 {
-	struct pmc_count *c0 = calloc(2 * (r->n ? r->n : 1), sizeof(*c0)), *c1 = c0 + r->n;
 	struct rusage ru0, ru1;
 	struct region reg;
 	int rc;
 
-	if (!c0)
-		return -ENOMEM;
 	open_events(r, out);
-	warm_up(fn, ctx, o->warmup_s, info);
+	if (!warm_up(fn, ctx, o->warmup_s, info)) {
+		/* Stopped before anything was measured: the events stay <not counted>. */
+		for (size_t i = 0; i < r->n; i++)
+			if (r->slots[i].fd >= 0)
+				out->counts[i].status = PMC_COUNT_NOT_COUNTED;
+		out->interrupted = info->stopped = true;
+		read_method(r, info);
+		return 0;
+	}
 	enable_all(r, PERF_EVENT_IOC_ENABLE);
 	probe_rdpmc(r);
 	rc = measure_overhead(r, info);
 	if (rc)
 		goto out;
 	getrusage(RUSAGE_THREAD, &ru0);
-	region(r, fn, info->iters, ctx, c0, c1, &reg);
+	region(r, fn, info->iters, ctx, &r->s0, &r->s1, &reg);
 	getrusage(RUSAGE_THREAD, &ru1);
 	enable_all(r, PERF_EVENT_IOC_DISABLE);
 	for (size_t i = 0; i < r->n; i++) {
 		if (r->slots[i].fd < 0)
 			continue;
-		count_delta(&c0[i], &c1[i], &out->counts[i]);
+		pmc_kernel_count_delta(&r->s0.c[i], r->s0.full[i], &r->s1.c[i], r->s1.full[i], reg.wall_ns,
+				       &out->counts[i]);
 		info->event_rdpmc[i] = r->slots[i].rdpmc;
 	}
 	rusage_sub(&ru1, &ru0);
 	out->ru = ru1;
 	out->wall_ns = reg.wall_ns;
+	out->interrupted = info->stopped = reg.stopped;
 	info->tsc_cycles = reg.tsc;
 	info->result = reg.result;
 	if (o->subtract_overhead)
 		subtract(out, info, r->n);
 	read_method(r, info);
 out:
-	free(c0);
 	return rc;
 }
 
@@ -433,6 +536,7 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 		       char *err, size_t errlen)
 {
 	struct runner r = { .req = req };
+	struct stop_guard g;
 	cpu_set_t old;
 	void *ctx = NULL;
 	bool pinned = false;
@@ -449,6 +553,8 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 	out->group_err_index = -1;
 	info->nevents = req->n;
 	info->iters = o->iters ? o->iters : pmc_kernel_default_iters(k, p);
+	/* From here a stop signal is held for the kernel (preparing matmul n=2048's data takes a while too). */
+	guard_install(&g);
 	rc = alloc_runner(&r, req->n, info);
 	if (rc) {
 		snprintf(err, errlen, "out of memory for %zu events", req->n);
@@ -481,6 +587,7 @@ out:
 	free_runner(&r);
 	if (pinned)
 		sched_setaffinity(0, sizeof(old), &old);
+	guard_remove(&g);
 	return rc;
 }
 

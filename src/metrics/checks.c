@@ -20,7 +20,7 @@ void pmc_check_opts_default(struct pmc_check_opts *ret)
 	ret->retired_tol_pct = 0.1;
 	ret->max_cycles_per_tsc = 6.0;
 	ret->max_uops_per_cycle = 8.0;
-	ret->near_width_frac = 0.5;
+	ret->zero_count_min_s = 0.001;
 }
 
 enum role { R_INSTRUCTIONS, R_CYCLES, R_REF_CYCLES, R_TSC };
@@ -286,13 +286,17 @@ static bool any_hardware(const struct pmc_report *rep)
 static void check_descheduled(struct pmc_report *rep, const struct pmc_check_opts *o)
 {
 	const struct pmc_report_event *tc = pmc_report_find_event(rep, "task-clock");
-	double iters, ran;
+	double iters, ran, allow;
 
 	if (!tc || tc->status != PMC_COUNT_OK || pmc_report_get_const(rep, "ITERATIONS", &iters) < 0 ||
 	    rep->wall_ns_mean <= 0)
 		return;
 	ran = tc->mean / rep->wall_ns_mean;
-	if (ran < 1.0 - o->descheduled_tol)
+	/* The wall window contains the counter reads, task-clock runs between them: a short region legitimately misses
+	 * up to the reads' own wall time (REGION_OVERHEAD_WALL_NS, from the kernel runner's empty regions). */
+	if (pmc_report_get_const(rep, "REGION_OVERHEAD_WALL_NS", &allow) < 0)
+		allow = 0;
+	if (ran < 1.0 - o->descheduled_tol && rep->wall_ns_mean - tc->mean > allow)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "descheduled",
 				     "the kernel's thread ran %.1f%% of the measured region (task-clock / wall time): it was "
 				     "descheduled or interrupted, so its counts include other work; run on an idle CPU "
@@ -309,32 +313,43 @@ static void check_nmi_watchdog(struct pmc_report *rep, const struct pmc_check_op
 			     "them may never run; as root: sysctl kernel.nmi_watchdog=0 (restore it afterwards)");
 }
 
-static void check_near_width(struct pmc_report *rep, const struct pmc_check_opts *o)
+/* A hardware event at exactly 0 over milliseconds of work: instructions, cycles and ref-cycles cannot be 0 (a virtual
+ * PMU that opens events and never counts them reads 0: some hypervisors' do); any other event may be rare, but the
+ * same PMU would read 0 for it too. The reads themselves are wrap-safe (read() sums in 64 bits, the mmap path adds
+ * the 64-bit offset): no count is near any width. */
+static void check_zero_count(struct pmc_report *rep, const struct pmc_check_opts *o)
 {
-	double limit;
+	char sure[256] = "", maybe[256] = "";
+	unsigned nsure = 0, nmaybe = 0;
+	double ms = rep->wall_ns_mean / 1e6;
 
-	if (o->pmc_width == 0 || o->pmc_width > 63)
+	if (rep->wall_ns_mean < o->zero_count_min_s * 1e9)
 		return;
-	limit = ldexp(1.0, (int)o->pmc_width) * o->near_width_frac;
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
-		uint64_t top = 0;
+		bool core = !kernel_only(&e->ev) && (has_role(e, R_INSTRUCTIONS) || has_role(e, R_CYCLES) ||
+						     has_role(e, R_REF_CYCLES));
 
-		if (!(e->ev.flags & PMC_EVF_HARDWARE))
+		if (!(e->ev.flags & PMC_EVF_HARDWARE) || e->status != PMC_COUNT_OK || e->mean != 0 || e->max != 0)
 			continue;
-		for (size_t k = 0; k < e->nsamples; k++)
-			if (e->samples[k].count.status == PMC_COUNT_OK)
-				top = PMC_MAX(top, e->samples[k].count.value);
-		if ((double)top >= limit) {
-			pmc_report_add_check(rep, PMC_CHECK_WARN, "near-width",
-					     "%s reached %llu, %.0f%% of the %u-bit counter range: a raw read (rdpmc) "
-					     "of a longer run wraps; shorten the run or read more often", e->ev.name,
-					     (unsigned long long)top,
-					     100.0 * (double)top / ldexp(1.0, (int)o->pmc_width),
-					     o->pmc_width);
-			return;
-		}
+		if (core)
+			name_list_add(sure, sizeof(sure), &nsure, e->ev.name);
+		else
+			name_list_add(maybe, sizeof(maybe), &nmaybe, e->ev.name);
 	}
+	name_list_end(sure, sizeof(sure), nsure);
+	name_list_end(maybe, sizeof(maybe), nmaybe);
+	if (nsure)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "zero-count",
+				     "%s counted 0 while the workload ran %.1f ms, which cannot be right: the PMU opens "
+				     "events but does not count them (some hypervisors' virtual PMUs do this), so no zero "
+				     "in this report can be trusted%s%s",
+				     sure, ms, nmaybe ? "; also 0: " : "", nmaybe ? maybe : "");
+	else if (nmaybe)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "zero-count",
+				     "%s counted 0 while the workload ran %.1f ms: possible for a rare event, but also what "
+				     "a PMU that does not count reads; count instructions or cycles beside it to tell",
+				     maybe, ms);
 }
 
 void pmc_checks_run(struct pmc_report *rep, const struct pmc_check_opts *opts)
@@ -353,7 +368,7 @@ void pmc_checks_run(struct pmc_report *rep, const struct pmc_check_opts *opts)
 	check_retired(rep, opts);
 	check_impossible(rep, opts);
 	check_nmi_watchdog(rep, opts);
-	check_near_width(rep, opts);
+	check_zero_count(rep, opts);
 	check_descheduled(rep, opts);
 }
 

@@ -18,8 +18,7 @@ struct pmc_check_opts {
 	double max_cycles_per_tsc;   /* impossible-count: core cycles per TSC tick no part reaches (6) */
 	double max_uops_per_cycle;   /* impossible-count: uops per cycle no x86 core reaches (8) */
 	bool nmi_watchdog;           /* nmi-watchdog: /proc/sys/kernel/nmi_watchdog is on: it holds a counter */
-	unsigned pmc_width;          /* near-width: bits of a counter; 0 = unknown, check off */
-	double near_width_frac;      /* near-width: fire when a raw count reaches this share of 2^pmc_width (0.5) */
+	double zero_count_min_s;     /* zero-count: a hardware event at 0 over a workload this long is suspect (0.001) */
 	double descheduled_tol;      /* descheduled: a kernel's task-clock may fall this far below wall time (0.02) */
 };
 
@@ -28,7 +27,7 @@ void pmc_check_opts_default(struct pmc_check_opts *ret);
 
 /*
  * Run the built-in checks, adding notes with these stable names: multiplexed, batch-drift, utilization,
- * kernel-share, retired-vs-expected, impossible-count, nmi-watchdog, near-width, descheduled. Each stays quiet when its inputs
+ * kernel-share, retired-vs-expected, impossible-count, nmi-watchdog, zero-count, descheduled. Each stays quiet when its inputs
  * are absent or not counted. opts may be NULL (defaults). Out of memory loses notes, nothing else.
  */
 void pmc_checks_run(struct pmc_report *rep, const struct pmc_check_opts *opts);

@@ -603,8 +603,14 @@ static int eval_node(struct eval *ev, int i, double *ret)
 	case OP_DIV:
 		if (b == 0) {
 			const struct node *d = &ev->e->nodes[n->b];
-			snprintf(ev->reason, ev->reasonlen, "division by zero: %.*s is 0", (int)PMC_MIN(d->len, 100),
-				 ev->e->src + d->start);
+			const char *t = ev->e->src + d->start;
+
+			if (strspn(t, "0123456789.eE+-") >= d->len)
+				snprintf(ev->reason, ev->reasonlen, "division by zero: the formula divides by the constant "
+					 "%.*s", (int)PMC_MIN(d->len, 100), t);
+			else
+				snprintf(ev->reason, ev->reasonlen, "division by zero: %.*s is 0",
+					 (int)PMC_MIN(d->len, 100), t);
 			return -ENODATA;
 		}
 		*ret = a / b;

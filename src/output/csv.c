@@ -165,7 +165,7 @@ int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 			if (ok) {
 				snprintf(r.num[F_VALUE], sizeof(r.num[0]), "%llu", (unsigned long long)c->value);
 				r.f[F_VALUE] = r.num[F_VALUE];
-				rec_num(&r, F_SCALED, round(pmc_count_scaled(c)));
+				rec_num(&r, F_SCALED, round(pmc_report_sample_value(e, c)));
 				snprintf(r.num[F_ENABLED], sizeof(r.num[0]), "%llu", (unsigned long long)c->enabled);
 				r.f[F_ENABLED] = r.num[F_ENABLED];
 				snprintf(r.num[F_RUNNING], sizeof(r.num[0]), "%llu", (unsigned long long)c->running);

@@ -103,7 +103,31 @@ static void stat_field(FILE *f, const char *name, bool ok, double v)
 	pmc_json_number(f, ok ? v : NAN);
 }
 
-static void json_event(FILE *f, const struct pmc_report_event *e)
+/* Hybrid CPUs: the core PMU of a per-core-type row and the share of time the workload ran there, or the rows a
+ * merged row sums; null on every other row. */
+static void json_core_pmu(FILE *f, const struct pmc_report *rep, const struct pmc_report_event *e)
+{
+	char pmu[64] = "";
+
+	if (e->ev.core_pmu)
+		pmc_report_core_pmu_name(e, pmu, sizeof(pmu));
+	fputs(",\"core_pmu\":", f);
+	pmc_json_string_or_null(f, pmu);
+	stat_field(f, "core_share_pct", e->ev.core_pmu && e->status == PMC_COUNT_OK, e->core_share_pct);
+	fputs(",\"merged_from\":", f);
+	if (!e->nparts) {
+		fputs("null", f);
+		return;
+	}
+	fputc('[', f);
+	for (unsigned k = 0; k < e->nparts; k++) {
+		fputs(k ? "," : "", f);
+		pmc_json_string(f, rep->events[e->parts[k]].ev.name);
+	}
+	fputc(']', f);
+}
+
+static void json_event(FILE *f, const struct pmc_report *rep, const struct pmc_report_event *e)
 {
 	bool ok = e->status == PMC_COUNT_OK;
 
@@ -129,6 +153,7 @@ static void json_event(FILE *f, const struct pmc_report_event *e)
 	stat_field(f, "max", ok, e->max);
 	stat_field(f, "running_pct", ok, e->running_pct);
 	stat_field(f, "batch_spread_pct", ok && e->batch_spread_pct >= 0, e->batch_spread_pct);
+	json_core_pmu(f, rep, e);
 	fputs(",\"samples\":[", f);
 	for (size_t s = 0; s < e->nsamples; s++) {
 		const struct pmc_sample *sm = &e->samples[s];
@@ -259,7 +284,7 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	for (size_t i = 0; i < rep->nevents; i++) {
 		if (i)
 			fputc(',', f);
-		json_event(f, &rep->events[i]);
+		json_event(f, rep, &rep->events[i]);
 	}
 	fputs("],\"metrics\":[", f);
 	for (size_t i = 0; i < rep->nmetrics; i++) {

@@ -93,6 +93,13 @@ static void event_note(const struct pmc_report *rep, size_t i, char *buf, size_t
 		ADD("batch %d  ", e->batch + 1);
 	if (e->ev.flags & PMC_EVF_ANCHOR)
 		ADD("(anchor)  ");
+	if (e->ev.core_pmu) {
+		char pmu[64];
+		pmc_report_core_pmu_name(e, pmu, sizeof(pmu));
+		ADD("ran on %s %.2f%% of the time (not scaled)  ", pmu, e->core_share_pct);
+	}
+	if (e->nparts)
+		ADD("sum of %u core types  ", e->nparts);
 	if (any_user_only(e))
 		ADD("user only: kernel.perf_event_paranoid forbids kernel counting  ");
 	while (off > 0 && off < len && buf[off - 1] == ' ')

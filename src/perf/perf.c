@@ -1,21 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 #include "perf/perf.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-int pmc_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
-{
-	long fd;
-
-	attr->size = sizeof(*attr);
-	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags | PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	return (int)fd;
-}
+#include "info/inventory.h"
+#include "info/sysfs.h"
 
 int pmc_perf_read(int fd, struct pmc_count *ret)
 {
@@ -70,4 +64,47 @@ const char *pmc_perf_open_reason(int err, int hardware)
 	default:
 		return strerror(err);
 	}
+}
+
+/* The PMU of this dynamic type counts per CPU only: uncore, RAPL (power), cstate and the like show a cpumask. */
+static bool per_cpu_pmu(unsigned type)
+{
+	char base[512], path[1024];
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (type <= PERF_TYPE_BREAKPOINT)
+		return false;
+	snprintf(base, sizeof(base), "%s/bus/event_source/devices", pmc_sysfs_root());
+	d = opendir(base);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		long t;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/type", base, de->d_name);
+		if (pmc_sysfs_read_long(path, &t) || t != (long)type)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/cpumask", base, de->d_name);
+		found = access(path, F_OK) == 0;
+		break;
+	}
+	closedir(d);
+	return found;
+}
+
+const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware)
+{
+	if ((err == EACCES || err == EPERM) && a->exclude_user && !a->exclude_kernel)
+		return "counts kernel mode only, which kernel.perf_event_paranoid forbids to this user without "
+		       "CAP_PERFMON; not retried in user mode, where it would count nothing";
+	if (err == ENOENT && hardware && pmc_inventory_has_core_pmu())
+		return "this CPU's PMU does not have this event (the kernel answered ENOENT)";
+	if (err == EINVAL && per_cpu_pmu(a->type))
+		return "this PMU counts per CPU, not per task (uncore, RAPL, cstate): the kernel refuses it for a "
+		       "workload; it needs system-wide counting";
+	return pmc_perf_open_reason(err, hardware);
 }

@@ -25,10 +25,12 @@ struct pmc_count {
 };
 
 enum pmc_count_flags {
-	PMC_COUNT_USER_ONLY = 1u << 0, /* kernel mode was excluded by pmctool (perf_event_paranoid fallback) */
+	PMC_COUNT_USER_ONLY = 1u << 0,     /* kernel mode was excluded by pmctool (perf_event_paranoid fallback) */
+	PMC_COUNT_KERNEL_DENIED = 1u << 1, /* a kernel-only event perf_event_paranoid refused: never retried user-only */
 };
 
-/* perf_event_open(2). Returns the fd, or -errno. attr->size is set here. */
+/* perf_event_open(2), the only call of it in pmctool (see perf/open.h for the observer and the paranoid fallback).
+ * PERF_FLAG_FD_CLOEXEC is always added. Returns the fd, or -errno. attr->size is set here. */
 int pmc_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 
 /* read() one event opened with read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING (no GROUP). Fills ret and its
@@ -42,5 +44,10 @@ double pmc_count_scaled(const struct pmc_count *c);
 /* A one-line reason for an open failure, for a user: what it means and what to do.
  * 'hardware' says whether the event needs the CPU's PMU. Returns a static string. */
 const char *pmc_perf_open_reason(int err, int hardware);
+
+/* The reason for an open failure of the event with attr a: like pmc_perf_open_reason, and more exact where the attr
+ * tells more (a kernel-only event refused by perf_event_paranoid, a per-CPU PMU asked to count a task, a hardware event
+ * that a working PMU lacks). Returns a static string. */
+const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware);
 
 #endif

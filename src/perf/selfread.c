@@ -20,17 +20,17 @@
 #define CAP_USER_TIME (1ull << 3)
 #define CAP_USER_TIME_SHORT (1ull << 5)
 
-static uint64_t hw_rdpmc(uint32_t counter)
+static uint64_t hw_read_counter(uint32_t index)
 {
-	return pmc_rdpmc(counter);
+	return pmc_arch_counter_read(index);
 }
 
-static uint64_t hw_rdtsc(void)
+static uint64_t hw_read_timer(void)
 {
-	return pmc_rdtsc();
+	return pmc_arch_timer_now();
 }
 
-const struct pmc_selfread_ops pmc_selfread_hw_ops = { hw_rdpmc, hw_rdtsc };
+const struct pmc_selfread_ops pmc_selfread_hw_ops = { hw_read_counter, hw_read_timer };
 
 uint64_t pmc_selfread_sign_extend(uint64_t raw, unsigned width)
 {
@@ -65,9 +65,12 @@ static void read_fields(const struct perf_event_mmap_page *pg, const struct pmc_
 	ret->running = PMC_ONCE(pg->time_running);
 	caps = PMC_ONCE(pg->capabilities);
 	idx = PMC_ONCE(pg->index);
-	ret->times_now = (caps & CAP_USER_TIME) != 0;
+	/* As libperf: the timer is read only when the times differ. Equal times mean the event has run all the time it
+	 * was enabled; as of the last update is then as good as now (the ratio is 1) and no timer read is needed. */
+	ret->full = ret->enabled == ret->running;
+	ret->times_now = (caps & CAP_USER_TIME) && !ret->full;
 	if (ret->times_now) {
-		cyc = ops->rdtsc();
+		cyc = ops->read_timer();
 		if (caps & CAP_USER_TIME_SHORT) {
 			uint64_t tc = PMC_ONCE(pg->time_cycles);
 			cyc = tc + ((cyc - tc) & PMC_ONCE(pg->time_mask));
@@ -79,16 +82,52 @@ static void read_fields(const struct perf_event_mmap_page *pg, const struct pmc_
 		if (idx)
 			ret->running += delta;
 	}
-	ret->from_rdpmc = (caps & CAP_USER_RDPMC) && idx;
+	/* Top-down metric events (x86 PERF_METRICS) have an index whose read is not a count: never read them. */
+	ret->from_rdpmc = (caps & CAP_USER_RDPMC) && idx && pmc_arch_counter_is_count(idx);
+	ret->index = idx;
 	if (ret->from_rdpmc) {
-		uint64_t raw = ops->rdpmc(idx - 1);
-		ret->value = PMC_ONCE(pg->offset) + pmc_selfread_sign_extend(raw, PMC_ONCE(pg->pmc_width));
+		uint64_t raw;
+
+		ret->offset_before = PMC_ONCE(pg->offset);
+		raw = ops->read_counter(idx);
+		ret->offset_after = PMC_ONCE(pg->offset);
+		ret->counter = pmc_selfread_sign_extend(raw, PMC_ONCE(pg->pmc_width));
+		ret->value = ret->offset_after + ret->counter;
 	}
+}
+
+/* Two epochs of a counter (before and after the kernel reprograms it at an overflow) differ by a whole overflow
+ * period: 2^31 events for arm64's 32-bit counters, 2^47 on x86. A pass repeated after such an update is a few hundred
+ * events later at most (user-mode counts exclude the interrupt). So of the first pass's candidate values (its counter
+ * with each offset it or the last pass saw), the right one lies at or below the last pass's value, within SLACK;
+ * the others are a period away. */
+#define FIRST_PASS_SLACK (UINT64_C(1) << 24)
+
+static void keep_first_pass(const struct pmc_selfread_value *first, struct pmc_selfread_value *last)
+{
+	const uint64_t off[] = { first->offset_before, first->offset_after, last->offset_after };
+	uint64_t best = 0;
+	bool found = false;
+
+	if (!first->from_rdpmc || !last->from_rdpmc || first->index != last->index)
+		return;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(off); i++) {
+		uint64_t v = off[i] + first->counter;
+		uint64_t d = last->value - v; /* unsigned: a candidate above the last value wraps to a huge distance */
+
+		if (d <= FIRST_PASS_SLACK && (!found || v > best)) {
+			best = v;
+			found = true;
+		}
+	}
+	if (found)
+		last->value = best;
 }
 
 void pmc_selfread_page(const struct perf_event_mmap_page *pg, const struct pmc_selfread_ops *ops,
 		       struct pmc_selfread_value *ret)
 {
+	struct pmc_selfread_value first;
 	uint32_t seq;
 	unsigned retries = 0;
 
@@ -99,8 +138,11 @@ void pmc_selfread_page(const struct perf_event_mmap_page *pg, const struct pmc_s
 		PMC_BARRIER();
 		if (PMC_ONCE(pg->lock) == seq)
 			break;
-		retries++;
+		if (!retries++)
+			first = *ret;
 	}
+	if (retries)
+		keep_first_pass(&first, ret);
 	ret->retries = retries;
 }
 
@@ -111,6 +153,7 @@ void pmc_selfread_group_page(const struct perf_event_mmap_page *const *pg, size_
 			     const struct pmc_selfread_ops *ops, struct pmc_selfread_value *ret)
 {
 	uint32_t seq[GROUP_CHUNK];
+	struct pmc_selfread_value first[GROUP_CHUNK];
 
 	for (size_t base = 0; base < n; base += GROUP_CHUNK) {
 		size_t m = PMC_MIN(n - base, (size_t)GROUP_CHUNK);
@@ -128,11 +171,14 @@ void pmc_selfread_group_page(const struct perf_event_mmap_page *const *pg, size_
 			for (size_t i = 0; i < m; i++)
 				if (PMC_ONCE(pg[base + i]->lock) != seq[i])
 					same = false;
-			if (!same)
-				retries++;
+			if (!same && !retries++)
+				memcpy(first, &ret[base], m * sizeof(*first));
 		} while (!same);
-		for (size_t i = 0; i < m; i++)
+		for (size_t i = 0; i < m; i++) {
+			if (retries)
+				keep_first_pass(&first[i], &ret[base + i]);
 			ret[base + i].retries = retries;
+		}
 	}
 }
 
@@ -166,8 +212,9 @@ static void probe_fault(int sig)
 	siglongjmp(probe_jmp, sig);
 }
 
-/* Execute RDPMC once; a #GP (CR4.PCE clear) arrives as SIGSEGV and is caught here, never in the hot path. */
-static int guarded_rdpmc(uint32_t counter)
+/* Execute the counter read once; a fault (x86 #GP: SIGSEGV; arm64 undefined instruction: SIGILL) is caught here,
+ * never in the hot path. */
+static int guarded_read(uint32_t index)
 {
 	struct sigaction sa, old_segv, old_ill;
 	volatile int rc = 0;
@@ -183,7 +230,7 @@ static int guarded_rdpmc(uint32_t counter)
 		return rc;
 	}
 	if (sigsetjmp(probe_jmp, 1) == 0)
-		(void)pmc_rdpmc(counter);
+		(void)pmc_arch_counter_read(index);
 	else
 		rc = -EPERM;
 	sigaction(SIGILL, &old_ill, NULL);
@@ -193,32 +240,48 @@ static int guarded_rdpmc(uint32_t counter)
 
 int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen)
 {
+	const char *insn = pmc_arch_user_read_name();
 	struct pmc_selfread_value v;
 	uint32_t idx;
 	int rc;
 
 	s->rdpmc_ok = false;
+	if (!PMC_ARCH_USER_READ || !insn) {
+		if (why)
+			snprintf(why, whylen, "pmctool has no in-process counter read for %s", pmc_arch_name());
+		return -EOPNOTSUPP;
+	}
 	if (!s->page) {
 		if (why)
 			snprintf(why, whylen, "the event's perf page is not mapped");
 		return -ENODEV;
 	}
 	if (!(PMC_ONCE(s->page->capabilities) & CAP_USER_RDPMC)) {
+		char blocked[256];
+		bool off = pmc_arch_user_read_blocked(blocked, sizeof(blocked)) == -EPERM;
+
 		if (why)
-			snprintf(why, whylen, "the kernel does not allow RDPMC for this event (cap_user_rdpmc is 0: "
-				 "a software event, or /sys/bus/event_source/devices/cpu/rdpmc is 0)");
+			snprintf(why, whylen, "the kernel does not allow %s for this event (cap_user_rdpmc is 0: "
+				 "a software event, or user access is off%s%s)", insn, off ? ": " : "", off ? blocked : "");
 		return -EOPNOTSUPP;
 	}
 	idx = PMC_ONCE(s->page->index);
 	if (idx == 0) {
-		if (why)
+		/* arm64 with kernel.perf_user_access=0 says cap_user_rdpmc=1 and index 0: say why, not "not scheduled". */
+		if (why && pmc_arch_user_read_blocked(why, whylen) != -EPERM)
 			snprintf(why, whylen, "the event is not on a hardware counter now (index 0)");
 		return -EAGAIN;
 	}
-	rc = guarded_rdpmc(idx - 1);
+	if (!pmc_arch_counter_is_count(idx)) {
+		if (why)
+			snprintf(why, whylen, "the event's counter (page index %#x) holds top-down metrics, not a count: "
+				 "read with read()", idx);
+		return -EOPNOTSUPP;
+	}
+	rc = guarded_read(idx);
 	if (rc) {
 		if (why)
-			snprintf(why, whylen, "RDPMC faulted (general protection): user-mode RDPMC is disabled");
+			snprintf(why, whylen, "%s faulted: user-mode counter reads are disabled", insn);
 		return rc;
 	}
 	pmc_selfread_page(s->page, &pmc_selfread_hw_ops, &v);
@@ -228,18 +291,26 @@ int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen)
 	return 0;
 }
 
-int pmc_selfread_read(const struct pmc_selfread *s, struct pmc_count *ret, bool *ret_rdpmc)
+bool pmc_selfread_usable(const struct pmc_selfread_value *v)
+{
+	return v->from_rdpmc && (v->times_now || v->full);
+}
+
+int pmc_selfread_read_ops(const struct pmc_selfread *s, const struct pmc_selfread_ops *ops, struct pmc_count *ret,
+			  bool *ret_rdpmc)
 {
 	struct pmc_selfread_value v;
 
 	if (s->rdpmc_ok && s->page) {
-		pmc_selfread_page(s->page, &pmc_selfread_hw_ops, &v);
-		if (v.from_rdpmc && v.times_now) {
+		/* Decided per read: the page's capabilities and times may change between reads. */
+		pmc_selfread_page(s->page, ops, &v);
+		if (pmc_selfread_usable(&v)) {
 			ret->value = v.value;
 			ret->enabled = v.enabled;
 			ret->running = v.running;
 			ret->err = 0;
-			ret->status = v.running ? PMC_COUNT_OK : PMC_COUNT_NOT_COUNTED;
+			/* Read from the counter: the event is on the PMU now, whatever stale times say. */
+			ret->status = PMC_COUNT_OK;
 			if (ret_rdpmc)
 				*ret_rdpmc = true;
 			return 0;
@@ -248,4 +319,9 @@ int pmc_selfread_read(const struct pmc_selfread *s, struct pmc_count *ret, bool 
 	if (ret_rdpmc)
 		*ret_rdpmc = false;
 	return pmc_perf_read(s->fd, ret);
+}
+
+int pmc_selfread_read(const struct pmc_selfread *s, struct pmc_count *ret, bool *ret_rdpmc)
+{
+	return pmc_selfread_read_ops(s, &pmc_selfread_hw_ops, ret, ret_rdpmc);
 }

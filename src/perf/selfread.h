@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Reading one's own counters without a system call: the perf mmap page and RDPMC, with read() as the fallback. */
+/* Reading one's own counters without a system call: the perf mmap page and the architecture's counter read (RDPMC,
+ * mrs PMEVCNTR<n>_EL0), with read() as the fallback. */
 #ifndef PMC_PERF_SELFREAD_H
 #define PMC_PERF_SELFREAD_H
 
@@ -8,47 +9,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/arch.h"
 #include "perf/perf.h"
-
-/* Time-stamp counter, unordered: the caller fences. */
-static inline uint64_t pmc_rdtsc(void)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
-}
-
-/* Time-stamp counter after every earlier instruction has executed; *ret_aux gets IA32_TSC_AUX (the CPU id). */
-static inline uint64_t pmc_rdtscp(uint32_t *ret_aux)
-{
-	uint32_t lo, hi, aux;
-
-	__asm__ __volatile__("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
-	if (ret_aux)
-		*ret_aux = aux;
-	return (uint64_t)hi << 32 | lo;
-}
-
-/* No later instruction starts before every earlier one has completed locally. */
-static inline void pmc_lfence(void)
-{
-	__asm__ __volatile__("lfence" ::: "memory");
-}
-
-/* RDPMC of hardware counter 'counter' (ECX). Faults (#GP -> SIGSEGV) unless the kernel allows it: probe first. */
-static inline uint64_t pmc_rdpmc(uint32_t counter)
-{
-	uint32_t lo, hi;
-
-	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-	return (uint64_t)hi << 32 | lo;
-}
 
 /* The instructions a page read executes, injectable so the arithmetic can be tested on a synthetic page. */
 struct pmc_selfread_ops {
-	uint64_t (*rdpmc)(uint32_t counter);
-	uint64_t (*rdtsc)(void);
+	uint64_t (*read_counter)(uint32_t index); /* the page's index (>= 1): RDPMC of index-1, mrs of the register */
+	uint64_t (*read_timer)(void);             /* the clock the page's time_* fields convert (TSC, CNTVCT_EL0) */
 };
 
 /* The real instructions. */
@@ -59,9 +26,15 @@ struct pmc_selfread_value {
 	uint64_t value;   /* offset + sign-extended RDPMC; only when from_rdpmc */
 	uint64_t enabled; /* time_enabled, extrapolated to now when times_now */
 	uint64_t running; /* time_running, extrapolated to now (only while the event is on the PMU) when times_now */
-	bool from_rdpmc;  /* false: index 0 or no cap_user_rdpmc, value not filled: use read() */
-	bool times_now;   /* cap_user_time: times are current; false: as of the last context switch */
+	bool from_rdpmc;  /* false: index 0, no cap_user_rdpmc or not a count (top-down metrics): use read() */
+	bool times_now;   /* cap_user_time and enabled != running: times extrapolated to now with the timer */
+	bool full;        /* enabled == running: the event ran all the time it was enabled; the times are as of the
+			     last update, which is enough (no timer read, as libperf) */
 	unsigned retries; /* seqlock retries */
+	/* One pass's counter read, kept so that a retry does not move the read later (see pmc_selfread_page). */
+	uint32_t index;   /* the page's index the counter was read at */
+	uint64_t counter; /* the sign-extended counter */
+	uint64_t offset_before, offset_after; /* the page's offset read just before and just after the counter */
 };
 
 /* An event fd with its mapped page. */
@@ -78,7 +51,10 @@ uint64_t pmc_selfread_sign_extend(uint64_t raw, unsigned width);
 uint64_t pmc_selfread_time_delta(uint64_t cyc, uint32_t mult, uint16_t shift, uint64_t offset);
 
 /* Read one page through the seqlock loop using ops (the real ones or injected). Never fails: from_rdpmc says
- * whether value was filled. No allocation, no system call. */
+ * whether value was filled. No allocation, no system call. When the kernel rewrote the page during a pass (an overflow
+ * interrupt reprograms the counter and moves the offset), the pass is repeated for consistent fields, but the value is
+ * that of the first counter read, paired with the offset of its own epoch: a retry must not move the read later and
+ * count the read loop's extra pass. */
 void pmc_selfread_page(const struct perf_event_mmap_page *pg, const struct pmc_selfread_ops *ops,
 		       struct pmc_selfread_value *ret);
 
@@ -92,13 +68,21 @@ int pmc_selfread_map(struct pmc_selfread *s, int fd);
 /* Unmap (accepts an unmapped s). */
 void pmc_selfread_unmap(struct pmc_selfread *s);
 
-/* After the event is enabled: decide whether RDPMC can be used, executing it once under a SIGSEGV guard.
+/* After the event is enabled: decide whether the in-process read can be used, executing it once under a SIGSEGV and
+ * SIGILL guard (x86 #GP without CR4.PCE; arm64 without kernel.perf_user_access), never before the page says index != 0.
  * Sets s->rdpmc_ok. Returns 0 when usable, else -errno with the reason in why (why may be NULL). */
 int pmc_selfread_probe(struct pmc_selfread *s, char *why, size_t whylen);
 
-/* Read the count: RDPMC when probed usable, the event is on the PMU now and the page's times are current
- * (cap_user_time), else read() (pmc_perf_read).
- * *ret_rdpmc says which. 0 or -errno. */
+/* A page read usable without read(): from the counter, with times extrapolated or full (enabled == running). */
+bool pmc_selfread_usable(const struct pmc_selfread_value *v);
+
+/* Read the count: in process when probed usable and this read's page allows it (decided per read: the page's
+ * capabilities can change), else read() (pmc_perf_read). A value read from the counter is PMC_COUNT_OK whatever the
+ * page's times say. *ret_rdpmc says which. 0 or -errno. */
 int pmc_selfread_read(const struct pmc_selfread *s, struct pmc_count *ret, bool *ret_rdpmc);
+
+/* The same with injected instructions (tests). */
+int pmc_selfread_read_ops(const struct pmc_selfread *s, const struct pmc_selfread_ops *ops, struct pmc_count *ret,
+			  bool *ret_rdpmc);
 
 #endif

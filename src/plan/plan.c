@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "plan/plan.h"
+#include "pmu/hybrid.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,6 +13,37 @@ unsigned pmc_plan_gp_cost(const struct pmc_event *ev, unsigned fixed_slots)
 	if (ev->cls == PMC_CLASS_FIXED && (ev->fixed_index < 0 || (unsigned)ev->fixed_index >= fixed_slots))
 		return 1;
 	return 0;
+}
+
+bool pmc_plan_fixed_only(const struct pmc_event *ev, unsigned fixed_slots)
+{
+	uint64_t cfg = ev->attr.config & 0xffff;
+
+	if (ev->cls != PMC_CLASS_FIXED || ev->fixed_index < 0 || (unsigned)ev->fixed_index >= fixed_slots)
+		return false;
+	if (ev->attr.type == PERF_TYPE_HARDWARE) /* a hybrid copy has its core PMU's type in bits 32-63 */
+		return (ev->attr.config & PERF_HW_EVENT_MASK) == PERF_COUNT_HW_REF_CPU_CYCLES;
+	return cfg == 0x0300 || (fixed_slots >= 4 && (cfg == 0x0100 || cfg == 0x0400));
+}
+
+/* Hybrid CPUs: each core PMU (cpu_core, cpu_atom) has counters of its own, and its events never share a group
+ * with another's (pmc_event.core_pmu), so budgets are kept per core PMU; key 0 is every other event. */
+static size_t core_key(const struct pmc_event *ev)
+{
+	return ev->core_pmu <= PMC_MAX_CORE_PMUS ? ev->core_pmu : 0;
+}
+
+/* The bit of fixed_own for the fixed counter ev takes (its core PMU's own on a hybrid CPU); 0 when none. */
+static uint64_t fixed_bit(const struct pmc_event *ev)
+{
+	if (ev->cls != PMC_CLASS_FIXED || ev->fixed_index < 0 || ev->fixed_index >= 8)
+		return 0;
+	return 1ull << (8 * core_key(ev) + (unsigned)ev->fixed_index);
+}
+
+bool pmc_plan_every_in_batch(const struct pmc_plan *p, size_t b, const struct pmc_event *ev)
+{
+	return !(p->batches[b].fixed_own & fixed_bit(ev));
 }
 
 static int batch_push(struct pmc_batch *b, size_t idx)
@@ -37,9 +69,11 @@ static int add_batch(struct pmc_plan *p)
 }
 
 /* Classify each event: EVERY (free, anchors, first user of each fixed counter), GP or BP. */
-static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct pmc_plan_opts *o, bool fixed_used[])
+static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct pmc_plan_opts *o,
+			     bool fixed_used_by_pmu[][8])
 {
 	const struct pmc_event *ev = &evs[i];
+	bool *fixed_used = fixed_used_by_pmu[core_key(ev)];
 
 	if (ev->flags & PMC_EVF_ANCHOR) {
 		if (ev->cls == PMC_CLASS_FIXED && ev->fixed_index >= 0 && (unsigned)ev->fixed_index < o->fixed_slots)
@@ -56,20 +90,76 @@ static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct
 			fixed_used[ev->fixed_index] = true;
 			return PMC_SLOT_EVERY;
 		}
-		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_GP;
+		if (o->multiplex)
+			return PMC_SLOT_EVERY;
+		return pmc_plan_fixed_only(ev, o->fixed_slots) ? PMC_SLOT_FIXED_OWN : PMC_SLOT_GP;
 	case PMC_CLASS_GP:
 	default:
 		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_GP;
 	}
 }
 
+/* Second users of a fixed-only counter: each into the first batch after the GP/BP ones whose counter is free. */
+static int place_fixed_own(struct pmc_plan *p, const struct pmc_event *evs, size_t n, const enum pmc_slot *slot)
+{
+	size_t start = p->nbatches == 1 && p->batches[0].n == 0 ? 0 : p->nbatches;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t bit;
+		size_t b = start;
+
+		if (slot[i] != PMC_SLOT_FIXED_OWN)
+			continue;
+		bit = fixed_bit(&evs[i]);
+		while (b < p->nbatches && (p->batches[b].fixed_own & bit))
+			b++;
+		if (b == p->nbatches && add_batch(p))
+			return -ENOMEM;
+		if (batch_push(&p->batches[b], i))
+			return -ENOMEM;
+		p->batches[b].fixed_own |= bit;
+	}
+	return 0;
+}
+
+/* perf groups ({a,b}, pmc_event.group): at the first member of a group in slot class sl, the number of its members
+ * of that class; 0 for other events and later members. A group's members are next to each other in evs. */
+static unsigned group_need(const struct pmc_event *evs, size_t n, size_t i, const enum pmc_slot *slot)
+{
+	unsigned need = 0;
+
+	if (!evs[i].group)
+		return 0;
+	for (size_t j = i; j-- > 0 && evs[j].group == evs[i].group;)
+		if (slot[j] == slot[i] && core_key(&evs[j]) == core_key(&evs[i]))
+			return 0;
+	for (size_t j = i; j < n && evs[j].group == evs[i].group; j++)
+		need += slot[j] == slot[i] && core_key(&evs[j]) == core_key(&evs[i]);
+	return need;
+}
+
+/* Where the next event of a class goes: a group that does not fit the current batch's rest starts a new one, and once
+ * started is never cut (a group larger than a batch was refused before planning, or was weak and ungrouped). */
+static void next_slot(unsigned need, unsigned *used, unsigned left, unsigned *in_group, size_t *batch)
+{
+	if (need > 1 && *used && *used + need > left) {
+		(*batch)++;
+		*used = 0;
+	} else if (!*in_group && *used == left) {
+		(*batch)++;
+		*used = 0;
+	}
+	if (need)
+		*in_group = need;
+}
+
 int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret)
 {
 	struct pmc_plan p = { 0 };
-	bool fixed_used[8] = { false };
-	unsigned gp_every = 0, gp_left;
+	bool fixed_used[PMC_MAX_CORE_PMUS + 1][8] = { { false } };
+	unsigned gp_every[PMC_MAX_CORE_PMUS + 1] = { 0 }, gp_left[PMC_MAX_CORE_PMUS + 1];
 	enum pmc_slot *slot;
-	size_t gb = 0, bb = 0; /* current batch for GP and for breakpoints */
+	size_t gb[PMC_MAX_CORE_PMUS + 1] = { 0 }, bb = 0; /* current batch for GP (per core PMU) and for breakpoints */
 	int r = -ENOMEM;
 
 	if (!o->gp_budget || !o->bp_budget)
@@ -92,31 +182,32 @@ int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_
 		p.in_every[i] = true;
 		p.every[p.nevery++] = i;
 		if (!o->multiplex)
-			gp_every += pmc_plan_gp_cost(&evs[i], o->fixed_slots);
+			gp_every[core_key(&evs[i])] += pmc_plan_gp_cost(&evs[i], o->fixed_slots);
 	}
 	/* Anchors that need GP counters (no fixed counters) take from every batch's budget, but leave at least one. */
-	gp_left = gp_every < o->gp_budget ? o->gp_budget - gp_every : 1;
+	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
+		gp_left[k] = gp_every[k] < o->gp_budget ? o->gp_budget - gp_every[k] : 1;
 	if (add_batch(&p))
 		goto out;
 	{
-		unsigned gp_used = 0, bp_used = 0;
+		unsigned gp_used[PMC_MAX_CORE_PMUS + 1] = { 0 }, bp_used = 0;
+		unsigned gp_group[PMC_MAX_CORE_PMUS + 1] = { 0 }, bp_group = 0; /* members of the group being placed */
 		for (size_t i = 0; i < n; i++) {
 			if (slot[i] == PMC_SLOT_GP) {
-				if (gp_used == gp_left) {
-					gb++;
-					gp_used = 0;
-				}
-				while (gb >= p.nbatches)
+				size_t k = core_key(&evs[i]);
+				next_slot(group_need(evs, n, i, slot), &gp_used[k], gp_left[k], &gp_group[k], &gb[k]);
+				if (gp_group[k])
+					gp_group[k]--;
+				while (gb[k] >= p.nbatches)
 					if (add_batch(&p))
 						goto out;
-				if (batch_push(&p.batches[gb], i))
+				if (batch_push(&p.batches[gb[k]], i))
 					goto out;
-				gp_used++;
+				gp_used[k]++;
 			} else if (slot[i] == PMC_SLOT_BP) {
-				if (bp_used == o->bp_budget) {
-					bb++;
-					bp_used = 0;
-				}
+				next_slot(group_need(evs, n, i, slot), &bp_used, o->bp_budget, &bp_group, &bb);
+				if (bp_group)
+					bp_group--;
 				while (bb >= p.nbatches)
 					if (add_batch(&p))
 						goto out;
@@ -126,6 +217,8 @@ int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_
 			}
 		}
 	}
+	if (place_fixed_own(&p, evs, n, slot))
+		goto out;
 	*ret = p;
 	memset(&p, 0, sizeof(p));
 	r = 0;
@@ -143,6 +236,7 @@ int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at)
 	if (b >= p->nbatches || at == 0 || at >= p->batches[b].n)
 		return -EINVAL;
 	nb.n = p->batches[b].n - at;
+	nb.fixed_own = p->batches[b].fixed_own;
 	nb.events = malloc(nb.n * sizeof(*nb.events));
 	if (!nb.events)
 		return -ENOMEM;
@@ -158,6 +252,24 @@ int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at)
 	arr[b + 1] = nb;
 	p->nbatches++;
 	return 0;
+}
+
+bool pmc_group_never_ran(const struct pmc_count *counts, const struct pmc_event *const *evs, size_t n)
+{
+	size_t members = 0;
+	bool enabled = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(evs[i]->flags & PMC_EVF_HARDWARE) || evs[i]->cpu_wide)
+			continue;
+		if (counts[i].status != PMC_COUNT_OK && counts[i].status != PMC_COUNT_NOT_COUNTED)
+			continue; /* never opened */
+		if (counts[i].running)
+			return false;
+		enabled |= counts[i].enabled > 0;
+		members++;
+	}
+	return members > 1 && enabled; /* one event alone is never refused as a group */
 }
 
 void pmc_plan_fini(struct pmc_plan *p)

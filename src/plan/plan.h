@@ -5,7 +5,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "perf/perf.h"
 #include "pmu/event.h"
 
 struct pmc_plan_opts {
@@ -16,8 +18,13 @@ struct pmc_plan_opts {
 };
 
 struct pmc_batch {
-	size_t *events; /* indices into the event array: this batch's own events, in the order given */
+	size_t *events;     /* indices into the event array: this batch's own events, in the order given */
 	size_t n;
+	uint64_t fixed_own; /* bit i (8 x core PMU key + i on hybrid CPUs): fixed counter i is taken by one of this
+			       batch's own events (a fixed-only encoding's second user), so the every-batch user of
+			       counter i is left out of it */
+	bool ungrouped;     /* the kernel refused this batch as a group and it could not be split: its events are
+			       opened one by one (only this batch: grouping is never turned off for the others) */
 };
 
 struct pmc_plan {
@@ -30,18 +37,34 @@ struct pmc_plan {
 };
 
 /* How an event is placed: free/fixed events go in every batch, the rest take a slot of their class.
- * A fixed event whose fixed counter is already taken (two events wanting fixed counter 0) is planned as GP. */
-enum pmc_slot { PMC_SLOT_EVERY, PMC_SLOT_GP, PMC_SLOT_BP };
+ * A fixed event whose fixed counter is already taken (two events wanting fixed counter 0) is planned as GP, unless
+ * its encoding fits only the fixed counter (pmc_plan_fixed_only): then it gets a batch whose counter is free
+ * (PMC_SLOT_FIXED_OWN), never a GP slot, where the kernel would refuse it. */
+enum pmc_slot { PMC_SLOT_EVERY, PMC_SLOT_GP, PMC_SLOT_BP, PMC_SLOT_FIXED_OWN };
+
+/* The encoding fits only its fixed counter: ref-cycles (generic, or raw 0x0300), and on Ice Lake and later (4 or
+ * more fixed counters) 0x0100 and TOPDOWN.SLOTS 0x0400. */
+bool pmc_plan_fixed_only(const struct pmc_event *ev, unsigned fixed_slots);
+
+/* Event ev, counted in every batch, is measured in batch b (false when b's own event takes its fixed counter). */
+bool pmc_plan_every_in_batch(const struct pmc_plan *p, size_t b, const struct pmc_event *ev);
 
 /* Plan n events. 0, -EINVAL (budget 0), -ENOMEM. On failure *ret is left untouched. */
 int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret);
 
 /* The kernel rejected batch b at its member 'at' (EINVAL: the group can never fit): move members [at, n) into a new
- * batch right after b. 0, -EINVAL when at is 0 or out of range (nothing to split), -ENOMEM. */
+ * batch right after b. Both halves keep b's fixed_own (conservative: the every-batch users of those fixed counters
+ * stay out of both). 0, -EINVAL when at is 0 or out of range (nothing to split), -ENOMEM. */
 int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at);
 
 /* GP slots an event set takes in one batch (anchors that are not fixed cost GP slots on CPUs without fixed counters). */
 unsigned pmc_plan_gp_cost(const struct pmc_event *ev, unsigned fixed_slots);
+
+/* A group that opened but never ran: every grouped event of the request (hardware, not CPU-wide) that opened has
+ * time_running 0 while at least one was enabled. The kernel's group check ignores the NMI watchdog, other users and
+ * HT-exclusive constraints, and on arm64 skips a disabled leader (one member too many is accepted): such a group
+ * is treated like one the kernel refused. counts and evs have n entries, in request order. */
+bool pmc_group_never_ran(const struct pmc_count *counts, const struct pmc_event *const *evs, size_t n);
 
 void pmc_plan_fini(struct pmc_plan *p);
 

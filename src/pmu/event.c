@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "pmu/pmu_internal.h"
 
@@ -93,46 +94,77 @@ static int resolve_raw(const char *spec, const char *base, struct pmc_event *ev,
 	return 0;
 }
 
-/* mem:ADDR[:r|w|rw|x][/LEN] (perf also writes mem:ADDR[/LEN][:access]): both orders accepted. */
-static int resolve_breakpoint(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err)
+/* mem:ADDR[:ACCESS][/LEN] (perf also writes mem:ADDR[/LEN][:ACCESS]), ACCESS r, w, rw or x in any case, followed by
+ * perf's modifiers in the same word (mem:0x401136:xu) or after another ':'. The modifiers go to mods. */
+static int parse_breakpoint(const char *spec, uint64_t *addr, uint64_t *len, unsigned *type, char *mods, size_t mlen)
 {
 	char buf[PMC_NAME_MAX];
-	char *addr = buf, *acc = NULL, *len = NULL;
-	uint64_t a, l = 0;
-	unsigned type = 0;
+	char *p, *acc = NULL, *l = NULL, *m = NULL;
 
 	snprintf(buf, sizeof(buf), "%s", spec + 4);
-	for (char *p = buf; *p; p++) {
-		if (*p == ':' && !acc) {
-			*p = '\0';
-			acc = p + 1;
-		} else if (*p == '/' && !len) {
-			*p = '\0';
-			len = p + 1;
-		} else if (*p == ':' || *p == '/') {
-			goto syntax;
-		}
-	}
-	if (pmc_parse_u64(addr, 0, UINT64_MAX, &a))
-		goto syntax;
-	for (const char *p = acc; p && *p; p++) {
-		unsigned bit = *p == 'r' ? HW_BREAKPOINT_R : *p == 'w' ? HW_BREAKPOINT_W
-			     : *p == 'x' ? HW_BREAKPOINT_X : 0;
+	*type = 0;
+	*len = 0;
+	mods[0] = '\0';
+	p = buf + strcspn(buf, ":/");
+	while (*p) {
+		char sep = *p;
+		char *seg = p + 1;
 
-		if (!bit || (type & bit))
-			goto syntax;
-		type |= bit;
+		*p = '\0';
+		p = seg + strcspn(seg, ":/");
+		if (sep == '/' && !l)
+			l = seg;
+		else if (sep == ':' && !acc)
+			acc = seg;
+		else if (sep == ':' && !m)
+			m = seg;
+		else
+			return -EINVAL;
 	}
-	if (acc && !*acc)
-		goto syntax;
+	if (pmc_parse_u64(buf, 0, UINT64_MAX, addr))
+		return -EINVAL;
+	for (; acc && *acc && strchr("rwxRWX", *acc); acc++) {
+		unsigned bit = tolower((unsigned char)*acc) == 'r' ? HW_BREAKPOINT_R
+			     : tolower((unsigned char)*acc) == 'w' ? HW_BREAKPOINT_W : HW_BREAKPOINT_X;
+
+		if (*type & bit)
+			return -EINVAL;
+		*type |= bit;
+	}
+	if (acc && !*type && !*acc)
+		return -EINVAL; /* mem:ADDR: */
+	if ((acc && *acc && m) || (m && !*m))
+		return -EINVAL;
+	if (acc && *acc)
+		m = acc;
+	if (m && (!pmc_mods_word(m) || strlen(m) >= mlen))
+		return -EINVAL;
+	if (m)
+		snprintf(mods, mlen, "%s", m);
+	if (l && (pmc_parse_u64(l, 1, 8, len) || (*len & (*len - 1))))
+		return -ERANGE;
+	return 0;
+}
+
+static int resolve_breakpoint(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err)
+{
+	char mods[16], why[200];
+	uint64_t a, l;
+	unsigned type;
+	int rc = parse_breakpoint(spec, &a, &l, &type, mods, sizeof(mods));
+
+	if (rc == -ERANGE)
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': breakpoint length must be 1, 2, 4 or 8", spec);
+	if (rc)
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"'%s': a breakpoint is written mem:ADDRESS[:r|w|rw|x][/LEN], perf's modifiers "
+					"after the access letters (mem:0x401136:xu)", spec);
 	if (!type)
 		type = HW_BREAKPOINT_R | HW_BREAKPOINT_W;
 	if ((type & HW_BREAKPOINT_X) && type != HW_BREAKPOINT_X)
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 					"'%s': an execute breakpoint (x) cannot also watch reads or writes", spec);
-	if (len && (pmc_parse_u64(len, 1, 8, &l) || (l & (l - 1))))
-		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
-					"'%s': breakpoint length must be 1, 2, 4 or 8", spec);
 	if (!l)
 		l = type == HW_BREAKPOINT_X ? sizeof(long) : HW_BREAKPOINT_LEN_4;
 	if (type == HW_BREAKPOINT_X && l != sizeof(long))
@@ -144,14 +176,13 @@ static int resolve_breakpoint(const char *spec, struct pmc_event *ev, struct pmc
 	ev->attr.bp_addr = a;
 	ev->attr.bp_len = l;
 	ev->cls = PMC_CLASS_BREAKPOINT;
+	if (mods[0] && pmc_apply_mods(mods, ev, why, sizeof(why)))
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': %s", spec, why);
 	snprintf(ev->canonical, sizeof(ev->canonical), "mem:%#llx:%s%s%s/%llu", (unsigned long long)a,
 		 type & HW_BREAKPOINT_R ? "r" : "", type & HW_BREAKPOINT_W ? "w" : "",
 		 type & HW_BREAKPOINT_X ? "x" : "",
 		 (unsigned long long)l);
 	return 0;
-syntax:
-	return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
-				"'%s': a breakpoint is written mem:ADDRESS[:r|w|rw|x][/LEN]", spec);
 }
 
 /* libpfm4 result -> event: class from the PMU the event belongs to. */
@@ -199,6 +230,11 @@ static int try_libpfm(const char *str, struct pmc_event *ev, int *pfm_rc)
 
 static int resolve_unknown(const char *spec, int pfm_rc, struct pmc_resolve_error *err)
 {
+	if (pfm_rc == PFM_ERR_ATTR && (strcasestr(spec, ":e=1") || strcasestr(spec, ":e:") ||
+				       !strcasecmp(spec + strlen(spec) - 2, ":e")) && !strcasestr(spec, ":c="))
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+					"event '%s': edge detect (e=1) needs a counter mask: add :c=1 to count the "
+					"cycles where the event starts (c=N: where at least N occur)", spec);
 	if (pfm_rc == PFM_ERR_ATTR) {
 		/* the event exists, a umask or modifier does not: suggest EVENT:UMASK spellings */
 		pmc_resolve_fail(err, PMC_RESOLVE_UNKNOWN, -ENOENT,
@@ -228,6 +264,27 @@ static void append_suggestions(struct pmc_resolve_error *err)
 		snprintf(err->msg + n, sizeof(err->msg) - n, "?");
 }
 
+/* libpfm4's perf:: table (perf::cycles, perf::PERF_COUNT_HW_CPU_CYCLES) is not loaded under LIBPFM_FORCE_PMU: its
+ * names are perf's generic and cache names, which resolve without it. */
+static int perf_table_name(const char *name, struct pmc_event *ev)
+{
+	char buf[PMC_NAME_MAX];
+	size_t n = 0;
+
+	if (!pmc_generic_lookup(name, ev) || !pmc_cache_lookup(name, ev))
+		return 0;
+	if (strncasecmp(name, "PERF_COUNT_HW_", 14) && strncasecmp(name, "PERF_COUNT_SW_", 14))
+		return -ENOENT;
+	for (const char *p = name + 14; *p && n + 1 < sizeof(buf); p++)
+		buf[n++] = *p == '_' ? '-' : (char)tolower((unsigned char)*p);
+	buf[n] = '\0';
+	if (!strcmp(buf, "ref-cpu-cycles"))
+		snprintf(buf, sizeof(buf), "ref-cycles");
+	else if (!strcmp(buf, "page-faults-min") || !strcmp(buf, "page-faults-maj"))
+		snprintf(buf, sizeof(buf), "%s-faults", buf[13] == 'i' ? "minor" : "major");
+	return pmc_generic_lookup(buf, ev);
+}
+
 static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err)
 {
 	char base[PMC_NAME_MAX], tb[PMC_NAME_MAX];
@@ -236,6 +293,8 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 
 	if (!strncasecmp(spec, "mem:", 4))
 		return resolve_breakpoint(spec, ev, err);
+	if (pmc_tracepoint_shaped(spec) && !pmc_tracepoint_lookup(spec, ev, err, true))
+		return 0;
 	if (strchr(spec, '/'))
 		return pmc_sysfs_resolve(spec, ev, err);
 	split_plm(spec, base, sizeof(base), &mods);
@@ -245,21 +304,25 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 		struct pmc_event tmp;
 
 		snprintf(base, sizeof(base), "%.*s", (int)n, spec);
-		if (!pmc_generic_lookup(base, &tmp) || ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1)))
+		if (!pmc_generic_lookup(base, &tmp) || !pmc_cache_lookup(base, &tmp) ||
+		    ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1)))
 			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
-						"'%s': generic and raw events take only modifiers u, k, uk", spec);
+						"'%s': unknown modifier '%s' (perf's are u k h G H I p pp ppp P S D)",
+						spec, strrchr(spec, ':') + 1);
 		snprintf(base, sizeof(base), "%s", spec);
 	}
 	if ((base[0] == 'r' || base[0] == 'R') && is_hex_word(base + 1))
 		rc = resolve_raw(spec, base, ev, err);
 	else
-		rc = pmc_generic_lookup(base, ev) ? 1 : 0;
+		rc = pmc_generic_lookup(base, ev) && pmc_cache_lookup(base, ev) ? 1 : 0;
 	if (rc <= 0) {
 		if (!rc && mods && pmc_apply_plm_mods(mods, &ev->attr))
 			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': bad modifier", spec);
 		return rc;
 	}
 	if (!try_libpfm(spec, ev, &pfm_rc))
+		return 0;
+	if (!strncasecmp(spec, "perf::", 6) && !perf_table_name(spec + 6, ev))
 		return 0;
 	rc = pmc_testbench_to_libpfm(spec, tb, sizeof(tb));
 	if (!rc) {
@@ -269,7 +332,56 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 					"'%s': test-bench events are written [*]event.umask[>=N|<N][:auk]", spec);
 	}
-	return resolve_unknown(spec, pfm_rc, err);
+	if (pmc_tracepoint_shaped(spec) && pmc_tracefs_root()) {
+		char dir[PMC_NAME_MAX + 600];
+
+		/* a tracepoint system that exists: its event is misspelt */
+		snprintf(dir, sizeof(dir), "%s/events/%.*s", pmc_tracefs_root(), (int)strcspn(spec, ":"), spec);
+		if (!access(dir, F_OK))
+			return pmc_tracepoint_lookup(spec, ev, err, false);
+	}
+	snprintf(tb, sizeof(tb), "%.*s", (int)strcspn(spec, ":"), spec); /* the event word, for the hint below */
+	rc = resolve_unknown(spec, pfm_rc, err);
+	if (pmc_tracepoint_shaped(spec) && pmc_tracefs_root() && !err->nsuggest) {
+		struct pmc_resolve_error tp;
+
+		/* a misspelt tracepoint system: the nearest SYSTEM:EVENT */
+		memset(&tp, 0, sizeof(tp));
+		pmc_tracepoint_lookup(spec, ev, &tp, false);
+		memcpy(err->suggest, tp.suggest, sizeof(err->suggest));
+		err->nsuggest = tp.nsuggest;
+	}
+	if (pmc_tracepoint_shaped(spec) && !pmc_tracefs_root() &&
+	    (!pmc_pmu_libpfm_ready() || pfm_find_event(tb) < 0)) {
+		size_t n = strlen(err->msg);
+
+		snprintf(err->msg + n, sizeof(err->msg) - n, "; if it is a tracepoint: tracefs is not mounted (as root: "
+			 "mount -t tracefs nodev /sys/kernel/tracing)");
+	}
+	return rc;
+}
+
+/* perf's modifiers after the last ':' (cycles:pp, UOPS_ISSUED:ANY:uk, uops_issued.any:D): the name resolved
+ * without them, then the letters applied. Tried only when the whole spelling failed, so a libpfm4 umask or modifier
+ * that happens to be made of such letters keeps its meaning. */
+static int resolve_with_mods(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err)
+{
+	const char *colon = strrchr(spec, ':');
+	char base[PMC_NAME_MAX], why[200];
+	struct pmc_resolve_error e2;
+	struct pmc_event tmp = *ev;
+
+	if (!colon || colon == spec || colon[-1] == ':' || !pmc_mods_word(colon + 1) || !strncasecmp(spec, "mem:", 4))
+		return -ENOENT;
+	snprintf(base, sizeof(base), "%.*s", (int)(colon - spec), spec);
+	memset(&e2, 0, sizeof(e2));
+	if (resolve_trimmed(base, &tmp, &e2))
+		return -ENOENT;
+	if (pmc_apply_mods(colon + 1, &tmp, why, sizeof(why)))
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': %s", spec, why);
+	memset(err, 0, sizeof(*err));
+	*ev = tmp;
+	return 0;
 }
 
 int pmc_event_resolve(const char *spec, struct pmc_event *ret, struct pmc_resolve_error *err)
@@ -297,64 +409,37 @@ int pmc_event_resolve(const char *spec, struct pmc_event *ret, struct pmc_resolv
 	buf[len] = '\0';
 	if (!len)
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "empty event name");
-	for (size_t i = 0; i < len; i++)
+	for (size_t i = 0; i < len; i++) {
+		if ((unsigned char)buf[i] >= 0x80)
+			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
+						"event '%s': character %zu is not ASCII; event names are ASCII letters, "
+						"digits and punctuation (a pasted name may hold a typographic dash or "
+						"quote)", buf, i + 1);
 		if (!isgraph((unsigned char)buf[i]))
 			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 						"event '%s': names contain no spaces or control characters", buf);
+	}
 	/* No pmc_pmu_init here: libpfm4's start-up runs CPUID per PMU it knows (milliseconds in a VM, where each
 	 * CPUID exits to the hypervisor), so it starts only for a spelling that needs it (pmc_libpfm_encode and the
 	 * PMU queries start it). */
 	pmc_event_init(&ev, buf);
 	rc = resolve_trimmed(buf, &ev, err);
+	if (rc && rc != -EACCES && rc != -ENODEV) {
+		int r2 = resolve_with_mods(buf, &ev, err);
+
+		if (r2 != -ENOENT)
+			rc = r2;
+	}
 	if (rc) {
 		append_suggestions(err);
 		return rc;
 	}
 	pmc_event_normalize_excl(&ev.attr);
+	if (ev.flags & PMC_EVF_GUEST_ONLY)
+		ev.attr.exclude_host = 1;
+	if (ev.flags & PMC_EVF_HOST_ONLY)
+		ev.attr.exclude_guest = 1;
 	ev.attr.size = sizeof(ev.attr);
 	*ret = ev;
-	return 0;
-}
-
-int pmc_event_list_split(const char *list, int (*cb)(const char *spec, void *ctx), void *ctx)
-{
-	char item[PMC_MAX_SPEC_LEN + 1];
-	size_t len = strnlen(list, PMC_MAX_SPEC_LEN + 1);
-	size_t start = 0;
-	bool in_terms = false, is_mem = false;
-
-	if (len > PMC_MAX_SPEC_LEN)
-		return -E2BIG;
-	for (size_t i = 0; i <= len; i++) {
-		size_t a = start, b = i;
-		int rc;
-
-		if (i == start) {
-			size_t j = i;
-
-			while (j < len && isspace((unsigned char)list[j]))
-				j++;
-			/* mem:ADDR/LEN has a lone '/' that opens no term list */
-			is_mem = !strncasecmp(list + j, "mem:", 4);
-		}
-		if (i < len && list[i] == '/' && !is_mem)
-			in_terms = !in_terms;
-		if (i < len && (list[i] != ',' || in_terms))
-			continue;
-		if (i == len && in_terms)
-			return -EINVAL;
-		while (a < b && isspace((unsigned char)list[a]))
-			a++;
-		while (b > a && isspace((unsigned char)list[b - 1]))
-			b--;
-		if (a == b)
-			return -EINVAL;
-		memcpy(item, list + a, b - a);
-		item[b - a] = '\0';
-		rc = cb(item, ctx);
-		if (rc)
-			return rc;
-		start = i + 1;
-	}
 	return 0;
 }

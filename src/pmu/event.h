@@ -24,6 +24,12 @@ enum pmc_event_flags {
 	PMC_EVF_TIME_NS = 1u << 1,  /* value is nanoseconds (task-clock, cpu-clock): shown as msec */
 	PMC_EVF_ANCHOR = 1u << 2,   /* added by pmctool to every batch (instructions, cycles, ref-cycles, tsc) */
 	PMC_EVF_HARDWARE = 1u << 3, /* needs the CPU's PMU (PERF_TYPE_HARDWARE, _RAW, _HW_CACHE or the core PMU's type) */
+	PMC_EVF_PRECISE = 1u << 4,     /* :p/:pp/:ppp/:P given: only sampling uses it (pmc_event_note) */
+	PMC_EVF_SAMPLE_READ = 1u << 5, /* :S given: only sampling uses it */
+	PMC_EVF_PINNED = 1u << 6,      /* :D given: not passed on (pmc_event_note says why) */
+	PMC_EVF_GUEST_ONLY = 1u << 7,  /* :G: exclude_host */
+	PMC_EVF_HOST_ONLY = 1u << 8,   /* :H: exclude_guest */
+	PMC_EVF_WEAK_GROUP = 1u << 9,  /* a member of a weak group {..}:W: the planner may split it */
 };
 
 /* One resolved event. Plain data: copyable, nothing to free. */
@@ -36,6 +42,11 @@ struct pmc_event {
 	unsigned flags;               /* enum pmc_event_flags */
 	bool cpu_wide;                /* count CPU 'cpu' system-wide (an event set's EVENT@siblingN), not the workload */
 	int cpu;                      /* with cpu_wide only */
+	unsigned core_pmu;            /* hybrid CPUs: 1 + index of the core PMU this copy counts on (pmu/hybrid.h), 0 on
+					 other machines and for events of no core PMU: events of two core PMUs never
+					 share a group or a counter budget */
+	unsigned group;               /* perf's {a,b} group: 1 + the group's number on the command line, 0 for none; the
+					 planner keeps a group's events in one batch */
 };
 
 enum pmc_resolve_code {
@@ -59,8 +70,19 @@ struct pmc_resolve_error {
 int pmc_pmu_init(char *err, size_t errlen);
 void pmc_pmu_fini(void);
 
-/* True when the CPU's core PMU (as libpfm4 sees it, forced or detected) is Intel and has fixed counters. */
+/* Fixed counters of the core PMU whose encodings are in use: a forced libpfm4 PMU's (LIBPFM_FORCE_PMU) table value,
+ * else CPUID 0xA on Intel (libpfm4 is not started); 0 on AMD, arm64 and without a count. */
+unsigned pmc_pmu_fixed_counters(void);
+
+/* True when that PMU is Intel and has fixed counters. */
 bool pmc_pmu_has_intel_fixed(void);
+
+/* The core PMU has ref-cycles: a forced PMU's vendor; else the kernel's core PMU lists it in sysfs (AMD's does not);
+ * without a core PMU, an Intel CPU. */
+bool pmc_pmu_has_ref_cycles(void);
+
+/* libpfm4's static table count of programmable counters of the core PMU (not live), -1 when none is active. */
+int pmc_pmu_core_table_counters(void);
 
 /* libpfm4's name of the default core PMU ("hsw", "icl", "amd64_fam19h_zen3"...), or NULL when none is active. */
 const char *pmc_pmu_core_name(void);
@@ -75,16 +97,63 @@ const char *pmc_pmu_core_name(void);
  *   raw                                             r53010e
  *   test-bench (libpfc) spelling                    uops_issued.any, uops_issued.any>=2, uops_issued.any<1,
  *                                                   *uops_issued.any>=1 (edge), br_inst_exec.0x81
- *   hardware breakpoints                            mem:0x401000[:x|r|w|rw][/len]
- *   modifiers                                       :u (user only), :k (kernel only)
+ *   hardware cache events                           L1-dcache-load-misses, LLC-loads, dTLB-store-misses (perf's)
+ *   tracepoints (tracefs)                           sched:sched_switch, syscalls:sys_enter_write
+ *   hardware breakpoints                            mem:0x401000[:x|r|w|rw][/len], mem:0x401000:xu
+ *   perf's modifiers                                :u :k :h (levels, combined), :G :H (guest/host only), :I (not
+ *                                                   idle), :p..:ppp :P :S :D (accepted; pmc_event_note says why
+ *                                                   counting ignores them)
  * On failure returns a negative errno-style value and fills err (err may be NULL). Never writes *ret on failure.
  */
 int pmc_event_resolve(const char *spec, struct pmc_event *ret, struct pmc_resolve_error *err);
 
+/* One event of an -e list, as pmc_event_list_walk hands it over. */
+struct pmc_spec_item {
+	const char *spec;       /* the event, trimmed; valid during the callback */
+	unsigned group;         /* 0, or the group number (1 + the groups before it, counted by *next_group) */
+	const char *group_mods; /* the modifiers after the group's '}' ("u", "W", "uW"), "" when none */
+	bool leader;            /* the group's first member */
+};
+
 /*
- * Split a comma-separated -e list into specs, respecting commas inside pmu/.../ terms.
+ * Split an -e list into events: commas inside pmu/terms/ do not split, and perf's groups {a,b}[:mods] hand their
+ * members over with a group number. next_group (may be NULL) counts groups across several lists. Stops at the first
+ * non-zero cb return and returns it; -EINVAL for a malformed list, -E2BIG for one longer than PMC_MAX_LIST_LEN or an
+ * event longer than PMC_NAME_MAX, each with a one-line message in err (may be NULL).
+ */
+int pmc_event_list_walk(const char *list, unsigned *next_group, int (*cb)(const struct pmc_spec_item *item, void *ctx),
+			void *ctx, char *err, size_t errlen);
+
+/* Applies a group's modifiers to a resolved member (u/k levels, W marks it weak). 0, or -EINVAL with why. */
+int pmc_event_group_mods(const char *mods, struct pmc_event *ev, char *why, size_t whylen);
+
+/* A note on how counting treats ev's modifiers (:p, :S, :D): 1 and buf filled, or 0 when there is none. */
+int pmc_event_note(const struct pmc_event *ev, char *buf, size_t len);
+
+/* The i-th of perf's hardware cache names (L1-dcache-loads...), perf's own spellings only. 0 or -ENOENT past the
+ * end. */
+int pmc_cache_name_at(size_t i, char *buf, size_t len);
+
+/* The i-th generic perf name (aliases included) and the event it names; -ENOENT past the end. canonical: perf's own
+ * name of that event (the alias's target). */
+int pmc_generic_at(size_t i, const char **name, const char **canonical, bool *software);
+
+/* name is a libpfm4 PMU (case-insensitive): 0, or -ENOENT with a message naming the nearest valid PMUs in err (starts
+ * libpfm4). Under a valid LIBPFM_FORCE_PMU libpfm4 knows only the forced table, so only that name passes. */
+int pmc_pmu_name_check(const char *name, char *err, size_t errlen);
+
+/* A list PATTERN written as an event (UOPS_ISSUED:ANY, hsw::UOPS_ISSUED:ANY:c=1, uops_issued.any): its event and
+ * umask parts, each "" when the pattern is not such a spelling (a glob, a plain word). Needs libpfm4 started. */
+void pmc_event_pattern_parts(const char *pattern, char *event, char *umask, size_t len);
+
+/* Calls cb with each tracepoint name (SYSTEM:EVENT) under tracefs, sorted; 0 when tracefs is absent. Stops at the
+ * first non-zero return and returns it. */
+int pmc_tracepoint_walk(int (*cb)(const char *name, void *ctx), void *ctx);
+
+/*
+ * Split a comma-separated -e list into specs, respecting commas inside pmu/.../ terms (groups' braces dropped).
  * Calls cb for each non-empty trimmed spec; stops at the first non-zero return and returns it.
- * Returns -EINVAL for an unbalanced '/', -E2BIG when list is longer than PMC_MAX_SPEC_LEN.
+ * Returns -EINVAL for an unbalanced '/', -E2BIG when list is longer than PMC_MAX_LIST_LEN.
  */
 int pmc_event_list_split(const char *list, int (*cb)(const char *spec, void *ctx), void *ctx);
 

@@ -82,3 +82,13 @@ const char *pmc_generic_name_at(size_t i)
 {
 	return i < PMC_ARRAY_SIZE(generic_events) ? generic_events[i].name : NULL;
 }
+
+int pmc_generic_at(size_t i, const char **name, const char **canonical, bool *software)
+{
+	if (i >= PMC_ARRAY_SIZE(generic_events))
+		return -ENOENT;
+	*name = generic_events[i].name;
+	*canonical = pmc_generic_name(generic_events[i].type, generic_events[i].config);
+	*software = generic_events[i].type == PERF_TYPE_SOFTWARE;
+	return 0;
+}

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* libpfm4 life cycle, the core PMU's identity, and encoding through libpfm4's perf_event OS layer. */
 #include <errno.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "arch/x86_64/cpuid.h"
+#include "info/sysfs.h"
 #include "pmu/pmu_internal.h"
 
 static struct {
@@ -17,8 +17,11 @@ static struct {
 	int core;       /* pfm_pmu_t of the default core PMU, or -1 */
 	bool intel_fixed;
 	bool amd;
+	int table_fixed;  /* libpfm4's num_fixed_cntrs for the core PMU */
+	int table_gp;     /* and its num_cntrs */
+	int fixed;        /* pmc_pmu_fixed_counters(), -1 until asked */
 	char core_name[64];
-} pmu_state = { .core = -1 };
+} pmu_state = { .core = -1, .fixed = -1 };
 
 static void find_core_pmu(void)
 {
@@ -38,6 +41,8 @@ static void find_core_pmu(void)
 		snprintf(pmu_state.core_name, sizeof(pmu_state.core_name), "%s", pi.name);
 		pmu_state.amd = !strncmp(pi.name, "amd64", 5);
 		pmu_state.intel_fixed = !pmu_state.amd && pi.num_fixed_cntrs > 0;
+		pmu_state.table_fixed = pi.num_fixed_cntrs;
+		pmu_state.table_gp = pi.num_cntrs;
 		return;
 	}
 }
@@ -71,35 +76,77 @@ void pmc_pmu_fini(void)
 		pfm_terminate();
 	memset(&pmu_state, 0, sizeof(pmu_state));
 	pmu_state.core = -1;
+	pmu_state.fixed = -1;
 }
 
-/* Without a forced PMU, libpfm4 activates an Intel core PMU only on a CPU whose vendor is GenuineIntel: on any other
- * the answer is known without starting libpfm4 (one CPUID instead of one per PMU libpfm4 knows). */
-static bool surely_not_intel(void)
+/* CPUID 0xA on an Intel CPU (EDX[4:0], or the v5 bitmap): the live count, without starting libpfm4. */
+static unsigned cpuid_fixed_counters(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
-	unsigned a, b, c, d;
+	struct pmc_cpu_id id;
+	struct pmc_arch_perfmon arch;
+	struct pmc_amd_perfmon amd;
+	bool has_arch, has_amd;
 
-	if (pmu_state.tried || getenv("LIBPFM_FORCE_PMU") || !__get_cpuid(0, &a, &b, &c, &d))
-		return false;
-	return !(b == 0x756e6547 && d == 0x49656e69 && c == 0x6c65746e); /* "Genu" "ineI" "ntel" */
-#else
-	return false;
-#endif
+	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+	if (id.vendor != PMC_VENDOR_INTEL || !has_arch || arch.version < 2)
+		return 0;
+	return arch.fixed_counters;
+}
+
+unsigned pmc_pmu_fixed_counters(void)
+{
+	if (pmu_state.fixed < 0) {
+		/* A forced PMU encodes for another CPU than this one: its table is the only model there is. */
+		if (getenv("LIBPFM_FORCE_PMU")) {
+			pmc_pmu_init(NULL, 0);
+			pmu_state.fixed = pmu_state.intel_fixed ? pmu_state.table_fixed : 0;
+		} else {
+			pmu_state.fixed = (int)cpuid_fixed_counters();
+		}
+	}
+	return (unsigned)pmu_state.fixed;
 }
 
 bool pmc_pmu_has_intel_fixed(void)
 {
-	if (surely_not_intel())
-		return false;
-	pmc_pmu_init(NULL, 0);
-	return pmu_state.intel_fixed;
+	return pmc_pmu_fixed_counters() > 0;
+}
+
+bool pmc_pmu_has_ref_cycles(void)
+{
+	static const char *const core[] = { "cpu", "cpu_core" };
+	char path[600];
+	struct pmc_cpu_id id;
+	struct pmc_arch_perfmon arch;
+	struct pmc_amd_perfmon amd;
+	bool has_arch, has_amd;
+
+	if (getenv("LIBPFM_FORCE_PMU"))
+		return pmc_pmu_has_intel_fixed();
+	/* The kernel lists the generic events its core PMU has: AMD's has no ref-cycles. */
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(core); i++) {
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type", pmc_sysfs_root(), core[i]);
+		if (access(path, F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/events/ref-cycles", pmc_sysfs_root(),
+			 core[i]);
+		return access(path, F_OK) == 0;
+	}
+	/* No PMU to ask: what the vendor's PMU would have. */
+	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+	return id.vendor == PMC_VENDOR_INTEL;
 }
 
 const char *pmc_pmu_core_name(void)
 {
 	pmc_pmu_init(NULL, 0);
 	return pmu_state.core >= 0 ? pmu_state.core_name : NULL;
+}
+
+int pmc_pmu_core_table_counters(void)
+{
+	pmc_pmu_init(NULL, 0);
+	return pmu_state.core >= 0 ? pmu_state.table_gp : -1;
 }
 
 bool pmc_pmu_libpfm_ready(void)
@@ -150,8 +197,10 @@ int pmc_libpfm_encode(const char *str, struct perf_event_attr *attr, char *fstr,
 void pmc_event_normalize_excl(struct perf_event_attr *a)
 {
 	/* x86 has no hypervisor privilege level of its own: libpfm4 sets exclude_hv differently per PMU, so tie it
-	 * to kernel and make every spelling of the same event give the same attr. Guest mode is counted, like perf
-	 * does for an event without modifiers. */
+	 * to kernel and make every spelling of the same event give the same attr. Guest mode is counted: unlike
+	 * perf, which sets exclude_guest on every event it parses (event_attr_init, unless 'perf kvm'), pmctool
+	 * counts what the workload makes the CPU do, and a KVM guest the workload runs is such work; the msr PMU
+	 * also refuses any exclude bit (EINVAL), which would need a per-PMU retry. pmctool-stat(1) says so. */
 	a->exclude_hv = a->exclude_kernel;
 	a->exclude_guest = 0;
 	a->exclude_host = 0;
@@ -159,19 +208,27 @@ void pmc_event_normalize_excl(struct perf_event_attr *a)
 
 void pmc_event_classify_core(struct pmc_event *ev)
 {
-	/* The kernel places only these exact encodings (no cmask, inv, edge, any) on the fixed counters. */
-	static const uint64_t fixed_codes[] = { 0x00c0, 0x003c, 0x0300 };
+	/* The kernel places only these exact encodings (no cmask, inv, edge, any) on the fixed counters: index i is
+	 * fixed counter i. Ice Lake and later (4 fixed counters) add 0x0100 on counter 0 and TOPDOWN.SLOTS 0x0400. */
+	static const struct {
+		uint64_t code;
+		int index;
+		unsigned min_fixed;
+	} fixed_codes[] = {
+		{ 0x00c0, 0, 1 }, { 0x003c, 1, 2 }, { 0x0300, 2, 3 }, { 0x0100, 0, 4 }, { 0x0400, 3, 4 },
+	};
 	uint64_t cfg = ev->attr.config & ~PMC_X86_PLM_BITS;
+	unsigned nfixed;
 
 	ev->flags |= PMC_EVF_HARDWARE;
 	ev->cls = PMC_CLASS_GP;
 	ev->fixed_index = -1;
-	if (!pmc_pmu_has_intel_fixed() || ev->attr.config1 || ev->attr.config2)
+	if (ev->attr.config1 || ev->attr.config2 || !(nfixed = pmc_pmu_fixed_counters()))
 		return;
-	for (int i = 0; i < (int)PMC_ARRAY_SIZE(fixed_codes); i++)
-		if (cfg == fixed_codes[i]) {
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(fixed_codes); i++)
+		if (cfg == fixed_codes[i].code && nfixed >= fixed_codes[i].min_fixed) {
 			ev->cls = PMC_CLASS_FIXED;
-			ev->fixed_index = i;
+			ev->fixed_index = fixed_codes[i].index;
 		}
 }
 

@@ -67,6 +67,21 @@ int pmc_testbench_to_libpfm(const char *spec, char *out, size_t len);
 /* Parse user/kernel modifier letters ("u", "k", "uk"). 0 or -EINVAL. */
 int pmc_apply_plm_mods(const char *mods, struct perf_event_attr *a);
 
+/* True when s is made only of perf's modifier letters (u k h G H I p P S D W, and U K). */
+bool pmc_mods_word(const char *s);
+/* Applies perf's modifier letters to ev (levels to attr; G/H/p/S/D to flags). 0, or -EINVAL with why filled. */
+int pmc_apply_mods(const char *mods, struct pmc_event *ev, char *why, size_t whylen);
+
+/* Hardware cache names: 0 and ev filled, or -ENOENT. pmc_cache_name: perf's name of a PERF_TYPE_HW_CACHE config. */
+int pmc_cache_lookup(const char *name, struct pmc_event *ev);
+int pmc_cache_name(uint64_t config, char *buf, size_t len);
+
+/* tracefs: its root (PMCTOOL_TRACEFS, /sys/kernel/tracing, /sys/kernel/debug/tracing) or NULL; SYSTEM:EVENT shape;
+ * lookup: 0 and ev filled, -ENOENT (quiet: nothing in err), or another -errno with err filled. */
+const char *pmc_tracefs_root(void);
+bool pmc_tracepoint_shaped(const char *spec);
+int pmc_tracepoint_lookup(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err, bool quiet);
+
 /* Fill err->suggest / nsuggest with the nearest valid names to input. */
 void pmc_suggest(const char *input, struct pmc_resolve_error *err);
 void pmc_suggest_fini(void);

@@ -11,14 +11,25 @@
 
 #define INTEL_MOD_BITS ((1ull << 18) | (1ull << 19) | (1ull << 21) | (1ull << 23) | (0xffull << 24))
 
-/* perf's modifier letters for the exclude bits; "" when both levels count. */
+/* perf's modifier letters for the exclude bits (u, k; G, H; I); "" when every level counts. One static buffer per
+ * attr is enough: each spelling uses one attr's letters. */
 static const char *plm_suffix(const struct perf_event_attr *a)
 {
+	static char buf[8];
+	size_t n = 0;
+
 	if (a->exclude_kernel && !a->exclude_user)
-		return "u";
+		buf[n++] = 'u';
 	if (a->exclude_user && !a->exclude_kernel)
-		return "k";
-	return "";
+		buf[n++] = 'k';
+	if (a->exclude_host && !a->exclude_guest)
+		buf[n++] = 'G';
+	if (a->exclude_guest && !a->exclude_host)
+		buf[n++] = 'H';
+	if (a->exclude_idle)
+		buf[n++] = 'I';
+	buf[n] = '\0';
+	return buf;
 }
 
 static int put(char *buf, size_t len, size_t *off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -121,6 +132,29 @@ static int spell_sysfs(const struct pmc_event *ev, char *buf, size_t len)
 	return rc;
 }
 
+/* A hybrid CPU's copy of a core event (pmu/hybrid.h): perf's cpu_core/cycles/, cpu_atom/event=0xc0,umask=0x00/. */
+static int spell_hybrid(const struct pmc_event *ev, const char *pmu, int pmulen, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	char core[PMC_NAME_MAX];
+	size_t off = 0;
+	int rc;
+
+	if (a->type == PERF_TYPE_HARDWARE) {
+		const char *g = pmc_generic_name(PERF_TYPE_HARDWARE, a->config & PERF_HW_EVENT_MASK);
+		if (g)
+			return put(buf, len, &off, "%.*s/%s/%s", pmulen, pmu, g, plm_suffix(a));
+	}
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE)
+		return put(buf, len, &off, "%s", ev->canonical);
+	rc = spell_core(ev, core, sizeof(core));
+	if (rc)
+		return rc;
+	if (!strncmp(core, "cpu/", 4))
+		return put(buf, len, &off, "%.*s/%s", pmulen, pmu, core + 4);
+	return put(buf, len, &off, "%.*s/config=%#llx/%s", pmulen, pmu, (unsigned long long)a->config, plm_suffix(a));
+}
+
 int pmc_event_perf_spelling(const struct pmc_event *ev, char *buf, size_t len)
 {
 	const struct perf_event_attr *a = &ev->attr;
@@ -131,14 +165,23 @@ int pmc_event_perf_spelling(const struct pmc_event *ev, char *buf, size_t len)
 	if (!len)
 		return -ENOSPC;
 	buf[0] = '\0';
+	if (ev->core_pmu && strchr(ev->canonical, '/'))
+		return spell_hybrid(ev, ev->canonical, (int)strcspn(ev->canonical, "/"), buf, len);
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_SOFTWARE)
 		g = pmc_generic_name(a->type, a->config);
 	if (g)
 		return put(buf, len, &off, "%s%s%s", g, *plm_suffix(a) ? ":" : "", plm_suffix(a));
 	if (a->type == PERF_TYPE_BREAKPOINT)
-		return put(buf, len, &off, "mem:%#llx/%llu:%s%s%s", (unsigned long long)a->bp_addr,
+		return put(buf, len, &off, "mem:%#llx/%llu:%s%s%s%s", (unsigned long long)a->bp_addr,
 			   (unsigned long long)a->bp_len, a->bp_type & HW_BREAKPOINT_R ? "r" : "",
-			   a->bp_type & HW_BREAKPOINT_W ? "w" : "", a->bp_type & HW_BREAKPOINT_X ? "x" : "");
+			   a->bp_type & HW_BREAKPOINT_W ? "w" : "", a->bp_type & HW_BREAKPOINT_X ? "x" : "",
+			   plm_suffix(a));
+	if (a->type == PERF_TYPE_HW_CACHE && !pmc_cache_name(a->config, buf, len)) {
+		off = strlen(buf);
+		return put(buf, len, &off, "%s%s", *plm_suffix(a) ? ":" : "", plm_suffix(a));
+	}
+	if (a->type == PERF_TYPE_TRACEPOINT && strchr(ev->canonical, ':') && !strchr(ev->canonical, '/'))
+		return put(buf, len, &off, "%s", ev->canonical);
 	if (a->type == PERF_TYPE_RAW)
 		return spell_core(ev, buf, len);
 	rc = spell_sysfs(ev, buf, len);

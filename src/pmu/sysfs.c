@@ -252,7 +252,7 @@ int pmc_sysfs_resolve(const char *spec, struct pmc_event *ev, struct pmc_resolve
 	const char *s1 = strchr(spec, '/');
 	const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
 	struct term_ctx c = { .err = err };
-	char pmu[128], terms[PMC_NAME_MAX];
+	char pmu[128], terms[PMC_NAME_MAX], why[200];
 	uint32_t type = 0;
 	int rc;
 
@@ -273,9 +273,9 @@ int pmc_sysfs_resolve(const char *spec, struct pmc_event *ev, struct pmc_resolve
 	memcpy(terms, s1 + 1, (size_t)(s2 - s1 - 1));
 	terms[s2 - s1 - 1] = '\0';
 	/* perf writes the modifiers right after the slash (msr/tsc/u); a colon is accepted too */
-	if (s2[1] && pmc_apply_plm_mods(s2 + 1 + (s2[1] == ':'), &ev->attr))
-		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
-					"'%s': after pmu/.../ only the modifiers u, k or uk may follow", spec);
+	if (s2[1] && pmc_apply_mods(s2 + 1 + (s2[1] == ':'), ev, why, sizeof(why)))
+		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': after pmu/.../ come perf's modifiers "
+					"(u, k, uk, G, H, I, p, S, D): %s", spec, why);
 	c.pmu = pmu;
 	c.spec = spec;
 	rc = find_pmu(&c, &type);

@@ -185,3 +185,23 @@ int pmc_testbench_to_libpfm(const char *spec, char *out, size_t len)
 		     any ? ":t=1" : "", u ? ":u" : "", k ? ":k" : "");
 	return n < 0 || (size_t)n >= len ? -E2BIG : 0;
 }
+
+void pmc_event_pattern_parts(const char *pattern, char *event, char *umask, size_t len)
+{
+	char lib[PMC_NAME_MAX];
+	const char *p = pattern, *start, *colon;
+
+	event[0] = umask[0] = '\0';
+	if (strpbrk(pattern, "*?"))
+		return;
+	if (!pmc_testbench_to_libpfm(pattern, lib, sizeof(lib)))
+		p = lib;
+	start = strstr(p, "::") ? strstr(p, "::") + 2 : p;
+	colon = strchr(start, ':');
+	if (!colon)
+		return;
+	snprintf(event, len, "%.*s", (int)(colon - p), p);
+	snprintf(umask, len, "%.*s", (int)strcspn(colon + 1, ":"), colon + 1);
+	if (strchr(umask, '='))
+		umask[0] = '\0';
+}

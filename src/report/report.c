@@ -121,6 +121,21 @@ int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x)
 	return 0;
 }
 
+/* Hybrid CPUs: a copy bound to one core PMU counts only while the workload runs there; its time running below
+ * time enabled is time on the other core type, so its counts are never scaled. */
+double pmc_report_sample_value(const struct pmc_report_event *e, const struct pmc_count *c)
+{
+	return e->ev.core_pmu ? (double)c->value : pmc_count_scaled(c);
+}
+
+void pmc_report_core_pmu_name(const struct pmc_report_event *e, char *buf, size_t len)
+{
+	const char *b = strrchr(e->ev.name, '[');
+	size_t n = b ? strcspn(b + 1, "]") : strcspn(e->ev.canonical, "/");
+
+	snprintf(buf, len, "%.*s", (int)n, b ? b + 1 : e->ev.canonical);
+}
+
 static void summarize_event(const struct pmc_report *rep, struct pmc_report_event *e, unsigned nbatches)
 {
 	double *vals;
@@ -130,6 +145,7 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 	e->nok = 0;
 	e->mean = e->median = e->stddev = e->min = e->max = 0;
 	e->running_pct = 0;
+	e->core_share_pct = 0;
 	e->batch_spread_pct = -1;
 	e->reason[0] = '\0';
 	if (e->nsamples == 0) {
@@ -158,7 +174,7 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 			}
 			continue;
 		}
-		vals[n++] = pmc_count_scaled(c);
+		vals[n++] = pmc_report_sample_value(e, c);
 		sum += vals[n - 1];
 		pct = c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 100.0;
 		if (pct < minrun)
@@ -167,8 +183,14 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 	if (n == 0) {
 		if (e->status == PMC_COUNT_NOT_SUPPORTED)
 			snprintf(e->reason, sizeof(e->reason), "%s",
-				 pmc_perf_open_reason(e->err, !!(e->ev.flags & PMC_EVF_HARDWARE)));
-		else if (e->status == PMC_COUNT_NOT_COUNTED)
+				 pmc_perf_event_reason(e->err, &e->ev.attr, !!(e->ev.flags & PMC_EVF_HARDWARE)));
+		else if (e->status == PMC_COUNT_NOT_COUNTED && e->ev.core_pmu) {
+			char pmu[64];
+			pmc_report_core_pmu_name(e, pmu, sizeof(pmu));
+			snprintf(e->reason, sizeof(e->reason),
+				 "time running 0 on %s: the workload did not run on a %s CPU (or its counters were busy)",
+				 pmu, pmu);
+		} else if (e->status == PMC_COUNT_NOT_COUNTED)
 			snprintf(e->reason, sizeof(e->reason),
 				 "opened but never scheduled on a counter (time running 0): the counters were busy");
 		else if (e->status == PMC_COUNT_OK)
@@ -194,7 +216,8 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 			ss += (vals[i] - e->mean) * (vals[i] - e->mean);
 		e->stddev = sqrt(ss / (double)(n - 1));
 	}
-	e->running_pct = minrun;
+	e->running_pct = e->ev.core_pmu ? 100.0 : minrun;
+	e->core_share_pct = e->ev.core_pmu ? minrun : 0;
 	free(vals);
 
 	if (e->in_every_batch && nbatches > 1) {
@@ -208,7 +231,7 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 				if (e->samples[i].batch != b || e->samples[i].count.status != PMC_COUNT_OK ||
 				    !pmc_report_run_used(rep, e->samples[i].run))
 					continue;
-				s += pmc_count_scaled(&e->samples[i].count);
+				s += pmc_report_sample_value(e, &e->samples[i].count);
 				k++;
 			}
 			if (!k)

@@ -11,6 +11,8 @@
 #include "pmu/event.h"
 #include "util/path_template.h"
 
+#define PMC_REPORT_MAX_PARTS 4
+
 /* One event's count in one run of one batch. */
 struct pmc_sample {
 	unsigned run;   /* 0..nruns-1 (-r) */
@@ -35,6 +37,15 @@ struct pmc_report_event {
 	double running_pct;           /* lowest running/enabled over the samples, in percent (100 = never multiplexed) */
 	double batch_spread_pct;      /* in_every_batch events over >1 batch: (max - min) / mean of per-batch means,
 					 percent; negative when not applicable */
+
+	/* Hybrid CPUs (ev.core_pmu != 0): a copy counts only while the workload runs on its core type, so its values
+	 * are never scaled (time_running < time_enabled is time spent on the other type, not multiplexing) and
+	 * running_pct stays 100; core_share_pct is the lowest running/enabled, the share of time on this core type. */
+	double core_share_pct;
+	/* A merged row (nparts > 0): the sum of the per-core-PMU copies parts[] (indices in events), one sample per
+	 * sample of the first copy, scaled only by the time the workload ran on no counted core type. */
+	size_t parts[PMC_REPORT_MAX_PARTS];
+	unsigned nparts;
 };
 
 #define PMC_METRIC_NAME_MAX 64
@@ -124,6 +135,18 @@ struct pmc_report {
 	bool has_origin;
 	struct pmc_origin origin;
 };
+
+/* Hybrid CPUs: after the measurement, add a merged row right after each event's per-core-PMU copies (events named
+ * "NAME [pmu]" with ev.core_pmu set): named NAME, summing the copies sample by sample. 0 or -ENOMEM. */
+int pmc_report_merge_core_pmus(struct pmc_report *rep);
+
+/* The value of one OK sample of e: scaled to its enabled time, except on a hybrid CPU's core-PMU copy (never scaled:
+ * see core_share_pct). */
+double pmc_report_sample_value(const struct pmc_report_event *e, const struct pmc_count *c);
+
+/* The core PMU a hybrid copy (ev.core_pmu != 0) counts on: "cpu_atom" from "cycles [cpu_atom]" or
+ * "cpu_atom/event=0xc0/". */
+void pmc_report_core_pmu_name(const struct pmc_report_event *e, char *buf, size_t len);
 
 /* Fill status, statistics and reasons of every event from its samples, over the runs chosen from execs (all
  * samples when there are no execs). */

@@ -8,13 +8,27 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
+#include "perf/open.h"
 #include "perf/perf.h"
+#include "pmu/hybrid.h"
 #include "util/util.h"
 
 volatile sig_atomic_t pmc_launch_child;
+
+/* The open-file limit the workload must get: pmctool's own before it raised it for its counters. */
+static struct rlimit workload_nofile;
+static bool have_workload_nofile;
+
+void pmc_launch_keep_limits(void)
+{
+	if (!have_workload_nofile && getrlimit(RLIMIT_NOFILE, &workload_nofile) == 0)
+		have_workload_nofile = true;
+}
 
 int pmc_wait_status_code(int st)
 {
@@ -33,7 +47,7 @@ static void close_fd(int *fd)
 }
 
 /* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. */
-static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent)
+static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group)
 {
 	char c;
 	ssize_t n;
@@ -43,6 +57,13 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(PMC_EXIT_INTERNAL);
+	/* Its own process group, so that the guard can take the whole workload down with pmctool (the parent sets it
+	 * too: whichever runs first). */
+	if (own_group)
+		setpgid(0, 0);
+	/* pmctool raised its open-file limit for its counters; the workload gets the limit pmctool was given. */
+	if (have_workload_nofile)
+		setrlimit(RLIMIT_NOFILE, &workload_nofile);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
@@ -60,6 +81,85 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	_exit(e == ENOENT ? PMC_EXIT_NOTFOUND : PMC_EXIT_NOEXEC);
 }
 
+/*
+ * When pmctool dies, however it dies, the whole workload goes: the command runs in a process group of its own, and a
+ * guard process in that group waits on a pipe only pmctool writes; end of file without pmctool's "done" byte means
+ * pmctool is gone, and the guard sends SIGKILL to the group (itself included). PR_SET_PDEATHSIG covers only the
+ * direct child. Not when pmctool runs in the foreground of a terminal: there the command stays in pmctool's group,
+ * the terminal's foreground, so it can read the terminal and Ctrl-C reaches it (as coreutils' timeout --foreground);
+ * only the direct child is then sure to go (pmctool-stat(1) says so).
+ */
+static bool terminal_foreground(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		pid_t fg = tcgetpgrp(fd);
+
+		if (fg >= 0)
+			return fg == getpgrp();
+	}
+	return false;
+}
+
+static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
+{
+	char c = 0;
+	ssize_t n;
+
+	prctl(PR_SET_NAME, "pmctool-guard");
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGTSTP, SIG_IGN);
+	close_range(0, (unsigned)rd - 1, 0);
+	close_range((unsigned)rd + 1, ~0u, 0);
+	setpgid(0, group);
+	do
+		n = read(rd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1 && c == 'd')
+		_exit(0);
+	kill(-group, SIGKILL);
+	_exit(0);
+}
+
+/* Start the guard for the process group of pid; returns the write end of its pipe (-1: none was started). The
+ * guard's copy of 'mine' (the caller's heap block) is freed: it only waits and exits, and valgrind follows it. */
+static int start_guard(pid_t pid, void *mine, pid_t *ret_guard)
+{
+	int gp[2];
+	pid_t g;
+
+	*ret_guard = -1;
+	if (pipe2(gp, O_CLOEXEC))
+		return -1;
+	g = fork();
+	if (g == 0) {
+		free(mine);
+		guard_main(gp[0], pid);
+	}
+	close(gp[0]);
+	if (g < 0) {
+		close(gp[1]);
+		return -1;
+	}
+	setpgid(g, pid);
+	*ret_guard = g;
+	return gp[1];
+}
+
+static void stop_guard(int wr, pid_t g)
+{
+	if (wr < 0)
+		return;
+	if (write(wr, "d", 1) != 1) {
+		/* the guard is gone already: nothing to stop */
+	}
+	close(wr);
+	while (waitpid(g, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
 /* An attr ready to count the child from exec on: leaders start disabled and are enabled by exec. */
 static void prepare_attr(struct perf_event_attr *a, const struct pmc_event *ev, bool leader)
 {
@@ -75,28 +175,18 @@ static void prepare_attr(struct perf_event_attr *a, const struct pmc_event *ev, 
 	a->enable_on_exec = leader;
 }
 
-/* Open one event; at perf_event_paranoid >= 2 an unprivileged user may count only user mode, so retry that way
- * (as perf does) and mark the count. Returns the fd or -errno. */
+/* Open one event (with the paranoid fallback every mode shares) and note in c how it was opened. */
 static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struct pmc_count *c)
 {
 	struct perf_event_attr a;
-	int fd;
 
 	prepare_attr(&a, ev, group_fd < 0);
 	if (ev->cpu_wide) {
 		pid = -1;
 		group_fd = -1;
 	}
-	fd = pmc_perf_open(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, 0);
-	if ((fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && ev->attr.type != PERF_TYPE_BREAKPOINT &&
-	    !(ev->flags & PMC_EVF_TSC)) {
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		fd = pmc_perf_open(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, 0);
-		if (fd >= 0)
-			c->flags |= PMC_COUNT_USER_ONLY;
-	}
-	return fd;
+	return pmc_perf_open_counting(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, pmc_event_open_opts(ev),
+				      &c->flags);
 }
 
 /* Open the batch on pid. Group mode puts the hardware events in one group (they run together, never multiplexed
@@ -104,11 +194,15 @@ static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struc
  * Returns 0, or 1 when the kernel rejected the group (out->group_err set). */
 static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, struct pmc_measure_out *out)
 {
-	int leader = -1;
+	int leaders[PMC_MAX_CORE_PMUS + 1];
 
+	/* One group per core PMU: a hybrid CPU's kernel refuses a group mixing cpu_core and cpu_atom events. */
+	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
+		leaders[k] = -1;
 	for (size_t i = 0; i < req->n; i++) {
 		const struct pmc_event *ev = req->events[i];
 		bool grouped = req->group && (ev->flags & PMC_EVF_HARDWARE) && !ev->cpu_wide;
+		int *leader_p = &leaders[ev->core_pmu <= PMC_MAX_CORE_PMUS ? ev->core_pmu : 0], leader = *leader_p;
 		struct pmc_count *c = &out->counts[i];
 		int fd;
 
@@ -132,7 +226,7 @@ static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, st
 		}
 		fds[i] = fd;
 		if (grouped && leader < 0)
-			leader = fd;
+			*leader_p = fd;
 	}
 	return 0;
 }
@@ -166,9 +260,10 @@ static void read_batch(const struct pmc_measure_req *req, const int *fds, struct
 int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
 		       struct pmc_launch_error *err)
 {
-	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, guard_wr = -1;
 	int *fds = NULL;
-	pid_t pid = -1, parent = getpid();
+	pid_t pid = -1, parent = getpid(), guard = -1;
+	bool own_group = !terminal_foreground();
 	uint64_t t0 = 0;
 	int rc = -1, st = 0, exec_errno = 0;
 	ssize_t n;
@@ -195,11 +290,15 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		free(fds); /* the child's copy: it only execs or exits, and valgrind follows it until then */
 		close(go[1]);
 		close(ep[0]);
-		child_main(argv, go[0], ep[1], parent);
+		child_main(argv, go[0], ep[1], parent, own_group);
 	}
 	pmc_launch_child = pid;
 	close_fd(&go[0]);
 	close_fd(&ep[1]);
+	if (own_group) {
+		setpgid(pid, pid);
+		guard_wr = start_guard(pid, fds, &guard);
+	}
 
 	if (open_batch(req, pid, fds, out)) {
 		err->what = PMC_LAUNCH_GROUP;
@@ -226,6 +325,8 @@ reap:
 	out->wall_ns = t0 ? pmc_now_ns() - t0 : 0;
 	toggle_cpu_wide(req, fds, PERF_EVENT_IOC_DISABLE);
 	pmc_launch_child = 0;
+	stop_guard(guard_wr, guard);
+	guard_wr = -1;
 	out->wait_status = st;
 	if (err->what != PMC_LAUNCH_OK)
 		goto out;
@@ -249,5 +350,6 @@ out:
 	close_fd(&go[1]);
 	close_fd(&ep[0]);
 	close_fd(&ep[1]);
+	stop_guard(guard_wr, guard);
 	return rc;
 }

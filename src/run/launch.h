@@ -26,6 +26,10 @@ struct pmc_launch_error {
 int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
 		       struct pmc_launch_error *err);
 
+/* Remember the limits the workload must get (the open-file limit), before pmctool raises its own for its counters;
+ * the command is given them back before exec. */
+void pmc_launch_keep_limits(void);
+
 /* The pid of the command being measured now (0 when none): signal handlers forward SIGINT/SIGTERM to it. */
 extern volatile sig_atomic_t pmc_launch_child;
 

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "perf/open.h"
 #include "perf/perf.h"
 #include "pmu/event.h"
 
@@ -27,5 +28,11 @@ struct pmc_measure_out {
 				     split by the planner), 0 otherwise */
 	int group_err_index;      /* index in req->events of the member whose open failed with group_err */
 };
+
+/* How the shared open path may treat ev (perf/open.h): the msr PMU refuses every exclude bit. */
+static inline unsigned pmc_event_open_opts(const struct pmc_event *ev)
+{
+	return (ev->flags & PMC_EVF_TSC) ? PMC_OPEN_NO_EXCLUDE : 0;
+}
 
 #endif

@@ -23,7 +23,8 @@ enum pmc_exit {
 
 /* Limits on user-controlled sizes: every one is checked with a clear error. */
 #define PMC_MAX_EVENTS 1024         /* events on one command line or in one set */
-#define PMC_MAX_SPEC_LEN 4096       /* one event spec or one -e list */
+#define PMC_MAX_SPEC_LEN 4096       /* one event spec or one list PATTERN */
+#define PMC_MAX_LIST_LEN (PMC_MAX_EVENTS * PMC_NAME_MAX) /* one -e list: as many events as allowed, each as long */
 #define PMC_MAX_RUNS 100000         /* -r */
 #define PMC_NAME_MAX 256            /* an event name as written, or its canonical form */
 

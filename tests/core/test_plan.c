@@ -3,6 +3,7 @@
  * rejection. Events are built by hand: the planner is a pure function of their classes. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <errno.h>
@@ -194,6 +195,105 @@ static void test_plan_split_moves_the_rejected_tail_to_a_new_batch(void **state)
 	pmc_plan_fini(&p);
 }
 
+/* ref-cycles twice (generic and raw 0x0300): the second fits only fixed counter 2, so it gets a batch of its own in
+ * which the first is left out, never a GP slot, where the kernel would refuse the group (issue 11 item 4). */
+static void test_plan_second_user_of_a_fixed_only_encoding_gets_its_own_batch_not_a_gp_slot(void **state)
+{
+	struct pmc_event evs[4];
+	struct pmc_plan_opts o = { .gp_budget = 4, .fixed_slots = 3, .bp_budget = 4 };
+	struct pmc_plan p;
+
+	(void)state;
+	evs[0] = mk(PMC_CLASS_FIXED, 2, PMC_EVF_ANCHOR | PMC_EVF_HARDWARE);
+	evs[0].attr.type = PERF_TYPE_HARDWARE;
+	evs[0].attr.config = PERF_COUNT_HW_REF_CPU_CYCLES;
+	evs[1] = mk(PMC_CLASS_FIXED, 2, PMC_EVF_HARDWARE);
+	evs[1].attr.type = PERF_TYPE_RAW;
+	evs[1].attr.config = 0x0300;
+	evs[2] = mk(PMC_CLASS_GP, -1, PMC_EVF_HARDWARE);
+	evs[3] = mk(PMC_CLASS_FIXED, 0, PMC_EVF_HARDWARE); /* 0x00c0 fits a GP counter too: not fixed-only */
+	evs[3].attr.type = PERF_TYPE_RAW;
+	evs[3].attr.config = 0x00c0;
+	assert_true(pmc_plan_fixed_only(&evs[0], 3));
+	assert_true(pmc_plan_fixed_only(&evs[1], 3));
+	assert_false(pmc_plan_fixed_only(&evs[3], 3));
+	assert_int_equal(pmc_plan_build(evs, 4, &o, &p), 0);
+	assert_int_equal(p.nevery, 2); /* ref-cycles and 0x00c0 on their fixed counters */
+	assert_int_equal(p.nbatches, 2);
+	assert_int_equal(p.batches[0].n, 1); /* the GP event */
+	assert_int_equal(p.batches[0].fixed_own, 0);
+	assert_true(pmc_plan_every_in_batch(&p, 0, &evs[0]));
+	assert_int_equal(p.batches[1].n, 1);
+	assert_int_equal(p.batches[1].events[0], 1);
+	assert_int_equal(p.batches[1].fixed_own, 1u << 2);
+	assert_false(pmc_plan_every_in_batch(&p, 1, &evs[0]));
+	pmc_plan_fini(&p);
+}
+
+/* Ice Lake and later (4 fixed counters): 0x0100 and 0x0400 are fixed-only too; before, 0x0100 is an ordinary code. */
+static void test_plan_fixed_only_encodings_follow_the_fixed_counter_count(void **state)
+{
+	static const struct {
+		int line;
+		uint64_t config;
+		int index;
+		unsigned fixed;
+		bool want;
+	} rows[] = {
+		{ __LINE__, 0x0300, 2, 3, true }, { __LINE__, 0x0300, 2, 4, true }, { __LINE__, 0x0100, 0, 4, true },
+		{ __LINE__, 0x0400, 3, 4, true }, { __LINE__, 0x0400, 3, 3, false }, { __LINE__, 0x00c0, 0, 4, false },
+		{ __LINE__, 0x003c, 1, 4, false }, { __LINE__, 0x0300, 2, 0, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_event e = mk(PMC_CLASS_FIXED, rows[i].index, PMC_EVF_HARDWARE);
+		e.attr.type = PERF_TYPE_RAW;
+		e.attr.config = rows[i].config;
+		if (pmc_plan_fixed_only(&e, rows[i].fixed) != rows[i].want)
+			fail_msg("row at line %d", rows[i].line);
+	}
+}
+
+/* Injected counts (no counter is opened): a group whose every opened member has time_running 0 while enabled never
+ * ran; a counted member, a lone event, or nothing enabled is not that (issue 11 item 5). */
+static void test_group_never_ran_decided_from_injected_counts(void **state)
+{
+	static const struct {
+		int line;
+		uint64_t ena[3], run[3];
+		enum pmc_count_status st[3];
+		bool hw[3];
+		bool want;
+	} rows[] = {
+		{ __LINE__, { 900, 900, 900 }, { 0, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 }, true },
+		{ __LINE__, { 900, 900, 900 }, { 0, 0, 900 }, { 1, 1, 0 }, { 1, 1, 1 }, false },
+		{ __LINE__, { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 }, false },
+		{ __LINE__, { 900, 900, 900 }, { 0, 0, 500 }, { 1, 1, 0 }, { 1, 1, 0 }, true }, /* software ran: not a member */
+		{ __LINE__, { 900, 0, 0 }, { 0, 0, 0 }, { 1, 2, 2 }, { 1, 1, 1 }, false }, /* one opened: a lone event */
+		{ __LINE__, { 900, 900, 0 }, { 0, 0, 0 }, { 1, 1, 2 }, { 1, 1, 1 }, true },  /* one failed to open */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_event evs[3];
+		const struct pmc_event *pev[3];
+		struct pmc_count c[3];
+
+		for (int k = 0; k < 3; k++) {
+			evs[k] = mk(rows[i].hw[k] ? PMC_CLASS_GP : PMC_CLASS_FREE, -1, rows[i].hw[k] ? PMC_EVF_HARDWARE : 0);
+			pev[k] = &evs[k];
+			memset(&c[k], 0, sizeof(c[k]));
+			c[k].enabled = rows[i].ena[k];
+			c[k].running = rows[i].run[k];
+			c[k].status = rows[i].st[k] == 1 ? PMC_COUNT_NOT_COUNTED
+				    : rows[i].st[k] == 2 ? PMC_COUNT_NOT_SUPPORTED : PMC_COUNT_OK;
+		}
+		if (pmc_group_never_ran(c, pev, 3) != rows[i].want)
+			fail_msg("row at line %d", rows[i].line);
+	}
+}
+
 static void test_plan_rejects_zero_budget(void **state)
 {
 	struct pmc_event ev = mk(PMC_CLASS_GP, -1, 0);
@@ -215,6 +315,9 @@ int main(void)
 		cmocka_unit_test(test_plan_breakpoints_fill_debug_registers_per_batch),
 		cmocka_unit_test(test_plan_multiplex_puts_everything_in_one_batch),
 		cmocka_unit_test(test_plan_split_moves_the_rejected_tail_to_a_new_batch),
+		cmocka_unit_test(test_plan_second_user_of_a_fixed_only_encoding_gets_its_own_batch_not_a_gp_slot),
+		cmocka_unit_test(test_plan_fixed_only_encodings_follow_the_fixed_counter_count),
+		cmocka_unit_test(test_group_never_ran_decided_from_injected_counts),
 		cmocka_unit_test(test_plan_rejects_zero_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,7 +30,7 @@ run_pmc list --pmu msr
 expect_out 'msr/tsc/' "--pmu msr from sysfs"
 run_pmc list --pmu hsx
 expect_rc 2 "unknown PMU"
-expect_err "no PMU named 'hsx'.*did you mean 'hsw'" "unknown PMU named, suggestion"
+expect_err "no PMU named 'hsx'.*nearest: 'hsw'" "unknown PMU named, suggestion"
 export LIBPFM_FORCE_PMU=hsw
 run_pmc list --pmu skl
 expect_rc 2 "--pmu skl under LIBPFM_FORCE_PMU=hsw"

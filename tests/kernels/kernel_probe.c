@@ -5,7 +5,8 @@
  *                                     (declared instructions at the test parameters below)
  *   kernel_probe run NAME N           run the kernel N iterations once (under valgrind --toggle-collect=SYMBOL)
  *   kernel_probe hw NAME N            instructions retired / declared through pmc_kernel_measure (exit 77: no PMU)
- * Test parameters: chase footprint=64K (small, so valgrind is quick); others at their defaults.
+ * Test parameters: chase footprint=64K, stream footprint=12K, matmul n=4 (small, so valgrind is quick; stream and
+ * matmul are assembly on AArch64); others at their defaults.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,8 +19,11 @@ static int params_for_test(const struct pmc_kernel *k, struct pmc_kernel_params 
 {
 	char err[256];
 
+	const char *kv = !strcmp(k->name, "chase") ? "footprint=64K" : !strcmp(k->name, "stream") ? "footprint=12K"
+			 : !strcmp(k->name, "matmul") ? "n=4" : NULL;
+
 	pmc_kernel_params_init(k, p);
-	if (!strcmp(k->name, "chase") && pmc_kernel_params_parse(k, "footprint=64K", p, err, sizeof(err))) {
+	if (kv && pmc_kernel_params_parse(k, kv, p, err, sizeof(err))) {
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}

@@ -10,6 +10,6 @@ rc=$?
 set -e
 [ "$rc" -eq 77 ] && skip "instructions could not be counted here"
 [ "$rc" -eq 0 ] || fail "fma: instructions retired differ from the declared count by more than 0.1%"
-for k in empty loop branch flops-dp-256; do
+for k in empty loop branch flops-dp-128; do
 	"$PROBE" hw "$k" 10000000 || fail "$k: instructions retired differ from the declared count by more than 0.1%"
 done

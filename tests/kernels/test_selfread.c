@@ -21,9 +21,9 @@ static uint64_t fake_pmc, fake_tsc;
 static uint32_t last_counter;
 static unsigned rdpmc_calls, bump_lock_times;
 
-static uint64_t inj_rdpmc(uint32_t counter)
+static uint64_t inj_rdpmc(uint32_t index)
 {
-	last_counter = counter;
+	last_counter = index;
 	rdpmc_calls++;
 	/* Simulate the kernel updating the page in the middle of a read. */
 	if (bump_lock_times) {
@@ -34,8 +34,11 @@ static uint64_t inj_rdpmc(uint32_t counter)
 	return fake_pmc;
 }
 
+static unsigned timer_calls;
+
 static uint64_t inj_rdtsc(void)
 {
+	timer_calls++;
 	return fake_tsc;
 }
 
@@ -47,10 +50,11 @@ static int reset(void **state)
 	fake_pmc = fake_tsc = 0;
 	last_counter = 0;
 	rdpmc_calls = bump_lock_times = 0;
+	timer_calls = 0;
 	return 0;
 }
 
-static void test_selfread_injected_rdpmc_reads_index_minus_one_plus_offset(void **state)
+static void test_selfread_injected_read_gets_page_index_and_adds_offset(void **state)
 {
 	struct pmc_selfread_value v;
 
@@ -61,7 +65,7 @@ static void test_selfread_injected_rdpmc_reads_index_minus_one_plus_offset(void 
 	fake_pmc = 1234;
 	pmc_selfread_page(&page, &inj, &v);
 	assert_true(v.from_rdpmc);
-	assert_int_equal(last_counter, 2);
+	assert_int_equal(last_counter, 3); /* the architecture maps it: RDPMC ECX 2, PMEVCNTR2_EL0 */
 	assert_int_equal(v.value, 6234);
 	assert_int_equal(v.retries, 0);
 }
@@ -147,6 +151,24 @@ static void test_selfread_injected_rdpmc_counter_wrap_gives_correct_delta(void *
 	assert_int_equal(b.value - a.value, 10);
 }
 
+/* arm64 event counters are 32 bits wide (pmc_width 32): the kernel folds each overflow into offset, and a read
+ * between the wrap and the fold must still give the right delta (REFERENCE 11: a 4.4e9-instruction run). */
+static void test_selfread_injected_width_32_counter_wrap_gives_correct_delta(void **state)
+{
+	struct pmc_selfread_value a, b;
+
+	page.capabilities = CAP_RDPMC;
+	page.index = 3;
+	page.pmc_width = 32;
+	page.offset = 0x100000000ull;       /* one wrap already folded in by the kernel */
+	fake_pmc = 0xfffffff0u;              /* reads as -16 in 32 bits */
+	pmc_selfread_page(&page, &inj, &a);
+	assert_int_equal(a.value, 0x100000000ull - 16);
+	fake_pmc = 0x10u | (0xdeadull << 32); /* wrapped; high bits garbage */
+	pmc_selfread_page(&page, &inj, &b);
+	assert_int_equal(b.value - a.value, 0x20);
+}
+
 static void test_selfread_injected_rdpmc_index_zero_falls_back(void **state)
 {
 	struct pmc_selfread_value v;
@@ -196,13 +218,14 @@ static void test_selfread_injected_rdpmc_time_short_masks_cycles(void **state)
 	struct pmc_selfread_value v;
 
 	page.capabilities = CAP_TIME | CAP_TIME_SHORT;
+	page.time_enabled = 1; /* enabled != running: the times need the timer */
 	page.time_mult = 1;
 	page.time_shift = 0;
 	page.time_cycles = 0x1000;
 	page.time_mask = 0xff;
 	fake_tsc = 0x12345;   /* (0x12345 - 0x1000) & 0xff = 0x45 */
 	pmc_selfread_page(&page, &inj, &v);
-	assert_int_equal(v.enabled, 0x1000 + 0x45);
+	assert_int_equal(v.enabled, 1 + 0x1000 + 0x45);
 }
 
 static void test_selfread_time_delta_does_not_overflow(void **state)
@@ -252,11 +275,130 @@ static void test_selfread_injected_rdpmc_group_snapshot_rechecks_every_lock(void
 	assert_int_equal(v[1].value, 107);
 }
 
+/* An overflow interrupt during a read, as on arm64's 32-bit counters: the kernel folds the counter into its count,
+ * reprograms it to 0x80000001 (half a period) and moves the page's offset. The repeated pass reads the counter later
+ * (here 100 events later: the read loop's own instructions); the value must be the first read's, with its own
+ * epoch's offset, not the later one, and never a mix of the two epochs (a whole period off). */
+static const uint64_t ovf_prev = 0xffffffff80000001ull; /* -(2^31 - 1): the kernel's start value */
+static uint64_t ovf_count, ovf_raw;
+static unsigned ovf_reads;
+
+static uint64_t inj_overflow_read(uint32_t index)
+{
+	(void)index;
+	if (ovf_reads++ == 0) {
+		uint64_t at_irq = ovf_raw + 5; /* the interrupt comes 5 events after this read */
+
+		ovf_count += (at_irq - ovf_prev) & 0xffffffffull;
+		page.offset = ovf_count - ovf_prev;
+		page.lock++;
+		return ovf_raw;
+	}
+	return 0x80000001ull + 100;
+}
+
+static void test_selfread_injected_overflow_during_read_keeps_first_read_and_its_epoch(void **state)
+{
+	static const struct pmc_selfread_ops ops = { inj_overflow_read, inj_rdtsc };
+	const struct perf_event_mmap_page *pages[] = { &page };
+	uint64_t truth;
+	struct pmc_selfread_value v;
+
+	for (int group = 0; group < 2; group++) {
+		reset(state);
+		ovf_reads = 0;
+		ovf_count = 1000;
+		ovf_raw = 0x10; /* wrapped past 2^32 with the interrupt still pending */
+		page.capabilities = CAP_RDPMC;
+		page.index = 1;
+		page.pmc_width = 32;
+		page.offset = ovf_count - ovf_prev;
+		truth = ovf_count + ((ovf_raw - ovf_prev) & 0xffffffffull);
+		if (group)
+			pmc_selfread_group_page(pages, 1, &ops, &v);
+		else
+			pmc_selfread_page(&page, &ops, &v);
+		assert_int_equal(v.retries, 1);
+		assert_int_equal(ovf_reads, 2);
+		assert_int_equal(v.value, truth); /* not truth + 105, the repeated pass's */
+	}
+}
+
 static void test_selfread_sign_extend_width_zero_or_64_is_identity(void **state)
 {
 	assert_int_equal(pmc_selfread_sign_extend(0xffffull << 40, 0), 0xffffull << 40);
 	assert_int_equal(pmc_selfread_sign_extend(UINT64_MAX, 64), UINT64_MAX);
 	assert_int_equal(pmc_selfread_sign_extend(0x80, 8), UINT64_MAX - 0x7f);
+}
+
+/* #11 item 7: as libperf, the timer is read only when enabled != running; equal times need none (and say so). */
+static void test_selfread_injected_timer_read_only_when_enabled_differs_from_running(void **state)
+{
+	struct pmc_selfread_value v;
+
+	page.capabilities = CAP_RDPMC | CAP_TIME;
+	page.index = 1;
+	page.time_enabled = page.time_running = 5000;
+	page.time_mult = 1;
+	fake_tsc = 400;
+	pmc_selfread_page(&page, &inj, &v);
+	assert_int_equal(timer_calls, 0);
+	assert_true(v.full);
+	assert_false(v.times_now);
+	assert_true(pmc_selfread_usable(&v));
+	page.time_running = 4000;
+	pmc_selfread_page(&page, &inj, &v);
+	assert_int_equal(timer_calls, 1);
+	assert_false(v.full);
+	assert_true(v.times_now);
+	assert_int_equal(v.enabled, 5400);
+	assert_int_equal(v.running, 4400);
+}
+
+/* #11 item 10: a top-down metric event's index (x86 INTEL_PMC_FIXED_RDPMC_METRICS, bit 29 after the -1) names the
+ * PERF_METRICS register, whose read is packed ratios: never read it as a count. */
+static void test_selfread_injected_topdown_metrics_index_is_never_read_as_count(void **state)
+{
+	struct pmc_selfread_value v;
+	struct pmc_selfread s = { .fd = -1, .page = &page };
+	char why[200];
+
+	page.capabilities = CAP_RDPMC | CAP_TIME;
+	page.index = (1u << 29) + 1;
+	fake_pmc = 0x1234;
+	pmc_selfread_page(&page, &inj, &v);
+	assert_false(v.from_rdpmc);
+	assert_int_equal(rdpmc_calls, 0);
+	assert_false(pmc_arch_counter_is_count((1u << 29) + 1));
+	assert_int_not_equal(pmc_selfread_probe(&s, why, sizeof(why)), 0);
+	assert_false(s.rdpmc_ok);
+}
+
+/* #11 item 9: the decision is made per read. A value read from the counter is counted whatever stale times say
+ * (cap_user_time off, enabled = running = 0 right after enabling); a page that later loses cap_user_time while
+ * multiplexed (enabled != running) falls back to read() for that read. */
+static void test_selfread_injected_per_read_decision_stale_times_never_make_not_counted(void **state)
+{
+	struct pmc_selfread s = { .fd = -1, .page = &page, .rdpmc_ok = true };
+	struct pmc_count c;
+	bool rdpmc = false;
+
+	page.capabilities = CAP_RDPMC;
+	page.index = 2;
+	page.offset = 10;
+	fake_pmc = 90;
+	assert_int_equal(pmc_selfread_read_ops(&s, &inj, &c, &rdpmc), 0);
+	assert_true(rdpmc);
+	assert_int_equal(c.status, PMC_COUNT_OK);
+	assert_int_equal(c.value, 100);
+	page.time_enabled = 3000;
+	page.time_running = 1000;
+	assert_int_not_equal(pmc_selfread_read_ops(&s, &inj, &c, &rdpmc), 0); /* read() of fd -1 */
+	assert_false(rdpmc);
+	page.capabilities = CAP_RDPMC | CAP_TIME;
+	assert_int_equal(pmc_selfread_read_ops(&s, &inj, &c, &rdpmc), 0);
+	assert_true(rdpmc);
+	assert_int_equal(c.status, PMC_COUNT_OK);
 }
 
 static void test_selfread_probe_survives_rdpmc_fault_on_synthetic_page(void **state)
@@ -272,7 +414,7 @@ static void test_selfread_probe_survives_rdpmc_fault_on_synthetic_page(void **st
 	assert_true(rc == 0 || rc == -EPERM);
 	assert_int_equal(s.rdpmc_ok, rc == 0);
 	if (rc)
-		assert_non_null(strstr(why, "RDPMC faulted"));
+		assert_non_null(strstr(why, "faulted")); /* "RDPMC faulted", "mrs PMEVCNTR... faulted" */
 }
 
 static void test_selfread_software_event_page_falls_back_to_read(void **state)
@@ -306,10 +448,12 @@ static void test_selfread_software_event_page_falls_back_to_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup(test_selfread_injected_rdpmc_reads_index_minus_one_plus_offset, reset),
+		cmocka_unit_test_setup(test_selfread_injected_read_gets_page_index_and_adds_offset, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_retries_when_lock_changes, reset),
+		cmocka_unit_test_setup(test_selfread_injected_overflow_during_read_keeps_first_read_and_its_epoch, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_sign_extends_by_pmc_width, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_counter_wrap_gives_correct_delta, reset),
+		cmocka_unit_test_setup(test_selfread_injected_width_32_counter_wrap_gives_correct_delta, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_index_zero_falls_back, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_time_extrapolation_enabled_always_running_when_on_pmu,
 				       reset),
@@ -318,6 +462,10 @@ int main(void)
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_group_snapshot_rechecks_every_lock, reset),
 		cmocka_unit_test(test_selfread_sign_extend_width_zero_or_64_is_identity),
 		cmocka_unit_test_setup(test_selfread_probe_survives_rdpmc_fault_on_synthetic_page, reset),
+		cmocka_unit_test_setup(test_selfread_injected_timer_read_only_when_enabled_differs_from_running, reset),
+		cmocka_unit_test_setup(test_selfread_injected_topdown_metrics_index_is_never_read_as_count, reset),
+		cmocka_unit_test_setup(test_selfread_injected_per_read_decision_stale_times_never_make_not_counted,
+				       reset),
 		cmocka_unit_test(test_selfread_software_event_page_falls_back_to_read),
 	};
 

@@ -110,6 +110,7 @@ static const struct {
 } na_rows[] = {
 	{ __LINE__, "instructions / zero", "division by zero: zero is 0" },
 	{ __LINE__, "cycles / (cycles - 1000)", "division by zero: (cycles - 1000) is 0" },
+	{ __LINE__, "instructions / 0", "division by zero: the formula divides by the constant 0" },
 	{ __LINE__, "instructions / missing", "event 'missing' was not counted" },
 	{ __LINE__, "{not-there} + 1", "'not-there'" },
 	{ __LINE__, "min(1, missing)", "missing" },

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* CPUID: the CPU's identity and the counters it says it has. Decoders are pure functions of register values. */
-#ifndef PMC_INFO_CPUID_H
-#define PMC_INFO_CPUID_H
+#ifndef PMC_ARCH_X86_64_CPUID_H
+#define PMC_ARCH_X86_64_CPUID_H
 
 #include <stdbool.h>
 #include <stdint.h>

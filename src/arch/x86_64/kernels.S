@@ -2,7 +2,7 @@
 /*
  * Built-in kernels: exact instruction sequences, so instructions, branches, FLOPs and bytes per iteration are known.
  * Every kernel is  uint64_t pmc_kern_NAME(uint64_t iters (rdi), void *ctx (rsi))  and touches only caller-saved
- * registers. The counts declared in kernels_table.c are the instructions of the function itself, from its first
+ * registers. The counts declared in src/arch/x86_64/kernels_table.c are the instructions of the function itself, from its first
  * instruction to its ret, for iters >= 1; tests/kernels checks them against valgrind's count.
  * The loop head of each kernel (executed exactly once per iteration) is published as an address in
  * pmc_kern_NAME_head, not as a symbol: a global label inside a function would split it in two for profilers.

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/* aarch64 hot-path hooks (included by arch/arch.h only): CNTVCT_EL0, PMEVCNTR<n>_EL0 / PMCCNTR_EL0, ISB. */
+#ifndef PMC_ARCH_AARCH64_ARCH_INLINE_H
+#define PMC_ARCH_AARCH64_ARCH_INLINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PMC_ARCH_USER_READ 1
+
+/* The virtual counter of the generic timer, unordered. */
+static inline uint64_t pmc_arch_timer_now(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+
+/* ISB: later instructions are fetched after every earlier one has completed (what lfence is to x86 here). */
+static inline void pmc_arch_fence(void)
+{
+	__asm__ __volatile__("isb" ::: "memory");
+}
+
+static inline uint64_t pmc_arch_timer_begin(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) :: "memory");
+	return v;
+}
+
+static inline uint64_t pmc_arch_timer_end(void)
+{
+	return pmc_arch_timer_begin();
+}
+
+/* Index -> register: 32 is PMCCNTR_EL0, 1..31 are PMEVCNTR<index-1>_EL0. The register number is part of the
+ * instruction, hence one case per counter. Raises SIGILL unless kernel.perf_user_access allows it and the page says
+ * the event is on that counter (index != 0): callers check the page first. 0 for an index no counter has. */
+uint64_t pmc_arm64_counter_read(uint32_t index);
+
+static inline uint64_t pmc_arch_counter_read(uint32_t index)
+{
+	return pmc_arm64_counter_read(index);
+}
+
+/* 1..31 event counters, 32 the cycle counter: every one holds a count. */
+static inline bool pmc_arch_counter_is_count(uint32_t index)
+{
+	return index >= 1 && index <= 32;
+}
+
+#endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The architecture seam: every CPU-specific fact pmctool uses, behind a few hooks. One folder per architecture
+ * (src/arch/x86_64, src/arch/aarch64) fills them; src/arch/generic keeps any other architecture building (no kernels,
+ * no in-process counter reads: read() only). No file outside src/arch tests __x86_64__ or __aarch64__.
+ *
+ * The hot-path hooks are static inline (arch_inline.h of the architecture), the rest are functions in its arch.c:
+ *   pmc_arch_timer_begin/end()  the region timer, ordered against the measured code (TSC, CNTVCT_EL0, ...)
+ *   pmc_arch_timer_now()        the same timer unordered (the perf page's time extrapolation)
+ *   pmc_arch_fence()            no later instruction starts before the earlier ones complete
+ *   pmc_arch_counter_read(idx)  the in-process counter read of a perf mmap page's index (index >= 1)
+ *   pmc_arch_counter_is_count(idx) whether that read yields a count (x86 top-down metrics do not)
+ *   PMC_ARCH_USER_READ          1 when pmc_arch_counter_read is a real instruction on this architecture
+ */
+#ifndef PMC_ARCH_ARCH_H
+#define PMC_ARCH_ARCH_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__x86_64__)
+#include "arch/x86_64/arch_inline.h"
+#elif defined(__aarch64__)
+#include "arch/aarch64/arch_inline.h"
+#else
+#include "arch/generic/arch_inline.h"
+#endif
+
+/* The architecture pmctool was built for: "x86_64", "aarch64", or the compiler's name for another. */
+const char *pmc_arch_name(void);
+
+/* The CPU's identity in architecture-neutral terms (the x86 CPUID details stay in arch/x86_64/cpuid.h). */
+struct pmc_arch_cpu {
+	char vendor[48];        /* "GenuineIntel", "AuthenticAMD"; on arm64 the implementer's name ("ARM", "Ampere") */
+	char name[128];         /* display name: /proc/cpuinfo model name, or "ARM Cortex-A57" from the MIDR part */
+	bool intel;             /* an Intel x86 CPU (its fixed counters, Intel libpfm4 tables) */
+	unsigned family, model, stepping; /* x86 display values; 0 elsewhere */
+	uint32_t midr;          /* arm64 MIDR_EL1; 0 unknown or not arm64 */
+	unsigned implementer, variant, part, revision; /* arm64 MIDR fields */
+	bool hypervisor;        /* known to run under a hypervisor */
+	const char *source;     /* where the identity came from ("cpuid", "/proc/cpuinfo", "midr_el1 (sysfs)", NULL) */
+};
+
+/* Identify the running CPU (cached: later calls are free). Fills what is known; never fails. */
+void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret);
+
+/* An Intel x86 CPU (cheap: one CPUID, no file read); false on every other architecture. */
+bool pmc_arch_cpu_is_intel(void);
+
+/* The region timer: its name in reports ("TSC", "CNTVCT") and its rate in Hz with the source of that rate.
+ * 0, or -ENODEV when the rate cannot be known. Cached. */
+const char *pmc_arch_timer_name(void);
+int pmc_arch_timer_hz(double *ret_hz, const char **ret_source);
+
+/* How the region timer is read, for reports ("lfence; rdtsc", "isb; mrs CNTVCT_EL0"). */
+const char *pmc_arch_timer_how(void);
+
+/* The in-process counter read, for reports ("RDPMC", "mrs PMEVCNTR<n>_EL0"); NULL when the architecture has none. */
+const char *pmc_arch_user_read_name(void);
+
+/* Prepare an attr for in-process reads (arm64: the config1 bit of the core PMU's sysfs `rdpmc` format term, when the
+ * event is on the core PMU). Leaves other attrs alone. */
+void pmc_arch_selfread_attr(struct perf_event_attr *attr);
+
+/* Why in-process reads are off on this machine although the page may say otherwise (arm64: sysctl
+ * kernel.perf_user_access is 0), written to why; 0 when nothing is known against them, -EPERM when they are off,
+ * -ENODEV without a core PMU, -EOPNOTSUPP when the architecture or kernel has none. */
+int pmc_arch_user_read_blocked(char *why, size_t whylen);
+
+/* The kernel's core PMU directory ($sysfs/bus/event_source/devices/NAME) into buf: x86 cpu, cpu_core, cpu_atom;
+ * arm64 armv8_pmuv3* or another PMU with a cpus/cpumask file, format/event and events/. 0, or -ENODEV. */
+int pmc_arch_core_pmu_dir(char *buf, size_t len);
+
+/* Whether the counter budget is learnt from the kernel (open a group until it refuses) rather than reasoned from the
+ * CPU's own report (x86 CPUID, with the NMI watchdog and SMT rules): true on arm64 and unported architectures. */
+bool pmc_arch_budget_from_kernel(void);
+
+/* The counters besides the programmable ones, for `info` ("the cycle counter (PMCCNTR_EL0, cycles only)"); NULL when
+ * the budget text says it already. */
+const char *pmc_arch_extra_counters(void);
+
+/* ISA extensions the kernels use (enum pmc_isa bits in kernels.h). */
+unsigned pmc_arch_isa_have(void);
+const char *pmc_arch_isa_baseline(void); /* what every kernel assumes: "x86-64 (SSE2)", "AArch64 (NEON)" */
+
+/* The architecture's assembly kernels (kernels/kernels.h: struct pmc_kernel); n may be 0. */
+struct pmc_kernel;
+const struct pmc_kernel *pmc_arch_kernels(size_t *ret_n);
+
+#endif

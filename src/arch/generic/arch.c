@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Hooks of an architecture pmctool has no port for: it builds and counts through read(); no kernels, no in-process
+ * counter reads, the timer is CLOCK_MONOTONIC_RAW. */
+#include "arch/arch.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "arch/common.h"
+
+const char *pmc_arch_name(void)
+{
+	static struct utsname u;
+
+	if (!u.machine[0] && uname(&u))
+		snprintf(u.machine, sizeof(u.machine), "this architecture");
+	return u.machine;
+}
+
+void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (!pmc_arch_cpuinfo_field(NULL, "model name", ret->name, sizeof(ret->name)) ||
+	    !pmc_arch_cpuinfo_field(NULL, "cpu model", ret->name, sizeof(ret->name)) ||
+	    !pmc_arch_cpuinfo_field(NULL, "cpu", ret->name, sizeof(ret->name)))
+		ret->source = "/proc/cpuinfo";
+}
+
+bool pmc_arch_cpu_is_intel(void)
+{
+	return false;
+}
+
+const char *pmc_arch_timer_name(void)
+{
+	return "clock";
+}
+
+const char *pmc_arch_timer_how(void)
+{
+	return "clock_gettime(CLOCK_MONOTONIC_RAW)";
+}
+
+int pmc_arch_timer_hz(double *ret_hz, const char **ret_source)
+{
+	*ret_hz = 1e9;
+	if (ret_source)
+		*ret_source = "CLOCK_MONOTONIC_RAW (ns)";
+	return 0;
+}
+
+const char *pmc_arch_user_read_name(void)
+{
+	return NULL;
+}
+
+void pmc_arch_selfread_attr(struct perf_event_attr *attr)
+{
+	(void)attr;
+}
+
+int pmc_arch_user_read_blocked(char *why, size_t whylen)
+{
+	if (why)
+		snprintf(why, whylen, "pmctool has no in-process counter read for %s: counters are read with read()",
+			 pmc_arch_name());
+	return -EOPNOTSUPP;
+}
+
+int pmc_arch_core_pmu_dir(char *buf, size_t len)
+{
+	return pmc_arch_pmu_dir("cpu", buf, len) ? -ENODEV : 0;
+}
+
+bool pmc_arch_budget_from_kernel(void)
+{
+	return true;
+}
+
+const char *pmc_arch_extra_counters(void)
+{
+	return NULL;
+}
+
+unsigned pmc_arch_isa_have(void)
+{
+	return 0;
+}
+
+const char *pmc_arch_isa_baseline(void)
+{
+	return pmc_arch_name();
+}
+
+const struct pmc_kernel *pmc_arch_kernels(size_t *ret_n)
+{
+	*ret_n = 0;
+	return NULL;
+}

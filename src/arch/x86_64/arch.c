@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* x86-64 hooks: CPUID identity, the TSC's rate, RDPMC, ISA features from CPUID and XCR0. */
+#include "arch/arch.h"
+
+#include <cpuid.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "arch/common.h"
+#include "arch/x86_64/cpuid.h"
+#include "info/sysfs.h"
+#include "info/tsc.h"
+#include "kernels/kernels.h"
+
+const char *pmc_arch_name(void)
+{
+	return "x86_64";
+}
+
+void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)
+{
+	static struct pmc_arch_cpu cpu;
+	static bool done;
+
+	if (!done) {
+		struct pmc_cpu_id id;
+		struct pmc_arch_perfmon arch;
+		struct pmc_amd_perfmon amd;
+		bool has_arch, has_amd;
+
+		pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+		snprintf(cpu.vendor, sizeof(cpu.vendor), "%s", id.vendor_str);
+		cpu.intel = id.vendor == PMC_VENDOR_INTEL;
+		cpu.family = id.family;
+		cpu.model = id.model;
+		cpu.stepping = id.stepping;
+		cpu.hypervisor = id.hypervisor;
+		cpu.source = id.max_leaf ? "cpuid" : NULL;
+		if (pmc_arch_cpuinfo_field(NULL, "model name", cpu.name, sizeof(cpu.name)))
+			snprintf(cpu.name, sizeof(cpu.name), "%s family %u model %u", id.vendor_str, id.family,
+				 id.model);
+		done = true;
+	}
+	*ret = cpu;
+}
+
+bool pmc_arch_cpu_is_intel(void)
+{
+	struct pmc_cpuid_regs r;
+
+	return pmc_cpuid(0, 0, &r) && r.ebx == 0x756e6547 && r.edx == 0x49656e69 && r.ecx == 0x6c65746e;
+}
+
+const char *pmc_arch_timer_name(void)
+{
+	return "TSC";
+}
+
+const char *pmc_arch_timer_how(void)
+{
+	return "lfence; rdtsc";
+}
+
+const char *pmc_arch_user_read_name(void)
+{
+	return "RDPMC";
+}
+
+static int from_cpuid(double *ret_hz)
+{
+	struct pmc_cpuid_regs r;
+
+	if (!pmc_cpuid(0x15, 0, &r))
+		return -ENODATA;
+	return pmc_tsc_from_cpuid15(r.eax, r.ebx, r.ecx, ret_hz);
+}
+
+static int from_cpuinfo(double *ret_hz)
+{
+	char name[256];
+	int rc = pmc_arch_cpuinfo_field(NULL, "model name", name, sizeof(name));
+
+	return rc ? rc : pmc_tsc_from_model_name(name, ret_hz);
+}
+
+static uint64_t raw_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* 100 ms between two (rdtsc, clock) pairs: enough for ~1e-5 relative error with a ~1 us clock read. */
+static int from_calibration(double *ret_hz)
+{
+	const struct timespec nap = { 0, 100000000 };
+	uint64_t t0 = raw_ns(), c0 = pmc_rdtsc(), t1, c1;
+
+	nanosleep(&nap, NULL);
+	c1 = pmc_rdtsc();
+	t1 = raw_ns();
+	if (t1 <= t0 || c1 <= c0)
+		return -ENODEV;
+	*ret_hz = (double)(c1 - c0) * 1e9 / (double)(t1 - t0);
+	return 0;
+}
+
+int pmc_arch_timer_hz(double *ret_hz, const char **ret_source)
+{
+	static double hz;
+	static const char *source;
+
+	if (!source) {
+		if (!from_cpuid(&hz))
+			source = "cpuid-0x15";
+		else if (!pmc_tsc_from_perf_page(&hz))
+			source = "perf-mmap";
+		else if (!from_cpuinfo(&hz))
+			source = "cpuinfo-model-name";
+		else if (!from_calibration(&hz))
+			source = "calibration";
+	}
+	if (!source)
+		return -ENODEV;
+	*ret_hz = hz;
+	if (ret_source)
+		*ret_source = source;
+	return 0;
+}
+
+void pmc_arch_selfread_attr(struct perf_event_attr *attr)
+{
+	(void)attr; /* x86 needs nothing in the attr: the page's cap_user_rdpmc and the cpu/rdpmc knob decide */
+}
+
+int pmc_arch_user_read_blocked(char *why, size_t whylen)
+{
+	char dir[512], path[600];
+	long v;
+
+	if (why && whylen)
+		why[0] = '\0';
+	if (pmc_arch_core_pmu_dir(dir, sizeof(dir))) {
+		if (why)
+			snprintf(why, whylen, "no kernel core PMU: no hardware counter to read");
+		return -ENODEV;
+	}
+	snprintf(path, sizeof(path), "%s/rdpmc", dir);
+	if (!pmc_sysfs_read_long(path, &v) && v == 0) {
+		if (why)
+			snprintf(why, whylen, "%s is 0: RDPMC is refused in user space (1 allows it for mmapped events; "
+				 "pmctool does not change it)", path);
+		return -EPERM;
+	}
+	return 0;
+}
+
+int pmc_arch_core_pmu_dir(char *buf, size_t len)
+{
+	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!pmc_arch_pmu_dir(names[i], buf, len))
+			return 0;
+	return -ENODEV;
+}
+
+static uint64_t xgetbv0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return (uint64_t)hi << 32 | lo;
+}
+
+bool pmc_arch_budget_from_kernel(void)
+{
+	return false;
+}
+
+const char *pmc_arch_extra_counters(void)
+{
+	return NULL;
+}
+
+unsigned pmc_arch_isa_have(void)
+{
+	unsigned a, b, c, d, have = 0;
+	uint64_t xcr0 = 0;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	/* The OS must save the wider registers (XCR0) or using them faults even when CPUID lists them. */
+	if (c & bit_OSXSAVE)
+		xcr0 = xgetbv0();
+	bool ymm_os = (xcr0 & 0x6) == 0x6, zmm_os = (xcr0 & 0xe6) == 0xe6;
+	if ((c & bit_AVX) && ymm_os)
+		have |= PMC_ISA_AVX;
+	if ((c & bit_FMA) && ymm_os)
+		have |= PMC_ISA_FMA;
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+		if ((b & bit_AVX2) && ymm_os)
+			have |= PMC_ISA_AVX2;
+		if ((b & bit_AVX512F) && zmm_os)
+			have |= PMC_ISA_AVX512F;
+	}
+	return have;
+}
+
+const char *pmc_arch_isa_baseline(void)
+{
+	return "x86-64 (SSE2)";
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* x86-64 hot-path hooks (included by arch/arch.h only): RDTSC, RDPMC, LFENCE. */
+#ifndef PMC_ARCH_X86_64_ARCH_INLINE_H
+#define PMC_ARCH_X86_64_ARCH_INLINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PMC_ARCH_USER_READ 1
+
+/* Time-stamp counter, unordered: the caller fences. */
+static inline uint64_t pmc_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* No later instruction starts before every earlier one has completed locally. */
+static inline void pmc_lfence(void)
+{
+	__asm__ __volatile__("lfence" ::: "memory");
+}
+
+/* RDPMC of hardware counter 'counter' (ECX). Faults (#GP -> SIGSEGV) unless the kernel allows it: probe first. */
+static inline uint64_t pmc_rdpmc(uint32_t counter)
+{
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline uint64_t pmc_arch_timer_now(void)
+{
+	return pmc_rdtsc();
+}
+
+static inline void pmc_arch_fence(void)
+{
+	pmc_lfence();
+}
+
+/* lfence; rdtsc; lfence: the region starts after everything before it and before anything after it. */
+static inline uint64_t pmc_arch_timer_begin(void)
+{
+	uint64_t t;
+
+	pmc_lfence();
+	t = pmc_rdtsc();
+	pmc_lfence();
+	return t;
+}
+
+static inline uint64_t pmc_arch_timer_end(void)
+{
+	return pmc_arch_timer_begin();
+}
+
+/* The perf page's index is the hardware counter + 1 (bit 30: fixed counters, bit 29: PERF_METRICS). */
+static inline uint64_t pmc_arch_counter_read(uint32_t index)
+{
+	return pmc_rdpmc(index - 1);
+}
+
+/* Index bit 29 (after the -1): INTEL_PMC_FIXED_RDPMC_METRICS, the PERF_METRICS MSR of the top-down metric events
+ * (cpu/topdown-.../): RDPMC returns packed ratios there, not a count. */
+static inline bool pmc_arch_counter_is_count(uint32_t index)
+{
+	return !((index - 1) & (UINT32_C(1) << 29));
+}
+
+#endif

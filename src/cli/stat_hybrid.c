@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat on hybrid CPUs (cpu_core + cpu_atom): which copies of each event to open, and what the report says
+ * about them. */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stat.h"
+#include "pmu/hybrid.h"
+
+static struct {
+	bool read;
+	size_t n;
+	struct pmc_core_pmu pmus[PMC_MAX_CORE_PMUS];
+} core;
+
+static size_t core_pmus(void)
+{
+	if (!core.read) {
+		core.n = pmc_hybrid_core_pmus(core.pmus, PMC_MAX_CORE_PMUS);
+		core.read = true;
+	}
+	return core.n;
+}
+
+int stat_hybrid_pin(struct stat_opts *o)
+{
+	if (!core_pmus() || o->cpu >= 0)
+		return 0;
+	/* The events are chosen for the core type of one CPU: the kernel must then run on that very CPU. */
+	o->cpu = sched_getcpu();
+	if (o->cpu < 0) {
+		fprintf(stderr, "pmctool: this CPU is hybrid and the current CPU is unknown (%s): choose one with --cpu N\n",
+			strerror(errno));
+		return PMC_EXIT_USAGE;
+	}
+	if (pmc_hybrid_pmu_of_cpu(core.pmus, core.n, o->cpu) < 0) {
+		fprintf(stderr, "pmctool: CPU %d is in no core PMU's cpus list (%s: %s, %s: %s): choose one with --cpu N\n",
+			o->cpu, core.pmus[0].name, core.pmus[0].cpus, core.pmus[1].name, core.pmus[1].cpus);
+		return PMC_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The one core PMU an event may use: -k's CPU, or a CPU-wide event's CPU; -1: every core PMU. */
+static int only_pmu(const struct stat_opts *o, const struct pmc_event *ev)
+{
+	if (ev->cpu_wide)
+		return pmc_hybrid_pmu_of_cpu(core.pmus, core.n, ev->cpu);
+	if (o->kernel)
+		return pmc_hybrid_pmu_of_cpu(core.pmus, core.n, o->cpu);
+	return -1;
+}
+
+int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, struct pmc_event *out, size_t max)
+{
+	int only, n;
+
+	if (!core_pmus()) {
+		out[0] = *ev;
+		return 1;
+	}
+	only = only_pmu(o, ev);
+	if (only == -ENOENT) {
+		fprintf(stderr, "pmctool: CPU %d is in no core PMU's cpus list: choose another with --cpu N\n",
+			ev->cpu_wide ? ev->cpu : o->cpu);
+		return -ENOENT;
+	}
+	n = pmc_hybrid_expand(ev, core.pmus, core.n, only, out, max);
+	if (n == 0) {
+		/* It names the other core PMU: say which, and where it counts. */
+		int cpu = ev->cpu_wide ? ev->cpu : o->cpu;
+		const struct pmc_core_pmu *named = &core.pmus[only ? 0 : 1];
+		fprintf(stderr, "pmctool: '%s' counts only on %s CPUs (%s), and CPU %d is a %s CPU: --cpu N picks a CPU "
+				"of that core type\n", ev->name, named->name, named->cpus, cpu, core.pmus[only].name);
+		return -ENOENT;
+	}
+	if (n == -ENAMETOOLONG) {
+		fprintf(stderr, "pmctool: '%s': name too long to open once per core PMU\n", ev->name);
+		return n;
+	}
+	if (n < 0)
+		return n;
+	if (only >= 0) {
+		/* One core type only: the copy keeps the event's name and needs no merge. */
+		for (int i = 0; i < n; i++) {
+			snprintf(out[i].name, sizeof(out[i].name), "%s", ev->name);
+			out[i].core_pmu = 0;
+		}
+	}
+	return n;
+}
+
+int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o)
+{
+	struct pmc_event *old = se->evs;
+	size_t n = se->n;
+
+	if (!core_pmus())
+		return 0;
+	se->evs = NULL;
+	se->n = se->cap = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_event copies[PMC_MAX_CORE_PMUS];
+		int k = stat_hybrid_copies(o, &old[i], copies, PMC_MAX_CORE_PMUS), r;
+
+		if (k < 0) {
+			free(old);
+			return PMC_EXIT_USAGE;
+		}
+		for (int c = 0; c < k; c++) {
+			r = stat_events_push(se, &copies[c]);
+			if (r) {
+				free(old);
+				return r;
+			}
+		}
+	}
+	free(old);
+	return 0;
+}
+
+void stat_hybrid_report(const struct stat_opts *o, struct pmc_report *rep)
+{
+	if (!core_pmus())
+		return;
+	if (o->kernel) {
+		int p = pmc_hybrid_pmu_of_cpu(core.pmus, core.n, o->cpu);
+		if (p >= 0)
+			pmc_report_add_check(rep, PMC_CHECK_INFO, "core-type",
+					     "the kernel ran on CPU %d, a %s CPU (%s: CPUs %s): only %s events were opened; "
+					     "--cpu N runs it on another core type", o->cpu, core.pmus[p].name,
+					     !strcmp(core.pmus[p].name, "cpu_atom") ? "E-core" : "P-core", core.pmus[p].cpus,
+					     core.pmus[p].name);
+		return;
+	}
+	if (pmc_report_merge_core_pmus(rep) < 0) {
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "core-type",
+				     "out of memory while summing the per-core-type counts: only the NAME [pmu] rows are "
+				     "given");
+		return;
+	}
+	if (rep->mode && !strcmp(rep->mode, "multiplex"))
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "core-type-multiplex",
+				     "with --batch multiplex, time a per-core-type copy did not run is both time on the "
+				     "other core type and multiplexing, which cannot be told apart: the NAME [pmu] rows are "
+				     "unscaled counts (low when multiplexed); the merged NAME rows are scaled by the time "
+				     "counted on neither core type");
+	pmc_report_add_check(rep, PMC_CHECK_INFO, "core-type",
+			     "hybrid CPU (%s: CPUs %s, %s: CPUs %s): each hardware event was opened once per core PMU; "
+			     "a NAME [pmu] row counts the time the workload ran on that core type (never scaled), NAME "
+			     "is their sum", core.pmus[0].name, core.pmus[0].cpus, core.pmus[1].name, core.pmus[1].cpus);
+}

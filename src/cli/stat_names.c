@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat: perf's -e spellings (groups, modifiers), the notes that go with them, and the checks made on names
+ * before anything runs (a group larger than the counters, a set with nothing to count, a forced PMU). */
+#include <errno.h>
+#include <limits.h>
+#include <perfmon/pfmlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/stat.h"
+#include "info/inventory.h"
+
+struct add_ctx {
+	struct stat_events *se;
+};
+
+static int add_item(const struct pmc_spec_item *it, void *ctx)
+{
+	struct stat_events *se = ((struct add_ctx *)ctx)->se;
+	char why[240];
+	int r = stat_events_add_spec(se, it->spec, 0);
+
+	if (r || !it->group)
+		return r;
+	se->evs[se->n - 1].group = it->group;
+	if (pmc_event_group_mods(it->group_mods, &se->evs[se->n - 1], why, sizeof(why))) {
+		fprintf(stderr, "pmctool: group modifiers ':%s' (on '%s'): %s\n", it->group_mods, it->spec, why);
+		return PMC_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int stat_events_add_lists(struct stat_events *se, const struct stat_opts *o)
+{
+	struct add_ctx c = { se };
+	unsigned groups = 0;
+	char err[300];
+
+	for (size_t i = 0; i < o->nlists; i++) {
+		int r = pmc_event_list_walk(o->event_lists[i], &groups, add_item, &c, err, sizeof(err));
+
+		if (r == -EINVAL || r == -E2BIG) {
+			fprintf(stderr, "pmctool: bad event list: %s\n", err);
+			return PMC_EXIT_USAGE;
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* A group's slots of one class, and the first member's name. */
+static void group_size(const struct stat_events *se, unsigned g, unsigned fixed, unsigned *gp, unsigned *bp,
+		       bool *weak, const char **first)
+{
+	*gp = *bp = 0;
+	*weak = false;
+	*first = NULL;
+	for (size_t i = 0; i < se->n; i++) {
+		if (se->evs[i].group != g)
+			continue;
+		if (!*first)
+			*first = se->evs[i].name;
+		*gp += pmc_plan_gp_cost(&se->evs[i], fixed);
+		*bp += se->evs[i].cls == PMC_CLASS_BREAKPOINT;
+		*weak |= !!(se->evs[i].flags & PMC_EVF_WEAK_GROUP);
+	}
+}
+
+int stat_groups_check(struct stat_events *se, const struct stat_opts *o)
+{
+	unsigned last = 0;
+
+	if (o->batch == STAT_BATCH_MULTIPLEX)
+		return 0; /* one batch: every group is in it */
+	for (size_t i = 0; i < se->n; i++) {
+		unsigned g = se->evs[i].group, gp, bp;
+		const char *first;
+		bool weak;
+
+		if (!g || g == last)
+			continue;
+		last = g;
+		group_size(se, g, se->popts.fixed_slots, &gp, &bp, &weak, &first);
+		if (gp <= se->popts.gp_budget && bp <= se->popts.bp_budget)
+			continue;
+		if (weak) {
+			/* perf's :W: the group may be split, as perf opens its members one by one */
+			for (size_t j = 0; j < se->n; j++)
+				if (se->evs[j].group == g)
+					se->evs[j].group = 0;
+			continue;
+		}
+		if (gp > se->popts.gp_budget)
+			fprintf(stderr, "pmctool: the group starting with '%s' needs %u programmable counters; a batch has "
+					"%s.", first, gp, se->budget_why);
+		else
+			fprintf(stderr, "pmctool: the group starting with '%s' has %u breakpoints; a batch has %u debug "
+					"registers.", first, bp, se->popts.bp_budget);
+		fprintf(stderr, " A group is counted together or not at all: make it smaller, let it be split with "
+				"{...}:W%s\n", gp > se->popts.gp_budget ? ", or give --counters N if the PMU has more" : "");
+		return PMC_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int stat_groups_check_plan(const struct stat_events *se)
+{
+	/* the anchors added for several batches take programmable counters where there are no fixed ones (AMD): a
+	 * group that fitted alone may not fit next to them, and the kernel would refuse it or it would be cut */
+	for (size_t b = 0; b < se->plan.nbatches && !se->popts.multiplex; b++) {
+		const struct pmc_batch *bt = &se->plan.batches[b];
+		unsigned cost = 0;
+		const char *member = NULL;
+
+		for (size_t k = 0; k < bt->n; k++) {
+			const struct pmc_event *ev = &se->evs[bt->events[k]];
+
+			cost += pmc_plan_gp_cost(ev, se->popts.fixed_slots);
+			if (ev->group && !member && bt->n > 1)
+				member = ev->name;
+		}
+		for (size_t k = 0; k < se->plan.nevery; k++)
+			if (pmc_plan_every_in_batch(&se->plan, b, &se->evs[se->plan.every[k]]))
+				cost += pmc_plan_gp_cost(&se->evs[se->plan.every[k]], se->popts.fixed_slots);
+		if (member && cost > se->popts.gp_budget) {
+			fprintf(stderr, "pmctool: the group of '%s' fits %s, but not next to the events counted in every "
+					"batch (the anchors instructions and cycles take programmable counters on this "
+					"PMU): %u of %u. Use --no-anchors, make the group smaller, or let it be split with "
+					"{...}:W\n", member, se->budget_why, cost, se->popts.gp_budget);
+			return PMC_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* The core PMU libpfm4 detects on this CPU besides the forced one: asked in a child, restarted without
+ * LIBPFM_FORCE_PMU (libpfm4 then lists the forced table as present as well, so any other present core PMU is the
+ * detected one). "" when there is none: the forced PMU is this CPU's, or libpfm4 knows no table for it. */
+static void detected_pmu(const char *forced, char *buf, size_t len)
+{
+	int fd[2];
+	pid_t pid;
+	ssize_t n = 0;
+
+	buf[0] = '\0';
+	if (pipe(fd))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		pfm_pmu_t p;
+
+		close(fd[0]);
+		pfm_terminate(); /* the parent's forced start-up, copied by fork */
+		unsetenv("LIBPFM_FORCE_PMU");
+		if (pfm_initialize() == PFM_SUCCESS)
+			pfm_for_all_pmus(p) {
+				pfm_pmu_info_t info = { .size = sizeof(info) };
+
+				if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present &&
+				    info.type == PFM_PMU_TYPE_CORE && strcasecmp(info.name, forced)) {
+					(void)!write(fd[1], info.name, strlen(info.name));
+					break;
+				}
+			}
+		_exit(0);
+	}
+	close(fd[1]);
+	if (pid > 0) {
+		n = read(fd[0], buf, len - 1);
+		waitpid(pid, NULL, 0);
+	}
+	close(fd[0]);
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/* LIBPFM_FORCE_PMU names a PMU other than this CPU's while the kernel counts on real hardware: the encodings are
+ * another CPU's. 1 and msg, or 0. */
+static int forced_pmu_differs(char *msg, size_t len)
+{
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+	char here[64];
+
+	if (!forced || !*forced)
+		return 0;
+	detected_pmu(forced, here, sizeof(here));
+	if (!here[0])
+		return 0;
+	snprintf(msg, len, "LIBPFM_FORCE_PMU=%s encodes the events for that PMU, but this CPU's is %s%s", forced,
+		 here,
+		 pmc_inventory_has_core_pmu() ? ": the counts are what those event codes count on this CPU, which may "
+						"be another event or nothing" : " (and the kernel has no hardware PMU "
+						"here: a plan only)");
+	return 1;
+}
+
+void stat_names_notes(const struct stat_events *se, void (*emit)(void *ctx, bool warn, const char *name,
+								  const char *msg), void *ctx)
+{
+	char msg[PMC_NAME_MAX + 420], note[400];
+	unsigned weak_split = 0;
+
+	if (forced_pmu_differs(msg, sizeof(msg)))
+		emit(ctx, true, "forced-pmu", msg);
+	for (size_t i = 0; i < se->n; i++) {
+		const struct pmc_event *ev = &se->evs[i];
+
+		if (pmc_event_note(ev, note, sizeof(note))) {
+			snprintf(msg, sizeof(msg), "'%s': %s", ev->name, note);
+			emit(ctx, false, "modifier", msg);
+		}
+		if ((ev->flags & PMC_EVF_WEAK_GROUP) && !ev->group)
+			weak_split++;
+	}
+	for (size_t i = 0; i < se->n; i++)
+		if (se->evs[i].cpu_wide && se->evs[i].cpu < 0) {
+			emit(ctx, true, "no-smt", "this CPU has no SMT sibling: the @sibling events are planned (--dry-run) "
+			     "but cannot be counted here");
+			break;
+		}
+	if (weak_split) {
+		snprintf(msg, sizeof(msg), "a weak group ({...}:W) of %u events does not fit the counters: its events "
+			 "are planned one by one, not counted together", weak_split);
+		emit(ctx, false, "weak-group", msg);
+	}
+	if (se->set)
+		for (size_t i = 0; i < se->set->nnotes; i++)
+			emit(ctx, false, "set-note", se->set->notes[i]);
+	if (se->variant)
+		for (size_t i = 0; i < se->variant->nnotes; i++)
+			emit(ctx, false, "set-note", se->variant->notes[i]);
+}
+
+static void print_note(void *ctx, bool warn, const char *name, const char *msg)
+{
+	(void)name;
+	fprintf(ctx, "  %s: %s\n", warn ? "warning" : "note", msg);
+}
+
+void stat_names_print_notes(const struct stat_events *se, FILE *f)
+{
+	stat_names_notes(se, print_note, f);
+}
+
+static void report_note(void *ctx, bool warn, const char *name, const char *msg)
+{
+	pmc_report_add_check(ctx, warn ? PMC_CHECK_WARN : PMC_CHECK_INFO, name, "%s", msg);
+}
+
+void stat_names_report(const struct stat_events *se, struct pmc_report *rep)
+{
+	stat_names_notes(se, report_note, rep);
+}
+
+int stat_set_check(const struct stat_events *se)
+{
+	if (se->variant->nevents)
+		return 0;
+	fprintf(stderr, "pmctool: event set '%s' has nothing to count on this CPU (variant '%s'):\n", se->set->name,
+		se->variant->name);
+	for (size_t i = 0; i < se->variant->nnotes; i++)
+		fprintf(stderr, "  %s\n", se->variant->notes[i]);
+	return PMC_EXIT_USAGE;
+}
+
+const char *stat_enoent_why(const char *prog)
+{
+	static char why[PATH_MAX + 160];
+	const char *path = getenv("PATH");
+	char file[PATH_MAX];
+
+	if (strchr(prog, '/')) {
+		if (access(prog, F_OK))
+			return " (no such file)";
+		return " (the file exists: the interpreter on its #! line, or its dynamic loader, is missing)";
+	}
+	for (const char *p = path ? path : ""; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if (n && n + strlen(prog) + 2 <= sizeof(file)) {
+			snprintf(file, sizeof(file), "%.*s/%s", (int)n, p, prog);
+			if (!access(file, F_OK)) {
+				snprintf(why, sizeof(why), " (found as %s: the interpreter on its #! line, or its dynamic "
+					 "loader, is missing)", file);
+				return why;
+			}
+		}
+		p += n + (p[n] == ':');
+	}
+	return " (not found in PATH)";
+}

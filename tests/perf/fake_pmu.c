@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An injected PMU for logic tests (LD_PRELOAD): replaces the kernel's answer to perf_event_open for hardware events
+ * (PERF_TYPE_HARDWARE, _HW_CACHE, _RAW) so that what pmctool asks of the kernel can be compared on any host, PMU or
+ * not. Every other open goes to the kernel unchanged. A hardware event is opened as the software task-clock with the
+ * same exclude, disabled, inherit, enable_on_exec, read_format and group, so permissions (perf_event_paranoid), fds,
+ * groups and reads stay real; its counts are task-clock's and mean nothing: tests using this check records and plans,
+ * never values. The group check mimics x86 validate_group: more hardware events in one group than
+ * PMC_FAKE_PMU_COUNTERS (programmable + fixed, default 7), or two users of the ref-cycles fixed-only encoding (generic
+ * ref-cycles or raw 0x0300), is EINVAL. PMC_FAKE_PMU_ZERO=1 answers with the dummy event instead, which reads 0:
+ * a virtual PMU that opens every event and counts nothing. PMC_FAKE_PMU_NEVER_RUN_ABOVE=N: a group with more than N
+ * hardware events opens but never runs (read() says time_running 0, value 0), as on arm64 where the kernel's group
+ * check skips a disabled leader and lets one member too many in (REFERENCE.md section 11).
+ * PMC_FAKE_PMU_TYPES=10[,N...] (a hybrid CPU, with the sysfs fixture naming these types) fakes those PMU types too,
+ * and, like the kernel on a hybrid CPU, refuses (EINVAL) a group mixing two core PMUs: the PMU of an event is the type
+ * in config bits 32-63 of a generic event (0: PERF_TYPE_RAW's), else attr.type.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define MAX_FD 4096
+
+struct fake {
+	int leader;       /* fd of the group leader (itself for a leader), -1: not a fake hardware event */
+	unsigned members; /* leaders: hardware events in the group */
+	unsigned refcyc;  /* leaders: users of the ref-cycles fixed counter */
+	unsigned pmu;     /* leaders, PMC_FAKE_PMU_TYPES set: the core PMU of the group */
+};
+
+static ssize_t (*real_read)(int, void *, size_t);
+
+static struct fake fakes[MAX_FD];
+
+/* A listed hybrid core PMU type (PMC_FAKE_PMU_TYPES). */
+static int is_hybrid_type(unsigned type)
+{
+	const char *p = getenv("PMC_FAKE_PMU_TYPES");
+
+	while (p && *p) {
+		char *end;
+		unsigned long t = strtoul(p, &end, 10);
+		if (end == p)
+			break;
+		if (t == type)
+			return 1;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return 0;
+}
+
+static int is_hw(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW ||
+	       is_hybrid_type(a->type);
+}
+
+static unsigned core_pmu_of(const struct perf_event_attr *a)
+{
+	unsigned ext = (unsigned)(a->config >> 32);
+
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE)
+		return ext ? ext : PERF_TYPE_RAW;
+	return a->type;
+}
+
+static int is_refcycles(const struct perf_event_attr *a)
+{
+	return (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_REF_CPU_CYCLES) ||
+	       (a->type == PERF_TYPE_RAW && (a->config & 0xffff) == 0x0300);
+}
+
+static long (*real_syscall)(long, ...);
+
+static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_fd, long flags)
+{
+	struct perf_event_attr sw;
+	const char *env = getenv("PMC_FAKE_PMU_COUNTERS");
+	unsigned limit = env ? (unsigned)atoi(env) : 7;
+	struct fake *g = NULL;
+	long fd;
+
+	if (group_fd >= 0 && group_fd < MAX_FD && fakes[group_fd].leader == group_fd &&
+	    fakes[group_fd].members)
+		g = &fakes[group_fd];
+	if (g && (g->members + 1 > limit || (is_refcycles(a) && g->refcyc) ||
+		  (getenv("PMC_FAKE_PMU_TYPES") && g->pmu != core_pmu_of(a)))) {
+		errno = EINVAL;
+		return -1;
+	}
+	sw = *a;
+	sw.type = PERF_TYPE_SOFTWARE;
+	sw.config = getenv("PMC_FAKE_PMU_ZERO") ? PERF_COUNT_SW_DUMMY : PERF_COUNT_SW_TASK_CLOCK;
+	sw.config1 = sw.config2 = 0;
+	fd = real_syscall(SYS_perf_event_open, &sw, pid, cpu, group_fd, flags);
+	if (fd < 0 || fd >= MAX_FD)
+		return fd;
+	fakes[fd] = (struct fake){ .leader = g ? (int)group_fd : (int)fd };
+	if (!g) {
+		g = &fakes[fd];
+		g->pmu = core_pmu_of(a);
+	}
+	g->members++;
+	g->refcyc += is_refcycles(a);
+	return fd;
+}
+
+/* A member of a group too big to ever run reads as never scheduled (read_format ENABLED|RUNNING, no GROUP). */
+ssize_t read(int fd, void *buf, size_t len)
+{
+	const char *env = getenv("PMC_FAKE_PMU_NEVER_RUN_ABOVE");
+	ssize_t n;
+
+	if (!real_read)
+		real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	n = real_read(fd, buf, len);
+	if (env && n == 3 * (ssize_t)sizeof(uint64_t) && fd >= 0 && fd < MAX_FD && fakes[fd].leader >= 0 &&
+	    fakes[fakes[fd].leader].members > (unsigned)atoi(env)) {
+		uint64_t *v = buf;
+		v[0] = 0;
+		v[2] = 0;
+	}
+	return n;
+}
+
+long syscall(long n, ...)
+{
+	va_list ap;
+	long a1, a2, a3, a4, a5, a6;
+
+	va_start(ap, n);
+	a1 = va_arg(ap, long);
+	a2 = va_arg(ap, long);
+	a3 = va_arg(ap, long);
+	a4 = va_arg(ap, long);
+	a5 = va_arg(ap, long);
+	a6 = va_arg(ap, long);
+	va_end(ap);
+	if (!real_syscall)
+		real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+	if (n == SYS_perf_event_open) {
+		struct perf_event_attr *a = (struct perf_event_attr *)a1;
+		if (is_hw(a))
+			return fake_open(a, a2, a3, a4, a5);
+		/* a real open may reuse the number of a closed fake */
+		long fd = real_syscall(n, a1, a2, a3, a4, a5, a6);
+		if (fd >= 0 && fd < MAX_FD)
+			fakes[fd] = (struct fake){ .leader = -1 };
+		return fd;
+	}
+	return real_syscall(n, a1, a2, a3, a4, a5, a6);
+}

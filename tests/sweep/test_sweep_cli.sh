@@ -204,3 +204,16 @@ grep -q 'interrupted: partial' "$TMP/int.out" || { cat "$TMP/int.out"; fail "the
 grep -qE '^ +(2.37|3.41) +0/1 .*\(interrupted\)' "$TMP/int.out" || { cat "$TMP/int.out"; fail "the interrupted point is not named"; }
 pgrep -f "sleep (2.37|3.41)$" >/dev/null && fail "a measured command is still running"
 ok "SIGINT: the sweep stops after the measurement under way, reports it as interrupted, exit 130, nothing left running"
+
+# stat's options reach every measurement: --metric, --batch, --counters.
+run_pmc sweep N=1,2 -r 1 --seed 1 -e page-faults,task-clock --metric 'pf2={page-faults}*2' --batch=rerun --counters 2 \
+	--json -- true
+expect_rc 0 "sweep with stat options"
+python3 - "$TMP/out" <<'PY' || fail "stat options in the measurements"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for p in d["points"]:
+    s = {x["name"]: x for x in p["series"]}
+    assert s["pf2"]["kind"] == "metric" and s["pf2"]["mean"] == 2 * s["page-faults"]["mean"], s["pf2"]
+PY
+ok "--metric, --batch and --counters reach each measurement of a sweep"

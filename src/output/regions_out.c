@@ -145,7 +145,8 @@ void pmc_output_regions_json(FILE *f, const struct pmc_report *rep)
 		fputs(",\"metrics\":[", f);
 		for (size_t m = 0; m < rg->nmetrics; m++) {
 			fputs(m ? "," : "", f);
-			pmc_json_metric(f, &rg->metrics[m]);
+			pmc_json_metric_fields(f, &rg->metrics[m]);
+			fputc('}', f);
 		}
 		fputs("],\"threads\":[", f);
 		for (size_t t = 0; t < rg->nthreads; t++) {

@@ -232,6 +232,71 @@ def bench_read(tools, build, rows, out):
             ", ".join(tr["syscall_names"]) + " (the strace check sees them)")
 
 
+TARGET_PAIR_INSTRUCTIONS = 100
+TARGET_PAIR_CYCLES = 200
+
+
+def callgrind_path(exe):
+    """Instructions per pair of the in-process path (bench/region_path.c) by callgrind: two trip counts."""
+    if not shutil.which("valgrind") or not os.access(exe, os.X_OK):
+        return None
+    ir = []
+    for n in (1000, 2000):
+        with tempfile.NamedTemporaryFile(suffix=".cg", delete=False) as f:
+            out = f.name
+        try:
+            p = subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=path_pairs",
+                                f"--callgrind-out-file={out}", exe, str(n)], capture_output=True, text=True)
+            if p.returncode or "in process" not in p.stdout:
+                return None
+            with open(out) as f:
+                ir += [int(ln.split()[1]) for ln in f if ln.startswith("summary:")]
+        finally:
+            os.unlink(out)
+    return (ir[1] - ir[0]) // 1000 if len(ir) == 2 else None
+
+
+def bench_regions(tools, build, rows, out):
+    """libpmctool: the empty enter/leave pair with 4 counters, a thread's first use, the start-up, the hot path."""
+    rc_bin = os.path.join(build, "tests", "regions", "prog", "region_cost")
+    log("(e) region_cost")
+    p = subprocess.run([rc_bin], capture_output=True, text=True)
+    if p.returncode:
+        row(rows, "regions: empty pair", "-", "", NOT_HERE, p.stderr.strip()[:200])
+        return
+    r = json.loads(p.stdout)
+    tr, why = strace_region(tools, rc_bin)
+    r["trace"] = tr if tr else {"error": why}
+    out["regions"] = r
+    evs = r["events"].split(",")
+    hw = evs[0].startswith("instructions")
+    note = f"4 counters ({r['events']}), read {r['read']}"
+    for target, name, i in ((TARGET_PAIR_INSTRUCTIONS, "instructions", 0), (TARGET_PAIR_CYCLES, "cycles", 1)):
+        what = f"regions: empty enter/leave pair, {name} (own counts, 2 trip counts)"
+        if hw:
+            v = r["pair_counts"][i]
+            row(rows, what, f"{v:.1f}", f"< {target}", MET if v < target else NOT_MET, note)
+        else:
+            row(rows, what, "-", f"< {target}", NOT_HERE, "no hardware PMU: " + note)
+    row(rows, "regions: empty pair, timer ticks", f"{r['pair_timer_ticks']:.1f}", "", INFO, note)
+    path = callgrind_path(os.path.join(build, "tests", "regions", "prog", "region_path"))
+    if path is not None:
+        r["path_instructions_callgrind"] = path
+        row(rows, "regions: in-process pair, 4 counters, instructions (callgrind, injected read)", str(path),
+            f"< {TARGET_PAIR_INSTRUCTIONS}", MET if path < TARGET_PAIR_INSTRUCTIONS else NOT_MET,
+            "RDTSC in place of RDPMC on fake pages: the path's own instructions, any machine")
+    row(rows, "regions: a thread's first use (open, map, calibrate), us", f"{r['thread_first_use_ns'] / 1e3:.1f}", "",
+        INFO, "once per thread, at its first enter or pmctool_thread_init()")
+    row(rows, "regions: start to exit, counting / off (ms, median)",
+        f"{r['start_ns_counting'] / 1e6:.2f} / {r['start_ns_off'] / 1e6:.2f}", "", INFO, "fork, exec, exit")
+    if tr:
+        row(rows, f"regions: syscalls / allocations in 1000 pairs ({tr['path']})",
+            f"{tr['syscalls_in_region']} / {tr['allocations_in_region']}",
+            "0 / 0" if tr["path"] == "in process" else "",
+            (MET if tr["syscalls_in_region"] == 0 and tr["allocations_in_region"] == 0 else NOT_MET)
+            if tr["path"] == "in process" else INFO, ", ".join(tr["syscall_names"]))
+
+
 def bench_plan(build, rows, out):
     log("(d) plan_bench")
     p = subprocess.run([os.path.join(build, "bench", "plan_bench")], capture_output=True, text=True)
@@ -298,6 +363,7 @@ def main():
     bench_list(tools, pmctool, runs, rows, out)
     bench_read(tools, os.path.abspath(a.build), rows, out)
     bench_plan(os.path.abspath(a.build), rows, out)
+    bench_regions(tools, os.path.abspath(a.build), rows, out)
     out["summary"] = rows
     print_table(rows, out["machine"])
     os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)

@@ -29,70 +29,7 @@
 #define NEV 4
 #define SAMPLES 20001
 
-/* A counting malloc in front of glibc's (not under a sanitizer, which owns malloc itself). */
-#if defined(__SANITIZE_ADDRESS__)
-#define HOOKED 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HOOKED 0
-#endif
-#endif
-#ifndef HOOKED
-#define HOOKED 1
-#endif
-
-static volatile unsigned long nalloc; /* malloc, calloc, realloc, aligned and free calls so far */
-
-#if HOOKED
-extern void *__libc_malloc(size_t n);
-extern void *__libc_calloc(size_t n, size_t m);
-extern void *__libc_realloc(void *p, size_t n);
-extern void *__libc_memalign(size_t a, size_t n);
-extern void __libc_free(void *p);
-
-void *malloc(size_t n)
-{
-	nalloc++;
-	return __libc_malloc(n);
-}
-
-void *calloc(size_t n, size_t m)
-{
-	nalloc++;
-	return __libc_calloc(n, m);
-}
-
-void *realloc(void *p, size_t n)
-{
-	nalloc++;
-	return __libc_realloc(p, n);
-}
-
-void *aligned_alloc(size_t a, size_t n)
-{
-	nalloc++;
-	return __libc_memalign(a, n);
-}
-
-int posix_memalign(void **ret, size_t a, size_t n)
-{
-	void *p;
-
-	nalloc++;
-	p = __libc_memalign(a, n);
-	if (!p)
-		return ENOMEM;
-	*ret = p;
-	return 0;
-}
-
-void free(void *p)
-{
-	if (p)
-		nalloc++;
-	__libc_free(p);
-}
-#endif
+#include "bench/alloc_count.h"
 
 struct bench {
 	const char *names[NEV];
@@ -287,7 +224,7 @@ static void runner_figures(struct bench *b)
 	const struct pmc_kernel *k = pmc_kernel_find("empty");
 	const struct pmc_event *evs[NEV];
 	struct pmc_count counts[NEV];
-	struct pmc_measure_req req = { evs, NEV, b->hardware };
+	struct pmc_measure_req req = { .events = evs, .n = NEV, .group = b->hardware };
 	struct pmc_measure_out out = { .counts = counts };
 	struct pmc_kernel_opts o = { .iters = 1, .cpu = -1, .warmup_s = 0 };
 	struct pmc_kernel_params p;
@@ -366,17 +303,17 @@ static void trace(struct bench *b)
 		exit(1);
 	}
 	empty_region(b, b->rdpmc); /* first-touch page faults outside the traced region */
-	a0 = nalloc;
+	a0 = pmc_bench_nalloc;
 	if (write(fd, "PMC_REGION_BEGIN", 16) != 16)
 		exit(1);
 	empty_region(b, b->rdpmc);
 	if (write(fd, "PMC_REGION_END", 14) != 14)
 		exit(1);
-	a1 = nalloc;
+	a1 = pmc_bench_nalloc;
 	close(fd);
 	printf("{\"path\":\"%s\",\"allocation_hook\":%s,\"allocations_in_region\":", b->rdpmc ? "rdpmc" : "read()",
-	       HOOKED ? "true" : "false");
-	if (HOOKED)
+	       PMC_BENCH_ALLOC_HOOKED ? "true" : "false");
+	if (PMC_BENCH_ALLOC_HOOKED)
 		printf("%lu", a1 - a0);
 	else
 		printf("null");

@@ -76,6 +76,12 @@ static const char stat_help[] =
 	"                          read perf's commands 'enable', 'disable', 'stop', 'ping' (one per line) from\n"
 	"                          the FIFO or descriptor CTL; write 'ack' to ACK after each\n"
 	"\n"
+	"Regions:\n"
+	"      --regions           the command marks regions of its code with libpmctool (pmctool-regions(7)):\n"
+	"                          each execution gets its batch's events (batches of half the counters), and\n"
+	"                          the report has one block per region (calls, counts, metrics; per thread and\n"
+	"                          merged) beside the whole program's counts\n"
+	"\n"
 	"Built-in kernels:\n"
 	"  -k, --kernel NAME       run a built-in kernel in-process, reading counters with RDPMC (one -k only;\n"
 	"                          the options below need it)\n"
@@ -117,7 +123,7 @@ static const char stat_help[] =
 enum {
 	OPT_BATCH = 256, OPT_COUNTERS, OPT_DRY_RUN, OPT_CSV, OPT_JSON, OPT_METRIC, OPT_ITERS, OPT_PARAM, OPT_CPU,
 	OPT_WARMUP, OPT_SUBTRACT, OPT_NO_ANCHORS, OPT_LOG_FD, OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_THREAD,
-	OPT_INTERVAL_COUNT, OPT_TIMEOUT, OPT_CONTROL, OPT_COMPARE, OPT_FAIL_IF,
+	OPT_INTERVAL_COUNT, OPT_TIMEOUT, OPT_CONTROL, OPT_COMPARE, OPT_FAIL_IF, OPT_REGIONS,
 };
 
 static const struct option stat_longopts[] = {
@@ -156,6 +162,7 @@ static const struct option stat_longopts[] = {
 	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "compare", required_argument, NULL, OPT_COMPARE },
 	{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
+	{ "regions", no_argument, NULL, OPT_REGIONS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -285,6 +292,16 @@ static int check_combinations(const struct stat_opts *o, const char *kernel_only
 	}
 	if (o->kernel && o->argv) {
 		fprintf(stderr, "pmctool stat: give either -k KERNEL or a command, not both\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->regions && o->kernel) {
+		fprintf(stderr, "pmctool stat: --regions measures the regions of a command built with libpmctool, not "
+				"a kernel (-k)\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->regions && (stat_scope_wanted(o) || o->compare)) {
+		fprintf(stderr, "pmctool stat: --regions runs the command per batch and counts its regions; it does not "
+				"combine with -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout, --control or --compare\n");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->nfail_if && !o->compare) {
@@ -422,6 +439,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		case 'v':
 			o->verbose = true;
+			break;
+		case OPT_REGIONS:
+			o->regions = true;
 			break;
 		case 'p':
 			o->pids = optarg;

@@ -140,10 +140,10 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	if (stat_scope_wanted(&w->so))
 		return usage_error("-p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and --control are stat options that "
 				   "sweep does not take: each point measures its command or kernel%s", "", "");
-	if (w->so.dry_run || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP)
+	if (w->so.dry_run || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.regions)
 		return usage_error("%s is a stat option that sweep does not take%s",
 				   w->so.dry_run ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
-															  : "-x", "");
+				   : w->so.regions ? "--regions" : "-x", "");
 	if (!w->so.runs_given)
 		w->so.runs = 3;
 	if (w->per) {

@@ -16,6 +16,7 @@
 #include "plan/plan.h"
 #include "pmu/event.h"
 #include "report/report.h"
+#include "run/measure.h"
 
 enum stat_batch_mode { STAT_BATCH_AUTO = 0, STAT_BATCH_RERUN, STAT_BATCH_MULTIPLEX, STAT_BATCH_ROTATE };
 
@@ -43,6 +44,7 @@ struct stat_opts {
 	bool dry_run;
 	bool no_anchors;
 	bool verbose;                  /* -v: print every perf_event_open */
+	bool regions;                  /* --regions: the program counts its own regions (stat_regions.c) */
 	struct pmc_output_opts out;
 	const char *outpath;           /* -o */
 	int log_fd;                    /* --log-fd, -1 = none */
@@ -193,6 +195,17 @@ void stat_names_report(const struct stat_events *se, struct pmc_report *rep);
 /* Why exec gave ENOENT for the command prog: not in PATH, no such file, or a file whose #! interpreter or loader is
  * missing (" (...)", a static buffer). */
 const char *stat_enoent_why(const char *prog);
+
+/* --regions (stat_regions.c). The planner's budget: each counter is used twice, by the program's threads and by
+ * pmctool's whole-program count. */
+void stat_regions_budget(struct stat_events *se);
+/* Before one execution: the results channel (a memfd) and the environment naming it and the batch's encoded
+ * events; req->keep_fd set. 0 or an exit status (message printed). */
+int stat_regions_begin(const struct stat_opts *o, struct pmc_measure_req *req);
+/* After a completed execution: the program's results into rep. 0 or an exit status. */
+int stat_regions_collect(struct pmc_report *rep, const struct pmc_measure_req *req, const size_t *idx);
+/* Close the channel and clear the environment (any outcome). */
+void stat_regions_end(struct pmc_measure_req *req);
 
 /* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
 extern volatile sig_atomic_t stat_interrupted;

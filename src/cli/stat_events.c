@@ -331,6 +331,8 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 	int r;
 
 	detect_budget(se, o);
+	if (o->regions)
+		stat_regions_budget(se);
 	r = stat_groups_check(se, o);
 	if (r)
 		return r;

@@ -111,6 +111,8 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 	req.n = stat_build_request(se, b, reqev, idx);
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
 	out.counts = counts;
+	if (o->regions && (rc = stat_regions_begin(o, &req)))
+		goto out;
 	if (o->k) {
 		struct pmc_kernel_opts ko = { .iters = o->iters, .cpu = o->cpu, .warmup_s = o->warmup_s,
 					      .subtract_overhead = o->subtract_overhead };
@@ -151,6 +153,8 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 			goto out;
 		}
 	}
+	if (o->regions && (rc = stat_regions_collect(rep, &req, idx)))
+		goto out;
 	{
 		double w = (double)out.wall_ns;
 		rep->wall_ns_mean += w;
@@ -175,6 +179,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 			rc = PMC_EXIT_INTERNAL;
 	}
 out:
+	stat_regions_end(&req);
 	free(reqev);
 	free(idx);
 	free(counts);

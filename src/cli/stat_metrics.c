@@ -13,6 +13,7 @@
 #include "metrics/checks.h"
 #include "metrics/expr.h"
 #include "metrics/metrics.h"
+#include "regions/collect.h"
 
 int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret)
 {
@@ -137,6 +138,10 @@ void stat_metrics_eval(const struct stat_events *se, const struct pmc_metric_def
 	pmc_metrics_eval(rep, defs, ndefs, flags);
 	if (ncli)
 		pmc_metrics_eval(rep, cli, ncli, 0);
+	/* --regions: the same formulas over each region's counts, and the checks regions make possible. */
+	pmc_regions_metrics(rep, defs, ndefs, flags);
+	if (ncli)
+		pmc_regions_metrics(rep, cli, ncli, 0);
 }
 
 void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
@@ -148,6 +153,7 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 	pmc_check_opts_default(&co);
 	co.nmi_watchdog = nmi_watchdog_on();
 	pmc_checks_run(rep, &co);
+	pmc_regions_checks(rep); /* --regions: the checks regions make possible */
 	if (se->variant && se->variant->nchecks)
 		pmc_checks_run_defs(rep, se->variant->checks, se->variant->nchecks);
 }

@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "output/output.h"
+#include "report/regions.h"
 
 /* RFC 4180: quote a field when it holds a comma, quote, CR or LF; double the quotes inside. */
 void pmc_csv_field(FILE *f, const char *s)
@@ -36,13 +37,14 @@ static const char *const csv_header[] = {
 	"record", "event", "canonical", "run", "batch", "value", "scaled", "unit", "enabled_ns", "running_ns",
 	"running_pct", "status", "reason", "mean", "median", "stddev", "min", "max", "n", "exit_status", "signal",
 	"wall_ns", "user_ns", "sys_ns", "workload", "scope", "cpu", "core", "die", "socket", "pid", "tid", "comm",
-	"interval", "time_ns",
+	"interval", "time_ns", "region", "thread", "calls",
 };
 
 enum { CSV_NFIELDS = PMC_ARRAY_SIZE(csv_header) };
 enum { F_RECORD, F_EVENT, F_CANON, F_RUN, F_BATCH, F_VALUE, F_SCALED, F_UNIT, F_ENABLED, F_RUNNING, F_PCT, F_STATUS,
        F_REASON, F_MEAN, F_MEDIAN, F_STDDEV, F_MIN, F_MAX, F_N, F_EXIT, F_SIGNAL, F_WALL, F_USER, F_SYS, F_WORKLOAD,
-       F_SCOPE, F_CPU, F_CORE, F_DIE, F_SOCKET, F_PID, F_TID, F_COMM, F_INTERVAL, F_TIME_NS };
+       F_SCOPE, F_CPU, F_CORE, F_DIE, F_SOCKET, F_PID, F_TID, F_COMM, F_INTERVAL, F_TIME_NS, F_REGION, F_THREAD,
+       F_CALLS };
 
 /* A row being built: its fields point into the caller's strings or into num[] for numbers. */
 struct csv_rec {
@@ -170,6 +172,64 @@ static void csv_runs(FILE *f, const struct pmc_report *rep)
 	csv_row(f, r.f, CSV_NFIELDS);
 }
 
+/* A metric row; region: the region's name for a region's metric (thread "all"), NULL for the report's. */
+static void csv_metric(FILE *f, const char *record, const struct pmc_metric_value *m, const char *region)
+{
+	struct csv_rec r;
+
+	rec_start(&r, record);
+	r.f[F_EVENT] = m->name;
+	r.f[F_SCOPE] = m->scope;
+	if (m->valid)
+		rec_num(&r, F_VALUE, m->value);
+	r.f[F_UNIT] = m->unit;
+	r.f[F_STATUS] = m->valid ? "ok" : "n/a";
+	r.f[F_REASON] = m->valid ? "" : m->reason;
+	r.f[F_REGION] = region;
+	r.f[F_THREAD] = region ? "all" : NULL;
+	csv_row(f, r.f, CSV_NFIELDS);
+}
+
+/* stat --regions: a "region" row per region, thread ("all": merged) and event (value: the mean per execution,
+ * n: the executions that counted it), and a "region-metric" row per metric of each region. */
+static void csv_region_values(FILE *f, const struct pmc_report *rep, const char *region, const char *thread,
+			      const struct pmc_region_values *v)
+{
+	struct csv_rec r;
+
+	for (size_t i = 0; i < rep->nevents; i++) {
+		double x = pmc_region_value(v, i);
+
+		rec_start(&r, "region");
+		r.f[F_EVENT] = rep->events[i].ev.name;
+		r.f[F_CANON] = rep->events[i].ev.canonical;
+		r.f[F_UNIT] = (rep->events[i].ev.flags & PMC_EVF_TIME_NS) ? "ns" : "";
+		if (!isnan(x))
+			rec_num(&r, F_VALUE, round(x));
+		r.f[F_STATUS] = isnan(x) ? "not counted" : "ok";
+		rec_int(&r, F_N, v->n ? v->n[i] : 0);
+		r.f[F_REGION] = region;
+		r.f[F_THREAD] = thread;
+		rec_num(&r, F_CALLS, pmc_region_calls(v));
+		csv_row(f, r.f, CSV_NFIELDS);
+	}
+}
+
+static void csv_regions(FILE *f, const struct pmc_report *rep)
+{
+	const struct pmc_report_regions *rr = rep->regions;
+
+	for (size_t k = 0; rr && k < rr->n; k++) {
+		const struct pmc_report_region *rg = &rr->r[k];
+
+		csv_region_values(f, rep, rg->name, "all", &rg->all);
+		for (size_t t = 0; t < rg->nthreads; t++)
+			csv_region_values(f, rep, rg->name, rg->threads[t].label, &rg->threads[t].val);
+		for (size_t m = 0; m < rg->nmetrics; m++)
+			csv_metric(f, "region-metric", &rg->metrics[m], rg->name);
+	}
+}
+
 int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 {
 	return pmc_output_csv_body(f, rep, true);
@@ -218,18 +278,9 @@ int pmc_output_csv_body(FILE *f, const struct pmc_report *rep, bool header)
 	for (size_t i = 0; i < rep->nevents; i++)
 		csv_summary(f, &rep->events[i]);
 	csv_runs(f, rep);
-	for (size_t i = 0; i < rep->nmetrics; i++) {
-		const struct pmc_metric_value *m = &rep->metrics[i];
-		rec_start(&r, "metric");
-		r.f[F_EVENT] = m->name;
-		r.f[F_SCOPE] = m->scope;
-		if (m->valid)
-			rec_num(&r, F_VALUE, m->value);
-		r.f[F_UNIT] = m->unit;
-		r.f[F_STATUS] = m->valid ? "ok" : "n/a";
-		r.f[F_REASON] = m->valid ? "" : m->reason;
-		csv_row(f, r.f, CSV_NFIELDS);
-	}
+	for (size_t i = 0; i < rep->nmetrics; i++)
+		csv_metric(f, "metric", &rep->metrics[i], NULL);
+	csv_regions(f, rep);
 	for (size_t i = 0; i < rep->nchecks; i++) {
 		const struct pmc_check_note *c = &rep->checks[i];
 		rec_start(&r, "check");

@@ -237,6 +237,22 @@ static void json_runs(FILE *f, const struct pmc_report *rep)
 	fputc(']', f);
 }
 
+void pmc_json_metric_fields(FILE *f, const struct pmc_metric_value *m)
+{
+	fputs("{\"name\":", f);
+	pmc_json_string(f, m->name);
+	fputs(",\"unit\":", f);
+	pmc_json_string_or_null(f, m->unit);
+	fputs(",\"value\":", f);
+	pmc_json_number(f, m->valid ? m->value : NAN);
+	fputs(",\"reason\":", f);
+	pmc_json_string_or_null(f, m->valid ? NULL : m->reason);
+	fputs(",\"description\":", f);
+	pmc_json_string_or_null(f, m->desc);
+	fputs(",\"scope\":", f);
+	pmc_json_string_or_null(f, m->scope);
+}
+
 /* A metric's value in each run, so that two reports can be compared over per-run samples. */
 static void json_metric_runs(FILE *f, const struct pmc_report *rep, size_t m)
 {
@@ -329,23 +345,14 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	}
 	fputs("],\"metrics\":[", f);
 	for (size_t i = 0; i < rep->nmetrics; i++) {
-		const struct pmc_metric_value *m = &rep->metrics[i];
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		pmc_json_string(f, m->name);
-		fputs(",\"unit\":", f);
-		pmc_json_string_or_null(f, m->unit);
-		fputs(",\"value\":", f);
-		pmc_json_number(f, m->valid ? m->value : NAN);
-		fputs(",\"reason\":", f);
-		pmc_json_string_or_null(f, m->valid ? NULL : m->reason);
-		fputs(",\"description\":", f);
-		pmc_json_string_or_null(f, m->desc);
-		fputs(",\"scope\":", f);
-		pmc_json_string_or_null(f, m->scope);
+		fputs(i ? "," : "", f);
+		pmc_json_metric_fields(f, &rep->metrics[i]);
 		json_metric_runs(f, rep, i);
 		fputc('}', f);
 	}
-	fputs("],\"checks\":[", f);
+	fputc(']', f);
+	pmc_output_regions_json(f, rep);
+	fputs(",\"checks\":[", f);
 	for (size_t i = 0; i < rep->nchecks; i++) {
 		const struct pmc_check_note *c = &rep->checks[i];
 		fputs(i ? ",{\"name\":" : "{\"name\":", f);

@@ -66,6 +66,9 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep);
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep);
 int pmc_output_csv(FILE *f, const struct pmc_report *rep);
 int pmc_output_json(FILE *f, const struct pmc_report *rep);
+/* regions_out.c: stat --regions blocks (nothing without rep->regions; JSON writes "regions":null then). */
+void pmc_output_regions_table(FILE *f, const struct pmc_report *rep);
+void pmc_output_regions_json(FILE *f, const struct pmc_report *rep);
 
 /* Helpers the renderers and the other commands' machine-readable output share (json.c). */
 /* The "schema_version" of every JSON document (schema/pmctool-report.schema.json). */
@@ -76,6 +79,9 @@ void pmc_json_string(FILE *f, const char *s);
 void pmc_json_string_or_null(FILE *f, const char *s);
 /* v shortest-round-trip (the fewest %g digits that read back as v; integers whole); null when not finite. */
 void pmc_json_number(FILE *f, double v);
+/* One metric's JSON members after an opening brace it writes: name, unit, value (null when n/a), reason,
+ * description, scope; the caller adds its own and closes it. */
+void pmc_json_metric_fields(FILE *f, const struct pmc_metric_value *m);
 void pmc_format_shortest(double v, char *buf, size_t len);
 /* '{"schema_version":1,"kind":KIND,"pmctool":VERSION' : the opening every JSON document shares. */
 void pmc_json_header(FILE *f, const char *kind);

@@ -344,6 +344,7 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 	print_runs(f, rep);
 	print_statistics(f, rep, w);
 	print_metrics(f, rep, w);
+	pmc_output_regions_table(f, rep);
 	print_checks(f, rep);
 	fprintf(f, "\n  %20.9f seconds time elapsed", rep->wall_ns_mean / 1e9);
 	if (rep->wall_ns_max > rep->wall_ns_min && rep->wall_ns_mean > 0)

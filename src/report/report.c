@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "report/report.h"
+#include "report/regions.h"
 
 #include <errno.h>
 #include <math.h>
@@ -333,6 +334,8 @@ void pmc_report_fini(struct pmc_report *rep)
 	free(rep->run_state);
 	free(rep->metric_runs);
 	rep->metric_runs = NULL;
+	pmc_report_regions_free(rep->regions);
+	rep->regions = NULL;
 	rep->execs = NULL;
 	rep->run_state = NULL;
 	rep->nexecs = rep->nrun_state = 0;

@@ -160,6 +160,7 @@ struct pmc_report {
 	/* Where the report was made (host, pid, MPI / Slurm rank, job), for merging per-rank reports. */
 	bool has_origin;
 	struct pmc_origin origin;
+	struct pmc_report_regions *regions; /* stat --regions (report/regions.h); NULL otherwise. Owned. */
 };
 
 /* Hybrid CPUs: after the measurement, add a merged row right after each event's per-core-PMU copies (events named

@@ -47,7 +47,8 @@ static void close_fd(int *fd)
 }
 
 /* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. */
-static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group)
+static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group,
+						  int keep_fd)
 {
 	char c;
 	ssize_t n;
@@ -73,6 +74,9 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	if (n != 1)
 		_exit(PMC_EXIT_INTERNAL);
 	close(go_rd);
+	/* stat --regions: the results channel stays open across exec (everything else of pmctool's is close-on-exec). */
+	if (keep_fd >= 0)
+		fcntl(keep_fd, F_SETFD, 0);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0) {
@@ -257,7 +261,8 @@ static void read_batch(const struct pmc_measure_req *req, const int *fds, struct
 	}
 }
 
-int pmc_launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err)
+/* keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for none. */
+static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err, int keep_fd)
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
 	pid_t parent = getpid();
@@ -290,7 +295,7 @@ int pmc_launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch
 	if (l->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_main(argv, go[0], ep[1], parent, l->own_group);
+		child_main(argv, go[0], ep[1], parent, l->own_group, keep_fd);
 	}
 	pmc_launch_child = l->pid;
 	close_fd(&go[0]);
@@ -302,6 +307,11 @@ int pmc_launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch
 		l->guard_wr = start_guard(l->pid, NULL, &l->guard);
 	}
 	return 0;
+}
+
+int pmc_launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err)
+{
+	return launch_start(argv, l, err, -1);
 }
 
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err)
@@ -385,7 +395,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	}
 	for (size_t i = 0; i < req->n; i++)
 		fds[i] = -1;
-	if (pmc_launch_start(argv, &l, err) < 0) {
+	if (launch_start(argv, &l, err, req->keep_fd_set ? req->keep_fd : -1) < 0) {
 		free(fds);
 		return -1;
 	}

@@ -16,6 +16,8 @@ struct pmc_measure_req {
 	const struct pmc_event *const *events; /* the batch, n entries */
 	size_t n;
 	bool group; /* open the batch's hardware events as one group (rerun mode); false: each alone (multiplex) */
+	bool keep_fd_set; /* a command inherits keep_fd (pmctool's descriptors are close-on-exec otherwise) */
+	int keep_fd;
 };
 
 struct pmc_measure_out {

@@ -24,6 +24,14 @@ json multiplex stat --json -o - --batch=multiplex --counters 1 -e branches,branc
 json failed stat --json -o - -r 2 -e task-clock -- sh -c 'exit 3'
 json metric stat --json -o - -e task-clock,page-faults --metric 'pf={page-faults}/{task-clock}' -- true
 json default stat --json -o - -- true
+# --regions: regions in 4 threads with a metric, across two batches (breakpoints, half the slots each), and misuse.
+RG="$PMC_BUILD_DIR/tests/regions/prog/rg-prog"
+rga=0x$(nm "$RG" | awk '$3 == "marker_a" { print $1 }')
+rgb=0x$(nm "$RG" | awk '$3 == "marker_b" { print $1 }')
+json regions stat --json -o - --regions -e "mem:$rga:x,page-faults,task-clock" --metric 'pf={page-faults}/{task-clock}' -- "$RG" threads 4
+json regions-batches stat --json -o - --regions -e "mem:$rga:x,mem:$rgb:x,mem:$rga:r,page-faults" -- "$RG" basic
+json regions-misuse stat --json -o - --regions -e page-faults -- "$RG" badleave
+json regions-silent stat --json -o - --regions -e page-faults -- true
 run_pmc stat --json -o - -k empty --iters 1000 -e task-clock
 if [ "$RC" -eq 0 ]; then cp "$TMP/out" "$TMP/kernel.json"; docs+=("$TMP/kernel.json"); else
 	echo "note: -k empty does not run here: $(head -c 200 "$TMP/err")"; fi

@@ -43,7 +43,9 @@ if [ ! -f "$work/build-aarch64/build.ninja" ]; then
 	meson setup "$work/build-aarch64" "$src" --cross-file "$cross" -Dstatic=true > "$work/meson-setup.log" 2>&1 ||
 		{ cat "$work/meson-setup.log"; die "meson setup of the aarch64 cross build"; }
 fi
-if ! ninja -C "$work/build-aarch64" -j2 pmctool > "$work/ninja.log" 2>&1; then
+# With the region test's programs (tests/regions/prog: rg-prog, region_cost, static like pmctool).
+if ! ninja -C "$work/build-aarch64" -j2 pmctool tests/regions/prog/rg-prog tests/regions/prog/region_cost \
+	> "$work/ninja.log" 2>&1; then
 	tail -n 40 "$work/ninja.log"
 	die "the aarch64 cross build of pmctool"
 fi
@@ -61,6 +63,9 @@ if ! { $cc -static -nostdlib -o "$guest/loop" "$here/guest/loop.S" &&
 	die "cross-compiling the guest programs"
 fi
 cp "$pm" "$guest/pmctool" && cp -r "$src/events" "$guest/events" && cp "$here/guest/tests.sh" "$guest/" || exit 1
+# Regions (issue 13): the marked test program, the cost benchmark and their guest test (t_regions).
+cp "$work/build-aarch64/tests/regions/prog/rg-prog" "$work/build-aarch64/tests/regions/prog/region_cost" \
+	"$src/tests/regions/guest_regions.sh" "$guest/" || exit 1
 echo "rig: built the static aarch64 pmctool and the guest programs in $(elapsed "$t_build") s"
 
 results=$work/results.txt
@@ -78,6 +83,7 @@ boot() {
 	echo "$shift_" > "$guest/icount-shift"
 	{
 		echo ". /rig/tests.sh"
+		echo ". /rig/guest_regions.sh"
 		for t in "${groups[@]}"; do echo "$t; echo RIG-GROUP-DONE $t"; done
 	} > "$script"
 	echo "rig: boot $name (-smp $smp, -icount shift=$shift_): ${groups[*]}"
@@ -96,7 +102,7 @@ boot() {
 boot smp1-shift0 1 0 300 t0_yardstick t1_info t2_command t3_batches t4_multiplex t5_kernels t5_ipc t6_user_reads \
 	t7_privilege t8_sigint
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc
-boot smp2 2 0 150 t9_cpu t9_scopes
+boot smp2 2 0 240 t9_cpu t9_scopes t_regions
 
 echo
 echo "rig: results (details above; console logs in $work):"

@@ -3,10 +3,20 @@
 #ifndef PMC_ARCH_AARCH64_ARCH_INLINE_H
 #define PMC_ARCH_AARCH64_ARCH_INLINE_H
 
+#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #define PMC_ARCH_USER_READ 1
+#define PMC_ARCH_USER_READ_INSN "mrs PMEVCNTR<n>_EL0"
+
+/* What a generic (PERF_TYPE_HARDWARE, PERF_TYPE_RAW) event asks so that its thread may read it in process, for code
+ * without sysfs (the region library): the PMUv3 driver's "rdpmc" format term, config1 bit 1. */
+static inline void pmc_arch_user_read_generic_attr(struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_RAW)
+		a->config1 |= 2;
+}
 
 /* The virtual counter of the generic timer, unordered. */
 static inline uint64_t pmc_arch_timer_now(void)

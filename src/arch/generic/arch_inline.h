@@ -8,6 +8,13 @@
 #include <time.h>
 
 #define PMC_ARCH_USER_READ 0
+#define PMC_ARCH_USER_READ_INSN "read(2)"
+
+struct perf_event_attr;
+static inline void pmc_arch_user_read_generic_attr(struct perf_event_attr *a)
+{
+	(void)a;
+}
 
 /* Nanoseconds of CLOCK_MONOTONIC_RAW (timer rate 1 GHz). */
 static inline uint64_t pmc_arch_timer_now(void)

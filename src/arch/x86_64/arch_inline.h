@@ -7,6 +7,15 @@
 #include <stdint.h>
 
 #define PMC_ARCH_USER_READ 1
+#define PMC_ARCH_USER_READ_INSN "RDPMC"
+
+struct perf_event_attr;
+/* What a generic (PERF_TYPE_HARDWARE, PERF_TYPE_RAW) event asks so that its thread may read it in process, for code
+ * without sysfs (the region library): nothing on x86 (rdpmc is allowed for mmapped events by default). */
+static inline void pmc_arch_user_read_generic_attr(struct perf_event_attr *a)
+{
+	(void)a;
+}
 
 /* Time-stamp counter, unordered: the caller fences. */
 static inline uint64_t pmc_rdtsc(void)

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* The region library's insides (libpmctool: linked into users' programs, libc only, no libpmccore, no libpfm4).
+ * rg_core.c: per-thread state, enter/leave; rg_events.c: event specs and the open; rg_write.c: the report at exit. */
+#ifndef PMC_REGIONS_RG_INTERNAL_H
+#define PMC_REGIONS_RG_INTERNAL_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "include/pmctool.h"
+#include "regions/channel.h"
+
+#define RG_HIDDEN __attribute__((visibility("hidden")))
+#define RG_EV PMCTOOL_REGION_EVENTS_MAX
+/* One accumulator row more than there are regions: the calibration of the empty pair. */
+#define RG_CALIB PMCTOOL_REGIONS_MAX
+
+struct rg_frame {
+	int region;
+	uint64_t start[RG_EV];
+};
+
+/* One thread's state: written only by its thread; read by the report at exit (after the thread ended, or racy but
+ * complete words for a thread still running then). Never freed while the process lives: the report needs it. */
+struct rg_thread {
+	struct rg_thread *next;
+	pid_t tid;
+	unsigned ordinal;                    /* 0 for the first thread of the process to enter a region, 1, ... */
+	int nev;
+	int fd[RG_EV];                       /* -1: not opened (err[i] says why) */
+	int err[RG_EV];                      /* errno of the failed open, 0 */
+	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
+	struct perf_event_mmap_page *page[RG_EV];
+	unsigned depth, too_deep;            /* open frames; enters beyond PMCTOOL_REGION_DEPTH_MAX now open */
+	uint64_t deep_ignored;               /* enters ignored for depth, ever */
+	struct rg_frame stack[PMCTOOL_REGION_DEPTH_MAX];
+	uint64_t *acc;                       /* (RG_CALIB + 1) rows of [calls, v[0..nev-1]] */
+	uint64_t top[RG_EV];                 /* sum over entries made at depth 0 */
+	uint64_t cost[RG_EV];                /* an empty enter/leave pair as a region's own counts see it (minimum) */
+	uint64_t reads, reads_syscall;        /* read_all calls; counters read with read(2) */
+	uint64_t unmatched, invalid;         /* leaves matching no open region; enters/leaves of invalid handles */
+	bool exited;                         /* the thread ended (its open frames stay as they were) */
+};
+
+struct rg_global {
+	int mode;                            /* enum rg_mode */
+	int nev;
+	struct perf_event_attr attr[RG_EV];
+	char evname[RG_EV][PMC_RG_NAME_MAX + 1];
+	int chan_fd;                         /* pmctool mode: where the results go */
+	char out_path[4096];                 /* standalone: the report's path, "" for stderr */
+	char setup_err[256];                 /* why counting is off although asked for */
+};
+
+enum rg_mode { RG_OFF = 0, RG_PMCTOOL, RG_STANDALONE };
+
+extern struct rg_global pmc_rg RG_HIDDEN;
+
+/* Parse a comma-separated list of event specs into pmc_rg (attr, evname, nev). 0 or -EINVAL with why filled. */
+int pmc_rg_parse_events(const char *list, char *why, size_t whylen) RG_HIDDEN;
+
+/* Open event i of pmc_rg for the calling thread (pid 0, any CPU, not inherited) with perf's paranoid fallback.
+ * The fd or -errno; *ret_user_only set when kernel mode was dropped. */
+int pmc_rg_open(int i, bool *ret_user_only) RG_HIDDEN;
+
+/* Every thread that entered a region, newest first (a consistent list: threads are only ever added). */
+struct rg_thread *pmc_rg_threads(void) RG_HIDDEN;
+/* Region names registered so far: the count and each name. */
+unsigned pmc_rg_nregions(void) RG_HIDDEN;
+const char *pmc_rg_region_name(unsigned id) RG_HIDDEN;
+uint64_t pmc_rg_bad_names(void) RG_HIDDEN;
+/* Counter reads made in process by t. */
+uint64_t pmc_rg_reads_inproc(const struct rg_thread *t) RG_HIDDEN;
+
+/* Write the results (pmctool channel or standalone report). 0 or -errno. */
+int pmc_rg_write(void) RG_HIDDEN;
+
+#endif

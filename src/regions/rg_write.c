@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/* The region library's results at exit: the block pmctool reads (channel.h) or, standalone, a report for a person.
+ * Each process writes once (one write(2) of the whole text), so blocks of several processes never interleave. */
+#include "regions/rg_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "arch/arch.h"
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void put_values(FILE *f, const struct rg_thread *t, const uint64_t *v)
+{
+	for (int i = 0; i < t->nev; i++) {
+		if (t->err[i])
+			fputs(" -", f);
+		else
+			fprintf(f, " %llu", (unsigned long long)v[i]);
+	}
+	fputc('\n', f);
+}
+
+/* The first thread's errno and user-only flag of event i (threads open the same events). */
+static void event_state(int i, int *ret_err, int *ret_user_only)
+{
+	*ret_err = 0;
+	*ret_user_only = 0;
+	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
+		if (t->err[i] && !*ret_err)
+			*ret_err = t->err[i];
+		if (t->user_only[i])
+			*ret_user_only = 1;
+	}
+}
+
+static void channel_block(FILE *f)
+{
+	unsigned nreg = pmc_rg_nregions();
+
+	fprintf(f, "%s\nprocess %d %d %d\n", PMC_RG_MAGIC, (int)getpid(), (int)getppid(), pmc_rg.nev);
+	for (int i = 0; i < pmc_rg.nev; i++) {
+		int err, uo;
+
+		event_state(i, &err, &uo);
+		fprintf(f, "event %d %d %d %s\n", i, err, uo, pmc_rg.evname[i]);
+	}
+	for (unsigned r = 0; r < nreg; r++)
+		fprintf(f, "region %u %s\n", r, pmc_rg_region_name(r));
+	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
+		bool exited = __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE);
+
+		fprintf(f, "thread %u %d %d %llu %llu %llu %llu %llu\n", t->ordinal, (int)t->tid, exited,
+			(unsigned long long)pmc_rg_reads_inproc(t), (unsigned long long)t->reads_syscall,
+			(unsigned long long)t->unmatched, (unsigned long long)t->invalid,
+			(unsigned long long)t->deep_ignored);
+		for (unsigned r = 0; r < nreg; r++) {
+			const uint64_t *row = &t->acc[(size_t)r * (size_t)(1 + t->nev)];
+
+			if (!row[0])
+				continue;
+			fprintf(f, "count %u %u %llu", t->ordinal, r, (unsigned long long)row[0]);
+			put_values(f, t, row + 1);
+		}
+		fprintf(f, "top %u", t->ordinal);
+		put_values(f, t, t->top);
+		fprintf(f, "cost %u", t->ordinal);
+		put_values(f, t, t->cost);
+		for (unsigned d = 0; d < t->depth && d < PMCTOOL_REGION_DEPTH_MAX; d++)
+			fprintf(f, "open %u %d %u\n", t->ordinal, t->stack[d].region, d);
+	}
+	fprintf(f, "badnames %llu\nend\n", (unsigned long long)pmc_rg_bad_names());
+}
+
+/* Standalone: one table per process, a row per region per thread and one merged ("all"). */
+static void person_report(FILE *f)
+{
+	unsigned nreg = pmc_rg_nregions();
+	uint64_t inproc = 0, sys = 0, unmatched = 0, invalid = 0, deep = 0;
+	const char *how = PMC_ARCH_USER_READ_INSN;
+
+	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
+		inproc += pmc_rg_reads_inproc(t);
+		sys += t->reads_syscall;
+		unmatched += t->unmatched;
+		invalid += t->invalid;
+		deep += t->deep_ignored;
+	}
+	fprintf(f, "pmctool regions: pid %d, counters read %s\n", (int)getpid(),
+		!inproc && !sys ? "never" : !sys ? (how ? how : "in process") : !inproc ? "with read(2)" : "in process and with read(2)");
+	if (pmc_rg.setup_err[0])
+		fprintf(f, "  not counting: %s\n", pmc_rg.setup_err);
+	for (int i = 0; i < pmc_rg.nev; i++) {
+		int err, uo;
+
+		event_state(i, &err, &uo);
+		if (err)
+			fprintf(f, "  %s: not counted: %s\n", pmc_rg.evname[i], strerror(err));
+		else if (uo)
+			fprintf(f, "  %s: user mode only (kernel.perf_event_paranoid)\n", pmc_rg.evname[i]);
+	}
+	fprintf(f, "%-24s %8s %12s", "region", "thread", "calls");
+	for (int i = 0; i < pmc_rg.nev; i++)
+		fprintf(f, " %18s", pmc_rg.evname[i]);
+	fputc('\n', f);
+	for (unsigned r = 0; r < nreg; r++) {
+		uint64_t sum[1 + RG_EV] = { 0 };
+		bool have[RG_EV] = { false };
+		unsigned users = 0;
+
+		for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
+			const uint64_t *row = &t->acc[(size_t)r * (size_t)(1 + t->nev)];
+
+			if (!row[0])
+				continue;
+			users++;
+			for (int i = 0; i <= t->nev; i++)
+				sum[i] += row[i];
+			fprintf(f, "%-24s %8u %12llu", pmc_rg_region_name(r), t->ordinal, (unsigned long long)row[0]);
+			for (int i = 0; i < t->nev; i++) {
+				/* An event the thread could not open has no count: "-", never 0. */
+				if (t->err[i])
+					fprintf(f, " %18s", "-");
+				else
+					fprintf(f, " %18llu", (unsigned long long)row[1 + i]);
+				have[i] |= !t->err[i];
+			}
+			fputc('\n', f);
+		}
+		if (users > 1) {
+			fprintf(f, "%-24s %8s %12llu", pmc_rg_region_name(r), "all", (unsigned long long)sum[0]);
+			for (int i = 0; i < pmc_rg.nev; i++) {
+				if (have[i])
+					fprintf(f, " %18llu", (unsigned long long)sum[1 + i]);
+				else
+					fprintf(f, " %18s", "-");
+			}
+			fputc('\n', f);
+		}
+	}
+	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
+		for (unsigned d = 0; d < t->depth && d < PMCTOOL_REGION_DEPTH_MAX; d++)
+			fprintf(f, "  warning: region %s entered and never left in thread %u (%s); that entry is not "
+				"counted\n", pmc_rg_region_name((unsigned)t->stack[d].region), t->ordinal,
+				__atomic_load_n(&t->exited, __ATOMIC_ACQUIRE) ? "the thread ended" : "the program ended");
+	}
+	if (unmatched)
+		fprintf(f, "  warning: %llu leave%s matched no open region (ignored)\n", (unsigned long long)unmatched,
+			unmatched == 1 ? "" : "s");
+	if (deep)
+		fprintf(f, "  warning: %llu enter%s beyond %d open regions in one thread ignored (with their leaves)\n",
+			(unsigned long long)deep, deep == 1 ? "" : "s", PMCTOOL_REGION_DEPTH_MAX);
+	if (invalid || pmc_rg_bad_names())
+		fprintf(f, "  warning: %llu region name%s refused (empty, over %d bytes, or over %d regions); "
+			"%llu enter/leave of an invalid handle ignored\n", (unsigned long long)pmc_rg_bad_names(),
+			pmc_rg_bad_names() == 1 ? "" : "s", PMCTOOL_REGION_NAME_MAX, PMCTOOL_REGIONS_MAX,
+			(unsigned long long)invalid);
+	if (pmc_rg_threads()) {
+		const struct rg_thread *t = pmc_rg_threads();
+
+		fprintf(f, "  an empty enter/leave pair counts:");
+		for (int i = 0; i < t->nev; i++)
+			if (!t->err[i])
+				fprintf(f, " %s %llu", pmc_rg.evname[i], (unsigned long long)t->cost[i]);
+		fputc('\n', f);
+	}
+}
+
+int pmc_rg_write(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int fd, r;
+
+	if (!f)
+		return -ENOMEM;
+	if (pmc_rg.mode == RG_PMCTOOL)
+		channel_block(f);
+	else
+		person_report(f);
+	if (fclose(f)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	if (pmc_rg.mode == RG_PMCTOOL) {
+		fd = pmc_rg.chan_fd;
+	} else if (pmc_rg.out_path[0]) {
+		fd = open(pmc_rg.out_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			fprintf(stderr, "pmctool regions: cannot write the report to %s: %s\n", pmc_rg.out_path,
+				strerror(errno));
+			fd = STDERR_FILENO;
+		}
+	} else {
+		fd = STDERR_FILENO;
+	}
+	r = write_all(fd, buf, len);
+	if (fd != STDERR_FILENO && fd != pmc_rg.chan_fd)
+		close(fd);
+	free(buf);
+	return r;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool's reader of a program's region results (the memfd a marked program appends to) on arbitrary bytes: what is
+ * malformed is counted as cut and left out, never trusted; the checks and outputs run over whatever was kept. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/output.h"
+#include "regions/collect.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const size_t map[3] = { 0, 1, 2 };
+	struct pmc_report rep;
+	FILE *f;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.events = calloc(3, sizeof(*rep.events));
+	if (!rep.events)
+		return 0;
+	rep.nevents = 3;
+	for (size_t i = 0; i < 3; i++)
+		snprintf(rep.events[i].ev.name, sizeof(rep.events[i].ev.name), "ev%zu", i);
+	/* Twice: a second execution merges into the first. ppid 1 stands for pmctool. */
+	if (pmc_regions_collect(&rep, (const char *)data, size, map, 3, 1) == 0 &&
+	    pmc_regions_collect(&rep, (const char *)data, size, map, 3, 1) == 0) {
+		if (rep.regions->execs != 2)
+			abort();
+		pmc_regions_checks(&rep);
+		f = fopen("/dev/null", "w");
+		if (f) {
+			pmc_output_regions_table(f, &rep);
+			pmc_output_regions_json(f, &rep);
+			fclose(f);
+		}
+	}
+	pmc_report_fini(&rep);
+	return 0;
+}

@@ -1,0 +1,66 @@
+# Regions in the arm64 rig's guest (tests/rig: QEMU TCG with -icount, a real armv8 PMU, exact user-mode instruction
+# counts). Sourced by the rig's guest/tests.sh, which gives pass/fail; runs as t_regions. It needs in /rig the static
+# aarch64 builds of pmctool, tests/regions/prog/rg-prog and tests/regions/prog/region_cost (ninja -C build-aarch64
+# pmctool tests/regions/prog/rg-prog tests/regions/prog/region_cost, with -Dstatic=true). busybox sh and awk only.
+#
+# What it proves: the program reads its counters in process (mrs PMEVCNTR<n>_EL0 at perf_user_access=1) and with
+# read(2) at 0; instructions:u per region are exact (the difference of two trip counts is the same for the next two);
+# with two CPUs each of 4 threads' counts of the same region body are exact multiples of one entry's; the empty
+# enter/leave pair's exact instruction cost with 4 counters (region_cost), printed against its target of 100.
+command -v pass >/dev/null 2>&1 || pass() { echo "RIG-TEST PASS $*"; }
+command -v fail >/dev/null 2>&1 || fail() { echo "RIG-TEST FAIL $*"; }
+
+# rg_csv OUT ARGS...: pmctool stat --regions --csv with ARGS into OUT (stderr into OUT.err); status as pmctool's.
+rg_csv() { out=$1; shift; /rig/pmctool stat --regions --csv -o "$out" "$@" 2>"$out.err"; }
+# rg_value CSV REGION THREAD EVENT: a region's count; rg_calls CSV REGION THREAD: its calls. Columns are found by
+# the header's names (record, event, value, region, thread, calls).
+rg_awk='NR == 1 { sub(/\r$/, ""); for (i = 1; i <= NF; i++) col[$i] = i; next }
+	{ sub(/\r$/, "") } $col["record"] == "region" && $col["region"] == r && $col["thread"] == t'
+rg_value() { awk -F, -v r="$2" -v t="$3" -v e="$4" "$rg_awk"' && $col["event"] == e { print $col["value"]; exit }' "$1"; }
+rg_calls() { awk -F, -v r="$2" -v t="$3" "$rg_awk"' { print $col["calls"] + 0; exit }' "$1"; }
+
+t_regions() {
+	W=${W:-/tmp}
+	echo 1 > /proc/sys/kernel/perf_user_access 2>/dev/null
+	# Exact per-region instructions: body(N) = a + b*N, so body(2000)-body(1000) == body(3000)-body(2000).
+	for n in 1000 2000 3000; do
+		rg_csv $W/rg$n.csv -e instructions:u,cycles:u -- /rig/rg-prog trips $n || { fail "regions trips $n: exit $?"; return; }
+	done
+	i1=$(rg_value $W/rg1000.csv body all instructions:u); i2=$(rg_value $W/rg2000.csv body all instructions:u)
+	i3=$(rg_value $W/rg3000.csv body all instructions:u)
+	if [ -n "$i1" ] && [ $((i2 - i1)) -eq $((i3 - i2)) ] && [ $((i2 - i1)) -gt 0 ]; then
+		pass "regions exact: body instructions:u $i1 $i2 $i3, $((i2 - i1)) per 1000 marker calls"
+	else
+		fail "regions exact: body instructions:u '$i1' '$i2' '$i3' (differences must be equal)"
+	fi
+	grep -q '^check,regions-read,.*in process' $W/rg1000.csv && pass "regions read in process at perf_user_access=1" ||
+		fail "regions not read in process at perf_user_access=1: $(grep '^check,regions-read' $W/rg1000.csv)"
+	# Threads on 2 CPUs: thread k enters "work" k+1 times with the same body: its count is (k+1) x one entry's.
+	rg_csv $W/rgt.csv -e instructions:u -- /rig/rg-prog threads 4 || { fail "regions threads: exit $?"; return; }
+	all=$(rg_value $W/rgt.csv work all instructions:u); calls=$(rg_calls $W/rgt.csv work all)
+	ok=1; e=$((all / 10))
+	[ "$calls" = 10 ] && [ $((e * 10)) -eq "$all" ] || ok=0
+	for t in 1 2 3 4; do
+		v=$(rg_value $W/rgt.csv work $t instructions:u); c=$(rg_calls $W/rgt.csv work $t)
+		[ -n "$v" ] && [ "$v" -eq $((c * e)) ] || ok=0
+	done
+	[ $ok = 1 ] && pass "regions threads: work = 10 x $e instructions:u, each thread its calls x $e" ||
+		fail "regions threads: work $all in $calls calls; per thread not multiples of $e (see $W/rgt.csv)"
+	# read(2) at perf_user_access=0: the same exact growth per trip (the constant differs: with read(2) the markers'
+	# own user-mode instructions between the two counter reads are fewer).
+	echo 0 > /proc/sys/kernel/perf_user_access
+	rg_csv $W/rg0a.csv -e instructions:u -- /rig/rg-prog trips 1000
+	rg_csv $W/rg0b.csv -e instructions:u -- /rig/rg-prog trips 2000
+	v1=$(rg_value $W/rg0a.csv body all instructions:u); v2=$(rg_value $W/rg0b.csv body all instructions:u)
+	grep -q '^check,regions-read,.*read(2)' $W/rg0a.csv && [ -n "$v1" ] && [ $((v2 - v1)) -eq $((i2 - i1)) ] &&
+		pass "regions at perf_user_access=0: read(2), body $v1 $v2, $((v2 - v1)) per 1000 calls as in process" ||
+		fail "regions at perf_user_access=0: body '$v1' '$v2' (growth must be $((i2 - i1)))"
+	echo 1 > /proc/sys/kernel/perf_user_access
+	# The empty pair with 4 counters, exact: the library's own counts over two trip counts (region_cost).
+	/rig/region_cost > $W/rc.json 2>$W/rc.err || { fail "region_cost: $(head -c 200 $W/rc.err)"; return; }
+	pi=$(sed -n 's/.*"pair_counts":\[\([0-9.]*\),\([0-9.]*\),.*/\1/p' $W/rc.json)
+	pc=$(sed -n 's/.*"pair_counts":\[\([0-9.]*\),\([0-9.]*\),.*/\2/p' $W/rc.json)
+	echo "regions: empty enter/leave pair with 4 counters: $pi instructions, $pc cycles (target < 100 instructions)"
+	[ -n "$pi" ] && pass "regions pair cost measured: $pi instructions:u, $(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rc.json)" ||
+		fail "region_cost gave no pair cost: $(cat $W/rc.json)"
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/* A program marked with regions for the region tests. Region bodies call marker_a()/marker_b() a known number of
+ * times; a breakpoint on a marker (mem:ADDR:x) counts exactly, so every region's count is known in advance.
+ *   rg-prog basic        outer x3 { a x10, inner x2 { a x100, c } }, "b-only" { b x7 }, a x5 outside: whole a = 635
+ *   rg-prog threads N    N threads; thread k enters "work" k+1 times, each with a x1000 (plus "main" in main)
+ *   rg-prog pages N      region "touch" writes N fresh pages
+ *   rg-prog noleave      "open" entered, never left, then exit()
+ *   rg-prog badleave     leaves of regions never entered, and of the wrong region
+ *   rg-prog toomany      300 distinct region names and one name too long
+ *   rg-prog deep         70 nested enters of one region, then 70 leaves
+ *   rg-prog fork         fork inside "parent"; the child runs "child" { a x50 } and leaves "parent" (unmatched)
+ *   rg-prog threadexit   a thread exits inside "dying" (entered, a x20, never left)
+ *   rg-prog loop N       "empty" entered and left N times with an empty body (cost; strace)
+ *   rg-prog trips N      "body" once around N calls of marker_a (instructions per region: a + b x N, exact on arm64)
+ *   rg-prog vary FILE    "vary" entered 1 + (a number kept in FILE, incremented by each execution) times
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <pmctool.h>
+
+void marker_a(void);
+void marker_b(void);
+void marker_c(void);
+
+__attribute__((noinline)) void marker_a(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+__attribute__((noinline)) void marker_b(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+__attribute__((noinline)) void marker_c(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+static void a_times(int n)
+{
+	for (int i = 0; i < n; i++)
+		marker_a();
+}
+
+static void basic(void)
+{
+	PMCTOOL_REGION_HANDLE(inner, "inner");
+
+	a_times(5);
+	for (int i = 0; i < 3; i++) {
+		PMCTOOL_REGION_BEGIN("outer");
+		a_times(10);
+		for (int j = 0; j < 2; j++) {
+			PMCTOOL_REGION_ENTER(inner);
+			a_times(100);
+			marker_c();
+			PMCTOOL_REGION_LEAVE(inner);
+		}
+		PMCTOOL_REGION_END("outer");
+	}
+	PMCTOOL_REGION_BEGIN("b-only");
+	for (int i = 0; i < 7; i++)
+		marker_b();
+	PMCTOOL_REGION_END("b-only");
+}
+
+static void *worker(void *arg)
+{
+	long k = (long)arg;
+	PMCTOOL_REGION_HANDLE(work, "work");
+
+	for (long i = 0; i <= k; i++) {
+		PMCTOOL_REGION_ENTER(work);
+		a_times(1000);
+		PMCTOOL_REGION_LEAVE(work);
+	}
+	return NULL;
+}
+
+static int threads(int n)
+{
+	pthread_t th[64];
+
+	if (n < 1 || n > 64)
+		return 2;
+	PMCTOOL_REGION_BEGIN("main");
+	for (long k = 0; k < n; k++)
+		if (pthread_create(&th[k], NULL, worker, (void *)k))
+			return 1;
+	for (int k = 0; k < n; k++)
+		pthread_join(th[k], NULL);
+	PMCTOOL_REGION_END("main");
+	return 0;
+}
+
+static int pages(long n)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, (size_t)(n * psz), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return 1;
+	PMCTOOL_REGION_BEGIN("touch");
+	for (long i = 0; i < n; i++)
+		p[i * psz] = 1;
+	PMCTOOL_REGION_END("touch");
+	munmap(p, (size_t)(n * psz));
+	return 0;
+}
+
+static void *dying(void *arg)
+{
+	(void)arg;
+	PMCTOOL_REGION_BEGIN("dying");
+	a_times(20);
+	pthread_exit(NULL);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "basic";
+	long n = argc > 2 ? atol(argv[2]) : 0;
+
+	if (!strcmp(mode, "basic")) {
+		basic();
+	} else if (!strcmp(mode, "threads")) {
+		return threads((int)n);
+	} else if (!strcmp(mode, "pages")) {
+		return pages(n);
+	} else if (!strcmp(mode, "noleave")) {
+		PMCTOOL_REGION_BEGIN("closed");
+		a_times(3);
+		PMCTOOL_REGION_END("closed");
+		PMCTOOL_REGION_BEGIN("open");
+		a_times(3);
+		exit(0);
+	} else if (!strcmp(mode, "badleave")) {
+		PMCTOOL_REGION_END("never-entered");
+		PMCTOOL_REGION_BEGIN("x");
+		PMCTOOL_REGION_BEGIN("y");
+		PMCTOOL_REGION_END("x"); /* wrong order: unmatched, ignored */
+		PMCTOOL_REGION_END("y");
+		PMCTOOL_REGION_END("x");
+		PMCTOOL_REGION_LEAVE(PMCTOOL_REGION_INVALID);
+	} else if (!strcmp(mode, "toomany")) {
+		char name[128];
+
+		for (int i = 0; i < 300; i++) {
+			snprintf(name, sizeof(name), "r%03d", i);
+			PMCTOOL_REGION_BEGIN(name);
+			marker_a();
+			PMCTOOL_REGION_END(name);
+		}
+		memset(name, 'n', 100);
+		name[100] = '\0';
+		PMCTOOL_REGION_BEGIN(name);
+		PMCTOOL_REGION_END(name);
+	} else if (!strcmp(mode, "deep")) {
+		for (int i = 0; i < 70; i++)
+			PMCTOOL_REGION_BEGIN("deep");
+		marker_a();
+		for (int i = 0; i < 70; i++)
+			PMCTOOL_REGION_END("deep");
+	} else if (!strcmp(mode, "fork")) {
+		pid_t pid;
+		int st;
+
+		PMCTOOL_REGION_BEGIN("parent");
+		a_times(10);
+		pid = fork();
+		if (pid == 0) {
+			PMCTOOL_REGION_BEGIN("child");
+			a_times(50);
+			PMCTOOL_REGION_END("child");
+			PMCTOOL_REGION_END("parent");
+			exit(0);
+		}
+		waitpid(pid, &st, 0);
+		PMCTOOL_REGION_END("parent");
+	} else if (!strcmp(mode, "threadexit")) {
+		pthread_t t;
+
+		pthread_create(&t, NULL, dying, NULL);
+		pthread_join(t, NULL);
+		PMCTOOL_REGION_BEGIN("after");
+		a_times(4);
+		PMCTOOL_REGION_END("after");
+	} else if (!strcmp(mode, "loop")) {
+		PMCTOOL_REGION_HANDLE(empty, "empty");
+
+		PMCTOOL_THREAD_INIT();
+		for (long i = 0; i < n; i++) {
+			PMCTOOL_REGION_ENTER(empty);
+			PMCTOOL_REGION_LEAVE(empty);
+		}
+	} else if (!strcmp(mode, "trips")) {
+		PMCTOOL_REGION_HANDLE(body, "body");
+
+		PMCTOOL_THREAD_INIT();
+		PMCTOOL_REGION_ENTER(body);
+		a_times((int)n);
+		PMCTOOL_REGION_LEAVE(body);
+	} else if (!strcmp(mode, "vary") && argc > 2) {
+		FILE *f = fopen(argv[2], "r+");
+		int k = 0;
+
+		if (!f || fscanf(f, "%d", &k) != 1)
+			k = 0;
+		if (f)
+			fclose(f);
+		f = fopen(argv[2], "w");
+		if (!f)
+			return 1;
+		fprintf(f, "%d\n", k + 1);
+		fclose(f);
+		for (int i = 0; i <= k; i++) {
+			PMCTOOL_REGION_BEGIN("vary");
+			marker_a();
+			PMCTOOL_REGION_END("vary");
+		}
+	} else {
+		fprintf(stderr, "rg-prog: unknown mode %s\n", mode);
+		return 2;
+	}
+	return 0;
+}

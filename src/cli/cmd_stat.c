@@ -46,7 +46,7 @@ static const char stat_help[] =
 	"      --dry-run           print the plan (batches, encodings) and exit without running anything (text, or\n"
 	"                          JSON with --json)\n"
 	"  -r, --repeat N          run N times; report mean, median, stddev, min and max (1..100000); runs that\n"
-	"                          failed are listed and kept out of the statistics\n"
+	"                          failed are listed and kept out of the statistics; N x counts per run <= 2000000\n"
 	"\n"
 	"Built-in kernels:\n"
 	"  -k, --kernel NAME       run a built-in kernel in-process, reading counters with RDPMC (one -k only;\n"

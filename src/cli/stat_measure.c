@@ -22,20 +22,6 @@ static void print_open_record(const struct pmc_open_record *rec, void *ctx)
 	fprintf(ctx, "%s\n", line);
 }
 
-static int push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
-{
-	struct pmc_sample *p = realloc(e->samples, (e->nsamples + 1) * sizeof(*p));
-
-	if (!p)
-		return -ENOMEM;
-	e->samples = p;
-	p[e->nsamples].run = run;
-	p[e->nsamples].batch = batch;
-	p[e->nsamples].count = *c;
-	e->nsamples++;
-	return 0;
-}
-
 /* The batch each planned event belongs to, after any split. */
 static void assign_batches(const struct stat_events *se, struct pmc_report *rep)
 {
@@ -146,7 +132,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		goto out;
 	}
 	for (size_t k = 0; k < req.n; k++) {
-		if (push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
+		if (pmc_report_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
 			rc = PMC_EXIT_INTERNAL;
 			goto out;
 		}
@@ -181,6 +167,33 @@ out:
 	return rc;
 }
 
+/* Every sample is kept (the exact median, the per-run output), so -r x the events each run records is bounded
+ * (PMC_REPORT_MAX_SAMPLES, pmctool-stat(1)); within it, room for all of them is made before the first run. */
+static int reserve_samples(const struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
+{
+	unsigned long long per_run = 0;
+
+	for (size_t b = 0; b < se->plan.nbatches; b++) {
+		for (size_t i = 0; i < se->plan.nevery; i++)
+			per_run += pmc_plan_every_in_batch(&se->plan, b, &se->evs[se->plan.every[i]]);
+		per_run += se->plan.batches[b].n;
+	}
+	if (per_run * o->runs > PMC_REPORT_MAX_SAMPLES) {
+		fprintf(stderr,
+			"pmctool stat: -r %u x %llu counts per run (events, and each every-batch event once per batch) is "
+			"%llu counts; at most %u are kept (every one is, for the exact median): lower -r to %llu or "
+			"measure fewer events\n",
+			o->runs, per_run, per_run * o->runs, PMC_REPORT_MAX_SAMPLES,
+			PMC_REPORT_MAX_SAMPLES / (per_run ? per_run : 1));
+		return PMC_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < se->n; i++)
+		if (pmc_report_reserve_samples(&rep->events[i], (size_t)o->runs *
+						(se->plan.in_every[i] ? se->plan.nbatches : 1)))
+			return PMC_EXIT_INTERNAL;
+	return 0;
+}
+
 int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
 {
 	unsigned done = 0; /* batch runs completed */
@@ -196,6 +209,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
+	rc = reserve_samples(se, o, rep);
 
 	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
 		unsigned done_before = done;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "report/report.h"
+#include "report/store.h"
 
 #include <errno.h>
 #include <math.h>
@@ -112,12 +113,48 @@ double pmc_report_sem(const struct pmc_report_event *e)
 
 int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x)
 {
-	struct pmc_report_exec *p = realloc(rep->execs, (rep->nexecs + 1) * sizeof(*p));
+	void *p = rep->execs;
 
-	if (!p)
+	if (pmc_store_reserve(&p, &rep->execs_cap, rep->nexecs + 1, sizeof(*x)))
 		return -ENOMEM;
 	rep->execs = p;
-	p[rep->nexecs++] = *x;
+	rep->execs[rep->nexecs++] = *x;
+	return 0;
+}
+
+int pmc_report_reserve_samples(struct pmc_report_event *e, size_t n)
+{
+	void *p = e->samples;
+
+	if (e->samples && !e->samples_cap) {
+		/* a malloc'd array (a merged row, a test's report): move it into the store */
+		void *q = NULL;
+		size_t cap = 0;
+
+		if (pmc_store_reserve(&q, &cap, n > e->nsamples ? n : e->nsamples, sizeof(*e->samples)))
+			return -ENOMEM;
+		memcpy(q, e->samples, e->nsamples * sizeof(*e->samples));
+		free(e->samples);
+		e->samples = q;
+		e->samples_cap = cap;
+		return 0;
+	}
+	if (pmc_store_reserve(&p, &e->samples_cap, n, sizeof(*e->samples)))
+		return -ENOMEM;
+	e->samples = p;
+	return 0;
+}
+
+int pmc_report_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
+{
+	struct pmc_sample *s;
+
+	if (pmc_report_reserve_samples(e, e->nsamples + 1))
+		return -ENOMEM;
+	s = &e->samples[e->nsamples++];
+	s->run = run;
+	s->batch = batch;
+	s->count = *c;
 	return 0;
 }
 
@@ -324,16 +361,25 @@ void pmc_report_fini(struct pmc_report *rep)
 {
 	if (!rep)
 		return;
-	for (size_t i = 0; i < rep->nevents; i++)
-		free(rep->events[i].samples);
+	for (size_t i = 0; i < rep->nevents; i++) {
+		struct pmc_report_event *e = &rep->events[i];
+
+		if (e->samples_cap)
+			pmc_store_free(e->samples, e->samples_cap, sizeof(*e->samples));
+		else
+			free(e->samples);
+	}
 	free(rep->events);
 	free(rep->metrics);
 	free(rep->checks);
-	free(rep->execs);
+	if (rep->execs_cap)
+		pmc_store_free(rep->execs, rep->execs_cap, sizeof(*rep->execs));
+	else
+		free(rep->execs);
 	free(rep->run_state);
 	rep->execs = NULL;
 	rep->run_state = NULL;
-	rep->nexecs = rep->nrun_state = 0;
+	rep->nexecs = rep->nrun_state = rep->execs_cap = 0;
 	rep->events = NULL;
 	rep->metrics = NULL;
 	rep->checks = NULL;

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "cli/stat.h"
+#include "perf/keep.h"
 #include "perf/open.h"
 #include "run/launch.h"
 
@@ -196,6 +197,7 @@ static int reserve_samples(const struct stat_events *se, const struct stat_opts 
 
 int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
 {
+	struct pmc_keep keep = { 0 };
 	unsigned done = 0; /* batch runs completed */
 	size_t ungrouped = 0;
 	int rc = 0;
@@ -210,6 +212,8 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		rep->events[i].ev = se->evs[i];
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rc = reserve_samples(se, o, rep);
+	if (!rc)
+		pmc_keep_open(&keep, se->evs, se->n);
 
 	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
 		unsigned done_before = done;
@@ -253,6 +257,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		rep->sys_s /= done;
 	}
 	rep->partial = stat_interrupted != 0;
+	pmc_keep_close(&keep);
 	pmc_perf_set_observer(NULL, NULL);
 	return rc;
 }

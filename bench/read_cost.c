@@ -287,7 +287,7 @@ static void runner_figures(struct bench *b)
 	const struct pmc_kernel *k = pmc_kernel_find("empty");
 	const struct pmc_event *evs[NEV];
 	struct pmc_count counts[NEV];
-	struct pmc_measure_req req = { evs, NEV, b->hardware };
+	struct pmc_measure_req req = { .events = evs, .n = NEV, .group = b->hardware };
 	struct pmc_measure_out out = { .counts = counts };
 	struct pmc_kernel_opts o = { .iters = 1, .cpu = -1, .warmup_s = 0 };
 	struct pmc_kernel_params p;

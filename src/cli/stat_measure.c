@@ -77,6 +77,16 @@ static int report_launch_failure(const struct stat_opts *o, const struct pmc_lau
 	return PMC_EXIT_INTERNAL;
 }
 
+/* Whether some batch other than b runs (is not known to be unsupported): only then may b be skipped, so that the
+ * every-batch events (anchors, free events) are counted at least once. */
+static bool another_batch_runs(const struct stat_events *se, size_t b)
+{
+	for (size_t k = 0; k < se->plan.nbatches; k++)
+		if (k != b && !se->plan.batches[k].unsupported)
+			return true;
+	return false;
+}
+
 /* One run of one batch. Returns 0, 1 to retry the batch (the plan was split or the batch ungrouped), or an exit
  * status > 1. */
 static int run_batch(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep, unsigned run,
@@ -97,6 +107,8 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 	req.events = (const struct pmc_event *const *)reqev;
 	req.n = build_request(se, b, reqev, idx);
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
+	req.first_own = req.n - se->plan.batches[b].n;
+	req.skip_unsupported = another_batch_runs(se, b);
 	out.counts = counts;
 	if (o->k) {
 		struct pmc_kernel_opts ko = { .iters = o->iters, .cpu = o->cpu, .warmup_s = o->warmup_s,
@@ -126,6 +138,14 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
 		else
 			rc = report_launch_failure(o, &le);
+		goto out;
+	} else if (out.skipped) {
+		/* Nothing of its own could be counted: its events keep the reason, the command was not run, and later
+		 * runs skip the batch without opening anything. */
+		se->plan.batches[b].unsupported = true;
+		for (size_t k = req.first_own; k < req.n; k++)
+			if (pmc_report_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
+				rc = PMC_EXIT_INTERNAL;
 		goto out;
 	} else if (req.group && !out.interrupted && pmc_group_never_ran(counts, req.events, req.n)) {
 		se->never_ran++;
@@ -219,7 +239,11 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		unsigned done_before = done;
 
 		for (size_t b = 0; b < se->plan.nbatches && !stat_interrupted; b++) {
-			int r = run_batch(se, o, rep, run, b);
+			int r;
+
+			if (se->plan.batches[b].unsupported)
+				continue;
+			r = run_batch(se, o, rep, run, b);
 			if (r == 1) {
 				b--; /* the same batch again, now split or ungrouped */
 				continue;
@@ -233,8 +257,17 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		if (done > done_before) /* a run that failed before any batch finished adds nothing to report */
 			rep->nruns = run + 1;
 	}
-	for (size_t b = 0; b < se->plan.nbatches; b++)
+	for (size_t b = 0; b < se->plan.nbatches; b++) {
 		ungrouped += se->plan.batches[b].ungrouped;
+		rep->nbatches_skipped += se->plan.batches[b].unsupported;
+	}
+	if (rep->nbatches_skipped)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "batches-skipped",
+				     "%u of %zu batches had no event of their own the kernel could open; the command was "
+				     "not run for them (their events are listed with the reason), which saved %zu "
+				     "execution%s",
+				     rep->nbatches_skipped, se->plan.nbatches, (size_t)rep->nbatches_skipped * o->runs,
+				     rep->nbatches_skipped * o->runs == 1 ? "" : "s");
 	if (se->never_ran)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "group-never-ran",
 				     "the kernel accepted a batch as one group but never ran it (time running 0: the NMI "

@@ -73,7 +73,7 @@ static void summarize_runs(struct pmc_report *rep)
 		}
 	}
 	for (unsigned r = 0; r < nruns; r++) {
-		if (batches[r] < rep->nbatches)
+		if (batches[r] + rep->nbatches_skipped < rep->nbatches)
 			rep->run_state[r] = PMC_RUN_PARTIAL;
 		rep->runs_ok += rep->run_state[r] == PMC_RUN_OK;
 		rep->runs_failed += rep->run_state[r] == PMC_RUN_FAILED;
@@ -258,22 +258,24 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 	free(vals);
 
 	if (e->in_every_batch && nbatches > 1) {
-		double bmin = INFINITY, bmax = -INFINITY, bsum = 0;
-		unsigned bn = 0;
+		double bmin = INFINITY, bmax = -INFINITY, bsum = 0, *bsums = calloc(nbatches, sizeof(*bsums));
+		unsigned bn = 0, *cnt = calloc(nbatches, sizeof(*cnt));
 
-		for (unsigned b = 0; b < nbatches; b++) {
-			double s = 0;
-			unsigned k = 0;
-			for (size_t i = 0; i < e->nsamples; i++) {
-				if (e->samples[i].batch != b || e->samples[i].count.status != PMC_COUNT_OK ||
-				    !pmc_report_run_used(rep, e->samples[i].run))
-					continue;
-				s += pmc_report_sample_value(e, &e->samples[i].count);
-				k++;
-			}
-			if (!k)
+		/* One pass over the samples (not one per batch: with many batches and runs that was quadratic). */
+		for (size_t i = 0; bsums && cnt && i < e->nsamples; i++) {
+			const struct pmc_sample *sm = &e->samples[i];
+			if (sm->batch >= nbatches || sm->count.status != PMC_COUNT_OK ||
+			    !pmc_report_run_used(rep, sm->run))
 				continue;
-			s /= k;
+			bsums[sm->batch] += pmc_report_sample_value(e, &sm->count);
+			cnt[sm->batch]++;
+		}
+		for (unsigned b = 0; bsums && cnt && b < nbatches; b++) {
+			double s;
+
+			if (!cnt[b])
+				continue;
+			s = bsums[b] / cnt[b];
 			bmin = s < bmin ? s : bmin;
 			bmax = s > bmax ? s : bmax;
 			bsum += s;
@@ -281,6 +283,8 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 		}
 		if (bn > 1 && bsum > 0)
 			e->batch_spread_pct = 100.0 * (bmax - bmin) / (bsum / bn);
+		free(bsums);
+		free(cnt);
 	}
 }
 

@@ -95,6 +95,7 @@ struct pmc_report {
 	char workload[512];         /* the command line, or "kernel fma (iters=...)" */
 	const char *mode;           /* "single", "rerun" or "multiplex" */
 	unsigned nbatches, nruns;
+	unsigned nbatches_skipped;  /* batches none of whose own events opened: never run (a run is whole without them) */
 	bool partial;               /* interrupted: counts so far only */
 
 	struct pmc_report_event *events;

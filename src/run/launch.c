@@ -231,6 +231,18 @@ static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, st
 	return 0;
 }
 
+/* Whether the batch's own events all failed to open (with req->skip_unsupported): then running the command would
+ * count only the every-batch events, which every other batch counts too. */
+static bool own_none_open(const struct pmc_measure_req *req, const int *fds)
+{
+	if (!req->skip_unsupported || req->first_own >= req->n)
+		return false;
+	for (size_t i = req->first_own; i < req->n; i++)
+		if (fds[i] >= 0)
+			return false;
+	return true;
+}
+
 /* Start or stop the CPU-wide events of the batch (the task events follow exec and exit by themselves). */
 static void toggle_cpu_wide(const struct pmc_measure_req *req, const int *fds, unsigned long op)
 {
@@ -272,6 +284,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	out->group_err = 0;
 	out->group_err_index = -1;
 	out->interrupted = false;
+	out->skipped = false;
 	fds = malloc((req->n ? req->n : 1) * sizeof(*fds));
 	if (!fds || pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
 		err->what = PMC_LAUNCH_SYSTEM;
@@ -306,6 +319,11 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		close_fd(&go[1]); /* EOF: the child exits without exec */
 		goto reap;
 	}
+	if (own_none_open(req, fds)) {
+		out->skipped = true;
+		close_fd(&go[1]);
+		goto reap;
+	}
 	toggle_cpu_wide(req, fds, PERF_EVENT_IOC_ENABLE);
 	t0 = pmc_now_ns();
 	if (write(go[1], "g", 1) != 1) {
@@ -330,6 +348,10 @@ reap:
 	out->wait_status = st;
 	if (err->what != PMC_LAUNCH_OK)
 		goto out;
+	if (out->skipped) {
+		rc = 0;
+		goto out;
+	}
 	do
 		n = read(ep[0], &exec_errno, sizeof(exec_errno));
 	while (n < 0 && errno == EINTR);

@@ -34,3 +34,26 @@ if [ -r "$TRACEFS/events/sched/sched_switch/id" ]; then
 else
 	echo "skip: no readable tracefs at $TRACEFS (the tracepoint half of the keep-open check)"
 fi
+
+# Batches whose own events all fail to open are skipped: the command is not run for them (a marker file counts
+# the runs) and the report says so. Real opens: hardware events fail with ENOENT where the kernel has no PMU.
+if has_hw_pmu; then
+	echo "skip: this machine has a PMU, so hardware events open (the skipped-batch check needs them refused)"
+else
+	EV=$(python3 -c "print(','.join(['task-clock'] + ['r%02x' % (0x10 + i) for i in range(30)]))")
+	run_pmc stat -r 2 --counters 1 --json -o "$TMP/s.json" -e "$EV" -- sh -c "echo run >>$TMP/skipruns"
+	expect_rc 0 "30 unsupported events, one counter"
+	n=$(wc -l <"$TMP/skipruns")
+	[ "$n" -eq 2 ] || fail "the command ran $n times, expected 2 (one batch per run; 29 batches skipped)"
+	python3 - "$TMP/s.json" <<'PY' || fail "JSON of the skipped batches"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = {e["name"]: e for e in d["events"]}
+assert ev["task-clock"]["status"] == "ok", ev["task-clock"]["status"]
+assert all(ev["r%02x" % (0x10 + i)]["status"] == "not supported" for i in range(30))
+notes = {c["name"]: c for c in d["checks"]}
+assert "batches-skipped" in notes and "29 of 30 batches" in notes["batches-skipped"]["message"], notes
+assert d["runs"]["ok"] == 2 and d["runs"]["partial"] == 0, d["runs"]  # a run is whole without the skipped batches
+PY
+	ok "batches of unsupported events are skipped and said so; the command ran once per run"
+fi

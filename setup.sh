@@ -7,6 +7,9 @@ cd "$(dirname "$0")"
 
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev binutils libpfm4-dev libcmocka-dev valgrind python3 util-linux procps python3-jsonschema linux-perf)
 
+# The arm64 QEMU rig (tests/rig, suite 'rig'): the emulator, the cross compiler and libpfm4's arm64 static library for
+# the static aarch64 pmctool (Debian multiarch). tests/rig fetches the guest kernel and busybox itself.
+PACKAGES+=(qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio libpfm4-dev:arm64)
 missing=()
 for p in "${PACKAGES[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -19,6 +22,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 		SUDO=sudo
 	fi
 	export DEBIAN_FRONTEND=noninteractive
+	if [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		echo "setup: adding the arm64 architecture (dpkg --add-architecture arm64) for libpfm4-dev:arm64"
+		$SUDO dpkg --add-architecture arm64
+	fi
 	$SUDO apt-get update -qq
 	$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi

@@ -217,13 +217,39 @@ static int add_anchor(struct stat_events *se, struct pmc_event *ev)
 	return stat_events_push(se, ev);
 }
 
+/* The modifier the hardware anchors take: ":u" when every hardware event asked for counts user mode only. The
+ * anchors compare batches, so they count what the events count: kernel-inclusive anchors would differ between
+ * batches by the kernel's own noise where the events themselves are exact (user-only counts repeat exactly). */
+static const char *anchor_modifier(const struct stat_events *se)
+{
+	size_t nhw = 0;
+
+	for (size_t i = 0; i < se->n; i++) {
+		const struct perf_event_attr *a = &se->evs[i].attr;
+
+		if (!(se->evs[i].flags & PMC_EVF_HARDWARE))
+			continue;
+		if (a->exclude_user || !a->exclude_kernel)
+			return "";
+		nhw++;
+	}
+	return nhw ? ":u" : "";
+}
+
 static int add_anchors(struct stat_events *se, const struct stat_opts *o)
 {
+	const char *mod = anchor_modifier(se);
+
 	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
 		struct pmc_event ev, copies[PMC_MAX_CORE_PMUS];
+		char spec[32];
 		int n;
 
-		if (skip_default(anchor_events[a]) || pmc_event_resolve(anchor_events[a], &ev, NULL) < 0)
+		if (skip_default(anchor_events[a]))
+			continue;
+		/* msr/tsc/ refuses exclude bits: only the hardware anchors take the modifier */
+		snprintf(spec, sizeof(spec), "%s%s", anchor_events[a], strchr(anchor_events[a], '/') ? "" : mod);
+		if (pmc_event_resolve(spec, &ev, NULL) < 0)
 			continue; /* msr/tsc/ where there is no msr PMU */
 		n = stat_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
 		for (int c = 0; c < n; c++) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "arch/arch.h"
 #include "metrics/expr.h"
 
 struct pstate {
@@ -347,7 +348,7 @@ static void kw_variant(struct pstate *p, const char *rest, size_t col)
 	}
 	if (!v->npmus)
 		perr(p, -EINVAL, col + strlen(rest), "variant %s needs the PMU names it applies to (libpfm4 names "
-		     "such as hsw, skl, amd64_fam19h_zen3, or * for any)", v->name);
+		     "such as hsw, skl, amd64_fam19h_zen3, arch:aarch64 for any PMU of an architecture, or * for any)", v->name);
 }
 
 static void kw_header(struct pstate *p, const char *kw, const char *rest, size_t col)
@@ -564,18 +565,22 @@ int pmc_eventset_parse(const char *text, size_t len, const char *path, struct pm
 
 const struct pmc_eventset_variant *pmc_eventset_select(const struct pmc_eventset *set, const char *pmu_name)
 {
-	const struct pmc_eventset_variant *any = NULL;
+	const struct pmc_eventset_variant *any = NULL, *arch = NULL;
+	const char *arch_name = pmc_arch_name();
 
 	for (size_t i = 0; i < set->nvariants; i++) {
 		const struct pmc_eventset_variant *v = &set->variants[i];
 		for (size_t k = 0; k < v->npmus; k++) {
 			if (pmu_name && !strcasecmp(v->pmus[k], pmu_name))
 				return v;
+			/* arch:NAME: any PMU of that architecture (the libpfm4 table may not know the CPU) */
+			if (!arch && !strncmp(v->pmus[k], "arch:", 5) && !strcmp(v->pmus[k] + 5, arch_name))
+				arch = v;
 			if (!any && !strcmp(v->pmus[k], "*"))
 				any = v;
 		}
 	}
-	return any;
+	return arch ? arch : any;
 }
 
 void pmc_eventset_free(struct pmc_eventset *set)

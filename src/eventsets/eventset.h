@@ -73,8 +73,9 @@ int pmc_eventset_find(const char *name, struct pmc_eventset **ret, char *err, si
 int pmc_eventset_list(struct pmc_eventset ***ret, size_t *ret_n, char *err, size_t errlen);
 void pmc_eventset_list_free(struct pmc_eventset **sets, size_t n);
 
-/* The variant for a PMU: the first that names pmu_name (case-insensitive), else the first with "*", else NULL.
- * pmu_name NULL (no PMU known) matches only "*". */
+/* The variant for a PMU: the first that names pmu_name (case-insensitive), else the first naming arch:NAME for the
+ * architecture pmctool runs on (arch:x86_64, arch:aarch64), else the first with "*", else NULL. pmu_name NULL (no
+ * PMU known) matches only arch:NAME and "*". */
 const struct pmc_eventset_variant *pmc_eventset_select(const struct pmc_eventset *set, const char *pmu_name);
 
 /* An event spelling ending in "@sibling0" / "@sibling1" asks for CPU-wide counting on the first / second logical CPU

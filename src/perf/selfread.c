@@ -84,15 +84,50 @@ static void read_fields(const struct perf_event_mmap_page *pg, const struct pmc_
 	}
 	/* Top-down metric events (x86 PERF_METRICS) have an index whose read is not a count: never read them. */
 	ret->from_rdpmc = (caps & CAP_USER_RDPMC) && idx && pmc_arch_counter_is_count(idx);
+	ret->index = idx;
 	if (ret->from_rdpmc) {
-		uint64_t raw = ops->read_counter(idx);
-		ret->value = PMC_ONCE(pg->offset) + pmc_selfread_sign_extend(raw, PMC_ONCE(pg->pmc_width));
+		uint64_t raw;
+
+		ret->offset_before = PMC_ONCE(pg->offset);
+		raw = ops->read_counter(idx);
+		ret->offset_after = PMC_ONCE(pg->offset);
+		ret->counter = pmc_selfread_sign_extend(raw, PMC_ONCE(pg->pmc_width));
+		ret->value = ret->offset_after + ret->counter;
 	}
+}
+
+/* Two epochs of a counter (before and after the kernel reprograms it at an overflow) differ by a whole overflow
+ * period: 2^31 events for arm64's 32-bit counters, 2^47 on x86. A pass repeated after such an update is a few hundred
+ * events later at most (user-mode counts exclude the interrupt). So of the first pass's candidate values (its counter
+ * with each offset it or the last pass saw), the right one lies at or below the last pass's value, within SLACK;
+ * the others are a period away. */
+#define FIRST_PASS_SLACK (UINT64_C(1) << 24)
+
+static void keep_first_pass(const struct pmc_selfread_value *first, struct pmc_selfread_value *last)
+{
+	const uint64_t off[] = { first->offset_before, first->offset_after, last->offset_after };
+	uint64_t best = 0;
+	bool found = false;
+
+	if (!first->from_rdpmc || !last->from_rdpmc || first->index != last->index)
+		return;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(off); i++) {
+		uint64_t v = off[i] + first->counter;
+		uint64_t d = last->value - v; /* unsigned: a candidate above the last value wraps to a huge distance */
+
+		if (d <= FIRST_PASS_SLACK && (!found || v > best)) {
+			best = v;
+			found = true;
+		}
+	}
+	if (found)
+		last->value = best;
 }
 
 void pmc_selfread_page(const struct perf_event_mmap_page *pg, const struct pmc_selfread_ops *ops,
 		       struct pmc_selfread_value *ret)
 {
+	struct pmc_selfread_value first;
 	uint32_t seq;
 	unsigned retries = 0;
 
@@ -103,8 +138,11 @@ void pmc_selfread_page(const struct perf_event_mmap_page *pg, const struct pmc_s
 		PMC_BARRIER();
 		if (PMC_ONCE(pg->lock) == seq)
 			break;
-		retries++;
+		if (!retries++)
+			first = *ret;
 	}
+	if (retries)
+		keep_first_pass(&first, ret);
 	ret->retries = retries;
 }
 
@@ -115,6 +153,7 @@ void pmc_selfread_group_page(const struct perf_event_mmap_page *const *pg, size_
 			     const struct pmc_selfread_ops *ops, struct pmc_selfread_value *ret)
 {
 	uint32_t seq[GROUP_CHUNK];
+	struct pmc_selfread_value first[GROUP_CHUNK];
 
 	for (size_t base = 0; base < n; base += GROUP_CHUNK) {
 		size_t m = PMC_MIN(n - base, (size_t)GROUP_CHUNK);
@@ -132,11 +171,14 @@ void pmc_selfread_group_page(const struct perf_event_mmap_page *const *pg, size_
 			for (size_t i = 0; i < m; i++)
 				if (PMC_ONCE(pg[base + i]->lock) != seq[i])
 					same = false;
-			if (!same)
-				retries++;
+			if (!same && !retries++)
+				memcpy(first, &ret[base], m * sizeof(*first));
 		} while (!same);
-		for (size_t i = 0; i < m; i++)
+		for (size_t i = 0; i < m; i++) {
+			if (retries)
+				keep_first_pass(&first[i], &ret[base + i]);
 			ret[base + i].retries = retries;
+		}
 	}
 }
 

@@ -31,6 +31,10 @@ struct pmc_selfread_value {
 	bool full;        /* enabled == running: the event ran all the time it was enabled; the times are as of the
 			     last update, which is enough (no timer read, as libperf) */
 	unsigned retries; /* seqlock retries */
+	/* One pass's counter read, kept so that a retry does not move the read later (see pmc_selfread_page). */
+	uint32_t index;   /* the page's index the counter was read at */
+	uint64_t counter; /* the sign-extended counter */
+	uint64_t offset_before, offset_after; /* the page's offset read just before and just after the counter */
 };
 
 /* An event fd with its mapped page. */
@@ -47,7 +51,10 @@ uint64_t pmc_selfread_sign_extend(uint64_t raw, unsigned width);
 uint64_t pmc_selfread_time_delta(uint64_t cyc, uint32_t mult, uint16_t shift, uint64_t offset);
 
 /* Read one page through the seqlock loop using ops (the real ones or injected). Never fails: from_rdpmc says
- * whether value was filled. No allocation, no system call. */
+ * whether value was filled. No allocation, no system call. When the kernel rewrote the page during a pass (an overflow
+ * interrupt reprograms the counter and moves the offset), the pass is repeated for consistent fields, but the value is
+ * that of the first counter read, paired with the offset of its own epoch: a retry must not move the read later and
+ * count the read loop's extra pass. */
 void pmc_selfread_page(const struct perf_event_mmap_page *pg, const struct pmc_selfread_ops *ops,
 		       struct pmc_selfread_value *ret);
 

@@ -275,6 +275,55 @@ static void test_selfread_injected_rdpmc_group_snapshot_rechecks_every_lock(void
 	assert_int_equal(v[1].value, 107);
 }
 
+/* An overflow interrupt during a read, as on arm64's 32-bit counters: the kernel folds the counter into its count,
+ * reprograms it to 0x80000001 (half a period) and moves the page's offset. The repeated pass reads the counter later
+ * (here 100 events later: the read loop's own instructions); the value must be the first read's, with its own
+ * epoch's offset, not the later one, and never a mix of the two epochs (a whole period off). */
+static const uint64_t ovf_prev = 0xffffffff80000001ull; /* -(2^31 - 1): the kernel's start value */
+static uint64_t ovf_count, ovf_raw;
+static unsigned ovf_reads;
+
+static uint64_t inj_overflow_read(uint32_t index)
+{
+	(void)index;
+	if (ovf_reads++ == 0) {
+		uint64_t at_irq = ovf_raw + 5; /* the interrupt comes 5 events after this read */
+
+		ovf_count += (at_irq - ovf_prev) & 0xffffffffull;
+		page.offset = ovf_count - ovf_prev;
+		page.lock++;
+		return ovf_raw;
+	}
+	return 0x80000001ull + 100;
+}
+
+static void test_selfread_injected_overflow_during_read_keeps_first_read_and_its_epoch(void **state)
+{
+	static const struct pmc_selfread_ops ops = { inj_overflow_read, inj_rdtsc };
+	const struct perf_event_mmap_page *pages[] = { &page };
+	uint64_t truth;
+	struct pmc_selfread_value v;
+
+	for (int group = 0; group < 2; group++) {
+		reset(state);
+		ovf_reads = 0;
+		ovf_count = 1000;
+		ovf_raw = 0x10; /* wrapped past 2^32 with the interrupt still pending */
+		page.capabilities = CAP_RDPMC;
+		page.index = 1;
+		page.pmc_width = 32;
+		page.offset = ovf_count - ovf_prev;
+		truth = ovf_count + ((ovf_raw - ovf_prev) & 0xffffffffull);
+		if (group)
+			pmc_selfread_group_page(pages, 1, &ops, &v);
+		else
+			pmc_selfread_page(&page, &ops, &v);
+		assert_int_equal(v.retries, 1);
+		assert_int_equal(ovf_reads, 2);
+		assert_int_equal(v.value, truth); /* not truth + 105, the repeated pass's */
+	}
+}
+
 static void test_selfread_sign_extend_width_zero_or_64_is_identity(void **state)
 {
 	assert_int_equal(pmc_selfread_sign_extend(0xffffull << 40, 0), 0xffffull << 40);
@@ -401,6 +450,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_selfread_injected_read_gets_page_index_and_adds_offset, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_retries_when_lock_changes, reset),
+		cmocka_unit_test_setup(test_selfread_injected_overflow_during_read_keeps_first_read_and_its_epoch, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_sign_extends_by_pmc_width, reset),
 		cmocka_unit_test_setup(test_selfread_injected_rdpmc_counter_wrap_gives_correct_delta, reset),
 		cmocka_unit_test_setup(test_selfread_injected_width_32_counter_wrap_gives_correct_delta, reset),

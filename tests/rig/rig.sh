@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The arm64 QEMU rig (issue 10): pmctool's hardware paths tested against a real armv8 PMU, in an arm64 Linux guest under
+# QEMU's TCG emulator with -icount (exact, repeatable user-mode instruction counts; REFERENCE.md section 11).
+#
+#   tests/rig/rig.sh            (meson test -C build --suite rig runs it)
+#
+# It installs what it needs when missing (setup.sh's package list; the guest kernel and busybox-static are fetched once
+# into ~/.cache/pmctool-rig), cross-builds the static aarch64 pmctool and the guest programs (guest/), boots three
+# guests (1 CPU at -icount shift=0, 1 CPU at shift=1 for the IPC check, 2 CPUs for --cpu) and runs guest/tests.sh in
+# them, as root and as an unprivileged user at perf_event_paranoid 2 and 3. It prints each result and ends with the
+# line 'N passed, N failed'. Exit: 0 all passed; 1 a test failed, a guest did not boot, panicked, timed out or stopped
+# before its end marker, or a build failed; 77 (skipped) only when its packages cannot be installed here.
+# Environment: RIG_WORK (build directory; default $PMC_BUILD_DIR/rig, else build-rig/ in the source tree),
+# RIG_TESTS='t1_info t3_batches' to run only some groups (a partial run never passes as the whole rig).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=${PMC_SOURCE_DIR:-$(cd "$here/../.." && pwd)}
+. "$here/lib.sh"
+
+t_start=$(date +%s.%N)
+elapsed() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'; }
+
+if ! rig_install "$src"; then
+	echo "rig: SKIP: cannot install $RIG_MISSING(needs root or sudo and Debian's archive, with the arm64 architecture)"
+	exit 77
+fi
+if ! rig_guest_parts; then
+	echo "rig: SKIP: cannot fetch the arm64 guest kernel and busybox-static with apt-get download (see above)"
+	exit 77
+fi
+
+work=${RIG_WORK:-${PMC_BUILD_DIR:+$PMC_BUILD_DIR/rig}}
+work=${work:-$src/build-rig}
+mkdir -p "$work" || exit 1
+# A build step failed: the rig cannot test anything, which is a failure, not a skip.
+die() { echo "rig: FAIL: $*"; echo "0 passed, 1 failed"; exit 1; }
+
+# The static aarch64 pmctool, exactly as a user cross-builds it (README, issue 10 part 1).
+cross=$src/cross/aarch64-linux-gnu.txt
+[ -f "$cross" ] || die "no cross file $cross: the aarch64 port is not in this tree"
+t_build=$(date +%s.%N)
+if [ ! -f "$work/build-aarch64/build.ninja" ]; then
+	meson setup "$work/build-aarch64" "$src" --cross-file "$cross" -Dstatic=true > "$work/meson-setup.log" 2>&1 ||
+		{ cat "$work/meson-setup.log"; die "meson setup of the aarch64 cross build"; }
+fi
+if ! ninja -C "$work/build-aarch64" -j2 pmctool > "$work/ninja.log" 2>&1; then
+	tail -n 40 "$work/ninja.log"
+	die "the aarch64 cross build of pmctool"
+fi
+pm=$work/build-aarch64/pmctool
+readelf -h "$pm" 2>/dev/null | grep -q 'Machine:.*AArch64' || die "$pm is not an aarch64 executable"
+readelf -l "$pm" | grep -q 'Requesting program interpreter' && die "$pm is not static (-Dstatic=true): the guest has no libc"
+
+# The guest's files: pmctool, its event sets, the test programs (static, no libc for loop) and the tests.
+guest=$work/guest
+rm -rf "$guest" && mkdir -p "$guest" || exit 1
+cc=aarch64-linux-gnu-gcc
+if ! { $cc -static -nostdlib -o "$guest/loop" "$here/guest/loop.S" &&
+	$cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static -o "$guest/runas" "$here/guest/runas.c" &&
+	$cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static -o "$guest/pcount" "$here/guest/pcount.c"; }; then
+	die "cross-compiling the guest programs"
+fi
+cp "$pm" "$guest/pmctool" && cp -r "$src/events" "$guest/events" && cp "$here/guest/tests.sh" "$guest/" || exit 1
+echo "rig: built the static aarch64 pmctool and the guest programs in $(elapsed "$t_build") s"
+
+results=$work/results.txt
+: > "$results"
+# boot NAME SMP SHIFT TIMEOUT GROUPS...: one guest; its RIG-TEST lines go to $results, a failed boot counts as a failure.
+boot() {
+	local name=$1 smp=$2 shift_=$3 limit=$4 t rc script=$work/guest-$1.sh log=$work/console-$1.log
+	shift 4
+	local groups=("$@")
+	if [ -n "${RIG_TESTS:-}" ]; then
+		groups=()
+		for t in "$@"; do case " $RIG_TESTS " in *" $t "*) groups+=("$t") ;; esac; done
+		[ ${#groups[@]} -gt 0 ] || return 0
+	fi
+	echo "$shift_" > "$guest/icount-shift"
+	{
+		echo ". /rig/tests.sh"
+		for t in "${groups[@]}"; do echo "$t; echo RIG-GROUP-DONE $t"; done
+	} > "$script"
+	echo "rig: boot $name (-smp $smp, -icount shift=$shift_): ${groups[*]}"
+	"$here/boot.sh" --smp "$smp" --shift "$shift_" --timeout "$limit" --log "$log" "$guest" "$script"
+	rc=$?
+	grep -a '^RIG-TEST ' "$log" | sed "s/^RIG-TEST \([A-Z]*\) /\1 [$name] /" >> "$results"
+	if [ "$rc" -ne 0 ]; then
+		echo "FAIL [$name] boot: the guest did not finish (boot.sh status $rc; console in $log)" >> "$results"
+		return
+	fi
+	for t in "${groups[@]}"; do
+		grep -aq "^RIG-GROUP-DONE $t\$" "$log" || echo "FAIL [$name] $t: did not finish" >> "$results"
+	done
+}
+
+boot smp1-shift0 1 0 300 t0_yardstick t1_info t2_command t3_batches t4_multiplex t5_kernels t5_ipc t6_user_reads \
+	t7_privilege t8_sigint
+boot smp1-shift1 1 1 120 t0_yardstick t5_ipc
+boot smp2 2 0 120 t9_cpu
+
+echo
+echo "rig: results (details above; console logs in $work):"
+cat "$results"
+passed=$(grep -c '^PASS' "$results")
+failed=$(grep -c '^FAIL' "$results")
+[ -n "${RIG_TESTS:-}" ] && echo "rig: only $RIG_TESTS (RIG_TESTS set): not the whole rig"
+echo "rig: total $(elapsed "$t_start") s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -16,6 +16,7 @@
 
 static const char stat_help[] =
 	"Usage: pmctool stat [OPTIONS] [--] COMMAND [ARGS...]\n"
+	"       pmctool stat [OPTIONS] -p PID[,PID...] | -t TID[,TID...] | -a | -C LIST [COMMAND...]\n"
 	"       pmctool stat [OPTIONS] -k KERNEL [--iters N] [--param K=V]...\n"
 	"\n"
 	"Count events while COMMAND runs (its children and threads included; pmctool's own start-up is not\n"
@@ -40,13 +41,39 @@ static const char stat_help[] =
 	"      --batch=MODE        rerun: run the workload once per batch of events that fits the counters, with\n"
 	"                          instructions, cycles, ref-cycles and msr/tsc/ in every batch (the default when one\n"
 	"                          batch is not enough); multiplex: one run, the kernel time-slices the counters and\n"
-	"                          counts are scaled by enabled/running time\n"
+	"                          counts are scaled by enabled/running time; rotate (with -I): the batches take\n"
+	"                          turns, one per interval, and each record names its batch (the default for -I\n"
+	"                          and without a command, where nothing can be rerun; multiplex otherwise)\n"
 	"      --counters N        programmable counters per batch (default: detected; 1..64)\n"
 	"      --no-anchors        do not add the anchor events to every batch\n"
 	"      --dry-run           print the plan (batches, encodings) and exit without running anything (text, or\n"
 	"                          JSON with --json)\n"
 	"  -r, --repeat N          run N times; report mean, median, stddev, min and max (1..100000); runs that\n"
 	"                          failed are listed and kept out of the statistics; N x counts per run <= 2000000\n"
+	"\n"
+	"Scopes (perf's spellings):\n"
+	"  -p, --pid PID[,PID...]  count running processes (all their threads, and threads they start) until they\n"
+	"                          exit, Ctrl-C or --timeout\n"
+	"  -t, --tid TID[,TID...]  count running threads\n"
+	"  -a, --all-cpus          count every CPU system-wide (needs perf_event_paranoid <= 0 or CAP_PERFMON);\n"
+	"                          with a COMMAND while it runs, without one until Ctrl-C or --timeout; uncore,\n"
+	"                          RAPL and cstate events count once per socket (their PMU's cpumask)\n"
+	"  -C LIST                 count only these CPUs (0,2-3), as -a\n"
+	"  -A, --no-aggr           with -a/-C: a row per CPU (and the total)\n"
+	"      --per-core, --per-die, --per-socket\n"
+	"                          with -a/-C: a row per core, die or socket (sysfs topology)\n"
+	"      --per-thread        with -p/-t: a row per thread (tid, comm); threads it starts count in its row\n"
+	"      --timeout MS        stop counting after MS milliseconds (the command, if any, gets SIGTERM)\n"
+	"\n"
+	"Time:\n"
+	"  -I, --interval-print MS print the counts of every MS-millisecond interval as it ends (10..3600000), in\n"
+	"                          the report's format (--json: one JSON object per line, NDJSON), then the total\n"
+	"      --interval-count N  stop after N intervals\n"
+	"  -D, --delay MS          start counting MS milliseconds after the command starts (or after attaching);\n"
+	"                          -1: stopped until 'enable' arrives on --control\n"
+	"      --control fifo:CTL[,ACK] | fd:CTL[,ACK]\n"
+	"                          read perf's commands 'enable', 'disable', 'stop', 'ping' (one per line) from\n"
+	"                          the FIFO or descriptor CTL; write 'ack' to ACK after each\n"
 	"\n"
 	"Built-in kernels:\n"
 	"  -k, --kernel NAME       run a built-in kernel in-process, reading counters with RDPMC (one -k only;\n"
@@ -81,7 +108,8 @@ static const char stat_help[] =
 
 enum {
 	OPT_BATCH = 256, OPT_COUNTERS, OPT_DRY_RUN, OPT_CSV, OPT_JSON, OPT_METRIC, OPT_ITERS, OPT_PARAM, OPT_CPU,
-	OPT_WARMUP, OPT_SUBTRACT, OPT_NO_ANCHORS, OPT_LOG_FD,
+	OPT_WARMUP, OPT_SUBTRACT, OPT_NO_ANCHORS, OPT_LOG_FD, OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_THREAD,
+	OPT_INTERVAL_COUNT, OPT_TIMEOUT, OPT_CONTROL,
 };
 
 static const struct option stat_longopts[] = {
@@ -105,6 +133,19 @@ static const struct option stat_longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "log-fd", required_argument, NULL, OPT_LOG_FD },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "no-aggr", no_argument, NULL, 'A' },
+	{ "per-core", no_argument, NULL, OPT_PER_CORE },
+	{ "per-die", no_argument, NULL, OPT_PER_DIE },
+	{ "per-socket", no_argument, NULL, OPT_PER_SOCKET },
+	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+	{ "interval-print", required_argument, NULL, 'I' },
+	{ "interval-count", required_argument, NULL, OPT_INTERVAL_COUNT },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "delay", required_argument, NULL, 'D' },
+	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -195,7 +236,9 @@ static int check_single(int c, const char *val, const char **seen)
 		const char *name;
 	} single[] = {
 		{ 'r', "-r" }, { OPT_COUNTERS, "--counters" }, { OPT_BATCH, "--batch" }, { OPT_ITERS, "--iters" },
-		{ OPT_CPU, "--cpu" }, { OPT_WARMUP, "--warmup" },
+		{ OPT_CPU, "--cpu" }, { OPT_WARMUP, "--warmup" }, { 'p', "-p" }, { 't', "-t" }, { 'C', "-C" },
+		{ 'I', "-I" }, { OPT_INTERVAL_COUNT, "--interval-count" }, { OPT_TIMEOUT, "--timeout" }, { 'D', "-D" },
+		{ OPT_CONTROL, "--control" },
 	};
 
 	for (size_t i = 0; i < PMC_ARRAY_SIZE(single); i++) {
@@ -205,6 +248,21 @@ static int check_single(int c, const char *val, const char **seen)
 			return twice(single[i].name, seen[i], val);
 		seen[i] = val;
 	}
+	return 0;
+}
+
+/* -A, --per-core, --per-die, --per-socket and --per-thread choose the rows: two different ones are an error. */
+static int set_aggr(struct stat_opts *o, int c)
+{
+	static const char *const names[] = { "", "-A", "--per-core", "--per-die", "--per-socket", "--per-thread" };
+	enum stat_aggr a = c == 'A' ? STAT_AGGR_CPU : c == OPT_PER_CORE ? STAT_AGGR_CORE : c == OPT_PER_DIE ? STAT_AGGR_DIE
+			 : c == OPT_PER_SOCKET ? STAT_AGGR_SOCKET : STAT_AGGR_THREAD;
+
+	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != a) {
+		fprintf(stderr, "pmctool stat: %s and %s both choose the rows: give one\n", names[o->aggr], names[a]);
+		return PMC_EXIT_USAGE;
+	}
+	o->aggr = a;
 	return 0;
 }
 
@@ -234,7 +292,7 @@ static int check_combinations(const struct stat_opts *o, const char *kernel_only
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	const char *kernel_only = NULL; /* the first -k-only option seen */
-	const char *seen[6] = { NULL };  /* check_single's values */
+	const char *seen[14] = { NULL }; /* check_single's values */
 	uint64_t u;
 	int c, r = 0;
 
@@ -244,7 +302,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	o->log_fd = -1;
 	optind = 0; /* glibc: a full restart, no state left from an earlier parse (the fuzz target parses many) */
 	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:vh", stat_longopts, NULL)) != -1) {
+	while (!r && (c = getopt_long(argc, argv, "+e:g:r:k:x:o:vhp:t:aC:AI:D:", stat_longopts, NULL)) != -1) {
 		if (optarg && (r = check_single(c, optarg, seen)))
 			break;
 		switch (c) {
@@ -262,8 +320,10 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 				o->batch = STAT_BATCH_RERUN;
 			else if (!strcmp(optarg, "multiplex"))
 				o->batch = STAT_BATCH_MULTIPLEX;
+			else if (!strcmp(optarg, "rotate"))
+				o->batch = STAT_BATCH_ROTATE;
 			else
-				r = bad_value("--batch", optarg, "expected 'rerun' or 'multiplex'");
+				r = bad_value("--batch", optarg, "expected 'rerun', 'multiplex' or 'rotate'");
 			break;
 		case OPT_COUNTERS:
 			if (!(r = parse_uint_opt("--counters", optarg, 1, 64, &u)))
@@ -332,12 +392,49 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'v':
 			o->verbose = true;
 			break;
+		case 'p':
+			o->pids = optarg;
+			break;
+		case 't':
+			o->tids = optarg;
+			break;
+		case 'a':
+			o->system_wide = true;
+			break;
+		case 'C':
+			o->cpu_list = optarg;
+			break;
+		case 'A':
+		case OPT_PER_CORE:
+		case OPT_PER_DIE:
+		case OPT_PER_SOCKET:
+		case OPT_PER_THREAD:
+			r = set_aggr(o, c);
+			break;
+		case 'I':
+			r = parse_uint_opt("-I", optarg, 10, 3600000, &o->interval_ms);
+			break;
+		case OPT_INTERVAL_COUNT:
+			r = parse_uint_opt("--interval-count", optarg, 1, 100000000, &o->interval_count);
+			break;
+		case OPT_TIMEOUT:
+			r = parse_uint_opt("--timeout", optarg, 1, (uint64_t)1 << 40, &o->timeout_ms);
+			break;
+		case 'D':
+			if (!strcmp(optarg, "-1"))
+				o->delay_ms = -1;
+			else if (!(r = parse_uint_opt("-D", optarg, 0, 86400000, &u)))
+				o->delay_ms = (long)u;
+			break;
+		case OPT_CONTROL:
+			o->control = optarg;
+			break;
 		case 'h':
 			fputs(stat_help, stdout);
 			return -1;
 		case '?':
 		default:
-			if (optopt && strchr("egrkxo", optopt))
+			if (optopt && strchr("egrkxoptCID", optopt))
 				fprintf(stderr, "pmctool stat: option -%c needs a value\n", optopt);
 			else
 				fprintf(stderr, "pmctool stat: unknown option '%s'\n", argv[optind - 1]);
@@ -350,9 +447,11 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	if (optind < argc)
 		o->argv = argv + optind;
 	r = check_combinations(o, kernel_only);
+	if (!r)
+		r = stat_scope_check(o);
 	if (r)
 		return r;
-	if (!o->kernel && !o->argv && !o->dry_run) {
+	if (!o->kernel && !o->argv && !o->dry_run && !stat_scope_wanted(o)) {
 		fprintf(stderr, "pmctool stat: no command to measure: 'pmctool stat [OPTIONS] -- COMMAND [ARGS...]' "
 				"or '-k KERNEL'\n");
 		return PMC_EXIT_USAGE;
@@ -566,6 +665,8 @@ int pmc_cmd_stat(int argc, char **argv)
 	struct pmc_metric_def *cli_metrics = NULL;
 	char err[256], fdpath[32];
 	const char *dest;
+	FILE *stream = NULL; /* -I: the records and then the report go here as they happen */
+	bool scoped;
 	int rc, r;
 
 	memset(&o, 0, sizeof(o));
@@ -607,13 +708,20 @@ int pmc_cmd_stat(int argc, char **argv)
 		fprintf(stderr, "pmctool: %zu events need %zu batches (%s): the workload runs %zu time%s%s\n", se.n,
 			se.plan.nbatches, se.budget_why, se.plan.nbatches * o.runs, se.plan.nbatches * o.runs == 1 ? "" : "s",
 			" (--batch=multiplex for one run)");
+	scoped = stat_scope_wanted(&o);
+	if (scoped)
+		stat_scope_note_batches(&se, &o);
 	rc = stat_guard(&se);
+	if (!rc && scoped)
+		rc = stat_scope_guard(&o);
+	if (!rc && scoped && o.interval_ms)
+		rc = stat_scope_open_stream(dest, &stream);
 	if (rc)
 		goto out;
 	kernel_mode = o.k != NULL;
 	install_signals();
 	describe_workload(&o, &rep);
-	rc = stat_measure(&se, &o, &rep);
+	rc = scoped ? stat_scope_measure(&se, &o, &rep, stream) : stat_measure(&se, &o, &rep);
 	if (rc && !rep.nruns)
 		goto out;
 	pmc_report_summarize(&rep);
@@ -624,8 +732,10 @@ int pmc_cmd_stat(int argc, char **argv)
 	}
 	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
 	stat_names_report(&se, &rep);
+	if (scoped)
+		stat_scope_row_metrics(&se, cli_metrics, o.nmetric_args, &rep);
 	add_stat_checks(&rep);
-	r = pmc_output_emit(&rep, &o.out, dest);
+	r = stream ? stat_scope_finish_stream(&stream, &rep, &o.out) : pmc_output_emit(&rep, &o.out, dest);
 	if (r) {
 		rc = output_error(&o, dest, r);
 		goto out;
@@ -633,6 +743,8 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (!rc)
 		rc = measured_status(&rep);
 out:
+	if (stream)
+		stat_scope_finish_stream(&stream, NULL, NULL);
 	free(cli_metrics);
 	pmc_report_fini(&rep);
 	stat_events_fini(&se);

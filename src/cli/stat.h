@@ -10,12 +10,18 @@
 
 #include "eventsets/eventset.h"
 #include "kernels/kernels.h"
+#include "perf/open.h"
+#include "run/launch.h"
 #include "output/output.h"
 #include "plan/plan.h"
 #include "pmu/event.h"
 #include "report/report.h"
 
-enum stat_batch_mode { STAT_BATCH_AUTO = 0, STAT_BATCH_RERUN, STAT_BATCH_MULTIPLEX };
+enum stat_batch_mode { STAT_BATCH_AUTO = 0, STAT_BATCH_RERUN, STAT_BATCH_MULTIPLEX, STAT_BATCH_ROTATE };
+
+/* How the rows of a scoped measurement are aggregated (-A, --per-core, --per-die, --per-socket, --per-thread). */
+enum stat_aggr { STAT_AGGR_GLOBAL = 0, STAT_AGGR_CPU, STAT_AGGR_CORE, STAT_AGGR_DIE, STAT_AGGR_SOCKET,
+		 STAT_AGGR_THREAD };
 
 struct stat_opts {
 	const char *event_lists[PMC_MAX_EVENTS];
@@ -39,6 +45,17 @@ struct stat_opts {
 	struct pmc_output_opts out;
 	const char *outpath;           /* -o */
 	int log_fd;                    /* --log-fd, -1 = none */
+	/* Scopes and time (stat_scope.c): */
+	const char *pids;              /* -p PID[,PID...] */
+	const char *tids;              /* -t TID[,TID...] */
+	bool system_wide;              /* -a */
+	const char *cpu_list;          /* -C LIST */
+	enum stat_aggr aggr;
+	uint64_t interval_ms;          /* -I, 0 = none */
+	uint64_t interval_count;       /* --interval-count */
+	uint64_t timeout_ms;           /* --timeout */
+	long delay_ms;                 /* -D: 0 none, -1 until 'enable' on --control */
+	const char *control;           /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] */
 	char **argv;                   /* the command, NULL with -k */
 	const struct pmc_kernel *k;    /* -k, resolved */
 	struct pmc_kernel_params kp;
@@ -80,6 +97,15 @@ int stat_guard(const struct stat_events *se);
  * report (interrupted) is still filled. */
 int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep);
 
+/* A command that could not be launched: the message; the exit status (127 not found, 126 not executable, 5). */
+int stat_report_launch_failure(const struct stat_opts *o, const struct pmc_launch_error *le);
+/* -v: print one perf_event_open record (perf/open.h's format) to the FILE ctx. */
+void stat_print_open_record(const struct pmc_open_record *rec, void *ctx);
+/* Batch b's request: the every-batch events it keeps, then its own (reqev[k] = &se->evs[idx[k]]); the count. */
+size_t stat_build_request(const struct stat_events *se, size_t b, const struct pmc_event **reqev, size_t *idx);
+/* Append a sample (run, batch, count) to e. 0 or -ENOMEM. */
+int stat_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c);
+
 /* Resolve -k and its --param values; check the CPU can run it. 0 or an exit status (message printed). */
 int stat_kernel_prepare(struct stat_opts *o);
 /* What the kernel runner saw (read method, overhead, region TSC cycles, expectations) into the report. */
@@ -87,6 +113,9 @@ void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info 
 
 /* Parse the --metric options (before anything runs). 0 or an exit status; *ret is freed by the caller. */
 int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret);
+/* Evaluate the set's metrics (or the defaults) and --metric's into rep (no checks). */
+void stat_metrics_eval(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+		       struct pmc_report *rep);
 /* Evaluate the set's metrics (or the defaults) and --metric's, then run the checks. */
 void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
 			struct pmc_report *rep);
@@ -108,6 +137,29 @@ int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, st
 int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o);
 /* After the measurement: the merged rows and a note on the core types. */
 void stat_hybrid_report(const struct stat_opts *o, struct pmc_report *rep);
+
+/* stat_scope.c: whether any scope or time option was given (then stat_scope_measure runs instead of stat_measure). */
+bool stat_scope_wanted(const struct stat_opts *o);
+/* After parsing: the scope options' combinations, and the batch schedule they imply (rotate or multiplex without a
+ * command). 0, or an exit status after the error was printed. */
+int stat_scope_check(struct stat_opts *o);
+/* Before running: -a / -C need CPU-wide counting (perf_event_paranoid < 1 or CAP_PERFMON). 0 or an exit status. */
+int stat_scope_guard(const struct stat_opts *o);
+/* Count as the scope options say, into rep (totals first, then the rows); -I records go to stream as they happen.
+ * 0 or an exit status; a partial report is still filled. */
+int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep, FILE *stream);
+/* Say how more than one batch shares the counters when nothing is rerun (rotate or multiplex). */
+void stat_scope_note_batches(const struct stat_events *se, const struct stat_opts *o);
+/* -I: the stream the records go to, where the report goes (dest as pmc_output_write_path names it; NULL stderr).
+ * 0, or PMC_EXIT_OUTPUT after the message. */
+int stat_scope_open_stream(const char *dest, FILE **ret);
+/* Write the final report after the records (CSV without a second header; JSON as one more line), flush and close
+ * *f. rep NULL: only close. 0, or -errno. */
+int stat_scope_finish_stream(FILE **f, const struct pmc_report *rep, const struct pmc_output_opts *out);
+/* After the metrics of the totals: the same metrics per row (named with the row's label), and the set's checks per
+ * row. */
+void stat_scope_row_metrics(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+			    struct pmc_report *rep);
 
 /* perf's spellings (stat_names.c). -e lists, groups {a,b}:mods included, into se: 0 or an exit status (message
  * printed). */

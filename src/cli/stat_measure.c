@@ -15,12 +15,18 @@
 volatile sig_atomic_t stat_interrupted;
 
 /* -v: one line per perf_event_open on stderr (the format is perf/open.h's; tests compare it). */
-static void print_open_record(const struct pmc_open_record *rec, void *ctx)
+void stat_print_open_record(const struct pmc_open_record *rec, void *ctx)
 {
 	char line[512];
 
 	pmc_perf_record_format(rec, line, sizeof(line));
 	fprintf(ctx, "%s\n", line);
+}
+
+/* Every sample goes to the report's store (kept out of the workload's fork: report/store.h). */
+int stat_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
+{
+	return pmc_report_push_sample(e, run, batch, c);
 }
 
 /* The batch each planned event belongs to, after any split. */
@@ -35,7 +41,7 @@ static void assign_batches(const struct stat_events *se, struct pmc_report *rep)
 			rep->events[se->plan.batches[b].events[k]].batch = (int)b;
 }
 
-static size_t build_request(const struct stat_events *se, size_t b, const struct pmc_event **reqev, size_t *idx)
+size_t stat_build_request(const struct stat_events *se, size_t b, const struct pmc_event **reqev, size_t *idx)
 {
 	size_t n = 0;
 
@@ -66,7 +72,7 @@ static int regroup(struct stat_events *se, size_t b, size_t nreq, size_t at, uns
 	return 1;
 }
 
-static int report_launch_failure(const struct stat_opts *o, const struct pmc_launch_error *le)
+int stat_report_launch_failure(const struct stat_opts *o, const struct pmc_launch_error *le)
 {
 	if (le->what == PMC_LAUNCH_EXEC) {
 		fprintf(stderr, "pmctool: cannot execute '%s': %s%s\n", o->argv[0], strerror(le->err),
@@ -105,7 +111,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		goto out;
 	}
 	req.events = (const struct pmc_event *const *)reqev;
-	req.n = build_request(se, b, reqev, idx);
+	req.n = stat_build_request(se, b, reqev, idx);
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
 	req.first_own = req.n - se->plan.batches[b].n;
 	req.skip_unsupported = another_batch_runs(se, b);
@@ -137,14 +143,14 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		if (le.what == PMC_LAUNCH_GROUP)
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
 		else
-			rc = report_launch_failure(o, &le);
+			rc = stat_report_launch_failure(o, &le);
 		goto out;
 	} else if (out.skipped) {
 		/* Nothing of its own could be counted: its events keep the reason, the command was not run, and later
 		 * runs skip the batch without opening anything. */
 		se->plan.batches[b].unsupported = true;
 		for (size_t k = req.first_own; k < req.n; k++)
-			if (pmc_report_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
+			if (stat_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
 				rc = PMC_EXIT_INTERNAL;
 		goto out;
 	} else if (req.group && !out.interrupted && pmc_group_never_ran(counts, req.events, req.n)) {
@@ -153,7 +159,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		goto out;
 	}
 	for (size_t k = 0; k < req.n; k++) {
-		if (pmc_report_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
+		if (stat_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
 			rc = PMC_EXIT_INTERNAL;
 			goto out;
 		}
@@ -226,7 +232,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	if (!rep->events)
 		return PMC_EXIT_INTERNAL;
 	if (o->verbose)
-		pmc_perf_set_observer(print_open_record, stderr);
+		pmc_perf_set_observer(stat_print_open_record, stderr);
 	rep->nevents = se->n;
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];

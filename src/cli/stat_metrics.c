@@ -118,13 +118,12 @@ static bool nmi_watchdog_on(void)
 	return v != 0;
 }
 
-void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
-			struct pmc_report *rep)
+void stat_metrics_eval(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+		       struct pmc_report *rep)
 {
 	const struct pmc_metric_def *defs;
 	size_t ndefs = 0;
 	unsigned flags = 0;
-	struct pmc_check_opts co;
 
 	if (se->variant) {
 		defs = se->variant->metrics;
@@ -138,7 +137,14 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 	pmc_metrics_eval(rep, defs, ndefs, flags);
 	if (ncli)
 		pmc_metrics_eval(rep, cli, ncli, 0);
+}
 
+void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+			struct pmc_report *rep)
+{
+	struct pmc_check_opts co;
+
+	stat_metrics_eval(se, cli, ncli, rep);
 	pmc_check_opts_default(&co);
 	co.nmi_watchdog = nmi_watchdog_on();
 	pmc_checks_run(rep, &co);

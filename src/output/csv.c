@@ -35,12 +35,14 @@ static void csv_row(FILE *f, const char *const *fields, size_t n)
 static const char *const csv_header[] = {
 	"record", "event", "canonical", "run", "batch", "value", "scaled", "unit", "enabled_ns", "running_ns",
 	"running_pct", "status", "reason", "mean", "median", "stddev", "min", "max", "n", "exit_status", "signal",
-	"wall_ns", "user_ns", "sys_ns", "workload",
+	"wall_ns", "user_ns", "sys_ns", "workload", "scope", "cpu", "core", "die", "socket", "pid", "tid", "comm",
+	"interval", "time_ns",
 };
 
 enum { CSV_NFIELDS = PMC_ARRAY_SIZE(csv_header) };
 enum { F_RECORD, F_EVENT, F_CANON, F_RUN, F_BATCH, F_VALUE, F_SCALED, F_UNIT, F_ENABLED, F_RUNNING, F_PCT, F_STATUS,
-       F_REASON, F_MEAN, F_MEDIAN, F_STDDEV, F_MIN, F_MAX, F_N, F_EXIT, F_SIGNAL, F_WALL, F_USER, F_SYS, F_WORKLOAD };
+       F_REASON, F_MEAN, F_MEDIAN, F_STDDEV, F_MIN, F_MAX, F_N, F_EXIT, F_SIGNAL, F_WALL, F_USER, F_SYS, F_WORKLOAD,
+       F_SCOPE, F_CPU, F_CORE, F_DIE, F_SOCKET, F_PID, F_TID, F_COMM, F_INTERVAL, F_TIME_NS };
 
 /* A row being built: its fields point into the caller's strings or into num[] for numbers. */
 struct csv_rec {
@@ -66,12 +68,48 @@ static void rec_int(struct csv_rec *r, int field, long long v)
 	r->f[field] = r->num[field];
 }
 
+/* A counted sample's value, scaled value, enabled and running times and running %. */
+static void rec_count(struct csv_rec *r, const struct pmc_count *c, double scaled)
+{
+	snprintf(r->num[F_VALUE], sizeof(r->num[0]), "%llu", (unsigned long long)c->value);
+	r->f[F_VALUE] = r->num[F_VALUE];
+	rec_num(r, F_SCALED, round(scaled));
+	snprintf(r->num[F_ENABLED], sizeof(r->num[0]), "%llu", (unsigned long long)c->enabled);
+	r->f[F_ENABLED] = r->num[F_ENABLED];
+	snprintf(r->num[F_RUNNING], sizeof(r->num[0]), "%llu", (unsigned long long)c->running);
+	r->f[F_RUNNING] = r->num[F_RUNNING];
+	if (c->enabled)
+		rec_num(r, F_PCT, 100.0 * (double)c->running / (double)c->enabled);
+}
+
+/* The scope columns of a row (-A, --per-core, --per-thread...): empty for the totals. */
+static void rec_scope(struct csv_rec *r, const struct pmc_row_scope *s)
+{
+	if (!s || s->kind == PMC_ROW_ALL)
+		return;
+	r->f[F_SCOPE] = s->label;
+	if (s->kind == PMC_ROW_THREAD) {
+		rec_int(r, F_PID, s->pid);
+		rec_int(r, F_TID, s->tid);
+		r->f[F_COMM] = s->comm;
+		return;
+	}
+	if (s->kind == PMC_ROW_CPU)
+		rec_int(r, F_CPU, s->cpu);
+	if (s->kind == PMC_ROW_CPU || s->kind == PMC_ROW_CORE)
+		rec_int(r, F_CORE, s->core);
+	if (s->kind != PMC_ROW_SOCKET)
+		rec_int(r, F_DIE, s->die);
+	rec_int(r, F_SOCKET, s->socket);
+}
+
 static void csv_summary(FILE *f, const struct pmc_report_event *e)
 {
 	struct csv_rec r;
 	bool ok = e->status == PMC_COUNT_OK;
 
 	rec_start(&r, "summary");
+	rec_scope(&r, &e->scope);
 	r.f[F_EVENT] = e->ev.name;
 	r.f[F_CANON] = e->ev.canonical;
 	r.f[F_UNIT] = (e->ev.flags & PMC_EVF_TIME_NS) ? "ns" : "";
@@ -134,15 +172,22 @@ static void csv_runs(FILE *f, const struct pmc_report *rep)
 
 int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 {
+	return pmc_output_csv_body(f, rep, true);
+}
+
+int pmc_output_csv_body(FILE *f, const struct pmc_report *rep, bool header)
+{
 	struct csv_rec r;
 
-	csv_row(f, csv_header, CSV_NFIELDS);
+	if (header)
+		csv_row(f, csv_header, CSV_NFIELDS);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		const char *unit = (e->ev.flags & PMC_EVF_TIME_NS) ? "ns" : "";
 
 		if (e->nsamples == 0) {
 			rec_start(&r, "count");
+			rec_scope(&r, &e->scope);
 			r.f[F_EVENT] = e->ev.name;
 			r.f[F_CANON] = e->ev.canonical;
 			r.f[F_UNIT] = unit;
@@ -157,22 +202,14 @@ int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 			bool ok = c->status == PMC_COUNT_OK;
 
 			rec_start(&r, "count");
+			rec_scope(&r, &e->scope);
 			r.f[F_EVENT] = e->ev.name;
 			r.f[F_CANON] = e->ev.canonical;
 			rec_int(&r, F_RUN, sm->run + 1);
 			rec_int(&r, F_BATCH, sm->batch + 1);
 			r.f[F_UNIT] = unit;
-			if (ok) {
-				snprintf(r.num[F_VALUE], sizeof(r.num[0]), "%llu", (unsigned long long)c->value);
-				r.f[F_VALUE] = r.num[F_VALUE];
-				rec_num(&r, F_SCALED, round(pmc_report_sample_value(e, c)));
-				snprintf(r.num[F_ENABLED], sizeof(r.num[0]), "%llu", (unsigned long long)c->enabled);
-				r.f[F_ENABLED] = r.num[F_ENABLED];
-				snprintf(r.num[F_RUNNING], sizeof(r.num[0]), "%llu", (unsigned long long)c->running);
-				r.f[F_RUNNING] = r.num[F_RUNNING];
-				if (c->enabled)
-					rec_num(&r, F_PCT, 100.0 * (double)c->running / (double)c->enabled);
-			}
+			if (ok)
+				rec_count(&r, c, pmc_report_sample_value(e, c));
 			r.f[F_STATUS] = pmc_output_status_name(c->status);
 			r.f[F_REASON] = ok ? ((c->flags & PMC_COUNT_USER_ONLY) ? "user mode only (paranoid)" : "") : e->reason;
 			csv_row(f, r.f, CSV_NFIELDS);
@@ -185,6 +222,7 @@ int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 		const struct pmc_metric_value *m = &rep->metrics[i];
 		rec_start(&r, "metric");
 		r.f[F_EVENT] = m->name;
+		r.f[F_SCOPE] = m->scope;
 		if (m->valid)
 			rec_num(&r, F_VALUE, m->value);
 		r.f[F_UNIT] = m->unit;
@@ -203,6 +241,32 @@ int pmc_output_csv(FILE *f, const struct pmc_report *rep)
 	return ferror(f) ? -1 : 0;
 }
 
+void pmc_output_interval_csv_header(FILE *f)
+{
+	csv_row(f, csv_header, CSV_NFIELDS);
+}
+
+/* One -I record as a CSV row of the report's own columns: record "interval", its number, its end time. */
+void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
+{
+	struct csv_rec r;
+	const struct pmc_count *c = &ir->count;
+
+	rec_start(&r, "interval");
+	rec_scope(&r, ir->scope);
+	r.f[F_EVENT] = ir->ev->name;
+	r.f[F_CANON] = ir->ev->canonical;
+	if (ir->batch >= 0)
+		rec_int(&r, F_BATCH, ir->batch + 1);
+	r.f[F_UNIT] = (ir->ev->flags & PMC_EVF_TIME_NS) ? "ns" : "";
+	if (c->status == PMC_COUNT_OK)
+		rec_count(&r, c, pmc_count_scaled(c));
+	r.f[F_STATUS] = pmc_output_status_name(c->status);
+	rec_int(&r, F_INTERVAL, ir->interval);
+	rec_num(&r, F_TIME_NS, round(ir->end_s * 1e9));
+	csv_row(f, r.f, CSV_NFIELDS);
+}
+
 /* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
  * metric unit. Unsupported events as perf prints them (<not supported>, run time 0, 100.00). pmctool's metrics follow
  * the events as rows of their own, with the first fields empty and the metric in the last two, the way perf prints a
@@ -210,7 +274,11 @@ int pmc_output_csv(FILE *f, const struct pmc_report *rep)
  * them. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
-	bool variance = rep->nruns > 1;
+	bool variance = rep->nruns > 1, rows = false;
+
+	/* Rows (-A, --per-*): as perf -A -x, each line starts with the row's label ("all" for the totals). */
+	for (size_t i = 0; i < rep->nevents; i++)
+		rows |= rep->events[i].scope.kind != PMC_ROW_ALL;
 
 	if (rep->partial)
 		fprintf(f, "# partial: interrupted, counts so far%s\n",
@@ -233,6 +301,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 			}
 		if (n)
 			run_ns /= (double)n;
+		if (rows)
+			fprintf(f, "%s%s", e->scope.kind == PMC_ROW_ALL ? "all" : e->scope.label, sep);
 		if (ok && ns)
 			fprintf(f, "%.2f", e->mean / 1e6);
 		else if (ok)
@@ -249,6 +319,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 
 		if (!m->valid)
 			continue; /* perf leaves a metric it cannot compute out */
+		if (rows)
+			fprintf(f, "%s%s", m->scope[0] ? m->scope : "all", sep);
 		fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, variance ? sep : "");
 		fprintf(f, "%s%.*f%s", sep, fabs(m->value) < 1000 ? 3 : 0, m->value, sep);
 		fprintf(f, "%s%s%s\n", m->unit, m->unit[0] ? " " : "", m->name);

@@ -127,6 +127,34 @@ static void json_core_pmu(FILE *f, const struct pmc_report *rep, const struct pm
 	fputc(']', f);
 }
 
+static void int_or_null(FILE *f, const char *name, bool have, int v)
+{
+	if (have)
+		fprintf(f, ",\"%s\":%d", name, v);
+	else
+		fprintf(f, ",\"%s\":null", name);
+}
+
+void pmc_json_scope(FILE *f, const struct pmc_row_scope *s)
+{
+	static const char *const kinds[] = { "all", "cpu", "core", "die", "socket", "thread" };
+	enum pmc_row_kind k = s ? s->kind : PMC_ROW_ALL;
+
+	fputs("{\"kind\":", f);
+	pmc_json_string(f, kinds[k]);
+	fputs(",\"label\":", f);
+	pmc_json_string_or_null(f, k == PMC_ROW_ALL ? NULL : s->label);
+	int_or_null(f, "cpu", k == PMC_ROW_CPU, s ? s->cpu : 0);
+	int_or_null(f, "core", k == PMC_ROW_CPU || k == PMC_ROW_CORE, s ? s->core : 0);
+	int_or_null(f, "die", k == PMC_ROW_CPU || k == PMC_ROW_CORE || k == PMC_ROW_DIE, s ? s->die : 0);
+	int_or_null(f, "socket", k != PMC_ROW_ALL && k != PMC_ROW_THREAD, s ? s->socket : 0);
+	int_or_null(f, "pid", k == PMC_ROW_THREAD, s ? s->pid : 0);
+	int_or_null(f, "tid", k == PMC_ROW_THREAD, s ? s->tid : 0);
+	fputs(",\"comm\":", f);
+	pmc_json_string_or_null(f, k == PMC_ROW_THREAD ? s->comm : NULL);
+	fputc('}', f);
+}
+
 static void json_event(FILE *f, const struct pmc_report *rep, const struct pmc_report_event *e)
 {
 	bool ok = e->status == PMC_COUNT_OK;
@@ -154,6 +182,8 @@ static void json_event(FILE *f, const struct pmc_report *rep, const struct pmc_r
 	stat_field(f, "running_pct", ok, e->running_pct);
 	stat_field(f, "batch_spread_pct", ok && e->batch_spread_pct >= 0, e->batch_spread_pct);
 	json_core_pmu(f, rep, e);
+	fputs(",\"scope\":", f);
+	pmc_json_scope(f, &e->scope);
 	fputs(",\"samples\":[", f);
 	for (size_t s = 0; s < e->nsamples; s++) {
 		const struct pmc_sample *sm = &e->samples[s];
@@ -215,6 +245,17 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	fputs(",\"mode\":", f);
 	pmc_json_string(f, rep->mode ? rep->mode : "single");
 	fprintf(f, ",\"batches\":%u", rep->nbatches);
+	fputs(",\"target\":{\"kind\":", f);
+	pmc_json_string(f, rep->target_kind ? rep->target_kind : "command");
+	fputs(",\"description\":", f);
+	pmc_json_string_or_null(f, rep->target);
+	fputs(",\"aggregation\":", f);
+	pmc_json_string(f, rep->aggregation ? rep->aggregation : "none");
+	fputs(",\"ended_by\":", f);
+	pmc_json_string_or_null(f, rep->ended_by);
+	fputs(",\"interval_ms\":", f);
+	pmc_json_number(f, rep->interval_ms > 0 ? rep->interval_ms : NAN);
+	fprintf(f, ",\"intervals\":%u}", rep->intervals);
 	json_runs(f, rep);
 	fprintf(f, ",\"partial\":%s,\"exit_status\":%d,\"signal\":", json_bool(rep->partial), rep->exit_status);
 	if (rep->term_signal)
@@ -262,6 +303,8 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 		pmc_json_string_or_null(f, m->valid ? NULL : m->reason);
 		fputs(",\"description\":", f);
 		pmc_json_string_or_null(f, m->desc);
+		fputs(",\"scope\":", f);
+		pmc_json_string_or_null(f, m->scope);
 		fputc('}', f);
 	}
 	fputs("],\"checks\":[", f);

@@ -3,6 +3,7 @@
 #ifndef PMC_OUTPUT_H
 #define PMC_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report/report.h"
@@ -18,6 +19,26 @@ struct pmc_output_opts {
 	enum pmc_output_format format;
 	char sep[16]; /* for PMC_OUTPUT_SEP */
 };
+
+/* One -I record: an event's count over one interval, for the total or one row. */
+struct pmc_interval_record {
+	unsigned interval;                /* 1-based */
+	double start_s, end_s;            /* since counting started */
+	int batch;                        /* --batch=rotate: the batch counted (0-based); -1: counted in every interval */
+	const struct pmc_event *ev;
+	const struct pmc_row_scope *scope; /* NULL: the total */
+	struct pmc_count count;           /* the interval's count: the difference of two reads */
+};
+
+/* interval.c: -I records as they happen. begin writes the header (table, -x: a comment line; CSV: the report's
+ * header, whose columns the records and then the final report (pmc_output_csv_body without its header) share;
+ * JSON: nothing, each record is one line). */
+void pmc_output_interval_begin(FILE *f, const struct pmc_output_opts *o, bool rows);
+void pmc_output_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r);
+void pmc_output_interval_csv_header(FILE *f);
+void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *r);
+/* The CSV report, with or without its header line. */
+int pmc_output_csv_body(FILE *f, const struct pmc_report *rep, bool header);
 
 /* Write rep to f in the chosen format. 0, or -EIO when a write failed (f's error flag is set). */
 int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o);
@@ -58,6 +79,9 @@ void pmc_json_number(FILE *f, double v);
 void pmc_format_shortest(double v, char *buf, size_t len);
 /* '{"schema_version":1,"kind":KIND,"pmctool":VERSION' : the opening every JSON document shares. */
 void pmc_json_header(FILE *f, const char *kind);
+/* A row's scope as a JSON object: kind ("all", "cpu", "core", "die", "socket", "thread"), label, cpu, core, die,
+ * socket, pid, tid, comm; each null where the kind has none (all null but kind for the totals; NULL s is the total). */
+void pmc_json_scope(FILE *f, const struct pmc_row_scope *s);
 /* An event's encoding as JSON members (no braces): name, canonical, type, config*, exclude_*, class, fixed_index,
  * perf. The same spellings in stat, encode and the dry-run plan. */
 void pmc_json_event_encoding(FILE *f, const struct pmc_event *ev);

@@ -129,18 +129,34 @@ static int name_width(const struct pmc_report *rep)
 	return (int)PMC_MIN(w, 200);
 }
 
+/* Rows (-A, --per-core, --per-thread...): the report has events with a scope, and a label column leads each line
+ * ("all" for the totals, as perf's -A prints CPU0...). */
+static bool has_rows(const struct pmc_report *rep)
+{
+	for (size_t i = 0; i < rep->nevents; i++)
+		if (rep->events[i].scope.kind != PMC_ROW_ALL)
+			return true;
+	return false;
+}
+
 static void print_events(FILE *f, const struct pmc_report *rep, int w)
 {
+	bool rows = has_rows(rep);
+
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
-		char val[64], pct[16] = "", note[400], line[800];
+		char val[64], pct[16] = "", note[400], line[900], label[64] = "";
 		const char *unit;
 
 		value_text(e, val, sizeof(val), &unit);
 		if (e->status == PMC_COUNT_OK)
 			snprintf(pct, sizeof(pct), "%.2f%%", e->running_pct);
 		event_note(rep, i, note, sizeof(note));
-		snprintf(line, sizeof(line), "  %20s %-4s  %-*s %8s  %s", val, unit, w, e->ev.name, pct, note);
+		if (rows)
+			snprintf(label, sizeof(label), "%-16s ", e->scope.kind == PMC_ROW_ALL ? "all" : e->scope.label);
+		if (rows && i && strcmp(e->scope.label, rep->events[i - 1].scope.label))
+			fputc('\n', f); /* a blank line between rows */
+		snprintf(line, sizeof(line), "  %s%20s %-4s  %-*s %8s  %s", label, val, unit, w, e->ev.name, pct, note);
 		put_line(f, line);
 	}
 	for (size_t i = 0; i < rep->nevents; i++) {
@@ -273,12 +289,16 @@ static void metric_text(double v, char *buf, size_t len)
 
 static void print_metrics(FILE *f, const struct pmc_report *rep, int w)
 {
+	bool rows = false;
+
+	for (size_t i = 0; i < rep->nmetrics; i++)
+		rows |= rep->metrics[i].scope[0] != '\0';
 	if (!rep->nmetrics)
 		return;
 	fprintf(f, "\n Metrics:\n");
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
-		char val[80], bar[200] = "", line[900];
+		char val[80], bar[200] = "", line[900], label[64] = "";
 
 		if (m->valid) {
 			metric_text(m->value, val, sizeof(val));
@@ -288,7 +308,9 @@ static void print_metrics(FILE *f, const struct pmc_report *rep, int w)
 		}
 		if (!m->valid)
 			refer_to_note(rep, m->reason, bar, sizeof(bar));
-		snprintf(line, sizeof(line), "  %20s %-6s  %-*s %s%s", val, m->unit, w, m->name,
+		if (rows)
+			snprintf(label, sizeof(label), "%-16s ", m->scope[0] ? m->scope : "all");
+		snprintf(line, sizeof(line), "  %s%20s %-6s  %-*s %s%s", label, val, m->unit, w, m->name,
 			 bar[0] && m->valid ? "|" : "", bar[0] ? bar : m->valid ? m->desc : m->reason);
 		put_line(f, line);
 	}
@@ -312,7 +334,12 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 	if (rep->nruns > 1 || rep->nbatches > 1)
 		fprintf(f, " (%u run%s x %u batch%s, %s)", rep->nruns, rep->nruns == 1 ? "" : "s", rep->nbatches,
 			rep->nbatches == 1 ? "" : "es", rep->mode);
-	fprintf(f, "%s:\n\n", rep->partial ? " [PARTIAL: interrupted, counts so far]" : "");
+	fprintf(f, "%s:\n", rep->partial ? " [PARTIAL: interrupted, counts so far]" : "");
+	if (rep->target_kind && strcmp(rep->target_kind, "command"))
+		fprintf(f, " (%s%s%s%s%s)\n", rep->target, rep->ended_by ? "; ended: " : "", rep->ended_by ? rep->ended_by : "",
+			rep->aggregation && strcmp(rep->aggregation, "none") ? "; rows per " : "",
+			rep->aggregation && strcmp(rep->aggregation, "none") ? rep->aggregation : "");
+	fputc('\n', f);
 	print_events(f, rep, w);
 	print_runs(f, rep);
 	print_statistics(f, rep, w);

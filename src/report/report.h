@@ -19,6 +19,19 @@ struct pmc_sample {
 	struct pmc_count count;
 };
 
+/* The scope of a row (-A, --per-core, --per-die, --per-socket, --per-thread): which CPUs or which thread its counts
+ * are from. PMC_ROW_ALL is the total over everything counted. */
+enum pmc_row_kind { PMC_ROW_ALL = 0, PMC_ROW_CPU, PMC_ROW_CORE, PMC_ROW_DIE, PMC_ROW_SOCKET, PMC_ROW_THREAD };
+
+struct pmc_row_scope {
+	enum pmc_row_kind kind;
+	int cpu, core, die, socket; /* those the kind names: CPU all four; CORE core, die, socket; DIE die, socket... */
+	int pid, tid;               /* THREAD */
+	char comm[20];              /* THREAD: the thread's name when counting started */
+	char label[48];             /* "CPU3", "S0-D0-C1", "S0-D0", "S0", "1234 worker"; "" for ALL */
+	unsigned ncpus;             /* CPU rows aggregated into it (CORE, DIE, SOCKET) */
+};
+
 /* An event and everything measured for it. */
 struct pmc_report_event {
 	struct pmc_event ev;
@@ -46,6 +59,7 @@ struct pmc_report_event {
 	 * sample of the first copy, scaled only by the time the workload ran on no counted core type. */
 	size_t parts[PMC_REPORT_MAX_PARTS];
 	unsigned nparts;
+	struct pmc_row_scope scope; /* the row's scope: PMC_ROW_ALL (zeroed) for the totals */
 };
 
 #define PMC_METRIC_NAME_MAX 64
@@ -57,6 +71,7 @@ struct pmc_metric_value {
 	bool valid;             /* false: value not available, reason says why ("n/a") */
 	double value;
 	char reason[160];
+	char scope[48];         /* the row it was computed for (its label), "" for the totals */
 };
 
 enum pmc_check_severity { PMC_CHECK_INFO = 0, PMC_CHECK_WARN, PMC_CHECK_BAD };
@@ -125,6 +140,17 @@ struct pmc_report {
 
 	struct pmc_named_value consts[PMC_REPORT_MAX_CONSTS];
 	size_t nconsts;
+
+	/* What was counted: "command" (the default), "pid", "tid", "system-wide" or "cpus"; target names them
+	 * ("pid 1234 (3 threads)", "CPUs 0-3"); aggregation the rows' kind ("none", "cpu", "core", "die", "socket",
+	 * "thread"); schedule how batches shared the counters ("single", "rerun", "multiplex", "rotate"); ended_by why
+	 * counting stopped ("the command exited", "--timeout"...); intervals the -I records printed. */
+	const char *target_kind;
+	char target[256];
+	const char *aggregation;
+	const char *ended_by;
+	double interval_ms;         /* -I, 0 when none */
+	unsigned intervals;
 
 	unsigned char *run_state;   /* per run: enum pmc_run_state, and bit 0x80 when used; owned, from summarize */
 	unsigned nrun_state;

@@ -269,16 +269,121 @@ static void read_batch(const struct pmc_measure_req *req, const int *fds, struct
 	}
 }
 
+int pmc_launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err)
+{
+	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	pid_t parent = getpid();
+
+	memset(err, 0, sizeof(*err));
+	memset(l, 0, sizeof(*l));
+	l->pid = -1;
+	l->guard = -1;
+	l->guard_wr = -1;
+	l->go_wr = -1;
+	l->err_rd = -1;
+	l->own_group = !terminal_foreground();
+	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
+		err->what = PMC_LAUNCH_SYSTEM;
+		err->err = errno;
+		close_fd(&go[0]);
+		close_fd(&go[1]);
+		return -1;
+	}
+	l->pid = fork();
+	if (l->pid < 0) {
+		err->what = PMC_LAUNCH_SYSTEM;
+		err->err = errno;
+		close_fd(&go[0]);
+		close_fd(&go[1]);
+		close_fd(&ep[0]);
+		close_fd(&ep[1]);
+		return -1;
+	}
+	if (l->pid == 0) {
+		close(go[1]);
+		close(ep[0]);
+		child_main(argv, go[0], ep[1], parent, l->own_group);
+	}
+	pmc_launch_child = l->pid;
+	close_fd(&go[0]);
+	close_fd(&ep[1]);
+	l->go_wr = go[1];
+	l->err_rd = ep[0];
+	if (l->own_group) {
+		setpgid(l->pid, l->pid);
+		l->guard_wr = start_guard(l->pid, NULL, &l->guard);
+	}
+	return 0;
+}
+
+int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err)
+{
+	l->t0 = pmc_now_ns();
+	if (write(l->go_wr, "g", 1) != 1 && err->what == PMC_LAUNCH_OK) {
+		err->what = PMC_LAUNCH_SYSTEM;
+		err->err = errno;
+	}
+	close_fd(&l->go_wr);
+	return err->what == PMC_LAUNCH_OK ? 0 : -1;
+}
+
+void pmc_launch_cancel(struct pmc_launch *l)
+{
+	close_fd(&l->go_wr); /* EOF: the child exits without exec */
+}
+
+int pmc_launch_reap(struct pmc_launch *l, bool block, struct pmc_launch_error *err)
+{
+	pid_t r;
+
+	if (l->reaped)
+		return 1;
+	do
+		r = wait4(l->pid, &l->status, block ? 0 : WNOHANG, &l->ru);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return 0;
+	if (r < 0 && err->what == PMC_LAUNCH_OK) {
+		err->what = PMC_LAUNCH_SYSTEM;
+		err->err = errno;
+	}
+	l->wall_ns = l->t0 ? pmc_now_ns() - l->t0 : 0;
+	l->reaped = true;
+	pmc_launch_child = 0;
+	return 1;
+}
+
+int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
+{
+	int exec_errno = 0;
+	ssize_t n;
+
+	if (l->pid > 0 && !l->reaped) {
+		pmc_launch_cancel(l);
+		pmc_launch_reap(l, true, err);
+	}
+	stop_guard(l->guard_wr, l->guard);
+	l->guard_wr = -1;
+	close_fd(&l->go_wr);
+	if (l->err_rd >= 0) {
+		do
+			n = read(l->err_rd, &exec_errno, sizeof(exec_errno));
+		while (n < 0 && errno == EINTR);
+		close_fd(&l->err_rd);
+		if (n == (ssize_t)sizeof(exec_errno) && err->what == PMC_LAUNCH_OK) {
+			err->what = PMC_LAUNCH_EXEC;
+			err->err = exec_errno;
+		}
+	}
+	return err->what == PMC_LAUNCH_OK ? 0 : -1;
+}
+
 int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
 		       struct pmc_launch_error *err)
 {
-	int go[2] = { -1, -1 }, ep[2] = { -1, -1 }, guard_wr = -1;
+	struct pmc_launch l;
 	int *fds = NULL;
-	pid_t pid = -1, parent = getpid(), guard = -1;
-	bool own_group = !terminal_foreground();
-	uint64_t t0 = 0;
-	int rc = -1, st = 0, exec_errno = 0;
-	ssize_t n;
+	int rc = -1;
 
 	memset(err, 0, sizeof(*err));
 	out->group_err = 0;
@@ -286,92 +391,41 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	out->interrupted = false;
 	out->skipped = false;
 	fds = malloc((req->n ? req->n : 1) * sizeof(*fds));
-	if (!fds || pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
+	if (!fds) {
 		err->what = PMC_LAUNCH_SYSTEM;
-		err->err = errno ? errno : ENOMEM;
-		goto out;
+		err->err = ENOMEM;
+		return -1;
 	}
 	for (size_t i = 0; i < req->n; i++)
 		fds[i] = -1;
-	pid = fork();
-	if (pid < 0) {
-		err->what = PMC_LAUNCH_SYSTEM;
-		err->err = errno;
-		goto out;
+	if (pmc_launch_start(argv, &l, err) < 0) {
+		free(fds);
+		return -1;
 	}
-	if (pid == 0) {
-		free(fds); /* the child's copy: it only execs or exits, and valgrind follows it until then */
-		close(go[1]);
-		close(ep[0]);
-		child_main(argv, go[0], ep[1], parent, own_group);
-	}
-	pmc_launch_child = pid;
-	close_fd(&go[0]);
-	close_fd(&ep[1]);
-	if (own_group) {
-		setpgid(pid, pid);
-		guard_wr = start_guard(pid, fds, &guard);
-	}
-
-	if (open_batch(req, pid, fds, out)) {
+	if (open_batch(req, l.pid, fds, out)) {
 		err->what = PMC_LAUNCH_GROUP;
 		err->err = out->group_err;
-		close_fd(&go[1]); /* EOF: the child exits without exec */
-		goto reap;
+		pmc_launch_cancel(&l);
+	} else if (own_none_open(req, fds)) {
+		out->skipped = true; /* the held child exits without exec */
+		pmc_launch_cancel(&l);
+	} else {
+		toggle_cpu_wide(req, fds, PERF_EVENT_IOC_ENABLE);
+		pmc_launch_go(&l, err);
 	}
-	if (own_none_open(req, fds)) {
-		out->skipped = true;
-		close_fd(&go[1]);
-		goto reap;
-	}
-	toggle_cpu_wide(req, fds, PERF_EVENT_IOC_ENABLE);
-	t0 = pmc_now_ns();
-	if (write(go[1], "g", 1) != 1) {
-		err->what = PMC_LAUNCH_SYSTEM;
-		err->err = errno;
-	}
-	close_fd(&go[1]);
-
-reap:
-	while (wait4(pid, &st, 0, &out->ru) < 0) {
-		if (errno != EINTR) {
-			err->what = PMC_LAUNCH_SYSTEM;
-			err->err = errno;
-			break;
-		}
-	}
-	out->wall_ns = t0 ? pmc_now_ns() - t0 : 0;
+	pmc_launch_reap(&l, true, err);
+	out->ru = l.ru;
+	out->wall_ns = l.wall_ns;
 	toggle_cpu_wide(req, fds, PERF_EVENT_IOC_DISABLE);
-	pmc_launch_child = 0;
-	stop_guard(guard_wr, guard);
-	guard_wr = -1;
-	out->wait_status = st;
-	if (err->what != PMC_LAUNCH_OK)
-		goto out;
-	if (out->skipped) {
+	out->wait_status = l.status;
+	if (pmc_launch_finish(&l, err) == 0) {
+		/* Every counter is read before any is closed: closing a leader would detach its group. */
+		if (!out->skipped)
+			read_batch(req, fds, out);
 		rc = 0;
-		goto out;
 	}
-	do
-		n = read(ep[0], &exec_errno, sizeof(exec_errno));
-	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(exec_errno)) {
-		err->what = PMC_LAUNCH_EXEC;
-		err->err = exec_errno;
-		goto out;
-	}
-	/* Every counter is read before any is closed: closing a leader would detach its group. */
-	read_batch(req, fds, out);
-	rc = 0;
-out:
-	if (fds)
-		for (size_t i = 0; i < req->n; i++)
-			close_fd(&fds[i]);
+	for (size_t i = 0; i < req->n; i++)
+		close_fd(&fds[i]);
 	free(fds);
-	close_fd(&go[0]);
-	close_fd(&go[1]);
-	close_fd(&ep[0]);
-	close_fd(&ep[1]);
-	stop_guard(guard_wr, guard);
 	return rc;
 }

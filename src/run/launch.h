@@ -5,6 +5,9 @@
 #define PMC_RUN_LAUNCH_H
 
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "run/measure.h"
@@ -25,6 +28,30 @@ struct pmc_launch_error {
  * or -1 with *err filled. Counters are always closed and the child always reaped before returning. */
 int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
 		       struct pmc_launch_error *err);
+
+/* A launched command, held before exec until pmc_launch_go: the steps of pmc_launch_measure, for callers that open
+ * their own counters on l->pid (attach-style scopes, intervals) and wait their own way. */
+struct pmc_launch {
+	pid_t pid;              /* the child; pmc_launch_child while it runs */
+	pid_t guard;            /* the guard process, -1 when none (terminal foreground) */
+	int go_wr, err_rd, guard_wr;
+	bool own_group, reaped;
+	uint64_t t0, wall_ns;   /* go time; exec to reap */
+	int status;             /* wait4's, once reaped */
+	struct rusage ru;
+};
+
+/* Fork the child, held on its go pipe. 0, or -1 with *err filled (nothing left running). */
+int pmc_launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err);
+/* Let it exec (the clock starts). 0 or -1 with *err filled. */
+int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err);
+/* Never let it exec: it exits at once. */
+void pmc_launch_cancel(struct pmc_launch *l);
+/* Reap it: 1 when it has ended (l->status, l->ru, l->wall_ns set), 0 when still running (block false). */
+int pmc_launch_reap(struct pmc_launch *l, bool block, struct pmc_launch_error *err);
+/* Reap it if not done (cancelling first when it never went), stop the guard, and learn whether exec failed (err->what
+ * PMC_LAUNCH_EXEC). 0 or -1. Always leaves nothing running. */
+int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err);
 
 /* Remember the limits the workload must get (the open-file limit), before pmctool raises its own for its counters;
  * the command is given them back before exec. */

@@ -6,8 +6,14 @@
  *   spin MS          burn MS milliseconds of CPU time in user mode
  *   calls N          call bump() N times (a breakpoint on bump counts exactly N)
  *   exit CODE        exit with CODE
+ *   wait-pages N     wait for SIGUSR1 (a test attaches first), then touch N pages
+ *   wait-threads N   start two threads; on SIGUSR1 each of the three touches N pages, then all exit
+ *   ctl-calls DIR    call bump() 100 times, write 'enable' to the FIFO DIR/ctl and wait for 'ack' on DIR/ack,
+ *                    call it 1000 times, write 'disable' and wait for 'ack', call it 10 times (--control's test)
  * Built without PIE so that bump's address (nm) is its run-time address. */
+#include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +53,78 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+static pthread_barrier_t go_barrier;
+
+static void *waiting_thread(void *arg)
+{
+	pthread_barrier_wait(&go_barrier);
+	touch_pages((long)(intptr_t)arg);
+	return NULL;
+}
+
+/* SIGUSR1 blocked in every thread, taken by sigwait: no handler, no race with a signal sent early. */
+static void wait_usr1(void)
+{
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigwait(&set, &sig);
+}
+
+static int wait_threads(long n)
+{
+	pthread_t t[2];
+
+	pthread_barrier_init(&go_barrier, NULL, 3);
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, waiting_thread, (void *)(intptr_t)n))
+			return 1;
+	wait_usr1();
+	pthread_barrier_wait(&go_barrier);
+	touch_pages(n);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
+/* Tell pmctool's --control FIFO a command and wait for its 'ack'. */
+static int control(const char *dir, const char *cmd)
+{
+	char path[4096], buf[8];
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/ctl", dir);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd))
+		return 1;
+	close(fd);
+	snprintf(path, sizeof(path), "%s/ack", dir);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 1;
+	n = read(fd, buf, 4);
+	close(fd);
+	return n == 4 && !memcmp(buf, "ack\n", 4) ? 0 : 1;
+}
+
+static int ctl_calls(const char *dir)
+{
+	for (int i = 0; i < 100; i++)
+		bump();
+	if (control(dir, "enable\n"))
+		return 1;
+	for (int i = 0; i < 1000; i++)
+		bump();
+	if (control(dir, "disable\n"))
+		return 1;
+	for (int i = 0; i < 10; i++)
+		bump();
+	return 0;
+}
+
 static void spin(long ms)
 {
 	struct timespec t0, t;
@@ -64,11 +142,24 @@ int main(int argc, char **argv)
 	long n;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: pmc-workload pages|fork|threads|spin|calls|exit N\n");
+		fprintf(stderr, "usage: pmc-workload pages|fork|threads|spin|calls|exit|wait-pages|wait-threads|ctl-calls N\n");
 		return 2;
 	}
 	n = strtol(argv[2], NULL, 0);
-	if (!strcmp(argv[1], "pages")) {
+	if (!strncmp(argv[1], "wait-", 5)) {
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGUSR1);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+	}
+	if (!strcmp(argv[1], "wait-pages")) {
+		wait_usr1();
+		touch_pages(n);
+	} else if (!strcmp(argv[1], "wait-threads")) {
+		return wait_threads(n);
+	} else if (!strcmp(argv[1], "ctl-calls")) {
+		return ctl_calls(argv[2]);
+	} else if (!strcmp(argv[1], "pages")) {
 		touch_pages(n);
 	} else if (!strcmp(argv[1], "fork")) {
 		pid_t pid = fork();

@@ -1,0 +1,779 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat: a scoped measurement: attach (-p, -t), system-wide (-a, -C), rows (-A, --per-core, --per-die,
+ * --per-socket, --per-thread), intervals (-I), -D and --control. Targets and rows come from stat_targets.c, the
+ * counters from run/scope.c, the wait from run/session.c; the -I records are printed by stat_interval.c. */
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/stat_scope.h"
+#include "info/privilege.h"
+#include "metrics/checks.h"
+#include "run/launch.h"
+#include "run/session.h"
+
+/* One batch run of a scoped measurement. */
+struct scope_run {
+	const struct stat_events *se;
+	const struct stat_opts *o;
+	struct pmc_report *rep;
+	struct scope_targets *st;
+	struct pmc_scope sc;
+	struct pmc_measure_req req;
+	size_t *idx;               /* request position -> event index in se */
+	unsigned run, batch;       /* the sample's run and batch */
+	bool rotate;
+	size_t cur;                /* rotate: the batch counting now */
+	bool *active;              /* rotate: request positions counting now */
+	struct pmc_count *prev;    /* ntargets x n: the last interval's read */
+	struct pmc_count *acc;     /* rotate: per (target, event) what its intervals counted */
+	uint64_t t_start, last_ns; /* counting started; the last tick */
+	bool enabled, ever;        /* the counters run now; they ran at some point */
+	FILE *f;                   /* -I records */
+	int err;
+};
+
+bool stat_scope_wanted(const struct stat_opts *o)
+{
+	return o->pids || o->tids || o->system_wide || o->cpu_list || o->aggr != STAT_AGGR_GLOBAL || o->interval_ms ||
+	       o->timeout_ms || o->delay_ms || o->control;
+}
+
+static int refuse(const char *msg)
+{
+	fprintf(stderr, "pmctool stat: %s\n", msg);
+	return PMC_EXIT_USAGE;
+}
+
+int stat_scope_check(struct stat_opts *o)
+{
+	bool attach = o->pids || o->tids, cpus = o->system_wide || o->cpu_list;
+
+	if (!stat_scope_wanted(o))
+		return o->batch == STAT_BATCH_ROTATE ? refuse("--batch=rotate rotates the batches across intervals: it "
+							      "needs -I MS") : 0;
+	if (o->kernel)
+		return refuse("-k runs a kernel inside pmctool: -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and "
+			      "--control are for commands and running processes");
+	if (o->pids && o->tids)
+		return refuse("-p and -t both name what to attach to: give one");
+	if (attach && cpus)
+		return refuse("-p/-t count tasks and -a/-C count CPUs: give one");
+	if (attach && o->argv)
+		return refuse("-p/-t attach to running tasks: give no command with them");
+	if (!attach && !cpus && !o->argv && !o->dry_run)
+		return refuse("no command to measure: give a COMMAND, -p PID, -t TID, -a or -C LIST");
+	if (o->aggr == STAT_AGGR_THREAD && !attach)
+		return refuse("--per-thread needs -p or -t (as perf's): a launched command's threads are counted together");
+	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD && !cpus)
+		return refuse("-A, --per-core, --per-die and --per-socket split CPU-wide counts: they need -a or -C");
+	if (o->control) {
+		char c[4096], a[4096];
+		bool fd;
+		if (scope_parse_control(o->control, c, sizeof(c), a, sizeof(a), &fd) < 0)
+			return refuse("--control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)");
+	}
+	if (o->interval_count && !o->interval_ms)
+		return refuse("--interval-count needs -I MS");
+	if (o->delay_ms < 0 && !o->control)
+		return refuse("-D -1 starts with the counters stopped until 'enable' arrives on --control: give --control");
+	if (o->runs > 1 && !o->argv)
+		return refuse("-r repeats a command: without one (-p, -t, -a or -C alone) there is nothing to repeat");
+	if (o->batch == STAT_BATCH_ROTATE && !o->interval_ms)
+		return refuse("--batch=rotate rotates the batches across intervals: it needs -I MS");
+	if (o->batch == STAT_BATCH_RERUN && !o->argv)
+		return refuse("--batch=rerun runs the command once per batch: without a command use --batch=multiplex, or "
+			      "--batch=rotate with -I");
+	/* Without a command nothing can be rerun: the batches share the counters over time, in user space across
+	 * intervals (rotate, each interval names its batch) or in the kernel (multiplex, scaled, running % shown). */
+	if (o->batch == STAT_BATCH_AUTO && (!o->argv || o->interval_ms))
+		o->batch = o->interval_ms ? STAT_BATCH_ROTATE : STAT_BATCH_MULTIPLEX;
+	return 0;
+}
+
+int stat_scope_guard(const struct stat_opts *o)
+{
+	struct pmc_privilege p;
+
+	if (!o->system_wide && !o->cpu_list)
+		return 0;
+	pmc_privilege_read(&p);
+	if (p.cap_perfmon || p.cap_sys_admin || (p.paranoid != INT_MIN && p.paranoid < 1))
+		return 0;
+	fprintf(stderr, "pmctool: %s counts CPU-wide, which needs kernel.perf_event_paranoid <= 0 (it is %d) or "
+			"CAP_PERFMON: run as root, give the program CAP_PERFMON (setcap cap_perfmon+ep), or ask the "
+			"administrator for 'sysctl kernel.perf_event_paranoid=0'; without them count a command or -p PID\n",
+		o->system_wide ? "-a" : "-C", p.paranoid);
+	return PMC_EXIT_NOCOUNT;
+}
+
+/* The report's event for row r (-1: the total) of event index i. */
+static struct pmc_report_event *rep_event(struct scope_run *x, int r, size_t i)
+{
+	return &x->rep->events[(size_t)(r + 1) * x->se->n + i];
+}
+
+/* Fold per-target counts (ntargets x req.n) into the total and the rows; call fn for each (row or -1, position). */
+static void fold(struct scope_run *x, const struct pmc_count *per, struct pmc_count *tot, struct pmc_count *rows)
+{
+	size_t n = x->req.n;
+
+	for (size_t i = 0; i < n; i++)
+		tot[i] = (struct pmc_count){ .status = PMC_COUNT_NOT_RUN };
+	for (size_t k = 0; k < x->st->nrows * n; k++)
+		rows[k] = (struct pmc_count){ .status = PMC_COUNT_NOT_RUN };
+	for (size_t t = 0; t < x->st->ntargets; t++)
+		for (size_t i = 0; i < n; i++) {
+			const struct pmc_count *c = &per[t * n + i];
+			if (x->sc.skip[t * n + i])
+				continue;
+			scope_count_add(&tot[i], c);
+			if (x->st->row_of[t] >= 0)
+				scope_count_add(&rows[(size_t)x->st->row_of[t] * n + i], c);
+		}
+}
+
+/* A task counter whose time enabled did not advance while it was enabled: the task never ran, so nothing happened
+ * in it (a measured 0, not a counter that never got on the PMU). */
+static void idle_task_is_zero(const struct scope_run *x, struct pmc_count *c, size_t k, bool enabled)
+{
+	if (enabled && x->st->t[k / x->req.n].pid > 0 && c->status == PMC_COUNT_NOT_COUNTED && !c->err &&
+	    c->enabled == 0 && c->value == 0)
+		c->status = PMC_COUNT_OK;
+}
+
+static bool counts_in(const struct scope_run *x, size_t pos)
+{
+	return !x->rotate || !x->active || x->active[pos];
+}
+
+/* Whether position i is a breakpoint that takes turns (opened on its batch's turn only). */
+static bool deferred(const struct scope_run *x, size_t i)
+{
+	return x->rotate && x->req.events[i]->cls == PMC_CLASS_BREAKPOINT && !x->se->plan.in_every[x->idx[i]];
+}
+
+/* rotate: the batch x->cur takes the counters (x->active says which positions count now). Breakpoints of the batch
+ * that leaves are closed and those of the one that comes are opened, since each holds a debug register while
+ * open; the other events are stopped and started. */
+static void turn(struct scope_run *x)
+{
+	unsigned flags = PMC_SCOPE_INHERIT | (x->enabled ? 0 : PMC_SCOPE_DISABLED);
+
+	pmc_scope_enable(&x->sc, false, NULL);
+	for (size_t i = 0; i < x->req.n; i++) /* first free the registers, then take them */
+		if (deferred(x, i) && !x->active[i])
+			pmc_scope_close_event(&x->sc, i);
+	for (size_t i = 0; i < x->req.n; i++) {
+		if (!deferred(x, i) || !x->active[i])
+			continue;
+		pmc_scope_reopen_event(&x->sc, i, flags);
+		for (size_t t = 0; t < x->st->ntargets; t++)
+			memset(&x->prev[t * x->req.n + i], 0, sizeof(x->prev[0]));
+	}
+	if (x->enabled)
+		pmc_scope_enable(&x->sc, true, x->active);
+}
+
+/* -I: one interval's records, from the difference of this read and the last. */
+static int on_tick(void *ctx, unsigned n, bool last)
+{
+	struct scope_run *x = ctx;
+	size_t nc = x->st->ntargets * x->req.n, nr = x->st->nrows * x->req.n;
+	struct pmc_count *delta = calloc(nc ? nc : 1, sizeof(*delta)), *tot = calloc(x->req.n + 1, sizeof(*tot));
+	struct pmc_count *rows = calloc(nr ? nr : 1, sizeof(*rows));
+	uint64_t now = pmc_now_ns();
+	double start = (double)(x->last_ns - x->t_start) / 1e9, end = (double)(now - x->t_start) / 1e9;
+
+
+	if (!delta || !tot || !rows) {
+		x->err = -ENOMEM;
+		goto out;
+	}
+	pmc_scope_read(&x->sc);
+	for (size_t k = 0; k < nc; k++) {
+		const struct pmc_count *c = &x->sc.counts[k], *p = &x->prev[k];
+		delta[k] = *c;
+		if (c->status == PMC_COUNT_OK || c->status == PMC_COUNT_NOT_COUNTED) {
+			delta[k].value = c->value - p->value;
+			delta[k].enabled = c->enabled - p->enabled;
+			delta[k].running = c->running - p->running;
+			delta[k].status = delta[k].running ? PMC_COUNT_OK : PMC_COUNT_NOT_COUNTED;
+			x->prev[k] = *c;
+			idle_task_is_zero(x, &delta[k], k, x->enabled && counts_in(x, k % x->req.n));
+		}
+		if (x->rotate && counts_in(x, k % x->req.n))
+			scope_count_add(&x->acc[k], &delta[k]);
+	}
+	fold(x, delta, tot, rows);
+	for (size_t i = 0; i < x->req.n; i++) {
+		struct pmc_interval_record r = { .interval = n, .start_s = start, .end_s = end, .ev = x->req.events[i] };
+
+		if (!counts_in(x, i))
+			continue;
+		r.batch = x->rotate && !x->se->plan.in_every[x->idx[i]] ? (int)x->cur : -1;
+		for (int row = -1; row < (int)x->st->nrows; row++) {
+			r.scope = row < 0 ? NULL : &x->st->rows[row];
+			r.count = row < 0 ? tot[i] : rows[(size_t)row * x->req.n + i];
+			if (r.count.status == PMC_COUNT_NOT_RUN)
+				continue;
+			pmc_output_interval(x->f, &x->o->out, &r);
+		}
+	}
+	fflush(x->f);
+	x->rep->intervals = n;
+	/* rotate: the next batch's own events take the counters */
+	if (x->rotate && !last) {
+		x->cur = (x->cur + 1) % x->se->plan.nbatches;
+		for (size_t i = 0; i < x->req.n; i++) {
+			bool want = x->se->plan.in_every[x->idx[i]] || x->rep->events[x->idx[i]].batch == (int)x->cur;
+			x->active[i] = want;
+		}
+		turn(x);
+	}
+out:
+	x->last_ns = now;
+	free(delta);
+	free(tot);
+	free(rows);
+	return x->err ? 1 : 0;
+}
+
+static void on_enable(void *ctx, bool on)
+{
+	struct scope_run *x = ctx;
+
+	pmc_scope_enable(&x->sc, on, on && x->rotate ? x->active : NULL);
+	x->enabled = on;
+	x->ever |= on;
+}
+
+int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, size_t ack_len, bool *is_fd)
+{
+	bool fifo = !strncmp(spec, "fifo:", 5), fd = !strncmp(spec, "fd:", 3);
+	const char *p = spec + (fifo ? 5 : 3), *comma;
+	size_t n;
+
+	if (!fifo && !fd)
+		return -EINVAL;
+	comma = strchr(p, ',');
+	n = comma ? (size_t)(comma - p) : strlen(p);
+	if (!n || n >= ctl_len || (comma && (!comma[1] || strlen(comma + 1) >= ack_len || strchr(comma + 1, ','))))
+		return -EINVAL;
+	memcpy(ctl, p, n);
+	ctl[n] = '\0';
+	snprintf(ack, ack_len, "%s", comma ? comma + 1 : "");
+	if (fd) {
+		for (const char *q = ctl; *q; q++)
+			if (*q < '0' || *q > '9')
+				return -EINVAL;
+		for (const char *q = ack; *q; q++)
+			if (*q < '0' || *q > '9')
+				return -EINVAL;
+		if (strlen(ctl) > 9 || strlen(ack) > 9)
+			return -EINVAL;
+	}
+	*is_fd = fd;
+	return 0;
+}
+
+/* --control: open what the spec names. 0, or an exit status after the message. */
+static int open_control(const char *spec, int *ctl, int *ack)
+{
+	char c[4096], a[4096];
+	bool fd;
+
+	*ctl = *ack = -1;
+	if (scope_parse_control(spec, c, sizeof(c), a, sizeof(a), &fd) < 0)
+		return refuse("--control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)");
+	if (fd) {
+		*ctl = atoi(c);
+		*ack = a[0] ? atoi(a) : -1;
+		if (fcntl(*ctl, F_GETFD) < 0 || (*ack >= 0 && fcntl(*ack, F_GETFD) < 0)) {
+			*ctl = *ack = -1;
+			return refuse("--control fd:CTL[,ACK]: each must be an open file descriptor");
+		}
+		return 0;
+	}
+	/* Read and write: the FIFO never reports end of file while pmctool holds it, between two writers. */
+	*ctl = open(c, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (*ctl < 0) {
+		fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", c,
+			strerror(errno), c);
+		return PMC_EXIT_USAGE;
+	}
+	if (a[0]) {
+		*ack = open(a, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* an ack nobody reads never stops pmctool */
+		if (*ack < 0) {
+			fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", a,
+				strerror(errno), a);
+			close(*ctl);
+			*ctl = -1;
+			return PMC_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* The final counts of one batch run into the report: the total and every row, as samples of (run, batch). */
+static int push_counts(struct scope_run *x, const struct pmc_count *per)
+{
+	size_t n = x->req.n, nr = x->st->nrows * n;
+	struct pmc_count *tot = calloc(n + 1, sizeof(*tot)), *rows = calloc(nr ? nr : 1, sizeof(*rows));
+	int rc = 0;
+
+	if (!tot || !rows)
+		rc = -ENOMEM;
+	if (!rc)
+		fold(x, per, tot, rows);
+	for (size_t i = 0; i < n && !rc; i++) {
+		rc = stat_push_sample(rep_event(x, -1, x->idx[i]), x->run, x->batch, &tot[i]);
+		for (size_t r = 0; r < x->st->nrows && !rc; r++)
+			if (rows[r * n + i].status != PMC_COUNT_NOT_RUN) /* a row whose CPUs the event's PMU skips: none */
+				rc = stat_push_sample(rep_event(x, (int)r, x->idx[i]), x->run, x->batch, &rows[r * n + i]);
+	}
+	free(tot);
+	free(rows);
+	return rc;
+}
+
+/* Attached tasks the kernel refused: say why and what to do, once. */
+static void explain_attach_refusal(const struct scope_run *x)
+{
+	size_t eacces = pmc_scope_count_err(&x->sc, EACCES) + pmc_scope_count_err(&x->sc, EPERM);
+	size_t esrch = pmc_scope_count_err(&x->sc, ESRCH);
+
+	if (x->st->cpus || !(x->o->pids || x->o->tids))
+		return;
+	if (eacces)
+		pmc_report_add_check(x->rep, PMC_CHECK_BAD, "attach-denied",
+				     "the kernel refused to count %zu (task, event) pair%s (EACCES/EPERM): counting another "
+				     "process needs ptrace access to it (the same user and kernel.yama.ptrace_scope 0 or 1, "
+				     "where 1 allows only descendants), or CAP_PERFMON / CAP_SYS_PTRACE; run as that user or "
+				     "as root", eacces, eacces == 1 ? "" : "s");
+	if (esrch)
+		pmc_report_add_check(x->rep, PMC_CHECK_WARN, "task-vanished",
+				     "%zu (task, event) pair%s could not be opened: the thread ended between listing and "
+				     "attaching (ESRCH); its counts are missing", esrch, esrch == 1 ? "" : "s");
+}
+
+/* rotate: breakpoints of the batches after the first are opened on their turn. */
+static void mark_deferred(struct scope_run *x)
+{
+	for (size_t i = 0; i < x->req.n; i++)
+		x->sc.defer[i] = deferred(x, i) && x->rep->events[x->idx[i]].batch != 0;
+}
+
+static unsigned open_flags(const struct stat_opts *o, bool command, bool rotate)
+{
+	unsigned f = PMC_SCOPE_INHERIT;
+
+	if (o->delay_ms || command || rotate)
+		f |= PMC_SCOPE_DISABLED;
+	if (command && !rotate && !o->delay_ms && !o->system_wide && !o->cpu_list)
+		f |= PMC_SCOPE_ENABLE_ON_EXEC; /* a task counter starts at exec, as a plain run's */
+	return f;
+}
+
+/* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0 or exit status. */
+static int run_once(struct scope_run *x, int ctl, int ack)
+{
+	const struct stat_opts *o = x->o;
+	struct pmc_launch l;
+	struct pmc_launch_error le = { 0 };
+	struct pmc_session ss;
+	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus;
+	size_t nc;
+	int at = -1, r, rc = 0;
+	bool stopped = false;
+
+	memset(&ss, 0, sizeof(ss));
+	if (command && pmc_launch_start(o->argv, &l, &le) < 0)
+		return stat_report_launch_failure(o, &le);
+	if (tasks_cmd)
+		x->st->t[0].pid = l.pid;
+	if (pmc_scope_init(&x->sc, &x->req, x->st->t, x->st->ntargets) < 0) {
+		rc = PMC_EXIT_INTERNAL;
+		goto out;
+	}
+	scope_targets_mark_cpumask(x->st, &x->sc);
+	mark_deferred(x);
+	r = pmc_scope_open(&x->sc, open_flags(o, command, x->rotate), &at);
+	if (r == 1) {
+		/* A group the kernel refuses: count this batch ungrouped (its events may then be multiplexed). */
+		pmc_scope_fini(&x->sc);
+		x->req.group = false;
+		pmc_report_add_check(x->rep, PMC_CHECK_WARN, "ungrouped",
+				     "the kernel refused batch %u as one group; its events were counted ungrouped and may "
+				     "have been multiplexed", x->batch + 1);
+		if (pmc_scope_init(&x->sc, &x->req, x->st->t, x->st->ntargets) < 0) {
+			rc = PMC_EXIT_INTERNAL;
+			goto out;
+		}
+		scope_targets_mark_cpumask(x->st, &x->sc);
+		mark_deferred(x);
+		pmc_scope_open(&x->sc, open_flags(o, command, x->rotate), &at);
+	}
+	if (x->run == 0)
+		explain_attach_refusal(x);
+	if ((o->pids || o->tids) && pmc_scope_count_err(&x->sc, EACCES) + pmc_scope_count_err(&x->sc, EPERM) ==
+					    x->st->ntargets * x->req.n) {
+		fprintf(stderr, "pmctool: cannot attach to %s %s: permission denied: counting another user's process "
+				"needs ptrace access to it (kernel.yama.ptrace_scope 0, or 1 for descendants only) or "
+				"CAP_PERFMON / CAP_SYS_PTRACE; run as its user or as root\n",
+			o->pids ? "process" : "thread", o->pids ? o->pids : o->tids);
+		rc = PMC_EXIT_NOCOUNT;
+		goto out;
+	}
+	nc = x->st->ntargets * x->req.n;
+	x->prev = calloc(nc ? nc : 1, sizeof(*x->prev));
+	x->acc = calloc(nc ? nc : 1, sizeof(*x->acc));
+	x->active = calloc(x->req.n + 1, sizeof(*x->active));
+	if (!x->prev || !x->acc || !x->active) {
+		rc = PMC_EXIT_INTERNAL;
+		goto out;
+	}
+	x->cur = 0;
+	for (size_t k = 0; k < nc; k++)
+		x->acc[k].status = PMC_COUNT_NOT_RUN;
+	for (size_t i = 0; i < x->req.n; i++)
+		x->active[i] = !x->rotate || x->se->plan.in_every[x->idx[i]] || x->rep->events[x->idx[i]].batch == 0;
+	/* Started here: CPU-wide counters with the command, rotated batches (only the first batch's), after -D never */
+	ss.enabled = !(open_flags(o, command, x->rotate) & PMC_SCOPE_DISABLED) ||
+		     (open_flags(o, command, x->rotate) & PMC_SCOPE_ENABLE_ON_EXEC);
+	if (!ss.enabled && !o->delay_ms) {
+		on_enable(x, true);
+		ss.enabled = true;
+	}
+	x->enabled = x->ever = ss.enabled;
+	if (command && pmc_launch_go(&l, &le) < 0) {
+		rc = stat_report_launch_failure(o, &le);
+		goto out;
+	}
+	ss.interval_ns = o->interval_ms * 1000000ull;
+	ss.interval_count = (unsigned)o->interval_count;
+	ss.timeout_ns = o->timeout_ms * 1000000ull;
+	ss.delay_ms = o->delay_ms;
+	ss.ctl_fd = ctl;
+	ss.ack_fd = ack;
+	ss.cmd = command ? &l : NULL;
+	ss.tasks = x->st->watch;
+	ss.ntasks = x->st->nwatch;
+	ss.stop = &stat_interrupted;
+	ss.enable = on_enable;
+	ss.tick = on_tick;
+	ss.ctx = x;
+	x->t_start = x->last_ns = command ? l.t0 : pmc_now_ns();
+	r = pmc_session_run(&ss);
+	if (command) {
+		/* Counting ends with the command; a session ended otherwise (timeout, signal, 'stop') takes it down. */
+		stopped = !l.reaped && ss.end != PMC_END_SIGNAL;
+		if (stopped) {
+			kill(l.pid, SIGTERM);
+			pmc_report_add_check(x->rep, PMC_CHECK_INFO, "command-stopped",
+					     "the command was still running at the end (%s): pmctool sent it SIGTERM, and "
+					     "its exit status is not pmctool's", pmc_session_end_name(ss.end));
+		}
+		pmc_launch_reap(&l, true, &le);
+	}
+	pmc_scope_enable(&x->sc, false, NULL);
+	pmc_scope_read(&x->sc);
+	for (size_t k = 0; k < nc; k++)
+		idle_task_is_zero(x, &x->sc.counts[k], k, x->ever && counts_in(x, k % x->req.n));
+	if (r < 0) {
+		fprintf(stderr, "pmctool: waiting failed: %s\n", strerror(-r));
+		rc = PMC_EXIT_INTERNAL;
+	}
+	x->rep->ended_by = pmc_session_end_name(ss.end);
+	if (ss.bad_commands)
+		pmc_report_add_check(x->rep, PMC_CHECK_WARN, "control",
+				     "%u line%s on --control %s no command (enable, disable, stop, ping)", ss.bad_commands,
+				     ss.bad_commands == 1 ? "" : "s", ss.bad_commands == 1 ? "was" : "were");
+	if (!rc && push_counts(x, x->rotate ? x->acc : x->sc.counts))
+		rc = PMC_EXIT_INTERNAL;
+	if (!rc) {
+		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = stat_interrupted != 0,
+					     .wall_ns = (double)ss.elapsed_ns };
+		if (command && !stopped) {
+			e.exit_status = pmc_wait_status_code(l.status);
+			e.signal = WIFSIGNALED(l.status) ? WTERMSIG(l.status) : 0;
+		}
+		if (command) {
+			e.user_s = (double)l.ru.ru_utime.tv_sec + (double)l.ru.ru_utime.tv_usec / 1e6;
+			e.sys_s = (double)l.ru.ru_stime.tv_sec + (double)l.ru.ru_stime.tv_usec / 1e6;
+		}
+		x->rep->wall_ns_mean += e.wall_ns;
+		x->rep->wall_ns_min = x->rep->wall_ns_min == 0 || e.wall_ns < x->rep->wall_ns_min ? e.wall_ns
+												   : x->rep->wall_ns_min;
+		x->rep->wall_ns_max = PMC_MAX(x->rep->wall_ns_max, e.wall_ns);
+		x->rep->user_s += e.user_s;
+		x->rep->sys_s += e.sys_s;
+		if (pmc_report_add_exec(x->rep, &e))
+			rc = PMC_EXIT_INTERNAL;
+	}
+out:
+	pmc_scope_fini(&x->sc);
+	if (command && pmc_launch_finish(&l, &le) < 0 && !rc)
+		rc = stat_report_launch_failure(o, &le);
+	free(x->prev);
+	free(x->acc);
+	free(x->active);
+	x->prev = x->acc = NULL;
+	x->active = NULL;
+	return rc;
+}
+
+static const char *aggr_name(enum stat_aggr a)
+{
+	static const char *const names[] = { "none", "cpu", "core", "die", "socket", "thread" };
+	return names[a];
+}
+
+static void describe_target(const struct stat_opts *o, const struct scope_targets *st, struct pmc_report *rep)
+{
+	if (o->pids || o->tids) {
+		rep->target_kind = o->pids ? "pid" : "tid";
+		snprintf(rep->target, sizeof(rep->target), "%s %s (%zu thread%s)", o->pids ? "process" : "thread",
+			 o->pids ? o->pids : o->tids, st->ntargets, st->ntargets == 1 ? "" : "s");
+		if (!o->argv)
+			snprintf(rep->workload, sizeof(rep->workload), "%s %s", o->pids ? "process" : "thread",
+				 o->pids ? o->pids : o->tids);
+	} else if (st->cpus) {
+		rep->target_kind = o->cpu_list ? "cpus" : "system-wide";
+		if (o->cpu_list)
+			snprintf(rep->target, sizeof(rep->target), "CPUs %s", o->cpu_list);
+		else
+			snprintf(rep->target, sizeof(rep->target), "system-wide (%zu CPUs)", st->ntargets);
+		if (!o->argv)
+			snprintf(rep->workload, sizeof(rep->workload), "%s", rep->target);
+	} else {
+		rep->target_kind = "command";
+		snprintf(rep->target, sizeof(rep->target), "the command");
+	}
+	rep->aggregation = aggr_name(o->aggr);
+	rep->interval_ms = (double)o->interval_ms;
+}
+
+/* The report's events: the totals (se's order), then each row's copy of every event. */
+static int alloc_rows(const struct stat_events *se, const struct scope_targets *st, struct pmc_report *rep)
+{
+	size_t total = se->n * (st->nrows + 1);
+
+	rep->events = calloc(total ? total : 1, sizeof(*rep->events));
+	if (!rep->events)
+		return -ENOMEM;
+	rep->nevents = total;
+	for (size_t r = 0; r <= st->nrows; r++)
+		for (size_t i = 0; i < se->n; i++) {
+			struct pmc_report_event *e = &rep->events[r * se->n + i];
+			e->ev = se->evs[i];
+			e->in_every_batch = se->plan.in_every[i];
+			e->batch = -1;
+			if (r)
+				e->scope = st->rows[r - 1];
+		}
+	for (size_t b = 0; b < se->plan.nbatches; b++)
+		for (size_t k = 0; k < se->plan.batches[b].n; k++)
+			for (size_t r = 0; r <= st->nrows; r++)
+				rep->events[r * se->n + se->plan.batches[b].events[k]].batch = (int)b;
+	return 0;
+}
+
+/* Rows an event has no count in (an uncore event on the CPUs outside its PMU's cpumask) are left out. */
+static void drop_empty_rows(struct pmc_report *rep, size_t n)
+{
+	size_t w = n;
+
+	for (size_t i = n; i < rep->nevents; i++) {
+		if (!rep->events[i].nsamples) {
+			free(rep->events[i].samples);
+			continue;
+		}
+		rep->events[w++] = rep->events[i];
+	}
+	rep->nevents = w;
+}
+
+int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep, FILE *stream)
+{
+	struct scope_targets st;
+	struct scope_run x;
+	const struct pmc_event **reqev = NULL;
+	int ctl = -1, ack = -1, rc;
+	unsigned done = 0;
+
+	memset(&x, 0, sizeof(x));
+	rc = scope_targets_build(o, &st);
+	if (rc)
+		goto out_targets;
+	if (o->control && (rc = open_control(o->control, &ctl, &ack)))
+		goto out_targets;
+	describe_target(o, &st, rep);
+	if (st.missing[0])
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "task-vanished", "%s %s %s gone before counting started: not "
+				     "counted", o->pids ? "process" : "thread", st.missing, strchr(st.missing, ',') ? "were" : "was");
+	if (alloc_rows(se, &st, rep) < 0 || !(reqev = malloc((se->n + 1) * sizeof(*reqev))) ||
+	    !(x.idx = malloc((se->n + 1) * sizeof(*x.idx)))) {
+		rc = PMC_EXIT_INTERNAL;
+		goto out;
+	}
+	x.se = se;
+	x.o = o;
+	x.rep = rep;
+	x.st = &st;
+	x.f = stream;
+	x.rotate = o->batch == STAT_BATCH_ROTATE && se->plan.nbatches > 1; /* one batch has nothing to rotate */
+	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
+	rep->nbatches = (unsigned)se->plan.nbatches;
+	if (o->verbose)
+		pmc_perf_set_observer(stat_print_open_record, stderr);
+	if (o->interval_ms)
+		pmc_output_interval_begin(x.f, &o->out, st.nrows > 0);
+	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
+		/* rerun: one batch per execution; rotate and multiplex: every event at once */
+		size_t passes = x.rotate || se->popts.multiplex ? 1 : se->plan.nbatches;
+		for (size_t b = 0; b < passes && !stat_interrupted && !rc; b++) {
+			x.run = run;
+			x.batch = (unsigned)b;
+			if (passes == 1 && se->plan.nbatches > 1) {
+				for (size_t i = 0; i < se->n; i++) {
+					reqev[i] = &se->evs[i];
+					x.idx[i] = i;
+				}
+				x.req.n = se->n;
+			} else {
+				x.req.n = stat_build_request(se, b, reqev, x.idx);
+			}
+			x.req.events = (const struct pmc_event *const *)reqev;
+			x.req.group = !x.rotate && !se->popts.multiplex && !se->plan.batches[b].ungrouped;
+			rc = run_once(&x, ctl, ack);
+			done += !rc;
+		}
+		if (done)
+			rep->nruns = run + 1;
+	}
+	pmc_perf_set_observer(NULL, NULL);
+	drop_empty_rows(rep, se->n);
+	if (done) {
+		rep->wall_ns_mean /= done;
+		rep->user_s /= done;
+		rep->sys_s /= done;
+	}
+	rep->partial = stat_interrupted != 0;
+out:
+	if (ctl >= 0 && strncmp(o->control, "fd:", 3))
+		close(ctl);
+	if (ack >= 0 && strncmp(o->control, "fd:", 3))
+		close(ack);
+	free(reqev);
+	free(x.idx);
+out_targets:
+	scope_targets_fini(&st);
+	return rc;
+}
+
+/* The metrics of one row: a report that holds only that row's events (and the measurement's constants). */
+static void row_metrics(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+			struct pmc_report *rep, size_t first, size_t n)
+{
+	struct pmc_report sub = *rep;
+	const char *label = rep->events[first].scope.label;
+
+	sub.events = &rep->events[first];
+	sub.nevents = n;
+	sub.metrics = NULL;
+	sub.nmetrics = 0;
+	sub.checks = NULL;
+	sub.nchecks = 0;
+	stat_metrics_eval(se, cli, ncli, &sub);
+	for (size_t m = 0; m < sub.nmetrics; m++) {
+		snprintf(sub.metrics[m].scope, sizeof(sub.metrics[m].scope), "%s", label);
+		pmc_report_add_metric(rep, &sub.metrics[m]);
+	}
+	/* The set's own checks know their scope: each row is checked, and its notes name the row. */
+	if (se->variant && se->variant->nchecks)
+		pmc_checks_run_defs(&sub, se->variant->checks, se->variant->nchecks);
+	for (size_t c = 0; c < sub.nchecks; c++)
+		pmc_report_add_check(rep, sub.checks[c].severity, sub.checks[c].name, "%s: %s", label, sub.checks[c].msg);
+	free(sub.metrics);
+	free(sub.checks);
+}
+
+void stat_scope_row_metrics(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+			    struct pmc_report *rep)
+{
+	size_t i = 0;
+
+	while (i < rep->nevents && rep->events[i].scope.kind == PMC_ROW_ALL)
+		i++;
+	while (i < rep->nevents) {
+		size_t j = i;
+		while (j < rep->nevents && !strcmp(rep->events[j].scope.label, rep->events[i].scope.label))
+			j++;
+		row_metrics(se, cli, ncli, rep, i, j - i);
+		i = j;
+	}
+}
+
+void stat_scope_note_batches(const struct stat_events *se, const struct stat_opts *o)
+{
+	if (se->plan.nbatches < 2 || o->batch == STAT_BATCH_RERUN || (o->batch == STAT_BATCH_AUTO && o->argv))
+		return;
+	if (o->batch == STAT_BATCH_ROTATE)
+		fprintf(stderr, "pmctool: %zu events need %zu batches (%s): they take turns, one batch per -I interval, "
+				"and each record names its batch (--batch=multiplex to let the kernel time-slice them)\n",
+			se->n, se->plan.nbatches, se->budget_why);
+	else
+		fprintf(stderr, "pmctool: %zu events need %zu batches (%s): the kernel multiplexes them and the counts "
+				"are scaled (running %% shown)%s\n", se->n, se->plan.nbatches, se->budget_why,
+			o->interval_ms ? "" : "; with -I, --batch=rotate gives each interval one batch instead");
+}
+
+int stat_scope_open_stream(const char *dest, FILE **ret)
+{
+	int fd = dest ? pmc_output_path_fd(dest) : STDERR_FILENO;
+
+	*ret = NULL;
+	if (fd >= 0) {
+		int d = dup(fd);
+		*ret = d >= 0 ? fdopen(d, "w") : NULL;
+		if (!*ret && d >= 0)
+			close(d);
+	} else {
+		/* A file: the records are written as they happen, so it cannot be replaced whole at the end. */
+		*ret = fopen(dest, "we");
+	}
+	if (!*ret) {
+		fprintf(stderr, "pmctool: cannot write the interval records to '%s': %s\n", dest ? dest : "stderr",
+			strerror(errno));
+		return PMC_EXIT_OUTPUT;
+	}
+	setvbuf(*ret, NULL, _IOFBF, 1 << 16);
+	return 0;
+}
+
+int stat_scope_finish_stream(FILE **f, const struct pmc_report *rep, const struct pmc_output_opts *out)
+{
+	int r = 0;
+
+	if (!*f)
+		return 0;
+	if (rep) {
+		if (out->format == PMC_OUTPUT_CSV)
+			r = pmc_output_csv_body(*f, rep, false);
+		else
+			r = pmc_output_write(*f, rep, out);
+	}
+	if (fflush(*f) || ferror(*f))
+		r = -(errno ? errno : EIO);
+	if (fclose(*f) && !r)
+		r = -(errno ? errno : EIO);
+	*f = NULL;
+	return r < 0 ? r : r ? -EIO : 0;
+}

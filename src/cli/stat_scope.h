@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Internals of stat's scopes (stat_targets.c: who and where is counted, the rows; stat_scope.c: the measurement;
+ * output/interval.c: the -I records). */
+#ifndef PMC_CLI_STAT_SCOPE_H
+#define PMC_CLI_STAT_SCOPE_H
+
+#include <stdio.h>
+
+#include "cli/stat.h"
+#include "run/scope.h"
+
+/* Who is counted and how the counts fold into rows. */
+struct scope_targets {
+	struct pmc_target *t;       /* ntargets */
+	size_t ntargets;
+	int *row_of;                /* per target: its row (index in rows), -1 when only in the total */
+	struct pmc_row_scope *rows;
+	size_t nrows;
+	pid_t *watch;               /* attach: the tasks whose end ends the count */
+	size_t nwatch;
+	char missing[160];          /* attach: PIDs/TIDs named that were gone at the start */
+	bool cpus;                  /* CPU targets (-a, -C) */
+};
+
+/* The user's lists, parsed (pure: no system state): -p / -t "1234,5678" (each id > 0), -C "0,2-3" (ranges
+ * ascending, each CPU passed to cb in order). 0, -EINVAL when malformed, or cb's first non-zero return. */
+int scope_parse_id_list(const char *list, int (*cb)(long id, void *ctx), void *ctx);
+int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void *ctx);
+/* --control "fifo:CTL[,ACK]" or "fd:CTL[,ACK]": the paths (or descriptor numbers as text) into ctl and ack ("" when
+ * none); *is_fd says which form. 0 or -EINVAL. */
+int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, size_t ack_len, bool *is_fd);
+
+/* Build the targets of -p / -t / -a / -C (a command without them: one task target, pid filled at launch). 0 or an
+ * exit status after the error was printed. */
+int scope_targets_build(const struct stat_opts *o, struct scope_targets *st);
+/* Events of a PMU with its own cpumask (uncore, RAPL, cstate: one instance per socket), or its own cpus (a hybrid
+ * CPU's cpu_core / cpu_atom), count only on the CPUs of
+ * that mask: mark the others skipped. */
+void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_scope *s);
+void scope_targets_fini(struct scope_targets *st);
+
+/* Sum c into *sum (value, enabled, running of OK counts; the status: OK when any counted, else NOT_SUPPORTED with
+ * the first errno when any was refused, else NOT_COUNTED). *sum starts zeroed with status NOT_RUN. */
+void scope_count_add(struct pmc_count *sum, const struct pmc_count *c);
+
+#endif

@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat: who and where a scoped measurement counts (-p, -t, -a, -C), and the rows its counts fold into
+ * (-A, --per-core, --per-die, --per-socket from sysfs topology; --per-thread). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stat_scope.h"
+#include "info/sysfs.h"
+#include "run/session.h"
+
+#define MAX_CPUS 8192
+
+static int grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? *cap * 2 : 16;
+	q = realloc(*p, *cap * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	return 0;
+}
+
+static int add_target(struct scope_targets *st, size_t *cap, pid_t pid, int cpu)
+{
+	if (grow((void **)&st->t, cap, st->ntargets, sizeof(*st->t)))
+		return -ENOMEM;
+	st->t[st->ntargets++] = (struct pmc_target){ .pid = pid, .cpu = cpu };
+	return 0;
+}
+
+int scope_parse_id_list(const char *list, int (*cb)(long id, void *ctx), void *ctx)
+{
+	const char *p = list;
+
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		long v;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		v = strtol(p, &end, 10);
+		if (v <= 0 || v > 0x3fffffff || (*end && *end != ','))
+			return -EINVAL;
+		int r = cb(v, ctx);
+		if (r)
+			return r;
+		p = *end ? end + 1 : end;
+		if (*end && !*p)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+struct attach_ctx {
+	struct scope_targets *st;
+	size_t cap, wcap;
+	bool threads; /* -t: the id is a thread; -p: a process, all its threads */
+};
+
+static void read_comm(pid_t pid, pid_t tid, char *buf, size_t len)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	if (pmc_sysfs_read_line(path, buf, len) < 0)
+		snprintf(buf, len, "?");
+}
+
+static int add_task(struct attach_ctx *a, pid_t pid, pid_t tid)
+{
+	struct scope_targets *st = a->st;
+	struct pmc_row_scope *r;
+
+	if (add_target(st, &a->cap, tid, -1))
+		return -ENOMEM;
+	/* rows and row_of grow with the targets: a row per task, used by --per-thread */
+	r = realloc(st->rows, (st->nrows + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	st->rows = r;
+	r = &st->rows[st->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->kind = PMC_ROW_THREAD;
+	r->pid = pid;
+	r->tid = tid;
+	read_comm(pid, tid, r->comm, sizeof(r->comm));
+	snprintf(r->label, sizeof(r->label), "%s-%d", r->comm, (int)tid);
+	return 0;
+}
+
+static void note_missing(struct scope_targets *st, long id)
+{
+	size_t off = strlen(st->missing);
+
+	if (off < sizeof(st->missing) - 16)
+		snprintf(st->missing + off, sizeof(st->missing) - off, "%s%ld", off ? "," : "", id);
+}
+
+static int attach_one(long id, void *ctx)
+{
+	struct attach_ctx *a = ctx;
+	struct scope_targets *st = a->st;
+	char path[64];
+	pid_t pid = (pid_t)id;
+	DIR *d;
+	struct dirent *de;
+
+	if (!pmc_task_alive(pid)) {
+		note_missing(st, id);
+		return 0;
+	}
+	if (grow((void **)&st->watch, &a->wcap, st->nwatch, sizeof(*st->watch)))
+		return -ENOMEM;
+	st->watch[st->nwatch++] = pid;
+	if (a->threads) {
+		/* A thread's process: the Tgid line of its status. */
+		char line[64];
+		FILE *f;
+		pid_t tgid = pid;
+
+		snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+		f = fopen(path, "re");
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "Tgid: %d", &tgid) == 1)
+				break;
+		if (f)
+			fclose(f);
+		return add_task(a, tgid, pid);
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	d = opendir(path);
+	if (!d) {
+		note_missing(st, id);
+		st->nwatch--;
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+		if (tid > 0 && add_task(a, pid, (pid_t)tid)) {
+			closedir(d);
+			return -ENOMEM;
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void *ctx)
+{
+	const char *p = list;
+
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		char *end;
+		long a, b;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		a = b = strtol(p, &end, 10);
+		if (*end == '-') {
+			p = end + 1;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			b = strtol(p, &end, 10);
+		}
+		if (b < a || (*end && *end != ',') || (*end == ',' && !end[1]))
+			return -EINVAL;
+		for (long c = a; c <= b; c++) {
+			int r = cb(c, ctx);
+			if (r)
+				return r;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+struct cpus_ctx {
+	struct scope_targets *st;
+	const struct stat_opts *o;
+	const char *online;
+	size_t cap;
+};
+
+static int add_cpu(long c, void *ctx)
+{
+	struct cpus_ctx *x = ctx;
+
+	if (c >= MAX_CPUS || !pmc_cpulist_has(x->online, (int)c)) {
+		fprintf(stderr, "pmctool stat: -C %s: CPU %ld is not online (online: %s)\n", x->o->cpu_list, c, x->online);
+		return PMC_EXIT_USAGE;
+	}
+	for (size_t t = 0; t < x->st->ntargets; t++)
+		if (x->st->t[t].cpu == (int)c)
+			return 0;
+	return add_target(x->st, &x->cap, -1, (int)c) ? PMC_EXIT_INTERNAL : 0;
+}
+
+/* The online CPUs, or those of -C (each must be online). 0, or an exit status after the message. */
+static int build_cpus(const struct stat_opts *o, struct scope_targets *st)
+{
+	char online[1024], path[512];
+	struct cpus_ctx x = { .st = st, .o = o, .online = online };
+	int r;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pmc_sysfs_root());
+	if (pmc_sysfs_read_line(path, online, sizeof(online)) < 0) {
+		fprintf(stderr, "pmctool: cannot read the online CPUs from %s\n", path);
+		return PMC_EXIT_INTERNAL;
+	}
+	if (o->cpu_list) {
+		r = scope_parse_cpu_list(o->cpu_list, add_cpu, &x);
+		if (r == -EINVAL) {
+			fprintf(stderr, "pmctool stat: invalid value '%.80s' for -C: expected a CPU list such as 0,2-3\n",
+				o->cpu_list);
+			return PMC_EXIT_USAGE;
+		}
+		if (r)
+			return r;
+	} else {
+		for (int c = 0; c < MAX_CPUS; c++)
+			if (pmc_cpulist_has(online, c) && add_target(st, &x.cap, -1, c))
+				return PMC_EXIT_INTERNAL;
+	}
+	st->cpus = true;
+	return 0;
+}
+
+static int topo_id(int cpu, const char *file)
+{
+	char path[512];
+	long v;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/topology/%s", pmc_sysfs_root(), cpu, file);
+	return pmc_sysfs_read_long(path, &v) == 0 && v >= 0 ? (int)v : 0;
+}
+
+/* The row of CPU cpu under aggregation aggr: found among the rows so far, or added. -1 on ENOMEM. */
+static int cpu_row(struct scope_targets *st, size_t *cap, enum stat_aggr aggr, int cpu)
+{
+	struct pmc_row_scope r;
+
+	memset(&r, 0, sizeof(r));
+	r.socket = topo_id(cpu, "physical_package_id");
+	r.die = topo_id(cpu, "die_id");
+	r.core = topo_id(cpu, "core_id");
+	r.cpu = cpu;
+	switch (aggr) {
+	case STAT_AGGR_CPU:
+		r.kind = PMC_ROW_CPU;
+		snprintf(r.label, sizeof(r.label), "CPU%d", cpu);
+		break;
+	case STAT_AGGR_CORE:
+		r.kind = PMC_ROW_CORE;
+		snprintf(r.label, sizeof(r.label), "S%d-D%d-C%d", r.socket, r.die, r.core);
+		break;
+	case STAT_AGGR_DIE:
+		r.kind = PMC_ROW_DIE;
+		snprintf(r.label, sizeof(r.label), "S%d-D%d", r.socket, r.die);
+		break;
+	default:
+		r.kind = PMC_ROW_SOCKET;
+		snprintf(r.label, sizeof(r.label), "S%d", r.socket);
+		break;
+	}
+	for (size_t i = 0; i < st->nrows; i++)
+		if (!strcmp(st->rows[i].label, r.label)) {
+			st->rows[i].ncpus++;
+			return (int)i;
+		}
+	if (grow((void **)&st->rows, cap, st->nrows, sizeof(*st->rows)))
+		return -1;
+	r.ncpus = 1;
+	st->rows[st->nrows] = r;
+	return (int)st->nrows++;
+}
+
+int scope_targets_build(const struct stat_opts *o, struct scope_targets *st)
+{
+	struct attach_ctx a = { .st = st, .threads = o->tids != NULL };
+	int r = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (o->pids || o->tids) {
+		const char *list = o->pids ? o->pids : o->tids;
+		r = scope_parse_id_list(list, attach_one, &a);
+		if (r == -EINVAL) {
+			fprintf(stderr, "pmctool stat: invalid value '%.80s' for %s: expected %s IDs such as 1234,5678\n",
+				list, o->pids ? "-p" : "-t", o->pids ? "process" : "thread");
+			return PMC_EXIT_USAGE;
+		}
+		if (r)
+			return PMC_EXIT_INTERNAL;
+		if (!st->ntargets) {
+			fprintf(stderr, "pmctool stat: no such %s: %s (%s)\n", o->pids ? "process" : "thread",
+				st->missing, "gone, or never existed: 'ps -eLf' lists them");
+			return PMC_EXIT_USAGE;
+		}
+	} else if (o->system_wide || o->cpu_list) {
+		r = build_cpus(o, st);
+		if (r)
+			return r;
+	} else {
+		size_t cap = 0;
+		if (add_target(st, &cap, 0, -1)) /* the command: its pid once launched */
+			return PMC_EXIT_INTERNAL;
+	}
+	st->row_of = malloc(st->ntargets * sizeof(*st->row_of));
+	if (!st->row_of)
+		return PMC_EXIT_INTERNAL;
+	if (st->cpus && o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD) {
+		size_t cap = 0;
+		for (size_t t = 0; t < st->ntargets; t++)
+			if ((st->row_of[t] = cpu_row(st, &cap, o->aggr, st->t[t].cpu)) < 0)
+				return PMC_EXIT_INTERNAL;
+		return 0;
+	}
+	for (size_t t = 0; t < st->ntargets; t++)
+		st->row_of[t] = o->aggr == STAT_AGGR_THREAD && !st->cpus && (o->pids || o->tids) ? (int)t : -1;
+	if (o->aggr != STAT_AGGR_THREAD) {
+		free(st->rows);
+		st->rows = NULL;
+		st->nrows = 0;
+	}
+	return 0;
+}
+
+void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_scope *s)
+{
+	struct pmc_sysfs_pmu *pmus;
+	size_t npmus = 0;
+
+	if (!st->cpus)
+		return;
+	pmus = calloc(PMC_SYSFS_MAX_PMUS, sizeof(*pmus));
+	if (!pmus || pmc_sysfs_scan_pmus(pmus, PMC_SYSFS_MAX_PMUS, &npmus) < 0) {
+		free(pmus);
+		return;
+	}
+	for (size_t i = 0; i < s->req->n; i++) {
+		const struct pmc_event *ev = s->req->events[i];
+		char path[512], mask[1024] = "";
+		unsigned type = ev->attr.type;
+
+		/* A hybrid CPU's generic event names its core PMU in config's upper half (the extended type). */
+		if ((type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) && (ev->attr.config >> 32))
+			type = (unsigned)(ev->attr.config >> 32);
+		for (size_t p = 0; p < npmus; p++) {
+			if (pmus[p].type != (int)type || type < PERF_TYPE_MAX)
+				continue;
+			snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/cpumask", pmc_sysfs_root(), pmus[p].name);
+			if (pmc_sysfs_read_line(path, mask, sizeof(mask)) < 0 || !mask[0])
+				snprintf(mask, sizeof(mask), "%s", pmus[p].cpus);
+			break;
+		}
+		if (!mask[0])
+			continue;
+		for (size_t t = 0; t < st->ntargets; t++)
+			if (!pmc_cpulist_has(mask, st->t[t].cpu))
+				s->skip[t * s->req->n + i] = 1;
+	}
+	free(pmus);
+}
+
+void scope_targets_fini(struct scope_targets *st)
+{
+	free(st->t);
+	free(st->row_of);
+	free(st->rows);
+	free(st->watch);
+	memset(st, 0, sizeof(*st));
+}
+
+void scope_count_add(struct pmc_count *sum, const struct pmc_count *c)
+{
+	sum->flags |= c->flags;
+	if (c->status == PMC_COUNT_OK) {
+		if (sum->status != PMC_COUNT_OK) {
+			sum->status = PMC_COUNT_OK;
+			sum->err = 0;
+		}
+		sum->value += c->value;
+		sum->enabled += c->enabled;
+		sum->running += c->running;
+	} else if (sum->status == PMC_COUNT_NOT_RUN || (c->status == PMC_COUNT_NOT_SUPPORTED &&
+							sum->status == PMC_COUNT_NOT_COUNTED)) {
+		sum->status = c->status;
+		sum->err = c->err;
+	}
+}

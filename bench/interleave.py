@@ -23,15 +23,17 @@ def run_once(argv, env=None):
 
 def rounds(cmds, n, warmup=2):
     """cmds: {name: (argv, env or None)}. Runs every command once per round, in alternating order, n rounds after
-    warmup rounds. Returns {name: [seconds per round]}."""
+    warmup rounds. Returns {name: [seconds per round]}. A command must exit with the same status every time (a
+    documented non-zero one is fine: `pmctool info` says 11 where hardware counting is not available)."""
     names = list(cmds)
     times = {k: [] for k in names}
+    status = {}
     for r in range(warmup + n):
         order = names if r % 2 == 0 else names[::-1]
         for k in order:
             t, rc = run_once(*cmds[k])
-            if rc != 0:
-                raise RuntimeError(f"{' '.join(cmds[k][0])}: exit status {rc}")
+            if status.setdefault(k, rc) != rc or rc < 0:
+                raise RuntimeError(f"{' '.join(cmds[k][0])}: exit status {rc}, was {status[k]}")
             if r >= warmup:
                 times[k].append(t)
     return times

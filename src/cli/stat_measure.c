@@ -11,6 +11,7 @@
 #include "perf/keep.h"
 #include "perf/open.h"
 #include "run/launch.h"
+#include "util/fdlimit.h"
 
 volatile sig_atomic_t stat_interrupted;
 
@@ -221,6 +222,23 @@ static int reserve_samples(const struct stat_events *se, const struct stat_opts 
 	return 0;
 }
 
+/* How many copies may be kept open (perf/keep.h): the descriptors left once the largest batch and a margin for
+ * pipes and the guard are counted, after asking for room for all of them (this process's limit only). */
+static size_t keep_budget(const struct stat_events *se)
+{
+	size_t most = 0, wanted = 0, limit = 0, runs_need;
+
+	for (size_t b = 0; b < se->plan.nbatches; b++)
+		most = se->plan.batches[b].n > most ? se->plan.batches[b].n : most;
+	for (size_t i = 0; i < se->n; i++)
+		wanted += pmc_keep_wanted(&se->evs[i].attr);
+	runs_need = se->plan.nevery + most + 64;
+	if (!wanted)
+		return 0;
+	pmc_fd_limit_ensure(runs_need + wanted, &limit);
+	return limit > runs_need ? limit - runs_need : 0;
+}
+
 int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
 {
 	struct pmc_keep keep = { 0 };
@@ -239,7 +257,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rc = reserve_samples(se, o, rep);
 	if (!rc)
-		pmc_keep_open(&keep, se->evs, se->n);
+		pmc_keep_open(&keep, se->evs, se->n, keep_budget(se));
 
 	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
 		unsigned done_before = done;

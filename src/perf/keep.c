@@ -34,11 +34,11 @@ static bool seen_before(const struct pmc_event *evs, size_t i)
 	return false;
 }
 
-size_t pmc_keep_open(struct pmc_keep *k, const struct pmc_event *evs, size_t n)
+size_t pmc_keep_open(struct pmc_keep *k, const struct pmc_event *evs, size_t n, size_t max)
 {
 	k->fds = NULL;
 	k->n = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && k->n < max; i++) {
 		struct perf_event_attr a = { 0 };
 		int fd;
 

@@ -21,9 +21,10 @@ struct pmc_keep {
 bool pmc_keep_wanted(const struct perf_event_attr *a);
 
 /* Open one disabled copy on pmctool itself (no inherit, never enabled: it counts nothing) of each distinct wanted
- * event among evs, through the shared open path (noted "kept open" for -v). A copy the kernel refuses is skipped:
- * the runs then pay the close, nothing else changes. Returns the number kept; k->fds NULL when none. */
-size_t pmc_keep_open(struct pmc_keep *k, const struct pmc_event *evs, size_t n);
+ * event among evs, at most max of them (the descriptors the runs do not need), through the shared open path (noted
+ * "kept open" for -v). A copy the kernel refuses, or one over max, is not kept: the runs then pay its close, nothing
+ * else changes. Returns the number kept; k->fds NULL when none. */
+size_t pmc_keep_open(struct pmc_keep *k, const struct pmc_event *evs, size_t n, size_t max);
 
 /* Close them (the one synchronization each, paid once). Accepts a zeroed k. */
 void pmc_keep_close(struct pmc_keep *k);

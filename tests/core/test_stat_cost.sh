@@ -57,3 +57,13 @@ assert d["runs"]["ok"] == 2 and d["runs"]["partial"] == 0, d["runs"]  # a run is
 PY
 	ok "batches of unsupported events are skipped and said so; the command ran once per run"
 fi
+
+# The kept copies never take descriptors the runs need: with an open-file limit (soft and hard) of 68, one of the
+# three is kept (68 less the batch's and the margin's 67) and all three are still counted.
+bash -c "ulimit -Sn 68 && ulimit -Hn 68 && exec '$PMCTOOL' stat -v -e page-faults,context-switches,cpu-migrations -- true" \
+	>"$TMP/out" 2>"$TMP/err" || fail "stat under ulimit -n 68: exit $?"
+kept=$(grep -c 'kept open' "$TMP/err")
+[ "$kept" -le 1 ] || fail "$kept copies kept with only one descriptor to spare"
+counted=$(grep -cE '^ +[0-9,.]+ +(page-faults|context-switches|cpu-migrations) ' "$TMP/err")
+[ "$counted" -eq 3 ] || { cat "$TMP/err" >&2; fail "$counted of 3 events counted under a tight open-file limit"; }
+ok "kept copies stay within the descriptors the runs leave free"

@@ -51,10 +51,14 @@ static void test_keep_open_keeps_each_distinct_wanted_event_once(void **state)
 	evs[1].attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	evs[2].attr.config = PERF_COUNT_SW_PAGE_FAULTS;
 	evs[3].attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-	if (pmc_keep_open(&k, evs, 4) == 0)
+	if (pmc_keep_open(&k, evs, 4, 100) == 0)
 		skip(); /* perf_event_open refused even a software event on ourselves */
 	assert_int_equal(k.n, 2);
 	pmc_keep_close(&k);
+	/* never more than the descriptors it is given */
+	assert_int_equal(pmc_keep_open(&k, evs, 4, 1), 1);
+	pmc_keep_close(&k);
+	assert_int_equal(pmc_keep_open(&k, evs, 4, 0), 0);
 	assert_int_equal(k.n, 0);
 	assert_null(k.fds);
 	pmc_keep_close(&k);

@@ -13,6 +13,7 @@
 #include "cli/stat.h"
 #include "info/inventory.h"
 #include "run/launch.h"
+#include "util/path_template.h"
 
 static const char stat_help[] =
 	"Usage: pmctool stat [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -97,6 +98,13 @@ static const char stat_help[] =
 	"      --log-fd N          write the report to file descriptor N (as perf stat; not with -o)\n"
 	"  -v, --verbose           print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
 	"                          kernel's answer) to stderr, as perf -vv does\n"
+	"\n"
+	"A/B comparison (see pmctool-compare(1)):\n"
+	"      --compare CMD_A     measure CMD_A (split into words; no shell) and COMMAND alternately, -r times\n"
+	"                          each (default 5), with the same events, and compare them per event and metric\n"
+	"      --fail-if COND      with --compare: exit 1 when COND holds ('instructions>+2%', 'cycles<-5%',\n"
+	"                          'page-faults>+100'), repeatable\n"
+	"  -o may hold %h (host), %p (pid), %r (MPI/Slurm rank), %j (job id), %% ('%'): 'run.%h.%r.json'\n"
 	"  -h, --help              this text\n"
 	"\n"
 	"Numbers are decimal ('-r 010' is 10). Exit status: the command's (with -r, the first failing run's);\n"
@@ -109,7 +117,7 @@ static const char stat_help[] =
 enum {
 	OPT_BATCH = 256, OPT_COUNTERS, OPT_DRY_RUN, OPT_CSV, OPT_JSON, OPT_METRIC, OPT_ITERS, OPT_PARAM, OPT_CPU,
 	OPT_WARMUP, OPT_SUBTRACT, OPT_NO_ANCHORS, OPT_LOG_FD, OPT_PER_CORE, OPT_PER_DIE, OPT_PER_SOCKET, OPT_PER_THREAD,
-	OPT_INTERVAL_COUNT, OPT_TIMEOUT, OPT_CONTROL,
+	OPT_INTERVAL_COUNT, OPT_TIMEOUT, OPT_CONTROL, OPT_COMPARE, OPT_FAIL_IF,
 };
 
 static const struct option stat_longopts[] = {
@@ -146,6 +154,8 @@ static const struct option stat_longopts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "delay", required_argument, NULL, 'D' },
 	{ "control", required_argument, NULL, OPT_CONTROL },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -277,6 +287,19 @@ static int check_combinations(const struct stat_opts *o, const char *kernel_only
 		fprintf(stderr, "pmctool stat: give either -k KERNEL or a command, not both\n");
 		return PMC_EXIT_USAGE;
 	}
+	if (o->nfail_if && !o->compare) {
+		fprintf(stderr, "pmctool stat: --fail-if needs --compare CMD_A (it judges B against A)\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->compare && stat_scope_wanted(o)) {
+		fprintf(stderr, "pmctool stat: --compare measures two commands it launches: not with -p, -t, -a, -C, -A, "
+				"--per-*, -I, -D, --timeout or --control\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->compare && (o->kernel || o->dry_run)) {
+		fprintf(stderr, "pmctool stat: --compare measures two commands: not with %s\n", o->kernel ? "-k" : "--dry-run");
+		return PMC_EXIT_USAGE;
+	}
 	if (o->outpath && o->log_fd >= 0) {
 		fprintf(stderr, "pmctool stat: -o and --log-fd both choose where the report goes: give one\n");
 		return PMC_EXIT_USAGE;
@@ -336,8 +359,10 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			o->dry_run = true;
 			break;
 		case 'r':
-			if (!(r = parse_uint_opt("-r", optarg, 1, PMC_MAX_RUNS, &u)))
+			if (!(r = parse_uint_opt("-r", optarg, 1, PMC_MAX_RUNS, &u))) {
 				o->runs = (unsigned)u;
+				o->runs_given = true;
+			}
 			break;
 		case 'k':
 			r = set_once(&o->kernel, "-k", optarg);
@@ -388,6 +413,12 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 					r = twice("--log-fd", prev, optarg);
 				o->log_fd = (int)u;
 			}
+			break;
+		case OPT_COMPARE:
+			r = set_once(&o->compare, "--compare", optarg);
+			break;
+		case OPT_FAIL_IF:
+			r = push_arg(o->fail_if, &o->nfail_if, PMC_ARRAY_SIZE(o->fail_if), "--fail-if", optarg);
 			break;
 		case 'v':
 			o->verbose = true;
@@ -657,6 +688,21 @@ static int emit_plan(const struct stat_events *se, const struct stat_opts *o, co
 	return r ? output_error(o, dest ? dest : "-", r) : PMC_EXIT_OK;
 }
 
+/* -o with %h %p %r %j: the path this process writes (one report per rank under mpirun or srun). */
+static int expand_outpath(struct stat_opts *o, const struct pmc_origin *origin)
+{
+	char err[256];
+
+	if (!pmc_path_is_template(o->outpath))
+		return 0;
+	if (pmc_path_template(o->outpath, origin, o->outpath_buf, sizeof(o->outpath_buf), err, sizeof(err)) < 0) {
+		fprintf(stderr, "pmctool stat: -o '%.200s': %s\n", o->outpath, err);
+		return PMC_EXIT_USAGE;
+	}
+	o->outpath = o->outpath_buf;
+	return 0;
+}
+
 int pmc_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
@@ -675,6 +721,12 @@ int pmc_cmd_stat(int argc, char **argv)
 	rc = stat_parse_opts(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? PMC_EXIT_OK : rc;
+	pmc_origin_get(&rep.origin);
+	rep.has_origin = true;
+	if (o.outpath && (rc = expand_outpath(&o, &rep.origin)))
+		return rc;
+	if (o.compare)
+		return stat_compare_run(&o);
 	/* The report's destination is checked first: a missing directory must not cost the whole run. */
 	dest = report_dest(&o, fdpath, sizeof(fdpath));
 	if (dest && (r = pmc_output_check_path(dest)) < 0)
@@ -731,6 +783,7 @@ int pmc_cmd_stat(int argc, char **argv)
 		add_declared_rates(&rep);
 	}
 	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
+	stat_metrics_per_run(&se, cli_metrics, o.nmetric_args, &rep);
 	stat_names_report(&se, &rep);
 	if (scoped)
 		stat_scope_row_metrics(&se, cli_metrics, o.nmetric_args, &rep);

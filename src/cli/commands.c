@@ -11,5 +11,8 @@ const struct pmc_command pmc_commands[] = {
 	{ "decode", pmc_cmd_decode, "list the libpfm4 event names of a raw code (r5301b1)" },
 	{ "kernels", pmc_cmd_kernels, "list the built-in kernels and what one iteration of each executes" },
 	{ "sets", pmc_cmd_sets, "list event sets, or show one (events, metrics, checks)" },
+	{ "sweep", pmc_cmd_sweep, "measure over a range of a parameter: table, plots, steps (PARAM=RANGE)" },
+	{ "compare", pmc_cmd_compare, "compare two reports per event and metric, with a significance test" },
+	{ "merge", pmc_cmd_merge, "merge per-rank reports (MPI, Slurm): totals, min/mean/max, imbalance" },
 	{ NULL, NULL, NULL },
 };

@@ -17,6 +17,9 @@ int pmc_cmd_decode(int argc, char **argv);
 
 int pmc_cmd_kernels(int argc, char **argv);
 int pmc_cmd_sets(int argc, char **argv);
+int pmc_cmd_sweep(int argc, char **argv);
+int pmc_cmd_compare(int argc, char **argv);
+int pmc_cmd_merge(int argc, char **argv);
 
 /* The table, ending with a NULL name. */
 extern const struct pmc_command pmc_commands[];

@@ -37,6 +37,7 @@ struct stat_opts {
 	double warmup_s;               /* --warmup */
 	bool subtract_overhead;
 	unsigned runs;                 /* -r */
+	bool runs_given;
 	enum stat_batch_mode batch;
 	unsigned counters;             /* --counters, 0 = detect */
 	bool dry_run;
@@ -57,6 +58,10 @@ struct stat_opts {
 	long delay_ms;                 /* -D: 0 none, -1 until 'enable' on --control */
 	const char *control;           /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] */
 	char **argv;                   /* the command, NULL with -k */
+	const char *compare;           /* --compare CMD_A: measure it beside the command (cmd_compare.c) */
+	const char *fail_if[16];       /* --fail-if CONDITION, with --compare */
+	size_t nfail_if;
+	char outpath_buf[4096];        /* -o after its %h %p %r %j were expanded */
 	const struct pmc_kernel *k;    /* -k, resolved */
 	struct pmc_kernel_params kp;
 };
@@ -123,6 +128,13 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 /* Before anything runs: every name a --metric formula uses is an event of this measurement (as written or its
  * canonical name), a constant, or a metric of the set or of --metric. 0, or PMC_EXIT_USAGE after the error. */
 int stat_metrics_check(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli);
+
+/* Each metric in each run into rep->metric_runs (the same definitions stat_metrics_apply evaluated). */
+void stat_metrics_per_run(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+			  struct pmc_report *rep);
+
+/* stat --compare CMD_A -- CMD_B: both measured, interleaved, then compared (cmd_compare.c). An exit status. */
+int stat_compare_run(const struct stat_opts *o);
 
 /* --dry-run --json: the plan as one JSON document (schema/pmctool-report.schema.json, "kind": "plan"). */
 void stat_plan_json(const struct stat_events *se, FILE *f);

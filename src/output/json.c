@@ -237,11 +237,48 @@ static void json_runs(FILE *f, const struct pmc_report *rep)
 	fputc(']', f);
 }
 
+/* A metric's value in each run, so that two reports can be compared over per-run samples. */
+static void json_metric_runs(FILE *f, const struct pmc_report *rep, size_t m)
+{
+	fputs(",\"samples\":[", f);
+	for (unsigned r = 0; rep->metric_runs && r < rep->nruns; r++) {
+		fprintf(f, "%s{\"run\":%u,\"value\":", r ? "," : "", r + 1);
+		pmc_json_number(f, rep->metric_runs[m * rep->nruns + r]);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+/* Where the report was made: null when unknown (reports built in memory by tests). */
+static void json_origin(FILE *f, const struct pmc_report *rep)
+{
+	const struct pmc_origin *o = &rep->origin;
+
+	fputs(",\"origin\":", f);
+	if (!rep->has_origin) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"host\":", f);
+	pmc_json_string(f, o->host);
+	fprintf(f, ",\"pid\":%ld,\"rank\":", o->pid);
+	if (o->rank >= 0)
+		fprintf(f, "%ld", o->rank);
+	else
+		fputs("null", f);
+	fputs(",\"rank_from\":", f);
+	pmc_json_string_or_null(f, o->rank_from);
+	fputs(",\"job\":", f);
+	pmc_json_string_or_null(f, o->job);
+	fputc('}', f);
+}
+
 int pmc_output_json(FILE *f, const struct pmc_report *rep)
 {
 	pmc_json_header(f, "stat");
 	fputs(",\"workload\":", f);
 	pmc_json_string(f, rep->workload);
+	json_origin(f, rep);
 	fputs(",\"mode\":", f);
 	pmc_json_string(f, rep->mode ? rep->mode : "single");
 	fprintf(f, ",\"batches\":%u", rep->nbatches);
@@ -305,6 +342,7 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 		pmc_json_string_or_null(f, m->desc);
 		fputs(",\"scope\":", f);
 		pmc_json_string_or_null(f, m->scope);
+		json_metric_runs(f, rep, i);
 		fputc('}', f);
 	}
 	fputs("],\"checks\":[", f);

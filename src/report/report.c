@@ -381,6 +381,8 @@ void pmc_report_fini(struct pmc_report *rep)
 	else
 		free(rep->execs);
 	free(rep->run_state);
+	free(rep->metric_runs);
+	rep->metric_runs = NULL;
 	rep->execs = NULL;
 	rep->run_state = NULL;
 	rep->nexecs = rep->nrun_state = rep->execs_cap = 0;
@@ -388,4 +390,21 @@ void pmc_report_fini(struct pmc_report *rep)
 	rep->metrics = NULL;
 	rep->checks = NULL;
 	rep->nevents = rep->nmetrics = rep->nchecks = 0;
+}
+
+int pmc_report_event_run_value(const struct pmc_report_event *e, unsigned r, double *ret)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < e->nsamples; i++) {
+		if (e->samples[i].run != r || e->samples[i].count.status != PMC_COUNT_OK)
+			continue;
+		sum += pmc_count_scaled(&e->samples[i].count);
+		n++;
+	}
+	if (!n)
+		return -ENODATA;
+	*ret = sum / (double)n;
+	return 0;
 }

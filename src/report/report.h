@@ -9,6 +9,7 @@
 
 #include "perf/perf.h"
 #include "pmu/event.h"
+#include "util/path_template.h"
 
 #define PMC_REPORT_MAX_PARTS 4
 
@@ -154,6 +155,13 @@ struct pmc_report {
 
 	unsigned char *run_state;   /* per run: enum pmc_run_state, and bit 0x80 when used; owned, from summarize */
 	unsigned nrun_state;
+
+	/* Each metric in each run (for comparisons over per-run samples): metric_runs[m * nruns + r], NAN when n/a;
+	 * NULL when not computed. Owned. */
+	double *metric_runs;
+	/* Where the report was made (host, pid, MPI / Slurm rank, job), for merging per-rank reports. */
+	bool has_origin;
+	struct pmc_origin origin;
 };
 
 /* The most samples one measurement may keep: -r x (each batch's events, anchors once per batch), as planned. Every
@@ -204,6 +212,10 @@ int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x)
 enum pmc_run_state pmc_report_run_state(const struct pmc_report *rep, unsigned r);
 /* Whether run r's samples are in the statistics. */
 bool pmc_report_run_used(const struct pmc_report *rep, unsigned r);
+
+/* The value of event e in run r: the mean of its counted samples' scaled values in that run (over batches, for an
+ * event in every batch). 0 and *ret, or -ENODATA when nothing counted in that run. */
+int pmc_report_event_run_value(const struct pmc_report_event *e, unsigned r, double *ret);
 
 /* Free everything the report owns (events' samples, metrics, checks). Accepts NULL. */
 void pmc_report_fini(struct pmc_report *rep);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # valgrind --leak-check=full --error-exitcode over real runs: stat on a command, stat on a kernel, list, info, encode,
-# sets, and the error paths (unknown event, bad option). Each must finish with no leak and no memory error.
+# sets, sweep, compare, merge, and the error paths (unknown event, bad option). Each must finish with no leak and no memory error.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 W=${PMC_WORKLOAD:?}
 
@@ -38,3 +38,18 @@ check 2 stat -e task-clok -- true
 check 2 stat --metric 'x=(' -e task-clock -- true
 check 2 stat -k matmul --param n=0
 check 127 stat -e task-clock -- /nonexistent/prog
+
+# sweep, compare, merge and stat --compare (the parent; its children are stat runs, checked above)
+"$PMCTOOL" stat --json -o "$TMP/a.json" -r 3 -e task-clock,page-faults -- "$W" pages 10 2>/dev/null
+"$PMCTOOL" stat --json -o "$TMP/b.json" -r 3 -e task-clock,page-faults -- "$W" pages 20 2>/dev/null
+check 0 compare "$TMP/a.json" "$TMP/b.json"
+check 1 compare --json --fail-if 'page-faults>+1%' "$TMP/a.json" "$TMP/b.json"
+check 0 compare --csv --test mann-whitney "$TMP/a.json" "$TMP/b.json"
+check 2 compare "$TMP/a.json" "$TMP/missing.json"
+check 0 merge --y page-faults --plot "$TMP/m.svg" "$TMP/a.json" "$TMP/b.json"
+check 1 merge --json "$TMP/a.json" "$TMP/missing.json"
+check 0 sweep N=5,10 -r 2 -e page-faults --plot "$TMP/s.svg" -- "$W" pages '{N}'
+check 0 sweep N=1..64*4 -r 1 --json -e task-clock -- true
+check 2 sweep N=4..1 -- true
+check 0 stat --compare "$W pages 5" -r 2 -e page-faults -- "$W" pages 5
+check 0 stat -o "$TMP/t.%p.%%.json" --json -e task-clock -- true

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool compare A.json B.json, and pmctool stat --compare CMD_A -- CMD_B (both measured, interleaved): per event
+ * and metric A, B, the difference, the ratio and a significance test over the per-run samples; --fail-if for CI. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/multi.h"
+#include "output/multi.h"
+#include "report/multi.h"
+
+static const char compare_help[] =
+	"Usage: pmctool compare [OPTIONS] A.json B.json\n"
+	"       pmctool stat --compare 'CMD_A' [STAT OPTIONS] [--fail-if COND]... -- CMD_B [ARGS...]\n"
+	"\n"
+	"Compare two stat reports (written with 'pmctool stat --json -o FILE'), per event, metric and the wall time:\n"
+	"A, B, B - A, B / A and whether the difference is significant, by a two-sided test over the per-run\n"
+	"samples (run both with -r 5 or more); 'not enough runs' when a side has too few.\n"
+	"\n"
+	"  -t, --test TEST      welch (Welch's t-test, the default) or mann-whitney (Mann-Whitney U, needs 4 runs\n"
+	"                       a side)\n"
+	"      --alpha P        significant when p < P (default 0.05; 0 < P < 1)\n"
+	"      --fail-if COND   exit 1 when COND holds: NAME>+N% (B more than N% above A), NAME<-N% (below),\n"
+	"                       NAME>+N (an absolute change); a change the test calls not significant does not\n"
+	"                       hold. Repeatable\n"
+	"      --csv, --json    CSV (one row per event or metric) or one JSON document (schema kind 'compare')\n"
+	"  -o, --output FILE    write there ('-' for stdout; the default)\n"
+	"  -h, --help           this text\n"
+	"\n"
+	"Exit status: 0 compared (no --fail-if condition holds); 1 a --fail-if condition holds; 2 bad usage or a\n"
+	"report that cannot be read; 3 a --fail-if condition cannot be judged (its event was not measured in both);\n"
+	"4 the output could not be written. stat --compare also: 130 / 143 interrupted.\n"
+	"See pmctool-compare(1).\n";
+
+static int parse_conds(const char *const *texts, size_t n, struct pmc_fail_cond *conds)
+{
+	char err[256];
+
+	for (size_t i = 0; i < n; i++)
+		if (pmc_fail_cond_parse(texts[i], &conds[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "pmctool compare: bad --fail-if '%.100s': %s\n", texts[i], err);
+			return PMC_EXIT_USAGE;
+		}
+	return 0;
+}
+
+/* Build, judge and write the comparison. The exit status. */
+static int finish(const struct pmc_loaded *a, const struct pmc_loaded *b, enum pmc_test test, double alpha,
+		  struct pmc_fail_cond *conds, size_t nconds, enum pmc_output_format fmt, const char *path, bool to_stderr)
+{
+	struct pmc_compare c;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc = 0, holds = 0, unjudged = 0;
+
+	if (pmc_compare_build(a, b, test, alpha, &c) < 0)
+		return PMC_EXIT_INTERNAL;
+	for (size_t i = 0; i < nconds; i++) {
+		pmc_fail_cond_eval(&c, &conds[i]);
+		holds += conds[i].state > 0;
+		unjudged += conds[i].state < 0;
+	}
+	f = open_memstream(&buf, &len);
+	if (!f || (pmc_compare_write(f, &c, conds, nconds, fmt), fclose(f)))
+		rc = PMC_EXIT_INTERNAL;
+	if (!rc)
+		rc = multi_emit("compare", path, buf, len, to_stderr);
+	for (size_t i = 0; i < nconds; i++)
+		if (conds[i].state < 0)
+			fprintf(stderr, "pmctool compare: --fail-if '%s' cannot be judged: %s\n", conds[i].text, conds[i].why);
+	if (!rc)
+		rc = holds ? 1 : unjudged ? PMC_EXIT_NOCOUNT : 0;
+	free(buf);
+	pmc_compare_fini(&c);
+	return rc;
+}
+
+static int parse_test(const char *s, enum pmc_test *ret)
+{
+	if (!strcmp(s, "welch"))
+		*ret = PMC_TEST_WELCH;
+	else if (!strcmp(s, "mann-whitney"))
+		*ret = PMC_TEST_MANN_WHITNEY;
+	else {
+		fprintf(stderr, "pmctool compare: --test '%.40s': expected welch or mann-whitney\n", s);
+		return PMC_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int pmc_cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "test", required_argument, NULL, 't' }, { "alpha", required_argument, NULL, 'a' },
+		{ "fail-if", required_argument, NULL, 'f' }, { "csv", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+	};
+	const char *texts[16], *out = NULL;
+	struct pmc_fail_cond conds[16];
+	size_t nconds = 0;
+	enum pmc_test test = PMC_TEST_WELCH;
+	enum pmc_output_format fmt = PMC_OUTPUT_TABLE;
+	struct pmc_loaded l[2];
+	double alpha = 0.05;
+	char err[256], *end;
+	int c, rc = 0;
+
+	memset(l, 0, sizeof(l));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+t:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if ((rc = parse_test(optarg, &test)))
+				return rc;
+			break;
+		case 'a':
+			alpha = strtod(optarg, &end);
+			if (*end || !(alpha > 0 && alpha < 1) || strspn(optarg, "0123456789.") != strlen(optarg)) {
+				fprintf(stderr, "pmctool compare: --alpha '%.40s': expected a decimal number between 0 and 1\n",
+					optarg);
+				return PMC_EXIT_USAGE;
+			}
+			break;
+		case 'f':
+			if (nconds >= 16) {
+				fprintf(stderr, "pmctool compare: too many --fail-if (at most 16)\n");
+				return PMC_EXIT_USAGE;
+			}
+			texts[nconds++] = optarg;
+			break;
+		case 'c':
+		case 'j':
+			if ((rc = multi_set_format("compare", &fmt, c == 'c')))
+				return rc;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(compare_help, stdout);
+			return 0;
+		default:
+			fprintf(stderr, "pmctool compare: %s '%s'\nRun 'pmctool compare --help' for the options.\n",
+				optopt ? "option needs a value:" : "unknown option", argv[optind - 1]);
+			return PMC_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "pmctool compare: give two reports, A.json B.json (got %d)\n", argc - optind);
+		return PMC_EXIT_USAGE;
+	}
+	if ((rc = parse_conds(texts, nconds, conds)))
+		return rc;
+	for (int i = 0; i < 2 && !rc; i++)
+		if (pmc_loaded_read_file(argv[optind + i], &l[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "pmctool compare: cannot read '%s': %s\n", argv[optind + i], err);
+			rc = PMC_EXIT_USAGE;
+		}
+	if (!rc)
+		rc = finish(&l[0], &l[1], test, alpha, conds, nconds, fmt, out, false);
+	pmc_loaded_fini(&l[0]);
+	pmc_loaded_fini(&l[1]);
+	return rc;
+}
+
+/* stat --compare: A and B alternate (A B, then B A, ...) so that a drift falls on both alike. */
+int stat_compare_run(const struct stat_opts *o)
+{
+	struct pmc_fail_cond conds[16];
+	struct pmc_loaded side[2], one;
+	struct child_args *a = NULL;
+	char dir[4096] = "", json[4200], errp[4200], why[256], *abuf = NULL, *words[256];
+	size_t nwords = 0;
+	unsigned runs = o->runs_given ? o->runs : 5;
+	int rc, status;
+
+	memset(side, 0, sizeof(side));
+	if ((rc = parse_conds(o->fail_if, o->nfail_if, conds)))
+		return rc;
+	if (o->out.format == PMC_OUTPUT_SEP || o->log_fd >= 0) {
+		fprintf(stderr, "pmctool stat: --compare writes a table, --csv or --json (to stderr, or -o)\n");
+		return PMC_EXIT_USAGE;
+	}
+	abuf = strdup(o->compare);
+	if (!abuf)
+		return PMC_EXIT_INTERNAL;
+	if ((rc = multi_split_words(abuf, words, 255, &nwords)) < 0 || !nwords) {
+		fprintf(stderr, "pmctool stat: --compare '%.100s': %s\n", o->compare,
+			rc == -EINVAL ? "a quote is not closed" : rc ? "more than 255 words" : "no command");
+		free(abuf);
+		return PMC_EXIT_USAGE;
+	}
+	if (o->outpath && (rc = pmc_output_check_path(o->outpath)) < 0) {
+		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n", o->outpath, strerror(-rc));
+		free(abuf);
+		return PMC_EXIT_OUTPUT;
+	}
+	a = malloc(sizeof(*a));
+	if (!a || (rc = multi_tmpdir(dir, sizeof(dir)))) {
+		rc = a ? rc : PMC_EXIT_INTERNAL;
+		goto out;
+	}
+	snprintf(json, sizeof(json), "%s/side.json", dir);
+	snprintf(errp, sizeof(errp), "%s/side.err", dir);
+	multi_install_signals();
+	for (unsigned k = 0; k < 2 * runs && !rc && !multi_interrupted; k++) {
+		unsigned s = (k % 2) ^ ((k / 2) % 2); /* A B B A A B ... */
+		child_args_from_stat(a, o, json);
+		child_args_push(a, "--");
+		if (s == 0)
+			for (size_t i = 0; i < nwords; i++)
+				child_args_push(a, words[i]);
+		else
+			for (char **x = o->argv; *x; x++)
+				child_args_push(a, *x);
+		if (child_measure(a, NULL, NULL, errp, json, &one, &status, why, sizeof(why))) {
+			fprintf(stderr, "pmctool stat: --compare: measuring %s failed: %s\n", s ? "B" : "A", why);
+			rc = status == PMC_EXIT_USAGE || status == 126 || status == 127 ? status : PMC_EXIT_NOCOUNT;
+			break;
+		}
+		if (one.exit_status)
+			fprintf(stderr, "pmctool stat: --compare: %s exited with status %d (that run is left out)\n",
+				s ? "B" : "A", one.exit_status);
+		if (!one.exit_status && pmc_loaded_pool(&side[s], &one) < 0)
+			rc = PMC_EXIT_INTERNAL;
+		pmc_loaded_fini(&one);
+	}
+	if (!rc) {
+		snprintf(side[0].workload, sizeof(side[0].workload), "%s", o->compare);
+		side[1].workload[0] = '\0';
+		for (char **x = o->argv; *x; x++) {
+			size_t off = strlen(side[1].workload);
+			snprintf(side[1].workload + off, sizeof(side[1].workload) - off, "%s%s", off ? " " : "", *x);
+		}
+		rc = finish(&side[0], &side[1], PMC_TEST_WELCH, 0.05, conds, o->nfail_if, o->out.format, o->outpath, true);
+		if (multi_interrupted && rc != PMC_EXIT_OUTPUT)
+			rc = 128 + multi_interrupted;
+	}
+out:
+	if (dir[0])
+		multi_tmpdir_remove(dir);
+	pmc_loaded_fini(&side[0]);
+	pmc_loaded_fini(&side[1]);
+	free(a);
+	free(abuf);
+	return rc;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* What sweep, compare and stat --compare share: running 'pmctool stat --json -o FILE' as a child for each
+ * measurement (a whole stat run, batches, metrics and checks included) and reading its report back. */
+#ifndef PMC_CLI_MULTI_H
+#define PMC_CLI_MULTI_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/stat.h"
+#include "report/load.h"
+
+#define MULTI_MAX_ARGS 1024
+
+struct child_args {
+	const char *v[MULTI_MAX_ARGS + 1];
+	size_t n;
+	char store[64][48]; /* numbers formatted for the child's options */
+	size_t nstore;
+	bool overflow;
+};
+
+/* pmctool stat --json -o JSONPATH -r 1 and every measuring option of o (events, set, metrics, batches, kernel);
+ * not the command. */
+void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const char *jsonpath);
+void child_args_push(struct child_args *a, const char *s);
+const char *child_args_fmt(struct child_args *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One measurement: run the child with env NAME=VALUE added (name may be NULL), its stdout to /dev/null (the
+ * command's output is not part of a sweep), its stderr into errpath. Then read jsonpath. 0 and *ret when a report
+ * came back; otherwise -1 with why filled (the child's first error line, or its exit status). *status is the
+ * child's exit status. */
+int child_measure(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
+		  struct pmc_loaded *ret, int *status, char *why, size_t whylen);
+
+/* SIGINT / SIGTERM: set multi_interrupted and let the running child finish its report (a signal sent to pmctool
+ * alone is forwarded to the child). */
+void multi_install_signals(void);
+extern volatile sig_atomic_t multi_interrupted;
+
+/* A private directory for the children's reports; removed with its files by multi_tmpdir_remove. 0 or exit status. */
+int multi_tmpdir(char *buf, size_t len);
+void multi_tmpdir_remove(const char *dir);
+
+/* Write buf to path ("-" stdout; NULL: stdout or stderr as to_stderr says); 0 or an exit status after the message. */
+int multi_emit(const char *cmd, const char *path, const char *buf, size_t len, bool to_stderr);
+
+/* --csv (csv true) or --json into *fmt; the other one already chosen is an error. 0 or PMC_EXIT_USAGE. */
+int multi_set_format(const char *cmd, enum pmc_output_format *fmt, bool csv);
+
+/* Split a command given as one string into words: spaces separate, '...' and "..." quote, backslash escapes; no
+ * expansion of any kind. 0, or -EINVAL (an open quote) / -E2BIG. The words point into buf, which is overwritten. */
+int multi_split_words(char *buf, char **words, size_t max, size_t *ret_n);
+
+#endif

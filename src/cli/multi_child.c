@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/* Children of sweep and compare: one 'pmctool stat --json' per measurement. A child is a whole stat run, so every
+ * stat option behaves as it does alone; its report comes back through a file in a private directory. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/multi.h"
+#include "util/util.h"
+
+volatile sig_atomic_t multi_interrupted;
+static volatile pid_t running_child;
+
+void child_args_push(struct child_args *a, const char *s)
+{
+	if (a->n >= MULTI_MAX_ARGS) {
+		a->overflow = true;
+		return;
+	}
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+const char *child_args_fmt(struct child_args *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *slot;
+
+	if (a->nstore >= PMC_ARRAY_SIZE(a->store)) {
+		a->overflow = true;
+		return "";
+	}
+	slot = a->store[a->nstore++];
+	va_start(ap, fmt);
+	vsnprintf(slot, sizeof(a->store[0]), fmt, ap);
+	va_end(ap);
+	return slot;
+}
+
+void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const char *jsonpath)
+{
+	memset(a, 0, sizeof(*a));
+	child_args_push(a, "pmctool");
+	child_args_push(a, "stat");
+	child_args_push(a, "--json");
+	child_args_push(a, "-o");
+	child_args_push(a, jsonpath);
+	for (size_t i = 0; i < o->nlists; i++) {
+		child_args_push(a, "-e");
+		child_args_push(a, o->event_lists[i]);
+	}
+	if (o->set_name) {
+		child_args_push(a, "-g");
+		child_args_push(a, o->set_name);
+	}
+	for (size_t i = 0; i < o->nmetric_args; i++) {
+		child_args_push(a, "--metric");
+		child_args_push(a, o->metric_args[i]);
+	}
+	if (o->batch != STAT_BATCH_AUTO)
+		child_args_push(a, o->batch == STAT_BATCH_RERUN ? "--batch=rerun" : "--batch=multiplex");
+	if (o->counters)
+		child_args_push(a, child_args_fmt(a, "--counters=%u", o->counters));
+	if (o->no_anchors)
+		child_args_push(a, "--no-anchors");
+	if (!o->kernel)
+		return;
+	child_args_push(a, "-k");
+	child_args_push(a, o->kernel);
+	if (o->iters)
+		child_args_push(a, child_args_fmt(a, "--iters=%llu", (unsigned long long)o->iters));
+	for (size_t i = 0; i < o->nparams; i++) {
+		child_args_push(a, "--param");
+		child_args_push(a, o->params[i]);
+	}
+	if (o->cpu >= 0)
+		child_args_push(a, child_args_fmt(a, "--cpu=%d", o->cpu));
+	child_args_push(a, child_args_fmt(a, "--warmup=%.6f", o->warmup_s));
+	if (o->subtract_overhead)
+		child_args_push(a, "--subtract-overhead");
+}
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	pid_t c = running_child;
+
+	(void)uc;
+	multi_interrupted = sig;
+	/* From the terminal the whole process group has it already; sent to pmctool alone, pass it on. */
+	if (c > 0 && si && si->si_code == SI_USER && si->si_pid != c)
+		kill(c, sig);
+}
+
+void multi_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+/* The first line of the child's stderr that says something, without the "pmctool: " prefix. */
+static void first_error(const char *errpath, char *why, size_t whylen)
+{
+	FILE *f = fopen(errpath, "re");
+	char line[512];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "pmctool", 7) && strstr(line, "error") == NULL && strstr(line, "batches"))
+			continue; /* the batch-count notice is not an error */
+		if (line[0]) {
+			snprintf(why, whylen, "%s", line);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+int child_measure(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
+		  struct pmc_loaded *ret, int *status, char *why, size_t whylen)
+{
+	pid_t pid;
+	int st = 0, rc;
+	char err[256], self[4096];
+	ssize_t n;
+
+	*status = -1;
+	snprintf(why, whylen, "no report came back");
+	if (a->overflow) {
+		snprintf(why, whylen, "too many arguments for one measurement");
+		return -1;
+	}
+	unlink(jsonpath);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	self[n > 0 ? n : 0] = '\0';
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, whylen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC), errfd;
+
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		errfd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (devnull >= 0)
+			dup2(devnull, STDOUT_FILENO);
+		if (errfd >= 0)
+			dup2(errfd, STDERR_FILENO);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (name && setenv(name, value, 1) < 0)
+			_exit(PMC_EXIT_INTERNAL);
+		/* The path /proc/self/exe names first (under valgrind it names pmctool, not the tool), then the link. */
+		if (self[0])
+			execv(self, (char *const *)a->v);
+		execv("/proc/self/exe", (char *const *)a->v);
+		fprintf(stderr, "pmctool: cannot run /proc/self/exe: %s\n", strerror(errno));
+		_exit(PMC_EXIT_INTERNAL);
+	}
+	running_child = pid;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	running_child = 0;
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	rc = pmc_loaded_read_file(jsonpath, ret, err, sizeof(err));
+	unlink(jsonpath);
+	if (rc == 0)
+		return 0;
+	if (rc != -ENOENT)
+		snprintf(why, whylen, "its report could not be read: %s", err);
+	else
+		snprintf(why, whylen, "stat exited %d without a report", *status);
+	first_error(errpath, why, whylen);
+	return -1;
+}
+
+int multi_tmpdir(char *buf, size_t len)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(buf, len, "%s/pmctool.XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(buf)) {
+		fprintf(stderr, "pmctool: cannot make a directory for the reports under %s: %s (set TMPDIR)\n",
+			base && *base ? base : "/tmp", strerror(errno));
+		return PMC_EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+void multi_tmpdir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (d) {
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.')
+				unlinkat(dirfd(d), e->d_name, 0);
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+int multi_emit(const char *cmd, const char *path, const char *buf, size_t len, bool to_stderr)
+{
+	int r = pmc_output_write_path(path ? path : to_stderr ? "/dev/stderr" : "-", buf, len);
+
+	if (!r)
+		return 0;
+	if (r != -EPIPE)
+		fprintf(stderr, "pmctool %s: cannot write to '%s': %s\n", cmd,
+			!path ? (to_stderr ? "stderr" : "stdout") : strcmp(path, "-") ? path : "stdout", strerror(-r));
+	return PMC_EXIT_OUTPUT;
+}
+
+int multi_split_words(char *buf, char **words, size_t max, size_t *ret_n)
+{
+	char *r = buf, *w = buf;
+	size_t n = 0;
+
+	for (;;) {
+		char q = 0;
+
+		while (*r == ' ' || *r == '\t' || *r == '\n')
+			r++;
+		if (!*r)
+			break;
+		if (n >= max)
+			return -E2BIG;
+		words[n++] = w;
+		for (; *r && (q || (*r != ' ' && *r != '\t' && *r != '\n')); r++) {
+			if (!q && (*r == '\'' || *r == '"'))
+				q = *r;
+			else if (q && *r == q)
+				q = 0;
+			else if (*r == '\\' && q != '\'' && r[1])
+				*w++ = *++r;
+			else
+				*w++ = *r;
+		}
+		if (q)
+			return -EINVAL;
+		if (*r)
+			r++;
+		*w++ = '\0';
+	}
+	*ret_n = n;
+	return 0;
+}
+
+int multi_set_format(const char *cmd, enum pmc_output_format *fmt, bool csv)
+{
+	enum pmc_output_format want = csv ? PMC_OUTPUT_CSV : PMC_OUTPUT_JSON;
+
+	if (*fmt != PMC_OUTPUT_TABLE && *fmt != want) {
+		fprintf(stderr, "pmctool %s: --csv and --json both choose the format: give one\n", cmd);
+		return PMC_EXIT_USAGE;
+	}
+	*fmt = want;
+	return 0;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat: each metric evaluated in each run, so that reports carry per-run samples for comparisons
+ * (pmctool compare). A run's view of the report: every event's value is its value in that run, SECONDS that run's
+ * wall time; the metrics are evaluated on it with the same definitions as the summary. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stat.h"
+#include "metrics/metrics.h"
+
+static double run_wall_ns(const struct pmc_report *rep, unsigned r)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->nexecs; i++)
+		if (rep->execs[i].run == r) {
+			sum += rep->execs[i].wall_ns;
+			n++;
+		}
+	return n ? sum / (double)n : rep->wall_ns_mean;
+}
+
+/* Evaluate defs on run r's view of rep and store each value under the summary metric of the same name. */
+static void eval_run(const struct pmc_report *rep, unsigned r, const struct pmc_metric_def *defs, size_t ndefs,
+		     const struct pmc_metric_def *cli, size_t ncli, unsigned flags, struct pmc_report_event *evs)
+{
+	struct pmc_report view = *rep;
+
+	for (size_t i = 0; i < rep->nevents; i++) {
+		double v;
+		evs[i] = rep->events[i];
+		if (evs[i].status == PMC_COUNT_OK && pmc_report_event_run_value(&rep->events[i], r, &v) == 0)
+			evs[i].mean = v;
+		else if (evs[i].status == PMC_COUNT_OK) {
+			evs[i].status = PMC_COUNT_NOT_COUNTED;
+			strcpy(evs[i].reason, "not counted in this run");
+		}
+	}
+	view.events = evs;
+	view.metrics = NULL;
+	view.nmetrics = 0;
+	view.checks = NULL;
+	view.nchecks = 0;
+	view.wall_ns_mean = run_wall_ns(rep, r);
+	pmc_report_set_const(&view, "SECONDS", view.wall_ns_mean / 1e9);
+	pmc_metrics_eval(&view, defs, ndefs, flags);
+	if (ncli)
+		pmc_metrics_eval(&view, cli, ncli, 0);
+	for (size_t m = 0; m < view.nmetrics; m++)
+		for (size_t k = 0; k < rep->nmetrics; k++)
+			if (!strcmp(view.metrics[m].name, rep->metrics[k].name) && view.metrics[m].valid)
+				rep->metric_runs[k * rep->nruns + r] = view.metrics[m].value;
+	free(view.metrics);
+}
+
+void stat_metrics_per_run(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+			  struct pmc_report *rep)
+{
+	const struct pmc_metric_def *defs;
+	struct pmc_report_event *evs;
+	size_t ndefs = 0;
+	unsigned flags = 0;
+
+	if (!rep->nmetrics || !rep->nruns)
+		return;
+	rep->metric_runs = malloc(rep->nmetrics * rep->nruns * sizeof(double));
+	evs = calloc(rep->nevents ? rep->nevents : 1, sizeof(*evs));
+	if (!rep->metric_runs || !evs) {
+		free(rep->metric_runs);
+		rep->metric_runs = NULL;
+		free(evs);
+		return;
+	}
+	for (size_t i = 0; i < rep->nmetrics * rep->nruns; i++)
+		rep->metric_runs[i] = NAN;
+	if (se->variant) {
+		defs = se->variant->metrics;
+		ndefs = se->variant->nmetrics;
+	} else {
+		defs = pmc_metrics_default(&ndefs);
+		flags = PMC_METRICS_SKIP_ABSENT;
+	}
+	for (unsigned r = 0; r < rep->nruns; r++)
+		eval_run(rep, r, defs, ndefs, cli, ncli, flags, evs);
+	free(evs);
+}

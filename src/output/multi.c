@@ -1,0 +1,543 @@
+/* SPDX-License-Identifier: MIT */
+/* Sweep, compare and merge results as a table, CSV and JSON. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/multi.h"
+
+const char *pmc_series_kind_name(enum pmc_series_kind k)
+{
+	return k == PMC_SERIES_METRIC ? "metric" : k == PMC_SERIES_TIME ? "time" : k == PMC_SERIES_DECLARED ? "declared"
+											       : "event";
+}
+
+void pmc_multi_short(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	if (!isfinite(v))
+		snprintf(buf, len, "n/a");
+	else if (a >= 1e12)
+		snprintf(buf, len, "%.4gT", v / 1e12);
+	else if (a >= 1e9)
+		snprintf(buf, len, "%.4gG", v / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%.4gM", v / 1e6);
+	else if (a >= 1e5)
+		snprintf(buf, len, "%.4gk", v / 1e3);
+	else
+		snprintf(buf, len, "%.6g", v);
+}
+
+static void csv_num(FILE *f, double v)
+{
+	char buf[40];
+
+	fputc(',', f);
+	if (isfinite(v)) {
+		pmc_format_shortest(v, buf, sizeof(buf));
+		fputs(buf, f);
+	}
+}
+
+/* ,"key":v */
+static void jnum(FILE *f, const char *key, double v)
+{
+	fprintf(f, ",\"%s\":", key);
+	pmc_json_number(f, v);
+}
+
+static const char *unit_suffix(const char *unit, char *buf, size_t len)
+{
+	if (unit && *unit)
+		snprintf(buf, len, " (%s)", unit);
+	else
+		buf[0] = '\0';
+	return buf;
+}
+
+/* ---- sweep ---- */
+
+/* A column worth showing: an event (counted or not, it was asked for), or a series measured somewhere; declared
+ * values that are 0 everywhere (bytes of a kernel that loads nothing) are left out. */
+static bool show_column(const struct pmc_sweep *sw, const struct pmc_series *c)
+{
+	if (c->kind == PMC_SERIES_EVENT)
+		return true;
+	for (size_t i = 0; i < sw->npoints; i++) {
+		double mean, sd;
+		pmc_sweep_value(sw, i, c->name, &mean, &sd);
+		if (isfinite(mean) && (c->kind != PMC_SERIES_DECLARED || mean != 0))
+			return true;
+	}
+	return false;
+}
+
+static void sweep_table(FILE *f, const struct pmc_sweep *sw)
+{
+	const struct pmc_series **cols;
+	size_t ncols = pmc_sweep_series(sw, &cols), used = 0;
+	int pw = (int)strlen(sw->param) > 8 ? (int)strlen(sw->param) : 8;
+	char buf[200], u[24];
+
+	fprintf(f, " Sweep of %s (%s) over '%s': %zu point%s x %u round%s, shuffled in each round (seed %llu)%s\n",
+		sw->param, sw->how, sw->workload, sw->npoints, sw->npoints == 1 ? "" : "s", sw->rounds,
+		sw->rounds == 1 ? "" : "s", (unsigned long long)sw->seed, sw->partial ? ", interrupted: partial" : "");
+	fprintf(f, " Values%s%s: mean over the rounds, \xc2\xb1 standard deviation in %%\n\n", sw->per_text ? " " : "",
+		sw->per_text ? sw->per_text : "");
+	fprintf(f, " %*s %6s", pw, sw->param, "rounds");
+	for (size_t c = 0; c < ncols; c++) {
+		if (!show_column(sw, cols[c]))
+			continue;
+		snprintf(buf, sizeof(buf), "%.150s%s", cols[c]->name, unit_suffix(cols[c]->unit, u, sizeof(u)));
+		fprintf(f, "  %16.40s", buf);
+		used++;
+	}
+	fputc('\n', f);
+	for (size_t i = 0; i < sw->npoints; i++) {
+		const struct pmc_sweep_point *p = &sw->pts[i];
+		fprintf(f, " %*s %3u/%-2u", pw, p->value, p->rounds_ok, p->rounds_ok + p->rounds_failed);
+		for (size_t c = 0; c < ncols; c++) {
+			double mean, sd;
+			char cell[64];
+			if (!show_column(sw, cols[c]))
+				continue;
+			pmc_sweep_value(sw, i, cols[c]->name, &mean, &sd);
+			pmc_multi_short(mean, buf, sizeof(buf));
+			bool spread = isfinite(mean) && isfinite(sd) && mean != 0 && sd > 0;
+			if (spread)
+				snprintf(cell, sizeof(cell), "%.32s \xc2\xb1%.1f%%", buf, 100 * sd / fabs(mean));
+			else
+				snprintf(cell, sizeof(cell), "%.32s", buf);
+			fprintf(f, "  %*s", 16 + (spread ? 1 : 0), cell); /* ± is two bytes, one column */
+		}
+		if (p->rounds_failed)
+			fprintf(f, "  (%.80s)", p->failure);
+		fputc('\n', f);
+	}
+	(void)used;
+	free(cols);
+	fputc('\n', f);
+	if (sw->largest < 0) {
+		fprintf(f, " Steps in %s: fewer than two measured points\n", sw->y);
+		return;
+	}
+	if (!sw->nsteps) {
+		double a, b, sd;
+		pmc_sweep_value(sw, (size_t)sw->largest, sw->y, &a, &sd);
+		pmc_sweep_value(sw, (size_t)sw->largest + 1, sw->y, &b, &sd);
+		fprintf(f, " Steps in %s: none; the largest change, %s=%s -> %s, is %.1fx the noise (a step needs %.0fx)\n",
+			sw->y, sw->param, sw->pts[sw->largest].value, sw->pts[sw->largest + 1].value, sw->largest_score,
+			PMC_STEP_MIN_SCORE);
+		return;
+	}
+	fprintf(f, " Steps in %s (change between neighbours against the noise):\n", sw->y);
+	for (size_t k = 0; k < sw->nsteps; k++) {
+		size_t i = sw->steps[k];
+		double a, b, sd;
+		char sa[32], sb[32];
+		pmc_sweep_value(sw, i, sw->y, &a, &sd);
+		pmc_sweep_value(sw, i + 1, sw->y, &b, &sd);
+		pmc_multi_short(a, sa, sizeof(sa));
+		pmc_multi_short(b, sb, sizeof(sb));
+		fprintf(f, "   %s=%s -> %s: %s -> %s (%+.1f%%), %.1fx the noise\n", sw->param, sw->pts[i].value,
+			sw->pts[i + 1].value, sa, sb, a != 0 ? 100 * (b - a) / fabs(a) : 0.0, sw->step_score[k]);
+	}
+}
+
+static void sweep_csv(FILE *f, const struct pmc_sweep *sw)
+{
+	fputs("parameter,value,rounds_ok,rounds_failed,divisor,name,kind,unit,n,mean,sd,min,max\n", f);
+	for (size_t i = 0; i < sw->npoints; i++) {
+		const struct pmc_sweep_point *p = &sw->pts[i];
+		for (size_t k = 0; k < p->data.n; k++) {
+			const struct pmc_series *s = &p->data.s[k];
+			double per = p->per > 0 && s->kind != PMC_SERIES_METRIC ? p->per : 1;
+			pmc_csv_field(f, sw->param);
+			fputc(',', f);
+			pmc_csv_field(f, p->value);
+			fprintf(f, ",%u,%u", p->rounds_ok, p->rounds_failed);
+			csv_num(f, per);
+			fputc(',', f);
+			pmc_csv_field(f, s->name);
+			fprintf(f, ",%s,", pmc_series_kind_name(s->kind));
+			pmc_csv_field(f, s->unit);
+			fprintf(f, ",%zu", s->ok ? s->nruns : 0);
+			csv_num(f, s->ok ? s->mean / per : NAN);
+			csv_num(f, s->ok ? s->sd / per : NAN);
+			csv_num(f, s->ok ? s->min / per : NAN);
+			csv_num(f, s->ok ? s->max / per : NAN);
+			fputc('\n', f);
+		}
+	}
+}
+
+static void json_series(FILE *f, const struct pmc_series *s, double per)
+{
+	if (s->kind == PMC_SERIES_METRIC)
+		per = 1;
+	fputs("{\"name\":", f);
+	pmc_json_string(f, s->name);
+	fprintf(f, ",\"kind\":\"%s\",\"unit\":", pmc_series_kind_name(s->kind));
+	pmc_json_string_or_null(f, s->unit);
+	fprintf(f, ",\"ok\":%s,\"reason\":", s->ok ? "true" : "false");
+	pmc_json_string_or_null(f, s->ok ? NULL : s->reason);
+	fprintf(f, ",\"n\":%zu,\"mean\":", s->ok ? s->nruns : 0);
+	pmc_json_number(f, s->ok ? s->mean / per : NAN);
+	jnum(f, "sd", s->ok ? s->sd / per : NAN);
+	jnum(f, "min", s->ok ? s->min / per : NAN);
+	jnum(f, "max", s->ok ? s->max / per : NAN);
+	fputs(",\"runs\":[", f);
+	for (size_t r = 0; r < s->nruns; r++) {
+		if (r)
+			fputc(',', f);
+		pmc_json_number(f, s->runs[r] / per);
+	}
+	fputs("]}", f);
+}
+
+static void sweep_json(FILE *f, const struct pmc_sweep *sw)
+{
+	pmc_json_header(f, "sweep");
+	fputs(",\"parameter\":", f);
+	pmc_json_string(f, sw->param);
+	fputs(",\"how\":", f);
+	pmc_json_string(f, sw->how);
+	fputs(",\"workload\":", f);
+	pmc_json_string(f, sw->workload);
+	fputs(",\"normalized\":", f);
+	pmc_json_string_or_null(f, sw->per_text);
+	fprintf(f, ",\"rounds\":%u,\"seed\":%llu,\"partial\":%s,\"plotted\":", sw->rounds, (unsigned long long)sw->seed,
+		sw->partial ? "true" : "false");
+	pmc_json_string(f, sw->y);
+	fputs(",\"points\":[", f);
+	for (size_t i = 0; i < sw->npoints; i++) {
+		const struct pmc_sweep_point *p = &sw->pts[i];
+		double per = p->per > 0 ? p->per : 1;
+		fputs(i ? ",{\"value\":" : "{\"value\":", f);
+		pmc_json_string(f, p->value);
+		jnum(f, "x", p->x);
+		fprintf(f, ",\"rounds_ok\":%u,\"rounds_failed\":%u,\"failure\":", p->rounds_ok, p->rounds_failed);
+		pmc_json_string_or_null(f, p->rounds_failed ? p->failure : NULL);
+		jnum(f, "divisor", per);
+		fputs(",\"series\":[", f);
+		for (size_t k = 0; k < p->data.n; k++) {
+			if (k)
+				fputc(',', f);
+			json_series(f, &p->data.s[k], per);
+		}
+		fputs("]}", f);
+	}
+	fputs("],\"steps\":[", f);
+	for (size_t k = 0; k < sw->nsteps; k++) {
+		double a, b, sd;
+		pmc_sweep_value(sw, sw->steps[k], sw->y, &a, &sd);
+		pmc_sweep_value(sw, sw->steps[k] + 1, sw->y, &b, &sd);
+		fputs(k ? ",{\"from_value\":" : "{\"from_value\":", f);
+		pmc_json_string(f, sw->pts[sw->steps[k]].value);
+		fputs(",\"to_value\":", f);
+		pmc_json_string(f, sw->pts[sw->steps[k] + 1].value);
+		jnum(f, "from", a);
+		jnum(f, "to", b);
+		jnum(f, "score", sw->step_score[k]);
+		fputc('}', f);
+	}
+	fputs("],\"largest_change\":", f);
+	if (sw->largest < 0) {
+		fputs("null", f);
+	} else {
+		fputs("{\"from_value\":", f);
+		pmc_json_string(f, sw->pts[sw->largest].value);
+		fputs(",\"to_value\":", f);
+		pmc_json_string(f, sw->pts[sw->largest + 1].value);
+		jnum(f, "score", sw->largest_score);
+		fputc('}', f);
+	}
+	fputs("}\n", f);
+}
+
+int pmc_sweep_write(FILE *f, const struct pmc_sweep *sw, enum pmc_output_format fmt)
+{
+	if (fmt == PMC_OUTPUT_JSON)
+		sweep_json(f, sw);
+	else if (fmt == PMC_OUTPUT_CSV)
+		sweep_csv(f, sw);
+	else
+		sweep_table(f, sw);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- compare ---- */
+
+static const char *cond_state(int st)
+{
+	return st > 0 ? "holds" : st == 0 ? "does not hold" : "cannot judge";
+}
+
+static void compare_table(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
+{
+	size_t nw = 14;
+	char a[32], b[32], d[32], u[24], name[200];
+
+	fprintf(f, " A: %s\n B: %s\n", c->a_name, c->b_name);
+	fprintf(f, " Significance: %s, two-sided, over the per-run samples; significant when p < %g\n\n",
+		c->test == PMC_TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test", c->alpha);
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t l = strlen(c->rows[i].name) + (c->rows[i].unit[0] ? strlen(c->rows[i].unit) + 3 : 0);
+		if (l > nw)
+			nw = l > 40 ? 40 : l;
+	}
+	fprintf(f, " %-*s %10s %10s %10s %8s %9s  %s\n", (int)nw, "event / metric", "A", "B", "B - A", "B / A", "p",
+		"verdict");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pmc_compare_row *r = &c->rows[i];
+		snprintf(name, sizeof(name), "%s%s", r->name, unit_suffix(r->unit, u, sizeof(u)));
+		pmc_multi_short(r->a, a, sizeof(a));
+		pmc_multi_short(r->b, b, sizeof(b));
+		pmc_multi_short(r->diff, d, sizeof(d));
+		fprintf(f, " %-*.*s %10s %10s %10s ", (int)nw, (int)nw, name, a, b, d);
+		if (isfinite(r->ratio))
+			fprintf(f, "%8.4f ", r->ratio);
+		else
+			fprintf(f, "%8s ", "n/a");
+		if (r->tested)
+			fprintf(f, "%9.3g", r->t.p);
+		else
+			fprintf(f, "%9s", "-");
+		fprintf(f, "  %s", r->verdict);
+		if (!r->tested && r->note[0])
+			fprintf(f, " (%s)", r->note);
+		fputc('\n', f);
+	}
+	if (nconds)
+		fputs("\n Conditions (--fail-if):\n", f);
+	for (size_t i = 0; i < nconds; i++)
+		fprintf(f, "   %-24s %s: %s\n", conds[i].text, cond_state(conds[i].state), conds[i].why);
+}
+
+static void compare_csv(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
+{
+	fputs("name,kind,unit,a,b,sd_a,sd_b,n_a,n_b,diff,ratio,test,p,verdict,note\n", f);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pmc_compare_row *r = &c->rows[i];
+		pmc_csv_field(f, r->name);
+		fprintf(f, ",%s,", pmc_series_kind_name(r->kind));
+		pmc_csv_field(f, r->unit);
+		csv_num(f, r->a);
+		csv_num(f, r->b);
+		csv_num(f, r->sd_a);
+		csv_num(f, r->sd_b);
+		fprintf(f, ",%zu,%zu", r->na, r->nb);
+		csv_num(f, r->ok_a && r->ok_b ? r->diff : NAN);
+		csv_num(f, r->ratio);
+		fprintf(f, ",%s", r->tested ? pmc_test_name(c->test) : "");
+		csv_num(f, r->tested ? r->t.p : NAN);
+		fprintf(f, ",%s,", r->verdict);
+		pmc_csv_field(f, r->note);
+		fputc('\n', f);
+	}
+	for (size_t i = 0; i < nconds; i++) {
+		pmc_csv_field(f, conds[i].text);
+		fprintf(f, ",condition,,,,,,,,,,,,%s,", cond_state(conds[i].state));
+		pmc_csv_field(f, conds[i].why);
+		fputc('\n', f);
+	}
+}
+
+static void compare_json(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
+{
+	pmc_json_header(f, "compare");
+	fputs(",\"a\":", f);
+	pmc_json_string(f, c->a_name);
+	fputs(",\"b\":", f);
+	pmc_json_string(f, c->b_name);
+	fprintf(f, ",\"test\":\"%s\",\"alpha\":", pmc_test_name(c->test));
+	pmc_json_number(f, c->alpha);
+	fputs(",\"rows\":[", f);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct pmc_compare_row *r = &c->rows[i];
+		fputs(i ? ",{\"name\":" : "{\"name\":", f);
+		pmc_json_string(f, r->name);
+		fprintf(f, ",\"kind\":\"%s\",\"unit\":", pmc_series_kind_name(r->kind));
+		pmc_json_string_or_null(f, r->unit);
+		jnum(f, "a", r->a);
+		jnum(f, "b", r->b);
+		jnum(f, "sd_a", r->sd_a);
+		jnum(f, "sd_b", r->sd_b);
+		fprintf(f, ",\"n_a\":%zu,\"n_b\":%zu,\"diff\":", r->na, r->nb);
+		pmc_json_number(f, r->ok_a && r->ok_b ? r->diff : NAN);
+		jnum(f, "ratio", r->ratio);
+		jnum(f, "statistic", r->tested ? r->t.stat : NAN);
+		jnum(f, "p", r->tested ? r->t.p : NAN);
+		fprintf(f, ",\"verdict\":\"%s\",\"note\":", r->verdict);
+		pmc_json_string_or_null(f, r->note);
+		fputc('}', f);
+	}
+	fputs("],\"conditions\":[", f);
+	for (size_t i = 0; i < nconds; i++) {
+		fputs(i ? ",{\"condition\":" : "{\"condition\":", f);
+		pmc_json_string(f, conds[i].text);
+		fprintf(f, ",\"state\":\"%s\",\"why\":", cond_state(conds[i].state));
+		pmc_json_string(f, conds[i].why);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+int pmc_compare_write(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds,
+		      enum pmc_output_format fmt)
+{
+	if (fmt == PMC_OUTPUT_JSON)
+		compare_json(f, c, conds, nconds);
+	else if (fmt == PMC_OUTPUT_CSV)
+		compare_csv(f, c, conds, nconds);
+	else
+		compare_table(f, c, conds, nconds);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- merge ---- */
+
+static double rank_value(const struct pmc_merge_rank *r, const struct pmc_merge_row *row)
+{
+	for (size_t i = 0; i < r->data.n; i++)
+		if (r->data.s[i].kind == row->kind && !strcmp(r->data.s[i].name, row->name))
+			return r->data.s[i].ok ? r->data.s[i].mean : NAN;
+	return NAN;
+}
+
+static void merge_table(FILE *f, const struct pmc_merge *m)
+{
+	char buf[32], u[24], name[200];
+	size_t ncol = 0;
+
+	fprintf(f, " Merged %zu report%s: %zu ok, %u failed, %u partial, %u unreadable\n\n", m->nranks,
+		m->nranks == 1 ? "" : "s", m->nranks - m->failed - m->partial - m->unreadable, m->failed, m->partial,
+		m->unreadable);
+	fprintf(f, " %5s %-16s %-10s", "rank", "host", "state");
+	for (size_t k = 0; k < m->nrows; k++)
+		if (m->rows[k].kind == PMC_SERIES_EVENT || m->rows[k].kind == PMC_SERIES_TIME) {
+			fprintf(f, " %14.14s", m->rows[k].name);
+			ncol++;
+		}
+	fputc('\n', f);
+	for (size_t r = 0; r < m->nranks; r++) {
+		const struct pmc_merge_rank *rk = &m->ranks[r];
+		fprintf(f, " %5ld %-16.16s %-10s", rk->rank, rk->host[0] ? rk->host : "-", rk->state);
+		for (size_t k = 0; k < m->nrows; k++) {
+			if (m->rows[k].kind != PMC_SERIES_EVENT && m->rows[k].kind != PMC_SERIES_TIME)
+				continue;
+			pmc_multi_short(rank_value(rk, &m->rows[k]), buf, sizeof(buf));
+			fprintf(f, " %14s", buf);
+		}
+		if (strcmp(rk->state, "ok"))
+			fprintf(f, "  %s: %.100s", rk->file, rk->why);
+		fputc('\n', f);
+	}
+	(void)ncol;
+	fprintf(f, "\n %-32s %5s %10s %10s %10s %10s %9s %8s\n", "event / metric", "ranks", "total", "min", "mean", "max",
+		"max/mean", "max at");
+	for (size_t k = 0; k < m->nrows; k++) {
+		const struct pmc_merge_row *row = &m->rows[k];
+		char t[32], mn[32], me[32], mx[32];
+		snprintf(name, sizeof(name), "%s%s", row->name, unit_suffix(row->unit, u, sizeof(u)));
+		pmc_multi_short(row->total, t, sizeof(t));
+		pmc_multi_short(row->min, mn, sizeof(mn));
+		pmc_multi_short(row->mean, me, sizeof(me));
+		pmc_multi_short(row->max, mx, sizeof(mx));
+		fprintf(f, " %-32.32s %5zu %10s %10s %10s %10s ", name, row->n, t, mn, me, mx);
+		if (isfinite(row->imbalance))
+			fprintf(f, "%9.3f %8ld\n", row->imbalance, row->max_rank);
+		else
+			fprintf(f, "%9s %8s\n", "n/a", "-");
+	}
+}
+
+static void merge_csv(FILE *f, const struct pmc_merge *m)
+{
+	fputs("section,rank,host,state,file,name,kind,unit,ranks,value,total,min,mean,max,imbalance\n", f);
+	for (size_t r = 0; r < m->nranks; r++) {
+		const struct pmc_merge_rank *rk = &m->ranks[r];
+		for (size_t k = 0; k < m->nrows; k++) {
+			fprintf(f, "rank,%ld,", rk->rank);
+			pmc_csv_field(f, rk->host);
+			fprintf(f, ",%s,", rk->state);
+			pmc_csv_field(f, rk->file);
+			fputc(',', f);
+			pmc_csv_field(f, m->rows[k].name);
+			fprintf(f, ",%s,", pmc_series_kind_name(m->rows[k].kind));
+			pmc_csv_field(f, m->rows[k].unit);
+			fputc(',', f);
+			csv_num(f, rank_value(rk, &m->rows[k]));
+			fputs(",,,,,\n", f);
+		}
+	}
+	for (size_t k = 0; k < m->nrows; k++) {
+		const struct pmc_merge_row *row = &m->rows[k];
+		fputs("summary,,,,,", f);
+		pmc_csv_field(f, row->name);
+		fprintf(f, ",%s,", pmc_series_kind_name(row->kind));
+		pmc_csv_field(f, row->unit);
+		fprintf(f, ",%zu,", row->n);
+		csv_num(f, row->total);
+		csv_num(f, row->min);
+		csv_num(f, row->mean);
+		csv_num(f, row->max);
+		csv_num(f, row->imbalance);
+		fputc('\n', f);
+	}
+}
+
+static void merge_json(FILE *f, const struct pmc_merge *m)
+{
+	pmc_json_header(f, "merge");
+	fprintf(f, ",\"reports\":%zu,\"failed\":%u,\"partial\":%u,\"unreadable\":%u,\"ranks\":[", m->nranks, m->failed,
+		m->partial, m->unreadable);
+	for (size_t r = 0; r < m->nranks; r++) {
+		const struct pmc_merge_rank *rk = &m->ranks[r];
+		fprintf(f, "%s{\"rank\":%ld,\"host\":", r ? "," : "", rk->rank);
+		pmc_json_string_or_null(f, rk->host);
+		fputs(",\"file\":", f);
+		pmc_json_string(f, rk->file);
+		fprintf(f, ",\"state\":\"%s\",\"why\":", rk->state);
+		pmc_json_string_or_null(f, rk->why);
+		fputs(",\"series\":[", f);
+		for (size_t i = 0; i < rk->data.n; i++) {
+			if (i)
+				fputc(',', f);
+			json_series(f, &rk->data.s[i], 1);
+		}
+		fputs("]}", f);
+	}
+	fputs("],\"summary\":[", f);
+	for (size_t k = 0; k < m->nrows; k++) {
+		const struct pmc_merge_row *row = &m->rows[k];
+		fputs(k ? ",{\"name\":" : "{\"name\":", f);
+		pmc_json_string(f, row->name);
+		fprintf(f, ",\"kind\":\"%s\",\"unit\":", pmc_series_kind_name(row->kind));
+		pmc_json_string_or_null(f, row->unit);
+		fprintf(f, ",\"ranks\":%zu,\"total\":", row->n);
+		pmc_json_number(f, row->total);
+		jnum(f, "min", row->min);
+		jnum(f, "mean", row->mean);
+		jnum(f, "max", row->max);
+		jnum(f, "imbalance", row->imbalance);
+		jnum(f, "min_rank", row->n ? (double)row->min_rank : NAN);
+		jnum(f, "max_rank", row->n ? (double)row->max_rank : NAN);
+		fputc('}', f);
+	}
+	fputs("]}\n", f);
+}
+
+int pmc_merge_write(FILE *f, const struct pmc_merge *m, enum pmc_output_format fmt)
+{
+	if (fmt == PMC_OUTPUT_JSON)
+		merge_json(f, m);
+	else if (fmt == PMC_OUTPUT_CSV)
+		merge_csv(f, m);
+	else
+		merge_table(f, m);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,376 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading stat reports back (pmctool's own JSON, schema_version 1). */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report/load.h"
+#include "util/json_read.h"
+
+void pmc_series_summarize(struct pmc_series *s)
+{
+	double sum = 0, sq = 0;
+
+	if (!s->nruns)
+		return;
+	s->min = INFINITY;
+	s->max = -INFINITY;
+	for (size_t i = 0; i < s->nruns; i++) {
+		sum += s->runs[i];
+		s->min = fmin(s->min, s->runs[i]);
+		s->max = fmax(s->max, s->runs[i]);
+	}
+	s->mean = sum / (double)s->nruns;
+	for (size_t i = 0; i < s->nruns; i++)
+		sq += (s->runs[i] - s->mean) * (s->runs[i] - s->mean);
+	s->sd = s->nruns > 1 ? sqrt(sq / (double)(s->nruns - 1)) : NAN;
+	s->ok = true;
+}
+
+/* A member as a whole number in [lo, hi]; fallback when absent, not a number, or out of range (never a cast of an
+ * out-of-range double). */
+static long jint(const struct pmc_jvalue *v, const char *key, long fallback, long lo, long hi)
+{
+	double d = pmc_json_get_num(v, key, NAN);
+
+	return d >= (double)lo && d <= (double)hi ? (long)d : fallback;
+}
+
+#define RUN_MAX 100000 /* stat's -r limit */
+
+static struct pmc_series *add_series(struct pmc_loaded *l, const char *name, enum pmc_series_kind kind)
+{
+	struct pmc_series *p = realloc(l->s, (l->n + 1) * sizeof(*p));
+
+	if (!p)
+		return NULL;
+	l->s = p;
+	p = &l->s[l->n++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->kind = kind;
+	p->mean = p->sd = p->min = p->max = NAN;
+	return p;
+}
+
+static int push_run(struct pmc_series *s, double v)
+{
+	double *p = realloc(s->runs, (s->nruns + 1) * sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	s->runs = p;
+	s->runs[s->nruns++] = v;
+	return 0;
+}
+
+/* The run numbers (1-based) in the statistics: executions[].used; every run when there are no executions. */
+static bool run_used(const struct pmc_jvalue *doc, long run)
+{
+	const struct pmc_jvalue *ex = pmc_json_get(doc, "executions");
+
+	if (!pmc_json_len(ex))
+		return true;
+	for (size_t i = 0; i < pmc_json_len(ex); i++) {
+		const struct pmc_jvalue *x = pmc_json_at(ex, i);
+		if (jint(x, "run", -1, 1, RUN_MAX) == run)
+			return pmc_json_get_bool(x, "used", false);
+	}
+	return false;
+}
+
+static int load_event(struct pmc_loaded *l, const struct pmc_jvalue *doc, const struct pmc_jvalue *e, unsigned nruns)
+{
+	const char *name = pmc_json_get_str(e, "name", NULL);
+	const struct pmc_jvalue *samples = pmc_json_get(e, "samples");
+	struct pmc_series *s;
+
+	if (!name)
+		return -EINVAL;
+	if (!(s = add_series(l, name, PMC_SERIES_EVENT)))
+		return -ENOMEM;
+	snprintf(s->unit, sizeof(s->unit), "%s", pmc_json_get_str(e, "unit", ""));
+	snprintf(s->reason, sizeof(s->reason), "%s", pmc_json_get_str(e, "reason", ""));
+	for (unsigned r = 1; r <= nruns; r++) {
+		double sum = 0;
+		size_t n = 0;
+
+		if (!run_used(doc, r))
+			continue;
+		for (size_t i = 0; i < pmc_json_len(samples); i++) {
+			const struct pmc_jvalue *sm = pmc_json_at(samples, i);
+			double v = pmc_json_get_num(sm, "value", NAN), en = pmc_json_get_num(sm, "enabled_ns", 0),
+			       ru = pmc_json_get_num(sm, "running_ns", 0);
+
+			if (jint(sm, "run", 0, 1, RUN_MAX) != (long)r || isnan(v) ||
+			    strcmp(pmc_json_get_str(sm, "status", ""), "ok"))
+				continue;
+			sum += ru > 0 && en > ru ? v * en / ru : v;
+			n++;
+		}
+		if (n && push_run(s, sum / (double)n))
+			return -ENOMEM;
+	}
+	if (s->nruns) {
+		pmc_series_summarize(s);
+	} else if (!strcmp(pmc_json_get_str(e, "status", ""), "ok")) {
+		s->ok = true; /* a document without samples: its summary only */
+		s->mean = pmc_json_get_num(e, "mean", NAN);
+		s->min = pmc_json_get_num(e, "min", NAN);
+		s->max = pmc_json_get_num(e, "max", NAN);
+		s->sd = pmc_json_get_num(e, "stddev", NAN);
+	}
+	if (!s->ok && !s->reason[0])
+		snprintf(s->reason, sizeof(s->reason), "%s", pmc_json_get_str(e, "status", "not counted"));
+	return 0;
+}
+
+static int load_metric(struct pmc_loaded *l, const struct pmc_jvalue *doc, const struct pmc_jvalue *m)
+{
+	const char *name = pmc_json_get_str(m, "name", NULL);
+	const struct pmc_jvalue *samples = pmc_json_get(m, "samples");
+	struct pmc_series *s;
+
+	if (!name)
+		return -EINVAL;
+	if (!(s = add_series(l, name, PMC_SERIES_METRIC)))
+		return -ENOMEM;
+	snprintf(s->unit, sizeof(s->unit), "%s", pmc_json_get_str(m, "unit", ""));
+	snprintf(s->reason, sizeof(s->reason), "%s", pmc_json_get_str(m, "reason", ""));
+	for (size_t i = 0; i < pmc_json_len(samples); i++) {
+		const struct pmc_jvalue *sm = pmc_json_at(samples, i);
+		double v = pmc_json_get_num(sm, "value", NAN);
+		if (!isnan(v) && run_used(doc, jint(sm, "run", 0, 1, RUN_MAX)) && push_run(s, v))
+			return -ENOMEM;
+	}
+	if (s->nruns) {
+		pmc_series_summarize(s);
+	} else if (!isnan(pmc_json_get_num(m, "value", NAN))) {
+		s->ok = true;
+		s->mean = s->min = s->max = pmc_json_get_num(m, "value", NAN);
+	}
+	return 0;
+}
+
+/* The wall time of each used run (the mean over its batches) as the series "wall-time". */
+static int load_time(struct pmc_loaded *l, const struct pmc_jvalue *doc, unsigned nruns)
+{
+	const struct pmc_jvalue *ex = pmc_json_get(doc, "executions");
+	struct pmc_series *s = add_series(l, "wall-time", PMC_SERIES_TIME);
+
+	if (!s)
+		return -ENOMEM;
+	snprintf(s->unit, sizeof(s->unit), "ns");
+	for (unsigned r = 1; r <= nruns; r++) {
+		double sum = 0;
+		size_t n = 0;
+		for (size_t i = 0; i < pmc_json_len(ex); i++) {
+			const struct pmc_jvalue *x = pmc_json_at(ex, i);
+			double w = pmc_json_get_num(x, "wall_ns", NAN);
+			if (jint(x, "run", 0, 1, RUN_MAX) == (long)r && pmc_json_get_bool(x, "used", false) && !isnan(w)) {
+				sum += w;
+				n++;
+			}
+		}
+		if (n && push_run(s, sum / (double)n))
+			return -ENOMEM;
+	}
+	pmc_series_summarize(s);
+	if (!s->ok)
+		snprintf(s->reason, sizeof(s->reason), "no run completed");
+	return 0;
+}
+
+/* A kernel's declared counts per run (EXPECTED_INSTRUCTIONS...): constants, the same in every run. */
+static int load_declared(struct pmc_loaded *l, const struct pmc_jvalue *consts, unsigned used)
+{
+	for (size_t i = 0; consts && i < consts->n; i++) {
+		struct pmc_series *s;
+		const struct pmc_jvalue *v = consts->items[i];
+
+		if (strncmp(consts->keys[i], "EXPECTED_", 9) || v->type != PMC_J_NUMBER)
+			continue;
+		if (!(s = add_series(l, consts->keys[i], PMC_SERIES_DECLARED)))
+			return -ENOMEM;
+		for (unsigned r = 0; r < (used ? used : 1); r++)
+			if (push_run(s, v->num))
+				return -ENOMEM;
+		pmc_series_summarize(s);
+	}
+	return 0;
+}
+
+static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *err, size_t errlen)
+{
+	const struct pmc_jvalue *runs = pmc_json_get(doc, "runs"), *events = pmc_json_get(doc, "events"),
+				*metrics = pmc_json_get(doc, "metrics"), *origin = pmc_json_get(doc, "origin");
+	unsigned nruns;
+	int rc = 0;
+
+	if (pmc_json_get_num(doc, "schema_version", 0) != 1 || strcmp(pmc_json_get_str(doc, "kind", ""), "stat")) {
+		snprintf(err, errlen, "not a pmctool stat report of schema_version 1 (kind '%.40s', schema_version %g): "
+			 "write one with 'pmctool stat --json -o FILE'", pmc_json_get_str(doc, "kind", "?"),
+			 pmc_json_get_num(doc, "schema_version", 0));
+		return -EINVAL;
+	}
+	if (!runs || !events || events->type != PMC_J_ARRAY || !metrics || metrics->type != PMC_J_ARRAY) {
+		snprintf(err, errlen, "a stat report without its runs, events or metrics");
+		return -EINVAL;
+	}
+	snprintf(l->workload, sizeof(l->workload), "%s", pmc_json_get_str(doc, "workload", ""));
+	l->partial = pmc_json_get_bool(doc, "partial", false);
+	l->exit_status = (int)jint(doc, "exit_status", 1, 0, 255 + 128);
+	nruns = (unsigned)jint(runs, "count", 0, 0, RUN_MAX);
+	l->runs = nruns;
+	l->runs_used = (unsigned)jint(runs, "used", 0, 0, RUN_MAX);
+	l->runs_failed = (unsigned)jint(runs, "failed", 0, 0, RUN_MAX);
+	l->runs_partial = (unsigned)jint(runs, "partial", 0, 0, RUN_MAX);
+	l->rank = -1;
+	if (origin && origin->type == PMC_J_OBJECT) {
+		l->has_origin = true;
+		snprintf(l->host, sizeof(l->host), "%s", pmc_json_get_str(origin, "host", ""));
+		snprintf(l->job, sizeof(l->job), "%s", pmc_json_get_str(origin, "job", ""));
+		l->pid = jint(origin, "pid", 0, 0, 1L << 30);
+		l->rank = jint(origin, "rank", -1, 0, 1L << 30);
+	}
+	l->iterations = pmc_json_get_num(pmc_json_get(doc, "constants"), "ITERATIONS", 0);
+	for (size_t i = 0; !rc && i < events->n; i++)
+		rc = load_event(l, doc, events->items[i], nruns);
+	for (size_t i = 0; !rc && i < metrics->n; i++)
+		rc = load_metric(l, doc, metrics->items[i]);
+	if (!rc)
+		rc = load_time(l, doc, nruns);
+	if (!rc)
+		rc = load_declared(l, pmc_json_get(doc, "constants"), l->runs_used);
+	if (rc == -EINVAL)
+		snprintf(err, errlen, "an event or metric without a name");
+	else if (rc)
+		snprintf(err, errlen, "out of memory");
+	return rc;
+}
+
+int pmc_loaded_parse(const char *text, size_t len, struct pmc_loaded *ret, char *err, size_t errlen)
+{
+	struct pmc_jvalue *doc;
+	struct pmc_loaded l;
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	rc = pmc_json_parse(text, len, &doc, err, errlen);
+	if (rc)
+		return rc;
+	rc = load_doc(&l, doc, err, errlen);
+	pmc_json_free(doc);
+	if (rc) {
+		pmc_loaded_fini(&l);
+		return rc;
+	}
+	*ret = l;
+	return 0;
+}
+
+int pmc_loaded_read_file(const char *path, struct pmc_loaded *ret, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+	struct stat st;
+	char *buf;
+	size_t len = 0;
+
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "%s", strerror(errno));
+		return rc;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > PMC_LOAD_MAX_BYTES) {
+		close(fd);
+		snprintf(err, errlen, "larger than %u MiB", PMC_LOAD_MAX_BYTES >> 20);
+		return -EFBIG;
+	}
+	buf = malloc(PMC_LOAD_MAX_BYTES + 1);
+	if (!buf) {
+		close(fd);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf + len, PMC_LOAD_MAX_BYTES + 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : 0;
+			break;
+		}
+		len += (size_t)n;
+		if (len > PMC_LOAD_MAX_BYTES) {
+			rc = -EFBIG;
+			break;
+		}
+	}
+	close(fd);
+	if (rc)
+		snprintf(err, errlen, "%s", rc == -EFBIG ? "larger than 64 MiB" : strerror(-rc));
+	else
+		rc = pmc_loaded_parse(buf, len, ret, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void pmc_loaded_fini(struct pmc_loaded *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->s[i].runs);
+	free(l->s);
+	l->s = NULL;
+	l->n = 0;
+}
+
+const struct pmc_series *pmc_loaded_find(const struct pmc_loaded *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcasecmp(l->s[i].name, name))
+			return &l->s[i];
+	return NULL;
+}
+
+int pmc_loaded_pool(struct pmc_loaded *dst, const struct pmc_loaded *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		const struct pmc_series *s = &src->s[i];
+		struct pmc_series *d = NULL;
+
+		for (size_t k = 0; k < dst->n && !d; k++)
+			if (dst->s[k].kind == s->kind && !strcmp(dst->s[k].name, s->name))
+				d = &dst->s[k];
+		if (!d) {
+			if (!(d = add_series(dst, s->name, s->kind)))
+				return -ENOMEM;
+			memcpy(d->unit, s->unit, sizeof(d->unit));
+		}
+		if (!d->reason[0])
+			memcpy(d->reason, s->reason, sizeof(d->reason));
+		for (size_t r = 0; r < s->nruns; r++)
+			if (push_run(d, s->runs[r]))
+				return -ENOMEM;
+		pmc_series_summarize(d);
+	}
+	dst->runs += src->runs;
+	dst->runs_used += src->runs_used;
+	dst->runs_failed += src->runs_failed;
+	dst->runs_partial += src->runs_partial;
+	dst->partial |= src->partial;
+	if (!dst->exit_status)
+		dst->exit_status = src->exit_status;
+	if (!dst->workload[0])
+		memcpy(dst->workload, src->workload, sizeof(dst->workload));
+	if (dst->iterations <= 0)
+		dst->iterations = src->iterations;
+	return 0;
+}

@@ -5,10 +5,16 @@
 Measures (a) the wall time and peak memory pmctool stat adds to `true` against perf stat on the same events,
 (b) pmctool list against perf list, (c) one self-read of the counters (RDPMC group read, read() per counter) and an
 empty measured region with 4 counters, with a check that the RDPMC region makes no system call and no allocation,
-(d) planning 1000 events into batches. Prints one summary table and writes every number as JSON.
+(d) planning 1000 events into batches, and with --scaling (e) how the cost grows with events, -r and threads.
+Prints one summary table and writes every number as JSON.
 
-Public tools only: hyperfine, perf, strace; the C programs bench/read_cost and bench/plan_bench come from the meson
-build. Usage: bench/run.sh [--build DIR] [--json PATH] [--runs N] [--quick]
+Every comparison is interleaved (bench/interleave.py): the commands compared run in the same rounds, in alternating
+order, and the result is the median and interquartile range of the per-round ratios, so a busy moment of a shared
+machine weighs on both sides alike. The load average before and after is printed with the table.
+
+Needs python3 (3.9+), perf (linux-perf), strace, /usr/bin/time (time); the C programs bench/read_cost,
+bench/plan_bench and bench/spawn_threads come from the meson build.
+Usage: bench/run.sh [--build DIR] [--json PATH] [--runs N] [--quick] [--scaling]
 """
 import argparse
 import json
@@ -22,6 +28,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from interleave import ratios, rounds, summary  # noqa: E402
+
 TARGET_ADDED_RATIO = 0.25   # pmctool's added wall time below a quarter of perf stat's
 TARGET_REGION_TSC = 200     # an empty measured region with 4 counters, RDPMC path
 EVENTS = "task-clock,page-faults"
@@ -31,22 +40,6 @@ MET, NOT_MET, NOT_HERE, INFO = "met", "not met", "not measurable here", "info"
 
 def log(msg):
     print(f"bench: {msg}", file=sys.stderr, flush=True)
-
-
-def hyperfine(cmds, runs, warmup, env=None):
-    """Median and mean seconds of each command (hyperfine -N: no shell in between), keyed by command."""
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    try:
-        argv = ["hyperfine", "-N", "--style", "none", "--warmup", str(warmup), "--runs", str(runs),
-                "--export-json", path] + cmds
-        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, env=env)
-        with open(path) as f:
-            res = json.load(f)["results"]
-    finally:
-        os.unlink(path)
-    return {r["command"]: {"median_s": r["median"], "mean_s": r["mean"], "stddev_s": r["stddev"],
-                           "min_s": r["min"], "runs": len(r["times"])} for r in res}
 
 
 def peak_rss_kib(argv, runs):
@@ -73,40 +66,45 @@ def row(rows, what, value, target, status, note=""):
     rows.append({"what": what, "value": value, "target": target, "status": status, "note": note})
 
 
+def fmt_ratio(r):
+    if r["median"] is None:
+        return "-"
+    return f"{r['median']:.2f} [{r['p25']:.2f}, {r['p75']:.2f}]"
+
+
 def bench_stat(tools, pmctool, runs, rows, out):
-    if not tools["hyperfine"]:
-        row(rows, "stat: added wall time, pmctool/perf", "-", f"< {TARGET_ADDED_RATIO}", NOT_HERE,
-            "hyperfine is not installed (apt-get install hyperfine)")
-        return
+    """(a) What each tool adds to `true`: true, pmctool and perf run in the same round; the ratio of the two added
+    times is taken per round."""
     if not tools["perf"]:
         row(rows, "stat: added wall time, pmctool/perf", "-", f"< {TARGET_ADDED_RATIO}", NOT_HERE,
             "perf is not installed (apt-get install linux-perf)")
         return
-    sets = {"task-clock,page-faults": (["-e", EVENTS], ["-e", EVENTS]), "default set": ([], [])}
-    cmds = ["true"]
-    for pm_args, perf_args in sets.values():
-        cmds.append(" ".join([pmctool, "stat"] + pm_args + ["--", "true"]))
-        cmds.append(" ".join(["perf", "stat"] + perf_args + ["--", "true"]))
-    log(f"(a) hyperfine: {len(cmds)} commands x {runs} runs")
-    t = hyperfine(cmds, runs, warmup=10)
-    base = t["true"]["median_s"]
-    out["stat"] = {"true": t["true"], "sets": {}}
-    i = 1
+    sets = {"task-clock,page-faults": ["-e", EVENTS], "default set": []}
+    cmds = {"true": (["true"], None)}
+    for name, ev in sets.items():
+        cmds["pmctool " + name] = ([pmctool, "stat"] + ev + ["--", "true"], None)
+        cmds["perf " + name] = (["perf", "stat"] + ev + ["--", "true"], None)
+    log(f"(a) {len(cmds)} commands, {runs} interleaved rounds")
+    t = rounds(cmds, runs, warmup=5)
+    base = t["true"]
+    out["stat"] = {"true": summary(base), "sets": {}}
     for name in sets:
-        pm, pf = t[cmds[i]], t[cmds[i + 1]]
-        i += 2
-        added_pm, added_pf = pm["median_s"] - base, pf["median_s"] - base
-        ratio = added_pm / added_pf if added_pf > 0 else None
-        argv_pm, argv_pf = cmds[i - 2].split(), cmds[i - 1].split()
+        pm, pf = t["pmctool " + name], t["perf " + name]
+        r = ratios(pm, pf, base)
+        added_pm = statistics.median([pm[i] - base[i] for i in range(runs)])
+        added_pf = statistics.median([pf[i] - base[i] for i in range(runs)])
         rss_true = peak_rss_kib(["true"], 9)
+        argv_pm, argv_pf = cmds["pmctool " + name][0], cmds["perf " + name][0]
         rss_pm, rss_pf = peak_rss_kib(argv_pm, 9), peak_rss_kib(argv_pf, 9)
-        d = {"pmctool": pm, "perf": pf, "added_ms_pmctool": added_pm * 1e3, "added_ms_perf": added_pf * 1e3,
-             "ratio": ratio, "peak_rss_kib": {"true": rss_true, "pmctool": rss_pm, "perf": rss_pf}}
+        d = {"pmctool": summary(pm), "perf": summary(pf), "added_ms_pmctool": added_pm * 1e3,
+             "added_ms_perf": added_pf * 1e3, "ratio_per_round": r,
+             "peak_rss_kib": {"true": rss_true, "pmctool": rss_pm, "perf": rss_pf}}
         out["stat"]["sets"][name] = d
         row(rows, f"stat ({name}): added ms pmctool / perf", f"{added_pm * 1e3:.2f} / {added_pf * 1e3:.2f}",
-            "", INFO, f"true alone {base * 1e3:.2f} ms (medians of {runs})")
-        row(rows, f"stat ({name}): added wall time ratio", f"{ratio:.2f}" if ratio is not None else "-",
-            f"< {TARGET_ADDED_RATIO}", MET if ratio is not None and ratio < TARGET_ADDED_RATIO else NOT_MET)
+            "", INFO, f"true alone {statistics.median(base) * 1e3:.2f} ms; medians of {runs} rounds")
+        row(rows, f"stat ({name}): added time ratio per round, median [IQR]", fmt_ratio(r),
+            f"< {TARGET_ADDED_RATIO}",
+            MET if r["median"] is not None and r["median"] < TARGET_ADDED_RATIO else NOT_MET)
         if rss_true is None:
             row(rows, f"stat ({name}): added peak RSS", "-", "", NOT_HERE,
                 "/usr/bin/time is missing (apt-get install time)")
@@ -119,31 +117,107 @@ def bench_stat(tools, pmctool, runs, rows, out):
             f"ratio {pr:.2f}; true alone {rss_true:.0f} KiB" if pr is not None else "")
 
 
+def lines_of(argv, env=None):
+    p = subprocess.run(argv, capture_output=True, text=True, env=env)
+    return sum(1 for ln in p.stdout.splitlines() if ln.startswith("  "))
+
+
 def bench_list(tools, pmctool, runs, rows, out):
-    if not (tools["hyperfine"] and tools["perf"]):
-        row(rows, "list: pmctool/perf", "-", "< 1", NOT_HERE,
-            "needs hyperfine and perf" + ("" if tools["hyperfine"] else " (hyperfine is not installed)"))
+    """(b) Listings, like with like: the same selection from both tools where both can make it (software, hardware,
+    cache, tracepoints), and the default listings and the 'page*' pattern with what each prints (events listed), since
+    those select different things: perf's default adds tracepoints, metrics and its JSON events; a pattern is a
+    substring for perf, a glob over the whole name for pmctool."""
+    if not tools["perf"]:
+        row(rows, "list: pmctool/perf", "-", "< 1", NOT_HERE, "perf is not installed")
         return
-    pairs = {"default": ([pmctool, "list"], ["perf", "list"]),
+    pairs = {"software": ([pmctool, "list", "--pmu", "software"], ["perf", "list", "sw"]),
+             "hardware": ([pmctool, "list", "--pmu", "hardware"], ["perf", "list", "hw"]),
+             "cache": ([pmctool, "list", "--pmu", "cache"], ["perf", "list", "cache"]),
+             "tracepoints": ([pmctool, "list", "--pmu", "tracepoint"], ["perf", "list", "tracepoint"]),
+             "default": ([pmctool, "list"], ["perf", "list"]),
              "pattern 'page*'": ([pmctool, "list", "page*"], ["perf", "list", "page*"])}
-    cmds = []
-    for a, b in pairs.values():
-        cmds += [" ".join(a), " ".join(b)]
-    log(f"(b) hyperfine: {len(cmds)} commands x {runs} runs")
-    t = hyperfine(cmds, runs, warmup=5)
+    cmds = {}
+    for name, (a, b) in pairs.items():
+        cmds["pmctool " + name] = (a, None)
+        cmds["perf " + name] = (b, None)
     env = dict(os.environ, LIBPFM_FORCE_PMU="hsw")
-    forced = hyperfine([f"{pmctool} list"], runs, warmup=5, env=env)[f"{pmctool} list"]
+    cmds["pmctool hsw"] = ([pmctool, "list"], env)
+    cmds["pmctool hsw page*"] = ([pmctool, "list", "page*"], env)
+    log(f"(b) {len(cmds)} commands, {runs} interleaved rounds")
+    t = rounds(cmds, runs, warmup=3)
     out["list"] = {}
-    for i, name in enumerate(pairs):
-        pm, pf = t[cmds[2 * i]], t[cmds[2 * i + 1]]
-        ratio = pm["median_s"] / pf["median_s"]
-        out["list"][name] = {"pmctool": pm, "perf": pf, "ratio": ratio}
-        row(rows, f"list ({name}): ms pmctool / perf", f"{pm['median_s'] * 1e3:.2f} / {pf['median_s'] * 1e3:.2f}",
-            "< 1", MET if ratio < 1 else NOT_MET, f"ratio {ratio:.2f}")
-    ratio = forced["median_s"] / t[cmds[1]]["median_s"]
-    out["list"]["hsw forced"] = {"pmctool": forced, "ratio_to_perf_default": ratio}
-    row(rows, "list (LIBPFM_FORCE_PMU=hsw, every Haswell event): ms", f"{forced['median_s'] * 1e3:.2f}", "< 1",
-        MET if ratio < 1 else NOT_MET, f"ratio to perf list {ratio:.2f}")
+    for name, (a, b) in pairs.items():
+        pm, pf = t["pmctool " + name], t["perf " + name]
+        r = ratios(pm, pf)
+        n_pm, n_pf = lines_of(a), lines_of(b)
+        out["list"][name] = {"pmctool": summary(pm), "perf": summary(pf), "ratio_per_round": r,
+                             "events_listed": {"pmctool": n_pm, "perf": n_pf}}
+        row(rows, f"list ({name}): ms pmctool / perf, ratio per round",
+            f"{statistics.median(pm) * 1e3:.2f} / {statistics.median(pf) * 1e3:.2f}, {fmt_ratio(r)}", "< 1",
+            MET if r["median"] is not None and r["median"] < 1 else NOT_MET,
+            f"lines listed {n_pm} / {n_pf}")
+    h, hp = t["pmctool hsw"], t["pmctool hsw page*"]
+    r = ratios(hp, h)
+    out["list"]["hsw forced"] = {"all": summary(h), "page*": summary(hp), "pattern_over_all_per_round": r}
+    row(rows, "list, LIBPFM_FORCE_PMU=hsw: 'page*' / whole listing, per round", fmt_ratio(r), "<= 1",
+        MET if r["median"] is not None and r["median"] <= 1.05 else NOT_MET,
+        f"whole {statistics.median(h) * 1e3:.2f} ms, {lines_of([pmctool, 'list'], env)} lines")
+
+
+def ev_list(n):
+    """n software events (repeats allowed: each is a counter of its own), the same list for both tools."""
+    base = ["task-clock", "page-faults", "context-switches", "cpu-migrations", "minor-faults", "major-faults",
+            "alignment-faults", "emulation-faults", "cpu-clock"]
+    mods = ["", ":u", ":k"]
+    evs = [b + m for m in mods for b in base]
+    while len(evs) < n:
+        evs = evs + evs
+    return ",".join(evs[:n])
+
+
+def bench_scaling(tools, pmctool, build, rows, out):
+    """(e) How the cost grows: events 1/10/100/1000 (-r 10), -r 1/10/100/1000/8000 (100 events), threads
+    1/100/10000 (task-clock,page-faults). pmctool and perf in the same rounds; the growth per step is the time ratio
+    to the previous step over the size ratio (1.00: linear; above: super-linear)."""
+    if not tools["perf"]:
+        row(rows, "scaling", "-", "", NOT_HERE, "perf is not installed")
+        return
+    threads = os.path.join(build, "bench", "spawn_threads")
+    steps = [("events", n, ["-r", "10", "-e", ev_list(n)], ["true"], 5 if n < 1000 else 2) for n in (1, 10, 100, 1000)]
+    steps += [("runs", r, ["-r", str(r), "-e", ev_list(100)], ["true"], 5 if r < 1000 else 1)
+              for r in (1, 10, 100, 1000, 8000)]
+    steps += [("threads", n, ["-e", EVENTS], [threads, str(n)], 5) for n in (1, 100, 10000)]
+    out["scaling"] = []
+    prev = {}
+    for axis, n, args, workload, nr in steps:
+        cmds = {"pmctool": ([pmctool, "stat"] + args + ["--"] + workload, None),
+                "perf": (["perf", "stat"] + args + ["--"] + workload, None)}
+        log(f"(e) {axis} {n}: {nr} rounds")
+        t = rounds(cmds, nr, warmup=0 if nr == 1 else 1)
+        pm, pf = statistics.median(t["pmctool"]), statistics.median(t["perf"])
+        r = ratios(t["pmctool"], t["perf"])
+        d = {"axis": axis, "n": n, "pmctool_s": pm, "perf_s": pf, "ratio_per_round": r, "rounds": nr}
+        if axis in prev:
+            pn, ppm, ppf = prev[axis]
+            d["growth_per_step"] = {"pmctool": (pm / ppm) / (n / pn), "perf": (pf / ppf) / (n / pn)}
+        prev[axis] = (n, pm, pf)
+        if axis == "runs":
+            d["per_run_ms"] = {"pmctool": pm / n * 1e3, "perf": pf / n * 1e3}
+        out["scaling"].append(d)
+        g = d.get("growth_per_step")
+        row(rows, f"scaling {axis}={n}: s pmctool / perf, ratio per round",
+            f"{pm:.3f} / {pf:.3f}, {fmt_ratio(r)}", "", INFO,
+            (f"growth/step {g['pmctool']:.2f} / {g['perf']:.2f}" if g else "first step") +
+            (f"; per run {d['per_run_ms']['pmctool']:.2f} / {d['per_run_ms']['perf']:.2f} ms"
+             if axis == "runs" else ""))
+    runs = [d for d in out["scaling"] if d["axis"] == "runs"]
+    r100 = next(d for d in runs if d["n"] == 100)["per_run_ms"]["pmctool"]
+    r8000 = next(d for d in runs if d["n"] == 8000)
+    flat = r8000["per_run_ms"]["pmctool"] / r100
+    row(rows, "scaling: pmctool's cost per run, -r 8000 / -r 100 (100 events)", f"{flat:.2f}", "<= 1.10",
+        MET if flat <= 1.10 else NOT_MET)
+    row(rows, "scaling: -r 8000 x 100 events, pmctool / perf", f"{r8000['pmctool_s'] / r8000['perf_s']:.2f}", "<= 1",
+        MET if r8000["pmctool_s"] <= r8000["perf_s"] else NOT_MET, "one round each")
 
 
 def strace_region(tools, read_cost):
@@ -321,7 +395,7 @@ def machine():
         pass
     pmu = os.path.exists("/sys/bus/event_source/devices/cpu") or os.path.exists("/sys/devices/cpu")
     versions = {}
-    for tool, argv in (("perf", ["perf", "--version"]), ("hyperfine", ["hyperfine", "--version"])):
+    for tool, argv in (("perf", ["perf", "--version"]),):
         if shutil.which(tool):
             versions[tool] = subprocess.run(argv, capture_output=True, text=True).stdout.strip()
     return {"cpu": cpu, "cpus": os.cpu_count(), "kernel": platform.release(), "hardware_pmu": pmu,
@@ -330,7 +404,8 @@ def machine():
 
 def print_table(rows, m):
     print(f"\npmctool overhead, {m['date']}, {m['cpu']} x{m['cpus']}, Linux {m['kernel']}, "
-          f"hardware PMU: {'yes' if m['hardware_pmu'] else 'no'}\n")
+          f"hardware PMU: {'yes' if m['hardware_pmu'] else 'no'}, load average "
+          f"{m['load_before'][0]:.2f} before, {m['load_after'][0]:.2f} after\n")
     w1 = max(len(r["what"]) for r in rows)
     w2 = max(len(str(r["value"])) for r in rows)
     w3 = max(len(r["target"]) for r in rows)
@@ -343,8 +418,10 @@ def main():
     ap = argparse.ArgumentParser(description="pmctool's own cost against perf and the physical limits")
     ap.add_argument("--build", default="build", help="meson build directory (default: build)")
     ap.add_argument("--json", default="bench/results.json", help="where to write every number")
-    ap.add_argument("--runs", type=int, default=200, help="hyperfine runs per command (default 200)")
-    ap.add_argument("--quick", action="store_true", help="20 runs per command")
+    ap.add_argument("--runs", type=int, default=100, help="interleaved rounds per comparison (default 100)")
+    ap.add_argument("--quick", action="store_true", help="20 rounds per comparison")
+    ap.add_argument("--scaling", action="store_true",
+                    help="also the scaling table (events, -r, threads; several minutes: -r 8000 x 100 events)")
     a = ap.parse_args()
     runs = 20 if a.quick else a.runs
     pmctool = os.path.abspath(os.path.join(a.build, "pmctool"))
@@ -353,17 +430,21 @@ def main():
             print(f"bench: {b} is missing: build first (meson setup {a.build} && ninja -C {a.build})",
                   file=sys.stderr)
             return 2
-    tools = {t: shutil.which(t) is not None for t in ("hyperfine", "perf", "strace")}
+    tools = {t: shutil.which(t) is not None for t in ("perf", "strace")}
     for t, ok in tools.items():
         if not ok:
             log(f"{t} is not installed: the parts that need it are reported as not measurable")
     rows, out = [], {"machine": machine(), "targets": {"added_wall_ratio": TARGET_ADDED_RATIO,
                                                        "empty_region_rdpmc_tsc": TARGET_REGION_TSC}}
+    out["machine"]["load_before"] = os.getloadavg()
     bench_stat(tools, pmctool, runs, rows, out)
     bench_list(tools, pmctool, runs, rows, out)
     bench_read(tools, os.path.abspath(a.build), rows, out)
     bench_plan(os.path.abspath(a.build), rows, out)
     bench_regions(tools, os.path.abspath(a.build), rows, out)
+    if a.scaling:
+        bench_scaling(tools, pmctool, os.path.abspath(a.build), rows, out)
+    out["machine"]["load_after"] = os.getloadavg()
     out["summary"] = rows
     print_table(rows, out["machine"])
     os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)

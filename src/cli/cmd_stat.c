@@ -50,7 +50,7 @@ static const char stat_help[] =
 	"      --dry-run           print the plan (batches, encodings) and exit without running anything (text, or\n"
 	"                          JSON with --json)\n"
 	"  -r, --repeat N          run N times; report mean, median, stddev, min and max (1..100000); runs that\n"
-	"                          failed are listed and kept out of the statistics\n"
+	"                          failed are listed and kept out of the statistics; N x counts per run <= 2000000\n"
 	"\n"
 	"Scopes (perf's spellings):\n"
 	"  -p, --pid PID[,PID...]  count running processes (all their threads, and threads they start) until they\n"

@@ -8,8 +8,10 @@
 #include <sys/wait.h>
 
 #include "cli/stat.h"
+#include "perf/keep.h"
 #include "perf/open.h"
 #include "run/launch.h"
+#include "util/fdlimit.h"
 
 volatile sig_atomic_t stat_interrupted;
 
@@ -22,18 +24,10 @@ void stat_print_open_record(const struct pmc_open_record *rec, void *ctx)
 	fprintf(ctx, "%s\n", line);
 }
 
+/* Every sample goes to the report's store (kept out of the workload's fork: report/store.h). */
 int stat_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
 {
-	struct pmc_sample *p = realloc(e->samples, (e->nsamples + 1) * sizeof(*p));
-
-	if (!p)
-		return -ENOMEM;
-	e->samples = p;
-	p[e->nsamples].run = run;
-	p[e->nsamples].batch = batch;
-	p[e->nsamples].count = *c;
-	e->nsamples++;
-	return 0;
+	return pmc_report_push_sample(e, run, batch, c);
 }
 
 /* The batch each planned event belongs to, after any split. */
@@ -90,6 +84,16 @@ int stat_report_launch_failure(const struct stat_opts *o, const struct pmc_launc
 	return PMC_EXIT_INTERNAL;
 }
 
+/* Whether some batch other than b runs (is not known to be unsupported): only then may b be skipped, so that the
+ * every-batch events (anchors, free events) are counted at least once. */
+static bool another_batch_runs(const struct stat_events *se, size_t b)
+{
+	for (size_t k = 0; k < se->plan.nbatches; k++)
+		if (k != b && !se->plan.batches[k].unsupported)
+			return true;
+	return false;
+}
+
 /* One run of one batch. Returns 0, 1 to retry the batch (the plan was split or the batch ungrouped), or an exit
  * status > 1. */
 static int run_batch(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep, unsigned run,
@@ -110,6 +114,8 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 	req.events = (const struct pmc_event *const *)reqev;
 	req.n = stat_build_request(se, b, reqev, idx);
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
+	req.first_own = req.n - se->plan.batches[b].n;
+	req.skip_unsupported = another_batch_runs(se, b);
 	out.counts = counts;
 	if (o->regions && (rc = stat_regions_begin(o, &req)))
 		goto out;
@@ -141,6 +147,14 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
 		else
 			rc = stat_report_launch_failure(o, &le);
+		goto out;
+	} else if (out.skipped) {
+		/* Nothing of its own could be counted: its events keep the reason, the command was not run, and later
+		 * runs skip the batch without opening anything. */
+		se->plan.batches[b].unsupported = true;
+		for (size_t k = req.first_own; k < req.n; k++)
+			if (stat_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
+				rc = PMC_EXIT_INTERNAL;
 		goto out;
 	} else if (req.group && !out.interrupted && pmc_group_never_ran(counts, req.events, req.n)) {
 		se->never_ran++;
@@ -186,8 +200,53 @@ out:
 	return rc;
 }
 
+/* Every sample is kept (the exact median, the per-run output), so -r x the events each run records is bounded
+ * (PMC_REPORT_MAX_SAMPLES, pmctool-stat(1)); within it, room for all of them is made before the first run. */
+static int reserve_samples(const struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
+{
+	unsigned long long per_run = 0;
+
+	for (size_t b = 0; b < se->plan.nbatches; b++) {
+		for (size_t i = 0; i < se->plan.nevery; i++)
+			per_run += pmc_plan_every_in_batch(&se->plan, b, &se->evs[se->plan.every[i]]);
+		per_run += se->plan.batches[b].n;
+	}
+	if (per_run * o->runs > PMC_REPORT_MAX_SAMPLES) {
+		fprintf(stderr,
+			"pmctool stat: -r %u x %llu counts per run (events, and each every-batch event once per batch) is "
+			"%llu counts; at most %u are kept (every one is, for the exact median): lower -r to %llu or "
+			"measure fewer events\n",
+			o->runs, per_run, per_run * o->runs, PMC_REPORT_MAX_SAMPLES,
+			PMC_REPORT_MAX_SAMPLES / (per_run ? per_run : 1));
+		return PMC_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < se->n; i++)
+		if (pmc_report_reserve_samples(&rep->events[i], (size_t)o->runs *
+						(se->plan.in_every[i] ? se->plan.nbatches : 1)))
+			return PMC_EXIT_INTERNAL;
+	return 0;
+}
+
+/* How many copies may be kept open (perf/keep.h): the descriptors left once the largest batch and a margin for
+ * pipes and the guard are counted, after asking for room for all of them (this process's limit only). */
+static size_t keep_budget(const struct stat_events *se)
+{
+	size_t most = 0, wanted = 0, limit = 0, runs_need;
+
+	for (size_t b = 0; b < se->plan.nbatches; b++)
+		most = se->plan.batches[b].n > most ? se->plan.batches[b].n : most;
+	for (size_t i = 0; i < se->n; i++)
+		wanted += pmc_keep_wanted(&se->evs[i].attr);
+	runs_need = se->plan.nevery + most + 64;
+	if (!wanted)
+		return 0;
+	pmc_fd_limit_ensure(runs_need + wanted, &limit);
+	return limit > runs_need ? limit - runs_need : 0;
+}
+
 int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
 {
+	struct pmc_keep keep = { 0 };
 	unsigned done = 0; /* batch runs completed */
 	size_t ungrouped = 0;
 	int rc = 0;
@@ -201,12 +260,19 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
+	rc = reserve_samples(se, o, rep);
+	if (!rc)
+		pmc_keep_open(&keep, se->evs, se->n, keep_budget(se));
 
 	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
 		unsigned done_before = done;
 
 		for (size_t b = 0; b < se->plan.nbatches && !stat_interrupted; b++) {
-			int r = run_batch(se, o, rep, run, b);
+			int r;
+
+			if (se->plan.batches[b].unsupported)
+				continue;
+			r = run_batch(se, o, rep, run, b);
 			if (r == 1) {
 				b--; /* the same batch again, now split or ungrouped */
 				continue;
@@ -220,8 +286,17 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		if (done > done_before) /* a run that failed before any batch finished adds nothing to report */
 			rep->nruns = run + 1;
 	}
-	for (size_t b = 0; b < se->plan.nbatches; b++)
+	for (size_t b = 0; b < se->plan.nbatches; b++) {
 		ungrouped += se->plan.batches[b].ungrouped;
+		rep->nbatches_skipped += se->plan.batches[b].unsupported;
+	}
+	if (rep->nbatches_skipped)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "batches-skipped",
+				     "%u of %zu batches had no event of their own the kernel could open; the command was "
+				     "not run for them (their events are listed with the reason), which saved %zu "
+				     "execution%s",
+				     rep->nbatches_skipped, se->plan.nbatches, (size_t)rep->nbatches_skipped * o->runs,
+				     rep->nbatches_skipped * o->runs == 1 ? "" : "s");
 	if (se->never_ran)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "group-never-ran",
 				     "the kernel accepted a batch as one group but never ran it (time running 0: the NMI "
@@ -244,6 +319,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 		rep->sys_s /= done;
 	}
 	rep->partial = stat_interrupted != 0;
+	pmc_keep_close(&keep);
 	pmc_perf_set_observer(NULL, NULL);
 	return rc;
 }

@@ -86,10 +86,32 @@ int pmc_list_event_attr(const struct pmc_list_event *ev, unsigned i, struct pmc_
 	return 0;
 }
 
+/* Whether one of ev's umasks is accepted by match(arg, name). Matching needs only the names, so libpfm4 is asked
+ * without the OS layer (PFM_OS_NONE): each call rebuilds the event's attribute list, and the perf layer's modifiers
+ * made that list, and so every lookup while matching, longer. Umasks come first in either list. */
+static bool umask_matches(const struct pmc_list_event *ev, bool (*match)(const char *, const char *), const char *arg)
+{
+	for (unsigned i = 0; i < ev->nattrs; i++) {
+		pfm_event_attr_info_t a = { .size = sizeof(a) };
+
+		if (pfm_get_event_attr_info(ev->pfm_idx, (int)i, PFM_OS_NONE, &a) != PFM_SUCCESS)
+			continue;
+		if (a.type != PFM_ATTR_UMASK)
+			break; /* past the umasks */
+		if (match(arg, a.name))
+			return true;
+	}
+	return false;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+	return !strcasecmp(a, b);
+}
+
 static bool selected(const struct walk *w, const struct pmc_list_event *ev)
 {
 	const char *p = w->q->pattern;
-	struct pmc_list_attr a;
 
 	if (!p || pmc_pattern_match(p, ev->name) || pmc_pattern_match(p, ev->spelling) ||
 	    pmc_pattern_match(p, ev->desc))
@@ -98,15 +120,9 @@ static bool selected(const struct walk *w, const struct pmc_list_event *ev)
 		/* EVENT:UMASK or event.umask: this event with that umask */
 		if (strcasecmp(w->event, ev->name) && strcasecmp(w->event, ev->spelling))
 			return false;
-		for (unsigned i = 0; i < ev->nattrs; i++)
-			if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK && !strcasecmp(w->umask, a.name))
-				return true;
-		return !w->umask[0];
+		return !w->umask[0] || umask_matches(ev, same_name, w->umask);
 	}
-	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK && pmc_pattern_match(p, a.name))
-			return true;
-	return false;
+	return ev->pfm_idx >= 0 && umask_matches(ev, pmc_pattern_match, p);
 }
 
 static int emit(const struct walk *w, const struct pmc_list_event *ev)

@@ -58,6 +58,51 @@ int pmc_tsc_from_model_name(const char *model_name, double *ret_hz)
 	return 0;
 }
 
+/* Whether the space-separated list holds word. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = strstr(list, word); p; p = strstr(p + 1, word))
+		if ((p == list || p[-1] == ' ' || p[-1] == '\t') && (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+int pmc_tsc_from_kernel_cpuinfo(const char *cpuinfo, bool has_cpufreq, double *ret_hz)
+{
+	FILE *f = fopen(cpuinfo, "re");
+	char *line = NULL;
+	size_t cap = 0;
+	double mhz = 0;
+	bool known = false, aperf = false, have_flags = false;
+
+	if (!f)
+		return -errno;
+	/* The first processor's block is enough: the fields are per CPU but the flags and cpu_khz are global. */
+	while (getline(&line, &cap, f) > 0 && line[0] != '\n') {
+		char *colon = strchr(line, ':');
+
+		if (!colon)
+			continue;
+		if (!strncmp(line, "flags", 5) && strspn(line + 5, " \t") == (size_t)(colon - line - 5)) {
+			have_flags = true;
+			known = has_word(colon + 1, "tsc_known_freq");
+			aperf = has_word(colon + 1, "aperfmperf");
+		} else if (!strncmp(line, "cpu MHz", 7)) {
+			mhz = strtod(colon + 1, NULL);
+		}
+	}
+	free(line);
+	fclose(f);
+	/* "cpu MHz" is the kernel's cpu_khz only when neither APERF/MPERF nor a cpufreq driver give a live frequency;
+	 * with tsc_known_freq (CPUID or the hypervisor told the kernel the rate) cpu_khz is tsc_khz. */
+	if (!have_flags || !known || aperf || has_cpufreq || !(mhz > 0) || !isfinite(mhz))
+		return -ENODATA;
+	*ret_hz = mhz * 1e6;
+	return 0;
+}
+
 int pmc_tsc_from_perf_page(double *ret_hz)
 {
 	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_SOFTWARE,

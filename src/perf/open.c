@@ -18,8 +18,8 @@ void pmc_perf_set_observer(pmc_perf_observer fn, void *ctx)
 	observer_ctx = ctx;
 }
 
-static int open_noted(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags,
-		      const char *note)
+int pmc_perf_open_noted(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags,
+			const char *note)
 {
 	struct pmc_open_record rec;
 	long fd;
@@ -38,7 +38,7 @@ static int open_noted(struct perf_event_attr *attr, pid_t pid, int cpu, int grou
 
 int pmc_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {
-	return open_noted(attr, pid, cpu, group_fd, flags, NULL);
+	return pmc_perf_open_noted(attr, pid, cpu, group_fd, flags, NULL);
 }
 
 int pmc_perf_record_format(const struct pmc_open_record *rec, char *buf, size_t len)
@@ -75,7 +75,7 @@ int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int gr
 		return fd;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
-	fd = open_noted(a, pid, cpu, group_fd, 0, "retry: user mode only (perf_event_paranoid)");
+	fd = pmc_perf_open_noted(a, pid, cpu, group_fd, 0, "retry: user mode only (perf_event_paranoid)");
 	if (fd >= 0)
 		*ret_count_flags |= PMC_COUNT_USER_ONLY;
 	return fd;

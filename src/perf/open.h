@@ -34,6 +34,10 @@ void pmc_perf_set_observer(pmc_perf_observer fn, void *ctx);
  */
 int pmc_perf_record_format(const struct pmc_open_record *rec, char *buf, size_t len);
 
+/* pmc_perf_open with a note the observer's record carries (why this open was made). */
+int pmc_perf_open_noted(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags,
+			const char *note);
+
 enum pmc_open_opts {
 	PMC_OPEN_NO_EXCLUDE = 1u << 0, /* the PMU refuses exclude bits (msr): no user-only retry */
 };

@@ -25,6 +25,7 @@ struct pmc_batch {
 			       counter i is left out of it */
 	bool ungrouped;     /* the kernel refused this batch as a group and it could not be split: its events are
 			       opened one by one (only this batch: grouping is never turned off for the others) */
+	bool unsupported;   /* none of its own events opened in the first run: later runs skip it (stat) */
 };
 
 struct pmc_plan {

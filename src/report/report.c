@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "report/report.h"
 #include "report/regions.h"
+#include "report/store.h"
 
 #include <errno.h>
 #include <math.h>
@@ -73,7 +74,7 @@ static void summarize_runs(struct pmc_report *rep)
 		}
 	}
 	for (unsigned r = 0; r < nruns; r++) {
-		if (batches[r] < rep->nbatches)
+		if (batches[r] + rep->nbatches_skipped < rep->nbatches)
 			rep->run_state[r] = PMC_RUN_PARTIAL;
 		rep->runs_ok += rep->run_state[r] == PMC_RUN_OK;
 		rep->runs_failed += rep->run_state[r] == PMC_RUN_FAILED;
@@ -113,12 +114,48 @@ double pmc_report_sem(const struct pmc_report_event *e)
 
 int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x)
 {
-	struct pmc_report_exec *p = realloc(rep->execs, (rep->nexecs + 1) * sizeof(*p));
+	void *p = rep->execs;
 
-	if (!p)
+	if (pmc_store_reserve(&p, &rep->execs_cap, rep->nexecs + 1, sizeof(*x)))
 		return -ENOMEM;
 	rep->execs = p;
-	p[rep->nexecs++] = *x;
+	rep->execs[rep->nexecs++] = *x;
+	return 0;
+}
+
+int pmc_report_reserve_samples(struct pmc_report_event *e, size_t n)
+{
+	void *p = e->samples;
+
+	if (e->samples && !e->samples_cap) {
+		/* a malloc'd array (a merged row, a test's report): move it into the store */
+		void *q = NULL;
+		size_t cap = 0;
+
+		if (pmc_store_reserve(&q, &cap, n > e->nsamples ? n : e->nsamples, sizeof(*e->samples)))
+			return -ENOMEM;
+		memcpy(q, e->samples, e->nsamples * sizeof(*e->samples));
+		free(e->samples);
+		e->samples = q;
+		e->samples_cap = cap;
+		return 0;
+	}
+	if (pmc_store_reserve(&p, &e->samples_cap, n, sizeof(*e->samples)))
+		return -ENOMEM;
+	e->samples = p;
+	return 0;
+}
+
+int pmc_report_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
+{
+	struct pmc_sample *s;
+
+	if (pmc_report_reserve_samples(e, e->nsamples + 1))
+		return -ENOMEM;
+	s = &e->samples[e->nsamples++];
+	s->run = run;
+	s->batch = batch;
+	s->count = *c;
 	return 0;
 }
 
@@ -222,22 +259,24 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 	free(vals);
 
 	if (e->in_every_batch && nbatches > 1) {
-		double bmin = INFINITY, bmax = -INFINITY, bsum = 0;
-		unsigned bn = 0;
+		double bmin = INFINITY, bmax = -INFINITY, bsum = 0, *bsums = calloc(nbatches, sizeof(*bsums));
+		unsigned bn = 0, *cnt = calloc(nbatches, sizeof(*cnt));
 
-		for (unsigned b = 0; b < nbatches; b++) {
-			double s = 0;
-			unsigned k = 0;
-			for (size_t i = 0; i < e->nsamples; i++) {
-				if (e->samples[i].batch != b || e->samples[i].count.status != PMC_COUNT_OK ||
-				    !pmc_report_run_used(rep, e->samples[i].run))
-					continue;
-				s += pmc_report_sample_value(e, &e->samples[i].count);
-				k++;
-			}
-			if (!k)
+		/* One pass over the samples (not one per batch: with many batches and runs that was quadratic). */
+		for (size_t i = 0; bsums && cnt && i < e->nsamples; i++) {
+			const struct pmc_sample *sm = &e->samples[i];
+			if (sm->batch >= nbatches || sm->count.status != PMC_COUNT_OK ||
+			    !pmc_report_run_used(rep, sm->run))
 				continue;
-			s /= k;
+			bsums[sm->batch] += pmc_report_sample_value(e, &sm->count);
+			cnt[sm->batch]++;
+		}
+		for (unsigned b = 0; bsums && cnt && b < nbatches; b++) {
+			double s;
+
+			if (!cnt[b])
+				continue;
+			s = bsums[b] / cnt[b];
 			bmin = s < bmin ? s : bmin;
 			bmax = s > bmax ? s : bmax;
 			bsum += s;
@@ -245,6 +284,8 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 		}
 		if (bn > 1 && bsum > 0)
 			e->batch_spread_pct = 100.0 * (bmax - bmin) / (bsum / bn);
+		free(bsums);
+		free(cnt);
 	}
 }
 
@@ -325,12 +366,21 @@ void pmc_report_fini(struct pmc_report *rep)
 {
 	if (!rep)
 		return;
-	for (size_t i = 0; i < rep->nevents; i++)
-		free(rep->events[i].samples);
+	for (size_t i = 0; i < rep->nevents; i++) {
+		struct pmc_report_event *e = &rep->events[i];
+
+		if (e->samples_cap)
+			pmc_store_free(e->samples, e->samples_cap, sizeof(*e->samples));
+		else
+			free(e->samples);
+	}
 	free(rep->events);
 	free(rep->metrics);
 	free(rep->checks);
-	free(rep->execs);
+	if (rep->execs_cap)
+		pmc_store_free(rep->execs, rep->execs_cap, sizeof(*rep->execs));
+	else
+		free(rep->execs);
 	free(rep->run_state);
 	free(rep->metric_runs);
 	rep->metric_runs = NULL;
@@ -338,7 +388,7 @@ void pmc_report_fini(struct pmc_report *rep)
 	rep->regions = NULL;
 	rep->execs = NULL;
 	rep->run_state = NULL;
-	rep->nexecs = rep->nrun_state = 0;
+	rep->nexecs = rep->nrun_state = rep->execs_cap = 0;
 	rep->events = NULL;
 	rep->metrics = NULL;
 	rep->checks = NULL;

@@ -40,6 +40,7 @@ struct pmc_report_event {
 	int batch;                  /* the one batch it was planned in, or -1 when in_every_batch */
 	struct pmc_sample *samples; /* nsamples entries, owned by the report */
 	size_t nsamples;
+	size_t samples_cap;         /* > 0: samples is a pmc_store array (pmc_report_push_sample); 0: malloc'd */
 
 	/* Summary, filled by pmc_report_summarize(). Statistics are over the scaled values of the OK samples. */
 	enum pmc_count_status status; /* OK when at least one sample counted; else the status of the samples */
@@ -110,6 +111,7 @@ struct pmc_report {
 	char workload[512];         /* the command line, or "kernel fma (iters=...)" */
 	const char *mode;           /* "single", "rerun" or "multiplex" */
 	unsigned nbatches, nruns;
+	unsigned nbatches_skipped;  /* batches none of whose own events opened: never run (a run is whole without them) */
 	bool partial;               /* interrupted: counts so far only */
 
 	struct pmc_report_event *events;
@@ -129,8 +131,8 @@ struct pmc_report {
 	int exit_status;            /* the first failing run's: exit code, or 128+signal; 0 when none failed */
 	int term_signal;            /* the signal that ended that run, 0 if none */
 
-	struct pmc_report_exec *execs; /* every execution, in order */
-	size_t nexecs;
+	struct pmc_report_exec *execs; /* every execution, in order (a pmc_store array: execs_cap) */
+	size_t nexecs, execs_cap;
 	/* Filled by pmc_report_summarize() from execs: the runs the statistics are over ("used") and why the others
 	 * are not. Failed runs are kept out while any run succeeded; partial (interrupted) runs while any run
 	 * completed. When nothing better exists the statistics are over what there is, and stats_over says so. */
@@ -162,6 +164,16 @@ struct pmc_report {
 	struct pmc_origin origin;
 	struct pmc_report_regions *regions; /* stat --regions (report/regions.h); NULL otherwise. Owned. */
 };
+
+/* The most samples one measurement may keep: -r x (each batch's events, anchors once per batch), as planned. Every
+ * sample is kept (48 bytes: the exact median and the per-run output need each value), so this bounds the memory:
+ * about 92 MiB of samples and as much again at most for the executions. stat refuses a larger -r x events. */
+#define PMC_REPORT_MAX_SAMPLES 2000000u
+
+/* Append one sample of e (run, batch, count) in storage fork() does not copy (report/store.h); room for the
+ * expected number may be made first with pmc_report_reserve_samples. 0 or -ENOMEM. */
+int pmc_report_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c);
+int pmc_report_reserve_samples(struct pmc_report_event *e, size_t n);
 
 /* Hybrid CPUs: after the measurement, add a merged row right after each event's per-core-PMU copies (events named
  * "NAME [pmu]" with ev.core_pmu set): named NAME, summing the copies sample by sample. 0 or -ENOMEM. */

@@ -235,6 +235,18 @@ static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, st
 	return 0;
 }
 
+/* Whether the batch's own events all failed to open (with req->skip_unsupported): then running the command would
+ * count only the every-batch events, which every other batch counts too. */
+static bool own_none_open(const struct pmc_measure_req *req, const int *fds)
+{
+	if (!req->skip_unsupported || req->first_own >= req->n)
+		return false;
+	for (size_t i = req->first_own; i < req->n; i++)
+		if (fds[i] >= 0)
+			return false;
+	return true;
+}
+
 /* Start or stop the CPU-wide events of the batch (the task events follow exec and exit by themselves). */
 static void toggle_cpu_wide(const struct pmc_measure_req *req, const int *fds, unsigned long op)
 {
@@ -387,6 +399,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	out->group_err = 0;
 	out->group_err_index = -1;
 	out->interrupted = false;
+	out->skipped = false;
 	fds = malloc((req->n ? req->n : 1) * sizeof(*fds));
 	if (!fds) {
 		err->what = PMC_LAUNCH_SYSTEM;
@@ -403,6 +416,9 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		err->what = PMC_LAUNCH_GROUP;
 		err->err = out->group_err;
 		pmc_launch_cancel(&l);
+	} else if (own_none_open(req, fds)) {
+		out->skipped = true; /* the held child exits without exec */
+		pmc_launch_cancel(&l);
 	} else {
 		toggle_cpu_wide(req, fds, PERF_EVENT_IOC_ENABLE);
 		pmc_launch_go(&l, err);
@@ -414,7 +430,8 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	out->wait_status = l.status;
 	if (pmc_launch_finish(&l, err) == 0) {
 		/* Every counter is read before any is closed: closing a leader would detach its group. */
-		read_batch(req, fds, out);
+		if (!out->skipped)
+			read_batch(req, fds, out);
 		rc = 0;
 	}
 	for (size_t i = 0; i < req->n; i++)

@@ -18,6 +18,8 @@ struct pmc_measure_req {
 	bool group; /* open the batch's hardware events as one group (rerun mode); false: each alone (multiplex) */
 	bool keep_fd_set; /* a command inherits keep_fd (pmctool's descriptors are close-on-exec otherwise) */
 	int keep_fd;
+	bool skip_unsupported; /* when none of the batch's own events [first_own, n) opens, do not run the command */
+	size_t first_own;      /* events before it are every-batch events (anchors, free events) */
 };
 
 struct pmc_measure_out {
@@ -26,6 +28,8 @@ struct pmc_measure_out {
 	struct rusage ru;         /* of the workload (command: wait4; kernel: the measured thread, RUSAGE_THREAD delta) */
 	int wait_status;          /* command: status from wait4; kernel: 0 */
 	bool interrupted;         /* SIGINT/SIGTERM arrived during the run: counts are partial */
+	bool skipped;             /* req->skip_unsupported and none of the own events opened: the command was not
+				     run (it never reached exec), the own events' counts say why; nothing else counted */
 	int group_err;            /* rerun mode: errno of a group open the kernel rejected (EINVAL: the batch must be
 				     split by the planner), 0 otherwise */
 	int group_err_index;      /* index in req->events of the member whose open failed with group_err */

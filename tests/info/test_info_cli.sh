@@ -15,7 +15,7 @@ else
 	ok "no kernel PMU: not available, exit 11, probe ENOENT"
 fi
 expect_out '^TSC' "TSC section"
-expect_out 'GHz \(source: (cpuid-0x15|perf-mmap|cpuinfo-model-name|calibration)\)' "TSC rate with its source"
+expect_out 'GHz \(source: (cpuid-0x15|perf-mmap|kernel-tsc-known-freq|cpuinfo-model-name|calibration)\)' "TSC rate with its source"
 expect_out 'perf_event_paranoid' "paranoid shown"
 status=$RC
 

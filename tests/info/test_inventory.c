@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -323,6 +324,51 @@ static void test_tsc_from_cpuid15_mult_shift_and_model_name(void **state)
 	assert_int_equal(pmc_tsc_from_model_name("weird @ fast", &hz), -ENODATA);
 }
 
+/* The kernel's rate is taken from cpuinfo's cpu MHz only when tsc_known_freq says the kernel was told it, and no
+ * live-frequency source (aperfmperf, a cpufreq driver) may stand behind "cpu MHz" instead. */
+static void test_tsc_from_kernel_cpuinfo_only_with_known_freq_and_no_live_clock(void **state)
+{
+	static const struct {
+		int line;
+		const char *text;
+		bool cpufreq;
+		int rc;
+		double hz;
+	} rows[] = {
+		{ __LINE__, "processor\t: 0\ncpu MHz\t\t: 2596.150\nflags\t\t: fpu tsc constant_tsc tsc_known_freq pni\n",
+		  false, 0, 2596150000.0 },
+		{ __LINE__, "flags\t\t: tsc tsc_known_freq\ncpu MHz\t\t: 2100.000\n", false, 0, 2100000000.0 },
+		{ __LINE__, "cpu MHz\t\t: 2596.150\nflags\t\t: fpu tsc constant_tsc pni\n", false, -ENODATA, 0 },
+		{ __LINE__, "cpu MHz\t\t: 2596.150\nflags\t\t: tsc_known_freq_x\n", false, -ENODATA, 0 },
+		{ __LINE__, "cpu MHz\t\t: 3700.000\nflags\t\t: tsc_known_freq aperfmperf\n", false, -ENODATA, 0 },
+		{ __LINE__, "cpu MHz\t\t: 3700.000\nflags\t\t: tsc_known_freq\n", true, -ENODATA, 0 },
+		{ __LINE__, "flags\t\t: tsc_known_freq\n", false, -ENODATA, 0 },
+		/* only the first processor's block counts */
+		{ __LINE__, "flags\t\t: tsc\n\nflags\t\t: tsc_known_freq\ncpu MHz\t\t: 1.0\n", false, -ENODATA, 0 },
+	};
+	char path[] = "/tmp/pmc-cpuinfo-XXXXXX";
+	int fd = mkstemp(path);
+	double hz;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		FILE *f = fopen(path, "w");
+		int rc;
+
+		assert_non_null(f);
+		fputs(rows[i].text, f);
+		fclose(f);
+		hz = 0;
+		rc = pmc_tsc_from_kernel_cpuinfo(path, rows[i].cpufreq, &hz);
+		if (rc != rows[i].rc || (!rc && hz != rows[i].hz))
+			fail_msg("row at line %d: rc %d hz %.0f", rows[i].line, rc, hz);
+	}
+	unlink(path);
+	assert_int_equal(pmc_tsc_from_kernel_cpuinfo("/nonexistent/cpuinfo", false, &hz), -ENOENT);
+}
+
 /* The region timer's rate (pmc_tsc_hz): the TSC on x86-64 (100 MHz..10 GHz), CNTFRQ_EL0 on arm64 (tens of MHz to
  * 1 GHz), cached after the first call. */
 static void test_region_timer_hz_gives_a_plausible_cached_rate(void **state)
@@ -351,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_sysfs_fixture_smt_siblings_from_either_file),
 		cmocka_unit_test(test_cpulist_count_accepts_ranges_rejects_garbage),
 		cmocka_unit_test(test_tsc_from_cpuid15_mult_shift_and_model_name),
+		cmocka_unit_test(test_tsc_from_kernel_cpuinfo_only_with_known_freq_and_no_live_clock),
 		cmocka_unit_test(test_region_timer_hz_gives_a_plausible_cached_rate),
 	};
 

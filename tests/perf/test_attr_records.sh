@@ -33,7 +33,7 @@ normalize() {
 	for d in "$root"/bus/event_source/devices/*; do
 		[ -r "$d/type" ] && types="$types $(cat "$d/type")=$(basename "$d")"
 	done
-	grep '^perf_event_open(' | awk -v types="$types" '
+	grep '^perf_event_open(' | grep -v '\[kept open' | awk -v types="$types" '
 		BEGIN { n = split(types, t, " "); for (i = 1; i <= n; i++) { split(t[i], kv, "="); if (kv[1] > 5) name[kv[1]] = kv[2] } }
 		{
 			if (match($0, /\(type=[0-9]+ /)) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arch/common.h"
 #include "arch/x86_64/cpuid.h"
@@ -85,6 +86,14 @@ static int from_cpuinfo(double *ret_hz)
 	return rc ? rc : pmc_tsc_from_model_name(name, ret_hz);
 }
 
+static int from_kernel(double *ret_hz)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cpufreq", pmc_sysfs_root());
+	return pmc_tsc_from_kernel_cpuinfo("/proc/cpuinfo", access(path, F_OK) == 0, ret_hz);
+}
+
 static uint64_t raw_ns(void)
 {
 	struct timespec ts;
@@ -118,6 +127,8 @@ int pmc_arch_timer_hz(double *ret_hz, const char **ret_source)
 			source = "cpuid-0x15";
 		else if (!pmc_tsc_from_perf_page(&hz))
 			source = "perf-mmap";
+		else if (!from_kernel(&hz))
+			source = "kernel-tsc-known-freq";
 		else if (!from_cpuinfo(&hz))
 			source = "cpuinfo-model-name";
 		else if (!from_calibration(&hz))

@@ -39,6 +39,7 @@ static const struct named generic_desc[] = {
 	{ "cpu-migrations", "moves of the task to another CPU (PERF_COUNT_SW_CPU_MIGRATIONS)" },
 	{ "alignment-faults", "unaligned accesses the kernel fixed up (PERF_COUNT_SW_ALIGNMENT_FAULTS)" },
 	{ "emulation-faults", "instructions the kernel emulated (PERF_COUNT_SW_EMULATION_FAULTS)" },
+	{ "cgroup-switches", "context switches to a task in another cgroup (PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13)" },
 };
 
 static const struct named msr_desc[] = {

@@ -6,6 +6,9 @@
 
 #include "pmu/pmu_internal.h"
 
+/* Linux 5.13; older uapi headers lack the name. */
+#define PMC_SW_CGROUP_SWITCHES 11
+
 struct generic_event {
 	const char *name;  /* the first row of a (type, config) pair is perf's own spelling */
 	uint32_t type;
@@ -40,6 +43,7 @@ static const struct generic_event generic_events[] = {
 	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, -1 },
 	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS, -1 },
 	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS, -1 },
+	{ "cgroup-switches", PERF_TYPE_SOFTWARE, PMC_SW_CGROUP_SWITCHES, -1 },
 };
 
 int pmc_generic_lookup(const char *name, struct pmc_event *ev)

@@ -2,24 +2,8 @@
 # Bash completion: source completion/pmctool, pose COMP_WORDS/COMP_CWORD, call _pmctool, check COMPREPLY.
 . "$PMC_SOURCE_DIR/tests/lib.sh"
 export LIBPFM_FORCE_PMU=hsw
-# shellcheck source=/dev/null
-. "$PMC_SOURCE_DIR/completion/pmctool"
+. "$PMC_SOURCE_DIR/tests/completion.sh"
 complete -p pmctool >/dev/null || fail "the file does not register a completion for pmctool"
-
-# complete WORDS...: the last word is the one being completed; COMPREPLY goes to $TMP/reply, one per line.
-complete_words() {
-	COMP_WORDS=("$PMCTOOL" "$@")
-	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-	COMP_LINE="${COMP_WORDS[*]}"
-	COMP_POINT=${#COMP_LINE}
-	COMPREPLY=()
-	set +eu
-	_pmctool 2>"$TMP/cerr"
-	set -eu
-	printf '%s\n' "${COMPREPLY[@]}" >"$TMP/reply"
-	[ ! -s "$TMP/cerr" ] || { cat "$TMP/cerr" >&2; fail "completion of '$*' wrote to stderr"; }
-}
-expect_reply() { grep -qxF -- "$1" "$TMP/reply" || { cat "$TMP/reply" >&2; fail "$2: COMPREPLY lacks '$1'"; }; }
 
 complete_words ""
 expect_reply info "subcommands from pmctool --help"

@@ -1,22 +1,7 @@
 #!/bin/bash
 # Bash completion of sweep, compare and merge: the commands, their options, --test values, JSON files.
 . "$PMC_SOURCE_DIR/tests/lib.sh"
-# shellcheck source=/dev/null
-. "$PMC_SOURCE_DIR/completion/pmctool"
-
-complete_words() {
-	COMP_WORDS=("$PMCTOOL" "$@")
-	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
-	COMP_LINE="${COMP_WORDS[*]}"
-	COMP_POINT=${#COMP_LINE}
-	COMPREPLY=()
-	set +eu
-	_pmctool 2>"$TMP/cerr"
-	set -eu
-	printf '%s\n' "${COMPREPLY[@]}" >"$TMP/reply"
-	[ ! -s "$TMP/cerr" ] || { cat "$TMP/cerr" >&2; fail "completion of '$*' wrote to stderr"; }
-}
-expect_reply() { grep -qxF -- "$1" "$TMP/reply" || { cat "$TMP/reply" >&2; fail "$2: COMPREPLY lacks '$1'"; }; }
+. "$PMC_SOURCE_DIR/tests/completion.sh"
 
 complete_words ""
 for c in sweep compare merge; do expect_reply "$c" "the new commands"; done

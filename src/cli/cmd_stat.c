@@ -627,11 +627,13 @@ static void add_declared_rates(struct pmc_report *rep)
 	if (secs <= 0)
 		return;
 	memset(&m, 0, sizeof(m));
-	m.valid = true;
+	/* A wall time that is no measurement (the region shorter than the overhead subtracted) gives no rate. */
+	m.valid = !rep->wall_unresolved[0];
+	snprintf(m.reason, sizeof(m.reason), "%s", rep->wall_unresolved);
 	if (pmc_report_get_const(rep, "EXPECTED_FLOPS", &v) == 0 && v > 0) {
 		snprintf(m.name, sizeof(m.name), "GFLOP/s (declared work)");
 		snprintf(m.desc, sizeof(m.desc), "EXPECTED_FLOPS / SECONDS: the kernel's declared FLOPs over the region time");
-		m.value = v / secs / 1e9;
+		m.value = m.valid ? v / secs / 1e9 : 0;
 		pmc_report_add_metric(rep, &m);
 	}
 	pmc_report_get_const(rep, "EXPECTED_BYTES_LOADED", &ld);
@@ -639,7 +641,7 @@ static void add_declared_rates(struct pmc_report *rep)
 	if (ld + st > 0) {
 		snprintf(m.name, sizeof(m.name), "GB/s (declared work)");
 		snprintf(m.desc, sizeof(m.desc), "(bytes loaded + stored) / SECONDS, from the kernel's declared traffic");
-		m.value = (ld + st) / secs / 1e9;
+		m.value = m.valid ? (ld + st) / secs / 1e9 : 0;
 		pmc_report_add_metric(rep, &m);
 	}
 }

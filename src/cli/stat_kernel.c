@@ -71,6 +71,11 @@ void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info 
 	if (!strcmp(tname, "TSC"))
 		pmc_report_set_const(rep, "REGION_TSC_CYCLES", (double)info->tsc_cycles);
 	pmc_report_set_const(rep, "REGION_TIMER_TICKS", (double)info->tsc_cycles);
+	if (info->wall_unresolved)
+		snprintf(rep->wall_unresolved, sizeof(rep->wall_unresolved),
+			 "the region's wall time after --subtract-overhead (%llu ns) is below the overhead taken from "
+			 "it (%llu ns): noise, not time; measure more --iters",
+			 (unsigned long long)info->wall_ns, (unsigned long long)info->overhead_wall_ns);
 	/* How much of the wall window the reads themselves take: the descheduled check allows that much. */
 	pmc_report_set_const(rep, "REGION_OVERHEAD_WALL_NS", (double)info->overhead_wall_ns);
 	snprintf(name, sizeof(name), "region %s %s", tname, tunit);

@@ -167,6 +167,9 @@ struct pmc_kernel_info {
 	bool *overhead_valid;    /* nevents: whether overhead[i] was measured */
 	bool *event_rdpmc;       /* nevents: event i was read with RDPMC */
 	bool overhead_subtracted;
+	bool wall_unresolved;    /* subtracted: the region's wall time came out shorter than the overhead taken from it,
+				    so task-clock / wall is a ratio of two residuals (noise), not a measurement */
+	uint64_t wall_ns;        /* the region's wall time, after subtraction if done */
 	unsigned overhead_samples; /* empty regions measured */
 	uint64_t result;         /* the kernel's return value */
 	bool stopped;            /* SIGINT/SIGTERM ended the kernel early: counts are those of the part that ran, the

@@ -429,6 +429,7 @@ static void subtract(struct pmc_measure_out *out, struct pmc_kernel_info *info, 
 	info->tsc_cycles = info->tsc_cycles > info->overhead_tsc ? info->tsc_cycles - info->overhead_tsc : 0;
 	/* The wall time too, or task-clock (its overhead subtracted) / wall would read as a descheduled thread. */
 	out->wall_ns = out->wall_ns > info->overhead_wall_ns ? out->wall_ns - info->overhead_wall_ns : 0;
+	info->wall_unresolved = out->wall_ns < info->overhead_wall_ns;
 	info->overhead_subtracted = true;
 }
 
@@ -526,6 +527,7 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 	info->result = reg.result;
 	if (o->subtract_overhead)
 		subtract(out, info, r->n);
+	info->wall_ns = out->wall_ns;
 	read_method(r, info);
 out:
 	return rc;

@@ -189,6 +189,8 @@ static double run_seconds(const struct pmc_report *rep)
 {
 	double s;
 
+	if (rep->wall_unresolved[0])
+		return -1;
 	if (!pmc_report_get_const(rep, "SECONDS", &s))
 		return s;
 	return rep->wall_ns_mean > 0 ? rep->wall_ns_mean / 1e9 : -1;
@@ -289,7 +291,7 @@ static void check_descheduled(struct pmc_report *rep, const struct pmc_check_opt
 	double iters, ran, allow;
 
 	if (!tc || tc->status != PMC_COUNT_OK || pmc_report_get_const(rep, "ITERATIONS", &iters) < 0 ||
-	    rep->wall_ns_mean <= 0)
+	    rep->wall_ns_mean <= 0 || rep->wall_unresolved[0])
 		return;
 	ran = tc->mean / rep->wall_ns_mean;
 	/* The wall window contains the counter reads, task-clock runs between them: a short region legitimately misses

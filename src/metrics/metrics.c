@@ -51,6 +51,10 @@ struct lookup_ctx {
 
 static int const_fallback(const struct pmc_report *rep, const char *name, double *ret, char *reason, size_t len)
 {
+	if (!strcasecmp(name, "SECONDS") && rep->wall_unresolved[0]) {
+		snprintf(reason, len, "%s", rep->wall_unresolved);
+		return -ENODATA;
+	}
 	if (!pmc_report_get_const(rep, name, ret))
 		return 0;
 	if (!strcasecmp(name, "TSC_HZ") && rep->tsc_hz > 0) {
@@ -138,7 +142,8 @@ static bool names_absent_event(const struct pmc_report *rep, const struct pmc_me
 		const char *n = pmc_expr_name(e, i);
 		double v;
 		char why[8];
-		bool found = pmc_report_find_event(rep, n) || !const_fallback(rep, n, &v, why, sizeof(why));
+		/* Known but n/a here (-ENODATA: SECONDS of an unresolved region) is not absent: the metric shows why. */
+		bool found = pmc_report_find_event(rep, n) || const_fallback(rep, n, &v, why, sizeof(why)) != -ENOENT;
 
 		for (size_t k = 0; k < ndone && !found; k++)
 			found = !strcasecmp(done[k].name, n);

@@ -124,6 +124,7 @@ struct pmc_report {
 
 	double wall_ns_mean;        /* wall time of one run of the workload, averaged over runs and batches */
 	double wall_ns_min, wall_ns_max;
+	char wall_unresolved[160];  /* non-empty: why the wall time is no measurement (SECONDS is then n/a, with this) */
 	double user_s, sys_s;       /* rusage of the workload, per run, averaged */
 	double tsc_hz;              /* 0 when unknown */
 	const char *tsc_source;     /* "cpuid 0x15", "perf mmap page", "/proc/cpuinfo", "calibrated", NULL */

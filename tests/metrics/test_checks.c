@@ -96,6 +96,12 @@ static void mk_uops_over(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY")->mean 
 static void mk_cycles_over(struct pmc_report *r) { ev(r, "msr/tsc/")->mean = 1e8; ev(r, "ref-cycles")->mean = 1e8; }
 static void mk_cmask_by_name(struct pmc_report *r) { add(r, "uops_retired.all>=3", 2.6e9, PMC_EVF_HARDWARE); }
 static void mk_descheduled(struct pmc_report *r) { r->wall_ns_mean = 1.25e9; }
+/* --subtract-overhead left a wall time below the overhead taken from it: task-clock / wall is noise, no check. */
+static void mk_descheduled_unresolved_wall(struct pmc_report *r)
+{
+	mk_descheduled(r);
+	snprintf(r->wall_unresolved, sizeof(r->wall_unresolved), "below the overhead");
+}
 /* Both read paths are wrap-safe: a count past half of a 48-bit counter is no reason for a note (issue 11 item 8). */
 static void mk_past_half_width(struct pmc_report *r) { ev(r, "UOPS_ISSUED:ANY")->samples[0].count.value = 1ull << 47; }
 static void mk_zero_cycles(struct pmc_report *r)
@@ -138,6 +144,7 @@ static const struct {
 	{ __LINE__, mk_zero_kernel_only, false, "zero-count", "instructions:k counted 0" },
 	{ __LINE__, mk_zero_short_run, false, NULL, NULL },
 	{ __LINE__, mk_descheduled, false, "descheduled", "ran 80.0% of the measured region" },
+	{ __LINE__, mk_descheduled_unresolved_wall, false, NULL, NULL },
 };
 
 static void test_each_check_fires_on_crafted_input_and_only_then(void **state)

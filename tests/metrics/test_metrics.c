@@ -170,6 +170,28 @@ static void test_metrics_reference_earlier_metrics_and_fallback_constants(void *
 	pmc_report_fini(&rep);
 }
 
+/* A wall time that is noise (--subtract-overhead left less than it took) makes CPUs n/a with that reason: shown, not
+ * skipped as absent, and never a number (CI once printed "CPUs 6.000" for one thread). */
+static void test_cpus_na_with_reason_when_wall_time_unresolved(void **state)
+{
+	struct pmc_report rep;
+	size_t n;
+	const struct pmc_metric_def *defs = pmc_metrics_default(&n);
+	const struct pmc_metric_value *m;
+
+	(void)state;
+	memset(&rep, 0, sizeof(rep));
+	add_event(&rep, "task-clock", 60);
+	rep.wall_ns_mean = 10;
+	pmc_report_set_const(&rep, "SECONDS", 10e-9);
+	snprintf(rep.wall_unresolved, sizeof(rep.wall_unresolved), "the wall time is below the overhead");
+	assert_int_equal(pmc_metrics_eval(&rep, defs, n, PMC_METRICS_SKIP_ABSENT), 0);
+	m = metric(&rep, "CPUs");
+	assert_false(m->valid);
+	assert_string_equal(m->reason, "the wall time is below the overhead");
+	pmc_report_fini(&rep);
+}
+
 static const struct {
 	int line;
 	const char *arg;
@@ -310,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_metric_na_names_uncounted_event_and_reason),
 		cmocka_unit_test(test_default_metrics_skip_absent_events),
 		cmocka_unit_test(test_metrics_reference_earlier_metrics_and_fallback_constants),
+		cmocka_unit_test(test_cpus_na_with_reason_when_wall_time_unresolved),
 		cmocka_unit_test(test_metric_cli_parse_rows),
 		cmocka_unit_test(test_smt_split_sums_to_tsc_for_each_generation),
 		cmocka_unit_test(test_uops_histogram_from_seed001_counts),

@@ -398,3 +398,21 @@ t9_scopes() {
 	[ $rc = 3 ] && grep -q 'perf_event_paranoid' $W/au.out && ok=0
 	verdict 9-scope-a-unprivileged system-wide-refused $ok "uid 1000, paranoid 2, -a: exit $rc (expected 3): $(head -n 1 $W/au.out | cut -c1-160)"
 }
+
+# Issue 14 item 3 in the guest: --per-thread for a launched command, user-mode instructions of a two-thread program
+# (threads2: the spinner thread loops N1 times, the first thread N2 times, two instructions each). The rows are the
+# first thread then the spinner (creation order); they sum to the total exactly (the first row is the total minus
+# the spinner's own count, which the kernel wrote as it exited); each row is its loop's 2N plus at most 1% (the C
+# library around it, and the drift of two vCPUs, see t9_cpu).
+t9_per_thread() {
+	n1=40000000 n2=15000000
+	$P stat --csv -o $W/pt.csv --per-thread -e instructions:u -- threads2 $n1 $n2 2>$W/pt.csv.err; rc=$?
+	set -- $(awk -F, '$1 == "count" && $2 == "instructions:u" && $12 == "ok" { if ($26 == "") tot = $6; else { k++; s += $6; v[k] = $6; c[k] = $33 } }
+		END { printf "%d %s %s %s %s %s %s\n", k, v[1], c[1], v[2], c[2], s, tot }' $W/pt.csv)
+	ok=1
+	[ $rc = 0 ] && [ "$1" = 2 ] && [ "$3" = threads2 ] && [ "$5" = spinner ] && [ "$6" = "$7" ] &&
+		[ "$2" -ge $((2 * n2)) ] && [ "$2" -le $((2 * n2 + 2 * n2 / 100)) ] &&
+		[ "$4" -ge $((2 * n1)) ] && [ "$4" -le $((2 * n1 + 2 * n1 / 100)) ] && ok=0
+	verdict 9-per-thread per-thread-command $ok "$(grep -c ^processor /proc/cpuinfo) CPUs, --per-thread -e instructions:u -- threads2 $n1 $n2: $1 rows, $3 $2 (2 x $n2 = $((2 * n2)), at most 1% more), $5 $4 (2 x $n1 = $((2 * n1)), at most 1% more), rows sum $6, total $7, exit $rc"
+	[ $ok = 0 ] || show_err $W/pt.csv
+}

@@ -23,6 +23,7 @@ struct stat_threads {
 	unsigned renamed;            /* a row whose task had another name in a later run */
 	uint64_t lost, corrupt, unknown, foreign;
 	size_t missing;              /* tasks without a final count (still running at the end, or lost) */
+	size_t silent;               /* tasks that exited on a kernel that writes no final counts */
 };
 
 struct stat_threads *stat_threads_new(void)
@@ -141,10 +142,13 @@ int stat_threads_push(struct stat_threads *s, const struct stat_events *se, stru
 	if (!rows)
 		return -ENOMEM;
 	s->missing = PMC_MAX(s->missing, pmc_threads_split(&s->th, s->sc->counts, rows));
+	s->silent = PMC_MAX(s->silent, pmc_threads_kernel_silent(&s->th));
+	/* A task without its final count has no sample (its count is in the first row): no row says "not counted"
+	 * for a reason that is not the counter's */
 	for (size_t k = 0; k < ntask && !rc; k++) {
 		rc = ensure_row(s, se, rep, k, &s->th.t[k]);
 		for (size_t i = 0; i < n && !rc; i++)
-			if (s->sc->fds[i] >= 0)
+			if (s->sc->fds[i] >= 0 && (k == 0 || rows[k * n + i].status == PMC_COUNT_OK))
 				rc = stat_push_sample(&rep->events[(k + 1) * se->n + idx[i]], run, batch, &rows[k * n + i]);
 	}
 	s->lost += s->th.lost;
@@ -178,7 +182,14 @@ void stat_threads_note(const struct stat_threads *s, struct pmc_report *rep)
 				     "those tasks are in the first row, and rows may be missing; the total is exact",
 				     (unsigned long long)s->lost, s->lost == 1 ? "" : "s",
 				     s->corrupt ? ", and some records could not be read" : "");
-	if (s->missing)
+	if (s->silent)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-kernel",
+				     "this kernel wrote no final count for the %zu task%s that exited (inherit_stat's "
+				     "PERF_RECORD_READ, missing from Linux 5.13 until the fix 'perf/core: Fix missing read "
+				     "event generation on task exit', Dec 2025): all counts are in the first row; the total "
+				     "is exact. Count a running process with -p PID --per-thread instead", s->silent,
+				     s->silent == 1 ? "" : "s");
+	else if (s->missing)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-running",
 				     "%zu task%s had no final count (still running when the command ended, or its record "
 				     "lost): %s in the first row", s->missing, s->missing == 1 ? "" : "s",

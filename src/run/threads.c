@@ -115,6 +115,7 @@ static void on_read(struct pmc_threads *th, const unsigned char *r, size_t len)
 	c->running += u64_at(r + 32);
 	c->status = PMC_COUNT_OK;
 	th->t[k].nread++;
+	th->reads++;
 }
 
 /* PERF_RECORD_FORK / EXIT: pid, ppid, tid, ptid, time. */
@@ -341,6 +342,17 @@ size_t pmc_threads_split(const struct pmc_threads *th, const struct pmc_count *t
 		}
 	}
 	return missing;
+}
+
+size_t pmc_threads_kernel_silent(const struct pmc_threads *th)
+{
+	size_t exited = 0;
+
+	if (th->reads || th->lost || th->corrupt)
+		return 0;
+	for (size_t k = 1; k < th->n; k++)
+		exited += th->t[k].exited;
+	return exited;
 }
 
 void pmc_threads_close(struct pmc_threads *th)

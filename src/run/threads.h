@@ -40,6 +40,7 @@ struct pmc_threads {
 	uint64_t corrupt;         /* bytes skipped because a record's size made no sense */
 	uint64_t unknown;         /* records of other types, skipped */
 	uint64_t foreign;         /* PERF_RECORD_READ with an id of no event here */
+	uint64_t reads;           /* PERF_RECORD_READ records taken */
 	bool nomem;               /* a task could not be added */
 
 	/* the buffer (pmc_threads_open) */
@@ -72,6 +73,12 @@ void pmc_threads_feed(struct pmc_threads *th, const unsigned char *ring, uint64_
  * no record for an event (still running, or its record lost) gets NOT_COUNTED there; its count stays in the first
  * row. Returns how many tasks (after the first) lack a record for some event. */
 size_t pmc_threads_split(const struct pmc_threads *th, const struct pmc_count *total, struct pmc_count *rows);
+
+/* Tasks (after the first) that exited without a PERF_RECORD_READ for any event, when no READ arrived at all and
+ * nothing was lost: the kernel writes none (Linux 5.13 until commit 02a4984a3596, "perf/core: Fix missing read
+ * event generation on task exit", Dec 2025, set the exiting task's context to TASK_TOMBSTONE before
+ * sync_child_event looked at it). 0 otherwise. */
+size_t pmc_threads_kernel_silent(const struct pmc_threads *th);
 
 /* Unmap and close what pmc_threads_open opened (the table stays). Accepts a closed table. */
 void pmc_threads_close(struct pmc_threads *th);

@@ -194,6 +194,27 @@ static void test_a_reused_tid_in_crafted_records_is_a_new_task(void **state)
 	pmc_threads_fini(&th);
 }
 
+static void test_crafted_exits_without_any_read_record_say_the_kernel_writes_none(void **state)
+{
+	struct pmc_threads th;
+	struct ring r = { .size = 4096 };
+	uint64_t tail = 0;
+
+	(void)state;
+	table(&th);
+	rec_task(&r, true, 100, 101, 100);
+	rec_task(&r, true, 100, 102, 100);
+	rec_task(&r, false, 100, 101, 100);
+	rec_task(&r, false, 100, 102, 100);
+	feed(&th, &r, &tail);
+	assert_int_equal(pmc_threads_kernel_silent(&th), 2);
+	rec_task(&r, true, 100, 103, 100);
+	rec_read(&r, 100, 103, 5, ID0); /* one record: this kernel writes them (the others were still running) */
+	feed(&th, &r, &tail);
+	assert_int_equal(pmc_threads_kernel_silent(&th), 0);
+	pmc_threads_fini(&th);
+}
+
 static void test_crafted_sizes_that_cannot_be_stop_the_reading_without_reading_outside(void **state)
 {
 	static const struct {
@@ -260,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_a_crafted_record_that_wraps_the_end_of_the_buffer_is_read_whole),
 		cmocka_unit_test(test_crafted_lost_unknown_and_foreign_records_are_counted_not_taken),
 		cmocka_unit_test(test_a_reused_tid_in_crafted_records_is_a_new_task),
+		cmocka_unit_test(test_crafted_exits_without_any_read_record_say_the_kernel_writes_none),
 		cmocka_unit_test(test_crafted_sizes_that_cannot_be_stop_the_reading_without_reading_outside),
 		cmocka_unit_test(test_random_crafted_bytes_never_read_outside_the_buffer),
 	};

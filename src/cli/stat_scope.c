@@ -249,11 +249,6 @@ out:
 	return x->err ? 1 : 0;
 }
 
-static void on_drain(void *ctx)
-{
-	stat_threads_drain(((struct scope_run *)ctx)->thr);
-}
-
 static void on_enable(void *ctx, bool on)
 {
 	struct scope_run *x = ctx;
@@ -482,7 +477,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.enable = on_enable;
 	ss.tick = on_tick;
 	ss.drain_ns = x->thr ? 10000000ull : 0;
-	ss.drain = on_drain;
+	ss.drain = stat_threads_drain;
+	ss.drain_ctx = x->thr;
 	ss.ctx = x;
 	x->t_start = x->last_ns = command ? l.t0 : pmc_now_ns();
 	r = pmc_session_run(&ss);

@@ -51,8 +51,8 @@ void stat_threads_free(struct stat_threads *s);
  * PMC_SCOPE_INHERIT_STAT) redirected to it. 0, or an exit status after the message. */
 int stat_threads_begin(struct stat_threads *s, const struct pmc_scope *sc, pid_t pid, const char *argv0,
 		       bool on_exec);
-/* Read what the kernel wrote so far (while the command runs). */
-void stat_threads_drain(struct stat_threads *s);
+/* Read what the kernel wrote so far (while the command runs); s is a struct stat_threads (a session's drain). */
+void stat_threads_drain(void *s);
 /* After the last read of a run of a batch: a row per task into rep (rows added as new tasks appear), samples of
  * (run, batch) for the request positions idx. 0 or -ENOMEM. */
 int stat_threads_push(struct stat_threads *s, const struct stat_events *se, struct pmc_report *rep,

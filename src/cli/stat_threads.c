@@ -72,8 +72,10 @@ int stat_threads_begin(struct stat_threads *s, const struct pmc_scope *sc, pid_t
 	return 0;
 }
 
-void stat_threads_drain(struct stat_threads *s)
+void stat_threads_drain(void *ctx)
 {
+	struct stat_threads *s = ctx;
+
 	if (s->open)
 		pmc_threads_drain(&s->th);
 }

@@ -198,7 +198,7 @@ int pmc_session_run(struct pmc_session *s)
 			continue;
 		}
 		if (next_drain && now >= next_drain) {
-			s->drain(s->ctx);
+			s->drain(s->drain_ctx);
 			next_drain = now + s->drain_ns;
 		}
 		wake = earliest(earliest(earliest(next_tick, deadline), enable_at), next_drain);

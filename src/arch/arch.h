@@ -10,6 +10,7 @@
  *   pmc_arch_fence()            no later instruction starts before the earlier ones complete
  *   pmc_arch_counter_read(idx)  the in-process counter read of a perf mmap page's index (index >= 1)
  *   pmc_arch_counter_is_count(idx) whether that read yields a count (x86 top-down metrics do not)
+ *   pmc_arch_reader_of(idx), pmc_arch_reader_read(r)  the same read split in two: prepare once per index, read often
  *   PMC_ARCH_USER_READ          1 when pmc_arch_counter_read is a real instruction on this architecture
  */
 #ifndef PMC_ARCH_ARCH_H

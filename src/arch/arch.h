@@ -82,6 +82,12 @@ bool pmc_arch_budget_from_kernel(void);
  * the budget text says it already. */
 const char *pmc_arch_extra_counters(void);
 
+/* Whether attr is the one event a counter of its own counts beside the programmable ones, which pmctool plans as
+ * fixed counter 1 (Intel's cycles counter): arm64's PMCCNTR_EL0, where the kernel puts CPU_CYCLES first (a generic
+ * cycles event, or the core PMU's event 0x11 without a threshold). Always false on x86 (its fixed counters come from
+ * CPUID 0xA) and elsewhere. */
+bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a);
+
 /* ISA extensions the kernels use (enum pmc_isa bits in kernels.h). */
 unsigned pmc_arch_isa_have(void);
 const char *pmc_arch_isa_baseline(void); /* what every kernel assumes: "x86-64 (SSE2)", "AArch64 (NEON)" */

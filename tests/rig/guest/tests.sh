@@ -166,6 +166,18 @@ t3_batches() {
 	note=$(cat $W/t1.csv $W/t1.csv.err 2>/dev/null | grep -i 'never ran\|never run\|never scheduled\|time running 0' | head -n 1 | cut -c1-200)
 	[ -n "$note" ]
 	verdict 3f batch-trap-detected $? "${note:-no note that a group opened but never ran}"
+	# The cycle counter (PMCCNTR_EL0) is a counter of its own: cycles beside 6 events on the 6 event counters is one
+	# batch, one run, not two (the planner classes cycles as fixed counter 1 on arm64). At shift=0 cycles:u equals
+	# instructions:u exactly.
+	want=$(loop_expect $n)
+	stat_csv $W/b7.csv -e "cycles:u,$(repeat_event $ev 6)" -- loop $n; rc=$?
+	batches=$(awk -F, '$1 == "count" { print $5 }' $W/b7.csv | sort -u | wc -l)
+	good=$(csv_counts $W/b7.csv $ev | awk -v w=$want '$2 == w && $3 == "ok"' | wc -l)
+	cyc=$(csv_counts $W/b7.csv cycles:u | head -n 1)
+	ok=1
+	[ $rc = 0 ] && [ "$batches" = 1 ] && [ "$good" = 6 ] && [ "$cyc" = "1 $want ok" ] && ok=0
+	verdict 3g batch-cycle-counter $ok "cycles:u + 6 x $ev: exit $rc, $batches batch(es), $good of 6 rows = $want, cycles:u row '$cyc'"
+	[ $ok = 0 ] || show_err $W/b7.csv 4
 }
 
 t4_multiplex() {

@@ -144,6 +144,7 @@ void stat_metrics_per_run(const struct stat_events *se, const struct pmc_metric_
 	}
 	for (size_t i = 0; i < rep->nmetrics * rep->nruns; i++)
 		rep->metric_runs[i] = NAN;
+	rep->nmetric_runs = rep->nmetrics;
 	if (se->variant) {
 		defs = se->variant->metrics;
 		ndefs = se->variant->nmetrics;

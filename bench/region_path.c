@@ -25,7 +25,15 @@ static inline uint64_t timer_as_counter(uint32_t index)
 	return pmc_arch_timer_now();
 }
 
+static inline uint64_t timer_as_reader(pmc_arch_reader r)
+{
+	(void)r;
+	return pmc_arch_timer_now();
+}
+
 #define PMC_RG_COUNTER_READ timer_as_counter
+#define PMC_RG_READER_OF pmc_arch_reader_of
+#define PMC_RG_READER_READ timer_as_reader
 #include "regions/rg_core.c"
 
 static struct perf_event_mmap_page fake[RG_EV];

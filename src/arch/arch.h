@@ -10,6 +10,7 @@
  *   pmc_arch_fence()            no later instruction starts before the earlier ones complete
  *   pmc_arch_counter_read(idx)  the in-process counter read of a perf mmap page's index (index >= 1)
  *   pmc_arch_counter_is_count(idx) whether that read yields a count (x86 top-down metrics do not)
+ *   pmc_arch_reader_of(idx), pmc_arch_reader_read(r)  the same read split in two: prepare once per index, read often
  *   PMC_ARCH_USER_READ          1 when pmc_arch_counter_read is a real instruction on this architecture
  */
 #ifndef PMC_ARCH_ARCH_H
@@ -80,6 +81,12 @@ bool pmc_arch_budget_from_kernel(void);
 /* The counters besides the programmable ones, for `info` ("the cycle counter (PMCCNTR_EL0, cycles only)"); NULL when
  * the budget text says it already. */
 const char *pmc_arch_extra_counters(void);
+
+/* Whether attr is the one event a counter of its own counts beside the programmable ones, which pmctool plans as
+ * fixed counter 1 (Intel's cycles counter): arm64's PMCCNTR_EL0, where the kernel puts CPU_CYCLES first (a generic
+ * cycles event, or the core PMU's event 0x11 without a threshold). Always false on x86 (its fixed counters come from
+ * CPUID 0xA) and elsewhere. */
+bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a);
 
 /* ISA extensions the kernels use (enum pmc_isa bits in kernels.h). */
 unsigned pmc_arch_isa_have(void);

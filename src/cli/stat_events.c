@@ -301,6 +301,9 @@ static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 		return;
 	}
 	se->popts.fixed_slots = pmc_pmu_fixed_counters();
+	/* arm64: the cycle counter, fixed counter 1 in the plan (cycles events are classed so) */
+	if (pmc_pmu_cycle_counter() && se->popts.fixed_slots < 2)
+		se->popts.fixed_slots = 2;
 	if (o->counters) {
 		se->popts.gp_budget = o->counters;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters (--counters)", o->counters);
@@ -369,7 +372,9 @@ void stat_events_print_plan(const struct stat_events *se, FILE *f)
 	const char *core = pmc_pmu_core_name();
 	char fixed[48] = "";
 
-	if (se->popts.fixed_slots)
+	if (se->popts.fixed_slots && pmc_pmu_cycle_counter())
+		snprintf(fixed, sizeof(fixed), ", and the cycle counter (cycles only)");
+	else if (se->popts.fixed_slots)
 		snprintf(fixed, sizeof(fixed), ", %u fixed counters", se->popts.fixed_slots);
 	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s",
 		se->plan.nbatches,

@@ -36,6 +36,7 @@ struct scope_run {
 	uint64_t t_start, last_ns; /* counting started; the last tick */
 	bool enabled, ever;        /* the counters run now; they ran at some point */
 	FILE *f;                   /* -I records */
+	struct stat_threads *thr;  /* --per-thread of a launched command, else NULL */
 	int err;
 };
 
@@ -69,8 +70,11 @@ int stat_scope_check(struct stat_opts *o)
 		return refuse("-p/-t attach to running tasks: give no command with them");
 	if (!attach && !cpus && !o->argv && !o->dry_run)
 		return refuse("no command to measure: give a COMMAND, -p PID, -t TID, -a or -C LIST");
-	if (o->aggr == STAT_AGGR_THREAD && !attach)
-		return refuse("--per-thread needs -p or -t (as perf's): a launched command's threads are counted together");
+	if (o->aggr == STAT_AGGR_THREAD && cpus)
+		return refuse("--per-thread splits the counts of tasks: give a command, -p or -t, not -a or -C");
+	if (o->aggr == STAT_AGGR_THREAD && o->argv && o->interval_ms)
+		return refuse("--per-thread splits a launched command's counts as its threads exit, so it has no rows per "
+			      "interval: use -I without --per-thread, or -p PID --per-thread -I");
 	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD && !cpus)
 		return refuse("-A, --per-core, --per-die and --per-socket split CPU-wide counts: they need -a or -C");
 	if (o->control) {
@@ -378,6 +382,8 @@ static unsigned open_flags(const struct stat_opts *o, bool command, bool rotate)
 		f |= PMC_SCOPE_DISABLED;
 	if (command && !rotate && !o->delay_ms && !o->system_wide && !o->cpu_list)
 		f |= PMC_SCOPE_ENABLE_ON_EXEC; /* a task counter starts at exec, as a plain run's */
+	if (command && o->aggr == STAT_AGGR_THREAD)
+		f |= PMC_SCOPE_INHERIT_STAT; /* each exiting task's own count, for its row */
 	return f;
 }
 
@@ -452,6 +458,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		ss.enabled = true;
 	}
 	x->enabled = x->ever = ss.enabled;
+	if (x->thr && (rc = stat_threads_begin(x->thr, &x->sc, l.pid, o->argv[0], true)))
+		goto out;
 	if (command && pmc_launch_go(&l, &le) < 0) {
 		rc = stat_report_launch_failure(o, &le);
 		goto out;
@@ -468,6 +476,9 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.stop = &stat_interrupted;
 	ss.enable = on_enable;
 	ss.tick = on_tick;
+	ss.drain_ns = x->thr ? 10000000ull : 0;
+	ss.drain = stat_threads_drain;
+	ss.drain_ctx = x->thr;
 	ss.ctx = x;
 	x->t_start = x->last_ns = command ? l.t0 : pmc_now_ns();
 	r = pmc_session_run(&ss);
@@ -497,6 +508,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 				     ss.bad_commands == 1 ? "" : "s", ss.bad_commands == 1 ? "was" : "were");
 	if (!rc && push_counts(x, x->rotate ? x->acc : x->sc.counts))
 		rc = PMC_EXIT_INTERNAL;
+	if (!rc && x->thr && stat_threads_push(x->thr, x->se, x->rep, x->idx, x->run, x->batch))
+		rc = PMC_EXIT_INTERNAL;
 	if (!rc) {
 		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = stat_interrupted != 0,
 					     .wall_ns = (double)ss.elapsed_ns };
@@ -518,6 +531,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 			rc = PMC_EXIT_INTERNAL;
 	}
 out:
+	if (x->thr)
+		stat_threads_end(x->thr);
 	pmc_scope_fini(&x->sc);
 	if (command && pmc_launch_finish(&l, &le) < 0 && !rc)
 		rc = stat_report_launch_failure(o, &le);
@@ -629,6 +644,10 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 	x.st = &st;
 	x.f = stream;
 	x.rotate = o->batch == STAT_BATCH_ROTATE && se->plan.nbatches > 1; /* one batch has nothing to rotate */
+	if (o->aggr == STAT_AGGR_THREAD && o->argv && !(x.thr = stat_threads_new())) {
+		rc = PMC_EXIT_INTERNAL;
+		goto out;
+	}
 	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	if (o->verbose)
@@ -659,6 +678,7 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 			rep->nruns = run + 1;
 	}
 	pmc_perf_set_observer(NULL, NULL);
+	stat_threads_note(x.thr, rep);
 	drop_empty_rows(rep, se->n);
 	if (done) {
 		rep->wall_ns_mean /= done;
@@ -673,6 +693,7 @@ out:
 		close(ack);
 	free(reqev);
 	free(x.idx);
+	stat_threads_free(x.thr);
 out_targets:
 	scope_targets_fini(&st);
 	return rc;

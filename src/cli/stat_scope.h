@@ -43,4 +43,23 @@ void scope_targets_fini(struct scope_targets *st);
  * the first errno when any was refused, else NOT_COUNTED). *sum starts zeroed with status NOT_RUN. */
 void scope_count_add(struct pmc_count *sum, const struct pmc_count *c);
 
+/* --per-thread for a launched command (stat_threads.c): the rows come from the records of exiting tasks. */
+struct stat_threads;
+struct stat_threads *stat_threads_new(void);
+void stat_threads_free(struct stat_threads *s);
+/* Before the command execs: the buffer on pid, the counting events of target 0 of sc (opened with
+ * PMC_SCOPE_INHERIT_STAT) redirected to it. 0, or an exit status after the message. */
+int stat_threads_begin(struct stat_threads *s, const struct pmc_scope *sc, pid_t pid, const char *argv0,
+		       bool on_exec);
+/* Read what the kernel wrote so far (while the command runs); s is a struct stat_threads (a session's drain). */
+void stat_threads_drain(void *s);
+/* After the last read of a run of a batch: a row per task into rep (rows added as new tasks appear), samples of
+ * (run, batch) for the request positions idx. 0 or -ENOMEM. */
+int stat_threads_push(struct stat_threads *s, const struct stat_events *se, struct pmc_report *rep,
+		      const size_t *idx, unsigned run, unsigned batch);
+/* Close the buffer of this run (before the counters are). */
+void stat_threads_end(struct stat_threads *s);
+/* After every run: how the rows are keyed, and what was lost. */
+void stat_threads_note(const struct stat_threads *s, struct pmc_report *rep);
+
 #endif

@@ -230,7 +230,7 @@ void pmc_json_metric_fields(FILE *f, const struct pmc_metric_value *m)
 static void json_metric_runs(FILE *f, const struct pmc_report *rep, size_t m)
 {
 	fputs(",\"samples\":[", f);
-	for (unsigned r = 0; rep->metric_runs && r < rep->nruns; r++) {
+	for (unsigned r = 0; rep->metric_runs && m < rep->nmetric_runs && r < rep->nruns; r++) {
 		fprintf(f, "%s{\"run\":%u,\"value\":", r ? "," : "", r + 1);
 		pmc_json_number(f, rep->metric_runs[m * rep->nruns + r]);
 		fputc('}', f);

@@ -76,6 +76,9 @@ unsigned pmc_pmu_fixed_counters(void);
 
 /* True when that PMU is Intel and has fixed counters. */
 bool pmc_pmu_has_intel_fixed(void);
+/* The architecture's counter for cycles only (arm64's PMCCNTR_EL0), planned as fixed counter 1: cycles events are
+ * PMC_CLASS_FIXED there. */
+bool pmc_pmu_cycle_counter(void);
 
 /* The core PMU has ref-cycles: a forced PMU's vendor; else the kernel's core PMU lists it in sysfs (AMD's does not);
  * without a core PMU, an Intel CPU. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <strings.h>
 
+#include "arch/arch.h"
 #include "pmu/pmu_internal.h"
 
 /* Linux 5.13; older uapi headers lack the name. */
@@ -68,6 +69,9 @@ int pmc_generic_lookup(const char *name, struct pmc_event *ev)
 		if (g->fixed_index >= 0 && pmc_pmu_has_intel_fixed()) {
 			ev->cls = PMC_CLASS_FIXED;
 			ev->fixed_index = g->fixed_index;
+		} else if (pmc_arch_cycle_counter_event(&ev->attr)) {
+			ev->cls = PMC_CLASS_FIXED;
+			ev->fixed_index = 1;
 		}
 		return 0;
 	}

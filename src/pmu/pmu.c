@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "arch/x86_64/cpuid.h"
 #include "info/sysfs.h"
 #include "pmu/pmu_internal.h"
@@ -110,6 +111,13 @@ unsigned pmc_pmu_fixed_counters(void)
 bool pmc_pmu_has_intel_fixed(void)
 {
 	return pmc_pmu_fixed_counters() > 0;
+}
+
+bool pmc_pmu_cycle_counter(void)
+{
+	const struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES };
+
+	return pmc_arch_cycle_counter_event(&a);
 }
 
 bool pmc_pmu_has_ref_cycles(void)
@@ -223,6 +231,11 @@ void pmc_event_classify_core(struct pmc_event *ev)
 	ev->flags |= PMC_EVF_HARDWARE;
 	ev->cls = PMC_CLASS_GP;
 	ev->fixed_index = -1;
+	if (pmc_arch_cycle_counter_event(&ev->attr)) {
+		ev->cls = PMC_CLASS_FIXED;
+		ev->fixed_index = 1;
+		return;
+	}
 	if (ev->attr.config1 || ev->attr.config2 || !(nfixed = pmc_pmu_fixed_counters()))
 		return;
 	for (size_t i = 0; i < PMC_ARRAY_SIZE(fixed_codes); i++)

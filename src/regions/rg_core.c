@@ -28,10 +28,14 @@ static pthread_key_t thread_key;
 
 static __thread struct rg_thread *self __attribute__((tls_model("initial-exec")));
 
-/* The counter read of the in-process path; bench/region_path.c replaces it to count the path's instructions where no
- * PMU exists. */
+/* The counter reads of the in-process path; bench/region_path.c replaces them to count the path's instructions where
+ * no PMU exists. */
 #ifndef PMC_RG_COUNTER_READ
 #define PMC_RG_COUNTER_READ pmc_arch_counter_read
+#endif
+#ifndef PMC_RG_READER_READ
+#define PMC_RG_READER_OF pmc_arch_reader_of
+#define PMC_RG_READER_READ pmc_arch_reader_read
 #endif
 
 #define ONCE(x) (*(const volatile __typeof__(x) *)&(x))
@@ -52,20 +56,19 @@ static uint64_t __attribute__((noinline)) read_syscall(struct rg_thread *t, int 
 }
 
 /*
- * Every counter of the thread: the perf page's seqlock around the architecture's read (as src/perf/selfread.c,
- * without the times: a thread's own events are on the PMU whenever it runs). The page's index alone decides: the
- * kernel gives 0 unless this task may read the counter in process (x86: x86_pmu_event_idx without
+ * The slow path: every counter's full count, the perf page's seqlock around the architecture's read (as
+ * src/perf/selfread.c, without the times: a thread's own events are on the PMU whenever it runs). The page's index
+ * alone decides: the kernel gives 0 unless this task may read the counter in process (x86: x86_pmu_event_idx without
  * PERF_EVENT_FLAG_USER_READ_CNT; arm64: armv8pmu_user_event_idx without perf_user_access), so cap_user_rdpmc need not
  * be read here. The counter's width is the page's; (64 - width) & 63 also covers 64 and an unset 0.
  * reads_syscall counts the counters read with read(2): the in-process ones are reads x opened - reads_syscall.
  */
-static inline void read_all(struct rg_thread *t, uint64_t *out)
+static void read_all(struct rg_thread *t, uint64_t *out)
 {
 	/* Locals: the compiler barriers below would make it reload every field of t at each counter. */
 	struct perf_event_mmap_page *const *pages = t->page;
 	const int n = t->nev;
 
-	t->reads++;
 	for (int i = 0; i < n; i++) {
 		const struct perf_event_mmap_page *pg = pages[i];
 		uint64_t raw, off;
@@ -92,6 +95,125 @@ syscall:
 	}
 }
 
+static inline uint64_t full_count(const struct rg_cache *c, int k, uint64_t raw)
+{
+	return c->off[k] + (uint64_t)((int64_t)(raw << c->sh[k]) >> c->sh[k]);
+}
+
+/* Raw values in the cache's order (v) to every event's full count, in place. */
+static void raw_to_full(const struct rg_thread *t, uint64_t *v)
+{
+	const struct rg_cache *c = &t->c;
+	uint64_t full[RG_EV] = { 0 }; /* an event that failed to open counts 0, as read_all says */
+
+	for (int k = 0; k < c->n; k++)
+		full[c->map[k]] = full_count(c, k, v[k]);
+	memcpy(v, full, sizeof(uint64_t) * (size_t)t->nev);
+}
+
+/* Open frames holding raw values of the current cache become full counts (their raw values were read while it held):
+ * done before the cache changes. */
+static void materialize(struct rg_thread *t)
+{
+	for (unsigned k = 0; k < t->depth && k < PMCTOOL_REGION_DEPTH_MAX; k++) {
+		struct rg_frame *f = &t->stack[k];
+
+		if (f->gen == 0 || f->gen != t->c.gen)
+			continue;
+		raw_to_full(t, f->start);
+		f->gen = 0;
+	}
+}
+
+/*
+ * Take the pages' state into the cache (the slow path, and a thread's first use). The fast path is on only when every
+ * counter is on the PMU, readable in process, all of one width. A page changes (its lock moves on) whenever the
+ * kernel reprograms the counter: schedule in/out, multiplexing, the overflow's new period (x86_perf_event_set_period,
+ * armpmu_event_set_period both update the page), an ioctl. Between two changes the counter only counts up from a
+ * start at or above half its range (the period the kernel sets), so a raw delta masked to the width is the count, a
+ * wrap included.
+ */
+static void __attribute__((noinline)) refresh(struct rg_thread *t)
+{
+	struct rg_cache *c = &t->c;
+	bool on = PMC_ARCH_USER_READ;
+	int k = 0;
+
+	materialize(t);
+	for (int i = 0; i < t->nev && on; i++) {
+		const struct perf_event_mmap_page *pg = t->page[i];
+		uint32_t seq, idx;
+		uint64_t off;
+		unsigned w;
+
+		if (t->fd[i] < 0)
+			continue;
+		if (!pg) {
+			on = false;
+			break;
+		}
+		do {
+			seq = ONCE(pg->lock);
+			BARRIER();
+			idx = ONCE(pg->index);
+			off = ONCE(pg->offset);
+			w = ONCE(pg->pmc_width);
+			BARRIER();
+		} while (ONCE(pg->lock) != seq);
+		if (!idx || !pmc_arch_counter_is_count(idx)) {
+			on = false;
+			break;
+		}
+		c->map[k] = (uint8_t)i;
+		c->sh[k] = (64u - w) & 63u;
+		c->mask[k] = c->sh[k] ? (UINT64_C(1) << (64u - c->sh[k])) - 1 : UINT64_MAX;
+		c->lock[k] = &pg->lock;
+		c->seq[k] = seq;
+		c->rd[k] = PMC_RG_READER_OF(idx);
+		c->off[k] = off;
+		k++;
+	}
+	c->n = k;
+	c->ident = k == t->nev;
+	c->on = on && k > 0;
+	if (++c->gen == 0)
+		c->gen = 1;
+}
+
+/* The fast path: each counter's raw value, then every page's lock against the cache. True when no page changed since
+ * the cache was taken (so the cached readers read the right counters, before the check and at the last read). */
+#define RG_CASES(X) \
+	X(15) X(14) X(13) X(12) X(11) X(10) X(9) X(8) X(7) X(6) X(5) X(4) X(3) X(2) X(1) X(0)
+/* Counter i's read, then its page's lock: the read was of the right counter when the lock still reads what the
+ * cache took (the kernel changes a page only while this thread is stopped, and the lock only grows). */
+#define RG_READ_ONE(i) \
+	case (i) + 1: \
+		out[i] = PMC_RG_READER_READ(c->rd[i]); \
+		BARRIER(); \
+		changed |= *c->lock[i] ^ c->seq[i]; \
+		__attribute__((fallthrough));
+#define RG_ADD_ONE(i) \
+	case (i) + 1: { \
+		uint64_t d = (now[i] - start[i]) & mask[i]; \
+		acc[i] += d; \
+		top[i] += d; \
+	} \
+		__attribute__((fallthrough));
+
+static inline __attribute__((always_inline)) bool read_fast(const struct rg_thread *t, uint64_t *out)
+{
+	const struct rg_cache *c = &t->c;
+	uint32_t changed = 0;
+
+	/* Unrolled (a loop costs a third more here): c->n is 1..RG_EV. */
+	switch (c->n) {
+	RG_CASES(RG_READ_ONE)
+	default:
+		break;
+	}
+	return changed == 0;
+}
+
 static uint64_t reads_inproc(const struct rg_thread *t)
 {
 	uint64_t opened = 0;
@@ -106,6 +228,7 @@ static void thread_gone(void *p)
 	struct rg_thread *t = p;
 	long psz = sysconf(_SC_PAGESIZE);
 
+	t->c.on = false; /* the cache points into the pages unmapped below */
 	for (int i = 0; i < t->nev; i++) {
 		if (t->page[i])
 			munmap(t->page[i], (size_t)psz);
@@ -117,8 +240,8 @@ static void thread_gone(void *p)
 	__atomic_store_n(&t->exited, true, __ATOMIC_RELEASE);
 }
 
-static void enter_region(struct rg_thread *t, int r);
-static void leave_region(struct rg_thread *t, int r);
+static inline void enter_region(struct rg_thread *t, int r);
+static inline void leave_region(struct rg_thread *t, int r);
 
 /* The empty pair as a region's own counts see it: the least of a few, on the row after the last region. */
 static void calibrate(struct rg_thread *t)
@@ -170,6 +293,7 @@ static struct rg_thread *thread_first_use(void)
 		t->page[i] = p == MAP_FAILED ? NULL : p;
 	}
 	self = t;
+	refresh(t);
 	calibrate(t);
 	pthread_mutex_lock(&lock);
 	t->ordinal = nthreads++;
@@ -189,7 +313,15 @@ static inline struct rg_thread *current(void)
 	return thread_first_use();
 }
 
-static void enter_region(struct rg_thread *t, int r)
+static void __attribute__((noinline)) enter_slow(struct rg_thread *t, struct rg_frame *f)
+{
+	refresh(t);
+	read_all(t, f->start);
+	f->gen = 0;
+}
+
+/* What comes before the read is outside the region, what comes after it inside: the bookkeeping goes first. */
+static inline __attribute__((always_inline)) void enter_region(struct rg_thread *t, int r)
 {
 	struct rg_frame *f;
 
@@ -200,17 +332,60 @@ static void enter_region(struct rg_thread *t, int r)
 	}
 	f = &t->stack[t->depth];
 	f->region = r;
-	read_all(t, f->start);
+	t->reads++;
+	if (__builtin_expect(t->c.on, 1) && __builtin_expect(read_fast(t, f->start), 1))
+		f->gen = t->c.gen;
+	else
+		enter_slow(t, f);
 	t->depth++;
 }
 
-static void leave_region(struct rg_thread *t, int r)
+/* A page changed, or the fast path is off: full counts now, after the cache is taken again (which turns the open
+ * frames' raw values into full counts first). */
+static void __attribute__((noinline)) leave_read_slow(struct rg_thread *t, uint64_t *now)
+{
+	refresh(t);
+	read_all(t, now);
+}
+
+static void __attribute__((noinline)) add_full(struct rg_thread *t, struct rg_frame *f, uint64_t *now, bool now_raw,
+					       uint64_t *row)
+{
+	if (now_raw)
+		raw_to_full(t, now);
+	for (int i = 0; i < t->nev; i++) {
+		uint64_t d = now[i] - f->start[i];
+
+		row[1 + i] += d;
+		if (t->depth == 0)
+			t->top[i] += d;
+	}
+}
+
+/* The fast path's sums where an event failed to open: the cache's order mapped to the events'. */
+static void __attribute__((noinline)) add_mapped(struct rg_thread *t, const struct rg_frame *f, const uint64_t *now,
+						 uint64_t *row)
+{
+	const struct rg_cache *c = &t->c;
+
+	for (int k = 0; k < c->n; k++) {
+		uint64_t d = (now[k] - f->start[k]) & c->mask[k];
+
+		row[1 + c->map[k]] += d;
+		if (t->depth == 0)
+			t->top[c->map[k]] += d;
+	}
+}
+
+static inline __attribute__((always_inline)) void leave_region(struct rg_thread *t, int r)
 {
 	uint64_t now[RG_EV], *row;
 	struct rg_frame *f;
-	int n;
+	bool fast = __builtin_expect(t->c.on, 1) && __builtin_expect(read_fast(t, now), 1);
 
-	read_all(t, now);
+	if (__builtin_expect(!fast, 0))
+		leave_read_slow(t, now);
+	t->reads++;
 	if (__builtin_expect(t->depth == 0 || t->stack[t->depth - 1].region != r, 0)) {
 		t->unmatched++;
 		return;
@@ -218,12 +393,29 @@ static void leave_region(struct rg_thread *t, int r)
 	f = &t->stack[--t->depth];
 	row = ROW(t, r);
 	row[0]++;
-	n = t->nev;
-	for (int i = 0; i < n; i++)
-		row[1 + i] += now[i] - f->start[i];
-	if (t->depth == 0)
-		for (int i = 0; i < n; i++)
-			t->top[i] += now[i] - f->start[i];
+	if (__builtin_expect(fast && f->gen == t->c.gen, 1)) {
+		const uint64_t *__restrict mask = t->c.mask;
+		const int n = t->c.n;
+
+		if (__builtin_expect(!t->c.ident, 0)) {
+			add_mapped(t, f, now, row);
+			return;
+		}
+		uint64_t *__restrict top = t->depth == 0 ? t->top : t->top_nested;
+		uint64_t *__restrict acc = row + 1;
+		const uint64_t *__restrict start = f->start;
+
+		/* Unrolled as read_fast. Nested frames add into a row nobody reads: one branch less. */
+		switch (n) {
+		RG_CASES(RG_ADD_ONE)
+		default:
+			break;
+		}
+		return;
+	}
+	/* Full counts at both ends: a frame entered on the slow path (now raw: made full with the cache it was read
+	 * under), or the slow read above (every open frame was made full). */
+	add_full(t, f, now, fast, row);
 }
 
 void pmctool_region_enter(pmctool_region_t region)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "arch/arch.h"
 #include "include/pmctool.h"
 #include "regions/channel.h"
 
@@ -18,9 +19,30 @@
 /* One accumulator row more than there are regions: the calibration of the empty pair. */
 #define RG_CALIB PMCTOOL_REGIONS_MAX
 
+/* An open region. gen == the thread's gen: start holds the opened counters' raw values (the cache's order), read on the
+ * fast path under the cache of that generation; gen == 0: start holds every event's full count (offset +
+ * sign-extended counter, or read(2)). */
 struct rg_frame {
-	int region;
 	uint64_t start[RG_EV];
+	int region;
+	uint32_t gen;
+	char pad[256 - 8 * RG_EV - 8];       /* 256 bytes: a frame's address is a shift, not a multiplication */
+};
+
+/* The fast path's cache of every counter's page (index, offset, width), valid while each page's lock still reads
+ * seq[i]: a read is then one counter read and one lock comparison; the raw deltas need no offset. */
+struct rg_cache {
+	bool on;                             /* every opened counter is readable in process */
+	bool ident;                          /* map is the identity: every event opened */
+	int n;                               /* the opened counters: the arrays below are theirs, in this order */
+	uint8_t map[RG_EV];                  /* their event numbers (an event that failed to open counts 0) */
+	uint32_t gen;                        /* bumped at each refresh; never 0 */
+	unsigned sh[RG_EV];                  /* 64 - width, for the sign extension of a raw value */
+	uint64_t mask[RG_EV];                /* the width's mask, for raw deltas (arm64: 32 bits, 64 for the cycles) */
+	const volatile uint32_t *lock[RG_EV];
+	uint32_t seq[RG_EV];
+	pmc_arch_reader rd[RG_EV];
+	uint64_t off[RG_EV];
 };
 
 /* One thread's state: written only by its thread; read by the report at exit (after the thread ended, or racy but
@@ -34,11 +56,13 @@ struct rg_thread {
 	int err[RG_EV];                      /* errno of the failed open, 0 */
 	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
 	struct perf_event_mmap_page *page[RG_EV];
+	struct rg_cache c;
 	unsigned depth, too_deep;            /* open frames; enters beyond PMCTOOL_REGION_DEPTH_MAX now open */
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
 	struct rg_frame stack[PMCTOOL_REGION_DEPTH_MAX];
 	uint64_t *acc;                       /* (RG_CALIB + 1) rows of [calls, v[0..nev-1]] */
 	uint64_t top[RG_EV];                 /* sum over entries made at depth 0 */
+	uint64_t top_nested[RG_EV];          /* the same for the others: written, never read (a branch less) */
 	uint64_t cost[RG_EV];                /* an empty enter/leave pair as a region's own counts see it (minimum) */
 	uint64_t reads, reads_syscall;        /* read_all calls; counters read with read(2) */
 	uint64_t unmatched, invalid;         /* leaves matching no open region; enters/leaves of invalid handles */

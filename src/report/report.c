@@ -384,6 +384,7 @@ void pmc_report_fini(struct pmc_report *rep)
 	free(rep->run_state);
 	free(rep->metric_runs);
 	rep->metric_runs = NULL;
+	rep->nmetric_runs = 0;
 	pmc_report_regions_free(rep->regions);
 	rep->regions = NULL;
 	rep->execs = NULL;

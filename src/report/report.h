@@ -158,8 +158,10 @@ struct pmc_report {
 	unsigned nrun_state;
 
 	/* Each metric in each run (for comparisons over per-run samples): metric_runs[m * nruns + r], NAN when n/a;
-	 * NULL when not computed. Owned. */
+	 * NULL when not computed. Owned. Only the first nmetric_runs metrics have them (the totals': the metrics of
+	 * rows are added after). */
 	double *metric_runs;
+	size_t nmetric_runs;
 	/* Where the report was made (host, pid, MPI / Slurm rank, job), for merging per-rank reports. */
 	bool has_origin;
 	struct pmc_origin origin;

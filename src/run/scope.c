@@ -49,6 +49,11 @@ static int open_one(const struct pmc_event *ev, const struct pmc_target *t, int 
 
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a.inherit = t->pid > 0 && (flags & PMC_SCOPE_INHERIT);
+	if (a.inherit && (flags & PMC_SCOPE_INHERIT_STAT)) {
+		a.inherit_stat = 1;
+		a.sample_id_all = 1;
+		a.sample_type = PERF_SAMPLE_IDENTIFIER;
+	}
 	/* Members follow their leader: only leaders (and events alone) start stopped. */
 	a.disabled = leader && (flags & PMC_SCOPE_DISABLED);
 	a.enable_on_exec = a.disabled && (flags & PMC_SCOPE_ENABLE_ON_EXEC);

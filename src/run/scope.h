@@ -21,6 +21,8 @@ enum pmc_scope_flags {
 	PMC_SCOPE_INHERIT = 1u << 0,        /* task targets: children and threads created later count with them */
 	PMC_SCOPE_DISABLED = 1u << 1,       /* open stopped; pmc_scope_enable starts them */
 	PMC_SCOPE_ENABLE_ON_EXEC = 1u << 2, /* with DISABLED: the target's exec starts them (a held launched command) */
+	PMC_SCOPE_INHERIT_STAT = 1u << 3,   /* with INHERIT: each inherited task's own count is written, as it exits,
+					       to a buffer (run/threads.h); records carry the event's id */
 };
 
 struct pmc_scope {

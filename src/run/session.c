@@ -151,7 +151,7 @@ int pmc_session_run(struct pmc_session *s)
 {
 	char ctl[256];
 	size_t ctl_len = 0;
-	uint64_t next_tick, deadline, enable_at;
+	uint64_t next_tick, deadline, enable_at, next_drain;
 	int pidfd = s->cmd ? pidfd_of(s->cmd->pid) : -1;
 	struct pmc_launch_error le = { 0 };
 
@@ -159,6 +159,7 @@ int pmc_session_run(struct pmc_session *s)
 	next_tick = s->interval_ns ? s->t0 + s->interval_ns : 0;
 	deadline = s->timeout_ns ? s->t0 + s->timeout_ns : 0;
 	enable_at = s->delay_ms > 0 ? s->t0 + (uint64_t)s->delay_ms * 1000000ull : 0;
+	next_drain = s->drain_ns ? s->t0 + s->drain_ns : 0;
 	s->end = PMC_END_NONE;
 	while (s->end == PMC_END_NONE) {
 		struct pollfd pfd[2];
@@ -196,7 +197,11 @@ int pmc_session_run(struct pmc_session *s)
 			}
 			continue;
 		}
-		wake = earliest(earliest(next_tick, deadline), enable_at);
+		if (next_drain && now >= next_drain) {
+			s->drain(s->drain_ctx);
+			next_drain = now + s->drain_ns;
+		}
+		wake = earliest(earliest(earliest(next_tick, deadline), enable_at), next_drain);
 		if (s->ntasks || (s->cmd && pidfd < 0))
 			wake = earliest(wake, now + TASK_POLL_NS);
 		if (s->ctl_fd >= 0)

@@ -35,6 +35,9 @@ struct pmc_session {
 	volatile sig_atomic_t *stop;  /* set by a signal handler */
 	void (*enable)(void *ctx, bool on); /* start / stop the counters */
 	int (*tick)(void *ctx, unsigned n, bool last); /* interval n (1-based) ended: non-zero ends the session */
+	uint64_t drain_ns;            /* > 0: call drain(drain_ctx) this often while waiting (--per-thread's buffer) */
+	void (*drain)(void *drain_ctx);
+	void *drain_ctx;
 	void *ctx;
 
 	/* filled by pmc_session_run */

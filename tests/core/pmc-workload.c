@@ -10,6 +10,9 @@
  *   wait-threads N   start two threads; on SIGUSR1 each of the three touches N pages, then all exit
  *   ctl-calls DIR    call bump() 100 times, write 'enable' to the FIFO DIR/ctl and wait for 'ack' on DIR/ack,
  *                    call it 1000 times, write 'disable' and wait for 'ack', call it 10 times (--control's test)
+ *   thread-calls K   --per-thread's test: thread k (1..K, named calls-k) calls bump() 1000*(k+1) times; thread 1 ends
+ *                    before the others start; then the first thread calls it 1000 times
+ *   fork-calls N     a child process calls bump() 2*N times, then the parent N times
  * Built without PIE so that bump's address (nm) is its run-time address. */
 #include <fcntl.h>
 #include <pthread.h>
@@ -51,6 +54,36 @@ static void *thread_main(void *arg)
 {
 	touch_pages((long)(intptr_t)arg);
 	return NULL;
+}
+
+static void *calls_thread(void *arg)
+{
+	long k = (long)(intptr_t)arg;
+	char name[16];
+
+	snprintf(name, sizeof(name), "calls-%ld", k);
+	pthread_setname_np(pthread_self(), name);
+	for (long i = 0; i < 1000 * (k + 1); i++)
+		bump();
+	return NULL;
+}
+
+static int thread_calls(long k)
+{
+	pthread_t t[64];
+
+	if (k < 1 || k > 64)
+		return 2;
+	if (pthread_create(&t[0], NULL, calls_thread, (void *)(intptr_t)1) || pthread_join(t[0], NULL))
+		return 1;
+	for (long i = 1; i < k; i++)
+		if (pthread_create(&t[i], NULL, calls_thread, (void *)(intptr_t)(i + 1)))
+			return 1;
+	for (long i = 1; i < k; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < 1000; i++)
+		bump();
+	return 0;
 }
 
 static pthread_barrier_t go_barrier;
@@ -159,6 +192,20 @@ int main(int argc, char **argv)
 		return wait_threads(n);
 	} else if (!strcmp(argv[1], "ctl-calls")) {
 		return ctl_calls(argv[2]);
+	} else if (!strcmp(argv[1], "thread-calls")) {
+		return thread_calls(n);
+	} else if (!strcmp(argv[1], "fork-calls")) {
+		pid_t pid = fork();
+		int st;
+		if (pid == 0) {
+			for (long i = 0; i < 2 * n; i++)
+				bump();
+			_exit(0);
+		}
+		if (pid < 0 || waitpid(pid, &st, 0) < 0)
+			return 1;
+		for (long i = 0; i < n; i++)
+			bump();
 	} else if (!strcmp(argv[1], "pages")) {
 		touch_pages(n);
 	} else if (!strcmp(argv[1], "fork")) {

@@ -61,6 +61,7 @@ t_regions() {
 	pi=$(sed -n 's/.*"pair_counts":\[\([0-9.]*\),\([0-9.]*\),.*/\1/p' $W/rc.json)
 	pc=$(sed -n 's/.*"pair_counts":\[\([0-9.]*\),\([0-9.]*\),.*/\2/p' $W/rc.json)
 	echo "regions: empty enter/leave pair with 4 counters: $pi instructions, $pc cycles (target < 100 instructions)"
+	echo "regions: region_cost: $(cat $W/rc.json)"
 	[ -n "$pi" ] && pass "regions pair cost measured: $pi instructions:u, $(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rc.json)" ||
 		fail "region_cost gave no pair cost: $(cat $W/rc.json)"
 }

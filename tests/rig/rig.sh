@@ -59,7 +59,8 @@ rm -rf "$guest" && mkdir -p "$guest" || exit 1
 cc=aarch64-linux-gnu-gcc
 if ! { $cc -static -nostdlib -o "$guest/loop" "$here/guest/loop.S" &&
 	$cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static -o "$guest/runas" "$here/guest/runas.c" &&
-	$cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static -o "$guest/pcount" "$here/guest/pcount.c"; }; then
+	$cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static -o "$guest/pcount" "$here/guest/pcount.c" &&
+	$cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -static -pthread -o "$guest/threads2" "$here/guest/threads2.c"; }; then
 	die "cross-compiling the guest programs"
 fi
 cp "$pm" "$guest/pmctool" && cp -r "$src/events" "$guest/events" && cp "$here/guest/tests.sh" "$guest/" || exit 1
@@ -100,7 +101,7 @@ boot() {
 }
 
 boot smp1-shift0 1 0 300 t0_yardstick t1_info t2_command t3_batches t4_multiplex t5_kernels t5_ipc t6_user_reads \
-	t7_privilege t8_sigint
+	t7_privilege t8_sigint t9_per_thread
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc
 boot smp2 2 0 240 t9_cpu t9_scopes t_regions
 

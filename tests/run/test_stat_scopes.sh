@@ -229,8 +229,8 @@ print("ok: rotate: intervals 1-4 counted batches", [by[i] for i in sorted(by)])
 PY
 run_pmc stat --batch=rotate -e task-clock -- true
 expect_rc 2 "--batch=rotate without -I"
-run_pmc stat --per-thread -e task-clock -- true
-expect_rc 2 "--per-thread with a launched command"
+run_pmc stat --per-thread -C 0 -e task-clock --timeout 10
+expect_rc 2 "--per-thread with -C"
 run_pmc stat -A -e task-clock -- true
 expect_rc 2 "-A without -a"
 

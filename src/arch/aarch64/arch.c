@@ -163,6 +163,19 @@ bool pmc_arch_budget_from_kernel(void)
 	return true;
 }
 
+/* The PMUv3 driver's armv8pmu_get_event_idx takes the cycle counter for CPU_CYCLES (0x11) when it is free; an event
+ * with a threshold (config1 above the long and rdpmc terms) cannot use it. Raw config bits above the event number are
+ * not CPU_CYCLES either. */
+bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_HARDWARE)
+		return a->config == PERF_COUNT_HW_CPU_CYCLES;
+	if (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_BREAKPOINT ||
+	    a->type == PERF_TYPE_HW_CACHE)
+		return false;
+	return a->config == 0x11 && !(a->config1 & ~UINT64_C(3)) && !a->config2;
+}
+
 const char *pmc_arch_extra_counters(void)
 {
 	return "the cycle counter (PMCCNTR_EL0: cycles only)";

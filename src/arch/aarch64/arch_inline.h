@@ -56,6 +56,27 @@ static inline uint64_t pmc_arch_counter_read(uint32_t index)
 	return pmc_arm64_counter_read(index);
 }
 
+/* The region library's fast read: a counter's reader, prepared once from the page's index and used while the page's
+ * lock says the index still holds. Here the address of a two-instruction stub (mrs x0, <counter>; ret) in
+ * readers.S, 8 bytes each in index order, called with BLR: four instructions a read instead of the switch's eleven.
+ * The stub touches x0 and returns through x30 only. */
+typedef uintptr_t pmc_arch_reader;
+
+extern const char pmc_arm64_reader_stubs[];
+
+static inline pmc_arch_reader pmc_arch_reader_of(uint32_t index)
+{
+	return (uintptr_t)pmc_arm64_reader_stubs + 8u * (uintptr_t)(index - 1);
+}
+
+static inline uint64_t pmc_arch_reader_read(pmc_arch_reader r)
+{
+	register uint64_t v __asm__("x0");
+
+	__asm__ __volatile__("blr %1" : "=r"(v) : "r"(r) : "x30");
+	return v;
+}
+
 /* 1..31 event counters, 32 the cycle counter: every one holds a count. */
 static inline bool pmc_arch_counter_is_count(uint32_t index)
 {

@@ -47,6 +47,20 @@ static inline uint64_t pmc_arch_counter_read(uint32_t index)
 	return 0;
 }
 
+typedef uint32_t pmc_arch_reader;
+
+static inline pmc_arch_reader pmc_arch_reader_of(uint32_t index)
+{
+	return index;
+}
+
+/* Never called, as pmc_arch_counter_read. */
+static inline uint64_t pmc_arch_reader_read(pmc_arch_reader r)
+{
+	(void)r;
+	return 0;
+}
+
 static inline bool pmc_arch_counter_is_count(uint32_t index)
 {
 	(void)index;

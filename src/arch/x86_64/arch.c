@@ -192,6 +192,12 @@ bool pmc_arch_budget_from_kernel(void)
 	return false;
 }
 
+bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a)
+{
+	(void)a;
+	return false;
+}
+
 const char *pmc_arch_extra_counters(void)
 {
 	return NULL;

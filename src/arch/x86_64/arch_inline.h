@@ -20,10 +20,10 @@ static inline void pmc_arch_user_read_generic_attr(struct perf_event_attr *a)
 /* Time-stamp counter, unordered: the caller fences. */
 static inline uint64_t pmc_rdtsc(void)
 {
-	uint32_t lo, hi;
+	uint64_t lo, hi; /* RDTSC clears the upper halves of RAX and RDX: no zero-extension needed */
 
 	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return (uint64_t)hi << 32 | lo;
+	return hi << 32 | lo;
 }
 
 /* No later instruction starts before every earlier one has completed locally. */
@@ -35,10 +35,10 @@ static inline void pmc_lfence(void)
 /* RDPMC of hardware counter 'counter' (ECX). Faults (#GP -> SIGSEGV) unless the kernel allows it: probe first. */
 static inline uint64_t pmc_rdpmc(uint32_t counter)
 {
-	uint32_t lo, hi;
+	uint64_t lo, hi; /* RDPMC clears the upper halves of RAX and RDX, as RDTSC */
 
 	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-	return (uint64_t)hi << 32 | lo;
+	return hi << 32 | lo;
 }
 
 static inline uint64_t pmc_arch_timer_now(void)
@@ -71,6 +71,20 @@ static inline uint64_t pmc_arch_timer_end(void)
 static inline uint64_t pmc_arch_counter_read(uint32_t index)
 {
 	return pmc_rdpmc(index - 1);
+}
+
+/* The region library's fast read: a counter's reader, prepared once from the page's index and used while the page's
+ * lock says the index still holds (RDPMC's ECX here), and the read itself. */
+typedef uint32_t pmc_arch_reader;
+
+static inline pmc_arch_reader pmc_arch_reader_of(uint32_t index)
+{
+	return index - 1;
+}
+
+static inline uint64_t pmc_arch_reader_read(pmc_arch_reader r)
+{
+	return pmc_rdpmc(r);
 }
 
 /* Index bit 29 (after the -1): INTEL_PMC_FIXED_RDPMC_METRICS, the PERF_METRICS MSR of the top-down metric events

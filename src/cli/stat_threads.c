@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat --per-thread for a launched command: the rows are the command's tasks (threads and child processes),
+ * learnt from the records run/threads.c reads as they exit. Row k of every run and batch is the k-th task created
+ * (the command itself first), since tids differ between runs; its tid and comm are those of the first run that had
+ * it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/stat_scope.h"
+#include "run/threads.h"
+
+#define RING_PAGES 64 /* 256 KiB of records with 4 KiB pages: thousands of exits between two drains */
+
+struct stat_threads {
+	struct pmc_threads th;
+	const struct pmc_scope *sc;
+	bool open;
+	struct pmc_row_scope *rows;  /* nrows, keyed by creation order */
+	size_t nrows;
+	unsigned execs;              /* runs x batches measured */
+	unsigned renamed;            /* a row whose task had another name in a later run */
+	uint64_t lost, corrupt, unknown, foreign;
+	size_t missing;              /* tasks without a final count (still running at the end, or lost) */
+	size_t silent;               /* tasks that exited on a kernel that writes no final counts */
+};
+
+struct stat_threads *stat_threads_new(void)
+{
+	return calloc(1, sizeof(struct stat_threads));
+}
+
+void stat_threads_free(struct stat_threads *s)
+{
+	if (!s)
+		return;
+	stat_threads_end(s);
+	free(s->rows);
+	free(s);
+}
+
+/* The name the kernel gives a task that execs path: its last component, shortened to 15 bytes. */
+static void comm_of(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	snprintf(buf, len < PMC_THREADS_COMM_LEN ? len : PMC_THREADS_COMM_LEN, "%s", slash ? slash + 1 : path);
+}
+
+int stat_threads_begin(struct stat_threads *s, const struct pmc_scope *sc, pid_t pid, const char *argv0,
+		       bool on_exec)
+{
+	char comm[PMC_THREADS_COMM_LEN];
+	int *fds, r;
+
+	comm_of(argv0, comm, sizeof(comm));
+	if (pmc_threads_init(&s->th, sc->req->n, pid, comm) < 0)
+		return PMC_EXIT_INTERNAL;
+	fds = sc->fds; /* target 0: the command */
+	r = pmc_threads_open(&s->th, pid, fds, on_exec, RING_PAGES);
+	if (r < 0) {
+		fprintf(stderr, "pmctool stat: --per-thread: cannot set up the buffer the kernel writes each thread's "
+				"count to: %s%s\n", strerror(-r),
+			r == -EPERM || r == -ENOMEM ? " (the locked-memory limit: raise ulimit -l or "
+						      "kernel.perf_event_mlock_kb)" : "");
+		pmc_threads_fini(&s->th);
+		return PMC_EXIT_NOCOUNT;
+	}
+	s->sc = sc;
+	s->open = true;
+	return 0;
+}
+
+void stat_threads_drain(void *ctx)
+{
+	struct stat_threads *s = ctx;
+
+	if (s->open)
+		pmc_threads_drain(&s->th);
+}
+
+void stat_threads_end(struct stat_threads *s)
+{
+	if (!s->open)
+		return;
+	pmc_threads_fini(&s->th);
+	s->open = false;
+	s->sc = NULL;
+}
+
+/* Row k exists in the report (its events after the totals' and the rows' before it). 0 or -ENOMEM. */
+static int ensure_row(struct stat_threads *s, const struct stat_events *se, struct pmc_report *rep, size_t k,
+		      const struct pmc_thread *t)
+{
+	struct pmc_row_scope *r;
+	struct pmc_report_event *e;
+
+	if (k < s->nrows) {
+		s->renamed += strcmp(s->rows[k].comm, t->comm) != 0;
+		return 0;
+	}
+	r = realloc(s->rows, (k + 1) * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	s->rows = r;
+	e = realloc(rep->events, (k + 2) * se->n * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	rep->events = e;
+	r = &s->rows[k];
+	memset(r, 0, sizeof(*r));
+	r->kind = PMC_ROW_THREAD;
+	r->pid = t->pid;
+	r->tid = t->tid;
+	snprintf(r->comm, sizeof(r->comm), "%s", t->comm);
+	snprintf(r->label, sizeof(r->label), "%s-%d", r->comm, (int)t->tid);
+	for (size_t i = 0; i < se->n; i++) {
+		struct pmc_report_event *x = &e[(k + 1) * se->n + i];
+		memset(x, 0, sizeof(*x));
+		x->ev = e[i].ev;
+		x->in_every_batch = e[i].in_every_batch;
+		x->batch = e[i].batch;
+		x->scope = *r;
+	}
+	rep->nevents = (k + 2) * se->n;
+	s->nrows = k + 1;
+	return 0;
+}
+
+int stat_threads_push(struct stat_threads *s, const struct stat_events *se, struct pmc_report *rep,
+		      const size_t *idx, unsigned run, unsigned batch)
+{
+	size_t n, ntask;
+	struct pmc_count *rows;
+	int rc = 0;
+
+	if (!s->open)
+		return 0;
+	pmc_threads_drain(&s->th);
+	n = s->th.nev;
+	ntask = s->th.n;
+	rows = calloc(ntask * (n ? n : 1), sizeof(*rows));
+	if (!rows)
+		return -ENOMEM;
+	s->missing = PMC_MAX(s->missing, pmc_threads_split(&s->th, s->sc->counts, rows));
+	s->silent = PMC_MAX(s->silent, pmc_threads_kernel_silent(&s->th));
+	/* A task without its final count has no sample (its count is in the first row): no row says "not counted"
+	 * for a reason that is not the counter's */
+	for (size_t k = 0; k < ntask && !rc; k++) {
+		rc = ensure_row(s, se, rep, k, &s->th.t[k]);
+		for (size_t i = 0; i < n && !rc; i++)
+			if (s->sc->fds[i] >= 0 && (k == 0 || rows[k * n + i].status == PMC_COUNT_OK))
+				rc = stat_push_sample(&rep->events[(k + 1) * se->n + idx[i]], run, batch, &rows[k * n + i]);
+	}
+	s->lost += s->th.lost;
+	s->corrupt += s->th.corrupt;
+	s->unknown += s->th.unknown;
+	s->foreign += s->th.foreign;
+	if (s->th.nomem)
+		rc = -ENOMEM;
+	s->execs++;
+	free(rows);
+	return rc;
+}
+
+void stat_threads_note(const struct stat_threads *s, struct pmc_report *rep)
+{
+	if (!s || !s->execs)
+		return;
+	pmc_report_add_check(rep, PMC_CHECK_INFO, "per-thread",
+			     "%zu task%s (threads and child processes) in order of creation; the first row is the command "
+			     "itself: the total minus what the others counted%s", s->nrows, s->nrows == 1 ? "" : "s",
+			     s->execs > 1 ? "; with several runs or batches row k is the k-th task created in each (tids "
+					    "differ between runs), named after the first run" : "");
+	if (s->renamed)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-order",
+				     "%u row%s had a task of another name in a later run or batch: the command creates its "
+				     "tasks in varying order, so rows after the first mix tasks", s->renamed,
+				     s->renamed == 1 ? "" : "s");
+	if (s->lost || s->corrupt)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-lost",
+				     "the kernel lost %llu record%s of exiting tasks (the buffer was full)%s: the counts of "
+				     "those tasks are in the first row, and rows may be missing; the total is exact",
+				     (unsigned long long)s->lost, s->lost == 1 ? "" : "s",
+				     s->corrupt ? ", and some records could not be read" : "");
+	if (s->silent)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-kernel",
+				     "this kernel wrote no final count for the %zu task%s that exited (inherit_stat's "
+				     "PERF_RECORD_READ, missing from Linux 5.13 until the fix 'perf/core: Fix missing read "
+				     "event generation on task exit', Dec 2025): all counts are in the first row; the total "
+				     "is exact. Count a running process with -p PID --per-thread instead", s->silent,
+				     s->silent == 1 ? "" : "s");
+	else if (s->missing)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-running",
+				     "%zu task%s had no final count (still running when the command ended, or its record "
+				     "lost): %s in the first row", s->missing, s->missing == 1 ? "" : "s",
+				     s->missing == 1 ? "its count is" : "their counts are");
+}

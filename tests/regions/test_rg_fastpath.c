@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpmctool's fast read path with injected counters: the library's core compiled with its counter reads replaced by
+ * reads of an array (the "hardware"), and each thread's pages replaced by fake perf pages this test changes the way the
+ * kernel does (a new counter, offset and lock when an event is rescheduled). Every region's counts must equal what the
+ * test made its events count inside it, whatever changed in between: this proves the cached fast path, its fall back
+ * to the slow path, the open frames' conversion and the width masks. No PMU is needed; the real path is proven
+ * exactly on the arm64 rig (tests/regions/guest_regions.sh).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define NHW 40
+static uint64_t hw[NHW]; /* the injected counters, by reader (= the page's index) */
+
+static inline uint64_t hw_read_index(uint32_t index)
+{
+	return hw[index % NHW];
+}
+
+static inline uint64_t hw_read_reader(uint32_t r)
+{
+	return hw[r % NHW];
+}
+
+#define PMC_RG_COUNTER_READ hw_read_index
+#define PMC_RG_READER_OF(idx) (idx)
+#define PMC_RG_READER_READ hw_read_reader
+#include "regions/rg_core.c"
+
+#define NEV 4
+static struct perf_event_mmap_page fake[NEV];
+static uint64_t truth[NEV];  /* what each event has counted so far */
+static unsigned width[NEV] = { 48, 48, 32, 64 };
+
+static uint64_t sext(uint64_t v, unsigned w)
+{
+	unsigned sh = (64u - w) & 63u;
+
+	return (uint64_t)((int64_t)(v << sh) >> sh);
+}
+
+static uint64_t wmask(unsigned w)
+{
+	return w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+}
+
+/* The kernel puts event i on counter idx, starting it at half its range plus a little, and updates the page. */
+static void schedule(int i, uint32_t idx, uint64_t start)
+{
+	fake[i].lock++;
+	hw[idx] = start & wmask(width[i]);
+	fake[i].index = idx;
+	fake[i].pmc_width = (uint16_t)width[i];
+	fake[i].offset = truth[i] - sext(hw[idx], width[i]);
+	fake[i].lock++;
+}
+
+/* Event i counts k more. */
+static void count(int i, uint64_t k)
+{
+	truth[i] += k;
+	hw[fake[i].index] = (hw[fake[i].index] + k) & wmask(width[i]);
+}
+
+static void count_all(uint64_t k)
+{
+	for (int i = 0; i < NEV; i++)
+		count(i, k * (uint64_t)(i + 1));
+}
+
+static pmctool_region_t reg_a, reg_b, reg_warm;
+
+static int setup(void **state)
+{
+	(void)state;
+	if (pmc_rg_parse_events("task-clock,page-faults,context-switches,cpu-migrations", pmc_rg.setup_err,
+				sizeof(pmc_rg.setup_err)) ||
+	    pthread_key_create(&thread_key, thread_gone))
+		return -1;
+	pmc_rg.mode = RG_STANDALONE;
+	snprintf(pmc_rg.out_path, sizeof(pmc_rg.out_path), "/dev/null");
+	reg_a = pmctool_region("a");
+	reg_b = pmctool_region("b");
+	reg_warm = pmctool_region("warm");
+	if (pmctool_thread_init() < 0 || self->nev != NEV)
+		return -1;
+	for (int i = 0; i < NEV; i++) {
+		fake[i].capabilities = 1ull << 2;
+		schedule(i, (uint32_t)(i + 1), (UINT64_C(1) << (width[i] - 1)) + 7);
+		self->page[i] = &fake[i];
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (self) {
+		memset(self->page, 0, sizeof(self->page)); /* not the kernel's: never unmapped */
+		self->c.on = false;
+	}
+	return 0;
+}
+
+/* calls and values of a region, as the library sums them */
+static void counts(pmctool_region_t r, unsigned long long *calls, unsigned long long *v)
+{
+	assert_int_equal(pmctool_region_counts(r, calls, v, NEV), NEV);
+}
+
+static void expect_growth(pmctool_region_t r, const unsigned long long *before, uint64_t calls_before,
+			  const uint64_t *want, uint64_t want_calls)
+{
+	unsigned long long calls, v[NEV];
+
+	counts(r, &calls, v);
+	assert_int_equal(calls - calls_before, want_calls);
+	for (int i = 0; i < NEV; i++)
+		if (v[i] - before[i] != want[i])
+			fail_msg("event %d: the region grew by %llu, the event counted %llu in it", i,
+				 (unsigned long long)(v[i] - before[i]), (unsigned long long)want[i]);
+}
+
+/* A table of what happens inside region a (and its nested b): the library must get every count exactly. */
+enum step { COUNT, RESCHED, RESCHED_ONE, ENTER_B, LEAVE_B, END };
+
+static const struct {
+	int line;
+	const char *what;
+	bool near_wrap; /* before the region: every counter rescheduled 9 short of its end, so the region's counts wrap it */
+	enum step steps[8];
+} rows[] = {
+	{ __LINE__, "nothing changes: the fast path at both ends", false, { COUNT, END } },
+	{ __LINE__, "every event rescheduled inside the region", false, { COUNT, RESCHED, COUNT, END } },
+	{ __LINE__, "one event rescheduled inside the region", false, { COUNT, RESCHED_ONE, COUNT, END } },
+	{ __LINE__, "the counters wrap inside the region (before the kernel's overflow update)", true, { COUNT, END } },
+	{ __LINE__, "nested, rescheduled inside the inner region", false,
+	  { COUNT, ENTER_B, RESCHED, COUNT, LEAVE_B, COUNT, END } },
+	{ __LINE__, "nested, rescheduled between the inner region and the end", false,
+	  { ENTER_B, COUNT, LEAVE_B, RESCHED_ONE, COUNT, END } },
+	{ __LINE__, "nested, both wrap", true, { ENTER_B, COUNT, LEAVE_B, END } },
+	{ __LINE__, "rescheduled twice", false, { RESCHED, COUNT, RESCHED, COUNT, END } },
+};
+
+static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do(void **state)
+{
+	static uint32_t next_idx = 10;
+
+	(void)state;
+	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
+		unsigned long long a0[NEV], b0[NEV], ca = 0, cb = 0;
+		uint64_t in_a[NEV] = { 0 }, in_b[NEV] = { 0 }, t0[NEV], tb[NEV];
+		bool b_used = false;
+
+		if (rows[r].near_wrap) {
+			for (int i = 0; i < NEV; i++)
+				schedule(i, fake[i].index, wmask(width[i]) - 9);
+			/* one pair takes the cache again: the region below starts and ends on the fast path */
+			pmctool_region_enter(reg_warm);
+			pmctool_region_leave(reg_warm);
+		}
+		counts(reg_a, &ca, a0);
+		counts(reg_b, &cb, b0);
+		memcpy(t0, truth, sizeof(t0));
+		pmctool_region_enter(reg_a);
+		for (int s = 0; rows[r].steps[s] != END; s++) {
+			switch (rows[r].steps[s]) {
+			case COUNT:
+				count_all(1000 + r);
+				break;
+			case RESCHED:
+				for (int i = 0; i < NEV; i++) {
+					schedule(i, next_idx, (UINT64_C(1) << (width[i] - 1)) + 3 * next_idx);
+					next_idx = next_idx + 1 < NHW ? next_idx + 1 : 10;
+				}
+				break;
+			case RESCHED_ONE:
+				schedule(1, next_idx, (UINT64_C(1) << 47) + 11);
+				next_idx = next_idx + 1 < NHW ? next_idx + 1 : 10;
+				break;
+			case ENTER_B:
+				memcpy(tb, truth, sizeof(tb));
+				pmctool_region_enter(reg_b);
+				b_used = true;
+				break;
+			case LEAVE_B:
+				pmctool_region_leave(reg_b);
+				for (int i = 0; i < NEV; i++)
+					in_b[i] = truth[i] - tb[i];
+				break;
+			case END:
+				break;
+			}
+		}
+		pmctool_region_leave(reg_a);
+		for (int i = 0; i < NEV; i++)
+			in_a[i] = truth[i] - t0[i];
+		print_message("line %d: %s\n", rows[r].line, rows[r].what);
+		expect_growth(reg_a, a0, ca, in_a, 1);
+		if (b_used)
+			expect_growth(reg_b, b0, cb, in_b, 1);
+	}
+}
+
+/* An event that failed to open counts 0 and leaves the others on the fast path (mapped sums). */
+static void test_fastpath_with_an_event_that_failed_to_open_injected_counters(void **state)
+{
+	unsigned long long a0[NEV], ca = 0;
+	uint64_t t0[NEV], want[NEV];
+	int saved = self->fd[2];
+
+	(void)state;
+	self->fd[2] = -1; /* as a failed open leaves it: no descriptor, no page */
+	self->page[2] = NULL;
+	fake[0].lock += 2; /* a change: the next read takes the cache again, without event 2 */
+	counts(reg_a, &ca, a0);
+	memcpy(t0, truth, sizeof(t0));
+	pmctool_region_enter(reg_a);
+	count_all(500);
+	pmctool_region_leave(reg_a);
+	assert_true(self->c.on);
+	assert_false(self->c.ident);
+	for (int i = 0; i < NEV; i++)
+		want[i] = i == 2 ? 0 : truth[i] - t0[i];
+	/* the first read after the change was slow: event 2 read 0 there too (fd -1) */
+	expect_growth(reg_a, a0, ca, want, 1);
+	self->fd[2] = saved;
+	self->page[2] = &fake[2];
+	fake[0].lock += 2;
+}
+
+int main(void)
+{
+	if (!PMC_ARCH_USER_READ) {
+		printf("skip: this architecture has no in-process counter read (the library reads with read(2) only)\n");
+		return 77;
+	}
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do),
+		cmocka_unit_test(test_fastpath_with_an_event_that_failed_to_open_injected_counters),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 		return 1;
 	pmc_rg.mode = RG_STANDALONE;
 	snprintf(pmc_rg.out_path, sizeof(pmc_rg.out_path), "/dev/null");
-	atexit(at_exit);
+	RG_ON_EXIT(at_exit);
 	if (!PMC_ARCH_USER_READ) {
 		fprintf(stderr, "region_path: no in-process read on this architecture\n");
 		return 77;

@@ -7,7 +7,8 @@
  *
  * Run the program under `pmctool stat --regions -e EVENTS -- ./prog` (pmctool hands it the encoded events and reads
  * its results), or alone with PMCTOOL_REGIONS_EVENTS=instructions,cycles set (it writes its own report at exit to
- * stderr or PMCTOOL_REGIONS_OUT). With neither, every call returns at once and nothing is counted.
+ * stderr or PMCTOOL_REGIONS_OUT, a path template such as regions.%h.%r.json: a .json name gives a report that
+ * `pmctool merge` reads). With neither, every call returns at once and nothing is counted.
  *
  * Regions nest, repeat and run in any number of threads; each thread opens its own counters on its first enter and
  * reads them in process (RDPMC, mrs PMEVCNTR<n>_EL0) where the kernel allows it, with read(2) otherwise. After a

@@ -25,3 +25,11 @@ expect_err() { grep -qE -- "$1" "$TMP/err" || { cat "$TMP/err" >&2; fail "$2: st
 # has_hw_pmu: true when the kernel counts hardware events here (a PMU driver exists and paranoid allows it).
 has_hw_pmu() { [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/cpu_core ] ||
 	ls -d /sys/bus/event_source/devices/armv8_pmuv3* >/dev/null 2>&1; }
+
+# mpi_launcher N: MPI=(mpirun ...) running N ranks on this machine (oversubscribed, as root when root), or skip when
+# Open MPI's mpirun is not installed.
+mpi_launcher() {
+	command -v mpirun >/dev/null || skip "mpirun is not installed (Debian's openmpi-bin; setup.sh installs it)"
+	MPI=(mpirun --oversubscribe -n "$1")
+	[ "$(id -u)" -ne 0 ] || MPI+=(--allow-run-as-root)
+}

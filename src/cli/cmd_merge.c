@@ -18,10 +18,12 @@ static const char merge_help[] =
 	"Usage: pmctool merge [OPTIONS] REPORT.json...\n"
 	"\n"
 	"Merge stat reports of the ranks of one job (written with 'pmctool stat --json -o run.%h.%r.json' under\n"
-	"mpirun or srun): a row per rank (its rank, host and state), then per event, metric and the wall time the\n"
-	"total over the ranks, min, mean, max, the imbalance max / mean and the rank with the maximum. A rank whose\n"
-	"command failed, was interrupted, or whose report cannot be read is named. Ranks come from each report's\n"
-	"origin (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID); a report without one takes its position.\n"
+	"mpirun or srun, or by a program's region library with PMCTOOL_REGIONS_OUT=regions.%h.%r.json): a row per\n"
+	"rank (its rank, host and state), then per event, metric, the wall time, and per region its calls and\n"
+	"counts, the total over the ranks, min, mean, max, the imbalance max / mean and the rank with the maximum.\n"
+	"A rank whose command failed, was interrupted, or whose report cannot be read is named. Ranks come from\n"
+	"each report's origin (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID); a report without one\n"
+	"takes its position.\n"
 	"\n"
 	"      --csv, --json    CSV or one JSON document (schema kind 'merge')\n"
 	"  -o, --output FILE    write there ('-' for stdout; the default)\n"
@@ -128,7 +130,7 @@ static int plot(const struct pmc_merge *m, const char *yname, FILE *term, char *
 static bool known(const struct pmc_merge *m, const char *name)
 {
 	for (size_t k = 0; k < m->nrows; k++)
-		if (!strcasecmp(m->rows[k].name, name))
+		if (m->rows[k].kind != PMC_SERIES_REGION && !strcasecmp(m->rows[k].name, name))
 			return true;
 	return false;
 }

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/file_write.h"
 #include "util/util.h"
 
 /* "/dev/fd/N", "/proc/self/fd/N", "/dev/stdout", "/dev/stderr": the descriptor N itself, not a reopening of it (a
@@ -40,23 +41,6 @@ static int fd_writable(int fd)
 	if (fl < 0)
 		return -EBADF;
 	return (fl & O_ACCMODE) == O_RDONLY ? -EBADF : 0;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* The file a path names after its symbolic links, also when the last link dangles (then the file is created where it
@@ -137,24 +121,6 @@ static int dest_plan(const char *path, struct dest *d)
 	return 0;
 }
 
-/* A temporary file beside target; its descriptor, or -errno. *ret is malloc'd. */
-static int make_temp(const char *target, char **ret)
-{
-	int fd;
-
-	if (asprintf(ret, "%s.pmctool-XXXXXX", target) < 0) {
-		*ret = NULL;
-		return -ENOMEM;
-	}
-	fd = mkstemp(*ret);
-	if (fd < 0) {
-		fd = -errno;
-		free(*ret);
-		*ret = NULL;
-	}
-	return fd;
-}
-
 int pmc_output_check_path(const char *path)
 {
 	struct dest d;
@@ -178,7 +144,7 @@ int pmc_output_check_path(const char *path)
 			close(fd);
 		break;
 	case DEST_RENAME:
-		fd = make_temp(d.target, &tmp);
+		fd = pmc_make_temp(d.target, &tmp);
 		if (fd < 0) {
 			r = fd;
 		} else {
@@ -195,38 +161,6 @@ out:
 	return r;
 }
 
-static int write_renamed(const struct dest *d, const char *buf, size_t len)
-{
-	char *tmp = NULL;
-	int fd = make_temp(d->target, &tmp), r = 0;
-
-	if (fd < 0)
-		return fd;
-	if (d->exists) {
-		if (fchown(fd, d->st.st_uid, d->st.st_gid) && geteuid() == 0)
-			r = -errno;
-		if (!r && fchmod(fd, d->st.st_mode & 07777))
-			r = -errno;
-	} else {
-		mode_t um = umask(0);
-		umask(um);
-		if (fchmod(fd, 0666 & ~um))
-			r = -errno;
-	}
-	if (!r)
-		r = write_all(fd, buf, len);
-	if (!r && fsync(fd))
-		r = -errno;
-	if (close(fd) && !r)
-		r = -errno;
-	if (!r && rename(tmp, d->target))
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	free(tmp);
-	return r;
-}
-
 static int write_opened(const struct dest *d, const char *buf, size_t len)
 {
 	int flags = O_WRONLY | O_CLOEXEC | (d->kind == DEST_IN_PLACE ? O_TRUNC : 0);
@@ -234,7 +168,7 @@ static int write_opened(const struct dest *d, const char *buf, size_t len)
 
 	if (fd < 0)
 		return -errno;
-	r = write_all(fd, buf, len);
+	r = pmc_write_all(fd, buf, len);
 	if (!r && d->kind == DEST_IN_PLACE && fsync(fd))
 		r = -errno;
 	if (close(fd) && !r)
@@ -253,14 +187,14 @@ int pmc_output_write_path(const char *path, const char *buf, size_t len)
 	case DEST_FD:
 		if (d.fd == STDOUT_FILENO)
 			fflush(stdout);
-		r = write_all(d.fd, buf, len);
+		r = pmc_write_all(d.fd, buf, len);
 		break;
 	case DEST_THROUGH:
 	case DEST_IN_PLACE:
 		r = write_opened(&d, buf, len);
 		break;
 	case DEST_RENAME:
-		r = write_renamed(&d, buf, len);
+		r = pmc_write_renamed(d.target, d.exists ? &d.st : NULL, buf, len);
 		break;
 	}
 out:

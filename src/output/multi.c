@@ -10,7 +10,7 @@
 const char *pmc_series_kind_name(enum pmc_series_kind k)
 {
 	return k == PMC_SERIES_METRIC ? "metric" : k == PMC_SERIES_TIME ? "time" : k == PMC_SERIES_DECLARED ? "declared"
-											       : "event";
+		: k == PMC_SERIES_REGION ? "region" : "event";
 }
 
 void pmc_multi_short(double v, char *buf, size_t len)
@@ -180,7 +180,9 @@ static void json_series(FILE *f, const struct pmc_series *s, double per)
 		per = 1;
 	fputs("{\"name\":", f);
 	pmc_json_string(f, s->name);
-	fprintf(f, ",\"kind\":\"%s\",\"unit\":", pmc_series_kind_name(s->kind));
+	fprintf(f, ",\"kind\":\"%s\",\"region\":", pmc_series_kind_name(s->kind));
+	pmc_json_string_or_null(f, s->region);
+	fputs(",\"unit\":", f);
 	pmc_json_string_or_null(f, s->unit);
 	fprintf(f, ",\"ok\":%s,\"reason\":", s->ok ? "true" : "false");
 	pmc_json_string_or_null(f, s->ok ? NULL : s->reason);
@@ -403,14 +405,47 @@ int pmc_compare_write(FILE *f, const struct pmc_compare *c, const struct pmc_fai
 static double rank_value(const struct pmc_merge_rank *r, const struct pmc_merge_row *row)
 {
 	for (size_t i = 0; i < r->data.n; i++)
-		if (r->data.s[i].kind == row->kind && !strcmp(r->data.s[i].name, row->name))
+		if (r->data.s[i].kind == row->kind && !strcmp(r->data.s[i].region, row->region) &&
+		    !strcmp(r->data.s[i].name, row->name))
 			return r->data.s[i].ok ? r->data.s[i].mean : NAN;
 	return NAN;
 }
 
+/* Per region (in the order first seen): a row per rank with its calls and counts. */
+static void merge_regions_table(FILE *f, const struct pmc_merge *m)
+{
+	char buf[32];
+
+	for (size_t k = 0; k < m->nrows; k++) {
+		const struct pmc_merge_row *first = &m->rows[k];
+		bool seen = first->kind != PMC_SERIES_REGION;
+
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = m->rows[j].kind == PMC_SERIES_REGION && !strcmp(m->rows[j].region, first->region);
+		if (seen)
+			continue;
+		fprintf(f, "\n Region %s per rank:\n %5s", first->region, "rank");
+		for (size_t j = k; j < m->nrows; j++)
+			if (m->rows[j].kind == PMC_SERIES_REGION && !strcmp(m->rows[j].region, first->region))
+				fprintf(f, " %14.14s", m->rows[j].name);
+		fputc('\n', f);
+		for (size_t r = 0; r < m->nranks; r++) {
+			fprintf(f, " %5ld", m->ranks[r].rank);
+			for (size_t j = k; j < m->nrows; j++) {
+				if (m->rows[j].kind != PMC_SERIES_REGION || strcmp(m->rows[j].region, first->region))
+					continue;
+				pmc_multi_short(rank_value(&m->ranks[r], &m->rows[j]), buf, sizeof(buf));
+				fprintf(f, " %14s", buf);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
 static void merge_table(FILE *f, const struct pmc_merge *m)
 {
-	char buf[32], u[24], name[200];
+	char buf[32], u[24], name[260];
+	int w = 32; /* the name column: wider for region rows ("REGION: EVENT"), at most 64 */
 	size_t ncol = 0;
 
 	fprintf(f, " Merged %zu report%s: %zu ok, %u failed, %u partial, %u unreadable\n\n", m->nranks,
@@ -437,17 +472,24 @@ static void merge_table(FILE *f, const struct pmc_merge *m)
 		fputc('\n', f);
 	}
 	(void)ncol;
-	fprintf(f, "\n %-32s %5s %10s %10s %10s %10s %9s %8s\n", "event / metric", "ranks", "total", "min", "mean", "max",
-		"max/mean", "max at");
+	merge_regions_table(f, m);
+	for (size_t k = 0; k < m->nrows; k++) {
+		size_t l = strlen(m->rows[k].region) + 2 + strlen(m->rows[k].name);
+		if (m->rows[k].kind == PMC_SERIES_REGION && (int)l > w)
+			w = l > 64 ? 64 : (int)l;
+	}
+	fprintf(f, "\n %-*s %5s %10s %10s %10s %10s %9s %8s\n", w, "event / metric / region", "ranks", "total", "min",
+		"mean", "max", "max/mean", "max at");
 	for (size_t k = 0; k < m->nrows; k++) {
 		const struct pmc_merge_row *row = &m->rows[k];
 		char t[32], mn[32], me[32], mx[32];
-		snprintf(name, sizeof(name), "%s%s", row->name, unit_suffix(row->unit, u, sizeof(u)));
+		snprintf(name, sizeof(name), "%.63s%s%.159s%s", row->region, row->region[0] ? ": " : "", row->name,
+			 unit_suffix(row->unit, u, sizeof(u)));
 		pmc_multi_short(row->total, t, sizeof(t));
 		pmc_multi_short(row->min, mn, sizeof(mn));
 		pmc_multi_short(row->mean, me, sizeof(me));
 		pmc_multi_short(row->max, mx, sizeof(mx));
-		fprintf(f, " %-32.32s %5zu %10s %10s %10s %10s ", name, row->n, t, mn, me, mx);
+		fprintf(f, " %-*.*s %5zu %10s %10s %10s %10s ", w, w, name, row->n, t, mn, me, mx);
 		if (isfinite(row->imbalance))
 			fprintf(f, "%9.3f %8ld\n", row->imbalance, row->max_rank);
 		else
@@ -457,7 +499,7 @@ static void merge_table(FILE *f, const struct pmc_merge *m)
 
 static void merge_csv(FILE *f, const struct pmc_merge *m)
 {
-	fputs("section,rank,host,state,file,name,kind,unit,ranks,value,total,min,mean,max,imbalance\n", f);
+	fputs("section,rank,host,state,file,name,kind,unit,ranks,value,total,min,mean,max,imbalance,region\n", f);
 	for (size_t r = 0; r < m->nranks; r++) {
 		const struct pmc_merge_rank *rk = &m->ranks[r];
 		for (size_t k = 0; k < m->nrows; k++) {
@@ -471,7 +513,9 @@ static void merge_csv(FILE *f, const struct pmc_merge *m)
 			pmc_csv_field(f, m->rows[k].unit);
 			fputc(',', f);
 			csv_num(f, rank_value(rk, &m->rows[k]));
-			fputs(",,,,,\n", f);
+			fputs(",,,,,,", f);
+			pmc_csv_field(f, m->rows[k].region);
+			fputc('\n', f);
 		}
 	}
 	for (size_t k = 0; k < m->nrows; k++) {
@@ -486,6 +530,8 @@ static void merge_csv(FILE *f, const struct pmc_merge *m)
 		csv_num(f, row->mean);
 		csv_num(f, row->max);
 		csv_num(f, row->imbalance);
+		fputc(',', f);
+		pmc_csv_field(f, row->region);
 		fputc('\n', f);
 	}
 }
@@ -516,7 +562,9 @@ static void merge_json(FILE *f, const struct pmc_merge *m)
 		const struct pmc_merge_row *row = &m->rows[k];
 		fputs(k ? ",{\"name\":" : "{\"name\":", f);
 		pmc_json_string(f, row->name);
-		fprintf(f, ",\"kind\":\"%s\",\"unit\":", pmc_series_kind_name(row->kind));
+		fprintf(f, ",\"kind\":\"%s\",\"region\":", pmc_series_kind_name(row->kind));
+		pmc_json_string_or_null(f, row->region);
+		fputs(",\"unit\":", f);
 		pmc_json_string_or_null(f, row->unit);
 		fprintf(f, ",\"ranks\":%zu,\"total\":", row->n);
 		pmc_json_number(f, row->total);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "util/json_write.h"
 
 enum pmc_output_format {
 	PMC_OUTPUT_TABLE = 0,
@@ -71,12 +72,7 @@ void pmc_output_regions_table(FILE *f, const struct pmc_report *rep);
 void pmc_output_regions_json(FILE *f, const struct pmc_report *rep);
 
 /* Helpers the renderers and the other commands' machine-readable output share (json.c). */
-/* The "schema_version" of every JSON document (schema/pmctool-report.schema.json). */
-#define PMC_JSON_SCHEMA_VERSION 1
-/* s as a JSON string, quoted and escaped; NULL is "". */
-void pmc_json_string(FILE *f, const char *s);
-/* s as a JSON string, or null when s is NULL or empty. */
-void pmc_json_string_or_null(FILE *f, const char *s);
+/* PMC_JSON_SCHEMA_VERSION, pmc_json_string, pmc_json_string_or_null: util/json_write.h. */
 /* v shortest-round-trip (the fewest %g digits that read back as v; integers whole); null when not finite. */
 void pmc_json_number(FILE *f, double v);
 /* One metric's JSON members after an opening brace it writes: name, unit, value (null when n/a), reason,

@@ -8,7 +8,9 @@
  *                           A person may write generic perf names (instructions, cycles, page-faults, ...), raw codes
  *                           rHEX and breakpoints mem:ADDR[:r|w|rw|x] instead (standalone mode).
  *   PMCTOOL_REGIONS_FD      an inherited descriptor (a memfd opened with O_APPEND) for the results.
- * Standalone (no PMCTOOL_REGIONS_FD): PMCTOOL_REGIONS_OUT names the file the report is appended to (default stderr).
+ * Standalone (no PMCTOOL_REGIONS_FD): PMCTOOL_REGIONS_OUT names the file the report is appended to (default stderr),
+ * a path template as stat -o takes (%h host, %p pid, %r rank, %j job id, %% a '%'); a name ending in .json, or
+ * PMCTOOL_REGIONS_FORMAT=json, makes it a pmctool stat report in JSON (written whole: a temporary file renamed).
  *
  * The results: each process that used the library appends one block with one write(2) at its exit:
  *   pmctool-regions 1
@@ -30,6 +32,7 @@
 #define PMC_RG_ENV_EVENTS "PMCTOOL_REGIONS_EVENTS"
 #define PMC_RG_ENV_FD "PMCTOOL_REGIONS_FD"
 #define PMC_RG_ENV_OUT "PMCTOOL_REGIONS_OUT"
+#define PMC_RG_ENV_FORMAT "PMCTOOL_REGIONS_FORMAT"
 #define PMC_RG_MAGIC "pmctool-regions 1"
 #define PMC_RG_NAME_MAX 63
 #define PMC_RG_EV_MAX 16 /* events per batch a program counts (PMCTOOL_REGION_EVENTS_MAX) */

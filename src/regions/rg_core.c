@@ -10,11 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
 
-struct rg_global pmc_rg = { .chan_fd = -1 };
+struct rg_global pmc_rg = { .chan_fd = -1, .exit_status = -1 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char names[PMCTOOL_REGIONS_MAX][PMCTOOL_REGION_NAME_MAX + 1];
@@ -588,10 +589,22 @@ int pmctool_regions_finish(void)
 	return r;
 }
 
+/* glibc's on_exit hands the handler exit()'s status (the JSON report has it); elsewhere it stays unknown. */
+#ifdef __GLIBC__
+static void at_exit(int status, void *arg)
+{
+	(void)arg;
+	pmc_rg.exit_status = status & 0xff;
+	(void)pmctool_regions_finish();
+}
+#define RG_ON_EXIT(fn) on_exit(fn, NULL)
+#else
 static void at_exit(void)
 {
 	(void)pmctool_regions_finish();
 }
+#define RG_ON_EXIT(fn) atexit(fn)
+#endif
 
 /* A child forked inside the program starts clean: the parent's records and counters (bound to the parent's threads)
  * are dropped; its own threads open their own on first use and it writes its own block at its exit. Regions open
@@ -611,7 +624,8 @@ static void after_fork_child(void)
 
 static void __attribute__((constructor)) rg_init(void)
 {
-	const char *ev = getenv(PMC_RG_ENV_EVENTS), *fd = getenv(PMC_RG_ENV_FD), *out = getenv(PMC_RG_ENV_OUT);
+	const char *ev = getenv(PMC_RG_ENV_EVENTS), *fd = getenv(PMC_RG_ENV_FD);
+	struct timespec now;
 
 	if (!ev)
 		return;
@@ -629,13 +643,14 @@ static void __attribute__((constructor)) rg_init(void)
 		pmc_rg.mode = RG_PMCTOOL;
 	} else {
 		pmc_rg.mode = RG_STANDALONE;
-		if (out)
-			snprintf(pmc_rg.out_path, sizeof(pmc_rg.out_path), "%s", out);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		pmc_rg.start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+		pmc_rg_setup_out(getenv(PMC_RG_ENV_OUT), getenv(PMC_RG_ENV_FORMAT));
 	}
 	if (pthread_key_create(&thread_key, thread_gone)) {
 		pmc_rg.mode = RG_OFF;
 		return;
 	}
 	pthread_atfork(NULL, NULL, after_fork_child);
-	atexit(at_exit);
+	RG_ON_EXIT(at_exit);
 }

@@ -6,6 +6,7 @@
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -74,7 +75,12 @@ struct rg_global {
 	struct perf_event_attr attr[RG_EV];
 	char evname[RG_EV][PMC_RG_NAME_MAX + 1];
 	int chan_fd;                         /* pmctool mode: where the results go */
-	char out_path[4096];                 /* standalone: the report's path, "" for stderr */
+	char out_path[4096];                 /* standalone: PMCTOOL_REGIONS_OUT as given (a path template: %h %p %r
+						%j %%), "" for stderr */
+	bool out_bad;                        /* it cannot be expanded here: the report goes to stderr */
+	bool json;                           /* standalone: a JSON stat report (a .json path, PMCTOOL_REGIONS_FORMAT) */
+	uint64_t start_ns;                   /* standalone: CLOCK_MONOTONIC when the library started */
+	int exit_status;                     /* standalone: the status given to exit(), -1 unknown */
 	char setup_err[256];                 /* why counting is off although asked for */
 };
 
@@ -98,7 +104,19 @@ uint64_t pmc_rg_bad_names(void) RG_HIDDEN;
 /* Counter reads made in process by t. */
 uint64_t pmc_rg_reads_inproc(const struct rg_thread *t) RG_HIDDEN;
 
+/* Standalone: read PMCTOOL_REGIONS_OUT and PMCTOOL_REGIONS_FORMAT into pmc_rg; a template this process cannot
+ * expand, or an unknown format, is said on stderr at once (the report then goes to stderr as text). */
+void pmc_rg_setup_out(const char *out, const char *format) RG_HIDDEN;
+
 /* Write the results (pmctool channel or standalone report). 0 or -errno. */
 int pmc_rg_write(void) RG_HIDDEN;
+
+/* The standalone report as one pmctool stat report (kind "stat", mode "standalone": its regions block is the one
+ * pmctool stat --regions --json writes), for pmctool merge. */
+void pmc_rg_json_report(FILE *f) RG_HIDDEN;
+/* Shared with the text report: the first failing errno of event i in any thread, and whether some thread counts it
+ * in user mode only; how the threads read their counters ("in process", "read(2)", both, "none"). */
+void pmc_rg_event_state(int i, int *ret_err, int *ret_user_only) RG_HIDDEN;
+const char *pmc_rg_read_method_all(void) RG_HIDDEN;
 
 #endif

@@ -8,24 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
+#include "util/file_write.h"
+#include "util/path_template.h"
 
 static void put_values(FILE *f, const struct rg_thread *t, const uint64_t *v)
 {
@@ -38,8 +26,7 @@ static void put_values(FILE *f, const struct rg_thread *t, const uint64_t *v)
 	fputc('\n', f);
 }
 
-/* The first thread's errno and user-only flag of event i (threads open the same events). */
-static void event_state(int i, int *ret_err, int *ret_user_only)
+void pmc_rg_event_state(int i, int *ret_err, int *ret_user_only)
 {
 	*ret_err = 0;
 	*ret_user_only = 0;
@@ -51,6 +38,25 @@ static void event_state(int i, int *ret_err, int *ret_user_only)
 	}
 }
 
+static void read_totals(uint64_t *inproc, uint64_t *sys)
+{
+	*inproc = *sys = 0;
+	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
+		*inproc += pmc_rg_reads_inproc(t);
+		*sys += t->reads_syscall;
+	}
+}
+
+const char *pmc_rg_read_method_all(void)
+{
+	uint64_t inproc, sys;
+
+	read_totals(&inproc, &sys);
+	if (!inproc && !sys)
+		return "none";
+	return !sys ? "in process" : !inproc ? "read(2)" : "in process and read(2)";
+}
+
 static void channel_block(FILE *f)
 {
 	unsigned nreg = pmc_rg_nregions();
@@ -59,7 +65,7 @@ static void channel_block(FILE *f)
 	for (int i = 0; i < pmc_rg.nev; i++) {
 		int err, uo;
 
-		event_state(i, &err, &uo);
+		pmc_rg_event_state(i, &err, &uo);
 		fprintf(f, "event %d %d %d %s\n", i, err, uo, pmc_rg.evname[i]);
 	}
 	for (unsigned r = 0; r < nreg; r++)
@@ -93,12 +99,11 @@ static void channel_block(FILE *f)
 static void person_report(FILE *f)
 {
 	unsigned nreg = pmc_rg_nregions();
-	uint64_t inproc = 0, sys = 0, unmatched = 0, invalid = 0, deep = 0;
+	uint64_t inproc, sys, unmatched = 0, invalid = 0, deep = 0;
 	const char *how = PMC_ARCH_USER_READ_INSN;
 
+	read_totals(&inproc, &sys);
 	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
-		inproc += pmc_rg_reads_inproc(t);
-		sys += t->reads_syscall;
 		unmatched += t->unmatched;
 		invalid += t->invalid;
 		deep += t->deep_ignored;
@@ -110,7 +115,7 @@ static void person_report(FILE *f)
 	for (int i = 0; i < pmc_rg.nev; i++) {
 		int err, uo;
 
-		event_state(i, &err, &uo);
+		pmc_rg_event_state(i, &err, &uo);
 		if (err)
 			fprintf(f, "  %s: not counted: %s\n", pmc_rg.evname[i], strerror(err));
 		else if (uo)
@@ -183,38 +188,110 @@ static void person_report(FILE *f)
 	}
 }
 
+/* PMCTOOL_REGIONS_OUT expanded for this process (its pid now: a forked child writes its own). 0 or -EINVAL with why
+ * in err. */
+static int out_expand(char *path, size_t len, char *err, size_t errlen)
+{
+	struct pmc_origin o;
+
+	pmc_origin_get(&o);
+	return pmc_path_template(pmc_rg.out_path, &o, path, len, err, errlen);
+}
+
+void pmc_rg_setup_out(const char *out, const char *format)
+{
+	char path[sizeof(pmc_rg.out_path)], err[256];
+	size_t n;
+
+	snprintf(pmc_rg.out_path, sizeof(pmc_rg.out_path), "%s", out ? out : "");
+	n = strlen(pmc_rg.out_path);
+	pmc_rg.json = n > 5 && !strcmp(pmc_rg.out_path + n - 5, ".json");
+	if (format && !strcmp(format, "json"))
+		pmc_rg.json = true;
+	else if (format && !strcmp(format, "text"))
+		pmc_rg.json = false;
+	else if (format && *format)
+		fprintf(stderr, "pmctool regions: %s='%s' is not a format (json or text); the report is %s\n",
+			PMC_RG_ENV_FORMAT, format, pmc_rg.json ? "JSON" : "text");
+	if (n && out_expand(path, sizeof(path), err, sizeof(err))) {
+		/* For a person then (JSON only when asked for by name), as without PMCTOOL_REGIONS_OUT. */
+		pmc_rg.out_bad = true;
+		pmc_rg.json = format && !strcmp(format, "json");
+		fprintf(stderr, "pmctool regions: %s='%s': %s; the region report will go to stderr\n", PMC_RG_ENV_OUT,
+			pmc_rg.out_path, err);
+	}
+}
+
+/* Text: appended with one write(2), so the reports of several processes in one file never interleave. */
+static int write_appended(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), r;
+
+	if (fd < 0)
+		return -errno;
+	r = pmc_write_all(fd, buf, len);
+	if (close(fd) && !r)
+		r = -errno;
+	return r;
+}
+
+/* JSON: a whole document or none. A regular file (or none yet) gets a temporary file beside it renamed over it, as
+ * stat -o does; anything else (a FIFO, /dev/stdout) is written through. */
+static int write_whole(const char *path, const char *buf, size_t len)
+{
+	struct stat st;
+	bool exists = stat(path, &st) == 0;
+	int fd, r;
+
+	if (!exists || S_ISREG(st.st_mode))
+		return pmc_write_renamed(path, exists ? &st : NULL, buf, len);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	r = pmc_write_all(fd, buf, len);
+	return close(fd) && !r ? -errno : r;
+}
+
+static int write_standalone(const char *buf, size_t len)
+{
+	char path[sizeof(pmc_rg.out_path)], err[256];
+	int r;
+
+	if (!pmc_rg.out_path[0] || pmc_rg.out_bad)
+		return pmc_write_all(STDERR_FILENO, buf, len);
+	if (out_expand(path, sizeof(path), err, sizeof(err))) {
+		fprintf(stderr, "pmctool regions: %s='%s': %s; the report follows on stderr\n", PMC_RG_ENV_OUT,
+			pmc_rg.out_path, err);
+		return pmc_write_all(STDERR_FILENO, buf, len);
+	}
+	r = pmc_rg.json ? write_whole(path, buf, len) : write_appended(path, buf, len);
+	if (r) {
+		fprintf(stderr, "pmctool regions: cannot write the report to %s: %s; it follows on stderr\n", path,
+			strerror(-r));
+		r = pmc_write_all(STDERR_FILENO, buf, len);
+	}
+	return r;
+}
+
 int pmc_rg_write(void)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	int fd, r;
+	int r;
 
 	if (!f)
 		return -ENOMEM;
 	if (pmc_rg.mode == RG_PMCTOOL)
 		channel_block(f);
+	else if (pmc_rg.json)
+		pmc_rg_json_report(f);
 	else
 		person_report(f);
 	if (fclose(f)) {
 		free(buf);
 		return -ENOMEM;
 	}
-	if (pmc_rg.mode == RG_PMCTOOL) {
-		fd = pmc_rg.chan_fd;
-	} else if (pmc_rg.out_path[0]) {
-		fd = open(pmc_rg.out_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-		if (fd < 0) {
-			fprintf(stderr, "pmctool regions: cannot write the report to %s: %s\n", pmc_rg.out_path,
-				strerror(errno));
-			fd = STDERR_FILENO;
-		}
-	} else {
-		fd = STDERR_FILENO;
-	}
-	r = write_all(fd, buf, len);
-	if (fd != STDERR_FILENO && fd != pmc_rg.chan_fd)
-		close(fd);
+	r = pmc_rg.mode == RG_PMCTOOL ? pmc_write_all(pmc_rg.chan_fd, buf, len) : write_standalone(buf, len);
 	free(buf);
 	return r;
 }

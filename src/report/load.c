@@ -187,6 +187,54 @@ static int load_time(struct pmc_loaded *l, const struct pmc_jvalue *doc, unsigne
 	return 0;
 }
 
+/* One value as a series of one run (a region's calls, or its count per execution as the report gives it). */
+static int one_value(struct pmc_series *s, double v, const char *why)
+{
+	if (isnan(v)) {
+		snprintf(s->reason, sizeof(s->reason), "%s", why);
+		return 0;
+	}
+	if (push_run(s, v))
+		return -ENOMEM;
+	pmc_series_summarize(s);
+	return 0;
+}
+
+/* The regions block (stat --regions, the region library's standalone report): per region its calls and its count
+ * of each event, as REGION series. */
+static int load_regions(struct pmc_loaded *l, const struct pmc_jvalue *doc)
+{
+	const struct pmc_jvalue *list = pmc_json_get(pmc_json_get(doc, "regions"), "list");
+
+	for (size_t r = 0; r < pmc_json_len(list); r++) {
+		const struct pmc_jvalue *rg = pmc_json_at(list, r), *counts = pmc_json_get(rg, "counts");
+		const char *name = pmc_json_get_str(rg, "name", NULL);
+		struct pmc_series *s;
+		int rc;
+
+		if (!name)
+			return -EINVAL;
+		if (!(s = add_series(l, "calls", PMC_SERIES_REGION)))
+			return -ENOMEM;
+		snprintf(s->region, sizeof(s->region), "%s", name);
+		if ((rc = one_value(s, pmc_json_get_num(rg, "calls", NAN), "no calls in the report")))
+			return rc;
+		for (size_t i = 0; i < pmc_json_len(counts); i++) {
+			const struct pmc_jvalue *c = pmc_json_at(counts, i);
+			const char *ev = pmc_json_get_str(c, "event", NULL);
+
+			if (!ev)
+				return -EINVAL;
+			if (!(s = add_series(l, ev, PMC_SERIES_REGION)))
+				return -ENOMEM;
+			snprintf(s->region, sizeof(s->region), "%s", name);
+			if ((rc = one_value(s, pmc_json_get_num(c, "value", NAN), "not counted in this region")))
+				return rc;
+		}
+	}
+	return 0;
+}
+
 /* A kernel's declared counts per run (EXPECTED_INSTRUCTIONS...): constants, the same in every run. */
 static int load_declared(struct pmc_loaded *l, const struct pmc_jvalue *consts, unsigned used)
 {
@@ -248,8 +296,10 @@ static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *er
 		rc = load_time(l, doc, nruns);
 	if (!rc)
 		rc = load_declared(l, pmc_json_get(doc, "constants"), l->runs_used);
+	if (!rc)
+		rc = load_regions(l, doc);
 	if (rc == -EINVAL)
-		snprintf(err, errlen, "an event or metric without a name");
+		snprintf(err, errlen, "an event, metric, region or region count without a name");
 	else if (rc)
 		snprintf(err, errlen, "out of memory");
 	return rc;
@@ -335,9 +385,14 @@ void pmc_loaded_fini(struct pmc_loaded *l)
 const struct pmc_series *pmc_loaded_find(const struct pmc_loaded *l, const char *name)
 {
 	for (size_t i = 0; i < l->n; i++)
-		if (!strcasecmp(l->s[i].name, name))
+		if (l->s[i].kind != PMC_SERIES_REGION && !strcasecmp(l->s[i].name, name))
 			return &l->s[i];
 	return NULL;
+}
+
+bool pmc_series_same(const struct pmc_series *a, const struct pmc_series *b)
+{
+	return a->kind == b->kind && !strcmp(a->region, b->region) && !strcmp(a->name, b->name);
 }
 
 int pmc_loaded_pool(struct pmc_loaded *dst, const struct pmc_loaded *src)
@@ -346,8 +401,10 @@ int pmc_loaded_pool(struct pmc_loaded *dst, const struct pmc_loaded *src)
 		const struct pmc_series *s = &src->s[i];
 		struct pmc_series *d = NULL;
 
+		if (s->kind == PMC_SERIES_REGION)
+			continue;
 		for (size_t k = 0; k < dst->n && !d; k++)
-			if (dst->s[k].kind == s->kind && !strcmp(dst->s[k].name, s->name))
+			if (pmc_series_same(&dst->s[k], s))
 				d = &dst->s[k];
 		if (!d) {
 			if (!(d = add_series(dst, s->name, s->kind)))

@@ -10,10 +10,13 @@
 
 #define PMC_LOAD_MAX_BYTES (64u << 20)
 
-enum pmc_series_kind { PMC_SERIES_EVENT = 0, PMC_SERIES_METRIC, PMC_SERIES_TIME, PMC_SERIES_DECLARED };
+/* REGION: a region's calls (name "calls") or its count of an event (name the event) in a report with regions (stat
+ * --regions, the region library's standalone reports): merge summarizes them; sweep and compare leave them out. */
+enum pmc_series_kind { PMC_SERIES_EVENT = 0, PMC_SERIES_METRIC, PMC_SERIES_TIME, PMC_SERIES_DECLARED, PMC_SERIES_REGION };
 
 struct pmc_series {
 	char name[160];
+	char region[64];            /* the region of a REGION series; "" otherwise */
 	char unit[16];              /* "ns", "GHz", "" */
 	enum pmc_series_kind kind;
 	bool ok;                    /* counted (an event) or computed (a metric) in at least one run */
@@ -44,12 +47,16 @@ int pmc_loaded_parse(const char *text, size_t len, struct pmc_loaded *ret, char 
 int pmc_loaded_read_file(const char *path, struct pmc_loaded *ret, char *err, size_t errlen);
 void pmc_loaded_fini(struct pmc_loaded *l);
 
-/* Append src's per-run values to dst's series of the same name and kind (new series are added), then recompute the
- * summaries: pooling rounds of one point of a sweep. 0 or -ENOMEM. */
+/* Append src's per-run values to dst's series of the same name and kind (new series are added; region series are
+ * left out), then recompute the summaries: pooling rounds of one point of a sweep. 0 or -ENOMEM. */
 int pmc_loaded_pool(struct pmc_loaded *dst, const struct pmc_loaded *src);
 
-/* The series named name (case-insensitive; events as written or their canonical name were both stored), or NULL. */
+/* The series named name (case-insensitive; events as written or their canonical name were both stored), or NULL.
+ * Region series are not looked up by name. */
 const struct pmc_series *pmc_loaded_find(const struct pmc_loaded *l, const char *name);
+
+/* Whether a and b are the same series (kind, region and name), in two reports. */
+bool pmc_series_same(const struct pmc_series *a, const struct pmc_series *b);
 
 /* mean, sd, min, max of s's runs. */
 void pmc_series_summarize(struct pmc_series *s);

@@ -18,7 +18,7 @@ size_t pmc_sweep_series(const struct pmc_sweep *sw, const struct pmc_series ***r
 	for (size_t p = 0; p < sw->npoints; p++) {
 		for (size_t i = 0; i < sw->pts[p].data.n; i++) {
 			const struct pmc_series *s = &sw->pts[p].data.s[i];
-			bool seen = false;
+			bool seen = s->kind == PMC_SERIES_REGION;
 			const struct pmc_series **nl;
 
 			for (size_t k = 0; k < n && !seen; k++)
@@ -171,15 +171,17 @@ int pmc_compare_build(const struct pmc_loaded *a, const struct pmc_loaded *b, en
 		return -ENOMEM;
 	for (size_t i = 0; i < a->n; i++) {
 		const struct pmc_series *sb = NULL;
+		if (a->s[i].kind == PMC_SERIES_REGION)
+			continue;
 		for (size_t k = 0; k < b->n && !sb; k++)
-			if (b->s[k].kind == a->s[i].kind && !strcmp(b->s[k].name, a->s[i].name))
+			if (pmc_series_same(&b->s[k], &a->s[i]))
 				sb = &b->s[k];
 		compare_row(&c.rows[c.nrows++], &a->s[i], sb, test, alpha);
 	}
 	for (size_t k = 0; k < b->n; k++) {
-		bool in_a = false;
+		bool in_a = b->s[k].kind == PMC_SERIES_REGION;
 		for (size_t i = 0; i < a->n && !in_a; i++)
-			in_a = b->s[k].kind == a->s[i].kind && !strcmp(b->s[k].name, a->s[i].name);
+			in_a = pmc_series_same(&b->s[k], &a->s[i]);
 		if (!in_a)
 			compare_row(&c.rows[c.nrows++], NULL, &b->s[k], test, alpha);
 	}
@@ -297,7 +299,8 @@ int pmc_merge_build(struct pmc_merge *m)
 			struct pmc_merge_row *row = NULL;
 
 			for (size_t k = 0; k < m->nrows && !row; k++)
-				if (m->rows[k].kind == s->kind && !strcmp(m->rows[k].name, s->name))
+				if (m->rows[k].kind == s->kind && !strcmp(m->rows[k].region, s->region) &&
+				    !strcmp(m->rows[k].name, s->name))
 					row = &m->rows[k];
 			if (!row) {
 				if (m->nrows == cap) {
@@ -312,6 +315,7 @@ int pmc_merge_build(struct pmc_merge *m)
 				memset(row, 0, sizeof(*row));
 				snprintf(row->name, sizeof(row->name), "%s", s->name);
 				snprintf(row->unit, sizeof(row->unit), "%s", s->unit);
+				snprintf(row->region, sizeof(row->region), "%s", s->region);
 				row->kind = s->kind;
 				row->min = INFINITY;
 				row->max = -INFINITY;

@@ -42,7 +42,7 @@ struct pmc_sweep {
 	double largest_score;
 };
 
-/* Every series name that appears in any point, in first-seen order: *ret (free it) and the count, or 0 with NULL. */
+/* Every series name that appears in any point (region series left out), in first-seen order: *ret (free it) and the count, or 0 with NULL. */
 size_t pmc_sweep_series(const struct pmc_sweep *sw, const struct pmc_series ***ret);
 /* The y series' normalized mean and standard deviation at point i (NAN when not measured there). */
 void pmc_sweep_value(const struct pmc_sweep *sw, size_t i, const char *name, double *mean, double *sd);
@@ -85,7 +85,7 @@ struct pmc_fail_cond {
 	char why[256];
 };
 
-/* Compare every series of a (in a's order, then b's new ones). 0 or -ENOMEM. */
+/* Compare every series of a (in a's order, then b's new ones; region series left out). 0 or -ENOMEM. */
 int pmc_compare_build(const struct pmc_loaded *a, const struct pmc_loaded *b, enum pmc_test test, double alpha,
 		      struct pmc_compare *ret);
 void pmc_compare_fini(struct pmc_compare *c);
@@ -106,6 +106,7 @@ struct pmc_merge_rank {
 
 struct pmc_merge_row {
 	char name[160];
+	char region[64];            /* a REGION row's region */
 	char unit[16];
 	enum pmc_series_kind kind;
 	size_t n;                   /* ranks that measured it */
@@ -121,7 +122,8 @@ struct pmc_merge {
 	unsigned failed, partial, unreadable;
 };
 
-/* Sort the ranks by rank number and summarize every series over the ranks that measured it. 0 or -ENOMEM. */
+/* Sort the ranks by rank number and summarize every series (region series too: per region its calls and counts)
+ * over the ranks that measured it. 0 or -ENOMEM. */
 int pmc_merge_build(struct pmc_merge *m);
 void pmc_merge_fini(struct pmc_merge *m);
 

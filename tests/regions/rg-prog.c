@@ -13,6 +13,8 @@
  *   rg-prog loop N       "empty" entered and left N times with an empty body (cost; strace)
  *   rg-prog trips N      "body" once around N calls of marker_a (instructions per region: a + b x N, exact on arm64)
  *   rg-prog vary FILE    "vary" entered 1 + (a number kept in FILE, incremented by each execution) times
+ *   rg-prog ranks [R]    MPI rank k (OMPI_COMM_WORLD_RANK, else PMI_RANK; 0 without): "ranked" entered k + 1 times,
+ *                        each with a x100, and "common" once with a x10; rank R exits with status 3
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -123,6 +125,22 @@ static void *dying(void *arg)
 	pthread_exit(NULL);
 }
 
+static int ranks(int argc, char **argv)
+{
+	const char *v = getenv("OMPI_COMM_WORLD_RANK") ? getenv("OMPI_COMM_WORLD_RANK") : getenv("PMI_RANK");
+	long k = v ? atol(v) : 0;
+
+	for (long i = 0; i <= k; i++) {
+		PMCTOOL_REGION_BEGIN("ranked");
+		a_times(100);
+		PMCTOOL_REGION_END("ranked");
+	}
+	PMCTOOL_REGION_BEGIN("common");
+	a_times(10);
+	PMCTOOL_REGION_END("common");
+	return argc > 2 && atol(argv[2]) == k ? 3 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "basic";
@@ -134,6 +152,8 @@ int main(int argc, char **argv)
 		return threads((int)n);
 	} else if (!strcmp(mode, "pages")) {
 		return pages(n);
+	} else if (!strcmp(mode, "ranks")) {
+		return ranks(argc, argv);
 	} else if (!strcmp(mode, "noleave")) {
 		PMCTOOL_REGION_BEGIN("closed");
 		a_times(3);

@@ -21,9 +21,7 @@ PMI_RANK=7 SLURM_JOB_ID=99 "$PMCTOOL" stat --json -o "$TMP/r.%r.%j.json" -e task
 [ -f "$TMP/r.7.99.json" ] || fail "PMI_RANK / SLURM_JOB_ID did not fill %r / %j"
 ok "-o templates: %p %% without a launcher, %r %j from the environment, errors for the rest"
 
-command -v mpirun >/dev/null || skip "mpirun is not installed (Debian's openmpi-bin; setup.sh installs it)"
-MPI=(mpirun --oversubscribe -n 4)
-[ "$(id -u)" -eq 0 ] && MPI+=(--allow-run-as-root)
+mpi_launcher 4
 mkdir "$TMP/mpi"
 # Rank r touches 100 * (r + 1) pages: imbalance is known.
 set +e

@@ -589,64 +589,6 @@ static void add_stat_checks(struct pmc_report *rep)
 				     user_only, user_only == 1 ? "" : "s");
 }
 
-/* Measured beside declared: for each counted event a kernel declares a count for, the ratio (seed 003's
- * "instructions retired / instructions expected"); n/a with the event's reason when it was not counted. */
-static void add_measured_vs_declared(struct pmc_report *rep)
-{
-	static const struct {
-		const char *event, *expected, *metric;
-	} pairs[] = {
-		{ "instructions", "EXPECTED_INSTRUCTIONS", "instructions retired / expected" },
-		{ "branches", "EXPECTED_BRANCHES", "branches retired / expected" },
-	};
-
-	for (size_t i = 0; i < PMC_ARRAY_SIZE(pairs); i++) {
-		const struct pmc_report_event *e = pmc_report_find_event(rep, pairs[i].event);
-		struct pmc_metric_value m;
-		double want;
-
-		if (!e || pmc_report_get_const(rep, pairs[i].expected, &want) < 0 || want <= 0)
-			continue;
-		memset(&m, 0, sizeof(m));
-		snprintf(m.name, sizeof(m.name), "%s", pairs[i].metric);
-		m.valid = e->status == PMC_COUNT_OK;
-		m.value = m.valid ? e->mean / want : 0;
-		snprintf(m.desc, sizeof(m.desc), "measured %.0f, declared %.0f", m.valid ? e->mean : 0.0, want);
-		if (!m.valid)
-			snprintf(m.reason, sizeof(m.reason), "%s not counted: %.100s (declared %.0f)", pairs[i].event, e->reason,
-				 want);
-		pmc_report_add_metric(rep, &m);
-	}
-}
-
-/* Rates from a kernel's declared work over the measured time: these need no counter at all. */
-static void add_declared_rates(struct pmc_report *rep)
-{
-	double secs = rep->wall_ns_mean / 1e9, v, ld = 0, st = 0;
-	struct pmc_metric_value m;
-
-	if (secs <= 0)
-		return;
-	memset(&m, 0, sizeof(m));
-	/* A wall time that is no measurement (the region shorter than the overhead subtracted) gives no rate. */
-	m.valid = !rep->wall_unresolved[0];
-	snprintf(m.reason, sizeof(m.reason), "%s", rep->wall_unresolved);
-	if (pmc_report_get_const(rep, "EXPECTED_FLOPS", &v) == 0 && v > 0) {
-		snprintf(m.name, sizeof(m.name), "GFLOP/s (declared work)");
-		snprintf(m.desc, sizeof(m.desc), "EXPECTED_FLOPS / SECONDS: the kernel's declared FLOPs over the region time");
-		m.value = m.valid ? v / secs / 1e9 : 0;
-		pmc_report_add_metric(rep, &m);
-	}
-	pmc_report_get_const(rep, "EXPECTED_BYTES_LOADED", &ld);
-	pmc_report_get_const(rep, "EXPECTED_BYTES_STORED", &st);
-	if (ld + st > 0) {
-		snprintf(m.name, sizeof(m.name), "GB/s (declared work)");
-		snprintf(m.desc, sizeof(m.desc), "(bytes loaded + stored) / SECONDS, from the kernel's declared traffic");
-		m.value = m.valid ? (ld + st) / secs / 1e9 : 0;
-		pmc_report_add_metric(rep, &m);
-	}
-}
-
 static bool counted_anything(const struct pmc_report *rep)
 {
 	for (size_t i = 0; i < rep->nevents; i++)
@@ -802,8 +744,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	pmc_report_summarize(&rep);
 	pmc_report_set_const(&rep, "SECONDS", rep.wall_ns_mean / 1e9);
 	if (o.k) {
-		add_measured_vs_declared(&rep);
-		add_declared_rates(&rep);
+		stat_kernel_metrics(&rep);
 	}
 	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
 	stat_metrics_per_run(&se, cli_metrics, o.nmetric_args, &rep);

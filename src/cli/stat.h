@@ -117,6 +117,8 @@ int stat_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, c
 int stat_kernel_prepare(struct stat_opts *o);
 /* What the kernel runner saw (read method, overhead, region TSC cycles, expectations) into the report. */
 void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep);
+/* After the runs: measured / declared ratios and the declared work's rates (GFLOP/s, GB/s) of a kernel's report. */
+void stat_kernel_metrics(struct pmc_report *rep);
 
 /* Parse the --metric options (before anything runs). 0 or an exit status; *ret is freed by the caller. */
 int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret);

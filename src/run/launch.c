@@ -16,6 +16,7 @@
 #include "perf/open.h"
 #include "perf/perf.h"
 #include "pmu/hybrid.h"
+#include "run/group.h"
 #include "util/util.h"
 
 volatile sig_atomic_t pmc_launch_child;
@@ -193,6 +194,11 @@ static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struc
 				      &c->flags);
 }
 
+static int open_in_group(const struct pmc_event *ev, int group_fd, struct pmc_count *c, void *ctx)
+{
+	return open_event(ev, *(const pid_t *)ctx, group_fd, c);
+}
+
 /* Open the batch on pid. Group mode puts the hardware events in one group (they run together, never multiplexed
  * against each other); free events and breakpoints stand alone so one failing never takes the others down.
  * Returns 0, or 1 when the kernel rejected the group (out->group_err set). */
@@ -211,17 +217,10 @@ static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, st
 		int fd;
 
 		memset(c, 0, sizeof(*c));
-		fd = open_event(ev, pid, grouped ? leader : -1, c);
-		if (fd == -EINVAL && grouped && leader >= 0) {
-			/* Does it fail alone too? Then the encoding is bad, not the combination. */
-			int alone = open_event(ev, pid, -1, c);
-			if (alone >= 0) {
-				close(alone);
-				out->group_err = EINVAL;
-				out->group_err_index = (int)i;
-				return 1;
-			}
-			fd = alone;
+		if (pmc_group_open(open_in_group, &pid, ev, grouped ? leader : -1, c, &fd)) {
+			out->group_err = EINVAL;
+			out->group_err_index = (int)i;
+			return 1;
 		}
 		if (fd < 0) {
 			c->status = PMC_COUNT_NOT_SUPPORTED;

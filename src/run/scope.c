@@ -9,6 +9,7 @@
 
 #include "perf/open.h"
 #include "pmu/hybrid.h"
+#include "run/group.h"
 
 int pmc_scope_init(struct pmc_scope *s, const struct pmc_measure_req *req, const struct pmc_target *targets,
 		   size_t ntargets)
@@ -60,11 +61,24 @@ static int open_one(const struct pmc_event *ev, const struct pmc_target *t, int 
 	return pmc_perf_open_counting(&a, t->pid, t->cpu, group_fd, pmc_event_open_opts(ev), &c->flags);
 }
 
+struct open_ctx {
+	const struct pmc_target *t;
+	unsigned flags;
+};
+
+static int open_in_group(const struct pmc_event *ev, int group_fd, struct pmc_count *c, void *ctx)
+{
+	const struct open_ctx *oc = ctx;
+
+	return open_one(ev, oc->t, group_fd, oc->flags, c);
+}
+
 /* One target's events: its hardware events in one group per core PMU, the others alone. 0, or 1 when a group was
  * refused (EINVAL in the group, accepted alone) at event *at. */
 static int open_target(struct pmc_scope *s, size_t t, unsigned flags, int *at)
 {
 	const struct pmc_measure_req *req = s->req;
+	struct open_ctx oc = { &s->targets[t], flags };
 	int leaders[PMC_MAX_CORE_PMUS + 1];
 
 	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
@@ -85,15 +99,9 @@ static int open_target(struct pmc_scope *s, size_t t, unsigned flags, int *at)
 			c->status = PMC_COUNT_NOT_RUN;
 			continue;
 		}
-		fd = open_one(ev, &s->targets[t], grouped ? *leader_p : -1, flags, c);
-		if (fd == -EINVAL && grouped && *leader_p >= 0) {
-			int alone = open_one(ev, &s->targets[t], -1, flags, c);
-			if (alone >= 0) {
-				close(alone);
-				*at = (int)i;
-				return 1;
-			}
-			fd = alone;
+		if (pmc_group_open(open_in_group, &oc, ev, grouped ? *leader_p : -1, c, &fd)) {
+			*at = (int)i;
+			return 1;
 		}
 		if (fd < 0) {
 			c->status = PMC_COUNT_NOT_SUPPORTED;

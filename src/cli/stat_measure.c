@@ -227,21 +227,27 @@ static int reserve_samples(const struct stat_events *se, const struct stat_opts 
 	return 0;
 }
 
-/* How many copies may be kept open (perf/keep.h): the descriptors left once the largest batch and a margin for
- * pipes and the guard are counted, after asking for room for all of them (this process's limit only). */
-static size_t keep_budget(const struct stat_events *se)
+/* How many copies may be kept open (perf/keep.h): the descriptors left once the largest batch (on each of targets
+ * tasks or CPUs, or all batches at once when every event is opened together) and a margin for pipes and the guard
+ * are counted, after asking for room for all of them (this process's limit only). */
+static size_t keep_budget(const struct stat_events *se, size_t targets, bool all_at_once)
 {
 	size_t most = 0, wanted = 0, limit = 0, runs_need;
 
 	for (size_t b = 0; b < se->plan.nbatches; b++)
-		most = se->plan.batches[b].n > most ? se->plan.batches[b].n : most;
+		most = all_at_once ? most + se->plan.batches[b].n : se->plan.batches[b].n > most ? se->plan.batches[b].n : most;
 	for (size_t i = 0; i < se->n; i++)
 		wanted += pmc_keep_wanted(&se->evs[i].attr);
-	runs_need = se->plan.nevery + most + 64;
+	runs_need = (se->plan.nevery + most) * (targets ? targets : 1) + 64;
 	if (!wanted)
 		return 0;
 	pmc_fd_limit_ensure(runs_need + wanted, &limit);
 	return limit > runs_need ? limit - runs_need : 0;
+}
+
+size_t stat_keep_open(const struct stat_events *se, size_t targets, bool all_at_once, struct pmc_keep *k)
+{
+	return pmc_keep_open(k, se->evs, se->n, keep_budget(se, targets, all_at_once));
 }
 
 int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
@@ -262,7 +268,7 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rc = reserve_samples(se, o, rep);
 	if (!rc)
-		pmc_keep_open(&keep, se->evs, se->n, keep_budget(se));
+		stat_keep_open(se, 1, false, &keep);
 
 	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
 		unsigned done_before = done;

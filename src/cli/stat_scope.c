@@ -14,6 +14,7 @@
 
 #include "cli/stat_scope.h"
 #include "info/privilege.h"
+#include "perf/keep.h"
 #include "metrics/checks.h"
 #include "run/launch.h"
 #include "run/session.h"
@@ -256,73 +257,6 @@ static void on_enable(void *ctx, bool on)
 	pmc_scope_enable(&x->sc, on, on && x->rotate ? x->active : NULL);
 	x->enabled = on;
 	x->ever |= on;
-}
-
-int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, size_t ack_len, bool *is_fd)
-{
-	bool fifo = !strncmp(spec, "fifo:", 5), fd = !strncmp(spec, "fd:", 3);
-	const char *p = spec + (fifo ? 5 : 3), *comma;
-	size_t n;
-
-	if (!fifo && !fd)
-		return -EINVAL;
-	comma = strchr(p, ',');
-	n = comma ? (size_t)(comma - p) : strlen(p);
-	if (!n || n >= ctl_len || (comma && (!comma[1] || strlen(comma + 1) >= ack_len || strchr(comma + 1, ','))))
-		return -EINVAL;
-	memcpy(ctl, p, n);
-	ctl[n] = '\0';
-	snprintf(ack, ack_len, "%s", comma ? comma + 1 : "");
-	if (fd) {
-		for (const char *q = ctl; *q; q++)
-			if (*q < '0' || *q > '9')
-				return -EINVAL;
-		for (const char *q = ack; *q; q++)
-			if (*q < '0' || *q > '9')
-				return -EINVAL;
-		if (strlen(ctl) > 9 || strlen(ack) > 9)
-			return -EINVAL;
-	}
-	*is_fd = fd;
-	return 0;
-}
-
-/* --control: open what the spec names. 0, or an exit status after the message. */
-static int open_control(const char *spec, int *ctl, int *ack)
-{
-	char c[4096], a[4096];
-	bool fd;
-
-	*ctl = *ack = -1;
-	if (scope_parse_control(spec, c, sizeof(c), a, sizeof(a), &fd) < 0)
-		return refuse("--control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)");
-	if (fd) {
-		*ctl = atoi(c);
-		*ack = a[0] ? atoi(a) : -1;
-		if (fcntl(*ctl, F_GETFD) < 0 || (*ack >= 0 && fcntl(*ack, F_GETFD) < 0)) {
-			*ctl = *ack = -1;
-			return refuse("--control fd:CTL[,ACK]: each must be an open file descriptor");
-		}
-		return 0;
-	}
-	/* Read and write: the FIFO never reports end of file while pmctool holds it, between two writers. */
-	*ctl = open(c, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (*ctl < 0) {
-		fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", c,
-			strerror(errno), c);
-		return PMC_EXIT_USAGE;
-	}
-	if (a[0]) {
-		*ack = open(a, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* an ack nobody reads never stops pmctool */
-		if (*ack < 0) {
-			fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", a,
-				strerror(errno), a);
-			close(*ctl);
-			*ctl = -1;
-			return PMC_EXIT_USAGE;
-		}
-	}
-	return 0;
 }
 
 /* The final counts of one batch run into the report: the total and every row, as samples of (run, batch). */
@@ -620,6 +554,7 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 	struct scope_targets st;
 	struct scope_run x;
 	const struct pmc_event **reqev = NULL;
+	struct pmc_keep keep = { 0 };
 	int ctl = -1, ack = -1, rc;
 	unsigned done = 0;
 
@@ -627,7 +562,7 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 	rc = scope_targets_build(o, &st);
 	if (rc)
 		goto out_targets;
-	if (o->control && (rc = open_control(o->control, &ctl, &ack)))
+	if (o->control && (rc = scope_control_open(o->control, &ctl, &ack)))
 		goto out_targets;
 	describe_target(o, &st, rep);
 	if (st.missing[0])
@@ -652,6 +587,8 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	if (o->verbose)
 		pmc_perf_set_observer(stat_print_open_record, stderr);
+	/* each run's and each rotation's tracepoint closes would cost the kernel a synchronization: keep one copy open */
+	stat_keep_open(se, st.ntargets, x.rotate || se->popts.multiplex, &keep);
 	if (o->interval_ms)
 		pmc_output_interval_begin(x.f, &o->out, st.nrows > 0);
 	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
@@ -694,6 +631,7 @@ out:
 	free(reqev);
 	free(x.idx);
 	stat_threads_free(x.thr);
+	pmc_keep_close(&keep);
 out_targets:
 	scope_targets_fini(&st);
 	return rc;

@@ -29,6 +29,8 @@ int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void 
 /* --control "fifo:CTL[,ACK]" or "fd:CTL[,ACK]": the paths (or descriptor numbers as text) into ctl and ack ("" when
  * none); *is_fd says which form. 0 or -EINVAL. */
 int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, size_t ack_len, bool *is_fd);
+/* --control: open what the spec names (stat_control.c). 0, or an exit status after the message. */
+int scope_control_open(const char *spec, int *ctl, int *ack);
 
 /* Build the targets of -p / -t / -a / -C (a command without them: one task target, pid filled at launch). 0 or an
  * exit status after the error was printed. */

@@ -35,6 +35,20 @@ else
 	echo "skip: no readable tracefs at $TRACEFS (the tracepoint half of the keep-open check)"
 fi
 
+# The scopes keep them open too: -a -r 3 opens each static-key event per CPU per run, and one disabled copy of each
+# for the whole measurement (where -a is allowed: paranoid <= 0 or CAP_PERFMON).
+run_pmc stat -v -a -r 3 -e page-faults,context-switches,cpu-clock -- true
+if [ "$RC" -eq 0 ]; then
+	kept=$(grep -c 'kept open, disabled' "$TMP/err")
+	[ "$kept" -eq 2 ] || { cat "$TMP/err" >&2; fail "-a: kept copies $kept, expected 2 (page-faults, context-switches)"; }
+	percpu=$(grep -c 'pid=-1, cpu=[0-9]' "$TMP/err")
+	[ "$percpu" -eq $((3 * 3 * $(nproc))) ] || fail "-a: per-CPU opens $percpu, expected 3 events x 3 runs x $(nproc) CPUs"
+	ok "-a keeps static-key events open once, not per run and CPU"
+else
+	expect_rc 3 "-a where this user may not count system-wide"
+	echo "skip: -a is not allowed to this user here (the scopes half of the keep-open check)"
+fi
+
 # Batches whose own events all fail to open are skipped: the command is not run for them (a marker file counts
 # the runs) and the report says so. Real opens: hardware events fail with ENOENT where the kernel has no PMU.
 if has_hw_pmu; then

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat --control: perf's control channel (fifo:CTL[,ACK] or fd:CTL[,ACK]), parsed and opened; the commands
+ * on it are read by the session (src/run/session.c). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/stat_scope.h"
+
+static int refuse(const char *msg)
+{
+	fprintf(stderr, "pmctool stat: %s\n", msg);
+	return PMC_EXIT_USAGE;
+}
+
+int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, size_t ack_len, bool *is_fd)
+{
+	bool fifo = !strncmp(spec, "fifo:", 5), fd = !strncmp(spec, "fd:", 3);
+	const char *p = spec + (fifo ? 5 : 3), *comma;
+	size_t n;
+
+	if (!fifo && !fd)
+		return -EINVAL;
+	comma = strchr(p, ',');
+	n = comma ? (size_t)(comma - p) : strlen(p);
+	if (!n || n >= ctl_len || (comma && (!comma[1] || strlen(comma + 1) >= ack_len || strchr(comma + 1, ','))))
+		return -EINVAL;
+	memcpy(ctl, p, n);
+	ctl[n] = '\0';
+	snprintf(ack, ack_len, "%s", comma ? comma + 1 : "");
+	if (fd) {
+		for (const char *q = ctl; *q; q++)
+			if (*q < '0' || *q > '9')
+				return -EINVAL;
+		for (const char *q = ack; *q; q++)
+			if (*q < '0' || *q > '9')
+				return -EINVAL;
+		if (strlen(ctl) > 9 || strlen(ack) > 9)
+			return -EINVAL;
+	}
+	*is_fd = fd;
+	return 0;
+}
+
+/* --control: open what the spec names. 0, or an exit status after the message. */
+int scope_control_open(const char *spec, int *ctl, int *ack)
+{
+	char c[4096], a[4096];
+	bool fd;
+
+	*ctl = *ack = -1;
+	if (scope_parse_control(spec, c, sizeof(c), a, sizeof(a), &fd) < 0)
+		return refuse("--control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)");
+	if (fd) {
+		*ctl = atoi(c);
+		*ack = a[0] ? atoi(a) : -1;
+		if (fcntl(*ctl, F_GETFD) < 0 || (*ack >= 0 && fcntl(*ack, F_GETFD) < 0)) {
+			*ctl = *ack = -1;
+			return refuse("--control fd:CTL[,ACK]: each must be an open file descriptor");
+		}
+		return 0;
+	}
+	/* Read and write: the FIFO never reports end of file while pmctool holds it, between two writers. */
+	*ctl = open(c, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (*ctl < 0) {
+		fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", c,
+			strerror(errno), c);
+		return PMC_EXIT_USAGE;
+	}
+	if (a[0]) {
+		*ack = open(a, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* an ack nobody reads never stops pmctool */
+		if (*ack < 0) {
+			fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", a,
+				strerror(errno), a);
+			close(*ctl);
+			*ctl = -1;
+			return PMC_EXIT_USAGE;
+		}
+	}
+	return 0;
+}

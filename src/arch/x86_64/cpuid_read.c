@@ -5,12 +5,25 @@
 #include <cpuid.h>
 #include <string.h>
 
+/* The maximum leaf of each range (basic, extended), read once: every CPUID is a VM exit under a hypervisor. */
+static uint32_t max_leaf(uint32_t range)
+{
+	static uint32_t max[2];
+	static bool known[2];
+	int k = range ? 1 : 0;
+
+	if (!known[k]) {
+		max[k] = (uint32_t)__get_cpuid_max(range, NULL);
+		known[k] = true;
+	}
+	return max[k];
+}
+
 bool pmc_cpuid(uint32_t leaf, uint32_t subleaf, struct pmc_cpuid_regs *ret)
 {
 	unsigned a, b, c, d;
 
-	/* __get_cpuid_max reads the maximum of the range the leaf belongs to (basic or extended). */
-	if ((uint32_t)__get_cpuid_max(leaf & 0x80000000u, NULL) < leaf)
+	if (max_leaf(leaf & 0x80000000u) < leaf)
 		return false;
 	__cpuid_count(leaf, subleaf, a, b, c, d);
 	*ret = (struct pmc_cpuid_regs){ a, b, c, d };
@@ -29,8 +42,8 @@ static bool has_leaf23(const struct pmc_cpu_id *id, struct pmc_cpuid_regs *ret)
 	return pmc_cpuid(0x23, 1, ret);
 }
 
-void pmc_cpuid_read(struct pmc_cpu_id *ret_id, struct pmc_arch_perfmon *ret_arch, bool *ret_has_arch,
-		    struct pmc_amd_perfmon *ret_amd, bool *ret_has_amd)
+static void cpuid_read(struct pmc_cpu_id *ret_id, struct pmc_arch_perfmon *ret_arch, bool *ret_has_arch,
+		       struct pmc_amd_perfmon *ret_amd, bool *ret_has_amd)
 {
 	struct pmc_cpu_id id = { 0 };
 	struct pmc_cpuid_regs r, r23, r22;
@@ -62,4 +75,24 @@ void pmc_cpuid_read(struct pmc_cpu_id *ret_id, struct pmc_arch_perfmon *ret_arch
 		*ret_has_amd = true;
 	}
 	*ret_id = id;
+}
+
+/* The CPU does not change under a process: read once (pmctool asks from several places), copied out each time. */
+void pmc_cpuid_read(struct pmc_cpu_id *ret_id, struct pmc_arch_perfmon *ret_arch, bool *ret_has_arch,
+		    struct pmc_amd_perfmon *ret_amd, bool *ret_has_amd)
+{
+	static struct pmc_cpu_id id;
+	static struct pmc_arch_perfmon arch;
+	static struct pmc_amd_perfmon amd;
+	static bool has_arch, has_amd, done;
+
+	if (!done) {
+		cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+		done = true;
+	}
+	*ret_id = id;
+	*ret_arch = arch;
+	*ret_has_arch = has_arch;
+	*ret_amd = amd;
+	*ret_has_amd = has_amd;
 }

@@ -60,11 +60,20 @@ static const char *core_pmu_dir(char *buf, size_t len)
 	return pmc_arch_core_pmu_dir(buf, len) ? NULL : buf;
 }
 
+/* Asked once per failed hardware open and by several stages: the answer is kept for the sysfs root it came from
+ * (PMCTOOL_SYSFS_ROOT, which tests change between cases). */
 bool pmc_inventory_has_core_pmu(void)
 {
+	static char root[512];
+	static bool known, has;
 	char dir[512];
 
-	return core_pmu_dir(dir, sizeof(dir)) != NULL;
+	if (known && !strcmp(root, pmc_sysfs_root()))
+		return has;
+	has = core_pmu_dir(dir, sizeof(dir)) != NULL;
+	snprintf(root, sizeof(root), "%s", pmc_sysfs_root());
+	known = true;
+	return has;
 }
 
 static int read_core_knob(const char *file)

@@ -84,14 +84,16 @@ if [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0
 	expect_rc 0 "-a -A"
 	cp "$TMP/out" "$TMP/a.json"
 	check "$TMP/a.json" "len(rows('cpu-clock')) == $ncpu and abs(sum(rows('cpu-clock')) - ev('cpu-clock')) < 1 and sum(rows('context-switches')) == ev('context-switches')" "-a -A: a row per CPU summing to the total"
-	check "$TMP/a.json" "all(0.9 * d['wall_ns']['mean'] < v < 1.1 * d['wall_ns']['mean'] for v in rows('cpu-clock'))" "each CPU's cpu-clock is the time counted"
+	# CPU-wide clocks run from enable to disable, which a loaded machine can stretch past the command's wall time:
+	# the bound only tells "the time counted" from zero or a double count.
+	check "$TMP/a.json" "all(0.7 * d['wall_ns']['mean'] < v < 1.5 * d['wall_ns']['mean'] for v in rows('cpu-clock'))" "each CPU's cpu-clock is the time counted"
 	check "$TMP/a.json" "ev('context-switches') > 0" "-a counts context switches"
 	ok "-a -A: $ncpu CPU rows, cpu-clock $(value "$TMP/a.json" "[round(v/1e6) for v in rows('cpu-clock')]") ms over $(value "$TMP/a.json" "round(d['wall_ns']['mean']/1e6)") ms"
 	run_pmc stat -C 0 --per-socket -e cpu-clock --timeout 200 --json -o -
 	expect_rc 0 "-C 0 --per-socket"
 	cp "$TMP/out" "$TMP/c.json"
 	check "$TMP/c.json" "[e['scope']['label'] for e in d['events']] == [None, 'S' + str(d['events'][1]['scope']['socket'])] and d['target']['kind'] == 'cpus'" "-C 0 --per-socket: one socket row"
-	check "$TMP/c.json" "0.9 * d['wall_ns']['mean'] < ev('cpu-clock') < 1.1 * d['wall_ns']['mean']" "-C 0: one CPU's clock"
+	check "$TMP/c.json" "0.7 * d['wall_ns']['mean'] < ev('cpu-clock') < 1.5 * d['wall_ns']['mean']" "-C 0: one CPU's clock"
 	ok "-C 0 --per-socket: one CPU counted, one socket row"
 	run_pmc stat -C 99999 -e cpu-clock --timeout 10
 	expect_rc 2 "-C with an offline CPU"
@@ -144,9 +146,13 @@ assert final["kind"] == "stat" and all(r["kind"] == "interval" for r in recs)
 tc = [r for r in recs if r["event"] == "task-clock"]
 pf = [r for r in recs if r["event"] == "page-faults"]
 wall = final["wall_ns"]["mean"] / 1e9
-assert abs(len(tc) - wall / 0.1) <= 1.5, (len(tc), wall)
+# No wall-clock bounds on the lengths (a loaded machine wakes late, and a late tick skips, never bunches): the
+# records tile the run without gaps, each tick is at or after its scheduled 100 ms mark, and there are no more than
+# the run's length allows.
+assert 1 <= len(tc) <= wall / 0.1 + 1.5, (len(tc), wall)
 assert [r["interval"] for r in tc] == list(range(1, len(tc) + 1))
-assert all(0.09e9 < r["end_ns"] - r["start_ns"] < 0.2e9 for r in tc[:-1]), [r["end_ns"] - r["start_ns"] for r in tc]
+assert tc[0]["start_ns"] == 0 and all(a["end_ns"] == b["start_ns"] for a, b in zip(tc, tc[1:])), [(r["start_ns"], r["end_ns"]) for r in tc]
+assert all(r["end_ns"] >= (i + 1) * 0.1e9 for i, r in enumerate(tc[:-1])), [r["end_ns"] for r in tc]
 tot = {e["name"]: e["mean"] for e in final["events"]}
 assert sum(r["value"] or 0 for r in pf) == tot["page-faults"], (sum(r["value"] or 0 for r in pf), tot)
 assert abs(sum(r["value"] or 0 for r in tc) - tot["task-clock"]) <= 0.001 * tot["task-clock"]

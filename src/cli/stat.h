@@ -115,12 +115,12 @@ int stat_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, c
 
 /* Resolve -k and its --param values; check the CPU can run it. 0 or an exit status (message printed). */
 int stat_kernel_prepare(struct stat_opts *o);
-/* What the kernel runner saw (read method, overhead, region TSC cycles, expectations) into the report. */
 struct pmc_keep;
 /* One disabled copy of each tracepoint and static-key software event held open for the whole measurement
  * (perf/keep.h), within the descriptors the runs leave: targets tasks or CPUs per event, all batches at once or one.
  * The number kept. */
 size_t stat_keep_open(const struct stat_events *se, size_t targets, bool all_at_once, struct pmc_keep *k);
+/* What the kernel runner saw (read method, overhead, region TSC cycles, expectations) into the report. */
 void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep);
 /* After the runs: measured / declared ratios and the declared work's rates (GFLOP/s, GB/s) of a kernel's report. */
 void stat_kernel_metrics(struct pmc_report *rep);

@@ -234,8 +234,12 @@ static size_t keep_budget(const struct stat_events *se, size_t targets, bool all
 {
 	size_t most = 0, wanted = 0, limit = 0, runs_need;
 
-	for (size_t b = 0; b < se->plan.nbatches; b++)
-		most = all_at_once ? most + se->plan.batches[b].n : se->plan.batches[b].n > most ? se->plan.batches[b].n : most;
+	for (size_t b = 0; b < se->plan.nbatches; b++) {
+		if (all_at_once)
+			most += se->plan.batches[b].n;
+		else if (se->plan.batches[b].n > most)
+			most = se->plan.batches[b].n;
+	}
 	for (size_t i = 0; i < se->n; i++)
 		wanted += pmc_keep_wanted(&se->evs[i].attr);
 	runs_need = (se->plan.nevery + most) * (targets ? targets : 1) + 64;

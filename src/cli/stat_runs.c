@@ -23,45 +23,18 @@ struct run_cursors {
 static double run_wall_ns(const struct pmc_report *rep, unsigned r, struct run_cursors *c)
 {
 	double sum = 0;
-	size_t n = 0;
+	size_t n = 0, i = c->execs_sorted ? c->exec : 0;
 
-	if (!c->execs_sorted) {
-		for (size_t i = 0; i < rep->nexecs; i++)
-			if (rep->execs[i].run == r) {
-				sum += rep->execs[i].wall_ns;
-				n++;
-			}
-		return n ? sum / (double)n : rep->wall_ns_mean;
-	}
-	while (c->exec < rep->nexecs && rep->execs[c->exec].run < r)
-		c->exec++;
-	for (; c->exec < rep->nexecs && rep->execs[c->exec].run == r; c->exec++) {
-		sum += rep->execs[c->exec].wall_ns;
-		n++;
-	}
-	return n ? sum / (double)n : rep->wall_ns_mean;
-}
-
-static int run_value(const struct pmc_report_event *e, size_t k, unsigned r, struct run_cursors *c, double *ret)
-{
-	double sum = 0;
-	size_t n = 0, i = c->ev[k];
-
-	if (!c->sorted[k])
-		return pmc_report_event_run_value(e, r, ret);
-	while (i < e->nsamples && e->samples[i].run < r)
+	while (c->execs_sorted && i < rep->nexecs && rep->execs[i].run < r)
 		i++;
-	for (; i < e->nsamples && e->samples[i].run == r; i++) {
-		if (e->samples[i].count.status != PMC_COUNT_OK)
-			continue;
-		sum += pmc_count_scaled(&e->samples[i].count);
-		n++;
-	}
-	c->ev[k] = i;
-	if (!n)
-		return -ENODATA;
-	*ret = sum / (double)n;
-	return 0;
+	for (; i < rep->nexecs && (!c->execs_sorted || rep->execs[i].run == r); i++)
+		if (rep->execs[i].run == r) {
+			sum += rep->execs[i].wall_ns;
+			n++;
+		}
+	if (c->execs_sorted)
+		c->exec = i;
+	return n ? sum / (double)n : rep->wall_ns_mean;
 }
 
 static int cursors_init(const struct pmc_report *rep, struct run_cursors *c)
@@ -97,7 +70,8 @@ static void eval_run(const struct pmc_report *rep, unsigned r, const struct pmc_
 	for (size_t i = 0; i < rep->nevents; i++) {
 		double v;
 		evs[i] = rep->events[i];
-		if (evs[i].status == PMC_COUNT_OK && run_value(&rep->events[i], i, r, c, &v) == 0)
+		if (evs[i].status == PMC_COUNT_OK &&
+		    pmc_report_event_run_value(&rep->events[i], r, c->sorted[i] ? &c->ev[i] : NULL, &v) == 0)
 			evs[i].mean = v;
 		else if (evs[i].status == PMC_COUNT_OK) {
 			evs[i].status = PMC_COUNT_NOT_COUNTED;

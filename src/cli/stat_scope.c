@@ -14,8 +14,8 @@
 
 #include "cli/stat_scope.h"
 #include "info/privilege.h"
-#include "perf/keep.h"
 #include "metrics/checks.h"
+#include "perf/keep.h"
 #include "run/launch.h"
 #include "run/session.h"
 

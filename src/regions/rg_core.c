@@ -55,6 +55,13 @@ static uint64_t __attribute__((noinline)) read_syscall(struct rg_thread *t, int 
 	return v;
 }
 
+/* A counter's full count: the page's offset plus the raw value sign-extended from the counter's width (sh = 64 -
+ * width, 0 for 64). */
+static inline uint64_t counted(uint64_t off, uint64_t raw, unsigned sh)
+{
+	return off + (uint64_t)((int64_t)(raw << sh) >> sh);
+}
+
 /*
  * The slow path: every counter's full count, the perf page's seqlock around the architecture's read (as
  * src/perf/selfread.c, without the times: a thread's own events are on the PMU whenever it runs). The page's index
@@ -88,7 +95,7 @@ static void read_all(struct rg_thread *t, uint64_t *out)
 			sh = (64u - ONCE(pg->pmc_width)) & 63u;
 			BARRIER();
 		} while (__builtin_expect(ONCE(pg->lock) != seq, 0));
-		out[i] = off + (uint64_t)((int64_t)(raw << sh) >> sh);
+		out[i] = counted(off, raw, sh);
 		continue;
 syscall:
 		out[i] = read_syscall(t, i);
@@ -97,7 +104,7 @@ syscall:
 
 static inline uint64_t full_count(const struct rg_cache *c, int k, uint64_t raw)
 {
-	return c->off[k] + (uint64_t)((int64_t)(raw << c->sh[k]) >> c->sh[k]);
+	return counted(c->off[k], raw, c->sh[k]);
 }
 
 /* Raw values in the cache's order (v) to every event's full count, in place. */
@@ -127,7 +134,7 @@ static void materialize(struct rg_thread *t)
 
 /*
  * Take the pages' state into the cache (the slow path, and a thread's first use). The fast path is on only when every
- * counter is on the PMU, readable in process, all of one width. A page changes (its lock moves on) whenever the
+ * counter that opened is on the PMU and readable in process (each keeps its own width). A page changes (its lock moves on) whenever the
  * kernel reprograms the counter: schedule in/out, multiplexing, the overflow's new period (x86_perf_event_set_period,
  * armpmu_event_set_period both update the page), an ioctl. Between two changes the counter only counts up from a
  * start at or above half its range (the period the kernel sets), so a raw delta masked to the width is the count, a

@@ -396,17 +396,21 @@ void pmc_report_fini(struct pmc_report *rep)
 	rep->nevents = rep->nmetrics = rep->nchecks = 0;
 }
 
-int pmc_report_event_run_value(const struct pmc_report_event *e, unsigned r, double *ret)
+int pmc_report_event_run_value(const struct pmc_report_event *e, unsigned r, size_t *pos, double *ret)
 {
 	double sum = 0;
-	size_t n = 0;
+	size_t n = 0, i = pos ? *pos : 0;
 
-	for (size_t i = 0; i < e->nsamples; i++) {
+	while (pos && i < e->nsamples && e->samples[i].run < r)
+		i++;
+	for (; i < e->nsamples && (!pos || e->samples[i].run == r); i++) {
 		if (e->samples[i].run != r || e->samples[i].count.status != PMC_COUNT_OK)
 			continue;
 		sum += pmc_count_scaled(&e->samples[i].count);
 		n++;
 	}
+	if (pos)
+		*pos = i;
 	if (!n)
 		return -ENODATA;
 	*ret = sum / (double)n;

@@ -218,8 +218,10 @@ enum pmc_run_state pmc_report_run_state(const struct pmc_report *rep, unsigned r
 bool pmc_report_run_used(const struct pmc_report *rep, unsigned r);
 
 /* The value of event e in run r: the mean of its counted samples' scaled values in that run (over batches, for an
- * event in every batch). 0 and *ret, or -ENODATA when nothing counted in that run. */
-int pmc_report_event_run_value(const struct pmc_report_event *e, unsigned r, double *ret);
+ * event in every batch). 0 and *ret, or -ENODATA when nothing counted in that run. pos NULL: every sample is looked
+ * at; else the samples are in run order, the search starts at *pos (at or before run r's first sample) and *pos is
+ * left after run r's last, so that runs asked in increasing order take one pass. */
+int pmc_report_event_run_value(const struct pmc_report_event *e, unsigned r, size_t *pos, double *ret);
 
 /* Free everything the report owns (events' samples, metrics, checks). Accepts NULL. */
 void pmc_report_fini(struct pmc_report *rep);

@@ -5,8 +5,10 @@
 #
 # What it proves: the program reads its counters in process (mrs PMEVCNTR<n>_EL0 at perf_user_access=1) and with
 # read(2) at 0; instructions:u per region are exact (the difference of two trip counts is the same for the next two);
-# with two CPUs each of 4 threads' counts of the same region body are exact multiples of one entry's; the empty
-# enter/leave pair's exact instruction cost with 4 counters (region_cost), printed against its target of 100.
+# the empty enter/leave pair's exact instruction cost with 4 counters (region_cost), printed against its target of
+# 100. t_regions runs in the one-CPU guest: QEMU's user-mode counts are exact there, while with two vCPUs they drift
+# now and then (a read(2) body once came out 2024 high). t_regions_threads: 4 threads' counts of the same region body
+# are multiples of one entry's, exactly on one CPU and within 1% with two.
 command -v pass >/dev/null 2>&1 || pass() { echo "RIG-TEST PASS $*"; }
 command -v fail >/dev/null 2>&1 || fail() { echo "RIG-TEST FAIL $*"; }
 
@@ -35,17 +37,6 @@ t_regions() {
 	fi
 	grep -q '^check,regions-read,.*in process' $W/rg1000.csv && pass "regions read in process at perf_user_access=1" ||
 		fail "regions not read in process at perf_user_access=1: $(grep '^check,regions-read' $W/rg1000.csv)"
-	# Threads on 2 CPUs: thread k enters "work" k+1 times with the same body: its count is (k+1) x one entry's.
-	rg_csv $W/rgt.csv -e instructions:u -- /rig/rg-prog threads 4 || { fail "regions threads: exit $?"; return; }
-	all=$(rg_value $W/rgt.csv work all instructions:u); calls=$(rg_calls $W/rgt.csv work all)
-	ok=1; e=$((all / 10))
-	[ "$calls" = 10 ] && [ $((e * 10)) -eq "$all" ] || ok=0
-	for t in 1 2 3 4; do
-		v=$(rg_value $W/rgt.csv work $t instructions:u); c=$(rg_calls $W/rgt.csv work $t)
-		[ -n "$v" ] && [ "$v" -eq $((c * e)) ] || ok=0
-	done
-	[ $ok = 1 ] && pass "regions threads: work = 10 x $e instructions:u, each thread its calls x $e" ||
-		fail "regions threads: work $all in $calls calls; per thread not multiples of $e (see $W/rgt.csv)"
 	# read(2) at perf_user_access=0: the same exact growth per trip (the constant differs: with read(2) the markers'
 	# own user-mode instructions between the two counter reads are fewer).
 	echo 0 > /proc/sys/kernel/perf_user_access
@@ -64,4 +55,31 @@ t_regions() {
 	echo "regions: region_cost: $(cat $W/rc.json)"
 	[ -n "$pi" ] && pass "regions pair cost measured: $pi instructions:u, $(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rc.json)" ||
 		fail "region_cost gave no pair cost: $(cat $W/rc.json)"
+}
+
+t_regions_threads() {
+	W=${W:-/tmp}
+	echo 1 > /proc/sys/kernel/perf_user_access 2>/dev/null
+	ncpu=$(grep -c ^processor /proc/cpuinfo)
+	# Thread k enters "work" k+1 times with the same body: its count is (k+1) x one entry's (exact on one CPU; two
+	# vCPUs' counts drift, so there within 1%, as the rig's other two-CPU tests).
+	rg_csv $W/rgt.csv -e instructions:u -- /rig/rg-prog threads 4 || { fail "regions threads: exit $?"; return; }
+	all=$(rg_value $W/rgt.csv work all instructions:u); calls=$(rg_calls $W/rgt.csv work all)
+	ok=1; e=$((all / 10)); sum=0
+	[ "$calls" = 10 ] || ok=0
+	[ "$ncpu" -gt 1 ] || [ $((e * 10)) -eq "$all" ] || ok=0
+	for t in 1 2 3 4; do
+		v=$(rg_value $W/rgt.csv work $t instructions:u); c=$(rg_calls $W/rgt.csv work $t)
+		[ -n "$v" ] && [ -n "$c" ] || { ok=0; continue; }
+		sum=$((sum + v)); want=$((c * e))
+		if [ "$ncpu" -gt 1 ]; then
+			d=$((v > want ? v - want : want - v))
+			[ $((d * 100)) -le "$want" ] || ok=0
+		else
+			[ "$v" -eq "$want" ] || ok=0
+		fi
+	done
+	[ "$sum" -eq "$all" ] || ok=0
+	[ $ok = 1 ] && pass "regions threads on $ncpu CPU(s): work = 10 calls, $all instructions:u = the threads' sum, each thread its calls x $e$([ "$ncpu" -gt 1 ] && echo ' within 1%')" ||
+		fail "regions threads on $ncpu CPU(s): work $all in $calls calls, threads' sum $sum; per thread not its calls x $e (see $W/rgt.csv)"
 }

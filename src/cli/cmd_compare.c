@@ -177,7 +177,7 @@ int stat_compare_run(const struct stat_opts *o)
 	struct child_args *a = NULL;
 	char dir[4096] = "", json[4200], errp[4200], why[256], *abuf = NULL, *words[256];
 	size_t nwords = 0;
-	unsigned runs = o->runs_given ? o->runs : 5;
+	unsigned runs = o->e.runs_given ? o->e.runs : 5;
 	int rc, status;
 
 	memset(side, 0, sizeof(side));
@@ -217,7 +217,7 @@ int stat_compare_run(const struct stat_opts *o)
 			for (size_t i = 0; i < nwords; i++)
 				child_args_push(a, words[i]);
 		else
-			for (char **x = o->argv; *x; x++)
+			for (char **x = o->e.argv; *x; x++)
 				child_args_push(a, *x);
 		if (child_measure(a, NULL, NULL, errp, json, &one, &status, why, sizeof(why))) {
 			fprintf(stderr, "pmctool stat: --compare: measuring %s failed: %s\n", s ? "B" : "A", why);
@@ -234,7 +234,7 @@ int stat_compare_run(const struct stat_opts *o)
 	if (!rc) {
 		snprintf(side[0].workload, sizeof(side[0].workload), "%s", o->compare);
 		side[1].workload[0] = '\0';
-		for (char **x = o->argv; *x; x++) {
+		for (char **x = o->e.argv; *x; x++) {
 			size_t off = strlen(side[1].workload);
 			snprintf(side[1].workload + off, sizeof(side[1].workload) - off, "%s%s", off ? " " : "", *x);
 		}

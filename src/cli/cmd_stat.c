@@ -273,34 +273,34 @@ static int check_single(int c, const char *val, const char **seen)
 static int set_aggr(struct stat_opts *o, int c)
 {
 	static const char *const names[] = { "", "-A", "--per-core", "--per-die", "--per-socket", "--per-thread" };
-	enum stat_aggr a = c == 'A' ? STAT_AGGR_CPU : c == OPT_PER_CORE ? STAT_AGGR_CORE : c == OPT_PER_DIE ? STAT_AGGR_DIE
-			 : c == OPT_PER_SOCKET ? STAT_AGGR_SOCKET : STAT_AGGR_THREAD;
+	enum pmc_aggr a = c == 'A' ? PMC_AGGR_CPU : c == OPT_PER_CORE ? PMC_AGGR_CORE : c == OPT_PER_DIE ? PMC_AGGR_DIE
+			 : c == OPT_PER_SOCKET ? PMC_AGGR_SOCKET : PMC_AGGR_THREAD;
 
-	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != a) {
-		fprintf(stderr, "pmctool stat: %s and %s both choose the rows: give one\n", names[o->aggr], names[a]);
+	if (o->e.aggr != PMC_AGGR_GLOBAL && o->e.aggr != a) {
+		fprintf(stderr, "pmctool stat: %s and %s both choose the rows: give one\n", names[o->e.aggr], names[a]);
 		return PMC_EXIT_USAGE;
 	}
-	o->aggr = a;
+	o->e.aggr = a;
 	return 0;
 }
 
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o, const char *kernel_only)
 {
-	if (kernel_only && !o->kernel) {
+	if (kernel_only && !o->e.kernel) {
 		fprintf(stderr, "pmctool stat: %s needs -k KERNEL (it sets up a built-in kernel)\n", kernel_only);
 		return PMC_EXIT_USAGE;
 	}
-	if (o->kernel && o->argv) {
+	if (o->e.kernel && o->e.argv) {
 		fprintf(stderr, "pmctool stat: give either -k KERNEL or a command, not both\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->regions && o->kernel) {
+	if (o->e.regions && o->e.kernel) {
 		fprintf(stderr, "pmctool stat: --regions measures the regions of a command built with libpmctool, not "
 				"a kernel (-k)\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->regions && (stat_scope_wanted(o) || o->compare)) {
+	if (o->e.regions && (pmc_eng_scope_wanted(&o->e) || o->compare)) {
 		fprintf(stderr, "pmctool stat: --regions runs the command per batch and counts its regions; it does not "
 				"combine with -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout, --control or --compare\n");
 		return PMC_EXIT_USAGE;
@@ -309,20 +309,20 @@ static int check_combinations(const struct stat_opts *o, const char *kernel_only
 		fprintf(stderr, "pmctool stat: --fail-if needs --compare CMD_A (it judges B against A)\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->compare && stat_scope_wanted(o)) {
+	if (o->compare && pmc_eng_scope_wanted(&o->e)) {
 		fprintf(stderr, "pmctool stat: --compare measures two commands it launches: not with -p, -t, -a, -C, -A, "
 				"--per-*, -I, -D, --timeout or --control\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->compare && (o->kernel || o->dry_run)) {
-		fprintf(stderr, "pmctool stat: --compare measures two commands: not with %s\n", o->kernel ? "-k" : "--dry-run");
+	if (o->compare && (o->e.kernel || o->e.plan_only)) {
+		fprintf(stderr, "pmctool stat: --compare measures two commands: not with %s\n", o->e.kernel ? "-k" : "--dry-run");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->outpath && o->log_fd >= 0) {
 		fprintf(stderr, "pmctool stat: -o and --log-fd both choose where the report goes: give one\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->dry_run && (o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_CSV)) {
+	if (o->e.plan_only && (o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_CSV)) {
 		fprintf(stderr, "pmctool stat: --dry-run prints the plan as text or --json, not with %s\n",
 			format_option(o->out.format));
 		return PMC_EXIT_USAGE;
@@ -337,9 +337,9 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	uint64_t u;
 	int c, r = 0;
 
-	o->runs = 1;
-	o->cpu = -1;
-	o->warmup_s = 0.2;
+	o->e.runs = 1;
+	o->e.cpu = -1;
+	o->e.warmup_s = 0.2;
 	o->log_fd = -1;
 	optind = 0; /* glibc: a full restart, no state left from an earlier parse (the fuzz target parses many) */
 	opterr = 0;
@@ -348,63 +348,63 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			break;
 		switch (c) {
 		case 'e':
-			r = push_arg(o->event_lists, &o->nlists, PMC_ARRAY_SIZE(o->event_lists), "-e", optarg);
+			r = push_arg(o->e.event_lists, &o->e.nlists, PMC_ARRAY_SIZE(o->e.event_lists), "-e", optarg);
 			break;
 		case 'g':
-			r = set_once(&o->set_name, "-g", optarg);
+			r = set_once(&o->e.set_name, "-g", optarg);
 			break;
 		case OPT_METRIC:
-			r = push_arg(o->metric_args, &o->nmetric_args, PMC_ARRAY_SIZE(o->metric_args), "--metric", optarg);
+			r = push_arg(o->e.metric_args, &o->e.nmetric_args, PMC_ARRAY_SIZE(o->e.metric_args), "--metric", optarg);
 			break;
 		case OPT_BATCH:
 			if (!strcmp(optarg, "rerun"))
-				o->batch = STAT_BATCH_RERUN;
+				o->e.batch = PMC_BATCH_RERUN;
 			else if (!strcmp(optarg, "multiplex"))
-				o->batch = STAT_BATCH_MULTIPLEX;
+				o->e.batch = PMC_BATCH_MULTIPLEX;
 			else if (!strcmp(optarg, "rotate"))
-				o->batch = STAT_BATCH_ROTATE;
+				o->e.batch = PMC_BATCH_ROTATE;
 			else
 				r = bad_value("--batch", optarg, "expected 'rerun', 'multiplex' or 'rotate'");
 			break;
 		case OPT_COUNTERS:
 			if (!(r = parse_uint_opt("--counters", optarg, 1, 64, &u)))
-				o->counters = (unsigned)u;
+				o->e.counters = (unsigned)u;
 			break;
 		case OPT_NO_ANCHORS:
-			o->no_anchors = true;
+			o->e.no_anchors = true;
 			break;
 		case OPT_DRY_RUN:
-			o->dry_run = true;
+			o->e.plan_only = true;
 			break;
 		case 'r':
 			if (!(r = parse_uint_opt("-r", optarg, 1, PMC_MAX_RUNS, &u))) {
-				o->runs = (unsigned)u;
-				o->runs_given = true;
+				o->e.runs = (unsigned)u;
+				o->e.runs_given = true;
 			}
 			break;
 		case 'k':
-			r = set_once(&o->kernel, "-k", optarg);
+			r = set_once(&o->e.kernel, "-k", optarg);
 			break;
 		case OPT_ITERS:
 			kernel_only = kernel_only ? kernel_only : "--iters";
-			r = parse_uint_opt("--iters", optarg, 1, (uint64_t)1 << 40, &o->iters);
+			r = parse_uint_opt("--iters", optarg, 1, (uint64_t)1 << 40, &o->e.iters);
 			break;
 		case OPT_PARAM:
 			kernel_only = kernel_only ? kernel_only : "--param";
-			r = push_arg(o->params, &o->nparams, PMC_ARRAY_SIZE(o->params), "--param", optarg);
+			r = push_arg(o->e.params, &o->e.nparams, PMC_ARRAY_SIZE(o->e.params), "--param", optarg);
 			break;
 		case OPT_CPU:
 			kernel_only = kernel_only ? kernel_only : "--cpu";
 			if (!(r = parse_uint_opt("--cpu", optarg, 0, 8191, &u)))
-				o->cpu = (int)u;
+				o->e.cpu = (int)u;
 			break;
 		case OPT_WARMUP:
 			kernel_only = kernel_only ? kernel_only : "--warmup";
-			r = parse_double_opt("--warmup", optarg, 0, 60, &o->warmup_s);
+			r = parse_double_opt("--warmup", optarg, 0, 60, &o->e.warmup_s);
 			break;
 		case OPT_SUBTRACT:
 			kernel_only = kernel_only ? kernel_only : "--subtract-overhead";
-			o->subtract_overhead = true;
+			o->e.subtract_overhead = true;
 			break;
 		case 'x':
 			if (!*optarg || strlen(optarg) >= sizeof(o->out.sep))
@@ -439,22 +439,22 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			r = push_arg(o->fail_if, &o->nfail_if, PMC_ARRAY_SIZE(o->fail_if), "--fail-if", optarg);
 			break;
 		case 'v':
-			o->verbose = true;
+			o->e.verbose = true;
 			break;
 		case OPT_REGIONS:
-			o->regions = true;
+			o->e.regions = true;
 			break;
 		case 'p':
-			o->pids = optarg;
+			o->e.pids = optarg;
 			break;
 		case 't':
-			o->tids = optarg;
+			o->e.tids = optarg;
 			break;
 		case 'a':
-			o->system_wide = true;
+			o->e.system_wide = true;
 			break;
 		case 'C':
-			o->cpu_list = optarg;
+			o->e.cpu_list = optarg;
 			break;
 		case 'A':
 		case OPT_PER_CORE:
@@ -464,22 +464,22 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			r = set_aggr(o, c);
 			break;
 		case 'I':
-			r = parse_uint_opt("-I", optarg, 10, 3600000, &o->interval_ms);
+			r = parse_uint_opt("-I", optarg, 10, 3600000, &o->e.interval_ms);
 			break;
 		case OPT_INTERVAL_COUNT:
-			r = parse_uint_opt("--interval-count", optarg, 1, 100000000, &o->interval_count);
+			r = parse_uint_opt("--interval-count", optarg, 1, 100000000, &o->e.interval_count);
 			break;
 		case OPT_TIMEOUT:
-			r = parse_uint_opt("--timeout", optarg, 1, (uint64_t)1 << 40, &o->timeout_ms);
+			r = parse_uint_opt("--timeout", optarg, 1, (uint64_t)1 << 40, &o->e.timeout_ms);
 			break;
 		case 'D':
 			if (!strcmp(optarg, "-1"))
-				o->delay_ms = -1;
+				o->e.delay_ms = -1;
 			else if (!(r = parse_uint_opt("-D", optarg, 0, 86400000, &u)))
-				o->delay_ms = (long)u;
+				o->e.delay_ms = (long)u;
 			break;
 		case OPT_CONTROL:
-			o->control = optarg;
+			o->e.control = optarg;
 			break;
 		case 'h':
 			fputs(stat_help, stdout);
@@ -497,13 +497,13 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 	if (r)
 		return r;
 	if (optind < argc)
-		o->argv = argv + optind;
+		o->e.argv = argv + optind;
 	r = check_combinations(o, kernel_only);
 	if (!r)
-		r = stat_scope_check(o);
+		r = pmc_eng_scope_check(&o->e);
 	if (r)
 		return r;
-	if (!o->kernel && !o->argv && !o->dry_run && !stat_scope_wanted(o)) {
+	if (!o->e.kernel && !o->e.argv && !o->e.plan_only && !pmc_eng_scope_wanted(&o->e)) {
 		fprintf(stderr, "pmctool stat: no command to measure: 'pmctool stat [OPTIONS] -- COMMAND [ARGS...]' "
 				"or '-k KERNEL'\n");
 		return PMC_EXIT_USAGE;
@@ -521,11 +521,11 @@ static void on_signal(int sig)
 				   "(interrupt again to quit at once, without them)\n";
 	pid_t child = pmc_launch_child;
 
-	if (kernel_mode && stat_interrupted) {
+	if (kernel_mode && pmc_eng_interrupted) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	stat_interrupted = sig;
+	pmc_eng_interrupted = sig;
 	if (child > 0)
 		kill(child, sig);
 	else if (kernel_mode && write(STDERR_FILENO, note, sizeof(note) - 1) < 0) {
@@ -543,69 +543,6 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
-}
-
-static void describe_workload(const struct stat_opts *o, struct pmc_report *rep)
-{
-	size_t off = 0;
-
-	rep->workload[0] = '\0';
-	for (char **a = o->argv; a && *a && off < sizeof(rep->workload) - 1; a++)
-		off += (size_t)snprintf(rep->workload + off, sizeof(rep->workload) - off, "%s%s", a == o->argv ? "" : " ",
-					*a);
-}
-
-/* Whole-report notes that only stat can see: nothing counted at all, hardware counting missing, user-only. */
-static void add_stat_checks(struct pmc_report *rep)
-{
-	size_t hw_enoent = 0, user_only = 0;
-
-	for (size_t i = 0; i < rep->nevents; i++) {
-		const struct pmc_report_event *e = &rep->events[i];
-		if (e->status == PMC_COUNT_NOT_SUPPORTED && e->err == ENOENT && (e->ev.flags & PMC_EVF_HARDWARE))
-			hw_enoent++;
-		for (size_t s = 0; s < e->nsamples; s++)
-			if (e->samples[s].count.flags & PMC_COUNT_USER_ONLY) {
-				user_only++;
-				break;
-			}
-	}
-	if (rep->partial)
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
-				     "interrupted by %s: the counts are those measured before it; events whose batch "
-				     "never ran are <not run>", stat_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
-	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
-	 * and that event's reason says so. */
-	if (hw_enoent && !pmc_inventory_has_core_pmu())
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
-				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
-				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints were counted. "
-				     "'pmctool info' explains",
-				     hw_enoent, hw_enoent == 1 ? " is" : "s are");
-	if (user_only)
-		pmc_report_add_check(rep, PMC_CHECK_INFO, "user-only",
-				     "%zu event%s counted in user mode only: kernel.perf_event_paranoid forbids kernel "
-				     "counting without CAP_PERFMON",
-				     user_only, user_only == 1 ? "" : "s");
-}
-
-static bool counted_anything(const struct pmc_report *rep)
-{
-	for (size_t i = 0; i < rep->nevents; i++)
-		if (rep->events[i].status == PMC_COUNT_OK)
-			return true;
-	return false;
-}
-
-/* The exit status after a measurement that ran: interrupted 128+N; else the first failing run's status (the
- * command's own status is never replaced); else 3 when nothing at all was counted; else 0. */
-static int measured_status(const struct pmc_report *rep)
-{
-	if (stat_interrupted)
-		return 128 + stat_interrupted;
-	if (rep->exit_status)
-		return rep->exit_status;
-	return counted_anything(rep) ? PMC_EXIT_OK : PMC_EXIT_NOCOUNT;
 }
 
 /* Where the report goes, as a path for pmc_output_write_path (NULL: stderr), and how to name it in a message. */
@@ -631,7 +568,7 @@ static int output_error(const struct stat_opts *o, const char *dest, int err)
 }
 
 /* --dry-run: the plan as text, or JSON with --json, to stdout or where -o / --log-fd say. */
-static int emit_plan(const struct stat_events *se, const struct stat_opts *o, const char *dest)
+static int emit_plan(const struct pmc_engine *se, const struct stat_opts *o, const char *dest)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -671,13 +608,12 @@ static int expand_outpath(struct stat_opts *o, const struct pmc_origin *origin)
 int pmc_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
-	struct stat_events se;
+	struct pmc_engine se;
 	struct pmc_report rep;
-	struct pmc_metric_def *cli_metrics = NULL;
-	char err[256], fdpath[32];
+	struct pmc_metric_def *metrics = NULL;
+	struct stat_stream stream = { 0 }; /* -I: the records and then the report go here as they happen */
+	char fdpath[32];
 	const char *dest;
-	FILE *stream = NULL; /* -I: the records and then the report go here as they happen */
-	bool scoped;
 	int rc, r;
 
 	memset(&o, 0, sizeof(o));
@@ -696,75 +632,34 @@ int pmc_cmd_stat(int argc, char **argv)
 	dest = report_dest(&o, fdpath, sizeof(fdpath));
 	if (dest && (r = pmc_output_check_path(dest)) < 0)
 		return output_error(&o, dest, r == -EPIPE ? -EIO : r);
-	/* libpfm4 starts only when an event needs it (its start-up costs milliseconds in a VM); a failure to start
-	 * is told when an event could not be resolved. */
-	rc = stat_metrics_parse(&o, &cli_metrics);
+	rc = pmc_engine_prepare(&se, &o.e, &metrics);
 	if (rc)
 		goto out;
-	if (o.kernel) {
-		rc = stat_kernel_prepare(&o);
-		if (rc)
-			goto out;
-	}
-	rc = stat_events_from_opts(&se, &o);
-	if (rc && pmc_pmu_init(err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmctool: libpfm4 could not start: %s\n", err);
-		rc = PMC_EXIT_INTERNAL;
-	}
-	if (!rc)
-		rc = stat_metrics_check(&se, cli_metrics, o.nmetric_args);
-	if (!rc)
-		rc = stat_events_plan(&se, &o);
-	if (rc)
-		goto out;
-	if (o.dry_run) {
+	if (o.e.plan_only) {
 		rc = emit_plan(&se, &o, dest);
 		goto out;
 	}
-	if (se.plan.nbatches > 1 && o.batch == STAT_BATCH_AUTO)
-		fprintf(stderr, "pmctool: %zu events need %zu batches (%s): the workload runs %zu time%s%s\n", se.n,
-			se.plan.nbatches, se.budget_why, se.plan.nbatches * o.runs, se.plan.nbatches * o.runs == 1 ? "" : "s",
-			" (--batch=multiplex for one run)");
-	scoped = stat_scope_wanted(&o);
-	if (scoped)
-		stat_scope_note_batches(&se, &o);
-	rc = stat_guard(&se);
-	if (!rc && scoped)
-		rc = stat_scope_guard(&o);
-	if (!rc && scoped && o.interval_ms)
-		rc = stat_scope_open_stream(dest, &stream);
+	rc = pmc_engine_check(&se, &o.e);
+	if (!rc && o.e.interval_ms && pmc_eng_scope_wanted(&o.e))
+		rc = stat_stream_open(dest, &o.out, &stream, &o.e.intervals);
 	if (rc)
 		goto out;
-	kernel_mode = o.k != NULL;
+	kernel_mode = o.e.k != NULL;
 	install_signals();
-	describe_workload(&o, &rep);
-	rc = scoped ? stat_scope_measure(&se, &o, &rep, stream) : stat_measure(&se, &o, &rep);
+	rc = pmc_engine_measure(&se, &o.e, metrics, &rep);
 	if (rc && !rep.nruns)
 		goto out;
-	pmc_report_summarize(&rep);
-	pmc_report_set_const(&rep, "SECONDS", rep.wall_ns_mean / 1e9);
-	if (o.k) {
-		stat_kernel_metrics(&rep);
-	}
-	stat_metrics_apply(&se, cli_metrics, o.nmetric_args, &rep);
-	stat_metrics_per_run(&se, cli_metrics, o.nmetric_args, &rep);
-	stat_names_report(&se, &rep);
-	if (scoped)
-		stat_scope_row_metrics(&se, cli_metrics, o.nmetric_args, &rep);
-	add_stat_checks(&rep);
-	r = stream ? stat_scope_finish_stream(&stream, &rep, &o.out) : pmc_output_emit(&rep, &o.out, dest);
+	r = stream.f ? stat_stream_finish(&stream, &rep) : pmc_output_emit(&rep, &o.out, dest);
 	if (r) {
 		rc = output_error(&o, dest, r);
 		goto out;
 	}
 	if (!rc)
-		rc = measured_status(&rep);
+		rc = pmc_engine_status(&rep);
 out:
-	if (stream)
-		stat_scope_finish_stream(&stream, NULL, NULL);
-	free(cli_metrics);
+	stat_stream_finish(&stream, NULL);
+	free(metrics);
 	pmc_report_fini(&rep);
-	stat_events_fini(&se);
-	pmc_pmu_fini();
+	pmc_engine_fini(&se);
 	return rc;
 }

@@ -137,15 +137,15 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	rc = stat_parse_opts((int)w->stat_argc, w->stat_argv, &w->so);
 	if (rc)
 		return rc;
-	if (stat_scope_wanted(&w->so))
+	if (pmc_eng_scope_wanted(&w->so.e))
 		return usage_error("-p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and --control are stat options that "
 				   "sweep does not take: each point measures its command or kernel%s", "", "");
-	if (w->so.dry_run || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.regions)
+	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions)
 		return usage_error("%s is a stat option that sweep does not take%s",
-				   w->so.dry_run ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
-				   : w->so.regions ? "--regions" : "-x", "");
-	if (!w->so.runs_given)
-		w->so.runs = 3;
+				   w->so.e.plan_only ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
+				   : w->so.e.regions ? "--regions" : "-x", "");
+	if (!w->so.e.runs_given)
+		w->so.e.runs = 3;
 	if (w->per) {
 		if (pmc_expr_parse(w->per, &w->per_expr, err, sizeof(err)) < 0)
 			return usage_error("bad --per '%.80s': %s", w->per, err);
@@ -189,18 +189,18 @@ static enum how decide(struct sweep_opts *w, struct pmc_sweep *sw)
 	char pat[80];
 
 	snprintf(pat, sizeof(pat), "{%s}", w->param);
-	if (w->so.kernel) {
+	if (w->so.e.kernel) {
 		bool iters = !strcmp(w->param, "iters");
 		sw->how = iters ? "--iters" : "kernel parameter";
-		snprintf(sw->workload, sizeof(sw->workload), "kernel %s", w->so.kernel);
+		snprintf(sw->workload, sizeof(sw->workload), "kernel %s", w->so.e.kernel);
 		return iters ? HOW_ITERS : HOW_PARAM;
 	}
 	sw->workload[0] = '\0';
-	for (char **a = w->so.argv; a && *a; a++) {
+	for (char **a = w->so.e.argv; a && *a; a++) {
 		size_t off = strlen(sw->workload);
 		snprintf(sw->workload + off, sizeof(sw->workload) - off, "%s%s", off ? " " : "", *a);
 	}
-	for (char **a = w->so.argv; a && *a; a++)
+	for (char **a = w->so.e.argv; a && *a; a++)
 		if (strstr(*a, pat)) {
 			sw->how = "command line";
 			return HOW_SUBST;
@@ -235,10 +235,10 @@ static int check_kernel_param(const struct sweep_opts *w)
 {
 	size_t l = strlen(w->param);
 
-	if (!strcmp(w->param, "iters") && w->so.iters)
+	if (!strcmp(w->param, "iters") && w->so.e.iters)
 		return usage_error("iters is swept: do not give --iters as well%s%s", "", "");
-	for (size_t i = 0; i < w->so.nparams; i++)
-		if (!strncmp(w->so.params[i], w->param, l) && w->so.params[i][l] == '=')
+	for (size_t i = 0; i < w->so.e.nparams; i++)
+		if (!strncmp(w->so.e.params[i], w->param, l) && w->so.e.params[i][l] == '=')
 			return usage_error("%s is swept: do not give --param %s=... as well", w->param, w->param);
 	return 0;
 }
@@ -319,9 +319,9 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 	} else if (how == HOW_ITERS) {
 		child_args_push(a, child_args_fmt(a, "--iters=%s", pt->value));
 	}
-	if (!w->so.kernel) {
+	if (!w->so.e.kernel) {
 		size_t nargs = 0;
-		for (char **x = w->so.argv; x && *x; x++)
+		for (char **x = w->so.e.argv; x && *x; x++)
 			nargs++;
 		big = malloc(nargs * 4096 + 1);
 		if (!big) {
@@ -330,8 +330,8 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 		}
 		child_args_push(a, "--");
 		for (size_t i = 0; i < nargs; i++) {
-			const char *s = how == HOW_SUBST ? substitute(w->so.argv[i], pat, pt->value, big + i * 4096, 4096)
-							 : w->so.argv[i];
+			const char *s = how == HOW_SUBST ? substitute(w->so.e.argv[i], pat, pt->value, big + i * 4096, 4096)
+							 : w->so.e.argv[i];
 			if (!s) {
 				free(big);
 				free(a);
@@ -388,7 +388,7 @@ static void set_divisors(struct sweep_opts *w, struct pmc_sweep *sw)
 		char reason[128];
 		double v;
 
-		pt->per = w->so.kernel && pt->data.iterations > 0 ? pt->data.iterations : 1;
+		pt->per = w->so.e.kernel && pt->data.iterations > 0 ? pt->data.iterations : 1;
 		if (w->per_expr) {
 			if (pmc_expr_eval(w->per_expr, per_lookup, &c, &v, reason, sizeof(reason)) == 0 && v != 0)
 				pt->per *= v;
@@ -397,9 +397,9 @@ static void set_divisors(struct sweep_opts *w, struct pmc_sweep *sw)
 		}
 	}
 	if (w->per_expr)
-		snprintf(sw->per_buf, sizeof(sw->per_buf), "per %s(%.200s)", w->so.kernel ? "iteration and per " : "",
+		snprintf(sw->per_buf, sizeof(sw->per_buf), "per %s(%.200s)", w->so.e.kernel ? "iteration and per " : "",
 			 w->per);
-	else if (w->so.kernel)
+	else if (w->so.e.kernel)
 		snprintf(sw->per_buf, sizeof(sw->per_buf), "per iteration");
 	sw->per_text = sw->per_buf[0] ? sw->per_buf : NULL;
 }
@@ -478,14 +478,14 @@ static int run_sweep(struct sweep_opts *w, struct pmc_sweep *sw, const char *dir
 		return rc;
 	if (how == HOW_ITERS && !w->range.numeric)
 		return usage_error("iters takes whole numbers%s%s", "", "");
-	order = calloc((size_t)w->so.runs * sw->npoints, sizeof(*order));
+	order = calloc((size_t)w->so.e.runs * sw->npoints, sizeof(*order));
 	if (!order)
 		return PMC_EXIT_INTERNAL;
-	pmc_range_schedule(sw->npoints, w->so.runs, sw->seed, order);
-	for (size_t k = 0; k < (size_t)w->so.runs * sw->npoints && !rc && !multi_interrupted; k++) {
+	pmc_range_schedule(sw->npoints, w->so.e.runs, sw->seed, order);
+	for (size_t k = 0; k < (size_t)w->so.e.runs * sw->npoints && !rc && !multi_interrupted; k++) {
 		if (progress)
-			fprintf(stderr, "\rpmctool sweep: round %zu/%u, %s=%-12s (%zu of %zu)", k / sw->npoints + 1, w->so.runs,
-				w->param, sw->pts[order[k]].value, k + 1, (size_t)w->so.runs * sw->npoints);
+			fprintf(stderr, "\rpmctool sweep: round %zu/%u, %s=%-12s (%zu of %zu)", k / sw->npoints + 1, w->so.e.runs,
+				w->param, sw->pts[order[k]].value, k + 1, (size_t)w->so.e.runs * sw->npoints);
 		rc = measure_point(w, sw, how, order[k], dir, k == 0);
 	}
 	if (progress)
@@ -515,7 +515,7 @@ int pmc_cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	snprintf(sw.param, sizeof(sw.param), "%s", w.param);
-	sw.rounds = w.so.runs;
+	sw.rounds = w.so.e.runs;
 	sw.seed = w.seed_given ? w.seed : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
 	sw.npoints = w.range.n;
 	sw.pts = calloc(sw.npoints, sizeof(*sw.pts));

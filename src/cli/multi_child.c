@@ -52,38 +52,38 @@ void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const
 	child_args_push(a, "--json");
 	child_args_push(a, "-o");
 	child_args_push(a, jsonpath);
-	for (size_t i = 0; i < o->nlists; i++) {
+	for (size_t i = 0; i < o->e.nlists; i++) {
 		child_args_push(a, "-e");
-		child_args_push(a, o->event_lists[i]);
+		child_args_push(a, o->e.event_lists[i]);
 	}
-	if (o->set_name) {
+	if (o->e.set_name) {
 		child_args_push(a, "-g");
-		child_args_push(a, o->set_name);
+		child_args_push(a, o->e.set_name);
 	}
-	for (size_t i = 0; i < o->nmetric_args; i++) {
+	for (size_t i = 0; i < o->e.nmetric_args; i++) {
 		child_args_push(a, "--metric");
-		child_args_push(a, o->metric_args[i]);
+		child_args_push(a, o->e.metric_args[i]);
 	}
-	if (o->batch != STAT_BATCH_AUTO)
-		child_args_push(a, o->batch == STAT_BATCH_RERUN ? "--batch=rerun" : "--batch=multiplex");
-	if (o->counters)
-		child_args_push(a, child_args_fmt(a, "--counters=%u", o->counters));
-	if (o->no_anchors)
+	if (o->e.batch != PMC_BATCH_AUTO)
+		child_args_push(a, o->e.batch == PMC_BATCH_RERUN ? "--batch=rerun" : "--batch=multiplex");
+	if (o->e.counters)
+		child_args_push(a, child_args_fmt(a, "--counters=%u", o->e.counters));
+	if (o->e.no_anchors)
 		child_args_push(a, "--no-anchors");
-	if (!o->kernel)
+	if (!o->e.kernel)
 		return;
 	child_args_push(a, "-k");
-	child_args_push(a, o->kernel);
-	if (o->iters)
-		child_args_push(a, child_args_fmt(a, "--iters=%llu", (unsigned long long)o->iters));
-	for (size_t i = 0; i < o->nparams; i++) {
+	child_args_push(a, o->e.kernel);
+	if (o->e.iters)
+		child_args_push(a, child_args_fmt(a, "--iters=%llu", (unsigned long long)o->e.iters));
+	for (size_t i = 0; i < o->e.nparams; i++) {
 		child_args_push(a, "--param");
-		child_args_push(a, o->params[i]);
+		child_args_push(a, o->e.params[i]);
 	}
-	if (o->cpu >= 0)
-		child_args_push(a, child_args_fmt(a, "--cpu=%d", o->cpu));
-	child_args_push(a, child_args_fmt(a, "--warmup=%.6f", o->warmup_s));
-	if (o->subtract_overhead)
+	if (o->e.cpu >= 0)
+		child_args_push(a, child_args_fmt(a, "--cpu=%d", o->e.cpu));
+	child_args_push(a, child_args_fmt(a, "--warmup=%.6f", o->e.warmup_s));
+	if (o->e.subtract_overhead)
 		child_args_push(a, "--subtract-overhead");
 }
 

@@ -21,16 +21,6 @@ struct pmc_output_opts {
 	char sep[16]; /* for PMC_OUTPUT_SEP */
 };
 
-/* One -I record: an event's count over one interval, for the total or one row. */
-struct pmc_interval_record {
-	unsigned interval;                /* 1-based */
-	double start_s, end_s;            /* since counting started */
-	int batch;                        /* --batch=rotate: the batch counted (0-based); -1: counted in every interval */
-	const struct pmc_event *ev;
-	const struct pmc_row_scope *scope; /* NULL: the total */
-	struct pmc_count count;           /* the interval's count: the difference of two reads */
-};
-
 /* interval.c: -I records as they happen. begin writes the header (table, -x: a comment line; CSV: the report's
  * header, whose columns the records and then the final report (pmc_output_csv_body without its header) share;
  * JSON: nothing, each record is one line). */

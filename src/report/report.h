@@ -33,6 +33,16 @@ struct pmc_row_scope {
 	unsigned ncpus;             /* CPU rows aggregated into it (CORE, DIE, SOCKET) */
 };
 
+/* One -I record: an event's count over one interval, for the total or one row. */
+struct pmc_interval_record {
+	unsigned interval;                /* 1-based */
+	double start_s, end_s;            /* since counting started */
+	int batch;                        /* --batch=rotate: the batch counted (0-based); -1: counted in every interval */
+	const struct pmc_event *ev;
+	const struct pmc_row_scope *scope; /* NULL: the total */
+	struct pmc_count count;           /* the interval's count: the difference of two reads */
+};
+
 /* An event and everything measured for it. */
 struct pmc_report_event {
 	struct pmc_event ev;
@@ -91,7 +101,7 @@ struct pmc_named_value {
 
 #define PMC_REPORT_MAX_CONSTS 32
 
-/* One execution of the workload: one run (-r) of one batch. Recorded where runs happen (stat_measure.c). */
+/* One execution of the workload: one run (-r) of one batch. Recorded where runs happen (engine/measure.c). */
 struct pmc_report_exec {
 	unsigned run, batch;
 	int exit_status;            /* the command's: exit code, or 128+signal; 0 for a kernel */

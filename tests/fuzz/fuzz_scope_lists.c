@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/stat_scope.h"
+#include "engine/scope.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,17 +16,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void plan_and_print(struct stat_opts *o)
 {
 	struct pmc_metric_def *metrics = NULL;
-	struct stat_events se;
+	struct pmc_engine se;
 	FILE *null = fopen("/dev/null", "w");
 
 	memset(&se, 0, sizeof(se));
-	if (stat_metrics_parse(o, &metrics) == 0 && (!o->kernel || stat_kernel_prepare(o) == 0) &&
-	    stat_events_from_opts(&se, o) == 0 && stat_events_plan(&se, o) == 0 && null)
+	if (pmc_engine_prepare(&se, &o->e, &metrics) == 0 && null)
 		stat_events_print_plan(&se, null);
 	if (null)
 		fclose(null);
 	free(metrics);
-	stat_events_fini(&se);
+	pmc_eng_events_fini(&se);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -55,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 	memset(&o, 0, sizeof(o));
 	if (stat_parse_opts(argc, argv, &o) == 0) {
-		if ((o.argv && o.argv < argv) || (o.argv && o.argv > argv + argc) || o.runs < 1 || o.runs > PMC_MAX_RUNS)
+		if ((o.e.argv && o.e.argv < argv) || (o.e.argv && o.e.argv > argv + argc) || o.e.runs < 1 || o.e.runs > PMC_MAX_RUNS)
 			abort(); /* the command is a tail of argv; -r is within its documented range */
 		plan_and_print(&o);
 	}

@@ -18,7 +18,7 @@
 
 #define LAUNCHER 100
 
-/* A report of three events, as stat_measure makes it before the runs. */
+/* A report of three events, as pmc_eng_measure makes it before the runs. */
 static void report_init(struct pmc_report *rep)
 {
 	memset(rep, 0, sizeof(*rep));

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "cli/stat_scope.h"
+#include "engine/scope.h"
 #include "run/session.h"
 #include "util/util.h"
 

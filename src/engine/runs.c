@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat: each metric evaluated in each run, so that reports carry per-run samples for comparisons
+/* The engine: each metric evaluated in each run, so that reports carry per-run samples for comparisons
  * (pmctool compare). A run's view of the report: every event's value is its value in that run, SECONDS that run's
  * wall time; the metrics are evaluated on it with the same definitions as the summary. */
 #include <errno.h>
@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/stat.h"
+#include "engine/engine.h"
 #include "metrics/metrics.h"
 
-/* Per-run lookups walk forward with a cursor: runs happen in order (stat_measure.c: run-major), so each event's
+/* Per-run lookups walk forward with a cursor: runs happen in order (engine/measure.c: run-major), so each event's
  * samples and the executions are sorted by run, and all runs take one pass (a scan per run was O(runs^2): a third of
  * -r 3000's time with 100 events). Anything out of order falls back to the scan. */
 struct run_cursors {
@@ -95,7 +95,7 @@ static void eval_run(const struct pmc_report *rep, unsigned r, const struct pmc_
 	free(view.metrics);
 }
 
-void stat_metrics_per_run(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+void pmc_eng_metrics_per_run(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
 			  struct pmc_report *rep)
 {
 	const struct pmc_metric_def *defs;

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat: which events, and how they are packed into batches. */
+/* The engine: which events, and how they are packed into batches. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/stat.h"
+#include "engine/engine.h"
 #include "info/inventory.h"
 #include "info/sysfs.h"
 #include "pmu/hybrid.h"
@@ -26,10 +26,10 @@ static const char *const kernel_default_events[] = {
 /* Added to every batch when a measurement needs more than one, so the batches can be checked against each other. */
 static const char *const anchor_events[] = { "instructions", "cycles", "ref-cycles", "msr/tsc/" };
 
-int stat_events_push(struct stat_events *se, const struct pmc_event *ev)
+int pmc_eng_events_push(struct pmc_engine *se, const struct pmc_event *ev)
 {
 	if (se->n >= PMC_MAX_EVENTS) {
-		fprintf(stderr, "pmctool: too many events (more than %d): split the measurement into several runs\n",
+		pmc_diag_error("too many events (more than %d): split the measurement into several runs",
 			PMC_MAX_EVENTS);
 		return PMC_EXIT_USAGE;
 	}
@@ -37,7 +37,7 @@ int stat_events_push(struct stat_events *se, const struct pmc_event *ev)
 		size_t cap = se->cap ? se->cap * 2 : 16;
 		struct pmc_event *p = realloc(se->evs, cap * sizeof(*p));
 		if (!p) {
-			fprintf(stderr, "pmctool: out of memory\n");
+			pmc_diag_error("out of memory");
 			return PMC_EXIT_INTERNAL;
 		}
 		se->evs = p;
@@ -50,14 +50,15 @@ int stat_events_push(struct stat_events *se, const struct pmc_event *ev)
 /* The resolver's message already names the input and carries the nearest valid names. */
 static void print_resolve_error(const char *where, const struct pmc_resolve_error *err)
 {
-	fprintf(stderr, "pmctool: %s%s\n", where, err->msg[0] ? err->msg : "cannot resolve event");
-	if (err->code == PMC_RESOLVE_UNKNOWN && err->nsuggest == 0 && !pmc_pmu_core_name())
-		fprintf(stderr, "  note: libpfm4 knows no core PMU for this CPU, so model-specific names (UOPS_ISSUED:ANY) "
-				"cannot be resolved here; raw codes (r53010e) and generic names work, and "
-				"LIBPFM_FORCE_PMU=hsw (or skl, icx, amd64_fam19h_zen3...) encodes for another CPU\n");
+	bool no_core = err->code == PMC_RESOLVE_UNKNOWN && err->nsuggest == 0 && !pmc_pmu_core_name();
+
+	pmc_diag_error("%s%s%s", where, err->msg[0] ? err->msg : "cannot resolve event", !no_core ? "" :
+		       "\n  note: libpfm4 knows no core PMU for this CPU, so model-specific names (UOPS_ISSUED:ANY) "
+		       "cannot be resolved here; raw codes (r53010e) and generic names work, and "
+		       "LIBPFM_FORCE_PMU=hsw (or skl, icx, amd64_fam19h_zen3...) encodes for another CPU");
 }
 
-int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flags)
+int pmc_eng_events_add_spec(struct pmc_engine *se, const char *spec, unsigned flags)
 {
 	struct pmc_event ev;
 	struct pmc_resolve_error err;
@@ -68,7 +69,7 @@ int stat_events_add_spec(struct stat_events *se, const char *spec, unsigned flag
 		return PMC_EXIT_USAGE;
 	}
 	ev.flags |= flags;
-	return stat_events_push(se, &ev);
+	return pmc_eng_events_push(se, &ev);
 }
 
 /* The logical CPUs of the SMT pair holding 'cpu', for an event set's EVENT@sibling0 / @sibling1. */
@@ -84,24 +85,24 @@ static int sibling_cpus(int cpu, int ret[2])
 	return 0;
 }
 
-static int add_set_events(struct stat_events *se, const struct stat_opts *o)
+static int add_set_events(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	char err[512], base[PMC_NAME_MAX];
 	const char *pmu = pmc_pmu_core_name();
 	int sib[2] = { -1, -1 };
 
 	if (pmc_eventset_find(o->set_name, &se->set, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmctool: %s\n  'pmctool sets --all' lists the event sets\n", err);
+		pmc_diag_error("%s\n  'pmctool sets --all' lists the event sets", err);
 		return PMC_EXIT_USAGE;
 	}
 	se->variant = pmc_eventset_select(se->set, pmu);
 	if (!se->variant) {
-		fprintf(stderr, "pmctool: event set '%s' has no variant for %s%s; 'pmctool sets %s' shows its variants, "
-				"and LIBPFM_FORCE_PMU=NAME picks another CPU's\n", se->set->name, pmu ? "PMU " : "",
+		pmc_diag_error("event set '%s' has no variant for %s%s; 'pmctool sets %s' shows its variants, "
+				"and LIBPFM_FORCE_PMU=NAME picks another CPU's", se->set->name, pmu ? "PMU " : "",
 			pmu ? pmu : "this CPU (libpfm4 detects no core PMU)", se->set->name);
 		return PMC_EXIT_USAGE;
 	}
-	if (stat_set_check(se))
+	if (pmc_eng_set_check(se))
 		return PMC_EXIT_USAGE;
 	for (size_t i = 0; i < se->variant->nevents; i++) {
 		const char *spelling = se->variant->events[i].spelling;
@@ -119,12 +120,12 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 		}
 		if (which >= 0) {
 			/* --dry-run shows the plan of a machine with SMT (a forced PMU's) on one without */
-			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0 && !o->dry_run) {
+			if (sib[0] < 0 && sibling_cpus(o->cpu >= 0 ? o->cpu : 0, sib) < 0 && !o->plan_only) {
 				int active = pmc_sysfs_smt_active();
 
-				fprintf(stderr, "pmctool: event set '%s' counts on the two SMT siblings of a core, but CPU %d "
+				pmc_diag_error("event set '%s' counts on the two SMT siblings of a core, but CPU %d "
 						"has no running sibling (%s): see "
-						"/sys/devices/system/cpu/cpu%d/topology/core_cpus_list\n",
+						"/sys/devices/system/cpu/cpu%d/topology/core_cpus_list",
 					se->set->name, o->cpu >= 0 ? o->cpu : 0,
 					active == 0 ? "smt/active is 0: no sibling thread runs"
 					: active == 1 ? "smt/active is 1, but not on this CPU's core"
@@ -133,7 +134,7 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 				return PMC_EXIT_USAGE;
 			}
 			if (o->kernel) {
-				fprintf(stderr, "pmctool: event set '%s' counts CPU-wide (%s): use it with a command, not -k\n",
+				pmc_diag_error("event set '%s' counts CPU-wide (%s): use it with a command, not -k",
 					se->set->name, spelling);
 				return PMC_EXIT_USAGE;
 			}
@@ -141,7 +142,7 @@ static int add_set_events(struct stat_events *se, const struct stat_opts *o)
 			ev.cpu = sib[which];
 			snprintf(ev.name, sizeof(ev.name), "%s", spelling);
 		}
-		r = stat_events_push(se, &ev);
+		r = pmc_eng_events_push(se, &ev);
 		if (r)
 			return r;
 	}
@@ -155,7 +156,7 @@ static bool skip_default(const char *name)
 	return !strcmp(name, "ref-cycles") && !pmc_pmu_has_ref_cycles();
 }
 
-static int collect_events(struct stat_events *se, const struct stat_opts *o)
+static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	int r;
 
@@ -165,7 +166,7 @@ static int collect_events(struct stat_events *se, const struct stat_opts *o)
 			return r;
 	}
 
-	r = stat_events_add_lists(se, o);
+	r = pmc_eng_events_add_lists(se, o);
 	if (r)
 		return r;
 	if (se->n || o->set_name)
@@ -176,7 +177,7 @@ static int collect_events(struct stat_events *se, const struct stat_opts *o)
 		for (size_t i = 0; i < n; i++) {
 			if (skip_default(list[i]))
 				continue;
-			r = stat_events_add_spec(se, list[i], 0);
+			r = pmc_eng_events_add_spec(se, list[i], 0);
 			if (r)
 				return r;
 		}
@@ -185,16 +186,16 @@ static int collect_events(struct stat_events *se, const struct stat_opts *o)
 	{
 		struct pmc_event ev;
 		if (pmc_event_resolve("msr/tsc/", &ev, NULL) == 0)
-			return stat_events_push(se, &ev);
+			return pmc_eng_events_push(se, &ev);
 	}
 	return 0;
 }
 
-int stat_events_from_opts(struct stat_events *se, const struct stat_opts *o)
+int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	int r = collect_events(se, o);
 
-	return r ? r : stat_hybrid_expand(se, o);
+	return r ? r : pmc_eng_hybrid_expand(se, o);
 }
 
 static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
@@ -205,7 +206,7 @@ static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
 }
 
 /* Anchors the user did not ask for are added; an event the user asked for that equals an anchor becomes one. */
-static int add_anchor(struct stat_events *se, struct pmc_event *ev)
+static int add_anchor(struct pmc_engine *se, struct pmc_event *ev)
 {
 	for (size_t i = 0; i < se->n; i++) {
 		if (same_event(&se->evs[i], ev)) {
@@ -214,13 +215,13 @@ static int add_anchor(struct stat_events *se, struct pmc_event *ev)
 		}
 	}
 	ev->flags |= PMC_EVF_ANCHOR;
-	return stat_events_push(se, ev);
+	return pmc_eng_events_push(se, ev);
 }
 
 /* The modifier the hardware anchors take: ":u" when every hardware event asked for counts user mode only. The
  * anchors compare batches, so they count what the events count: kernel-inclusive anchors would differ between
  * batches by the kernel's own noise where the events themselves are exact (user-only counts repeat exactly). */
-static const char *anchor_modifier(const struct stat_events *se)
+static const char *anchor_modifier(const struct pmc_engine *se)
 {
 	size_t nhw = 0;
 
@@ -236,7 +237,7 @@ static const char *anchor_modifier(const struct stat_events *se)
 	return nhw ? ":u" : "";
 }
 
-static int add_anchors(struct stat_events *se, const struct stat_opts *o)
+static int add_anchors(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	const char *mod = anchor_modifier(se);
 
@@ -251,7 +252,7 @@ static int add_anchors(struct stat_events *se, const struct stat_opts *o)
 		snprintf(spec, sizeof(spec), "%s%s", anchor_events[a], strchr(anchor_events[a], '/') ? "" : mod);
 		if (pmc_event_resolve(spec, &ev, NULL) < 0)
 			continue; /* msr/tsc/ where there is no msr PMU */
-		n = stat_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
+		n = pmc_eng_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
 		for (int c = 0; c < n; c++) {
 			int r = add_anchor(se, &copies[c]);
 			if (r)
@@ -262,7 +263,7 @@ static int add_anchors(struct stat_events *se, const struct stat_opts *o)
 }
 
 /* Nothing hardware can be counted here: splitting would only rerun the workload for nothing. */
-static bool no_pmu_budget(struct stat_events *se)
+static bool no_pmu_budget(struct pmc_engine *se)
 {
 	if (getenv("LIBPFM_FORCE_PMU") || pmc_inventory_has_core_pmu())
 		return false;
@@ -283,7 +284,7 @@ static int forced_pmu_budget(unsigned *ret_n, char *why, size_t whylen)
 	return pmc_forced_pmu_budget(core, pmc_pmu_has_intel_fixed(), (unsigned)table, ret_n, why, whylen);
 }
 
-static void detect_budget(struct stat_events *se, const struct stat_opts *o)
+static void detect_budget(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	unsigned n = 0;
 	char why[200] = "";
@@ -329,17 +330,17 @@ static void detect_budget(struct stat_events *se, const struct stat_opts *o)
 		 "4 programmable counters assumed (no live count for this PMU; --counters N to change)");
 }
 
-int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
+int pmc_eng_events_plan(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	int r;
 
 	detect_budget(se, o);
 	if (o->regions)
-		stat_regions_budget(se);
-	r = stat_groups_check(se, o);
+		pmc_eng_regions_budget(se);
+	r = pmc_eng_groups_check(se, o);
 	if (r)
 		return r;
-	se->popts.multiplex = o->batch == STAT_BATCH_MULTIPLEX;
+	se->popts.multiplex = o->batch == PMC_BATCH_MULTIPLEX;
 	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {
 		pmc_plan_fini(&se->plan);
@@ -349,55 +350,13 @@ int stat_events_plan(struct stat_events *se, const struct stat_opts *o)
 		r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	}
 	if (r) {
-		fprintf(stderr, "pmctool: cannot plan the batches: %s\n", strerror(-r));
+		pmc_diag_error("cannot plan the batches: %s", strerror(-r));
 		return PMC_EXIT_INTERNAL;
 	}
-	return stat_groups_check_plan(se);
+	return pmc_eng_groups_check_plan(se);
 }
 
-static void print_event_line(FILE *f, const struct pmc_event *ev)
-{
-	char perf[PMC_NAME_MAX * 2];
-
-	if (pmc_event_perf_spelling(ev, perf, sizeof(perf)) < 0)
-		snprintf(perf, sizeof(perf), "?");
-	fprintf(f, "    %-28s %-12s %-7u 0x%-14llx %-44s %s%s%.0u%s%s\n", ev->name, pmc_output_class_name(ev->cls),
-		ev->attr.type, (unsigned long long)ev->attr.config, perf, (ev->flags & PMC_EVF_ANCHOR) ? "(anchor) " : "",
-		ev->group ? "(group " : "", ev->group, ev->group ? ") " : "",
-		strcmp(ev->canonical, ev->name) ? ev->canonical : "");
-}
-
-void stat_events_print_plan(const struct stat_events *se, FILE *f)
-{
-	const char *core = pmc_pmu_core_name();
-	char fixed[48] = "";
-
-	if (se->popts.fixed_slots && pmc_pmu_cycle_counter())
-		snprintf(fixed, sizeof(fixed), ", and the cycle counter (cycles only)");
-	else if (se->popts.fixed_slots)
-		snprintf(fixed, sizeof(fixed), ", %u fixed counters", se->popts.fixed_slots);
-	fprintf(f, "Plan: %zu event%s in %zu batch%s (%s) on PMU %s; %s%s\n", se->n, se->n == 1 ? "" : "s",
-		se->plan.nbatches,
-		se->plan.nbatches == 1 ? "" : "es", se->popts.multiplex ? "multiplex" : "rerun", core ? core : "(none)",
-		se->budget_why, fixed);
-	fprintf(f, "    %-28s %-12s %-7s %-16s %-44s %s\n", "event", "class", "type", "config", "perf -e spelling",
-		"libpfm4 / canonical name");
-	if (se->plan.nevery) {
-		fprintf(f, "  in every batch:\n");
-		for (size_t i = 0; i < se->plan.nevery; i++)
-			print_event_line(f, &se->evs[se->plan.every[i]]);
-	}
-	for (size_t b = 0; b < se->plan.nbatches; b++) {
-		fprintf(f, "  batch %zu:%s%s\n", b + 1, se->plan.batches[b].n ? "" : " (only the events above)",
-			se->plan.batches[b].fixed_own ? " (its own events take fixed counters: their every-batch users "
-							"are left out)" : "");
-		for (size_t k = 0; k < se->plan.batches[b].n; k++)
-			print_event_line(f, &se->evs[se->plan.batches[b].events[k]]);
-	}
-	stat_names_print_notes(se, f);
-}
-
-void stat_events_fini(struct stat_events *se)
+void pmc_eng_events_fini(struct pmc_engine *se)
 {
 	pmc_plan_fini(&se->plan);
 	pmc_eventset_free(se->set);

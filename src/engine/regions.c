@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat --regions: hand each execution of the program its batch's encoded events and a results channel (an
+/* The engine, --regions: hand each execution of the program its batch's encoded events and a results channel (an
  * inherited memfd named in the environment, channel.h), then read what the program's libpmctool wrote there. */
 #include <errno.h>
 #include <fcntl.h>
@@ -10,14 +10,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/stat.h"
+#include "engine/engine.h"
 #include "regions/channel.h"
 #include "regions/collect.h"
 
 /* Results larger than this are not read (a program writes a few hundred bytes per region and thread). */
 #define RESULTS_MAX (64u << 20)
 
-void stat_regions_budget(struct stat_events *se)
+void pmc_eng_regions_budget(struct pmc_engine *se)
 {
 	/* The program's thread counts the batch while pmctool counts the whole program: every event takes two
 	 * counters. Fixed counters hold one event each, so the planner gives them none. */
@@ -28,22 +28,22 @@ void stat_regions_budget(struct stat_events *se)
 		 "; halved for --regions (the program counts too)");
 }
 
-int stat_regions_begin(const struct stat_opts *o, struct pmc_measure_req *req)
+int pmc_eng_regions_begin(const struct pmc_engine_opts *o, struct pmc_measure_req *req)
 {
 	char spec[PMC_RG_EV_MAX * 96], num[16];
 	int fd;
 
 	(void)o;
 	if (req->n > PMC_RG_EV_MAX) {
-		fprintf(stderr, "pmctool stat: --regions counts at most %d events per batch in the program; this batch "
-				"has %zu (--counters N for smaller batches)\n", PMC_RG_EV_MAX, req->n);
+		pmc_diag_error("--regions counts at most %d events per batch in the program; this batch "
+				"has %zu (--counters N for smaller batches)", PMC_RG_EV_MAX, req->n);
 		return PMC_EXIT_USAGE;
 	}
 	if (pmc_regions_encode(req->events, req->n, spec, sizeof(spec)))
 		return PMC_EXIT_INTERNAL;
 	fd = memfd_create("pmctool-regions", MFD_CLOEXEC);
 	if (fd < 0 || fcntl(fd, F_SETFL, O_APPEND)) {
-		fprintf(stderr, "pmctool stat: --regions: cannot create the results channel: %s\n", strerror(errno));
+		pmc_diag_error("--regions: cannot create the results channel: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return PMC_EXIT_INTERNAL;
@@ -59,7 +59,7 @@ int stat_regions_begin(const struct stat_opts *o, struct pmc_measure_req *req)
 	return 0;
 }
 
-int stat_regions_collect(struct pmc_report *rep, const struct pmc_measure_req *req, const size_t *idx)
+int pmc_eng_regions_collect(struct pmc_report *rep, const struct pmc_measure_req *req, const size_t *idx)
 {
 	struct stat st;
 	char *buf;
@@ -71,8 +71,8 @@ int stat_regions_collect(struct pmc_report *rep, const struct pmc_measure_req *r
 	if (fstat(req->keep_fd, &st) || st.st_size < 0)
 		return PMC_EXIT_INTERNAL;
 	if ((uint64_t)st.st_size > RESULTS_MAX) {
-		fprintf(stderr, "pmctool stat: --regions: the program wrote %lld bytes of results, more than %u: "
-				"left out\n", (long long)st.st_size, RESULTS_MAX);
+		pmc_diag_error("--regions: the program wrote %lld bytes of results, more than %u: "
+				"left out", (long long)st.st_size, RESULTS_MAX);
 		st.st_size = 0;
 	}
 	buf = malloc((size_t)st.st_size + 1);
@@ -90,7 +90,7 @@ int stat_regions_collect(struct pmc_report *rep, const struct pmc_measure_req *r
 	return r ? PMC_EXIT_INTERNAL : 0;
 }
 
-void stat_regions_end(struct pmc_measure_req *req)
+void pmc_eng_regions_end(struct pmc_measure_req *req)
 {
 	if (!req->keep_fd_set)
 		return;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat: a scoped measurement: attach (-p, -t), system-wide (-a, -C), rows (-A, --per-core, --per-die,
- * --per-socket, --per-thread), intervals (-I), -D and --control. Targets and rows come from stat_targets.c, the
- * counters from run/scope.c, the wait from run/session.c; the -I records are printed by stat_interval.c. */
+/* The engine: a scoped measurement: attach (-p, -t), system-wide (-a, -C), rows (-A, --per-core, --per-die,
+ * --per-socket, --per-thread), intervals (-I), -D and --control. Targets and rows come from engine/targets.c, the
+ * counters from run/scope.c, the wait from run/session.c; the -I records go to the caller's interval sink. */
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/stat_scope.h"
+#include "engine/scope.h"
 #include "info/privilege.h"
 #include "metrics/checks.h"
 #include "perf/keep.h"
@@ -21,8 +21,8 @@
 
 /* One batch run of a scoped measurement. */
 struct scope_run {
-	const struct stat_events *se;
-	const struct stat_opts *o;
+	const struct pmc_engine *se;
+	const struct pmc_engine_opts *o;
 	struct pmc_report *rep;
 	struct scope_targets *st;
 	struct pmc_scope sc;
@@ -36,29 +36,28 @@ struct scope_run {
 	struct pmc_count *acc;     /* rotate: per (target, event) what its intervals counted */
 	uint64_t t_start, last_ns; /* counting started; the last tick */
 	bool enabled, ever;        /* the counters run now; they ran at some point */
-	FILE *f;                   /* -I records */
-	struct stat_threads *thr;  /* --per-thread of a launched command, else NULL */
+	struct pmc_eng_threads *thr;  /* --per-thread of a launched command, else NULL */
 	int err;
 };
 
-bool stat_scope_wanted(const struct stat_opts *o)
+bool pmc_eng_scope_wanted(const struct pmc_engine_opts *o)
 {
-	return o->pids || o->tids || o->system_wide || o->cpu_list || o->aggr != STAT_AGGR_GLOBAL || o->interval_ms ||
+	return o->pids || o->tids || o->system_wide || o->cpu_list || o->aggr != PMC_AGGR_GLOBAL || o->interval_ms ||
 	       o->timeout_ms || o->delay_ms || o->control;
 }
 
 static int refuse(const char *msg)
 {
-	fprintf(stderr, "pmctool stat: %s\n", msg);
+	pmc_diag_error("%s", msg);
 	return PMC_EXIT_USAGE;
 }
 
-int stat_scope_check(struct stat_opts *o)
+int pmc_eng_scope_check(struct pmc_engine_opts *o)
 {
 	bool attach = o->pids || o->tids, cpus = o->system_wide || o->cpu_list;
 
-	if (!stat_scope_wanted(o))
-		return o->batch == STAT_BATCH_ROTATE ? refuse("--batch=rotate rotates the batches across intervals: it "
+	if (!pmc_eng_scope_wanted(o))
+		return o->batch == PMC_BATCH_ROTATE ? refuse("--batch=rotate rotates the batches across intervals: it "
 							      "needs -I MS") : 0;
 	if (o->kernel)
 		return refuse("-k runs a kernel inside pmctool: -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and "
@@ -69,14 +68,14 @@ int stat_scope_check(struct stat_opts *o)
 		return refuse("-p/-t count tasks and -a/-C count CPUs: give one");
 	if (attach && o->argv)
 		return refuse("-p/-t attach to running tasks: give no command with them");
-	if (!attach && !cpus && !o->argv && !o->dry_run)
+	if (!attach && !cpus && !o->argv && !o->plan_only)
 		return refuse("no command to measure: give a COMMAND, -p PID, -t TID, -a or -C LIST");
-	if (o->aggr == STAT_AGGR_THREAD && cpus)
+	if (o->aggr == PMC_AGGR_THREAD && cpus)
 		return refuse("--per-thread splits the counts of tasks: give a command, -p or -t, not -a or -C");
-	if (o->aggr == STAT_AGGR_THREAD && o->argv && o->interval_ms)
+	if (o->aggr == PMC_AGGR_THREAD && o->argv && o->interval_ms)
 		return refuse("--per-thread splits a launched command's counts as its threads exit, so it has no rows per "
 			      "interval: use -I without --per-thread, or -p PID --per-thread -I");
-	if (o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD && !cpus)
+	if (o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD && !cpus)
 		return refuse("-A, --per-core, --per-die and --per-socket split CPU-wide counts: they need -a or -C");
 	if (o->control) {
 		char c[4096], a[4096];
@@ -90,19 +89,19 @@ int stat_scope_check(struct stat_opts *o)
 		return refuse("-D -1 starts with the counters stopped until 'enable' arrives on --control: give --control");
 	if (o->runs > 1 && !o->argv)
 		return refuse("-r repeats a command: without one (-p, -t, -a or -C alone) there is nothing to repeat");
-	if (o->batch == STAT_BATCH_ROTATE && !o->interval_ms)
+	if (o->batch == PMC_BATCH_ROTATE && !o->interval_ms)
 		return refuse("--batch=rotate rotates the batches across intervals: it needs -I MS");
-	if (o->batch == STAT_BATCH_RERUN && !o->argv)
+	if (o->batch == PMC_BATCH_RERUN && !o->argv)
 		return refuse("--batch=rerun runs the command once per batch: without a command use --batch=multiplex, or "
 			      "--batch=rotate with -I");
 	/* Without a command nothing can be rerun: the batches share the counters over time, in user space across
 	 * intervals (rotate, each interval names its batch) or in the kernel (multiplex, scaled, running % shown). */
-	if (o->batch == STAT_BATCH_AUTO && (!o->argv || o->interval_ms))
-		o->batch = o->interval_ms ? STAT_BATCH_ROTATE : STAT_BATCH_MULTIPLEX;
+	if (o->batch == PMC_BATCH_AUTO && (!o->argv || o->interval_ms))
+		o->batch = o->interval_ms ? PMC_BATCH_ROTATE : PMC_BATCH_MULTIPLEX;
 	return 0;
 }
 
-int stat_scope_guard(const struct stat_opts *o)
+int pmc_eng_scope_guard(const struct pmc_engine_opts *o)
 {
 	struct pmc_privilege p;
 
@@ -111,9 +110,9 @@ int stat_scope_guard(const struct stat_opts *o)
 	pmc_privilege_read(&p);
 	if (p.cap_perfmon || p.cap_sys_admin || (p.paranoid != INT_MIN && p.paranoid < 1))
 		return 0;
-	fprintf(stderr, "pmctool: %s counts CPU-wide, which needs kernel.perf_event_paranoid <= 0 (it is %d) or "
+	pmc_diag_error("%s counts CPU-wide, which needs kernel.perf_event_paranoid <= 0 (it is %d) or "
 			"CAP_PERFMON: run as root, give the program CAP_PERFMON (setcap cap_perfmon+ep), or ask the "
-			"administrator for 'sysctl kernel.perf_event_paranoid=0'; without them count a command or -p PID\n",
+			"administrator for 'sysctl kernel.perf_event_paranoid=0'; without them count a command or -p PID",
 		o->system_wide ? "-a" : "-C", p.paranoid);
 	return PMC_EXIT_NOCOUNT;
 }
@@ -228,10 +227,12 @@ static int on_tick(void *ctx, unsigned n, bool last)
 			r.count = row < 0 ? tot[i] : rows[(size_t)row * x->req.n + i];
 			if (r.count.status == PMC_COUNT_NOT_RUN)
 				continue;
-			pmc_output_interval(x->f, &x->o->out, &r);
+			if (x->o->intervals.record)
+				x->o->intervals.record(x->o->intervals.ctx, &r);
 		}
 	}
-	fflush(x->f);
+	if (x->o->intervals.end)
+		x->o->intervals.end(x->o->intervals.ctx);
 	x->rep->intervals = n;
 	/* rotate: the next batch's own events take the counters */
 	if (x->rotate && !last) {
@@ -271,10 +272,10 @@ static int push_counts(struct scope_run *x, const struct pmc_count *per)
 	if (!rc)
 		fold(x, per, tot, rows);
 	for (size_t i = 0; i < n && !rc; i++) {
-		rc = stat_push_sample(rep_event(x, -1, x->idx[i]), x->run, x->batch, &tot[i]);
+		rc = pmc_eng_push_sample(rep_event(x, -1, x->idx[i]), x->run, x->batch, &tot[i]);
 		for (size_t r = 0; r < x->st->nrows && !rc; r++)
 			if (rows[r * n + i].status != PMC_COUNT_NOT_RUN) /* a row whose CPUs the event's PMU skips: none */
-				rc = stat_push_sample(rep_event(x, (int)r, x->idx[i]), x->run, x->batch, &rows[r * n + i]);
+				rc = pmc_eng_push_sample(rep_event(x, (int)r, x->idx[i]), x->run, x->batch, &rows[r * n + i]);
 	}
 	free(tot);
 	free(rows);
@@ -308,7 +309,7 @@ static void mark_deferred(struct scope_run *x)
 		x->sc.defer[i] = deferred(x, i) && x->rep->events[x->idx[i]].batch != 0;
 }
 
-static unsigned open_flags(const struct stat_opts *o, bool command, bool rotate)
+static unsigned open_flags(const struct pmc_engine_opts *o, bool command, bool rotate)
 {
 	unsigned f = PMC_SCOPE_INHERIT;
 
@@ -316,7 +317,7 @@ static unsigned open_flags(const struct stat_opts *o, bool command, bool rotate)
 		f |= PMC_SCOPE_DISABLED;
 	if (command && !rotate && !o->delay_ms && !o->system_wide && !o->cpu_list)
 		f |= PMC_SCOPE_ENABLE_ON_EXEC; /* a task counter starts at exec, as a plain run's */
-	if (command && o->aggr == STAT_AGGR_THREAD)
+	if (command && o->aggr == PMC_AGGR_THREAD)
 		f |= PMC_SCOPE_INHERIT_STAT; /* each exiting task's own count, for its row */
 	return f;
 }
@@ -324,7 +325,7 @@ static unsigned open_flags(const struct stat_opts *o, bool command, bool rotate)
 /* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0 or exit status. */
 static int run_once(struct scope_run *x, int ctl, int ack)
 {
-	const struct stat_opts *o = x->o;
+	const struct pmc_engine_opts *o = x->o;
 	struct pmc_launch l;
 	struct pmc_launch_error le = { 0 };
 	struct pmc_session ss;
@@ -335,7 +336,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 
 	memset(&ss, 0, sizeof(ss));
 	if (command && pmc_launch_start(o->argv, &l, &le) < 0)
-		return stat_report_launch_failure(o, &le);
+		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
 		x->st->t[0].pid = l.pid;
 	if (pmc_scope_init(&x->sc, &x->req, x->st->t, x->st->ntargets) < 0) {
@@ -364,9 +365,9 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		explain_attach_refusal(x);
 	if ((o->pids || o->tids) && pmc_scope_count_err(&x->sc, EACCES) + pmc_scope_count_err(&x->sc, EPERM) ==
 					    x->st->ntargets * x->req.n) {
-		fprintf(stderr, "pmctool: cannot attach to %s %s: permission denied: counting another user's process "
+		pmc_diag_error("cannot attach to %s %s: permission denied: counting another user's process "
 				"needs ptrace access to it (kernel.yama.ptrace_scope 0, or 1 for descendants only) or "
-				"CAP_PERFMON / CAP_SYS_PTRACE; run as its user or as root\n",
+				"CAP_PERFMON / CAP_SYS_PTRACE; run as its user or as root",
 			o->pids ? "process" : "thread", o->pids ? o->pids : o->tids);
 		rc = PMC_EXIT_NOCOUNT;
 		goto out;
@@ -392,10 +393,10 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		ss.enabled = true;
 	}
 	x->enabled = x->ever = ss.enabled;
-	if (x->thr && (rc = stat_threads_begin(x->thr, &x->sc, l.pid, o->argv[0], true)))
+	if (x->thr && (rc = pmc_eng_threads_begin(x->thr, &x->sc, l.pid, o->argv[0], true)))
 		goto out;
 	if (command && pmc_launch_go(&l, &le) < 0) {
-		rc = stat_report_launch_failure(o, &le);
+		rc = pmc_eng_report_launch_failure(o, &le);
 		goto out;
 	}
 	ss.interval_ns = o->interval_ms * 1000000ull;
@@ -407,11 +408,11 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.cmd = command ? &l : NULL;
 	ss.tasks = x->st->watch;
 	ss.ntasks = x->st->nwatch;
-	ss.stop = &stat_interrupted;
+	ss.stop = &pmc_eng_interrupted;
 	ss.enable = on_enable;
 	ss.tick = on_tick;
 	ss.drain_ns = x->thr ? 10000000ull : 0;
-	ss.drain = stat_threads_drain;
+	ss.drain = pmc_eng_threads_drain;
 	ss.drain_ctx = x->thr;
 	ss.ctx = x;
 	x->t_start = x->last_ns = command ? l.t0 : pmc_now_ns();
@@ -432,7 +433,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	for (size_t k = 0; k < nc; k++)
 		idle_task_is_zero(x, &x->sc.counts[k], k, x->ever && counts_in(x, k % x->req.n));
 	if (r < 0) {
-		fprintf(stderr, "pmctool: waiting failed: %s\n", strerror(-r));
+		pmc_diag_error("waiting failed: %s", strerror(-r));
 		rc = PMC_EXIT_INTERNAL;
 	}
 	x->rep->ended_by = pmc_session_end_name(ss.end);
@@ -442,10 +443,10 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 				     ss.bad_commands == 1 ? "" : "s", ss.bad_commands == 1 ? "was" : "were");
 	if (!rc && push_counts(x, x->rotate ? x->acc : x->sc.counts))
 		rc = PMC_EXIT_INTERNAL;
-	if (!rc && x->thr && stat_threads_push(x->thr, x->se, x->rep, x->idx, x->run, x->batch))
+	if (!rc && x->thr && pmc_eng_threads_push(x->thr, x->se, x->rep, x->idx, x->run, x->batch))
 		rc = PMC_EXIT_INTERNAL;
 	if (!rc) {
-		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = stat_interrupted != 0,
+		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = pmc_eng_interrupted != 0,
 					     .wall_ns = (double)ss.elapsed_ns };
 		if (command && !stopped) {
 			e.exit_status = pmc_wait_status_code(l.status);
@@ -466,10 +467,10 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	}
 out:
 	if (x->thr)
-		stat_threads_end(x->thr);
+		pmc_eng_threads_end(x->thr);
 	pmc_scope_fini(&x->sc);
 	if (command && pmc_launch_finish(&l, &le) < 0 && !rc)
-		rc = stat_report_launch_failure(o, &le);
+		rc = pmc_eng_report_launch_failure(o, &le);
 	free(x->prev);
 	free(x->acc);
 	free(x->active);
@@ -478,13 +479,13 @@ out:
 	return rc;
 }
 
-static const char *aggr_name(enum stat_aggr a)
+static const char *aggr_name(enum pmc_aggr a)
 {
 	static const char *const names[] = { "none", "cpu", "core", "die", "socket", "thread" };
 	return names[a];
 }
 
-static void describe_target(const struct stat_opts *o, const struct scope_targets *st, struct pmc_report *rep)
+static void describe_target(const struct pmc_engine_opts *o, const struct scope_targets *st, struct pmc_report *rep)
 {
 	if (o->pids || o->tids) {
 		rep->target_kind = o->pids ? "pid" : "tid";
@@ -510,7 +511,7 @@ static void describe_target(const struct stat_opts *o, const struct scope_target
 }
 
 /* The report's events: the totals (se's order), then each row's copy of every event. */
-static int alloc_rows(const struct stat_events *se, const struct scope_targets *st, struct pmc_report *rep)
+static int alloc_rows(const struct pmc_engine *se, const struct scope_targets *st, struct pmc_report *rep)
 {
 	size_t total = se->n * (st->nrows + 1);
 
@@ -549,7 +550,7 @@ static void drop_empty_rows(struct pmc_report *rep, size_t n)
 	rep->nevents = w;
 }
 
-int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep, FILE *stream)
+int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	struct scope_targets st;
 	struct scope_run x;
@@ -577,24 +578,23 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 	x.o = o;
 	x.rep = rep;
 	x.st = &st;
-	x.f = stream;
-	x.rotate = o->batch == STAT_BATCH_ROTATE && se->plan.nbatches > 1; /* one batch has nothing to rotate */
-	if (o->aggr == STAT_AGGR_THREAD && o->argv && !(x.thr = stat_threads_new())) {
+	x.rotate = o->batch == PMC_BATCH_ROTATE && se->plan.nbatches > 1; /* one batch has nothing to rotate */
+	if (o->aggr == PMC_AGGR_THREAD && o->argv && !(x.thr = pmc_eng_threads_new())) {
 		rc = PMC_EXIT_INTERNAL;
 		goto out;
 	}
 	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	if (o->verbose)
-		pmc_perf_set_observer(stat_print_open_record, stderr);
+		pmc_perf_set_observer(pmc_eng_trace_open, NULL);
 	/* each run's and each rotation's tracepoint closes would cost the kernel a synchronization: keep one copy open */
-	stat_keep_open(se, st.ntargets, x.rotate || se->popts.multiplex, &keep);
-	if (o->interval_ms)
-		pmc_output_interval_begin(x.f, &o->out, st.nrows > 0);
-	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
+	pmc_eng_keep_open(se, st.ntargets, x.rotate || se->popts.multiplex, &keep);
+	if (o->interval_ms && o->intervals.begin)
+		o->intervals.begin(o->intervals.ctx, st.nrows > 0);
+	for (unsigned run = 0; run < o->runs && !pmc_eng_interrupted && !rc; run++) {
 		/* rerun: one batch per execution; rotate and multiplex: every event at once */
 		size_t passes = x.rotate || se->popts.multiplex ? 1 : se->plan.nbatches;
-		for (size_t b = 0; b < passes && !stat_interrupted && !rc; b++) {
+		for (size_t b = 0; b < passes && !pmc_eng_interrupted && !rc; b++) {
 			x.run = run;
 			x.batch = (unsigned)b;
 			if (passes == 1 && se->plan.nbatches > 1) {
@@ -604,7 +604,7 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 				}
 				x.req.n = se->n;
 			} else {
-				x.req.n = stat_build_request(se, b, reqev, x.idx);
+				x.req.n = pmc_eng_build_request(se, b, reqev, x.idx);
 			}
 			x.req.events = (const struct pmc_event *const *)reqev;
 			x.req.group = !x.rotate && !se->popts.multiplex && !se->plan.batches[b].ungrouped;
@@ -615,14 +615,14 @@ int stat_scope_measure(struct stat_events *se, const struct stat_opts *o, struct
 			rep->nruns = run + 1;
 	}
 	pmc_perf_set_observer(NULL, NULL);
-	stat_threads_note(x.thr, rep);
+	pmc_eng_threads_note(x.thr, rep);
 	drop_empty_rows(rep, se->n);
 	if (done) {
 		rep->wall_ns_mean /= done;
 		rep->user_s /= done;
 		rep->sys_s /= done;
 	}
-	rep->partial = stat_interrupted != 0;
+	rep->partial = pmc_eng_interrupted != 0;
 out:
 	if (ctl >= 0 && strncmp(o->control, "fd:", 3))
 		close(ctl);
@@ -630,7 +630,7 @@ out:
 		close(ack);
 	free(reqev);
 	free(x.idx);
-	stat_threads_free(x.thr);
+	pmc_eng_threads_free(x.thr);
 	pmc_keep_close(&keep);
 out_targets:
 	scope_targets_fini(&st);
@@ -638,7 +638,7 @@ out_targets:
 }
 
 /* The metrics of one row: a report that holds only that row's events (and the measurement's constants). */
-static void row_metrics(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+static void row_metrics(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
 			struct pmc_report *rep, size_t first, size_t n)
 {
 	struct pmc_report sub = *rep;
@@ -650,7 +650,7 @@ static void row_metrics(const struct stat_events *se, const struct pmc_metric_de
 	sub.nmetrics = 0;
 	sub.checks = NULL;
 	sub.nchecks = 0;
-	stat_metrics_eval(se, cli, ncli, &sub);
+	pmc_eng_metrics_eval(se, cli, ncli, &sub);
 	for (size_t m = 0; m < sub.nmetrics; m++) {
 		snprintf(sub.metrics[m].scope, sizeof(sub.metrics[m].scope), "%s", label);
 		pmc_report_add_metric(rep, &sub.metrics[m]);
@@ -664,7 +664,7 @@ static void row_metrics(const struct stat_events *se, const struct pmc_metric_de
 	free(sub.checks);
 }
 
-void stat_scope_row_metrics(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+void pmc_eng_scope_row_metrics(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
 			    struct pmc_report *rep)
 {
 	size_t i = 0;
@@ -680,59 +680,16 @@ void stat_scope_row_metrics(const struct stat_events *se, const struct pmc_metri
 	}
 }
 
-void stat_scope_note_batches(const struct stat_events *se, const struct stat_opts *o)
+void pmc_eng_scope_note_batches(const struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
-	if (se->plan.nbatches < 2 || o->batch == STAT_BATCH_RERUN || (o->batch == STAT_BATCH_AUTO && o->argv))
+	if (se->plan.nbatches < 2 || o->batch == PMC_BATCH_RERUN || (o->batch == PMC_BATCH_AUTO && o->argv))
 		return;
-	if (o->batch == STAT_BATCH_ROTATE)
-		fprintf(stderr, "pmctool: %zu events need %zu batches (%s): they take turns, one batch per -I interval, "
-				"and each record names its batch (--batch=multiplex to let the kernel time-slice them)\n",
+	if (o->batch == PMC_BATCH_ROTATE)
+		pmc_diag_error("%zu events need %zu batches (%s): they take turns, one batch per -I interval, "
+				"and each record names its batch (--batch=multiplex to let the kernel time-slice them)",
 			se->n, se->plan.nbatches, se->budget_why);
 	else
-		fprintf(stderr, "pmctool: %zu events need %zu batches (%s): the kernel multiplexes them and the counts "
-				"are scaled (running %% shown)%s\n", se->n, se->plan.nbatches, se->budget_why,
+		pmc_diag_error("%zu events need %zu batches (%s): the kernel multiplexes them and the counts "
+				"are scaled (running %% shown)%s", se->n, se->plan.nbatches, se->budget_why,
 			o->interval_ms ? "" : "; with -I, --batch=rotate gives each interval one batch instead");
-}
-
-int stat_scope_open_stream(const char *dest, FILE **ret)
-{
-	int fd = dest ? pmc_output_path_fd(dest) : STDERR_FILENO;
-
-	*ret = NULL;
-	if (fd >= 0) {
-		int d = dup(fd);
-		*ret = d >= 0 ? fdopen(d, "w") : NULL;
-		if (!*ret && d >= 0)
-			close(d);
-	} else {
-		/* A file: the records are written as they happen, so it cannot be replaced whole at the end. */
-		*ret = fopen(dest, "we");
-	}
-	if (!*ret) {
-		fprintf(stderr, "pmctool: cannot write the interval records to '%s': %s\n", dest ? dest : "stderr",
-			strerror(errno));
-		return PMC_EXIT_OUTPUT;
-	}
-	setvbuf(*ret, NULL, _IOFBF, 1 << 16);
-	return 0;
-}
-
-int stat_scope_finish_stream(FILE **f, const struct pmc_report *rep, const struct pmc_output_opts *out)
-{
-	int r = 0;
-
-	if (!*f)
-		return 0;
-	if (rep) {
-		if (out->format == PMC_OUTPUT_CSV)
-			r = pmc_output_csv_body(*f, rep, false);
-		else
-			r = pmc_output_write(*f, rep, out);
-	}
-	if (fflush(*f) || ferror(*f))
-		r = -(errno ? errno : EIO);
-	if (fclose(*f) && !r)
-		r = -(errno ? errno : EIO);
-	*f = NULL;
-	return r < 0 ? r : r ? -EIO : 0;
 }

@@ -1,35 +1,35 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat -k: resolving the kernel and its parameters, and what its runner reports besides counts. */
+/* The engine, -k: resolving the kernel and its parameters, and what its runner reports besides counts. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "arch/arch.h"
-#include "cli/stat.h"
+#include "engine/engine.h"
 
-int stat_kernel_prepare(struct stat_opts *o)
+int pmc_eng_kernel_prepare(struct pmc_engine_opts *o)
 {
 	char err[256];
 
 	o->k = pmc_kernel_find(o->kernel);
 	if (!o->k) {
 		const char *near = pmc_kernel_suggest(o->kernel);
-		fprintf(stderr, "pmctool: unknown kernel '%s'%s%s%s; 'pmctool kernels' lists them\n", o->kernel,
+		pmc_diag_error("unknown kernel '%s'%s%s%s; 'pmctool kernels' lists them", o->kernel,
 			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return PMC_EXIT_USAGE;
 	}
 	pmc_kernel_params_init(o->k, &o->kp);
 	for (size_t i = 0; i < o->nparams; i++) {
 		if (pmc_kernel_params_parse(o->k, o->params[i], &o->kp, err, sizeof(err)) < 0) {
-			fprintf(stderr, "pmctool: %s\n", err); /* err names the kernel */
+			pmc_diag_error("%s", err); /* err names the kernel */
 			return PMC_EXIT_USAGE;
 		}
 	}
 	if (pmc_kernel_check_cpu(o->k, err, sizeof(err)) < 0) {
-		fprintf(stderr, "pmctool: kernel %s cannot run on this CPU: %s\n", o->k->name, err);
+		pmc_diag_error("kernel %s cannot run on this CPU: %s", o->k->name, err);
 		return PMC_EXIT_USAGE;
 	}
-	return stat_hybrid_pin(o);
+	return pmc_eng_hybrid_pin(o);
 }
 
 static void add_metric(struct pmc_report *rep, const char *name, const char *unit, const char *desc, double v)
@@ -45,7 +45,7 @@ static void add_metric(struct pmc_report *rep, const char *name, const char *uni
 	pmc_report_add_metric(rep, &m);
 }
 
-void stat_kernel_report(const struct stat_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep)
+void pmc_eng_kernel_report(const struct pmc_engine_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep)
 {
 	struct pmc_named_value vals[PMC_REPORT_MAX_CONSTS];
 	char params[160] = "", name[64], desc[96];
@@ -157,7 +157,7 @@ static void add_declared_rates(struct pmc_report *rep)
 	}
 }
 
-void stat_kernel_metrics(struct pmc_report *rep)
+void pmc_eng_kernel_metrics(struct pmc_report *rep)
 {
 	add_measured_vs_declared(rep);
 	add_declared_rates(rep);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat: derived metrics (an event set's, the defaults, --metric) and the scaling checks of a report. */
+/* The engine: derived metrics (an event set's, the defaults, --metric) and the scaling checks of a report. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "cli/stat.h"
+#include "engine/engine.h"
 #include "arch/arch.h"
 #include "arch/x86_64/cpuid.h"
 #include "info/tsc.h"
@@ -15,7 +15,7 @@
 #include "metrics/metrics.h"
 #include "regions/collect.h"
 
-int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret)
+int pmc_eng_metrics_parse(const struct pmc_engine_opts *o, struct pmc_metric_def **ret)
 {
 	struct pmc_metric_def *defs;
 	char err[256];
@@ -28,7 +28,7 @@ int stat_metrics_parse(const struct stat_opts *o, struct pmc_metric_def **ret)
 		return PMC_EXIT_INTERNAL;
 	for (size_t i = 0; i < o->nmetric_args; i++) {
 		if (pmc_metric_def_parse_cli(o->metric_args[i], &defs[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "pmctool stat: bad --metric '%.80s%s': %s\n", o->metric_args[i],
+			pmc_diag_error("bad --metric '%.80s%s': %s", o->metric_args[i],
 				strlen(o->metric_args[i]) > 80 ? "..." : "", err);
 			free(defs);
 			return PMC_EXIT_USAGE;
@@ -119,7 +119,7 @@ static bool nmi_watchdog_on(void)
 	return v != 0;
 }
 
-void stat_metrics_eval(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+void pmc_eng_metrics_eval(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
 		       struct pmc_report *rep)
 {
 	const struct pmc_metric_def *defs;
@@ -144,12 +144,12 @@ void stat_metrics_eval(const struct stat_events *se, const struct pmc_metric_def
 		pmc_regions_metrics(rep, cli, ncli, 0);
 }
 
-void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli,
+void pmc_eng_metrics_apply(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
 			struct pmc_report *rep)
 {
 	struct pmc_check_opts co;
 
-	stat_metrics_eval(se, cli, ncli, rep);
+	pmc_eng_metrics_eval(se, cli, ncli, rep);
 	pmc_check_opts_default(&co);
 	co.nmi_watchdog = nmi_watchdog_on();
 	pmc_checks_run(rep, &co);
@@ -159,7 +159,7 @@ void stat_metrics_apply(const struct stat_events *se, const struct pmc_metric_de
 }
 
 /* A formula name is known when it is an event of the measurement, a constant, or another metric. */
-static bool known_name(const struct stat_events *se, const struct pmc_metric_def *defs, size_t ndefs,
+static bool known_name(const struct pmc_engine *se, const struct pmc_metric_def *defs, size_t ndefs,
 		       const struct pmc_metric_def *cli, size_t ncli, const char *n)
 {
 	for (size_t i = 0; i < se->n; i++)
@@ -168,7 +168,7 @@ static bool known_name(const struct stat_events *se, const struct pmc_metric_def
 	return pmc_metric_is_known_const(n) || is_metric_name(defs, ndefs, n) || is_metric_name(cli, ncli, n);
 }
 
-int stat_metrics_check(const struct stat_events *se, const struct pmc_metric_def *cli, size_t ncli)
+int pmc_eng_metrics_check(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli)
 {
 	const struct pmc_metric_def *defs = NULL;
 	size_t ndefs = 0;
@@ -183,16 +183,16 @@ int stat_metrics_check(const struct stat_events *se, const struct pmc_metric_def
 		char err[200];
 
 		if (pmc_expr_parse(cli[m].formula, &e, err, sizeof(err)) < 0) {
-			fprintf(stderr, "pmctool stat: bad --metric %s: %s\n", cli[m].name, err);
+			pmc_diag_error("bad --metric %s: %s", cli[m].name, err);
 			return PMC_EXIT_USAGE;
 		}
 		for (size_t i = 0; i < pmc_expr_name_count(e) && !rc; i++) {
 			const char *n = pmc_expr_name(e, i);
 			if (known_name(se, defs, ndefs, cli, ncli, n))
 				continue;
-			fprintf(stderr, "pmctool stat: --metric %s uses '%s', which is not an event of this measurement, a "
+			pmc_diag_error("--metric %s uses '%s', which is not an event of this measurement, a "
 					"constant or a metric: add the event with -e; names with '-' or ':' go in braces, "
-					"{page-faults} (nothing was run)\n", cli[m].name, n);
+					"{page-faults} (nothing was run)", cli[m].name, n);
 			rc = PMC_EXIT_USAGE;
 		}
 		pmc_expr_free(e);

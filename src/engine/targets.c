@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat: who and where a scoped measurement counts (-p, -t, -a, -C), and the rows its counts fold into
+/* The engine: who and where a scoped measurement counts (-p, -t, -a, -C), and the rows its counts fold into
  * (-A, --per-core, --per-die, --per-socket from sysfs topology; --per-thread). */
 #include <dirent.h>
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/stat_scope.h"
+#include "engine/scope.h"
 #include "info/sysfs.h"
 #include "run/session.h"
 
@@ -187,7 +187,7 @@ int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void 
 
 struct cpus_ctx {
 	struct scope_targets *st;
-	const struct stat_opts *o;
+	const struct pmc_engine_opts *o;
 	const char *online;
 	size_t cap;
 };
@@ -197,7 +197,7 @@ static int add_cpu(long c, void *ctx)
 	struct cpus_ctx *x = ctx;
 
 	if (c >= MAX_CPUS || !pmc_cpulist_has(x->online, (int)c)) {
-		fprintf(stderr, "pmctool stat: -C %s: CPU %ld is not online (online: %s)\n", x->o->cpu_list, c, x->online);
+		pmc_diag_error("-C %s: CPU %ld is not online (online: %s)", x->o->cpu_list, c, x->online);
 		return PMC_EXIT_USAGE;
 	}
 	for (size_t t = 0; t < x->st->ntargets; t++)
@@ -207,7 +207,7 @@ static int add_cpu(long c, void *ctx)
 }
 
 /* The online CPUs, or those of -C (each must be online). 0, or an exit status after the message. */
-static int build_cpus(const struct stat_opts *o, struct scope_targets *st)
+static int build_cpus(const struct pmc_engine_opts *o, struct scope_targets *st)
 {
 	char online[1024], path[512];
 	struct cpus_ctx x = { .st = st, .o = o, .online = online };
@@ -215,13 +215,13 @@ static int build_cpus(const struct stat_opts *o, struct scope_targets *st)
 
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pmc_sysfs_root());
 	if (pmc_sysfs_read_line(path, online, sizeof(online)) < 0) {
-		fprintf(stderr, "pmctool: cannot read the online CPUs from %s\n", path);
+		pmc_diag_error("cannot read the online CPUs from %s", path);
 		return PMC_EXIT_INTERNAL;
 	}
 	if (o->cpu_list) {
 		r = scope_parse_cpu_list(o->cpu_list, add_cpu, &x);
 		if (r == -EINVAL) {
-			fprintf(stderr, "pmctool stat: invalid value '%.80s' for -C: expected a CPU list such as 0,2-3\n",
+			pmc_diag_error("invalid value '%.80s' for -C: expected a CPU list such as 0,2-3",
 				o->cpu_list);
 			return PMC_EXIT_USAGE;
 		}
@@ -246,7 +246,7 @@ static int topo_id(int cpu, const char *file)
 }
 
 /* The row of CPU cpu under aggregation aggr: found among the rows so far, or added. -1 on ENOMEM. */
-static int cpu_row(struct scope_targets *st, size_t *cap, enum stat_aggr aggr, int cpu)
+static int cpu_row(struct scope_targets *st, size_t *cap, enum pmc_aggr aggr, int cpu)
 {
 	struct pmc_row_scope r;
 
@@ -256,15 +256,15 @@ static int cpu_row(struct scope_targets *st, size_t *cap, enum stat_aggr aggr, i
 	r.core = topo_id(cpu, "core_id");
 	r.cpu = cpu;
 	switch (aggr) {
-	case STAT_AGGR_CPU:
+	case PMC_AGGR_CPU:
 		r.kind = PMC_ROW_CPU;
 		snprintf(r.label, sizeof(r.label), "CPU%d", cpu);
 		break;
-	case STAT_AGGR_CORE:
+	case PMC_AGGR_CORE:
 		r.kind = PMC_ROW_CORE;
 		snprintf(r.label, sizeof(r.label), "S%d-D%d-C%d", r.socket, r.die, r.core);
 		break;
-	case STAT_AGGR_DIE:
+	case PMC_AGGR_DIE:
 		r.kind = PMC_ROW_DIE;
 		snprintf(r.label, sizeof(r.label), "S%d-D%d", r.socket, r.die);
 		break;
@@ -285,7 +285,7 @@ static int cpu_row(struct scope_targets *st, size_t *cap, enum stat_aggr aggr, i
 	return (int)st->nrows++;
 }
 
-int scope_targets_build(const struct stat_opts *o, struct scope_targets *st)
+int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *st)
 {
 	struct attach_ctx a = { .st = st, .threads = o->tids != NULL };
 	int r = 0;
@@ -295,14 +295,14 @@ int scope_targets_build(const struct stat_opts *o, struct scope_targets *st)
 		const char *list = o->pids ? o->pids : o->tids;
 		r = scope_parse_id_list(list, attach_one, &a);
 		if (r == -EINVAL) {
-			fprintf(stderr, "pmctool stat: invalid value '%.80s' for %s: expected %s IDs such as 1234,5678\n",
+			pmc_diag_error("invalid value '%.80s' for %s: expected %s IDs such as 1234,5678",
 				list, o->pids ? "-p" : "-t", o->pids ? "process" : "thread");
 			return PMC_EXIT_USAGE;
 		}
 		if (r)
 			return PMC_EXIT_INTERNAL;
 		if (!st->ntargets) {
-			fprintf(stderr, "pmctool stat: no such %s: %s (%s)\n", o->pids ? "process" : "thread",
+			pmc_diag_error("no such %s: %s (%s)", o->pids ? "process" : "thread",
 				st->missing, "gone, or never existed: 'ps -eLf' lists them");
 			return PMC_EXIT_USAGE;
 		}
@@ -318,7 +318,7 @@ int scope_targets_build(const struct stat_opts *o, struct scope_targets *st)
 	st->row_of = malloc(st->ntargets * sizeof(*st->row_of));
 	if (!st->row_of)
 		return PMC_EXIT_INTERNAL;
-	if (st->cpus && o->aggr != STAT_AGGR_GLOBAL && o->aggr != STAT_AGGR_THREAD) {
+	if (st->cpus && o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD) {
 		size_t cap = 0;
 		for (size_t t = 0; t < st->ntargets; t++)
 			if ((st->row_of[t] = cpu_row(st, &cap, o->aggr, st->t[t].cpu)) < 0)
@@ -326,8 +326,8 @@ int scope_targets_build(const struct stat_opts *o, struct scope_targets *st)
 		return 0;
 	}
 	for (size_t t = 0; t < st->ntargets; t++)
-		st->row_of[t] = o->aggr == STAT_AGGR_THREAD && !st->cpus && (o->pids || o->tids) ? (int)t : -1;
-	if (o->aggr != STAT_AGGR_THREAD) {
+		st->row_of[t] = o->aggr == PMC_AGGR_THREAD && !st->cpus && (o->pids || o->tids) ? (int)t : -1;
+	if (o->aggr != PMC_AGGR_THREAD) {
 		free(st->rows);
 		st->rows = NULL;
 		st->nrows = 0;

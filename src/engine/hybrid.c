@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat on hybrid CPUs (cpu_core + cpu_atom): which copies of each event to open, and what the report says
+/* The engine on hybrid CPUs (cpu_core + cpu_atom): which copies of each event to open, and what the report says
  * about them. */
 #include <errno.h>
 #include <sched.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/stat.h"
+#include "engine/engine.h"
 #include "pmu/hybrid.h"
 
 static struct {
@@ -25,19 +25,19 @@ static size_t core_pmus(void)
 	return core.n;
 }
 
-int stat_hybrid_pin(struct stat_opts *o)
+int pmc_eng_hybrid_pin(struct pmc_engine_opts *o)
 {
 	if (!core_pmus() || o->cpu >= 0)
 		return 0;
 	/* The events are chosen for the core type of one CPU: the kernel must then run on that very CPU. */
 	o->cpu = sched_getcpu();
 	if (o->cpu < 0) {
-		fprintf(stderr, "pmctool: this CPU is hybrid and the current CPU is unknown (%s): choose one with --cpu N\n",
+		pmc_diag_error("this CPU is hybrid and the current CPU is unknown (%s): choose one with --cpu N",
 			strerror(errno));
 		return PMC_EXIT_USAGE;
 	}
 	if (pmc_hybrid_pmu_of_cpu(core.pmus, core.n, o->cpu) < 0) {
-		fprintf(stderr, "pmctool: CPU %d is in no core PMU's cpus list (%s: %s, %s: %s): choose one with --cpu N\n",
+		pmc_diag_error("CPU %d is in no core PMU's cpus list (%s: %s, %s: %s): choose one with --cpu N",
 			o->cpu, core.pmus[0].name, core.pmus[0].cpus, core.pmus[1].name, core.pmus[1].cpus);
 		return PMC_EXIT_USAGE;
 	}
@@ -45,7 +45,7 @@ int stat_hybrid_pin(struct stat_opts *o)
 }
 
 /* The one core PMU an event may use: -k's CPU, or a CPU-wide event's CPU; -1: every core PMU. */
-static int only_pmu(const struct stat_opts *o, const struct pmc_event *ev)
+static int only_pmu(const struct pmc_engine_opts *o, const struct pmc_event *ev)
 {
 	if (ev->cpu_wide)
 		return pmc_hybrid_pmu_of_cpu(core.pmus, core.n, ev->cpu);
@@ -54,7 +54,7 @@ static int only_pmu(const struct stat_opts *o, const struct pmc_event *ev)
 	return -1;
 }
 
-int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, struct pmc_event *out, size_t max)
+int pmc_eng_hybrid_copies(const struct pmc_engine_opts *o, const struct pmc_event *ev, struct pmc_event *out, size_t max)
 {
 	int only, n;
 
@@ -64,7 +64,7 @@ int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, st
 	}
 	only = only_pmu(o, ev);
 	if (only == -ENOENT) {
-		fprintf(stderr, "pmctool: CPU %d is in no core PMU's cpus list: choose another with --cpu N\n",
+		pmc_diag_error("CPU %d is in no core PMU's cpus list: choose another with --cpu N",
 			ev->cpu_wide ? ev->cpu : o->cpu);
 		return -ENOENT;
 	}
@@ -73,12 +73,12 @@ int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, st
 		/* It names the other core PMU: say which, and where it counts. */
 		int cpu = ev->cpu_wide ? ev->cpu : o->cpu;
 		const struct pmc_core_pmu *named = &core.pmus[only ? 0 : 1];
-		fprintf(stderr, "pmctool: '%s' counts only on %s CPUs (%s), and CPU %d is a %s CPU: --cpu N picks a CPU "
-				"of that core type\n", ev->name, named->name, named->cpus, cpu, core.pmus[only].name);
+		pmc_diag_error("'%s' counts only on %s CPUs (%s), and CPU %d is a %s CPU: --cpu N picks a CPU "
+				"of that core type", ev->name, named->name, named->cpus, cpu, core.pmus[only].name);
 		return -ENOENT;
 	}
 	if (n == -ENAMETOOLONG) {
-		fprintf(stderr, "pmctool: '%s': name too long to open once per core PMU\n", ev->name);
+		pmc_diag_error("'%s': name too long to open once per core PMU", ev->name);
 		return n;
 	}
 	if (n < 0)
@@ -93,7 +93,7 @@ int stat_hybrid_copies(const struct stat_opts *o, const struct pmc_event *ev, st
 	return n;
 }
 
-int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o)
+int pmc_eng_hybrid_expand(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	struct pmc_event *old = se->evs;
 	size_t n = se->n;
@@ -104,14 +104,14 @@ int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o)
 	se->n = se->cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct pmc_event copies[PMC_MAX_CORE_PMUS];
-		int k = stat_hybrid_copies(o, &old[i], copies, PMC_MAX_CORE_PMUS), r;
+		int k = pmc_eng_hybrid_copies(o, &old[i], copies, PMC_MAX_CORE_PMUS), r;
 
 		if (k < 0) {
 			free(old);
 			return PMC_EXIT_USAGE;
 		}
 		for (int c = 0; c < k; c++) {
-			r = stat_events_push(se, &copies[c]);
+			r = pmc_eng_events_push(se, &copies[c]);
 			if (r) {
 				free(old);
 				return r;
@@ -122,7 +122,7 @@ int stat_hybrid_expand(struct stat_events *se, const struct stat_opts *o)
 	return 0;
 }
 
-void stat_hybrid_report(const struct stat_opts *o, struct pmc_report *rep)
+void pmc_eng_hybrid_report(const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	if (!core_pmus())
 		return;

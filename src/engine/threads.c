@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat --per-thread for a launched command: the rows are the command's tasks (threads and child processes),
+/* The engine, --per-thread for a launched command: the rows are the command's tasks (threads and child processes),
  * learnt from the records run/threads.c reads as they exit. Row k of every run and batch is the k-th task created
  * (the command itself first), since tids differ between runs; its tid and comm are those of the first run that had
  * it. */
@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/stat_scope.h"
+#include "engine/scope.h"
 #include "run/threads.h"
 
 #define RING_PAGES 64 /* 256 KiB of records with 4 KiB pages: thousands of exits between two drains */
 
-struct stat_threads {
+struct pmc_eng_threads {
 	struct pmc_threads th;
 	const struct pmc_scope *sc;
 	bool open;
@@ -26,16 +26,16 @@ struct stat_threads {
 	size_t silent;               /* tasks that exited on a kernel that writes no final counts */
 };
 
-struct stat_threads *stat_threads_new(void)
+struct pmc_eng_threads *pmc_eng_threads_new(void)
 {
-	return calloc(1, sizeof(struct stat_threads));
+	return calloc(1, sizeof(struct pmc_eng_threads));
 }
 
-void stat_threads_free(struct stat_threads *s)
+void pmc_eng_threads_free(struct pmc_eng_threads *s)
 {
 	if (!s)
 		return;
-	stat_threads_end(s);
+	pmc_eng_threads_end(s);
 	free(s->rows);
 	free(s);
 }
@@ -48,7 +48,7 @@ static void comm_of(const char *path, char *buf, size_t len)
 	snprintf(buf, len < PMC_THREADS_COMM_LEN ? len : PMC_THREADS_COMM_LEN, "%s", slash ? slash + 1 : path);
 }
 
-int stat_threads_begin(struct stat_threads *s, const struct pmc_scope *sc, pid_t pid, const char *argv0,
+int pmc_eng_threads_begin(struct pmc_eng_threads *s, const struct pmc_scope *sc, pid_t pid, const char *argv0,
 		       bool on_exec)
 {
 	char comm[PMC_THREADS_COMM_LEN];
@@ -60,8 +60,8 @@ int stat_threads_begin(struct stat_threads *s, const struct pmc_scope *sc, pid_t
 	fds = sc->fds; /* target 0: the command */
 	r = pmc_threads_open(&s->th, pid, fds, on_exec, RING_PAGES);
 	if (r < 0) {
-		fprintf(stderr, "pmctool stat: --per-thread: cannot set up the buffer the kernel writes each thread's "
-				"count to: %s%s\n", strerror(-r),
+		pmc_diag_error("--per-thread: cannot set up the buffer the kernel writes each thread's "
+				"count to: %s%s", strerror(-r),
 			r == -EPERM || r == -ENOMEM ? " (the locked-memory limit: raise ulimit -l or "
 						      "kernel.perf_event_mlock_kb)" : "");
 		pmc_threads_fini(&s->th);
@@ -72,15 +72,15 @@ int stat_threads_begin(struct stat_threads *s, const struct pmc_scope *sc, pid_t
 	return 0;
 }
 
-void stat_threads_drain(void *ctx)
+void pmc_eng_threads_drain(void *ctx)
 {
-	struct stat_threads *s = ctx;
+	struct pmc_eng_threads *s = ctx;
 
 	if (s->open)
 		pmc_threads_drain(&s->th);
 }
 
-void stat_threads_end(struct stat_threads *s)
+void pmc_eng_threads_end(struct pmc_eng_threads *s)
 {
 	if (!s->open)
 		return;
@@ -90,7 +90,7 @@ void stat_threads_end(struct stat_threads *s)
 }
 
 /* Row k exists in the report (its events after the totals' and the rows' before it). 0 or -ENOMEM. */
-static int ensure_row(struct stat_threads *s, const struct stat_events *se, struct pmc_report *rep, size_t k,
+static int ensure_row(struct pmc_eng_threads *s, const struct pmc_engine *se, struct pmc_report *rep, size_t k,
 		      const struct pmc_thread *t)
 {
 	struct pmc_row_scope *r;
@@ -128,7 +128,7 @@ static int ensure_row(struct stat_threads *s, const struct stat_events *se, stru
 	return 0;
 }
 
-int stat_threads_push(struct stat_threads *s, const struct stat_events *se, struct pmc_report *rep,
+int pmc_eng_threads_push(struct pmc_eng_threads *s, const struct pmc_engine *se, struct pmc_report *rep,
 		      const size_t *idx, unsigned run, unsigned batch)
 {
 	size_t n, ntask;
@@ -151,7 +151,7 @@ int stat_threads_push(struct stat_threads *s, const struct stat_events *se, stru
 		rc = ensure_row(s, se, rep, k, &s->th.t[k]);
 		for (size_t i = 0; i < n && !rc; i++)
 			if (s->sc->fds[i] >= 0 && (k == 0 || rows[k * n + i].status == PMC_COUNT_OK))
-				rc = stat_push_sample(&rep->events[(k + 1) * se->n + idx[i]], run, batch, &rows[k * n + i]);
+				rc = pmc_eng_push_sample(&rep->events[(k + 1) * se->n + idx[i]], run, batch, &rows[k * n + i]);
 	}
 	s->lost += s->th.lost;
 	s->corrupt += s->th.corrupt;
@@ -164,7 +164,7 @@ int stat_threads_push(struct stat_threads *s, const struct stat_events *se, stru
 	return rc;
 }
 
-void stat_threads_note(const struct stat_threads *s, struct pmc_report *rep)
+void pmc_eng_threads_note(const struct pmc_eng_threads *s, struct pmc_report *rep)
 {
 	if (!s || !s->execs)
 		return;

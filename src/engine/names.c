@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat: perf's -e spellings (groups, modifiers), the notes that go with them, and the checks made on names
+/* The engine: perf's -e spellings (groups, modifiers), the notes that go with them, and the checks made on names
  * before anything runs (a group larger than the counters, a set with nothing to count, a forced PMU). */
 #include <errno.h>
 #include <limits.h>
@@ -11,30 +11,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/stat.h"
+#include "engine/engine.h"
 #include "info/inventory.h"
 
 struct add_ctx {
-	struct stat_events *se;
+	struct pmc_engine *se;
 };
 
 static int add_item(const struct pmc_spec_item *it, void *ctx)
 {
-	struct stat_events *se = ((struct add_ctx *)ctx)->se;
+	struct pmc_engine *se = ((struct add_ctx *)ctx)->se;
 	char why[240];
-	int r = stat_events_add_spec(se, it->spec, 0);
+	int r = pmc_eng_events_add_spec(se, it->spec, 0);
 
 	if (r || !it->group)
 		return r;
 	se->evs[se->n - 1].group = it->group;
 	if (pmc_event_group_mods(it->group_mods, &se->evs[se->n - 1], why, sizeof(why))) {
-		fprintf(stderr, "pmctool: group modifiers ':%s' (on '%s'): %s\n", it->group_mods, it->spec, why);
+		pmc_diag_error("group modifiers ':%s' (on '%s'): %s", it->group_mods, it->spec, why);
 		return PMC_EXIT_USAGE;
 	}
 	return 0;
 }
 
-int stat_events_add_lists(struct stat_events *se, const struct stat_opts *o)
+int pmc_eng_events_add_lists(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	struct add_ctx c = { se };
 	unsigned groups = 0;
@@ -44,7 +44,7 @@ int stat_events_add_lists(struct stat_events *se, const struct stat_opts *o)
 		int r = pmc_event_list_walk(o->event_lists[i], &groups, add_item, &c, err, sizeof(err));
 
 		if (r == -EINVAL || r == -E2BIG) {
-			fprintf(stderr, "pmctool: bad event list: %s\n", err);
+			pmc_diag_error("bad event list: %s", err);
 			return PMC_EXIT_USAGE;
 		}
 		if (r)
@@ -54,7 +54,7 @@ int stat_events_add_lists(struct stat_events *se, const struct stat_opts *o)
 }
 
 /* A group's slots of one class, and the first member's name. */
-static void group_size(const struct stat_events *se, unsigned g, unsigned fixed, unsigned *gp, unsigned *bp,
+static void group_size(const struct pmc_engine *se, unsigned g, unsigned fixed, unsigned *gp, unsigned *bp,
 		       bool *weak, const char **first)
 {
 	*gp = *bp = 0;
@@ -71,15 +71,16 @@ static void group_size(const struct stat_events *se, unsigned g, unsigned fixed,
 	}
 }
 
-int stat_groups_check(struct stat_events *se, const struct stat_opts *o)
+int pmc_eng_groups_check(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	unsigned last = 0;
 
-	if (o->batch == STAT_BATCH_MULTIPLEX)
+	if (o->batch == PMC_BATCH_MULTIPLEX)
 		return 0; /* one batch: every group is in it */
 	for (size_t i = 0; i < se->n; i++) {
 		unsigned g = se->evs[i].group, gp, bp;
 		const char *first;
+		char why[320];
 		bool weak;
 
 		if (!g || g == last)
@@ -96,19 +97,19 @@ int stat_groups_check(struct stat_events *se, const struct stat_opts *o)
 			continue;
 		}
 		if (gp > se->popts.gp_budget)
-			fprintf(stderr, "pmctool: the group starting with '%s' needs %u programmable counters; a batch has "
-					"%s.", first, gp, se->budget_why);
+			snprintf(why, sizeof(why), "needs %u programmable counters; a batch has %s.", gp, se->budget_why);
 		else
-			fprintf(stderr, "pmctool: the group starting with '%s' has %u breakpoints; a batch has %u debug "
-					"registers.", first, bp, se->popts.bp_budget);
-		fprintf(stderr, " A group is counted together or not at all: make it smaller, let it be split with "
-				"{...}:W%s\n", gp > se->popts.gp_budget ? ", or give --counters N if the PMU has more" : "");
+			snprintf(why, sizeof(why), "has %u breakpoints; a batch has %u debug registers.", bp,
+				 se->popts.bp_budget);
+		pmc_diag_error("the group starting with '%s' %s A group is counted together or not at all: make it "
+			       "smaller, let it be split with {...}:W%s", first, why,
+			       gp > se->popts.gp_budget ? ", or give --counters N if the PMU has more" : "");
 		return PMC_EXIT_USAGE;
 	}
 	return 0;
 }
 
-int stat_groups_check_plan(const struct stat_events *se)
+int pmc_eng_groups_check_plan(const struct pmc_engine *se)
 {
 	/* the anchors added for several batches take programmable counters where there are no fixed ones (AMD): a
 	 * group that fitted alone may not fit next to them, and the kernel would refuse it or it would be cut */
@@ -128,10 +129,10 @@ int stat_groups_check_plan(const struct stat_events *se)
 			if (pmc_plan_every_in_batch(&se->plan, b, &se->evs[se->plan.every[k]]))
 				cost += pmc_plan_gp_cost(&se->evs[se->plan.every[k]], se->popts.fixed_slots);
 		if (member && cost > se->popts.gp_budget) {
-			fprintf(stderr, "pmctool: the group of '%s' fits %s, but not next to the events counted in every "
+			pmc_diag_error("the group of '%s' fits %s, but not next to the events counted in every "
 					"batch (the anchors instructions and cycles take programmable counters on this "
 					"PMU): %u of %u. Use --no-anchors, make the group smaller, or let it be split with "
-					"{...}:W\n", member, se->budget_why, cost, se->popts.gp_budget);
+					"{...}:W", member, se->budget_why, cost, se->popts.gp_budget);
 			return PMC_EXIT_USAGE;
 		}
 	}
@@ -198,7 +199,7 @@ static int forced_pmu_differs(char *msg, size_t len)
 	return 1;
 }
 
-void stat_names_notes(const struct stat_events *se, void (*emit)(void *ctx, bool warn, const char *name,
+void pmc_eng_names_notes(const struct pmc_engine *se, void (*emit)(void *ctx, bool warn, const char *name,
 								  const char *msg), void *ctx)
 {
 	char msg[PMC_NAME_MAX + 420], note[400];
@@ -235,39 +236,31 @@ void stat_names_notes(const struct stat_events *se, void (*emit)(void *ctx, bool
 			emit(ctx, false, "set-note", se->variant->notes[i]);
 }
 
-static void print_note(void *ctx, bool warn, const char *name, const char *msg)
-{
-	(void)name;
-	fprintf(ctx, "  %s: %s\n", warn ? "warning" : "note", msg);
-}
-
-void stat_names_print_notes(const struct stat_events *se, FILE *f)
-{
-	stat_names_notes(se, print_note, f);
-}
-
 static void report_note(void *ctx, bool warn, const char *name, const char *msg)
 {
 	pmc_report_add_check(ctx, warn ? PMC_CHECK_WARN : PMC_CHECK_INFO, name, "%s", msg);
 }
 
-void stat_names_report(const struct stat_events *se, struct pmc_report *rep)
+void pmc_eng_names_report(const struct pmc_engine *se, struct pmc_report *rep)
 {
-	stat_names_notes(se, report_note, rep);
+	pmc_eng_names_notes(se, report_note, rep);
 }
 
-int stat_set_check(const struct stat_events *se)
+int pmc_eng_set_check(const struct pmc_engine *se)
 {
 	if (se->variant->nevents)
 		return 0;
-	fprintf(stderr, "pmctool: event set '%s' has nothing to count on this CPU (variant '%s'):\n", se->set->name,
-		se->variant->name);
-	for (size_t i = 0; i < se->variant->nnotes; i++)
-		fprintf(stderr, "  %s\n", se->variant->notes[i]);
+	char notes[1536] = "";
+	size_t off = 0;
+
+	for (size_t i = 0; i < se->variant->nnotes && off < sizeof(notes); i++)
+		off += (size_t)snprintf(notes + off, sizeof(notes) - off, "\n  %s", se->variant->notes[i]);
+	pmc_diag_error("event set '%s' has nothing to count on this CPU (variant '%s'):%s", se->set->name,
+		       se->variant->name, notes);
 	return PMC_EXIT_USAGE;
 }
 
-const char *stat_enoent_why(const char *prog)
+const char *pmc_eng_enoent_why(const char *prog)
 {
 	static char why[PATH_MAX + 160];
 	const char *path = getenv("PATH");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat: run the plan (runs x batches) and collect every count into the report. */
+/* The engine: run the plan (runs x batches) and collect every count into the report. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,31 +7,32 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cli/stat.h"
+#include "engine/engine.h"
 #include "perf/keep.h"
 #include "perf/open.h"
 #include "run/launch.h"
 #include "util/fdlimit.h"
 
-volatile sig_atomic_t stat_interrupted;
+volatile sig_atomic_t pmc_eng_interrupted;
 
-/* -v: one line per perf_event_open on stderr (the format is perf/open.h's; tests compare it). */
-void stat_print_open_record(const struct pmc_open_record *rec, void *ctx)
+/* -v: one trace line per perf_event_open (the format is perf/open.h's; tests compare it). */
+void pmc_eng_trace_open(const struct pmc_open_record *rec, void *ctx)
 {
 	char line[512];
 
+	(void)ctx;
 	pmc_perf_record_format(rec, line, sizeof(line));
-	fprintf(ctx, "%s\n", line);
+	pmc_diag(PMC_DIAG_TRACE, "%s", line);
 }
 
 /* Every sample goes to the report's store (kept out of the workload's fork: report/store.h). */
-int stat_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
+int pmc_eng_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
 {
 	return pmc_report_push_sample(e, run, batch, c);
 }
 
 /* The batch each planned event belongs to, after any split. */
-static void assign_batches(const struct stat_events *se, struct pmc_report *rep)
+static void assign_batches(const struct pmc_engine *se, struct pmc_report *rep)
 {
 	for (size_t i = 0; i < se->n; i++) {
 		rep->events[i].in_every_batch = se->plan.in_every[i];
@@ -42,7 +43,7 @@ static void assign_batches(const struct stat_events *se, struct pmc_report *rep)
 			rep->events[se->plan.batches[b].events[k]].batch = (int)b;
 }
 
-size_t stat_build_request(const struct stat_events *se, size_t b, const struct pmc_event **reqev, size_t *idx)
+size_t pmc_eng_build_request(const struct pmc_engine *se, size_t b, const struct pmc_event **reqev, size_t *idx)
 {
 	size_t n = 0;
 
@@ -63,7 +64,7 @@ size_t stat_build_request(const struct stat_events *se, size_t b, const struct p
 /* Batch b could not be counted as one group: the kernel refused it (EINVAL at the member at request position
  * 'at'), or accepted it and never ran it. Split it there (first run only, so every run measures the same batches),
  * or else count only this batch ungrouped. Always 1: measure batch b again. */
-static int regroup(struct stat_events *se, size_t b, size_t nreq, size_t at, unsigned run)
+static int regroup(struct pmc_engine *se, size_t b, size_t nreq, size_t at, unsigned run)
 {
 	size_t own = se->plan.batches[b].n, first_own = nreq - own;
 
@@ -73,20 +74,20 @@ static int regroup(struct stat_events *se, size_t b, size_t nreq, size_t at, uns
 	return 1;
 }
 
-int stat_report_launch_failure(const struct stat_opts *o, const struct pmc_launch_error *le)
+int pmc_eng_report_launch_failure(const struct pmc_engine_opts *o, const struct pmc_launch_error *le)
 {
 	if (le->what == PMC_LAUNCH_EXEC) {
-		fprintf(stderr, "pmctool: cannot execute '%s': %s%s\n", o->argv[0], strerror(le->err),
-			le->err != ENOENT ? "" : stat_enoent_why(o->argv[0]));
+		pmc_diag_error("cannot execute '%s': %s%s", o->argv[0], strerror(le->err),
+			le->err != ENOENT ? "" : pmc_eng_enoent_why(o->argv[0]));
 		return le->err == ENOENT ? PMC_EXIT_NOTFOUND : PMC_EXIT_NOEXEC;
 	}
-	fprintf(stderr, "pmctool: cannot run '%s': %s\n", o->argv[0], strerror(le->err));
+	pmc_diag_error("cannot run '%s': %s", o->argv[0], strerror(le->err));
 	return PMC_EXIT_INTERNAL;
 }
 
 /* Whether some batch other than b runs (is not known to be unsupported): only then may b be skipped, so that the
  * every-batch events (anchors, free events) are counted at least once. */
-static bool another_batch_runs(const struct stat_events *se, size_t b)
+static bool another_batch_runs(const struct pmc_engine *se, size_t b)
 {
 	for (size_t k = 0; k < se->plan.nbatches; k++)
 		if (k != b && !se->plan.batches[k].unsupported)
@@ -96,7 +97,7 @@ static bool another_batch_runs(const struct stat_events *se, size_t b)
 
 /* One run of one batch. Returns 0, 1 to retry the batch (the plan was split or the batch ungrouped), or an exit
  * status > 1. */
-static int run_batch(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep, unsigned run,
+static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep, unsigned run,
 		     size_t b)
 {
 	const struct pmc_event **reqev = malloc(se->n * sizeof(*reqev));
@@ -112,12 +113,12 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		goto out;
 	}
 	req.events = (const struct pmc_event *const *)reqev;
-	req.n = stat_build_request(se, b, reqev, idx);
+	req.n = pmc_eng_build_request(se, b, reqev, idx);
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
 	req.first_own = req.n - se->plan.batches[b].n;
 	req.skip_unsupported = another_batch_runs(se, b);
 	out.counts = counts;
-	if (o->regions && (rc = stat_regions_begin(o, &req)))
+	if (o->regions && (rc = pmc_eng_regions_begin(o, &req)))
 		goto out;
 	if (o->k) {
 		struct pmc_kernel_opts ko = { .iters = o->iters, .cpu = o->cpu, .warmup_s = o->warmup_s,
@@ -129,7 +130,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		memset(&info, 0, sizeof(info));
 		r = pmc_kernel_measure(o->k, &o->kp, &ko, &req, &out, &info, err, sizeof(err));
 		if (r < 0) {
-			fprintf(stderr, "pmctool: kernel %s: %s\n", o->k->name, err[0] ? err : strerror(-r));
+			pmc_diag_error("kernel %s: %s", o->k->name, err[0] ? err : strerror(-r));
 			rc = r == -EINVAL || r == -ENOTSUP ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
 		} else if (out.group_err && req.group) {
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
@@ -137,7 +138,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 			se->never_ran++;
 			rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
 		} else if (run == 0 && b == 0) {
-			stat_kernel_report(o, &info, rep);
+			pmc_eng_kernel_report(o, &info, rep);
 		}
 		pmc_kernel_info_fini(&info);
 		if (rc)
@@ -146,14 +147,14 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		if (le.what == PMC_LAUNCH_GROUP)
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
 		else
-			rc = stat_report_launch_failure(o, &le);
+			rc = pmc_eng_report_launch_failure(o, &le);
 		goto out;
 	} else if (out.skipped) {
 		/* Nothing of its own could be counted: its events keep the reason, the command was not run, and later
 		 * runs skip the batch without opening anything. */
 		se->plan.batches[b].unsupported = true;
 		for (size_t k = req.first_own; k < req.n; k++)
-			if (stat_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
+			if (pmc_eng_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
 				rc = PMC_EXIT_INTERNAL;
 		goto out;
 	} else if (req.group && !out.interrupted && pmc_group_never_ran(counts, req.events, req.n)) {
@@ -162,12 +163,12 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 		goto out;
 	}
 	for (size_t k = 0; k < req.n; k++) {
-		if (stat_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
+		if (pmc_eng_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
 			rc = PMC_EXIT_INTERNAL;
 			goto out;
 		}
 	}
-	if (o->regions && (rc = stat_regions_collect(rep, &req, idx)))
+	if (o->regions && (rc = pmc_eng_regions_collect(rep, &req, idx)))
 		goto out;
 	{
 		double w = (double)out.wall_ns;
@@ -180,7 +181,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 	{
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
 		struct pmc_report_exec x = {
-			.run = run, .batch = (unsigned)b, .interrupted = stat_interrupted != 0,
+			.run = run, .batch = (unsigned)b, .interrupted = pmc_eng_interrupted != 0,
 			.wall_ns = (double)out.wall_ns,
 			.user_s = (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6,
 			.sys_s = (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6,
@@ -193,7 +194,7 @@ static int run_batch(struct stat_events *se, const struct stat_opts *o, struct p
 			rc = PMC_EXIT_INTERNAL;
 	}
 out:
-	stat_regions_end(&req);
+	pmc_eng_regions_end(&req);
 	free(reqev);
 	free(idx);
 	free(counts);
@@ -202,7 +203,7 @@ out:
 
 /* Every sample is kept (the exact median, the per-run output), so -r x the events each run records is bounded
  * (PMC_REPORT_MAX_SAMPLES, pmctool-stat(1)); within it, room for all of them is made before the first run. */
-static int reserve_samples(const struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
+static int reserve_samples(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	unsigned long long per_run = 0;
 
@@ -212,10 +213,9 @@ static int reserve_samples(const struct stat_events *se, const struct stat_opts 
 		per_run += se->plan.batches[b].n;
 	}
 	if (per_run * o->runs > PMC_REPORT_MAX_SAMPLES) {
-		fprintf(stderr,
-			"pmctool stat: -r %u x %llu counts per run (events, and each every-batch event once per batch) is "
+		pmc_diag_error("-r %u x %llu counts per run (events, and each every-batch event once per batch) is "
 			"%llu counts; at most %u are kept (every one is, for the exact median): lower -r to %llu or "
-			"measure fewer events\n",
+			"measure fewer events",
 			o->runs, per_run, per_run * o->runs, PMC_REPORT_MAX_SAMPLES,
 			PMC_REPORT_MAX_SAMPLES / (per_run ? per_run : 1));
 		return PMC_EXIT_USAGE;
@@ -230,7 +230,7 @@ static int reserve_samples(const struct stat_events *se, const struct stat_opts 
 /* How many copies may be kept open (perf/keep.h): the descriptors left once the largest batch (on each of targets
  * tasks or CPUs, or all batches at once when every event is opened together) and a margin for pipes and the guard
  * are counted, after asking for room for all of them (this process's limit only). */
-static size_t keep_budget(const struct stat_events *se, size_t targets, bool all_at_once)
+static size_t keep_budget(const struct pmc_engine *se, size_t targets, bool all_at_once)
 {
 	size_t most = 0, wanted = 0, limit = 0, runs_need;
 
@@ -249,12 +249,12 @@ static size_t keep_budget(const struct stat_events *se, size_t targets, bool all
 	return limit > runs_need ? limit - runs_need : 0;
 }
 
-size_t stat_keep_open(const struct stat_events *se, size_t targets, bool all_at_once, struct pmc_keep *k)
+size_t pmc_eng_keep_open(const struct pmc_engine *se, size_t targets, bool all_at_once, struct pmc_keep *k)
 {
 	return pmc_keep_open(k, se->evs, se->n, keep_budget(se, targets, all_at_once));
 }
 
-int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_report *rep)
+int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	struct pmc_keep keep = { 0 };
 	unsigned done = 0; /* batch runs completed */
@@ -265,19 +265,19 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	if (!rep->events)
 		return PMC_EXIT_INTERNAL;
 	if (o->verbose)
-		pmc_perf_set_observer(stat_print_open_record, stderr);
+		pmc_perf_set_observer(pmc_eng_trace_open, NULL);
 	rep->nevents = se->n;
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rc = reserve_samples(se, o, rep);
 	if (!rc)
-		stat_keep_open(se, 1, false, &keep);
+		pmc_eng_keep_open(se, 1, false, &keep);
 
-	for (unsigned run = 0; run < o->runs && !stat_interrupted && !rc; run++) {
+	for (unsigned run = 0; run < o->runs && !pmc_eng_interrupted && !rc; run++) {
 		unsigned done_before = done;
 
-		for (size_t b = 0; b < se->plan.nbatches && !stat_interrupted; b++) {
+		for (size_t b = 0; b < se->plan.nbatches && !pmc_eng_interrupted; b++) {
 			int r;
 
 			if (se->plan.batches[b].unsupported)
@@ -322,13 +322,13 @@ int stat_measure(struct stat_events *se, const struct stat_opts *o, struct pmc_r
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	assign_batches(se, rep);
-	stat_hybrid_report(o, rep); /* after assign_batches: the merged rows follow the measured events */
+	pmc_eng_hybrid_report(o, rep); /* after assign_batches: the merged rows follow the measured events */
 	if (done) {
 		rep->wall_ns_mean /= done;
 		rep->user_s /= done;
 		rep->sys_s /= done;
 	}
-	rep->partial = stat_interrupted != 0;
+	rep->partial = pmc_eng_interrupted != 0;
 	pmc_keep_close(&keep);
 	pmc_perf_set_observer(NULL, NULL);
 	return rc;

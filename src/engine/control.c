@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool stat --control: perf's control channel (fifo:CTL[,ACK] or fd:CTL[,ACK]), parsed and opened; the commands
+/* The engine, --control: perf's control channel (fifo:CTL[,ACK] or fd:CTL[,ACK]), parsed and opened; the commands
  * on it are read by the session (src/run/session.c). */
 #include <errno.h>
 #include <fcntl.h>
@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/stat_scope.h"
+#include "engine/scope.h"
 
 static int refuse(const char *msg)
 {
-	fprintf(stderr, "pmctool stat: %s\n", msg);
+	pmc_diag_error("%s", msg);
 	return PMC_EXIT_USAGE;
 }
 
@@ -66,14 +66,14 @@ int scope_control_open(const char *spec, int *ctl, int *ack)
 	/* Read and write: the FIFO never reports end of file while pmctool holds it, between two writers. */
 	*ctl = open(c, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (*ctl < 0) {
-		fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", c,
+		pmc_diag_error("--control: cannot open '%s': %s (create it first: mkfifo %s)", c,
 			strerror(errno), c);
 		return PMC_EXIT_USAGE;
 	}
 	if (a[0]) {
 		*ack = open(a, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* an ack nobody reads never stops pmctool */
 		if (*ack < 0) {
-			fprintf(stderr, "pmctool stat: --control: cannot open '%s': %s (create it first: mkfifo %s)\n", a,
+			pmc_diag_error("--control: cannot open '%s': %s (create it first: mkfifo %s)", a,
 				strerror(errno), a);
 			close(*ctl);
 			*ctl = -1;

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool stat -I: the interval records are written as the engine hands them over, to where the report goes, and
+ * the report follows them on the same stream. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/stat.h"
+
+static void sink_begin(void *ctx, bool per_row)
+{
+	struct stat_stream *s = ctx;
+
+	pmc_output_interval_begin(s->f, s->out, per_row);
+}
+
+static void sink_record(void *ctx, const struct pmc_interval_record *r)
+{
+	struct stat_stream *s = ctx;
+
+	pmc_output_interval(s->f, s->out, r);
+}
+
+static void sink_end(void *ctx)
+{
+	struct stat_stream *s = ctx;
+
+	fflush(s->f); /* each interval is seen when it ends */
+}
+
+int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct stat_stream *s,
+		     struct pmc_interval_sink *sink)
+{
+	int fd = dest ? pmc_output_path_fd(dest) : STDERR_FILENO;
+
+	s->f = NULL;
+	s->out = out;
+	if (fd >= 0) {
+		int d = dup(fd);
+		s->f = d >= 0 ? fdopen(d, "w") : NULL;
+		if (!s->f && d >= 0)
+			close(d);
+	} else {
+		/* A file: the records are written as they happen, so it cannot be replaced whole at the end. */
+		s->f = fopen(dest, "we");
+	}
+	if (!s->f) {
+		fprintf(stderr, "pmctool: cannot write the interval records to '%s': %s\n", dest ? dest : "stderr",
+			strerror(errno));
+		return PMC_EXIT_OUTPUT;
+	}
+	setvbuf(s->f, NULL, _IOFBF, 1 << 16);
+	*sink = (struct pmc_interval_sink){ sink_begin, sink_record, sink_end, s };
+	return 0;
+}
+
+int stat_stream_finish(struct stat_stream *s, const struct pmc_report *rep)
+{
+	int r = 0;
+
+	if (!s->f)
+		return 0;
+	if (rep) {
+		if (s->out->format == PMC_OUTPUT_CSV)
+			r = pmc_output_csv_body(s->f, rep, false);
+		else
+			r = pmc_output_write(s->f, rep, s->out);
+	}
+	if (fflush(s->f) || ferror(s->f))
+		r = -(errno ? errno : EIO);
+	if (fclose(s->f) && !r)
+		r = -(errno ? errno : EIO);
+	s->f = NULL;
+	return r < 0 ? r : r ? -EIO : 0;
+}

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/* The engine's flow (engine.h): prepare (events, plan), check, measure (runs, then statistics, metrics and checks),
+ * status. The CLI's stat, sweep and compare and any embedding program go through these. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "info/inventory.h"
+#include "pmu/event.h"
+
+void pmc_engine_opts_init(struct pmc_engine_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->runs = 1;
+	o->cpu = -1;
+	o->warmup_s = 0.2;
+}
+
+int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics)
+{
+	char err[256];
+	int rc;
+
+	*metrics = NULL;
+	/* libpfm4 starts only when an event needs it (its start-up costs milliseconds in a VM); a failure to start
+	 * is told when an event could not be resolved. */
+	rc = pmc_eng_metrics_parse(o, metrics);
+	if (!rc && o->kernel)
+		rc = pmc_eng_kernel_prepare(o);
+	if (rc)
+		return rc;
+	rc = pmc_eng_events_from_opts(se, o);
+	if (rc && pmc_pmu_init(err, sizeof(err)) < 0) {
+		pmc_diag_error("libpfm4 could not start: %s", err);
+		rc = PMC_EXIT_INTERNAL;
+	}
+	if (!rc)
+		rc = pmc_eng_metrics_check(se, *metrics, o->nmetric_args);
+	if (!rc)
+		rc = pmc_eng_events_plan(se, o);
+	return rc;
+}
+
+int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
+{
+	bool scoped = pmc_eng_scope_wanted(o);
+	int rc;
+
+	if (se->plan.nbatches > 1 && o->batch == PMC_BATCH_AUTO)
+		pmc_diag_note("%zu events need %zu batches (%s): the workload runs %zu time%s%s", se->n,
+			      se->plan.nbatches, se->budget_why, se->plan.nbatches * o->runs,
+			      se->plan.nbatches * o->runs == 1 ? "" : "s", " (--batch=multiplex for one run)");
+	if (scoped)
+		pmc_eng_scope_note_batches(se, o);
+	rc = pmc_eng_guard(se);
+	if (!rc && scoped)
+		rc = pmc_eng_scope_guard(o);
+	return rc;
+}
+
+static void describe_workload(const struct pmc_engine_opts *o, struct pmc_report *rep)
+{
+	size_t off = 0;
+
+	rep->workload[0] = '\0';
+	for (char **a = o->argv; a && *a && off < sizeof(rep->workload) - 1; a++)
+		off += (size_t)snprintf(rep->workload + off, sizeof(rep->workload) - off, "%s%s", a == o->argv ? "" : " ",
+					*a);
+}
+
+/* Whole-report notes that only the whole measurement can see: interrupted, hardware counting missing, user-only. */
+static void add_checks(struct pmc_report *rep)
+{
+	size_t hw_enoent = 0, user_only = 0;
+
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+		if (e->status == PMC_COUNT_NOT_SUPPORTED && e->err == ENOENT && (e->ev.flags & PMC_EVF_HARDWARE))
+			hw_enoent++;
+		for (size_t s = 0; s < e->nsamples; s++)
+			if (e->samples[s].count.flags & PMC_COUNT_USER_ONLY) {
+				user_only++;
+				break;
+			}
+	}
+	if (rep->partial)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
+				     "interrupted by %s: the counts are those measured before it; events whose batch "
+				     "never ran are <not run>", pmc_eng_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
+	 * and that event's reason says so. */
+	if (hw_enoent && !pmc_inventory_has_core_pmu())
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
+				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
+				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints were counted. "
+				     "'pmctool info' explains",
+				     hw_enoent, hw_enoent == 1 ? " is" : "s are");
+	if (user_only)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "user-only",
+				     "%zu event%s counted in user mode only: kernel.perf_event_paranoid forbids kernel "
+				     "counting without CAP_PERFMON",
+				     user_only, user_only == 1 ? "" : "s");
+}
+
+int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		       struct pmc_report *rep)
+{
+	bool scoped = pmc_eng_scope_wanted(o);
+	int rc;
+
+	describe_workload(o, rep);
+	rc = scoped ? pmc_eng_scope_measure(se, o, rep) : pmc_eng_measure(se, o, rep);
+	if (rc && !rep->nruns)
+		return rc;
+	pmc_report_summarize(rep);
+	pmc_report_set_const(rep, "SECONDS", rep->wall_ns_mean / 1e9);
+	if (o->k)
+		pmc_eng_kernel_metrics(rep);
+	pmc_eng_metrics_apply(se, metrics, o->nmetric_args, rep);
+	pmc_eng_metrics_per_run(se, metrics, o->nmetric_args, rep);
+	pmc_eng_names_report(se, rep);
+	if (scoped)
+		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_args, rep);
+	add_checks(rep);
+	return rc;
+}
+
+static bool counted_anything(const struct pmc_report *rep)
+{
+	for (size_t i = 0; i < rep->nevents; i++)
+		if (rep->events[i].status == PMC_COUNT_OK)
+			return true;
+	return false;
+}
+
+int pmc_engine_status(const struct pmc_report *rep)
+{
+	if (pmc_eng_interrupted)
+		return 128 + pmc_eng_interrupted;
+	if (rep->exit_status)
+		return rep->exit_status;
+	return counted_anything(rep) ? PMC_EXIT_OK : PMC_EXIT_NOCOUNT;
+}
+
+void pmc_engine_fini(struct pmc_engine *se)
+{
+	pmc_eng_events_fini(se);
+	pmc_pmu_fini();
+}
+
+int pmc_engine_run(struct pmc_engine_opts *o, struct pmc_report *rep)
+{
+	struct pmc_engine se;
+	struct pmc_metric_def *metrics = NULL;
+	int rc;
+
+	memset(&se, 0, sizeof(se));
+	rc = pmc_engine_prepare(&se, o, &metrics);
+	if (!rc)
+		rc = pmc_engine_check(&se, o);
+	if (!rc) {
+		rc = pmc_engine_measure(&se, o, metrics, rep);
+		if (!rc)
+			rc = pmc_engine_status(rep);
+	}
+	free(metrics);
+	pmc_engine_fini(&se);
+	return rc;
+}

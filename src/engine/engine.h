@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The measurement engine: what 'pmctool stat' (and sweep, compare, --regions) measure with, as a library with no
+ * printing of its own (messages go to util/diag.h's sink, -I records to the caller's interval sink). The data flows
+ * one way: options -> events (events.c, names.c, hybrid.c) -> plan (events.c) -> runs (measure.c: a launched
+ * command or a kernel; scope.c: -p/-t/-a/-C/-I/--per-thread) -> counts in a report -> metrics and checks
+ * (metrics.c, runs.c, kernel.c). The CLI (src/cli/) parses arguments into struct pmc_engine_opts and chooses how the
+ * report is printed; pmc_engine_run() is the whole flow for a caller that only wants the report.
+ */
+#ifndef PMC_ENGINE_H
+#define PMC_ENGINE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "eventsets/eventset.h"
+#include "kernels/kernels.h"
+#include "perf/open.h"
+#include "util/diag.h"
+#include "run/launch.h"
+#include "plan/plan.h"
+#include "pmu/event.h"
+#include "report/report.h"
+#include "run/measure.h"
+
+enum pmc_batch_mode { PMC_BATCH_AUTO = 0, PMC_BATCH_RERUN, PMC_BATCH_MULTIPLEX, PMC_BATCH_ROTATE };
+
+/* How the rows of a scoped measurement are aggregated (-A, --per-core, --per-die, --per-socket, --per-thread). */
+enum pmc_aggr { PMC_AGGR_GLOBAL = 0, PMC_AGGR_CPU, PMC_AGGR_CORE, PMC_AGGR_DIE, PMC_AGGR_SOCKET,
+		 PMC_AGGR_THREAD };
+
+/* -I: where the interval records go while the measurement runs (the CLI writes them to the report's stream). */
+struct pmc_interval_sink {
+	void (*begin)(void *ctx, bool per_row);             /* before the first record (per_row: rows are kept) */
+	void (*record)(void *ctx, const struct pmc_interval_record *r);
+	void (*end)(void *ctx);                             /* after each interval's records */
+	void *ctx;
+};
+
+/* What to measure and how: every field has a zero default except runs (1) and cpu (-1); see pmc_engine_opts_init. */
+struct pmc_engine_opts {
+	const char *event_lists[PMC_MAX_EVENTS];
+	size_t nlists;
+	const char *set_name;          /* -g */
+	const char *metric_args[64];   /* --metric NAME=FORMULA */
+	size_t nmetric_args;
+	const char *kernel;            /* -k */
+	uint64_t iters;                /* --iters, 0 = the kernel's default */
+	const char *params[32];        /* --param K=V */
+	size_t nparams;
+	int cpu;                       /* --cpu, -1 = current */
+	double warmup_s;               /* --warmup */
+	bool subtract_overhead;
+	unsigned runs;                 /* -r */
+	bool runs_given;
+	enum pmc_batch_mode batch;
+	unsigned counters;             /* --counters, 0 = detect */
+	bool plan_only;                /* plan, never run (--dry-run): no check that needs the machine as it runs */
+	bool no_anchors;
+	bool verbose;                  /* -v: print every perf_event_open */
+	bool regions;                  /* --regions: the program counts its own regions (engine/regions.c) */
+	/* Scopes and time (engine/scope.c): */
+	const char *pids;              /* -p PID[,PID...] */
+	const char *tids;              /* -t TID[,TID...] */
+	bool system_wide;              /* -a */
+	const char *cpu_list;          /* -C LIST */
+	enum pmc_aggr aggr;
+	uint64_t interval_ms;          /* -I, 0 = none */
+	uint64_t interval_count;       /* --interval-count */
+	uint64_t timeout_ms;           /* --timeout */
+	long delay_ms;                 /* -D: 0 none, -1 until 'enable' on --control */
+	const char *control;           /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] */
+	char **argv;                   /* the command, NULL with -k */
+	struct pmc_interval_sink intervals; /* -I */
+	const struct pmc_kernel *k;    /* -k, resolved */
+	struct pmc_kernel_params kp;
+};
+
+/* A measurement's events and the plan that packs them (the engine's state between the calls below). */
+struct pmc_engine {
+	struct pmc_event *evs;
+	size_t n, cap;
+	struct pmc_plan plan;
+	struct pmc_plan_opts popts;
+	char budget_why[256];          /* where the counter budget came from */
+	unsigned never_ran;            /* groups the kernel accepted but never ran, split and measured again */
+	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
+	const struct pmc_eventset_variant *variant;
+};
+
+
+/*
+ * The engine's flow, in order. Each returns 0 or an exit status (util/util.h's PMC_EXIT_*, after the message went to
+ * the diagnostics sink); "message" below means such a message.
+ */
+/* Defaults: one run, the current CPU, no log. */
+void pmc_engine_opts_init(struct pmc_engine_opts *o);
+/* Resolve -k, the events (-e, -g or the default set) and --metric, and plan the batches. *metrics (the --metric
+ * definitions) is the caller's to free; se is pmc_engine_fini's to release, whatever this returns. */
+int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics);
+/* Before the first run: what the plan implies (notes), and whether this user may count it here. */
+int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* Run the plan into rep (zeroed by the caller; its origin may be set), then its statistics, metrics and checks.
+ * A status with rep->nruns > 0 leaves a partial report worth printing (interrupted, a run that failed). */
+int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		       struct pmc_report *rep);
+/* The exit status of a measurement that ran: 128+N when interrupted by signal N; else the first failing run's own
+ * status (a measured command's status is never replaced); else 3 when nothing at all was counted; else 0. */
+int pmc_engine_status(const struct pmc_report *rep);
+void pmc_engine_fini(struct pmc_engine *se);
+/* All of the above for a caller that only wants the report (rep: pmc_report_fini's). */
+int pmc_engine_run(struct pmc_engine_opts *o, struct pmc_report *rep);
+
+/* The stages, for the CLI's other commands and the tests. */
+/* Resolve one spec and append it. On a bad name gives the error (and suggestions) to the diagnostics sink and returns
+ * PMC_EXIT_USAGE; 0 on success. */
+int pmc_eng_events_add_spec(struct pmc_engine *se, const char *spec, unsigned flags);
+/* Append one resolved event. 0, or an exit status after the error went to the diagnostics sink. */
+int pmc_eng_events_push(struct pmc_engine *se, const struct pmc_event *ev);
+/* Fill from -e lists, or the default set. Returns 0 or an exit status. */
+int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* Work out the counter budget and plan; adds the anchors when more than one batch is needed. 0 or exit status. */
+int pmc_eng_events_plan(struct pmc_engine *se, const struct pmc_engine_opts *o);
+void pmc_eng_events_fini(struct pmc_engine *se);
+
+/* Before running: the user may count at all (kernel.perf_event_paranoid, CAP_PERFMON) and the open-file limit fits
+ * the largest batch (raising the soft limit when needed). 0, or an exit status after the error went to the diagnostics sink. */
+int pmc_eng_guard(const struct pmc_engine *se);
+
+/* Run the plan (runs x batches) on the command or kernel into rep. Returns 0 or an exit status; a partial
+ * report (interrupted) is still filled. */
+int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep);
+
+/* A command that could not be launched: the message; the exit status (127 not found, 126 not executable, 5). */
+int pmc_eng_report_launch_failure(const struct pmc_engine_opts *o, const struct pmc_launch_error *le);
+/* -v: a perf_event_open record as a trace line to the diagnostics sink (a pmc_perf_set_observer callback). */
+void pmc_eng_trace_open(const struct pmc_open_record *rec, void *ctx);
+/* Batch b's request: the every-batch events it keeps, then its own (reqev[k] = &se->evs[idx[k]]); the count. */
+size_t pmc_eng_build_request(const struct pmc_engine *se, size_t b, const struct pmc_event **reqev, size_t *idx);
+/* Append a sample (run, batch, count) to e. 0 or -ENOMEM. */
+int pmc_eng_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c);
+
+/* Resolve -k and its --param values; check the CPU can run it. 0 or an exit status (message given to the diagnostics sink). */
+int pmc_eng_kernel_prepare(struct pmc_engine_opts *o);
+struct pmc_keep;
+/* One disabled copy of each tracepoint and static-key software event held open for the whole measurement
+ * (perf/keep.h), within the descriptors the runs leave: targets tasks or CPUs per event, all batches at once or one.
+ * The number kept. */
+size_t pmc_eng_keep_open(const struct pmc_engine *se, size_t targets, bool all_at_once, struct pmc_keep *k);
+/* What the kernel runner saw (read method, overhead, region TSC cycles, expectations) into the report. */
+void pmc_eng_kernel_report(const struct pmc_engine_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep);
+/* After the runs: measured / declared ratios and the declared work's rates (GFLOP/s, GB/s) of a kernel's report. */
+void pmc_eng_kernel_metrics(struct pmc_report *rep);
+
+/* Parse the --metric options (before anything runs). 0 or an exit status; *ret is freed by the caller. */
+int pmc_eng_metrics_parse(const struct pmc_engine_opts *o, struct pmc_metric_def **ret);
+/* Evaluate the set's metrics (or the defaults) and --metric's into rep (no checks). */
+void pmc_eng_metrics_eval(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
+		       struct pmc_report *rep);
+/* Evaluate the set's metrics (or the defaults) and --metric's, then run the checks. */
+void pmc_eng_metrics_apply(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
+			struct pmc_report *rep);
+
+/* Before anything runs: every name a --metric formula uses is an event of this measurement (as written or its
+ * canonical name), a constant, or a metric of the set or of --metric. 0, or PMC_EXIT_USAGE after the error. */
+int pmc_eng_metrics_check(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli);
+
+/* Each metric in each run into rep->metric_runs (the same definitions pmc_eng_metrics_apply evaluated). */
+void pmc_eng_metrics_per_run(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
+			  struct pmc_report *rep);
+
+/* Hybrid CPUs (engine/hybrid.c; each does nothing on other machines). -k: fix the CPU the kernel runs on (the current
+ * one unless --cpu), since the events are chosen for its core type. 0 or an exit status (message given to the diagnostics sink). */
+int pmc_eng_hybrid_pin(struct pmc_engine_opts *o);
+/* The events ev stands for: itself, or its copies per core PMU (-k or a CPU-wide event: only its CPU's core PMU).
+ * The number written to out (max >= PMC_MAX_CORE_PMUS), or -errno after the error went to the diagnostics sink. */
+int pmc_eng_hybrid_copies(const struct pmc_engine_opts *o, const struct pmc_event *ev, struct pmc_event *out, size_t max);
+/* Replace every event of se by its copies. 0 or an exit status. */
+int pmc_eng_hybrid_expand(struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* After the measurement: the merged rows and a note on the core types. */
+void pmc_eng_hybrid_report(const struct pmc_engine_opts *o, struct pmc_report *rep);
+
+/* engine/scope.c: whether any scope or time option was given (then pmc_eng_scope_measure runs instead of pmc_eng_measure). */
+bool pmc_eng_scope_wanted(const struct pmc_engine_opts *o);
+/* After parsing: the scope options' combinations, and the batch schedule they imply (rotate or multiplex without a
+ * command). 0, or an exit status after the error went to the diagnostics sink. */
+int pmc_eng_scope_check(struct pmc_engine_opts *o);
+/* Before running: -a / -C need CPU-wide counting (perf_event_paranoid < 1 or CAP_PERFMON). 0 or an exit status. */
+int pmc_eng_scope_guard(const struct pmc_engine_opts *o);
+/* Count as the scope options say, into rep (totals first, then the rows); -I records go to o->intervals as they
+ * happen. 0 or an exit status; a partial report is still filled. */
+int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep);
+/* Say how more than one batch shares the counters when nothing is rerun (rotate or multiplex). */
+void pmc_eng_scope_note_batches(const struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* After the metrics of the totals: the same metrics per row (named with the row's label), and the set's checks per
+ * row. */
+void pmc_eng_scope_row_metrics(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
+			    struct pmc_report *rep);
+
+/* perf's spellings (engine/names.c). -e lists, groups {a,b}:mods included, into se: 0 or an exit status (message
+ * given). */
+int pmc_eng_events_add_lists(struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* After the budget is known: a group larger than a batch is an error (exit status, message given), a weak one is
+ * ungrouped. */
+int pmc_eng_groups_check(struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* After planning: a group that fits a batch alone but not next to the every-batch events (anchors on PMUs without
+ * fixed counters) is an error. 0 or PMC_EXIT_USAGE (message given to the diagnostics sink). */
+int pmc_eng_groups_check_plan(const struct pmc_engine *se);
+/* A set whose variant has no event for this CPU: its notes in the message, PMC_EXIT_USAGE; else 0. */
+int pmc_eng_set_check(const struct pmc_engine *se);
+/* The notes on names (ignored modifiers, a split weak group, the set's notes, a forced PMU that is not this CPU's):
+ * under the plan, and into the report as checks. */
+void pmc_eng_names_notes(const struct pmc_engine *se, void (*emit)(void *ctx, bool warn, const char *name,
+								  const char *msg), void *ctx);
+void pmc_eng_names_report(const struct pmc_engine *se, struct pmc_report *rep);
+/* Why exec gave ENOENT for the command prog: not in PATH, no such file, or a file whose #! interpreter or loader is
+ * missing (" (...)", a static buffer). */
+const char *pmc_eng_enoent_why(const char *prog);
+
+/* --regions (engine/regions.c). The planner's budget: each counter is used twice, by the program's threads and by
+ * pmctool's whole-program count. */
+void pmc_eng_regions_budget(struct pmc_engine *se);
+/* Before one execution: the results channel (a memfd) and the environment naming it and the batch's encoded
+ * events; req->keep_fd set. 0 or an exit status (message given to the diagnostics sink). */
+int pmc_eng_regions_begin(const struct pmc_engine_opts *o, struct pmc_measure_req *req);
+/* After a completed execution: the program's results into rep. 0 or an exit status. */
+int pmc_eng_regions_collect(struct pmc_report *rep, const struct pmc_measure_req *req, const size_t *idx);
+/* Close the channel and clear the environment (any outcome). */
+void pmc_eng_regions_end(struct pmc_measure_req *req);
+
+/* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
+extern volatile sig_atomic_t pmc_eng_interrupted;
+
+#endif

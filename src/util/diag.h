@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Diagnostics of library code: the measurement engine (src/engine/) never writes to a stream; it hands each message
+ * to the sink its caller installed. The CLI's sink writes "pmctool: MESSAGE" lines on stderr; a program that embeds
+ * the engine can collect them instead (a test does). One sink per process, installed before measuring. */
+#ifndef PMC_UTIL_DIAG_H
+#define PMC_UTIL_DIAG_H
+
+#include <stdarg.h>
+
+enum pmc_diag_kind {
+	PMC_DIAG_ERROR,  /* why something failed (the caller also gets an exit status) */
+	PMC_DIAG_NOTE,   /* what the engine decided that the user should know (batches rerun, a fallback) */
+	PMC_DIAG_TRACE   /* -v records (one perf_event_open each), already formatted */
+};
+
+/* A sink: one message without its trailing newline; it may hold further lines ("\n  note: ..."). */
+typedef void (*pmc_diag_fn)(void *ctx, enum pmc_diag_kind kind, const char *msg);
+
+/* Install fn (NULL: the default, which writes "pmctool: MESSAGE\n" to stderr, TRACE lines as they are). */
+void pmc_diag_set(pmc_diag_fn fn, void *ctx);
+
+void pmc_diag(enum pmc_diag_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void pmc_diag_v(enum pmc_diag_kind kind, const char *fmt, va_list ap);
+#define pmc_diag_error(...) pmc_diag(PMC_DIAG_ERROR, __VA_ARGS__)
+#define pmc_diag_note(...) pmc_diag(PMC_DIAG_NOTE, __VA_ARGS__)
+
+/* The default sink, for callers that wrap it. */
+void pmc_diag_stderr(void *ctx, enum pmc_diag_kind kind, const char *msg);
+
+#endif

@@ -147,6 +147,7 @@ int pmc_engine_status(const struct pmc_report *rep)
 
 void pmc_engine_fini(struct pmc_engine *se)
 {
+	pmc_launch_reap_guards(false);
 	pmc_eng_events_fini(se);
 	pmc_pmu_fini();
 }

@@ -60,6 +60,11 @@ void pmc_launch_keep_limits(void);
 /* The pid of the command being measured now (0 when none): signal handlers forward SIGINT/SIGTERM to it. */
 extern volatile sig_atomic_t pmc_launch_child;
 
+/* Reap the guard process of the last launch, told to exit when that launch finished (it is not waited for there: its
+ * exit is off pmctool's path). block false: only when it has exited; else it stays a zombie (never a running
+ * process) until the next launch or until this process exits. */
+void pmc_launch_reap_guards(bool block);
+
 /* Exit status a shell would give for a wait status: the exit code, or 128+signal. */
 int pmc_wait_status_code(int wait_status);
 

@@ -271,7 +271,9 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 		rep->events[i].ev = se->evs[i];
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rc = reserve_samples(se, o, rep);
-	if (!rc)
+	/* A copy kept open saves a close's synchronization each time an event is opened again: with one execution
+	 * (one run of one batch) every event is opened once, and a kept copy would only add its own open and close. */
+	if (!rc && (o->runs > 1 || se->plan.nbatches > 1))
 		pmc_eng_keep_open(se, 1, false, &keep);
 
 	for (unsigned run = 0; run < o->runs && !pmc_eng_interrupted && !rc; run++) {

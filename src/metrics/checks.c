@@ -45,10 +45,11 @@ static const unsigned long long role_hw[] = {
 /* The event's name with a trailing ":u" / ":k" (and whitespace) removed, into buf. */
 static const char *base_name(const char *name, char *buf, size_t len)
 {
-	size_t n;
+	size_t n = strnlen(name, len - 1);
 
-	snprintf(buf, len, "%s", name);
-	n = strlen(buf);
+	/* a copy without snprintf: the checks call this for every event and role (a tenth of a short stat's work) */
+	memcpy(buf, name, n);
+	buf[n] = '\0';
 	while (n >= 2 && buf[n - 2] == ':' && strchr("ukUK", buf[n - 1]))
 		buf[n -= 2] = '\0';
 	return buf;

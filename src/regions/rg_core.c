@@ -26,7 +26,9 @@ static unsigned nthreads;
 static bool finished;
 static pthread_key_t thread_key;
 
-static __thread struct rg_thread *self __attribute__((tls_model("initial-exec")));
+static struct rg_thread nil;
+/* The calling thread's state; nil (a static thread whose enter is the first use) before its first use. */
+static __thread struct rg_thread *self __attribute__((tls_model("initial-exec"))) = &nil;
 
 /* The counter reads of the in-process path; bench/region_path.c replaces them to count the path's instructions where
  * no PMU exists. */
@@ -122,14 +124,26 @@ static void raw_to_full(const struct rg_thread *t, uint64_t *v)
  * done before the cache changes. */
 static void materialize(struct rg_thread *t)
 {
-	for (unsigned k = 0; k < t->depth && k < PMCTOOL_REGION_DEPTH_MAX; k++) {
+	for (unsigned k = 0; k < pmc_rg_depth(t); k++) {
 		struct rg_frame *f = &t->stack[k];
 
-		if (f->gen == 0 || f->gen != t->c.gen)
+		if (f->key & RG_FULL)
 			continue;
 		raw_to_full(t, f->start);
-		f->gen = 0;
+		f->key |= RG_FULL;
 	}
+}
+
+static rg_fn enter_off, leave_off, enter_mapped, leave_mapped;
+static rg_fn *const enter_ident[RG_EV + 1], *const leave_ident[RG_EV + 1];
+
+/* The enter and leave for the cache as it is now. */
+static void choose_path(struct rg_thread *t)
+{
+	const struct rg_cache *c = &t->c;
+
+	t->enter = !c->on ? enter_off : c->ident ? enter_ident[c->n] : enter_mapped;
+	t->leave = !c->on ? leave_off : c->ident ? leave_ident[c->n] : leave_mapped;
 }
 
 /*
@@ -144,6 +158,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 {
 	struct rg_cache *c = &t->c;
 	bool on = PMC_ARCH_USER_READ;
+	uint32_t sum = 0;
 	int k = 0;
 
 	materialize(t);
@@ -173,61 +188,61 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 		}
 		c->map[k] = (uint8_t)i;
 		c->sh[k] = (64u - w) & 63u;
-		c->mask[k] = c->sh[k] ? (UINT64_C(1) << (64u - c->sh[k])) - 1 : UINT64_MAX;
-		c->lock[k] = &pg->lock;
-		c->seq[k] = seq;
-		c->rd[k] = PMC_RG_READER_OF(idx);
+		c->ctr[k].mask = c->sh[k] ? (UINT64_C(1) << (64u - c->sh[k])) - 1 : UINT64_MAX;
+		c->ctr[k].lock = &pg->lock;
+		c->ctr[k].rd = PMC_RG_READER_OF(idx);
 		c->off[k] = off;
+		sum += seq;
 		k++;
 	}
 	c->n = k;
 	c->ident = k == t->nev;
 	c->on = on && k > 0;
-	if (++c->gen == 0)
-		c->gen = 1;
+	c->locksum = sum;
+	choose_path(t);
 }
 
-/* The fast path: each counter's raw value, then every page's lock against the cache. True when no page changed since
- * the cache was taken (so the cached readers read the right counters, before the check and at the last read). */
-#define RG_CASES(X) \
-	X(15) X(14) X(13) X(12) X(11) X(10) X(9) X(8) X(7) X(6) X(5) X(4) X(3) X(2) X(1) X(0)
-/* Counter i's read, then its page's lock: the read was of the right counter when the lock still reads what the
- * cache took (the kernel changes a page only while this thread is stopped, and the lock only grows). */
-#define RG_READ_ONE(i) \
-	case (i) + 1: \
-		out[i] = PMC_RG_READER_READ(c->rd[i]); \
-		BARRIER(); \
-		changed |= *c->lock[i] ^ c->seq[i]; \
-		__attribute__((fallthrough));
-#define RG_ADD_ONE(i) \
-	case (i) + 1: { \
-		uint64_t d = (now[i] - start[i]) & mask[i]; \
-		acc[i] += d; \
-		top[i] += d; \
-	} \
-		__attribute__((fallthrough));
-
-static inline __attribute__((always_inline)) bool read_fast(const struct rg_thread *t, uint64_t *out)
+/*
+ * The fast path's validation: after the counters' reads, the sum of their pages' locks against the cache's. A page
+ * changes only while this thread is stopped (the kernel updates it at schedule in/out, at a counter's overflow, at a
+ * multiplexing rotation, at an ioctl: each time lock += 2 around the update, from the thread's own CPU while it does
+ * not run), so this thread sees every change whole and in its program order; and a lock only grows. If the sum (mod
+ * 2^32) still equals the cache's, no page changed between the cache's taking and the sum: the cached readers read the
+ * right counters, with no new start in between, at every read made since (this one included). The sum misses a change
+ * only when the locks together moved by a multiple of 2^32, that is after 2^31 page updates between two consecutive
+ * reads of one thread: the per-page comparison it replaces missed one after 2^31 updates of one page, the same bound.
+ * One load and one add a counter, one branch a call.
+ */
+static inline __attribute__((always_inline)) uint32_t lock_sum(const struct rg_cache *c, const int n)
 {
-	const struct rg_cache *c = &t->c;
-	uint32_t changed = 0;
+	uint32_t sum = 0;
 
-	/* Unrolled (a loop costs a third more here): c->n is 1..RG_EV. */
-	switch (c->n) {
-	RG_CASES(RG_READ_ONE)
-	default:
-		break;
-	}
-	return changed == 0;
+	/* Plain loads after a compiler barrier (the kernel's writes come while this thread is stopped): a volatile load
+	 * could not be an add's memory operand. */
+	BARRIER();
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++)
+		sum += *c->ctr[k].lock;
+	return sum;
+}
+
+static inline __attribute__((always_inline)) void read_raw(const struct rg_cache *c, const int n, uint64_t *out)
+{
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++)
+		out[k] = PMC_RG_READER_READ(c->ctr[k].rd);
 }
 
 static uint64_t reads_inproc(const struct rg_thread *t)
 {
-	uint64_t opened = 0;
+	uint64_t opened = 0, reads = t->reads_misuse + pmc_rg_depth(t);
 
+	/* Each enter that opened a frame read once, each leave that closed one (a call counted in its row) once. */
+	for (size_t r = 0; r <= RG_CALIB; r++)
+		reads += 2 * ROW(t, r)[0];
 	for (int i = 0; i < t->nev; i++)
 		opened += t->fd[i] >= 0 || !t->err[i];
-	return t->reads * opened - t->reads_syscall;
+	return reads * opened - t->reads_syscall;
 }
 
 static void thread_gone(void *p)
@@ -236,6 +251,7 @@ static void thread_gone(void *p)
 	long psz = sysconf(_SC_PAGESIZE);
 
 	t->c.on = false; /* the cache points into the pages unmapped below */
+	choose_path(t);
 	for (int i = 0; i < t->nev; i++) {
 		if (t->page[i])
 			munmap(t->page[i], (size_t)psz);
@@ -247,9 +263,6 @@ static void thread_gone(void *p)
 	__atomic_store_n(&t->exited, true, __ATOMIC_RELEASE);
 }
 
-static inline void enter_region(struct rg_thread *t, int r);
-static inline void leave_region(struct rg_thread *t, int r);
-
 /* The empty pair as a region's own counts see it: the least of a few, on the row after the last region. */
 static void calibrate(struct rg_thread *t)
 {
@@ -257,19 +270,31 @@ static void calibrate(struct rg_thread *t)
 
 	for (int i = 0; i < t->nev; i++)
 		t->cost[i] = UINT64_MAX;
+	t->rmax = RG_CALIB;
 	for (int k = 0; k < 16; k++) {
 		memcpy(before, row + 1, sizeof(uint64_t) * (size_t)t->nev);
-		enter_region(t, RG_CALIB);
-		leave_region(t, RG_CALIB);
+		t->enter(t, RG_CALIB);
+		t->leave(t, RG_CALIB);
 		for (int i = 0; i < t->nev; i++)
 			if (row[1 + i] - before[i] < t->cost[i])
 				t->cost[i] = row[1 + i] - before[i];
 	}
+	t->rmax = PMCTOOL_REGIONS_MAX - 1;
 	for (int i = 0; i < t->nev; i++)
 		if (t->fd[i] < 0)
 			t->cost[i] = 0;
-	memset(t->top, 0, sizeof(t->top));
+	memset(RG_TOP(t), 0, sizeof(RG_TOP(t)));
 }
+
+static void enter_first(struct rg_thread *t, int r);
+static void leave_none(struct rg_thread *t, int r)
+{
+	(void)t;
+	(void)r;
+}
+
+/* A thread's state before its first use: its enter takes the first use, its leave does nothing. */
+static struct rg_thread nil = { .enter = enter_first, .leave = leave_none };
 
 /* The calling thread's first use: its counters and accumulators. NULL when counting is off or out of memory. */
 static struct rg_thread *thread_first_use(void)
@@ -288,6 +313,10 @@ static struct rg_thread *thread_first_use(void)
 		free(t);
 		return NULL;
 	}
+	t->fp = (uintptr_t)&t->stack[0];
+	t->fend = (uintptr_t)&t->stack[PMCTOOL_REGION_DEPTH_MAX];
+	t->rmax = PMCTOOL_REGIONS_MAX - 1;
+	t->floor.key = RG_FULL;
 	t->tid = gettid();
 	for (int i = 0; i < t->nev; i++) {
 		int fd = pmc_rg_open(i, &t->user_only[i]);
@@ -311,148 +340,228 @@ static struct rg_thread *thread_first_use(void)
 	return t;
 }
 
+static void enter_first(struct rg_thread *t, int r)
+{
+	(void)t;
+	t = thread_first_use();
+	if (t)
+		t->enter(t, r);
+}
+
 static inline struct rg_thread *current(void)
 {
 	struct rg_thread *t = self;
 
-	if (__builtin_expect(t != NULL, 1))
+	if (__builtin_expect(t != &nil, 1))
 		return t;
 	return thread_first_use();
 }
 
-static void __attribute__((noinline)) enter_slow(struct rg_thread *t, struct rg_frame *f)
+/*
+ * Enter, everything but the fast path's common case (and the whole enter when the fast path is off): an invalid
+ * handle, an enter beyond the depth limit (ignored, its leave too), else a frame of full counts (the cache taken
+ * again first: the fast path may be on after it).
+ */
+static void __attribute__((noinline)) enter_off(struct rg_thread *t, int r)
 {
-	refresh(t);
-	read_all(t, f->start);
-	f->gen = 0;
-}
+	struct rg_frame *f = (struct rg_frame *)t->fp;
 
-/* What comes before the read is outside the region, what comes after it inside: the bookkeeping goes first. */
-static inline __attribute__((always_inline)) void enter_region(struct rg_thread *t, int r)
-{
-	struct rg_frame *f;
-
-	if (__builtin_expect(t->depth >= PMCTOOL_REGION_DEPTH_MAX, 0)) {
-		t->too_deep++;
+	if ((unsigned)r > t->rmax) {
+		t->invalid++;
+		return;
+	}
+	t->fp += sizeof(*f);
+	if ((uintptr_t)f >= t->fend) {
 		t->deep_ignored++;
 		return;
 	}
-	f = &t->stack[t->depth];
-	f->region = r;
-	t->reads++;
-	if (__builtin_expect(t->c.on, 1) && __builtin_expect(read_fast(t, f->start), 1))
-		f->gen = t->c.gen;
-	else
-		enter_slow(t, f);
-	t->depth++;
-}
-
-/* A page changed, or the fast path is off: full counts now, after the cache is taken again (which turns the open
- * frames' raw values into full counts first). */
-static void __attribute__((noinline)) leave_read_slow(struct rg_thread *t, uint64_t *now)
-{
+	f->key = (uint32_t)r | RG_FULL;
 	refresh(t);
-	read_all(t, now);
+	read_all(t, f->start);
 }
 
-static void __attribute__((noinline)) add_full(struct rg_thread *t, struct rg_frame *f, uint64_t *now, bool now_raw,
-					       uint64_t *row)
+/* A fast enter whose reads a changed page may have made wrong: its frame is read again, in full, under a new cache. */
+static void __attribute__((noinline)) enter_changed(struct rg_thread *t, struct rg_frame *f)
 {
-	if (now_raw)
-		raw_to_full(t, now);
+	f->key |= RG_FULL; /* not one of the raw frames refresh converts */
+	refresh(t);
+	read_all(t, f->start);
+}
+
+/*
+ * What comes before the read is outside the region, what comes after it inside: the bookkeeping goes first. The
+ * checks of the handle and the depth are one comparison each; the frame is the next free one (no multiplication).
+ */
+static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t, int r, const int n)
+{
+	struct rg_frame *f = (struct rg_frame *)t->fp;
+
+	if (__builtin_expect((unsigned)r > t->rmax || t->fp >= t->fend, 0)) {
+		enter_off(t, r);
+		return;
+	}
+	f->key = (uint32_t)r;
+	t->fp += sizeof(*f);
+	read_raw(&t->c, n, f->start);
+	if (__builtin_expect(lock_sum(&t->c, n) != t->c.locksum, 0))
+		enter_changed(t, f);
+}
+
+enum leave_read { LEFT_UNREAD, LEFT_RAW, LEFT_STALE };
+
+/* Sums of a closed frame: full counts at both ends. */
+static void add_full(struct rg_thread *t, struct rg_frame *f, const uint64_t *now, uint64_t *row)
+{
 	for (int i = 0; i < t->nev; i++) {
 		uint64_t d = now[i] - f->start[i];
 
 		row[1 + i] += d;
-		if (t->depth == 0)
-			t->top[i] += d;
+		f->sum[i] += d;
 	}
 }
 
-/* The fast path's sums where an event failed to open: the cache's order mapped to the events'. */
-static void __attribute__((noinline)) add_mapped(struct rg_thread *t, const struct rg_frame *f, const uint64_t *now,
-						 uint64_t *row)
+/*
+ * Leave, everything but the fast path's common case: how = LEFT_RAW (raw holds raw values of the current cache, read
+ * and validated), LEFT_STALE (read, but a page changed: the read is worthless), LEFT_UNREAD (the fast path is off).
+ * Misuse first (invalid handle, the leave of an ignored enter, a leave matching no open region), then the sums in
+ * full counts: raw values are made full with the cache they were read under; a stale or missing read is made again,
+ * in full, after the cache is taken again (which turns the open frames full first).
+ */
+static void __attribute__((noinline)) leave_rest(struct rg_thread *t, int r, uint64_t *raw, enum leave_read how)
 {
-	const struct rg_cache *c = &t->c;
+	struct rg_frame *f = (struct rg_frame *)(t->fp - sizeof(struct rg_frame));
+	uint64_t full[RG_EV], *now = how == LEFT_RAW ? raw : full, *row;
 
-	for (int k = 0; k < c->n; k++) {
-		uint64_t d = (now[k] - f->start[k]) & c->mask[k];
-
-		row[1 + c->map[k]] += d;
-		if (t->depth == 0)
-			t->top[c->map[k]] += d;
-	}
-}
-
-static inline __attribute__((always_inline)) void leave_region(struct rg_thread *t, int r)
-{
-	uint64_t now[RG_EV], *row;
-	struct rg_frame *f;
-	bool fast = __builtin_expect(t->c.on, 1) && __builtin_expect(read_fast(t, now), 1);
-
-	if (__builtin_expect(!fast, 0))
-		leave_read_slow(t, now);
-	t->reads++;
-	if (__builtin_expect(t->depth == 0 || t->stack[t->depth - 1].region != r, 0)) {
-		t->unmatched++;
+	if ((unsigned)r > t->rmax) {
+		t->invalid++;
+		t->reads_misuse += how != LEFT_UNREAD;
 		return;
 	}
-	f = &t->stack[--t->depth];
+	if ((uintptr_t)f >= t->fend) {
+		t->fp = (uintptr_t)f; /* the leave of an ignored enter */
+		t->reads_misuse += how != LEFT_UNREAD;
+		return;
+	}
+	if (how != LEFT_RAW) {
+		refresh(t); /* the open frames become full; the fast path may be on after it */
+		read_all(t, now);
+	}
+	if (f == &t->floor || RG_KEY_REGION(f->key) != r) {
+		t->unmatched++;
+		t->reads_misuse++;
+		return;
+	}
+	if (how == LEFT_RAW) {
+		raw_to_full(t, now);
+		if (!(f->key & RG_FULL))
+			raw_to_full(t, f->start);
+	}
+	t->fp = (uintptr_t)f;
 	row = ROW(t, r);
 	row[0]++;
-	if (__builtin_expect(fast && f->gen == t->c.gen, 1)) {
-		const uint64_t *__restrict mask = t->c.mask;
-		const int n = t->c.n;
-
-		if (__builtin_expect(!t->c.ident, 0)) {
-			add_mapped(t, f, now, row);
-			return;
-		}
-		uint64_t *__restrict top = t->depth == 0 ? t->top : t->top_nested;
-		uint64_t *__restrict acc = row + 1;
-		const uint64_t *__restrict start = f->start;
-
-		/* Unrolled as read_fast. Nested frames add into a row nobody reads: one branch less. */
-		switch (n) {
-		RG_CASES(RG_ADD_ONE)
-		default:
-			break;
-		}
-		return;
-	}
-	/* Full counts at both ends: a frame entered on the slow path (now raw: made full with the cache it was read
-	 * under), or the slow read above (every open frame was made full). */
-	add_full(t, f, now, fast, row);
+	add_full(t, f, now, row);
 }
 
-void pmctool_region_enter(pmctool_region_t region)
+/* now stays in registers on the specialized fast path: a copy of it goes to the slow one. */
+static inline __attribute__((always_inline)) void leave_raw(struct rg_thread *t, int r, uint64_t *now, int n,
+							    bool ident)
 {
-	struct rg_thread *t = current();
+	uint64_t v[RG_EV];
 
-	if (!t)
-		return;
-	if (__builtin_expect((unsigned)region >= PMCTOOL_REGIONS_MAX, 0)) {
-		t->invalid++;
+	if (!ident) {
+		leave_rest(t, r, now, LEFT_RAW);
 		return;
 	}
-	enter_region(t, region);
+
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++)
+		v[k] = now[k];
+	leave_rest(t, r, v, LEFT_RAW);
+}
+
+static void __attribute__((noinline)) leave_off(struct rg_thread *t, int r)
+{
+	leave_rest(t, r, NULL, LEFT_UNREAD);
+}
+
+/*
+ * The leave: the reads first (what comes after them is outside the region), validated by the locks' sum; then one
+ * comparison of the innermost frame's key with the handle (a raw frame of this region: so the handle is valid and
+ * the frame is not the floor), one of the frame with the stack's end (the leave of an ignored enter). n and ident are
+ * constants in the specialized copies: the loops unroll, the row's stride is known. Nested frames add into their own
+ * depth's sums, which nobody reads: no branch on the depth.
+ */
+static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t, int r, const int n, const bool ident)
+{
+	const struct rg_cache *c = &t->c;
+	struct rg_frame *f;
+	uint64_t now[RG_EV], *row;
+
+	if (!ident)
+		memset(now, 0, sizeof(now)); /* the mapped copy: its n is not known here, nor to the compiler's warnings */
+	read_raw(c, n, now);
+	if (__builtin_expect(lock_sum(c, n) != c->locksum, 0)) {
+		leave_rest(t, r, NULL, LEFT_STALE);
+		return;
+	}
+	f = (struct rg_frame *)(t->fp - sizeof(struct rg_frame));
+	if (__builtin_expect((uintptr_t)f >= t->fend || f->key != (uint32_t)r, 0)) {
+		leave_raw(t, r, now, n, ident);
+		return;
+	}
+	t->fp = (uintptr_t)f;
+	row = &t->acc[(uint32_t)r * (size_t)(1 + (ident ? n : t->nev))];
+	row[0]++;
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++) {
+		int i = ident ? k : c->map[k];
+		uint64_t d = (now[k] - f->start[k]) & c->ctr[k].mask;
+
+		row[1 + i] += d;
+		f->sum[i] += d;
+	}
+}
+
+/* Where an event failed to open: the cache's order mapped to the events'. */
+static void enter_mapped(struct rg_thread *t, int r)
+{
+	if (t->c.n > RG_EV)
+		__builtin_unreachable();
+	enter_fast(t, r, t->c.n);
+}
+
+static void leave_mapped(struct rg_thread *t, int r)
+{
+	if (t->c.n > RG_EV)
+		__builtin_unreachable();
+	leave_fast(t, r, t->c.n, false);
+}
+
+/* Every event opened: a copy of enter and leave for each number of counters. */
+#define RG_IDENT(n) \
+	static void enter_##n(struct rg_thread *t, int r) { enter_fast(t, r, n); } \
+	static void leave_##n(struct rg_thread *t, int r) { leave_fast(t, r, n, true); }
+RG_IDENT(1) RG_IDENT(2) RG_IDENT(3) RG_IDENT(4) RG_IDENT(5) RG_IDENT(6) RG_IDENT(7) RG_IDENT(8)
+RG_IDENT(9) RG_IDENT(10) RG_IDENT(11) RG_IDENT(12) RG_IDENT(13) RG_IDENT(14) RG_IDENT(15) RG_IDENT(16)
+static rg_fn *const enter_ident[RG_EV + 1] = { enter_off, enter_1, enter_2, enter_3, enter_4, enter_5, enter_6,
+	enter_7, enter_8, enter_9, enter_10, enter_11, enter_12, enter_13, enter_14, enter_15, enter_16 };
+static rg_fn *const leave_ident[RG_EV + 1] = { leave_off, leave_1, leave_2, leave_3, leave_4, leave_5, leave_6,
+	leave_7, leave_8, leave_9, leave_10, leave_11, leave_12, leave_13, leave_14, leave_15, leave_16 };
+_Static_assert(RG_EV == 16, "one copy of enter and leave per number of counters");
+
+/* The calling thread's enter and leave: one indirect jump (a thread before its first use has nil's). */
+void pmctool_region_enter(pmctool_region_t region)
+{
+	struct rg_thread *t = self;
+
+	t->enter(t, region);
 }
 
 void pmctool_region_leave(pmctool_region_t region)
 {
 	struct rg_thread *t = self;
 
-	if (!t)
-		return;
-	if (__builtin_expect((unsigned)region >= PMCTOOL_REGIONS_MAX, 0)) {
-		t->invalid++;
-		return;
-	}
-	if (__builtin_expect(t->too_deep > 0, 0) && t->depth == PMCTOOL_REGION_DEPTH_MAX) {
-		t->too_deep--; /* the leave of an enter that was ignored */
-		return;
-	}
-	leave_region(t, region);
+	t->leave(t, region);
 }
 
 /* Lock-free: names below the published count never change. -1 when absent. */
@@ -536,7 +645,7 @@ int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls
 	if ((unsigned)region >= PMCTOOL_REGIONS_MAX)
 		return -EINVAL;
 	*ret_calls = 0;
-	if (!t)
+	if (t == &nil)
 		return 0;
 	row = ROW(t, region);
 	*ret_calls = row[0];
@@ -547,8 +656,7 @@ int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls
 
 const char *pmctool_regions_read_method(void)
 {
-	const struct rg_thread *t = self;
-
+	const struct rg_thread *t = self == &nil ? NULL : self;
 	uint64_t inproc = t ? reads_inproc(t) : 0;
 
 	if (!t || (!inproc && !t->reads_syscall))
@@ -625,7 +733,7 @@ static void after_fork_child(void)
 	/* The old records stay allocated (another thread of the parent may have been writing one). */
 	threads = NULL;
 	nthreads = 0;
-	self = NULL;
+	self = &nil;
 	pthread_mutex_init(&lock, NULL);
 }
 

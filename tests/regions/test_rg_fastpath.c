@@ -103,9 +103,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	if (self) {
+	if (self != &nil) {
 		memset(self->page, 0, sizeof(self->page)); /* not the kernel's: never unmapped */
 		self->c.on = false;
+		choose_path(self);
 	}
 	return 0;
 }
@@ -136,18 +137,26 @@ static const struct {
 	int line;
 	const char *what;
 	bool near_wrap; /* before the region: every counter rescheduled 9 short of its end, so the region's counts wrap it */
+	int moved_before; /* before the region's enter, events rescheduled (1: one, 4: all): its fast read is stale */
 	enum step steps[8];
 } rows[] = {
-	{ __LINE__, "nothing changes: the fast path at both ends", false, { COUNT, END } },
-	{ __LINE__, "every event rescheduled inside the region", false, { COUNT, RESCHED, COUNT, END } },
-	{ __LINE__, "one event rescheduled inside the region", false, { COUNT, RESCHED_ONE, COUNT, END } },
-	{ __LINE__, "the counters wrap inside the region (before the kernel's overflow update)", true, { COUNT, END } },
-	{ __LINE__, "nested, rescheduled inside the inner region", false,
+	{ __LINE__, "nothing changes: the fast path at both ends", false, 0, { COUNT, END } },
+	{ __LINE__, "every event rescheduled inside the region", false, 0, { COUNT, RESCHED, COUNT, END } },
+	{ __LINE__, "one event rescheduled inside the region", false, 0, { COUNT, RESCHED_ONE, COUNT, END } },
+	{ __LINE__, "the counters wrap inside the region (before the kernel's overflow update)", true, 0, { COUNT, END } },
+	{ __LINE__, "nested, rescheduled inside the inner region", false, 0,
 	  { COUNT, ENTER_B, RESCHED, COUNT, LEAVE_B, COUNT, END } },
-	{ __LINE__, "nested, rescheduled between the inner region and the end", false,
+	{ __LINE__, "nested, rescheduled between the inner region and the end", false, 0,
 	  { ENTER_B, COUNT, LEAVE_B, RESCHED_ONE, COUNT, END } },
-	{ __LINE__, "nested, both wrap", true, { ENTER_B, COUNT, LEAVE_B, END } },
-	{ __LINE__, "rescheduled twice", false, { RESCHED, COUNT, RESCHED, COUNT, END } },
+	{ __LINE__, "nested, both wrap", true, 0, { ENTER_B, COUNT, LEAVE_B, END } },
+	{ __LINE__, "rescheduled twice", false, 0, { RESCHED, COUNT, RESCHED, COUNT, END } },
+	{ __LINE__, "every event rescheduled just before the enter: its fast read is discarded", false, 4, { COUNT, END } },
+	{ __LINE__, "one event rescheduled just before the enter", false, 1, { COUNT, END } },
+	{ __LINE__, "moved before the enter, then nested on the fast path", false, 4,
+	  { COUNT, ENTER_B, COUNT, LEAVE_B, COUNT, END } },
+	{ __LINE__, "moved before the enter and inside the inner region", false, 1,
+	  { ENTER_B, COUNT, RESCHED_ONE, COUNT, LEAVE_B, END } },
+	{ __LINE__, "moved before the enter, wrapping inside", true, 4, { COUNT, END } },
 };
 
 static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do(void **state)
@@ -166,6 +175,12 @@ static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages
 			/* one pair takes the cache again: the region below starts and ends on the fast path */
 			pmctool_region_enter(reg_warm);
 			pmctool_region_leave(reg_warm);
+		}
+		for (int i = 0; i < rows[r].moved_before; i++) {
+			int e = rows[r].moved_before == 1 ? 1 : i;
+
+			schedule(e, next_idx, rows[r].near_wrap ? wmask(width[e]) - 9 : (UINT64_C(1) << (width[e] - 1)) + 5);
+			next_idx = next_idx + 1 < NHW ? next_idx + 1 : 10;
 		}
 		counts(reg_a, &ca, a0);
 		counts(reg_b, &cb, b0);
@@ -237,6 +252,44 @@ static void test_fastpath_with_an_event_that_failed_to_open_injected_counters(vo
 	fake[0].lock += 2;
 }
 
+/* Misuse on the fast path (the leave reads before it looks at its frame): a leave of another region, of an invalid
+ * handle, at depth 0, and enters beyond the depth limit are counted as misuse, and the open region's counts stay
+ * exact. */
+static void test_fastpath_misuse_counted_and_counts_exact_injected_counters(void **state)
+{
+	unsigned long long a0[NEV], ca = 0;
+	uint64_t t0[NEV], want[NEV], unmatched = self->unmatched, invalid = self->invalid, deep = self->deep_ignored;
+
+	(void)state;
+	pmctool_region_enter(reg_warm);
+	pmctool_region_leave(reg_warm); /* the cache is taken: the calls below are on the fast path */
+	assert_true(self->c.on);
+	pmctool_region_leave(reg_a); /* depth 0 */
+	counts(reg_a, &ca, a0);
+	memcpy(t0, truth, sizeof(t0));
+	pmctool_region_enter(reg_a);
+	count_all(300);
+	pmctool_region_leave(reg_b);    /* not the innermost */
+	pmctool_region_leave(-5);       /* invalid */
+	pmctool_region_leave(1 << 20);  /* invalid */
+	pmctool_region_enter(-5);       /* invalid */
+	for (int k = 0; k < PMCTOOL_REGION_DEPTH_MAX + 3; k++)
+		pmctool_region_enter(reg_b); /* 63 open, 4 ignored */
+	count_all(7);
+	for (int k = 0; k < PMCTOOL_REGION_DEPTH_MAX + 3; k++)
+		pmctool_region_leave(reg_b);
+	count_all(11);
+	pmctool_region_leave(reg_a);
+	for (int i = 0; i < NEV; i++)
+		want[i] = truth[i] - t0[i];
+	expect_growth(reg_a, a0, ca, want, 1);
+	assert_int_equal(self->unmatched - unmatched, 2);
+	assert_int_equal(self->invalid - invalid, 3);
+	assert_int_equal(self->deep_ignored - deep, 4);
+	assert_int_equal(pmc_rg_depth(self), 0);
+	assert_int_equal(pmc_rg_too_deep(self), 0);
+}
+
 int main(void)
 {
 	if (!PMC_ARCH_USER_READ) {
@@ -246,6 +299,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do),
 		cmocka_unit_test(test_fastpath_with_an_event_that_failed_to_open_injected_counters),
+		cmocka_unit_test(test_fastpath_misuse_counted_and_counts_exact_injected_counters),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

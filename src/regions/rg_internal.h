@@ -37,21 +37,17 @@ struct rg_frame {
 	char pad[512 - 16 * RG_EV - 8];
 };
 
-/* One counter of the fast path, in one line: its page's lock, its width's mask (raw deltas: arm64 32 bits, 64 for the
- * cycles), its reader. */
-struct rg_ctr {
-	const uint32_t *lock;                /* read after a compiler barrier (lock_sum) */
-	uint64_t mask;
-	pmc_arch_reader rd;
-};
-
 struct rg_thread;
-typedef void rg_fn(struct rg_thread *t, int region);
+/* The handle first: it stays in the register the public functions got it in. */
+typedef void rg_fn(int region, struct rg_thread *t);
 
 /* The fast path's cache of every counter's page (index, offset, width), valid while the pages' locks still sum to
- * locksum: a read is then one counter read and one lock load. */
+ * locksum: a read is then one counter read and one lock load. One array per field: on arm64 neighbours load in
+ * pairs (ldp); x86 reaches any of them as a memory operand. */
 struct rg_cache {
-	struct rg_ctr ctr[RG_EV];
+	pmc_arch_reader rd[RG_EV];           /* each counter's reader */
+	const uint32_t *lock[RG_EV];         /* its page's lock, read after a compiler barrier (lock_sum) */
+	uint64_t mask[RG_EV];                /* its width's mask, for raw deltas (arm64: 32 bits, 64 for the cycles) */
 	uint32_t locksum;                    /* the locks' sum (mod 2^32) when the cache was taken */
 	bool on;                             /* every opened counter is readable in process */
 	bool ident;                          /* map is the identity: every event opened */

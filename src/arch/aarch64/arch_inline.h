@@ -9,6 +9,8 @@
 
 #define PMC_ARCH_USER_READ 1
 #define PMC_ARCH_USER_READ_INSN "mrs PMEVCNTR<n>_EL0"
+/* A load/store architecture: memory adds are a load, an add and a store, and adjacent loads pair (ldp/stp). */
+#define PMC_ARCH_LOAD_STORE 1
 
 /* What a generic (PERF_TYPE_HARDWARE, PERF_TYPE_RAW) event asks so that its thread may read it in process, for code
  * without sysfs (the region library): the PMUv3 driver's "rdpmc" format term, config1 bit 1. */

@@ -8,6 +8,8 @@
 
 #define PMC_ARCH_USER_READ 1
 #define PMC_ARCH_USER_READ_INSN "RDPMC"
+/* Arithmetic takes memory operands (an add to memory is one instruction): no load/store pairing to gain. */
+#define PMC_ARCH_LOAD_STORE 0
 
 struct perf_event_attr;
 /* What a generic (PERF_TYPE_HARDWARE, PERF_TYPE_RAW) event asks so that its thread may read it in process, for code

@@ -487,32 +487,15 @@ static void __attribute__((noinline)) leave_off(int r, struct rg_thread *t)
 /* The sums of a raw frame. On a load/store architecture the row, the frame's depth's sums and the frame's starts are
  * told apart (restrict: the loads and stores pair, arm64 ldp/stp, 9 instructions less a leave with 4 counters); x86
  * adds to memory in one instruction each, and restrict there only makes the compiler vectorize the sums (24 more). */
-static inline __attribute__((always_inline)) void add_deltas_paired(uint64_t *__restrict acc,
-								    uint64_t *__restrict sum,
-								    const uint64_t *__restrict start, uint64_t *now,
-								    const struct rg_cache *c, const int n,
-								    const bool ident)
+#if PMC_ARCH_LOAD_STORE
+#define RG_SUMS_APART __restrict
+#else
+#define RG_SUMS_APART
+#endif
+static inline __attribute__((always_inline)) void add_deltas(uint64_t *RG_SUMS_APART acc, uint64_t *RG_SUMS_APART sum,
+							     const uint64_t *RG_SUMS_APART start, uint64_t *now,
+							     const struct rg_cache *c, const int n, const bool ident)
 {
-#pragma GCC unroll 16
-	for (int k = 0; k < n; k++)
-		now[k] = (now[k] - start[k]) & c->mask[k];
-#pragma GCC unroll 16
-	for (int k = 0; k < n; k++) {
-		int i = ident ? k : c->map[k];
-
-		acc[i] += now[k];
-		sum[i] += now[k];
-	}
-}
-
-static inline __attribute__((always_inline)) void add_deltas(uint64_t *acc, uint64_t *sum, const uint64_t *start,
-							     uint64_t *now, const struct rg_cache *c, const int n,
-							     const bool ident)
-{
-	if (PMC_ARCH_LOAD_STORE) {
-		add_deltas_paired(acc, sum, start, now, c, n, ident);
-		return;
-	}
 #pragma GCC unroll 16
 	for (int k = 0; k < n; k++)
 		now[k] = (now[k] - start[k]) & c->mask[k];

@@ -313,8 +313,8 @@ static struct rg_thread *thread_first_use(void)
 		free(t);
 		return NULL;
 	}
-	t->fp = (uintptr_t)&t->stack[0];
-	t->fend = (uintptr_t)&t->stack[PMCTOOL_REGION_DEPTH_MAX];
+	t->top = &t->floor;
+	t->last = &t->stack[PMCTOOL_REGION_DEPTH_MAX - 1];
 	t->rmax = PMCTOOL_REGIONS_MAX - 1;
 	t->floor.key = RG_FULL;
 	t->tid = gettid();
@@ -364,18 +364,20 @@ static inline struct rg_thread *current(void)
  */
 static void __attribute__((noinline)) enter_off(int r, struct rg_thread *t)
 {
-	struct rg_frame *f = (struct rg_frame *)t->fp;
+	struct rg_frame *f = t->top + 1;
 
 	if ((unsigned)r > t->rmax) {
 		t->invalid++;
 		return;
 	}
-	t->fp += sizeof(*f);
-	if ((uintptr_t)f >= t->fend) {
+	if (t->top >= t->last) {
 		t->deep_ignored++;
+		t->too_deep++;
+		t->top->key |= RG_DEEP;
 		return;
 	}
 	f->key = (uint32_t)r | RG_FULL;
+	t->top = f;
 	refresh(t);
 	read_all(t, f->start);
 }
@@ -390,18 +392,19 @@ static void __attribute__((noinline)) enter_changed(struct rg_thread *t, struct 
 
 /*
  * What comes before the read is outside the region, what comes after it inside: the bookkeeping goes first. The
- * checks of the handle and the depth are one comparison each; the frame is the next free one (no multiplication).
+ * checks of the handle and the depth are one comparison each; the frame is the one above the top (no multiplication).
  */
 static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t, int r, const int n)
 {
-	struct rg_frame *f = (struct rg_frame *)t->fp;
+	struct rg_frame *f = t->top;
 
-	if (__builtin_expect((unsigned)r > t->rmax || t->fp >= t->fend, 0)) {
+	if (__builtin_expect((unsigned)r > t->rmax || f >= t->last, 0)) {
 		enter_off(r, t);
 		return;
 	}
+	f++;
 	f->key = (uint32_t)r;
-	t->fp = (uintptr_t)(f + 1);
+	t->top = f;
 	read_raw(&t->c, n, f->start);
 	if (__builtin_expect(lock_sum(&t->c, n) != t->c.locksum, 0))
 		enter_changed(t, f);
@@ -429,7 +432,7 @@ static void add_full(struct rg_thread *t, struct rg_frame *f, const uint64_t *no
  */
 static void __attribute__((noinline)) leave_rest(struct rg_thread *t, int r, uint64_t *raw, enum leave_read how)
 {
-	struct rg_frame *f = (struct rg_frame *)(t->fp - sizeof(struct rg_frame));
+	struct rg_frame *f = t->top;
 	uint64_t full[RG_EV], *now = how == LEFT_RAW ? raw : full, *row;
 
 	if ((unsigned)r > t->rmax) {
@@ -437,8 +440,9 @@ static void __attribute__((noinline)) leave_rest(struct rg_thread *t, int r, uin
 		t->reads_misuse += how != LEFT_UNREAD;
 		return;
 	}
-	if ((uintptr_t)f >= t->fend) {
-		t->fp = (uintptr_t)f; /* the leave of an ignored enter */
+	if (t->too_deep) {
+		if (!--t->too_deep) /* the leave of an ignored enter */
+			f->key &= ~RG_DEEP;
 		t->reads_misuse += how != LEFT_UNREAD;
 		return;
 	}
@@ -456,7 +460,7 @@ static void __attribute__((noinline)) leave_rest(struct rg_thread *t, int r, uin
 		if (!(f->key & RG_FULL))
 			raw_to_full(t, f->start);
 	}
-	t->fp = (uintptr_t)f;
+	t->top = f - 1;
 	row = ROW(t, r);
 	row[0]++;
 	add_full(t, f, now, row);
@@ -510,8 +514,8 @@ static inline __attribute__((always_inline)) void add_deltas(uint64_t *RG_SUMS_A
 
 /*
  * The leave: the reads first (what comes after them is outside the region), validated by the locks' sum; then one
- * comparison of the innermost frame's key with the handle (a raw frame of this region: so the handle is valid and
- * the frame is not the floor), one of the frame with the stack's end (the leave of an ignored enter). n and ident are
+ * comparison of the innermost frame's key with the handle: equal only for a raw frame of this region, so the handle
+ * is valid, the frame is not the floor, and no enter beyond the depth limit is open (its RG_DEEP). n and ident are
  * constants in the specialized copies: the loops unroll, the row's stride is known. Nested frames add into their own
  * depth's sums, which nobody reads: no branch on the depth.
  */
@@ -528,12 +532,12 @@ static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t
 		leave_rest(t, r, NULL, LEFT_STALE);
 		return;
 	}
-	f = (struct rg_frame *)(t->fp - sizeof(struct rg_frame));
-	if (__builtin_expect((uintptr_t)f >= t->fend || f->key != (uint32_t)r, 0)) {
+	f = t->top;
+	if (__builtin_expect(f->key != (uint32_t)r, 0)) {
 		leave_raw(t, r, now, n, ident);
 		return;
 	}
-	t->fp = (uintptr_t)f;
+	t->top = f - 1;
 	row = &t->acc[(uint32_t)r * (size_t)(1 + (ident ? n : t->nev))];
 	row[0]++;
 	add_deltas(row + 1, f->sum, f->start, now, c, n, ident);

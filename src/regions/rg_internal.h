@@ -6,6 +6,7 @@
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -21,8 +22,10 @@
 
 /* A frame's key: the region, with RG_FULL when start holds full counts. Keys are 64 bits and a leave compares its handle
  * zero-extended: no handle can match a full frame or the floor below the stack (key RG_FULL), so one comparison says
- * "the innermost frame is this region's and holds raw values of the current cache". */
+ * "the innermost frame is this region's and holds raw values of the current cache" (and no ignored enter is open). */
 #define RG_FULL (UINT64_C(1) << 32)
+/* On the top frame while enters beyond the depth limit are open: every leave takes the slow path, which pairs it. */
+#define RG_DEEP (UINT64_C(1) << 33)
 #define RG_KEY_REGION(k) ((int)(uint32_t)(k))
 
 /* An open region. Raw (key without RG_FULL): start holds the opened counters' raw values in the cache's order, read on
@@ -61,8 +64,8 @@ struct rg_cache {
  * complete words for a thread still running then). Never freed while the process lives: the report needs it. */
 struct rg_thread {
 	rg_fn *enter, *leave;                /* the cache's enter and leave (specialized for its counters), or slow ones */
-	uintptr_t fp;                        /* the next free frame: &stack[depth]; beyond the stack by the ignored enters */
-	uintptr_t fend;                      /* &stack[PMCTOOL_REGION_DEPTH_MAX] */
+	struct rg_frame *top;                /* the innermost open frame; &floor when none is */
+	struct rg_frame *last;               /* &stack[PMCTOOL_REGION_DEPTH_MAX - 1] */
 	unsigned rmax;                       /* the highest region handle enter takes (RG_CALIB while calibrating) */
 	struct rg_thread *next;
 	pid_t tid;
@@ -74,6 +77,7 @@ struct rg_thread {
 	struct perf_event_mmap_page *page[RG_EV];
 	struct rg_cache c;
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
+	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */
 	uint64_t *acc;                       /* (RG_CALIB + 1) rows of [calls, v[0..nev-1]] */
 	uint64_t cost[RG_EV];                /* an empty enter/leave pair as a region's own counts see it (minimum) */
 	uint64_t reads_misuse, reads_syscall; /* reads by leaves that closed nothing; counters read with read(2) */
@@ -83,18 +87,15 @@ struct rg_thread {
 	struct rg_frame stack[PMCTOOL_REGION_DEPTH_MAX];
 };
 
-/* Open frames of t (at most PMCTOOL_REGION_DEPTH_MAX), and enters beyond the limit not yet left. */
+/* Open frames of t (at most PMCTOOL_REGION_DEPTH_MAX). */
 static inline unsigned pmc_rg_depth(const struct rg_thread *t)
 {
-	uintptr_t n = (t->fp - (uintptr_t)t->stack) / sizeof(struct rg_frame);
-
-	return n < PMCTOOL_REGION_DEPTH_MAX ? (unsigned)n : PMCTOOL_REGION_DEPTH_MAX;
+	return (unsigned)(((uintptr_t)t->top + sizeof(struct rg_frame) - (uintptr_t)t->stack) / sizeof(struct rg_frame));
 }
 
-static inline uint64_t pmc_rg_too_deep(const struct rg_thread *t)
-{
-	return (t->fp - (uintptr_t)t->stack) / sizeof(struct rg_frame) - pmc_rg_depth(t);
-}
+/* The floor is the frame before stack[0]: a leave pops to it with top - 1. */
+_Static_assert(offsetof(struct rg_thread, stack) == offsetof(struct rg_thread, floor) + sizeof(struct rg_frame),
+	       "the floor is right below the stack");
 
 /* The sums over the regions entered at depth 0. */
 #define RG_TOP(t) ((t)->stack[0].sum)

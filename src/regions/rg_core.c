@@ -142,8 +142,8 @@ static void choose_path(struct rg_thread *t)
 {
 	const struct rg_cache *c = &t->c;
 
-	t->enter = !c->on ? enter_off : c->ident ? enter_ident[c->n] : enter_mapped;
-	t->leave = !c->on ? leave_off : c->ident ? leave_ident[c->n] : leave_mapped;
+	t->enter = !c->on ? enter_off : c->ident && c->lockbase ? enter_ident[c->n] : enter_mapped;
+	t->leave = !c->on ? leave_off : c->ident && c->lockbase ? leave_ident[c->n] : leave_mapped;
 }
 
 /*
@@ -197,6 +197,10 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 	}
 	c->n = k;
 	c->ident = k == t->nev;
+	c->lockbase = k ? (const char *)c->lock[0] : NULL;
+	for (int j = 1; j < k; j++)
+		if ((const char *)c->lock[j] != c->lockbase + (size_t)j * RG_PAGE_STRIDE)
+			c->lockbase = NULL;
 	c->on = on && k > 0;
 	c->locksum = sum;
 	choose_path(t);
@@ -211,10 +215,12 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
  * right counters, with no new start in between, at every read made since (this one included). The sum misses a change
  * only when the locks together moved by a multiple of 2^32, that is after 2^31 page updates between two consecutive
  * reads of one thread: the per-page comparison it replaces missed one after 2^31 updates of one page, the same bound.
- * One load and one add a counter, one branch a call.
+ * One load and one add a counter, one branch a call. Where the pages lie side by side (based), every lock is at a
+ * fixed offset from the cache's lockbase: no pointer to load.
  */
-static inline __attribute__((always_inline)) uint32_t lock_sum(const struct rg_cache *c, const int n)
+static inline __attribute__((always_inline)) uint32_t lock_sum(const struct rg_cache *c, const int n, const bool based)
 {
+	const char *base = c->lockbase;
 	uint32_t sum = 0;
 
 	/* Plain loads after a compiler barrier (the kernel's writes come while this thread is stopped): a volatile load
@@ -222,7 +228,7 @@ static inline __attribute__((always_inline)) uint32_t lock_sum(const struct rg_c
 	BARRIER();
 #pragma GCC unroll 16
 	for (int k = 0; k < n; k++)
-		sum += *c->lock[k];
+		sum += based ? *(const uint32_t *)(base + (size_t)k * RG_PAGE_STRIDE) : *c->lock[k];
 	return sum;
 }
 
@@ -260,6 +266,9 @@ static void thread_gone(void *p)
 			close(t->fd[i]);
 		t->fd[i] = -1;
 	}
+	if (t->pages)
+		munmap(t->pages, (size_t)psz * (size_t)t->nev); /* the holes of events that did not open */
+	t->pages = NULL;
 	__atomic_store_n(&t->exited, true, __ATOMIC_RELEASE);
 }
 
@@ -296,6 +305,19 @@ static void leave_none(int r, struct rg_thread *t)
 /* A thread's state before its first use: its enter takes the first use, its leave does nothing. */
 static struct rg_thread nil = { .enter = enter_first, .leave = leave_none };
 
+/* Event i's page: in the thread's reservation, at i pages, where there is one; else anywhere. NULL when it cannot be
+ * mapped (the event is then read with read(2)). */
+static struct perf_event_mmap_page *map_page(struct rg_thread *t, int i, int fd, size_t psz)
+{
+	void *p = MAP_FAILED;
+
+	if (t->pages)
+		p = mmap((char *)t->pages + (size_t)i * psz, psz, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED)
+		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 /* The calling thread's first use: its counters and accumulators. NULL when counting is off or out of memory. */
 static struct rg_thread *thread_first_use(void)
 {
@@ -318,6 +340,12 @@ static struct rg_thread *thread_first_use(void)
 	t->rmax = PMCTOOL_REGIONS_MAX - 1;
 	t->floor.key = RG_FULL;
 	t->tid = gettid();
+	if (psz == RG_PAGE_STRIDE && t->nev > 0) {
+		/* Room for the pages side by side (an event that fails to open leaves its hole unmapped, never read). */
+		void *p = mmap(NULL, (size_t)psz * (size_t)t->nev, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		t->pages = p == MAP_FAILED ? NULL : p;
+	}
 	for (int i = 0; i < t->nev; i++) {
 		int fd = pmc_rg_open(i, &t->user_only[i]);
 
@@ -325,8 +353,7 @@ static struct rg_thread *thread_first_use(void)
 		t->err[i] = fd < 0 ? -fd : 0;
 		if (fd < 0)
 			continue;
-		void *p = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, fd, 0);
-		t->page[i] = p == MAP_FAILED ? NULL : p;
+		t->page[i] = map_page(t, i, fd, (size_t)psz);
 	}
 	self = t;
 	refresh(t);
@@ -394,7 +421,7 @@ static void __attribute__((noinline)) enter_changed(struct rg_thread *t, struct 
  * What comes before the read is outside the region, what comes after it inside: the bookkeeping goes first. The
  * checks of the handle and the depth are one comparison each; the frame is the one above the top (no multiplication).
  */
-static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t, int r, const int n)
+static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t, int r, const int n, const bool based)
 {
 	struct rg_frame *f = t->top;
 
@@ -406,7 +433,7 @@ static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t
 	f->key = (uint32_t)r;
 	t->top = f;
 	read_raw(&t->c, n, f->start);
-	if (__builtin_expect(lock_sum(&t->c, n) != t->c.locksum, 0))
+	if (__builtin_expect(lock_sum(&t->c, n, based) != t->c.locksum, 0))
 		enter_changed(t, f);
 }
 
@@ -528,7 +555,7 @@ static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t
 	if (!ident)
 		memset(now, 0, sizeof(now)); /* the mapped copy: its n is not known here, nor to the compiler's warnings */
 	read_raw(c, n, now);
-	if (__builtin_expect(lock_sum(c, n) != c->locksum, 0)) {
+	if (__builtin_expect(lock_sum(c, n, ident) != c->locksum, 0)) {
 		leave_rest(t, r, NULL, LEFT_STALE);
 		return;
 	}
@@ -543,12 +570,13 @@ static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t
 	add_deltas(row + 1, f->sum, f->start, now, c, n, ident);
 }
 
-/* Where an event failed to open: the cache's order mapped to the events'. */
+/* Where an event failed to open, or the pages are not side by side: the cache's order mapped to the events', the
+ * locks through their pointers. */
 static void enter_mapped(int r, struct rg_thread *t)
 {
 	if (t->c.n > RG_EV)
 		__builtin_unreachable();
-	enter_fast(t, r, t->c.n);
+	enter_fast(t, r, t->c.n, false);
 }
 
 static void leave_mapped(int r, struct rg_thread *t)
@@ -558,9 +586,9 @@ static void leave_mapped(int r, struct rg_thread *t)
 	leave_fast(t, r, t->c.n, false);
 }
 
-/* Every event opened: a copy of enter and leave for each number of counters. */
+/* Every event opened, the pages side by side: a copy of enter and leave for each number of counters. */
 #define RG_IDENT(n) \
-	static void enter_##n(int r, struct rg_thread *t) { enter_fast(t, r, n); } \
+	static void enter_##n(int r, struct rg_thread *t) { enter_fast(t, r, n, true); } \
 	static void leave_##n(int r, struct rg_thread *t) { leave_fast(t, r, n, true); }
 RG_IDENT(1) RG_IDENT(2) RG_IDENT(3) RG_IDENT(4) RG_IDENT(5) RG_IDENT(6) RG_IDENT(7) RG_IDENT(8)
 RG_IDENT(9) RG_IDENT(10) RG_IDENT(11) RG_IDENT(12) RG_IDENT(13) RG_IDENT(14) RG_IDENT(15) RG_IDENT(16)

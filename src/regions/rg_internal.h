@@ -41,6 +41,10 @@ struct rg_frame {
 };
 
 struct rg_thread;
+/* A thread maps its events' pages side by side (event i at i pages from the first) when pages are this large: the
+ * fast path then reaches every lock from one base register, at offsets known when it is compiled. */
+#define RG_PAGE_STRIDE 4096
+
 /* The handle first: it stays in the register the public functions got it in. */
 typedef void rg_fn(int region, struct rg_thread *t);
 
@@ -52,6 +56,7 @@ struct rg_cache {
 	const uint32_t *lock[RG_EV];         /* its page's lock, read after a compiler barrier (lock_sum) */
 	uint64_t mask[RG_EV];                /* its width's mask, for raw deltas (arm64: 32 bits, 64 for the cycles) */
 	uint32_t locksum;                    /* the locks' sum (mod 2^32) when the cache was taken */
+	const char *lockbase;                /* counter k's lock at lockbase + k * RG_PAGE_STRIDE, or NULL (use lock[]) */
 	bool on;                             /* every opened counter is readable in process */
 	bool ident;                          /* map is the identity: every event opened */
 	int n;                               /* the opened counters: the arrays below are theirs, in this order */
@@ -75,6 +80,7 @@ struct rg_thread {
 	int err[RG_EV];                      /* errno of the failed open, 0 */
 	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
 	struct perf_event_mmap_page *page[RG_EV];
+	void *pages;                         /* the reservation the pages are mapped into (nev pages), or NULL */
 	struct rg_cache c;
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
 	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */

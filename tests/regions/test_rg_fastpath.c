@@ -36,7 +36,13 @@ static inline uint64_t hw_read_reader(uint32_t r)
 #include "regions/rg_core.c"
 
 #define NEV 4
-static struct perf_event_mmap_page fake[NEV];
+/* The fake pages, side by side as the library maps the real ones (fk[i] = event i's page); in reverse order for the
+ * runs that prove the path for pages that are not (the locks through their pointers). */
+static union {
+	struct perf_event_mmap_page pg;
+	char stride[RG_PAGE_STRIDE];
+} fakemem[NEV];
+static struct perf_event_mmap_page *fk[NEV];
 static uint64_t truth[NEV];  /* what each event has counted so far */
 static unsigned width[NEV] = { 48, 48, 32, 64 };
 
@@ -55,19 +61,19 @@ static uint64_t wmask(unsigned w)
 /* The kernel puts event i on counter idx, starting it at half its range plus a little, and updates the page. */
 static void schedule(int i, uint32_t idx, uint64_t start)
 {
-	fake[i].lock++;
+	fk[i]->lock++;
 	hw[idx] = start & wmask(width[i]);
-	fake[i].index = idx;
-	fake[i].pmc_width = (uint16_t)width[i];
-	fake[i].offset = truth[i] - sext(hw[idx], width[i]);
-	fake[i].lock++;
+	fk[i]->index = idx;
+	fk[i]->pmc_width = (uint16_t)width[i];
+	fk[i]->offset = truth[i] - sext(hw[idx], width[i]);
+	fk[i]->lock++;
 }
 
 /* Event i counts k more. */
 static void count(int i, uint64_t k)
 {
 	truth[i] += k;
-	hw[fake[i].index] = (hw[fake[i].index] + k) & wmask(width[i]);
+	hw[fk[i]->index] = (hw[fk[i]->index] + k) & wmask(width[i]);
 }
 
 static void count_all(uint64_t k)
@@ -93,9 +99,10 @@ static int setup(void **state)
 	if (pmctool_thread_init() < 0 || self->nev != NEV)
 		return -1;
 	for (int i = 0; i < NEV; i++) {
-		fake[i].capabilities = 1ull << 2;
+		fk[i] = &fakemem[i].pg;
+		fk[i]->capabilities = 1ull << 2;
 		schedule(i, (uint32_t)(i + 1), (UINT64_C(1) << (width[i] - 1)) + 7);
-		self->page[i] = &fake[i];
+		self->page[i] = fk[i];
 	}
 	return 0;
 }
@@ -159,11 +166,10 @@ static const struct {
 	{ __LINE__, "moved before the enter, wrapping inside", true, 4, { COUNT, END } },
 };
 
-static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do(void **state)
+static void run_rows(void)
 {
 	static uint32_t next_idx = 10;
 
-	(void)state;
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		unsigned long long a0[NEV], b0[NEV], ca = 0, cb = 0;
 		uint64_t in_a[NEV] = { 0 }, in_b[NEV] = { 0 }, t0[NEV], tb[NEV];
@@ -171,7 +177,7 @@ static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages
 
 		if (rows[r].near_wrap) {
 			for (int i = 0; i < NEV; i++)
-				schedule(i, fake[i].index, wmask(width[i]) - 9);
+				schedule(i, fk[i]->index, wmask(width[i]) - 9);
 			/* one pair takes the cache again: the region below starts and ends on the fast path */
 			pmctool_region_enter(reg_warm);
 			pmctool_region_leave(reg_warm);
@@ -225,6 +231,39 @@ static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages
 	}
 }
 
+/* The pages side by side (as the library maps them): the specialized copies, locks from one base. */
+static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do(void **state)
+{
+	(void)state;
+	run_rows();
+	assert_true(self->enter == enter_ident[NEV] && self->leave == leave_ident[NEV]);
+}
+
+/* Event i's page moves to where event NEV-1-i's was: the pages are no longer side by side in the events' order. */
+static void reverse_pages(void)
+{
+	struct perf_event_mmap_page saved[NEV];
+
+	for (int i = 0; i < NEV; i++)
+		saved[i] = *fk[i];
+	for (int i = 0; i < NEV; i++) {
+		fk[i] = &fakemem[NEV - 1 - i].pg;
+		*fk[i] = saved[i];
+		fk[i]->lock += 2; /* the kernel's next update, as far as the cache can tell */
+		self->page[i] = fk[i];
+	}
+}
+
+/* The same rows with pages that are not side by side: the mapped copies, locks through their pointers. */
+static void test_fastpath_counts_exact_with_pages_apart_injected_counters(void **state)
+{
+	(void)state;
+	reverse_pages();
+	run_rows();
+	assert_true(self->enter == enter_mapped && self->leave == leave_mapped);
+	reverse_pages();
+}
+
 /* An event that failed to open counts 0 and leaves the others on the fast path (mapped sums). */
 static void test_fastpath_with_an_event_that_failed_to_open_injected_counters(void **state)
 {
@@ -235,7 +274,7 @@ static void test_fastpath_with_an_event_that_failed_to_open_injected_counters(vo
 	(void)state;
 	self->fd[2] = -1; /* as a failed open leaves it: no descriptor, no page */
 	self->page[2] = NULL;
-	fake[0].lock += 2; /* a change: the next read takes the cache again, without event 2 */
+	fk[0]->lock += 2; /* a change: the next read takes the cache again, without event 2 */
 	counts(reg_a, &ca, a0);
 	memcpy(t0, truth, sizeof(t0));
 	pmctool_region_enter(reg_a);
@@ -248,8 +287,8 @@ static void test_fastpath_with_an_event_that_failed_to_open_injected_counters(vo
 	/* the first read after the change was slow: event 2 read 0 there too (fd -1) */
 	expect_growth(reg_a, a0, ca, want, 1);
 	self->fd[2] = saved;
-	self->page[2] = &fake[2];
-	fake[0].lock += 2;
+	self->page[2] = fk[2];
+	fk[0]->lock += 2;
 }
 
 /* Misuse on the fast path (the leave reads before it looks at its frame): a leave of another region, of an invalid
@@ -298,6 +337,7 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do),
+		cmocka_unit_test(test_fastpath_counts_exact_with_pages_apart_injected_counters),
 		cmocka_unit_test(test_fastpath_with_an_event_that_failed_to_open_injected_counters),
 		cmocka_unit_test(test_fastpath_misuse_counted_and_counts_exact_injected_counters),
 	};

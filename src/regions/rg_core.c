@@ -38,6 +38,15 @@ static __thread struct rg_thread *self __attribute__((tls_model("initial-exec"))
 #ifndef PMC_RG_READER_READ
 #define PMC_RG_READER_OF pmc_arch_reader_of
 #define PMC_RG_READER_READ pmc_arch_reader_read
+/* The architecture's chain of reads (arm64), for the specialized copies of up to PMC_RG_CHAIN_MAX counters. */
+#define PMC_RG_CHAIN_MAX PMC_ARCH_CHAIN_MAX
+#define PMC_RG_CHAIN_OF pmc_arch_chain_of
+#define PMC_RG_CHAIN_READ pmc_arch_chain_read
+#else
+/* Injected readers: one by one. */
+#define PMC_RG_CHAIN_MAX 0
+#define PMC_RG_CHAIN_OF(idx, slot) PMC_RG_READER_OF(idx)
+#define PMC_RG_CHAIN_READ(c, n, out) ((void)(c), (void)(n), (void)(out))
 #endif
 
 #define ONCE(x) (*(const volatile __typeof__(x) *)&(x))
@@ -191,6 +200,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 		c->mask[k] = c->sh[k] ? (UINT64_C(1) << (64u - c->sh[k])) - 1 : UINT64_MAX;
 		c->lock[k] = &pg->lock;
 		c->rd[k] = PMC_RG_READER_OF(idx);
+		c->chain[k] = PMC_RG_CHAIN_OF(idx, k);
 		c->off[k] = off;
 		sum += seq;
 		k++;
@@ -232,8 +242,13 @@ static inline __attribute__((always_inline)) uint32_t lock_sum(const struct rg_c
 	return sum;
 }
 
-static inline __attribute__((always_inline)) void read_raw(const struct rg_cache *c, const int n, uint64_t *out)
+static inline __attribute__((always_inline)) void read_raw(const struct rg_cache *c, const int n, const bool chained,
+							   uint64_t *out)
 {
+	if (chained && n <= PMC_RG_CHAIN_MAX) {
+		PMC_RG_CHAIN_READ(c->chain, n, out);
+		return;
+	}
 #pragma GCC unroll 16
 	for (int k = 0; k < n; k++)
 		out[k] = PMC_RG_READER_READ(c->rd[k]);
@@ -432,7 +447,7 @@ static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t
 	f++;
 	f->key = (uint32_t)r;
 	t->top = f;
-	read_raw(&t->c, n, f->start);
+	read_raw(&t->c, n, based, f->start);
 	if (__builtin_expect(lock_sum(&t->c, n, based) != t->c.locksum, 0))
 		enter_changed(t, f);
 }
@@ -554,7 +569,7 @@ static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t
 
 	if (!ident)
 		memset(now, 0, sizeof(now)); /* the mapped copy: its n is not known here, nor to the compiler's warnings */
-	read_raw(c, n, now);
+	read_raw(c, n, ident, now);
 	if (__builtin_expect(lock_sum(c, n, ident) != c->locksum, 0)) {
 		leave_rest(t, r, NULL, LEFT_STALE);
 		return;

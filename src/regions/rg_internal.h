@@ -53,6 +53,7 @@ typedef void rg_fn(int region, struct rg_thread *t);
  * pairs (ldp); x86 reaches any of them as a memory operand. */
 struct rg_cache {
 	pmc_arch_reader rd[RG_EV];           /* each counter's reader */
+	pmc_arch_reader chain[RG_EV];        /* its reader in the architecture's chain (arm64), slot k for counter k */
 	const uint32_t *lock[RG_EV];         /* its page's lock, read after a compiler barrier (lock_sum) */
 	uint64_t mask[RG_EV];                /* its width's mask, for raw deltas (arm64: 32 bits, 64 for the cycles) */
 	uint32_t locksum;                    /* the locks' sum (mod 2^32) when the cache was taken */

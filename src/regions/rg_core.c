@@ -424,10 +424,10 @@ static void __attribute__((noinline)) enter_off(int r, struct rg_thread *t)
 	read_all(t, f->start);
 }
 
-/* A fast enter whose reads a changed page may have made wrong: its frame is read again, in full, under a new cache. */
+/* A fast enter whose reads a changed page may have made wrong: its frame is read again, in full, under a new cache
+ * (refresh turns it full with the other raw frames first; read_all then replaces its starts). */
 static void __attribute__((noinline)) enter_changed(struct rg_thread *t, struct rg_frame *f)
 {
-	f->key |= RG_FULL; /* not one of the raw frames refresh converts */
 	refresh(t);
 	read_all(t, f->start);
 }

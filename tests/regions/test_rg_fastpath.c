@@ -188,6 +188,8 @@ static void run_rows(void)
 			schedule(e, next_idx, rows[r].near_wrap ? wmask(width[e]) - 9 : (UINT64_C(1) << (width[e] - 1)) + 5);
 			next_idx = next_idx + 1 < NHW ? next_idx + 1 : 10;
 		}
+		if (rows[r].moved_before)
+			count_all(5); /* on the new counters only: a read of the old ones at the enter would miss this */
 		counts(reg_a, &ca, a0);
 		counts(reg_b, &cb, b0);
 		memcpy(t0, truth, sizeof(t0));
@@ -315,8 +317,14 @@ static void test_fastpath_misuse_counted_and_counts_exact_injected_counters(void
 	for (int k = 0; k < PMCTOOL_REGION_DEPTH_MAX + 3; k++)
 		pmctool_region_enter(reg_b); /* 63 open, 4 ignored */
 	count_all(7);
-	for (int k = 0; k < PMCTOOL_REGION_DEPTH_MAX + 3; k++)
+	for (int k = 0; k < 4; k++)
+		pmctool_region_leave(reg_b); /* the leaves of the 4 ignored enters: every real frame stays open */
+	assert_int_equal(pmc_rg_depth(self), PMCTOOL_REGION_DEPTH_MAX);
+	assert_int_equal(self->too_deep, 0);
+	assert_false(self->top->key & RG_DEEP); /* the innermost b's leave is on the fast path again */
+	for (int k = 0; k < PMCTOOL_REGION_DEPTH_MAX - 1; k++)
 		pmctool_region_leave(reg_b);
+	assert_true(self->top == &self->stack[0]);
 	count_all(11);
 	pmctool_region_leave(reg_a);
 	for (int i = 0; i < NEV; i++)

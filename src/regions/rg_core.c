@@ -18,9 +18,6 @@
 struct rg_global pmc_rg = { .chan_fd = -1, .exit_status = -1 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static char names[PMCTOOL_REGIONS_MAX][PMCTOOL_REGION_NAME_MAX + 1];
-static unsigned nnames;                  /* published with release: names below it never change */
-static uint64_t bad_names;
 static struct rg_thread *threads;        /* published with release */
 static unsigned nthreads;
 static bool finished;
@@ -629,41 +626,6 @@ __attribute__((noinline)) void pmctool_region_leave(pmctool_region_t region)
 	t->leave(region, t);
 }
 
-/* Lock-free: names below the published count never change. -1 when absent. */
-static int lookup(const char *name)
-{
-	unsigned n = __atomic_load_n(&nnames, __ATOMIC_ACQUIRE);
-
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return (int)i;
-	return -1;
-}
-
-pmctool_region_t pmctool_region(const char *name)
-{
-	int r;
-
-	if (!name || !*name || strlen(name) > PMCTOOL_REGION_NAME_MAX || strchr(name, '\n')) {
-		__atomic_fetch_add(&bad_names, 1, __ATOMIC_RELAXED);
-		return PMCTOOL_REGION_INVALID;
-	}
-	r = lookup(name);
-	if (r >= 0)
-		return r;
-	pthread_mutex_lock(&lock);
-	r = lookup(name);
-	if (r < 0 && nnames < PMCTOOL_REGIONS_MAX) {
-		strcpy(names[nnames], name);
-		r = (int)nnames;
-		__atomic_store_n(&nnames, nnames + 1, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&lock);
-	if (r < 0)
-		__atomic_fetch_add(&bad_names, 1, __ATOMIC_RELAXED);
-	return r;
-}
-
 void pmctool_region_begin(const char *name)
 {
 	if (pmc_rg.mode == RG_OFF)
@@ -680,7 +642,7 @@ void pmctool_region_end(const char *name)
 		pmctool_region_leave(PMCTOOL_REGION_INVALID);
 		return;
 	}
-	int r = lookup(name);
+	int r = pmc_rg_lookup(name);
 	struct rg_thread *t = current(); /* a leave before the thread's first enter is misuse to count too */
 
 	if (r < 0) {
@@ -741,21 +703,6 @@ struct rg_thread *pmc_rg_threads(void)
 	return __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
 }
 
-unsigned pmc_rg_nregions(void)
-{
-	return __atomic_load_n(&nnames, __ATOMIC_ACQUIRE);
-}
-
-const char *pmc_rg_region_name(unsigned id)
-{
-	return names[id];
-}
-
-uint64_t pmc_rg_bad_names(void)
-{
-	return __atomic_load_n(&bad_names, __ATOMIC_RELAXED);
-}
-
 int pmctool_regions_finish(void)
 {
 	int r = 0;
@@ -800,6 +747,7 @@ static void after_fork_child(void)
 	nthreads = 0;
 	self = &nil;
 	pthread_mutex_init(&lock, NULL);
+	pmc_rg_names_after_fork();
 }
 
 static void __attribute__((constructor)) rg_init(void)

@@ -135,6 +135,9 @@ int pmc_rg_open(int i, bool *ret_user_only) RG_HIDDEN;
 
 /* Every thread that entered a region, newest first (a consistent list: threads are only ever added). */
 struct rg_thread *pmc_rg_threads(void) RG_HIDDEN;
+/* rg_names.c: a registered name's handle, -1 when absent (no lock); the child's side of a fork. */
+int pmc_rg_lookup(const char *name) RG_HIDDEN;
+void pmc_rg_names_after_fork(void) RG_HIDDEN;
 /* Region names registered so far: the count and each name. */
 unsigned pmc_rg_nregions(void) RG_HIDDEN;
 const char *pmc_rg_region_name(unsigned id) RG_HIDDEN;

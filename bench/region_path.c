@@ -36,7 +36,11 @@ static inline uint64_t timer_as_reader(pmc_arch_reader r)
 #define PMC_RG_READER_READ timer_as_reader
 #include "regions/rg_core.c"
 
-static struct perf_event_mmap_page fake[RG_EV];
+/* Side by side, as the library maps the real pages (the path every thread gets where pages are 4 KiB). */
+static union {
+	struct perf_event_mmap_page pg;
+	char stride[RG_PAGE_STRIDE];
+} fake[RG_EV];
 
 void path_pairs(pmctool_region_t r, long n);
 
@@ -72,12 +76,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < 4; i++) {
-		fake[i].capabilities = 1ull << 2; /* cap_user_rdpmc */
-		fake[i].index = 1;
-		fake[i].pmc_width = 48;
-		self->page[i] = &fake[i];
+		fake[i].pg.capabilities = 1ull << 2; /* cap_user_rdpmc */
+		fake[i].pg.index = 1;
+		fake[i].pg.pmc_width = 48;
+		self->page[i] = &fake[i].pg;
 	}
 	path_pairs(r, n);
+	if (self->enter != enter_ident[4] || self->leave != leave_ident[4]) {
+		fprintf(stderr, "region_path: the pairs did not run on the path for 4 counters with pages side by side\n");
+		return 1;
+	}
 	if (strcmp(pmctool_regions_read_method(), "in process and read(2)")) {
 		fprintf(stderr, "region_path: the fake pages were not read in process (%s)\n",
 			pmctool_regions_read_method());

@@ -29,6 +29,25 @@
 #include "arch/generic/arch_inline.h"
 #endif
 
+/* Architectures without a chain of counter reads (arm64 has one, arch_inline.h): the region library reads its
+ * counters one by one. pmc_arch_chain_of(index, slot) prepares counter index's read for slot slot of the chain,
+ * pmc_arch_chain_read(c, n, out) reads n counters (n <= PMC_ARCH_CHAIN_MAX) into out. */
+#ifndef PMC_ARCH_CHAIN_MAX
+#define PMC_ARCH_CHAIN_MAX 0
+
+static inline pmc_arch_reader pmc_arch_chain_of(uint32_t index, int slot)
+{
+	(void)slot;
+	return pmc_arch_reader_of(index);
+}
+
+static inline void pmc_arch_chain_read(const pmc_arch_reader *c, const int n, uint64_t *out)
+{
+	for (int k = 0; k < n; k++)
+		out[k] = pmc_arch_reader_read(c[k]);
+}
+#endif
+
 /* The architecture pmctool was built for: "x86_64", "aarch64", or the compiler's name for another. */
 const char *pmc_arch_name(void);
 

@@ -18,15 +18,14 @@
 struct rg_global pmc_rg = { .chan_fd = -1, .exit_status = -1 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static char names[PMCTOOL_REGIONS_MAX][PMCTOOL_REGION_NAME_MAX + 1];
-static unsigned nnames;                  /* published with release: names below it never change */
-static uint64_t bad_names;
 static struct rg_thread *threads;        /* published with release */
 static unsigned nthreads;
 static bool finished;
 static pthread_key_t thread_key;
 
-static __thread struct rg_thread *self __attribute__((tls_model("initial-exec")));
+static struct rg_thread nil;
+/* The calling thread's state; nil (a static thread whose enter is the first use) before its first use. */
+static __thread struct rg_thread *self __attribute__((tls_model("initial-exec"))) = &nil;
 
 /* The counter reads of the in-process path; bench/region_path.c replaces them to count the path's instructions where
  * no PMU exists. */
@@ -36,6 +35,15 @@ static __thread struct rg_thread *self __attribute__((tls_model("initial-exec"))
 #ifndef PMC_RG_READER_READ
 #define PMC_RG_READER_OF pmc_arch_reader_of
 #define PMC_RG_READER_READ pmc_arch_reader_read
+/* The architecture's chain of reads (arm64), for the specialized copies of up to PMC_RG_CHAIN_MAX counters. */
+#define PMC_RG_CHAIN_MAX PMC_ARCH_CHAIN_MAX
+#define PMC_RG_CHAIN_OF pmc_arch_chain_of
+#define PMC_RG_CHAIN_READ pmc_arch_chain_read
+#else
+/* Injected readers: one by one. */
+#define PMC_RG_CHAIN_MAX 0
+#define PMC_RG_CHAIN_OF(idx, slot) PMC_RG_READER_OF(idx)
+#define PMC_RG_CHAIN_READ(c, n, out) ((void)(c), (void)(n), (void)(out))
 #endif
 
 #define ONCE(x) (*(const volatile __typeof__(x) *)&(x))
@@ -122,14 +130,26 @@ static void raw_to_full(const struct rg_thread *t, uint64_t *v)
  * done before the cache changes. */
 static void materialize(struct rg_thread *t)
 {
-	for (unsigned k = 0; k < t->depth && k < PMCTOOL_REGION_DEPTH_MAX; k++) {
+	for (unsigned k = 0; k < pmc_rg_depth(t); k++) {
 		struct rg_frame *f = &t->stack[k];
 
-		if (f->gen == 0 || f->gen != t->c.gen)
+		if (f->key & RG_FULL)
 			continue;
 		raw_to_full(t, f->start);
-		f->gen = 0;
+		f->key |= RG_FULL;
 	}
+}
+
+static rg_fn enter_off, leave_off, enter_mapped, leave_mapped;
+static rg_fn *const enter_ident[RG_EV + 1], *const leave_ident[RG_EV + 1];
+
+/* The enter and leave for the cache as it is now. */
+static void choose_path(struct rg_thread *t)
+{
+	const struct rg_cache *c = &t->c;
+
+	t->enter = !c->on ? enter_off : c->ident && c->lockbase ? enter_ident[c->n] : enter_mapped;
+	t->leave = !c->on ? leave_off : c->ident && c->lockbase ? leave_ident[c->n] : leave_mapped;
 }
 
 /*
@@ -144,6 +164,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 {
 	struct rg_cache *c = &t->c;
 	bool on = PMC_ARCH_USER_READ;
+	uint32_t sum = 0;
 	int k = 0;
 
 	materialize(t);
@@ -175,59 +196,71 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 		c->sh[k] = (64u - w) & 63u;
 		c->mask[k] = c->sh[k] ? (UINT64_C(1) << (64u - c->sh[k])) - 1 : UINT64_MAX;
 		c->lock[k] = &pg->lock;
-		c->seq[k] = seq;
 		c->rd[k] = PMC_RG_READER_OF(idx);
+		c->chain[k] = PMC_RG_CHAIN_OF(idx, k);
 		c->off[k] = off;
+		sum += seq;
 		k++;
 	}
 	c->n = k;
 	c->ident = k == t->nev;
+	c->lockbase = k ? (const char *)c->lock[0] : NULL;
+	for (int j = 1; j < k; j++)
+		if ((const char *)c->lock[j] != c->lockbase + (size_t)j * RG_PAGE_STRIDE)
+			c->lockbase = NULL;
 	c->on = on && k > 0;
-	if (++c->gen == 0)
-		c->gen = 1;
+	c->locksum = sum;
+	choose_path(t);
 }
 
-/* The fast path: each counter's raw value, then every page's lock against the cache. True when no page changed since
- * the cache was taken (so the cached readers read the right counters, before the check and at the last read). */
-#define RG_CASES(X) \
-	X(15) X(14) X(13) X(12) X(11) X(10) X(9) X(8) X(7) X(6) X(5) X(4) X(3) X(2) X(1) X(0)
-/* Counter i's read, then its page's lock: the read was of the right counter when the lock still reads what the
- * cache took (the kernel changes a page only while this thread is stopped, and the lock only grows). */
-#define RG_READ_ONE(i) \
-	case (i) + 1: \
-		out[i] = PMC_RG_READER_READ(c->rd[i]); \
-		BARRIER(); \
-		changed |= *c->lock[i] ^ c->seq[i]; \
-		__attribute__((fallthrough));
-#define RG_ADD_ONE(i) \
-	case (i) + 1: { \
-		uint64_t d = (now[i] - start[i]) & mask[i]; \
-		acc[i] += d; \
-		top[i] += d; \
-	} \
-		__attribute__((fallthrough));
-
-static inline __attribute__((always_inline)) bool read_fast(const struct rg_thread *t, uint64_t *out)
+/*
+ * The fast path's validation: after the counters' reads, the sum of their pages' locks against the cache's. A page
+ * changes only while this thread is stopped (the kernel updates it at schedule in/out, at a counter's overflow, at a
+ * multiplexing rotation, at an ioctl: each time lock += 2 around the update, from the thread's own CPU while it does
+ * not run), so this thread sees every change whole and in its program order; and a lock only grows. If the sum (mod
+ * 2^32) still equals the cache's, no page changed between the cache's taking and the sum: the cached readers read the
+ * right counters, with no new start in between, at every read made since (this one included). The sum misses a change
+ * only when the locks together moved by a multiple of 2^32, that is after 2^31 page updates between two consecutive
+ * reads of one thread: the per-page comparison it replaces missed one after 2^31 updates of one page, the same bound.
+ * One load and one add a counter, one branch a call. Where the pages lie side by side (based), every lock is at a
+ * fixed offset from the cache's lockbase: no pointer to load.
+ */
+static inline __attribute__((always_inline)) uint32_t lock_sum(const struct rg_cache *c, const int n, const bool based)
 {
-	const struct rg_cache *c = &t->c;
-	uint32_t changed = 0;
+	const char *base = c->lockbase;
+	uint32_t sum = 0;
 
-	/* Unrolled (a loop costs a third more here): c->n is 1..RG_EV. */
-	switch (c->n) {
-	RG_CASES(RG_READ_ONE)
-	default:
-		break;
+	/* Plain loads after a compiler barrier (the kernel's writes come while this thread is stopped): a volatile load
+	 * could not be an add's memory operand. */
+	BARRIER();
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++)
+		sum += based ? *(const uint32_t *)(base + (size_t)k * RG_PAGE_STRIDE) : *c->lock[k];
+	return sum;
+}
+
+static inline __attribute__((always_inline)) void read_raw(const struct rg_cache *c, const int n, const bool chained,
+							   uint64_t *out)
+{
+	if (chained && n <= PMC_RG_CHAIN_MAX) {
+		PMC_RG_CHAIN_READ(c->chain, n, out);
+		return;
 	}
-	return changed == 0;
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++)
+		out[k] = PMC_RG_READER_READ(c->rd[k]);
 }
 
 static uint64_t reads_inproc(const struct rg_thread *t)
 {
-	uint64_t opened = 0;
+	uint64_t opened = 0, reads = t->reads_misuse + pmc_rg_depth(t);
 
+	/* Each enter that opened a frame read once, each leave that closed one (a call counted in its row) once. */
+	for (size_t r = 0; r <= RG_CALIB; r++)
+		reads += 2 * ROW(t, r)[0];
 	for (int i = 0; i < t->nev; i++)
 		opened += t->fd[i] >= 0 || !t->err[i];
-	return t->reads * opened - t->reads_syscall;
+	return reads * opened - t->reads_syscall;
 }
 
 static void thread_gone(void *p)
@@ -236,6 +269,7 @@ static void thread_gone(void *p)
 	long psz = sysconf(_SC_PAGESIZE);
 
 	t->c.on = false; /* the cache points into the pages unmapped below */
+	choose_path(t);
 	for (int i = 0; i < t->nev; i++) {
 		if (t->page[i])
 			munmap(t->page[i], (size_t)psz);
@@ -244,11 +278,11 @@ static void thread_gone(void *p)
 			close(t->fd[i]);
 		t->fd[i] = -1;
 	}
+	if (t->pages)
+		munmap(t->pages, (size_t)psz * (size_t)t->nev); /* the holes of events that did not open */
+	t->pages = NULL;
 	__atomic_store_n(&t->exited, true, __ATOMIC_RELEASE);
 }
-
-static inline void enter_region(struct rg_thread *t, int r);
-static inline void leave_region(struct rg_thread *t, int r);
 
 /* The empty pair as a region's own counts see it: the least of a few, on the row after the last region. */
 static void calibrate(struct rg_thread *t)
@@ -257,18 +291,43 @@ static void calibrate(struct rg_thread *t)
 
 	for (int i = 0; i < t->nev; i++)
 		t->cost[i] = UINT64_MAX;
+	t->rmax = RG_CALIB;
 	for (int k = 0; k < 16; k++) {
 		memcpy(before, row + 1, sizeof(uint64_t) * (size_t)t->nev);
-		enter_region(t, RG_CALIB);
-		leave_region(t, RG_CALIB);
+		t->enter(RG_CALIB, t);
+		t->leave(RG_CALIB, t);
 		for (int i = 0; i < t->nev; i++)
 			if (row[1 + i] - before[i] < t->cost[i])
 				t->cost[i] = row[1 + i] - before[i];
 	}
+	t->rmax = PMCTOOL_REGIONS_MAX - 1;
 	for (int i = 0; i < t->nev; i++)
 		if (t->fd[i] < 0)
 			t->cost[i] = 0;
-	memset(t->top, 0, sizeof(t->top));
+	memset(RG_TOP(t), 0, sizeof(RG_TOP(t)));
+}
+
+static void enter_first(int r, struct rg_thread *t);
+static void leave_none(int r, struct rg_thread *t)
+{
+	(void)t;
+	(void)r;
+}
+
+/* A thread's state before its first use: its enter takes the first use, its leave does nothing. */
+static struct rg_thread nil = { .enter = enter_first, .leave = leave_none };
+
+/* Event i's page: in the thread's reservation, at i pages, where there is one; else anywhere. NULL when it cannot be
+ * mapped (the event is then read with read(2)). */
+static struct perf_event_mmap_page *map_page(struct rg_thread *t, int i, int fd, size_t psz)
+{
+	void *p = MAP_FAILED;
+
+	if (t->pages)
+		p = mmap((char *)t->pages + (size_t)i * psz, psz, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+	if (p == MAP_FAILED)
+		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
+	return p == MAP_FAILED ? NULL : p;
 }
 
 /* The calling thread's first use: its counters and accumulators. NULL when counting is off or out of memory. */
@@ -288,7 +347,17 @@ static struct rg_thread *thread_first_use(void)
 		free(t);
 		return NULL;
 	}
+	t->top = &t->floor;
+	t->last = &t->stack[PMCTOOL_REGION_DEPTH_MAX - 1];
+	t->rmax = PMCTOOL_REGIONS_MAX - 1;
+	t->floor.key = RG_FULL;
 	t->tid = gettid();
+	if (psz == RG_PAGE_STRIDE && t->nev > 0) {
+		/* Room for the pages side by side (an event that fails to open leaves its hole unmapped, never read). */
+		void *p = mmap(NULL, (size_t)psz * (size_t)t->nev, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		t->pages = p == MAP_FAILED ? NULL : p;
+	}
 	for (int i = 0; i < t->nev; i++) {
 		int fd = pmc_rg_open(i, &t->user_only[i]);
 
@@ -296,8 +365,7 @@ static struct rg_thread *thread_first_use(void)
 		t->err[i] = fd < 0 ? -fd : 0;
 		if (fd < 0)
 			continue;
-		void *p = mmap(NULL, (size_t)psz, PROT_READ, MAP_SHARED, fd, 0);
-		t->page[i] = p == MAP_FAILED ? NULL : p;
+		t->page[i] = map_page(t, i, fd, (size_t)psz);
 	}
 	self = t;
 	refresh(t);
@@ -311,183 +379,251 @@ static struct rg_thread *thread_first_use(void)
 	return t;
 }
 
+static void enter_first(int r, struct rg_thread *t)
+{
+	(void)t;
+	t = thread_first_use();
+	if (t)
+		t->enter(r, t);
+}
+
 static inline struct rg_thread *current(void)
 {
 	struct rg_thread *t = self;
 
-	if (__builtin_expect(t != NULL, 1))
+	if (__builtin_expect(t != &nil, 1))
 		return t;
 	return thread_first_use();
 }
 
-static void __attribute__((noinline)) enter_slow(struct rg_thread *t, struct rg_frame *f)
+/*
+ * Enter, everything but the fast path's common case (and the whole enter when the fast path is off): an invalid
+ * handle, an enter beyond the depth limit (ignored, its leave too), else a frame of full counts (the cache taken
+ * again first: the fast path may be on after it).
+ */
+static void __attribute__((noinline)) enter_off(int r, struct rg_thread *t)
+{
+	struct rg_frame *f = t->top + 1;
+
+	if ((unsigned)r > t->rmax) {
+		t->invalid++;
+		return;
+	}
+	if (t->top >= t->last) {
+		t->deep_ignored++;
+		t->too_deep++;
+		t->top->key |= RG_DEEP;
+		return;
+	}
+	f->key = (uint32_t)r | RG_FULL;
+	t->top = f;
+	refresh(t);
+	read_all(t, f->start);
+}
+
+/* A fast enter whose reads a changed page may have made wrong: its frame is read again, in full, under a new cache
+ * (refresh turns it full with the other raw frames first; read_all then replaces its starts). */
+static void __attribute__((noinline)) enter_changed(struct rg_thread *t, struct rg_frame *f)
 {
 	refresh(t);
 	read_all(t, f->start);
-	f->gen = 0;
 }
 
-/* What comes before the read is outside the region, what comes after it inside: the bookkeeping goes first. */
-static inline __attribute__((always_inline)) void enter_region(struct rg_thread *t, int r)
+/*
+ * What comes before the read is outside the region, what comes after it inside: the bookkeeping goes first. The
+ * checks of the handle and the depth are one comparison each; the frame is the one above the top (no multiplication).
+ */
+static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t, int r, const int n, const bool based)
 {
-	struct rg_frame *f;
+	struct rg_frame *f = t->top;
 
-	if (__builtin_expect(t->depth >= PMCTOOL_REGION_DEPTH_MAX, 0)) {
-		t->too_deep++;
-		t->deep_ignored++;
+	if (__builtin_expect((unsigned)r > t->rmax || f >= t->last, 0)) {
+		enter_off(r, t);
 		return;
 	}
-	f = &t->stack[t->depth];
-	f->region = r;
-	t->reads++;
-	if (__builtin_expect(t->c.on, 1) && __builtin_expect(read_fast(t, f->start), 1))
-		f->gen = t->c.gen;
-	else
-		enter_slow(t, f);
-	t->depth++;
+	f++;
+	f->key = (uint32_t)r;
+	t->top = f;
+	read_raw(&t->c, n, based, f->start);
+	if (__builtin_expect(lock_sum(&t->c, n, based) != t->c.locksum, 0))
+		enter_changed(t, f);
 }
 
-/* A page changed, or the fast path is off: full counts now, after the cache is taken again (which turns the open
- * frames' raw values into full counts first). */
-static void __attribute__((noinline)) leave_read_slow(struct rg_thread *t, uint64_t *now)
-{
-	refresh(t);
-	read_all(t, now);
-}
+enum leave_read { LEFT_UNREAD, LEFT_RAW, LEFT_STALE };
 
-static void __attribute__((noinline)) add_full(struct rg_thread *t, struct rg_frame *f, uint64_t *now, bool now_raw,
-					       uint64_t *row)
+/* Sums of a closed frame: full counts at both ends. */
+static void add_full(struct rg_thread *t, struct rg_frame *f, const uint64_t *now, uint64_t *row)
 {
-	if (now_raw)
-		raw_to_full(t, now);
 	for (int i = 0; i < t->nev; i++) {
 		uint64_t d = now[i] - f->start[i];
 
 		row[1 + i] += d;
-		if (t->depth == 0)
-			t->top[i] += d;
+		f->sum[i] += d;
 	}
 }
 
-/* The fast path's sums where an event failed to open: the cache's order mapped to the events'. */
-static void __attribute__((noinline)) add_mapped(struct rg_thread *t, const struct rg_frame *f, const uint64_t *now,
-						 uint64_t *row)
+/*
+ * Leave, everything but the fast path's common case: how = LEFT_RAW (raw holds raw values of the current cache, read
+ * and validated), LEFT_STALE (read, but a page changed: the read is worthless), LEFT_UNREAD (the fast path is off).
+ * Misuse first (invalid handle, the leave of an ignored enter, a leave matching no open region), then the sums in
+ * full counts: raw values are made full with the cache they were read under; a stale or missing read is made again,
+ * in full, after the cache is taken again (which turns the open frames full first).
+ */
+static void __attribute__((noinline)) leave_rest(struct rg_thread *t, int r, uint64_t *raw, enum leave_read how)
 {
-	const struct rg_cache *c = &t->c;
+	struct rg_frame *f = t->top;
+	uint64_t full[RG_EV], *now = how == LEFT_RAW ? raw : full, *row;
 
-	for (int k = 0; k < c->n; k++) {
-		uint64_t d = (now[k] - f->start[k]) & c->mask[k];
-
-		row[1 + c->map[k]] += d;
-		if (t->depth == 0)
-			t->top[c->map[k]] += d;
-	}
-}
-
-static inline __attribute__((always_inline)) void leave_region(struct rg_thread *t, int r)
-{
-	uint64_t now[RG_EV], *row;
-	struct rg_frame *f;
-	bool fast = __builtin_expect(t->c.on, 1) && __builtin_expect(read_fast(t, now), 1);
-
-	if (__builtin_expect(!fast, 0))
-		leave_read_slow(t, now);
-	t->reads++;
-	if (__builtin_expect(t->depth == 0 || t->stack[t->depth - 1].region != r, 0)) {
-		t->unmatched++;
+	if ((unsigned)r > t->rmax) {
+		t->invalid++;
+		t->reads_misuse += how != LEFT_UNREAD;
 		return;
 	}
-	f = &t->stack[--t->depth];
+	if (t->too_deep) {
+		if (!--t->too_deep) /* the leave of an ignored enter */
+			f->key &= ~RG_DEEP;
+		t->reads_misuse += how != LEFT_UNREAD;
+		return;
+	}
+	if (how != LEFT_RAW) {
+		refresh(t); /* the open frames become full; the fast path may be on after it */
+		read_all(t, now);
+	}
+	if (f == &t->floor || RG_KEY_REGION(f->key) != r) {
+		t->unmatched++;
+		t->reads_misuse++;
+		return;
+	}
+	if (how == LEFT_RAW) {
+		raw_to_full(t, now);
+		if (!(f->key & RG_FULL))
+			raw_to_full(t, f->start);
+	}
+	t->top = f - 1;
 	row = ROW(t, r);
 	row[0]++;
-	if (__builtin_expect(fast && f->gen == t->c.gen, 1)) {
-		const uint64_t *__restrict mask = t->c.mask;
-		const int n = t->c.n;
-
-		if (__builtin_expect(!t->c.ident, 0)) {
-			add_mapped(t, f, now, row);
-			return;
-		}
-		uint64_t *__restrict top = t->depth == 0 ? t->top : t->top_nested;
-		uint64_t *__restrict acc = row + 1;
-		const uint64_t *__restrict start = f->start;
-
-		/* Unrolled as read_fast. Nested frames add into a row nobody reads: one branch less. */
-		switch (n) {
-		RG_CASES(RG_ADD_ONE)
-		default:
-			break;
-		}
-		return;
-	}
-	/* Full counts at both ends: a frame entered on the slow path (now raw: made full with the cache it was read
-	 * under), or the slow read above (every open frame was made full). */
-	add_full(t, f, now, fast, row);
+	add_full(t, f, now, row);
 }
 
-void pmctool_region_enter(pmctool_region_t region)
+/* now stays in registers on the specialized fast path: a copy of it goes to the slow one. */
+static inline __attribute__((always_inline)) void leave_raw(struct rg_thread *t, int r, uint64_t *now, int n,
+							    bool ident)
 {
-	struct rg_thread *t = current();
+	uint64_t v[RG_EV];
 
-	if (!t)
-		return;
-	if (__builtin_expect((unsigned)region >= PMCTOOL_REGIONS_MAX, 0)) {
-		t->invalid++;
+	if (!ident) {
+		leave_rest(t, r, now, LEFT_RAW);
 		return;
 	}
-	enter_region(t, region);
+
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++)
+		v[k] = now[k];
+	leave_rest(t, r, v, LEFT_RAW);
 }
 
-void pmctool_region_leave(pmctool_region_t region)
+static void __attribute__((noinline)) leave_off(int r, struct rg_thread *t)
+{
+	leave_rest(t, r, NULL, LEFT_UNREAD);
+}
+
+/* The sums of a raw frame. On a load/store architecture the row, the frame's depth's sums and the frame's starts are
+ * told apart (restrict: the loads and stores pair, arm64 ldp/stp, 9 instructions less a leave with 4 counters); x86
+ * adds to memory in one instruction each, and restrict there only makes the compiler vectorize the sums (24 more). */
+#if PMC_ARCH_LOAD_STORE
+#define RG_SUMS_APART __restrict
+#else
+#define RG_SUMS_APART
+#endif
+static inline __attribute__((always_inline)) void add_deltas(uint64_t *RG_SUMS_APART acc, uint64_t *RG_SUMS_APART sum,
+							     const uint64_t *RG_SUMS_APART start, uint64_t *now,
+							     const struct rg_cache *c, const int n, const bool ident)
+{
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++)
+		now[k] = (now[k] - start[k]) & c->mask[k];
+#pragma GCC unroll 16
+	for (int k = 0; k < n; k++) {
+		int i = ident ? k : c->map[k];
+
+		acc[i] += now[k];
+		sum[i] += now[k];
+	}
+}
+
+/*
+ * The leave: the reads first (what comes after them is outside the region), validated by the locks' sum; then one
+ * comparison of the innermost frame's key with the handle: equal only for a raw frame of this region, so the handle
+ * is valid, the frame is not the floor, and no enter beyond the depth limit is open (its RG_DEEP). n and ident are
+ * constants in the specialized copies: the loops unroll, the row's stride is known. Nested frames add into their own
+ * depth's sums, which nobody reads: no branch on the depth.
+ */
+static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t, int r, const int n, const bool ident)
+{
+	const struct rg_cache *c = &t->c;
+	struct rg_frame *f;
+	uint64_t now[RG_EV], *row;
+
+	if (!ident)
+		memset(now, 0, sizeof(now)); /* the mapped copy: its n is not known here, nor to the compiler's warnings */
+	read_raw(c, n, ident, now);
+	if (__builtin_expect(lock_sum(c, n, ident) != c->locksum, 0)) {
+		leave_rest(t, r, NULL, LEFT_STALE);
+		return;
+	}
+	f = t->top;
+	if (__builtin_expect(f->key != (uint32_t)r, 0)) {
+		leave_raw(t, r, now, n, ident);
+		return;
+	}
+	t->top = f - 1;
+	row = &t->acc[(uint32_t)r * (size_t)(1 + (ident ? n : t->nev))];
+	row[0]++;
+	add_deltas(row + 1, f->sum, f->start, now, c, n, ident);
+}
+
+/* Where an event failed to open, or the pages are not side by side: the cache's order mapped to the events', the
+ * locks through their pointers. */
+static void enter_mapped(int r, struct rg_thread *t)
+{
+	if (t->c.n > RG_EV)
+		__builtin_unreachable();
+	enter_fast(t, r, t->c.n, false);
+}
+
+static void leave_mapped(int r, struct rg_thread *t)
+{
+	if (t->c.n > RG_EV)
+		__builtin_unreachable();
+	leave_fast(t, r, t->c.n, false);
+}
+
+/* Every event opened, the pages side by side: a copy of enter and leave for each number of counters. */
+#define RG_IDENT(n) \
+	static void enter_##n(int r, struct rg_thread *t) { enter_fast(t, r, n, true); } \
+	static void leave_##n(int r, struct rg_thread *t) { leave_fast(t, r, n, true); }
+RG_IDENT(1) RG_IDENT(2) RG_IDENT(3) RG_IDENT(4) RG_IDENT(5) RG_IDENT(6) RG_IDENT(7) RG_IDENT(8)
+RG_IDENT(9) RG_IDENT(10) RG_IDENT(11) RG_IDENT(12) RG_IDENT(13) RG_IDENT(14) RG_IDENT(15) RG_IDENT(16)
+static rg_fn *const enter_ident[RG_EV + 1] = { enter_off, enter_1, enter_2, enter_3, enter_4, enter_5, enter_6,
+	enter_7, enter_8, enter_9, enter_10, enter_11, enter_12, enter_13, enter_14, enter_15, enter_16 };
+static rg_fn *const leave_ident[RG_EV + 1] = { leave_off, leave_1, leave_2, leave_3, leave_4, leave_5, leave_6,
+	leave_7, leave_8, leave_9, leave_10, leave_11, leave_12, leave_13, leave_14, leave_15, leave_16 };
+_Static_assert(RG_EV == 16, "one copy of enter and leave per number of counters");
+
+/* The calling thread's enter and leave: one indirect jump (a thread before its first use has nil's). Never inlined:
+ * bench/region_path.c compiles this file into itself, and counts what a program calling the library runs. */
+__attribute__((noinline)) void pmctool_region_enter(pmctool_region_t region)
 {
 	struct rg_thread *t = self;
 
-	if (!t)
-		return;
-	if (__builtin_expect((unsigned)region >= PMCTOOL_REGIONS_MAX, 0)) {
-		t->invalid++;
-		return;
-	}
-	if (__builtin_expect(t->too_deep > 0, 0) && t->depth == PMCTOOL_REGION_DEPTH_MAX) {
-		t->too_deep--; /* the leave of an enter that was ignored */
-		return;
-	}
-	leave_region(t, region);
+	t->enter(region, t);
 }
 
-/* Lock-free: names below the published count never change. -1 when absent. */
-static int lookup(const char *name)
+__attribute__((noinline)) void pmctool_region_leave(pmctool_region_t region)
 {
-	unsigned n = __atomic_load_n(&nnames, __ATOMIC_ACQUIRE);
+	struct rg_thread *t = self;
 
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return (int)i;
-	return -1;
-}
-
-pmctool_region_t pmctool_region(const char *name)
-{
-	int r;
-
-	if (!name || !*name || strlen(name) > PMCTOOL_REGION_NAME_MAX || strchr(name, '\n')) {
-		__atomic_fetch_add(&bad_names, 1, __ATOMIC_RELAXED);
-		return PMCTOOL_REGION_INVALID;
-	}
-	r = lookup(name);
-	if (r >= 0)
-		return r;
-	pthread_mutex_lock(&lock);
-	r = lookup(name);
-	if (r < 0 && nnames < PMCTOOL_REGIONS_MAX) {
-		strcpy(names[nnames], name);
-		r = (int)nnames;
-		__atomic_store_n(&nnames, nnames + 1, __ATOMIC_RELEASE);
-	}
-	pthread_mutex_unlock(&lock);
-	if (r < 0)
-		__atomic_fetch_add(&bad_names, 1, __ATOMIC_RELAXED);
-	return r;
+	t->leave(region, t);
 }
 
 void pmctool_region_begin(const char *name)
@@ -506,7 +642,7 @@ void pmctool_region_end(const char *name)
 		pmctool_region_leave(PMCTOOL_REGION_INVALID);
 		return;
 	}
-	int r = lookup(name);
+	int r = pmc_rg_lookup(name);
 	struct rg_thread *t = current(); /* a leave before the thread's first enter is misuse to count too */
 
 	if (r < 0) {
@@ -536,7 +672,7 @@ int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls
 	if ((unsigned)region >= PMCTOOL_REGIONS_MAX)
 		return -EINVAL;
 	*ret_calls = 0;
-	if (!t)
+	if (t == &nil)
 		return 0;
 	row = ROW(t, region);
 	*ret_calls = row[0];
@@ -547,8 +683,7 @@ int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls
 
 const char *pmctool_regions_read_method(void)
 {
-	const struct rg_thread *t = self;
-
+	const struct rg_thread *t = self == &nil ? NULL : self;
 	uint64_t inproc = t ? reads_inproc(t) : 0;
 
 	if (!t || (!inproc && !t->reads_syscall))
@@ -566,21 +701,6 @@ uint64_t pmc_rg_reads_inproc(const struct rg_thread *t)
 struct rg_thread *pmc_rg_threads(void)
 {
 	return __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
-}
-
-unsigned pmc_rg_nregions(void)
-{
-	return __atomic_load_n(&nnames, __ATOMIC_ACQUIRE);
-}
-
-const char *pmc_rg_region_name(unsigned id)
-{
-	return names[id];
-}
-
-uint64_t pmc_rg_bad_names(void)
-{
-	return __atomic_load_n(&bad_names, __ATOMIC_RELAXED);
 }
 
 int pmctool_regions_finish(void)
@@ -625,8 +745,9 @@ static void after_fork_child(void)
 	/* The old records stay allocated (another thread of the parent may have been writing one). */
 	threads = NULL;
 	nthreads = 0;
-	self = NULL;
+	self = &nil;
 	pthread_mutex_init(&lock, NULL);
+	pmc_rg_names_after_fork();
 }
 
 static void __attribute__((constructor)) rg_init(void)

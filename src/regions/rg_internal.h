@@ -6,6 +6,7 @@
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -19,35 +20,59 @@
 /* One accumulator row more than there are regions: the calibration of the empty pair. */
 #define RG_CALIB PMCTOOL_REGIONS_MAX
 
-/* An open region. gen == the thread's gen: start holds the opened counters' raw values (the cache's order), read on the
- * fast path under the cache of that generation; gen == 0: start holds every event's full count (offset +
- * sign-extended counter, or read(2)). */
+/* A frame's key: the region, with RG_FULL when start holds full counts. Keys are 64 bits and a leave compares its handle
+ * zero-extended: no handle can match a full frame or the floor below the stack (key RG_FULL), so one comparison says
+ * "the innermost frame is this region's and holds raw values of the current cache" (and no ignored enter is open). */
+#define RG_FULL (UINT64_C(1) << 32)
+/* On the top frame while enters beyond the depth limit are open: every leave takes the slow path, which pairs it. */
+#define RG_DEEP (UINT64_C(1) << 33)
+#define RG_KEY_REGION(k) ((int)(uint32_t)(k))
+
+/* An open region. Raw (key without RG_FULL): start holds the opened counters' raw values in the cache's order, read on
+ * the fast path under the current cache (every refresh turns the raw frames full first). Full: start holds every
+ * event's full count (offset + sign-extended counter, or read(2)). sum: what the leaves of regions entered at this
+ * frame's depth added, per event: stack[0].sum is the top-level sum (the others are written, never read: no branch on
+ * the depth). 512 bytes: one base register reaches start, sum and key. */
 struct rg_frame {
 	uint64_t start[RG_EV];
-	int region;
-	uint32_t gen;
-	char pad[256 - 8 * RG_EV - 8];       /* 256 bytes: a frame's address is a shift, not a multiplication */
+	uint64_t sum[RG_EV];
+	uint64_t key;
+	char pad[512 - 16 * RG_EV - 8];
 };
 
-/* The fast path's cache of every counter's page (index, offset, width), valid while each page's lock still reads
- * seq[i]: a read is then one counter read and one lock comparison; the raw deltas need no offset. */
+struct rg_thread;
+/* A thread maps its events' pages side by side (event i at i pages from the first) when pages are this large: the
+ * fast path then reaches every lock from one base register, at offsets known when it is compiled. */
+#define RG_PAGE_STRIDE 4096
+
+/* The handle first: it stays in the register the public functions got it in. */
+typedef void rg_fn(int region, struct rg_thread *t);
+
+/* The fast path's cache of every counter's page (index, offset, width), valid while the pages' locks still sum to
+ * locksum: a read is then one counter read and one lock load. One array per field: on arm64 neighbours load in
+ * pairs (ldp); x86 reaches any of them as a memory operand. */
 struct rg_cache {
+	pmc_arch_reader rd[RG_EV];           /* each counter's reader */
+	pmc_arch_reader chain[RG_EV];        /* its reader in the architecture's chain (arm64), slot k for counter k */
+	const uint32_t *lock[RG_EV];         /* its page's lock, read after a compiler barrier (lock_sum) */
+	uint64_t mask[RG_EV];                /* its width's mask, for raw deltas (arm64: 32 bits, 64 for the cycles) */
+	uint32_t locksum;                    /* the locks' sum (mod 2^32) when the cache was taken */
+	const char *lockbase;                /* counter k's lock at lockbase + k * RG_PAGE_STRIDE, or NULL (use lock[]) */
 	bool on;                             /* every opened counter is readable in process */
 	bool ident;                          /* map is the identity: every event opened */
 	int n;                               /* the opened counters: the arrays below are theirs, in this order */
 	uint8_t map[RG_EV];                  /* their event numbers (an event that failed to open counts 0) */
-	uint32_t gen;                        /* bumped at each refresh; never 0 */
 	unsigned sh[RG_EV];                  /* 64 - width, for the sign extension of a raw value */
-	uint64_t mask[RG_EV];                /* the width's mask, for raw deltas (arm64: 32 bits, 64 for the cycles) */
-	const volatile uint32_t *lock[RG_EV];
-	uint32_t seq[RG_EV];
-	pmc_arch_reader rd[RG_EV];
 	uint64_t off[RG_EV];
 };
 
 /* One thread's state: written only by its thread; read by the report at exit (after the thread ended, or racy but
  * complete words for a thread still running then). Never freed while the process lives: the report needs it. */
 struct rg_thread {
+	rg_fn *enter, *leave;                /* the cache's enter and leave (specialized for its counters), or slow ones */
+	struct rg_frame *top;                /* the innermost open frame; &floor when none is */
+	struct rg_frame *last;               /* &stack[PMCTOOL_REGION_DEPTH_MAX - 1] */
+	unsigned rmax;                       /* the highest region handle enter takes (RG_CALIB while calibrating) */
 	struct rg_thread *next;
 	pid_t tid;
 	unsigned ordinal;                    /* 0 for the first thread of the process to enter a region, 1, ... */
@@ -56,18 +81,31 @@ struct rg_thread {
 	int err[RG_EV];                      /* errno of the failed open, 0 */
 	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
 	struct perf_event_mmap_page *page[RG_EV];
+	void *pages;                         /* the reservation the pages are mapped into (nev pages), or NULL */
 	struct rg_cache c;
-	unsigned depth, too_deep;            /* open frames; enters beyond PMCTOOL_REGION_DEPTH_MAX now open */
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
-	struct rg_frame stack[PMCTOOL_REGION_DEPTH_MAX];
+	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */
 	uint64_t *acc;                       /* (RG_CALIB + 1) rows of [calls, v[0..nev-1]] */
-	uint64_t top[RG_EV];                 /* sum over entries made at depth 0 */
-	uint64_t top_nested[RG_EV];          /* the same for the others: written, never read (a branch less) */
 	uint64_t cost[RG_EV];                /* an empty enter/leave pair as a region's own counts see it (minimum) */
-	uint64_t reads, reads_syscall;        /* read_all calls; counters read with read(2) */
+	uint64_t reads_misuse, reads_syscall; /* reads by leaves that closed nothing; counters read with read(2) */
 	uint64_t unmatched, invalid;         /* leaves matching no open region; enters/leaves of invalid handles */
 	bool exited;                         /* the thread ended (its open frames stay as they were) */
+	struct rg_frame floor;               /* below stack[0]: key RG_FULL, never a handle's (a leave at depth 0) */
+	struct rg_frame stack[PMCTOOL_REGION_DEPTH_MAX];
 };
+
+/* Open frames of t (at most PMCTOOL_REGION_DEPTH_MAX). */
+static inline unsigned pmc_rg_depth(const struct rg_thread *t)
+{
+	return (unsigned)(((uintptr_t)t->top + sizeof(struct rg_frame) - (uintptr_t)t->stack) / sizeof(struct rg_frame));
+}
+
+/* The floor is the frame before stack[0]: a leave pops to it with top - 1. */
+_Static_assert(offsetof(struct rg_thread, stack) == offsetof(struct rg_thread, floor) + sizeof(struct rg_frame),
+	       "the floor is right below the stack");
+
+/* The sums over the regions entered at depth 0. */
+#define RG_TOP(t) ((t)->stack[0].sum)
 
 struct rg_global {
 	int mode;                            /* enum rg_mode */
@@ -97,6 +135,9 @@ int pmc_rg_open(int i, bool *ret_user_only) RG_HIDDEN;
 
 /* Every thread that entered a region, newest first (a consistent list: threads are only ever added). */
 struct rg_thread *pmc_rg_threads(void) RG_HIDDEN;
+/* rg_names.c: a registered name's handle, -1 when absent (no lock); the child's side of a fork. */
+int pmc_rg_lookup(const char *name) RG_HIDDEN;
+void pmc_rg_names_after_fork(void) RG_HIDDEN;
 /* Region names registered so far: the count and each name. */
 unsigned pmc_rg_nregions(void) RG_HIDDEN;
 const char *pmc_rg_region_name(unsigned id) RG_HIDDEN;

@@ -172,8 +172,8 @@ static unsigned not_left(unsigned r)
 	unsigned n = 0;
 
 	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next)
-		for (unsigned d = 0; d < t->depth && d < PMCTOOL_REGION_DEPTH_MAX; d++)
-			n += t->stack[d].region == (int)r;
+		for (unsigned d = 0; d < pmc_rg_depth(t); d++)
+			n += RG_KEY_REGION(t->stack[d].key) == (int)r;
 	return n;
 }
 
@@ -230,7 +230,7 @@ static void regions(FILE *f)
 			if (t->err[i])
 				continue;
 			have[i] = true;
-			top[i] += t->top[i];
+			top[i] += RG_TOP(t)[i];
 			if (t->cost[i] < cost[i])
 				cost[i] = t->cost[i];
 		}

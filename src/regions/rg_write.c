@@ -86,11 +86,11 @@ static void channel_block(FILE *f)
 			put_values(f, t, row + 1);
 		}
 		fprintf(f, "top %u", t->ordinal);
-		put_values(f, t, t->top);
+		put_values(f, t, RG_TOP(t));
 		fprintf(f, "cost %u", t->ordinal);
 		put_values(f, t, t->cost);
-		for (unsigned d = 0; d < t->depth && d < PMCTOOL_REGION_DEPTH_MAX; d++)
-			fprintf(f, "open %u %d %u\n", t->ordinal, t->stack[d].region, d);
+		for (unsigned d = 0; d < pmc_rg_depth(t); d++)
+			fprintf(f, "open %u %d %u\n", t->ordinal, RG_KEY_REGION(t->stack[d].key), d);
 	}
 	fprintf(f, "badnames %llu\nend\n", (unsigned long long)pmc_rg_bad_names());
 }
@@ -161,9 +161,9 @@ static void person_report(FILE *f)
 		}
 	}
 	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
-		for (unsigned d = 0; d < t->depth && d < PMCTOOL_REGION_DEPTH_MAX; d++)
+		for (unsigned d = 0; d < pmc_rg_depth(t); d++)
 			fprintf(f, "  warning: region %s entered and never left in thread %u (%s); that entry is not "
-				"counted\n", pmc_rg_region_name((unsigned)t->stack[d].region), t->ordinal,
+				"counted\n", pmc_rg_region_name((unsigned)RG_KEY_REGION(t->stack[d].key)), t->ordinal,
 				__atomic_load_n(&t->exited, __ATOMIC_ACQUIRE) ? "the thread ended" : "the program ended");
 	}
 	if (unmatched)

@@ -36,7 +36,13 @@ static inline uint64_t hw_read_reader(uint32_t r)
 #include "regions/rg_core.c"
 
 #define NEV 4
-static struct perf_event_mmap_page fake[NEV];
+/* The fake pages, side by side as the library maps the real ones (fk[i] = event i's page); in reverse order for the
+ * runs that prove the path for pages that are not (the locks through their pointers). */
+static union {
+	struct perf_event_mmap_page pg;
+	char stride[RG_PAGE_STRIDE];
+} fakemem[NEV];
+static struct perf_event_mmap_page *fk[NEV];
 static uint64_t truth[NEV];  /* what each event has counted so far */
 static unsigned width[NEV] = { 48, 48, 32, 64 };
 
@@ -55,19 +61,19 @@ static uint64_t wmask(unsigned w)
 /* The kernel puts event i on counter idx, starting it at half its range plus a little, and updates the page. */
 static void schedule(int i, uint32_t idx, uint64_t start)
 {
-	fake[i].lock++;
+	fk[i]->lock++;
 	hw[idx] = start & wmask(width[i]);
-	fake[i].index = idx;
-	fake[i].pmc_width = (uint16_t)width[i];
-	fake[i].offset = truth[i] - sext(hw[idx], width[i]);
-	fake[i].lock++;
+	fk[i]->index = idx;
+	fk[i]->pmc_width = (uint16_t)width[i];
+	fk[i]->offset = truth[i] - sext(hw[idx], width[i]);
+	fk[i]->lock++;
 }
 
 /* Event i counts k more. */
 static void count(int i, uint64_t k)
 {
 	truth[i] += k;
-	hw[fake[i].index] = (hw[fake[i].index] + k) & wmask(width[i]);
+	hw[fk[i]->index] = (hw[fk[i]->index] + k) & wmask(width[i]);
 }
 
 static void count_all(uint64_t k)
@@ -93,9 +99,10 @@ static int setup(void **state)
 	if (pmctool_thread_init() < 0 || self->nev != NEV)
 		return -1;
 	for (int i = 0; i < NEV; i++) {
-		fake[i].capabilities = 1ull << 2;
+		fk[i] = &fakemem[i].pg;
+		fk[i]->capabilities = 1ull << 2;
 		schedule(i, (uint32_t)(i + 1), (UINT64_C(1) << (width[i] - 1)) + 7);
-		self->page[i] = &fake[i];
+		self->page[i] = fk[i];
 	}
 	return 0;
 }
@@ -103,9 +110,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	if (self) {
+	if (self != &nil) {
 		memset(self->page, 0, sizeof(self->page)); /* not the kernel's: never unmapped */
 		self->c.on = false;
+		choose_path(self);
 	}
 	return 0;
 }
@@ -136,25 +144,32 @@ static const struct {
 	int line;
 	const char *what;
 	bool near_wrap; /* before the region: every counter rescheduled 9 short of its end, so the region's counts wrap it */
+	int moved_before; /* before the region's enter, events rescheduled (1: one, 4: all): its fast read is stale */
 	enum step steps[8];
 } rows[] = {
-	{ __LINE__, "nothing changes: the fast path at both ends", false, { COUNT, END } },
-	{ __LINE__, "every event rescheduled inside the region", false, { COUNT, RESCHED, COUNT, END } },
-	{ __LINE__, "one event rescheduled inside the region", false, { COUNT, RESCHED_ONE, COUNT, END } },
-	{ __LINE__, "the counters wrap inside the region (before the kernel's overflow update)", true, { COUNT, END } },
-	{ __LINE__, "nested, rescheduled inside the inner region", false,
+	{ __LINE__, "nothing changes: the fast path at both ends", false, 0, { COUNT, END } },
+	{ __LINE__, "every event rescheduled inside the region", false, 0, { COUNT, RESCHED, COUNT, END } },
+	{ __LINE__, "one event rescheduled inside the region", false, 0, { COUNT, RESCHED_ONE, COUNT, END } },
+	{ __LINE__, "the counters wrap inside the region (before the kernel's overflow update)", true, 0, { COUNT, END } },
+	{ __LINE__, "nested, rescheduled inside the inner region", false, 0,
 	  { COUNT, ENTER_B, RESCHED, COUNT, LEAVE_B, COUNT, END } },
-	{ __LINE__, "nested, rescheduled between the inner region and the end", false,
+	{ __LINE__, "nested, rescheduled between the inner region and the end", false, 0,
 	  { ENTER_B, COUNT, LEAVE_B, RESCHED_ONE, COUNT, END } },
-	{ __LINE__, "nested, both wrap", true, { ENTER_B, COUNT, LEAVE_B, END } },
-	{ __LINE__, "rescheduled twice", false, { RESCHED, COUNT, RESCHED, COUNT, END } },
+	{ __LINE__, "nested, both wrap", true, 0, { ENTER_B, COUNT, LEAVE_B, END } },
+	{ __LINE__, "rescheduled twice", false, 0, { RESCHED, COUNT, RESCHED, COUNT, END } },
+	{ __LINE__, "every event rescheduled just before the enter: its fast read is discarded", false, 4, { COUNT, END } },
+	{ __LINE__, "one event rescheduled just before the enter", false, 1, { COUNT, END } },
+	{ __LINE__, "moved before the enter, then nested on the fast path", false, 4,
+	  { COUNT, ENTER_B, COUNT, LEAVE_B, COUNT, END } },
+	{ __LINE__, "moved before the enter and inside the inner region", false, 1,
+	  { ENTER_B, COUNT, RESCHED_ONE, COUNT, LEAVE_B, END } },
+	{ __LINE__, "moved before the enter, wrapping inside", true, 4, { COUNT, END } },
 };
 
-static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do(void **state)
+static void run_rows(void)
 {
 	static uint32_t next_idx = 10;
 
-	(void)state;
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
 		unsigned long long a0[NEV], b0[NEV], ca = 0, cb = 0;
 		uint64_t in_a[NEV] = { 0 }, in_b[NEV] = { 0 }, t0[NEV], tb[NEV];
@@ -162,11 +177,19 @@ static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages
 
 		if (rows[r].near_wrap) {
 			for (int i = 0; i < NEV; i++)
-				schedule(i, fake[i].index, wmask(width[i]) - 9);
+				schedule(i, fk[i]->index, wmask(width[i]) - 9);
 			/* one pair takes the cache again: the region below starts and ends on the fast path */
 			pmctool_region_enter(reg_warm);
 			pmctool_region_leave(reg_warm);
 		}
+		for (int i = 0; i < rows[r].moved_before; i++) {
+			int e = rows[r].moved_before == 1 ? 1 : i;
+
+			schedule(e, next_idx, rows[r].near_wrap ? wmask(width[e]) - 9 : (UINT64_C(1) << (width[e] - 1)) + 5);
+			next_idx = next_idx + 1 < NHW ? next_idx + 1 : 10;
+		}
+		if (rows[r].moved_before)
+			count_all(5); /* on the new counters only: a read of the old ones at the enter would miss this */
 		counts(reg_a, &ca, a0);
 		counts(reg_b, &cb, b0);
 		memcpy(t0, truth, sizeof(t0));
@@ -210,6 +233,39 @@ static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages
 	}
 }
 
+/* The pages side by side (as the library maps them): the specialized copies, locks from one base. */
+static void test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do(void **state)
+{
+	(void)state;
+	run_rows();
+	assert_true(self->enter == enter_ident[NEV] && self->leave == leave_ident[NEV]);
+}
+
+/* Event i's page moves to where event NEV-1-i's was: the pages are no longer side by side in the events' order. */
+static void reverse_pages(void)
+{
+	struct perf_event_mmap_page saved[NEV];
+
+	for (int i = 0; i < NEV; i++)
+		saved[i] = *fk[i];
+	for (int i = 0; i < NEV; i++) {
+		fk[i] = &fakemem[NEV - 1 - i].pg;
+		*fk[i] = saved[i];
+		fk[i]->lock += 2; /* the kernel's next update, as far as the cache can tell */
+		self->page[i] = fk[i];
+	}
+}
+
+/* The same rows with pages that are not side by side: the mapped copies, locks through their pointers. */
+static void test_fastpath_counts_exact_with_pages_apart_injected_counters(void **state)
+{
+	(void)state;
+	reverse_pages();
+	run_rows();
+	assert_true(self->enter == enter_mapped && self->leave == leave_mapped);
+	reverse_pages();
+}
+
 /* An event that failed to open counts 0 and leaves the others on the fast path (mapped sums). */
 static void test_fastpath_with_an_event_that_failed_to_open_injected_counters(void **state)
 {
@@ -220,7 +276,7 @@ static void test_fastpath_with_an_event_that_failed_to_open_injected_counters(vo
 	(void)state;
 	self->fd[2] = -1; /* as a failed open leaves it: no descriptor, no page */
 	self->page[2] = NULL;
-	fake[0].lock += 2; /* a change: the next read takes the cache again, without event 2 */
+	fk[0]->lock += 2; /* a change: the next read takes the cache again, without event 2 */
 	counts(reg_a, &ca, a0);
 	memcpy(t0, truth, sizeof(t0));
 	pmctool_region_enter(reg_a);
@@ -233,8 +289,52 @@ static void test_fastpath_with_an_event_that_failed_to_open_injected_counters(vo
 	/* the first read after the change was slow: event 2 read 0 there too (fd -1) */
 	expect_growth(reg_a, a0, ca, want, 1);
 	self->fd[2] = saved;
-	self->page[2] = &fake[2];
-	fake[0].lock += 2;
+	self->page[2] = fk[2];
+	fk[0]->lock += 2;
+}
+
+/* Misuse on the fast path (the leave reads before it looks at its frame): a leave of another region, of an invalid
+ * handle, at depth 0, and enters beyond the depth limit are counted as misuse, and the open region's counts stay
+ * exact. */
+static void test_fastpath_misuse_counted_and_counts_exact_injected_counters(void **state)
+{
+	unsigned long long a0[NEV], ca = 0;
+	uint64_t t0[NEV], want[NEV], unmatched = self->unmatched, invalid = self->invalid, deep = self->deep_ignored;
+
+	(void)state;
+	pmctool_region_enter(reg_warm);
+	pmctool_region_leave(reg_warm); /* the cache is taken: the calls below are on the fast path */
+	assert_true(self->c.on);
+	pmctool_region_leave(reg_a); /* depth 0 */
+	counts(reg_a, &ca, a0);
+	memcpy(t0, truth, sizeof(t0));
+	pmctool_region_enter(reg_a);
+	count_all(300);
+	pmctool_region_leave(reg_b);    /* not the innermost */
+	pmctool_region_leave(-5);       /* invalid */
+	pmctool_region_leave(1 << 20);  /* invalid */
+	pmctool_region_enter(-5);       /* invalid */
+	for (int k = 0; k < PMCTOOL_REGION_DEPTH_MAX + 3; k++)
+		pmctool_region_enter(reg_b); /* 63 open, 4 ignored */
+	count_all(7);
+	for (int k = 0; k < 4; k++)
+		pmctool_region_leave(reg_b); /* the leaves of the 4 ignored enters: every real frame stays open */
+	assert_int_equal(pmc_rg_depth(self), PMCTOOL_REGION_DEPTH_MAX);
+	assert_int_equal(self->too_deep, 0);
+	assert_false(self->top->key & RG_DEEP); /* the innermost b's leave is on the fast path again */
+	for (int k = 0; k < PMCTOOL_REGION_DEPTH_MAX - 1; k++)
+		pmctool_region_leave(reg_b);
+	assert_true(self->top == &self->stack[0]);
+	count_all(11);
+	pmctool_region_leave(reg_a);
+	for (int i = 0; i < NEV; i++)
+		want[i] = truth[i] - t0[i];
+	expect_growth(reg_a, a0, ca, want, 1);
+	assert_int_equal(self->unmatched - unmatched, 2);
+	assert_int_equal(self->invalid - invalid, 3);
+	assert_int_equal(self->deep_ignored - deep, 4);
+	assert_int_equal(pmc_rg_depth(self), 0);
+	assert_int_equal(self->too_deep, 0);
 }
 
 int main(void)
@@ -245,7 +345,9 @@ int main(void)
 	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fastpath_counts_exact_with_injected_counters_whatever_the_pages_do),
+		cmocka_unit_test(test_fastpath_counts_exact_with_pages_apart_injected_counters),
 		cmocka_unit_test(test_fastpath_with_an_event_that_failed_to_open_injected_counters),
+		cmocka_unit_test(test_fastpath_misuse_counted_and_counts_exact_injected_counters),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

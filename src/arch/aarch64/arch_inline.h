@@ -9,6 +9,8 @@
 
 #define PMC_ARCH_USER_READ 1
 #define PMC_ARCH_USER_READ_INSN "mrs PMEVCNTR<n>_EL0"
+/* A load/store architecture: memory adds are a load, an add and a store, and adjacent loads pair (ldp/stp). */
+#define PMC_ARCH_LOAD_STORE 1
 
 /* What a generic (PERF_TYPE_HARDWARE, PERF_TYPE_RAW) event asks so that its thread may read it in process, for code
  * without sysfs (the region library): the PMUv3 driver's "rdpmc" format term, config1 bit 1. */
@@ -75,6 +77,94 @@ static inline uint64_t pmc_arch_reader_read(pmc_arch_reader r)
 
 	__asm__ __volatile__("blr %1" : "=r"(v) : "r"(r) : "x30");
 	return v;
+}
+
+/* The chain (pmc_arm64_chain_stubs in readers.S): for slot s (0..7) and counter index i, an 8-byte stub
+ * "mrs x<2+s>, <counter i>; br x<10+s>". One indirect branch enters the first slot's stub; each stub branches to the
+ * next slot's, whose address waits in x<10+s>; the last slot's register holds the address after the branch. n
+ * counters cost n mrs and n + 1 branches, land in x2..x<n+1> (x0 and x1 keep the handle and the thread), and leave
+ * x30 alone: enter and leave need no stack frame. */
+#define PMC_ARCH_CHAIN_MAX 8
+
+extern const char pmc_arm64_chain_stubs[];
+
+static inline pmc_arch_reader pmc_arch_chain_of(uint32_t index, int slot)
+{
+	return (uintptr_t)pmc_arm64_chain_stubs + 8u * (32u * (uintptr_t)slot + (uintptr_t)(index - 1));
+}
+
+/* The chain's operands for n counters, built up slot by slot: the values (outputs in x2..x<n+1>), the next stubs'
+ * addresses (x10..x<n+8>, from c[1..n-1]), the stores into out. */
+#define PMC_A64_V(k, x) register uint64_t v##k __asm__("x" #x)
+#define PMC_A64_N(k, x) register uintptr_t n##k __asm__("x" #x) = c[k + 1]
+#define PMC_A64_VD1 PMC_A64_V(0, 2)
+#define PMC_A64_VD2 PMC_A64_VD1; PMC_A64_V(1, 3)
+#define PMC_A64_VD3 PMC_A64_VD2; PMC_A64_V(2, 4)
+#define PMC_A64_VD4 PMC_A64_VD3; PMC_A64_V(3, 5)
+#define PMC_A64_VD5 PMC_A64_VD4; PMC_A64_V(4, 6)
+#define PMC_A64_VD6 PMC_A64_VD5; PMC_A64_V(5, 7)
+#define PMC_A64_VD7 PMC_A64_VD6; PMC_A64_V(6, 8)
+#define PMC_A64_VD8 PMC_A64_VD7; PMC_A64_V(7, 9)
+#define PMC_A64_VO1 "=&r"(v0)
+#define PMC_A64_VO2 PMC_A64_VO1, "=&r"(v1)
+#define PMC_A64_VO3 PMC_A64_VO2, "=&r"(v2)
+#define PMC_A64_VO4 PMC_A64_VO3, "=&r"(v3)
+#define PMC_A64_VO5 PMC_A64_VO4, "=&r"(v4)
+#define PMC_A64_VO6 PMC_A64_VO5, "=&r"(v5)
+#define PMC_A64_VO7 PMC_A64_VO6, "=&r"(v6)
+#define PMC_A64_VO8 PMC_A64_VO7, "=&r"(v7)
+#define PMC_A64_ND1 (void)0
+#define PMC_A64_ND2 PMC_A64_N(0, 10)
+#define PMC_A64_ND3 PMC_A64_ND2; PMC_A64_N(1, 11)
+#define PMC_A64_ND4 PMC_A64_ND3; PMC_A64_N(2, 12)
+#define PMC_A64_ND5 PMC_A64_ND4; PMC_A64_N(3, 13)
+#define PMC_A64_ND6 PMC_A64_ND5; PMC_A64_N(4, 14)
+#define PMC_A64_ND7 PMC_A64_ND6; PMC_A64_N(5, 15)
+#define PMC_A64_ND8 PMC_A64_ND7; PMC_A64_N(6, 16)
+#define PMC_A64_NO1
+#define PMC_A64_NO2 , "+&r"(n0)
+#define PMC_A64_NO3 PMC_A64_NO2, "+&r"(n1)
+#define PMC_A64_NO4 PMC_A64_NO3, "+&r"(n2)
+#define PMC_A64_NO5 PMC_A64_NO4, "+&r"(n3)
+#define PMC_A64_NO6 PMC_A64_NO5, "+&r"(n4)
+#define PMC_A64_NO7 PMC_A64_NO6, "+&r"(n5)
+#define PMC_A64_NO8 PMC_A64_NO7, "+&r"(n6)
+#define PMC_A64_ST1 out[0] = v0
+#define PMC_A64_ST2 PMC_A64_ST1; out[1] = v1
+#define PMC_A64_ST3 PMC_A64_ST2; out[2] = v2
+#define PMC_A64_ST4 PMC_A64_ST3; out[3] = v3
+#define PMC_A64_ST5 PMC_A64_ST4; out[4] = v4
+#define PMC_A64_ST6 PMC_A64_ST5; out[5] = v5
+#define PMC_A64_ST7 PMC_A64_ST6; out[6] = v6
+#define PMC_A64_ST8 PMC_A64_ST7; out[7] = v7
+/* n counters: the last slot's next register (x<9+n>) gets the address after the branch into the first stub. */
+#define PMC_A64_CHAIN(n, last) \
+	case n: { \
+		PMC_A64_VD##n; \
+		PMC_A64_ND##n; \
+		register uintptr_t ret __asm__("x" #last); \
+		__asm__ __volatile__("adr %[ret], 1f\n\tbr %[first]\n1:" \
+				     : PMC_A64_VO##n PMC_A64_NO##n, [ret] "=&r"(ret) : [first] "r"(c[0])); \
+		PMC_A64_ST##n; \
+		break; \
+	}
+
+/* n (1..PMC_ARCH_CHAIN_MAX, a constant where it is inlined) counters through the chain of slots 0..n-1. */
+static inline __attribute__((always_inline)) void pmc_arch_chain_read(const pmc_arch_reader *c, const int n,
+								       uint64_t *out)
+{
+	switch (n) {
+	PMC_A64_CHAIN(1, 10)
+	PMC_A64_CHAIN(2, 11)
+	PMC_A64_CHAIN(3, 12)
+	PMC_A64_CHAIN(4, 13)
+	PMC_A64_CHAIN(5, 14)
+	PMC_A64_CHAIN(6, 15)
+	PMC_A64_CHAIN(7, 16)
+	PMC_A64_CHAIN(8, 17)
+	default:
+		break;
+	}
 }
 
 /* 1..31 event counters, 32 the cycle counter: every one holds a count. */

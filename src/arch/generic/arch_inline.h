@@ -9,6 +9,7 @@
 
 #define PMC_ARCH_USER_READ 0
 #define PMC_ARCH_USER_READ_INSN "read(2)"
+#define PMC_ARCH_LOAD_STORE 0
 
 struct perf_event_attr;
 static inline void pmc_arch_user_read_generic_attr(struct perf_event_attr *a)

@@ -8,6 +8,8 @@
 
 #define PMC_ARCH_USER_READ 1
 #define PMC_ARCH_USER_READ_INSN "RDPMC"
+/* Arithmetic takes memory operands (an add to memory is one instruction): no load/store pairing to gain. */
+#define PMC_ARCH_LOAD_STORE 0
 
 struct perf_event_attr;
 /* What a generic (PERF_TYPE_HARDWARE, PERF_TYPE_RAW) event asks so that its thread may read it in process, for code
@@ -23,7 +25,7 @@ static inline uint64_t pmc_rdtsc(void)
 	uint64_t lo, hi; /* RDTSC clears the upper halves of RAX and RDX: no zero-extension needed */
 
 	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-	return hi << 32 | lo;
+	return (hi << 32) + lo; /* + (the same here): the compiler may make it a lea into any register */
 }
 
 /* No later instruction starts before every earlier one has completed locally. */
@@ -38,7 +40,7 @@ static inline uint64_t pmc_rdpmc(uint32_t counter)
 	uint64_t lo, hi; /* RDPMC clears the upper halves of RAX and RDX, as RDTSC */
 
 	__asm__ __volatile__("rdpmc" : "=a"(lo), "=d"(hi) : "c"(counter));
-	return hi << 32 | lo;
+	return (hi << 32) + lo; /* as pmc_rdtsc */
 }
 
 static inline uint64_t pmc_arch_timer_now(void)

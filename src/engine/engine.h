@@ -146,8 +146,9 @@ int pmc_eng_kernel_prepare(struct pmc_engine_opts *o);
 struct pmc_keep;
 /* One disabled copy of each tracepoint and static-key software event held open for the whole measurement
  * (perf/keep.h), within the descriptors the runs leave: targets tasks or CPUs per event, all batches at once or one.
- * The number kept. */
-size_t pmc_eng_keep_open(const struct pmc_engine *se, size_t targets, bool all_at_once, struct pmc_keep *k);
+ * None when the measurement executes once (each event is opened once). The number kept. */
+size_t pmc_eng_keep_open(const struct pmc_engine *se, unsigned runs, size_t targets, bool all_at_once,
+			 struct pmc_keep *k);
 /* What the kernel runner saw (read method, overhead, region TSC cycles, expectations) into the report. */
 void pmc_eng_kernel_report(const struct pmc_engine_opts *o, const struct pmc_kernel_info *info, struct pmc_report *rep);
 /* After the runs: measured / declared ratios and the declared work's rates (GFLOP/s, GB/s) of a kernel's report. */

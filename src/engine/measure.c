@@ -249,8 +249,14 @@ static size_t keep_budget(const struct pmc_engine *se, size_t targets, bool all_
 	return limit > runs_need ? limit - runs_need : 0;
 }
 
-size_t pmc_eng_keep_open(const struct pmc_engine *se, size_t targets, bool all_at_once, struct pmc_keep *k)
+size_t pmc_eng_keep_open(const struct pmc_engine *se, unsigned runs, size_t targets, bool all_at_once,
+			 struct pmc_keep *k)
 {
+	/* A copy saves a close's synchronization each time an event is opened again: with one execution (one run,
+	 * and one batch or all of them at once) every event is opened once, and a copy would only add its own open
+	 * and close. */
+	if (runs < 2 && (all_at_once || se->plan.nbatches < 2))
+		return 0;
 	return pmc_keep_open(k, se->evs, se->n, keep_budget(se, targets, all_at_once));
 }
 
@@ -271,10 +277,8 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 		rep->events[i].ev = se->evs[i];
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rc = reserve_samples(se, o, rep);
-	/* A copy kept open saves a close's synchronization each time an event is opened again: with one execution
-	 * (one run of one batch) every event is opened once, and a kept copy would only add its own open and close. */
-	if (!rc && (o->runs > 1 || se->plan.nbatches > 1))
-		pmc_eng_keep_open(se, 1, false, &keep);
+	if (!rc)
+		pmc_eng_keep_open(se, o->runs, 1, false, &keep);
 
 	for (unsigned run = 0; run < o->runs && !pmc_eng_interrupted && !rc; run++) {
 		unsigned done_before = done;

@@ -588,7 +588,7 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	if (o->verbose)
 		pmc_perf_set_observer(pmc_eng_trace_open, NULL);
 	/* each run's and each rotation's tracepoint closes would cost the kernel a synchronization: keep one copy open */
-	pmc_eng_keep_open(se, st.ntargets, x.rotate || se->popts.multiplex, &keep);
+	pmc_eng_keep_open(se, o->runs, st.ntargets, x.rotate || se->popts.multiplex, &keep);
 	if (o->interval_ms && o->intervals.begin)
 		o->intervals.begin(o->intervals.ctx, st.nrows > 0);
 	for (unsigned run = 0; run < o->runs && !pmc_eng_interrupted && !rc; run++) {

@@ -87,4 +87,7 @@ ok "kept copies stay within the descriptors the runs leave free"
 "$PMCTOOL" stat -v -e page-faults,context-switches -- true >"$TMP/out" 2>"$TMP/err" || fail "stat -v: exit $?"
 kept=$(grep -c 'kept open' "$TMP/err" || true)
 [ "$kept" -eq 0 ] || fail "$kept copies kept for a single execution"
-ok "a single execution keeps no copies open"
+"$PMCTOOL" stat -v -I 100 -e page-faults,context-switches -- true >"$TMP/out" 2>"$TMP/err" || fail "stat -v -I: exit $?"
+kept=$(grep -c 'kept open' "$TMP/err" || true)
+[ "$kept" -eq 0 ] || fail "$kept copies kept for a single scoped execution (-I)"
+ok "a single execution keeps no copies open (command and -I)"

@@ -11,7 +11,6 @@
 
 #include "cli/commands.h"
 #include "cli/stat.h"
-#include "info/inventory.h"
 #include "run/launch.h"
 #include "util/path_template.h"
 

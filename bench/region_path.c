@@ -31,9 +31,23 @@ static inline uint64_t timer_as_reader(pmc_arch_reader r)
 	return pmc_arch_timer_now();
 }
 
+/* The enter's stored read, as the architecture's: x86 stores RDTSC's EDX:EAX as RDPMC's, in two halves. */
+static inline void timer_as_store(pmc_arch_reader r, uint64_t *dst)
+{
+	(void)r;
+#if defined(__x86_64__)
+	pmc_arch_halves *w = (pmc_arch_halves *)dst;
+
+	__asm__ __volatile__("rdtsc\n\tmovl %%eax, %0\n\tmovl %%edx, %1" : "=m"(w->h[0]), "=m"(w->h[1]) :: "rax", "rdx");
+#else
+	*dst = pmc_arch_timer_now();
+#endif
+}
+
 #define PMC_RG_COUNTER_READ timer_as_counter
 #define PMC_RG_READER_OF pmc_arch_reader_of
 #define PMC_RG_READER_READ timer_as_reader
+#define PMC_RG_READER_STORE timer_as_store
 #include "regions/rg_core.c"
 
 /* Side by side, as the library maps the real pages (the path every thread gets where pages are 4 KiB). */

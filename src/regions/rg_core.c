@@ -35,12 +35,19 @@ static __thread struct rg_thread *self __attribute__((tls_model("initial-exec"))
 #ifndef PMC_RG_READER_READ
 #define PMC_RG_READER_OF pmc_arch_reader_of
 #define PMC_RG_READER_READ pmc_arch_reader_read
-/* The architecture's chain of reads (arm64), for the specialized copies of up to PMC_RG_CHAIN_MAX counters. */
+#define PMC_RG_READER_STORE pmc_arch_reader_store
+/* The architecture's chain of reads (arm64), for the specialized copies of up to PMC_RG_CHAIN_MAX counters; its direct
+ * reads, for the copies of up to PMC_RG_DIRECT_MAX counters in a known layout. */
 #define PMC_RG_CHAIN_MAX PMC_ARCH_CHAIN_MAX
+#define PMC_RG_DIRECT_MAX PMC_ARCH_DIRECT_MAX
 #define PMC_RG_CHAIN_OF pmc_arch_chain_of
 #define PMC_RG_CHAIN_READ pmc_arch_chain_read
 #else
 /* Injected readers: one by one. */
+#define PMC_RG_DIRECT_MAX 0
+#ifndef PMC_RG_READER_STORE
+#define PMC_RG_READER_STORE(r, dst) (*(dst) = PMC_RG_READER_READ(r))
+#endif
 #define PMC_RG_CHAIN_MAX 0
 #define PMC_RG_CHAIN_OF(idx, slot) PMC_RG_READER_OF(idx)
 #define PMC_RG_CHAIN_READ(c, n, out) ((void)(c), (void)(n), (void)(out))
@@ -48,7 +55,6 @@ static __thread struct rg_thread *self __attribute__((tls_model("initial-exec"))
 
 #define ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
-#define ROW(t, r) (&(t)->acc[(size_t)(r) * (size_t)(1 + (t)->nev)])
 
 /* read(2) of counter i, where the page does not allow the in-process read (or there is no page). */
 static uint64_t __attribute__((noinline)) read_syscall(struct rg_thread *t, int i)
@@ -142,6 +148,10 @@ static void materialize(struct rg_thread *t)
 
 static rg_fn enter_off, leave_off, enter_mapped, leave_mapped;
 static rg_fn *const enter_ident[RG_EV + 1], *const leave_ident[RG_EV + 1];
+#if PMC_RG_DIRECT_MAX
+static rg_fn *const enter_direct[PMC_RG_DIRECT_MAX + 1][PMC_RG_DIRECT_MAX + 1];
+static rg_fn *const leave_direct[PMC_RG_DIRECT_MAX + 1][PMC_RG_DIRECT_MAX + 1];
+#endif
 
 /* The enter and leave for the cache as it is now. */
 static void choose_path(struct rg_thread *t)
@@ -150,6 +160,12 @@ static void choose_path(struct rg_thread *t)
 
 	t->enter = !c->on ? enter_off : c->ident && c->lockbase ? enter_ident[c->n] : enter_mapped;
 	t->leave = !c->on ? leave_off : c->ident && c->lockbase ? leave_ident[c->n] : leave_mapped;
+#if PMC_RG_DIRECT_MAX
+	if (c->on && c->ident && c->lockbase && c->layout >= 0 && c->n <= PMC_RG_DIRECT_MAX) {
+		t->enter = enter_direct[c->n][c->layout];
+		t->leave = leave_direct[c->n][c->layout];
+	}
+#endif
 }
 
 /*
@@ -164,7 +180,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 {
 	struct rg_cache *c = &t->c;
 	bool on = PMC_ARCH_USER_READ;
-	uint32_t sum = 0;
+	uint32_t sum = 0, index[RG_EV];
 	int k = 0;
 
 	materialize(t);
@@ -193,6 +209,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 			break;
 		}
 		c->map[k] = (uint8_t)i;
+		index[k] = idx;
 		c->sh[k] = (64u - w) & 63u;
 		c->mask[k] = c->sh[k] ? (UINT64_C(1) << (64u - c->sh[k])) - 1 : UINT64_MAX;
 		c->lock[k] = &pg->lock;
@@ -210,6 +227,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 			c->lockbase = NULL;
 	c->on = on && k > 0;
 	c->locksum = sum;
+	c->layout = PMC_RG_DIRECT_MAX ? pmc_arch_direct_layout(index, k) : -1;
 	choose_path(t);
 }
 
@@ -239,16 +257,28 @@ static inline __attribute__((always_inline)) uint32_t lock_sum(const struct rg_c
 	return sum;
 }
 
+/* The counters' raw values into out: kept in registers where out is a local (leave), stored as read where it is the
+ * frame (enter: on x86 the two halves of the read, no combining). */
 static inline __attribute__((always_inline)) void read_raw(const struct rg_cache *c, const int n, const bool chained,
-							   uint64_t *out)
+							   const int layout, const bool stored, uint64_t *out)
 {
+	if (layout >= 0) {
+#pragma GCC unroll 16
+		for (int k = 0; k < n; k++)
+			out[k] = pmc_arch_direct_read(layout, k);
+		return;
+	}
 	if (chained && n <= PMC_RG_CHAIN_MAX) {
 		PMC_RG_CHAIN_READ(c->chain, n, out);
 		return;
 	}
 #pragma GCC unroll 16
-	for (int k = 0; k < n; k++)
-		out[k] = PMC_RG_READER_READ(c->rd[k]);
+	for (int k = 0; k < n; k++) {
+		if (stored)
+			PMC_RG_READER_STORE(c->rd[k], &out[k]);
+		else
+			out[k] = PMC_RG_READER_READ(c->rd[k]);
+	}
 }
 
 static uint64_t reads_inproc(const struct rg_thread *t)
@@ -257,7 +287,7 @@ static uint64_t reads_inproc(const struct rg_thread *t)
 
 	/* Each enter that opened a frame read once, each leave that closed one (a call counted in its row) once. */
 	for (size_t r = 0; r <= RG_CALIB; r++)
-		reads += 2 * ROW(t, r)[0];
+		reads += 2 * (pmc_rg_row_of(t, 0, r)[0] + pmc_rg_row_of(t, 1, r)[0]);
 	for (int i = 0; i < t->nev; i++)
 		opened += t->fd[i] >= 0 || !t->err[i];
 	return reads * opened - t->reads_syscall;
@@ -287,7 +317,7 @@ static void thread_gone(void *p)
 /* The empty pair as a region's own counts see it: the least of a few, on the row after the last region. */
 static void calibrate(struct rg_thread *t)
 {
-	uint64_t *row = ROW(t, RG_CALIB), before[RG_EV];
+	uint64_t *row = pmc_rg_row_of(t, 0, RG_CALIB), before[RG_EV]; /* at depth 0: a thread's first use */
 
 	for (int i = 0; i < t->nev; i++)
 		t->cost[i] = UINT64_MAX;
@@ -304,7 +334,6 @@ static void calibrate(struct rg_thread *t)
 	for (int i = 0; i < t->nev; i++)
 		if (t->fd[i] < 0)
 			t->cost[i] = 0;
-	memset(RG_TOP(t), 0, sizeof(RG_TOP(t)));
 }
 
 static void enter_first(int r, struct rg_thread *t);
@@ -342,11 +371,15 @@ static struct rg_thread *thread_first_use(void)
 	if (!t)
 		return NULL;
 	t->nev = pmc_rg.nev;
-	t->acc = calloc((size_t)(RG_CALIB + 1) * (size_t)(1 + t->nev), sizeof(uint64_t));
+	for (t->stride = 1; t->stride < 1u + (unsigned)t->nev; t->stride *= 2)
+		;
+	t->acc = calloc(2 * (size_t)(RG_CALIB + 1) * t->stride, sizeof(uint64_t));
 	if (!t->acc) {
 		free(t);
 		return NULL;
 	}
+	for (int d = 0; d < PMCTOOL_REGION_DEPTH_MAX; d++)
+		t->stack[d].rows = pmc_rg_row_of(t, d > 0, 0);
 	t->top = &t->floor;
 	t->last = &t->stack[PMCTOOL_REGION_DEPTH_MAX - 1];
 	t->rmax = PMCTOOL_REGIONS_MAX - 1;
@@ -433,7 +466,8 @@ static void __attribute__((noinline)) enter_changed(struct rg_thread *t, struct 
  * What comes before the read is outside the region, what comes after it inside: the bookkeeping goes first. The
  * checks of the handle and the depth are one comparison each; the frame is the one above the top (no multiplication).
  */
-static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t, int r, const int n, const bool based)
+static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t, int r, const int n, const bool based,
+							     const int layout)
 {
 	struct rg_frame *f = t->top;
 
@@ -444,7 +478,7 @@ static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t
 	f++;
 	f->key = (uint32_t)r;
 	t->top = f;
-	read_raw(&t->c, n, based, f->start);
+	read_raw(&t->c, n, based, layout, true, f->start);
 	if (__builtin_expect(lock_sum(&t->c, n, based) != t->c.locksum, 0))
 		enter_changed(t, f);
 }
@@ -454,12 +488,8 @@ enum leave_read { LEFT_UNREAD, LEFT_RAW, LEFT_STALE };
 /* Sums of a closed frame: full counts at both ends. */
 static void add_full(struct rg_thread *t, struct rg_frame *f, const uint64_t *now, uint64_t *row)
 {
-	for (int i = 0; i < t->nev; i++) {
-		uint64_t d = now[i] - f->start[i];
-
-		row[1 + i] += d;
-		f->sum[i] += d;
-	}
+	for (int i = 0; i < t->nev; i++)
+		row[1 + i] += now[i] - f->start[i];
 }
 
 /*
@@ -500,7 +530,7 @@ static void __attribute__((noinline)) leave_rest(struct rg_thread *t, int r, uin
 			raw_to_full(t, f->start);
 	}
 	t->top = f - 1;
-	row = ROW(t, r);
+	row = f->rows + (size_t)r * t->stride;
 	row[0]++;
 	add_full(t, f, now, row);
 }
@@ -527,15 +557,15 @@ static void __attribute__((noinline)) leave_off(int r, struct rg_thread *t)
 	leave_rest(t, r, NULL, LEFT_UNREAD);
 }
 
-/* The sums of a raw frame. On a load/store architecture the row, the frame's depth's sums and the frame's starts are
- * told apart (restrict: the loads and stores pair, arm64 ldp/stp, 9 instructions less a leave with 4 counters); x86
- * adds to memory in one instruction each, and restrict there only makes the compiler vectorize the sums (24 more). */
+/* The sums of a raw frame. On a load/store architecture the row and the frame's starts are told apart (restrict: the
+ * loads and stores pair, arm64 ldp/stp); x86 adds to memory in one instruction each, and restrict there only makes the
+ * compiler vectorize the sums. */
 #if PMC_ARCH_LOAD_STORE
 #define RG_SUMS_APART __restrict
 #else
 #define RG_SUMS_APART
 #endif
-static inline __attribute__((always_inline)) void add_deltas(uint64_t *RG_SUMS_APART acc, uint64_t *RG_SUMS_APART sum,
+static inline __attribute__((always_inline)) void add_deltas(uint64_t *RG_SUMS_APART acc,
 							     const uint64_t *RG_SUMS_APART start, uint64_t *now,
 							     const struct rg_cache *c, const int n, const bool ident)
 {
@@ -543,22 +573,25 @@ static inline __attribute__((always_inline)) void add_deltas(uint64_t *RG_SUMS_A
 	for (int k = 0; k < n; k++)
 		now[k] = (now[k] - start[k]) & c->mask[k];
 #pragma GCC unroll 16
-	for (int k = 0; k < n; k++) {
-		int i = ident ? k : c->map[k];
+	for (int k = 0; k < n; k++)
+		acc[ident ? k : c->map[k]] += now[k];
+}
 
-		acc[i] += now[k];
-		sum[i] += now[k];
-	}
+/* A row's words for n events: the power of two >= 1 + n (a constant in the specialized copies: the row is a shift). */
+static inline __attribute__((always_inline)) size_t row_stride(const struct rg_thread *t, const int n, const bool ident)
+{
+	return !ident ? t->stride : n < 2 ? 2 : n < 4 ? 4 : n < 8 ? 8 : n < 16 ? 16 : 32;
 }
 
 /*
  * The leave: the reads first (what comes after them is outside the region), validated by the locks' sum; then one
  * comparison of the innermost frame's key with the handle: equal only for a raw frame of this region, so the handle
  * is valid, the frame is not the floor, and no enter beyond the depth limit is open (its RG_DEEP). n and ident are
- * constants in the specialized copies: the loops unroll, the row's stride is known. Nested frames add into their own
- * depth's sums, which nobody reads: no branch on the depth.
+ * constants in the specialized copies: the loops unroll, the row's stride is known. The frame says which table its
+ * depth adds to (top-level or nested): no branch on the depth.
  */
-static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t, int r, const int n, const bool ident)
+static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t, int r, const int n, const bool ident,
+							     const int layout)
 {
 	const struct rg_cache *c = &t->c;
 	struct rg_frame *f;
@@ -566,7 +599,7 @@ static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t
 
 	if (!ident)
 		memset(now, 0, sizeof(now)); /* the mapped copy: its n is not known here, nor to the compiler's warnings */
-	read_raw(c, n, ident, now);
+	read_raw(c, n, ident, layout, false, now);
 	if (__builtin_expect(lock_sum(c, n, ident) != c->locksum, 0)) {
 		leave_rest(t, r, NULL, LEFT_STALE);
 		return;
@@ -577,9 +610,9 @@ static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t
 		return;
 	}
 	t->top = f - 1;
-	row = &t->acc[(uint32_t)r * (size_t)(1 + (ident ? n : t->nev))];
+	row = f->rows + (uint32_t)r * row_stride(t, n, ident);
 	row[0]++;
-	add_deltas(row + 1, f->sum, f->start, now, c, n, ident);
+	add_deltas(row + 1, f->start, now, c, n, ident);
 }
 
 /* Where an event failed to open, or the pages are not side by side: the cache's order mapped to the events', the
@@ -588,20 +621,20 @@ static void enter_mapped(int r, struct rg_thread *t)
 {
 	if (t->c.n > RG_EV)
 		__builtin_unreachable();
-	enter_fast(t, r, t->c.n, false);
+	enter_fast(t, r, t->c.n, false, -1);
 }
 
 static void leave_mapped(int r, struct rg_thread *t)
 {
 	if (t->c.n > RG_EV)
 		__builtin_unreachable();
-	leave_fast(t, r, t->c.n, false);
+	leave_fast(t, r, t->c.n, false, -1);
 }
 
 /* Every event opened, the pages side by side: a copy of enter and leave for each number of counters. */
 #define RG_IDENT(n) \
-	static void enter_##n(int r, struct rg_thread *t) { enter_fast(t, r, n, true); } \
-	static void leave_##n(int r, struct rg_thread *t) { leave_fast(t, r, n, true); }
+	static void enter_##n(int r, struct rg_thread *t) { enter_fast(t, r, n, true, -1); } \
+	static void leave_##n(int r, struct rg_thread *t) { leave_fast(t, r, n, true, -1); }
 RG_IDENT(1) RG_IDENT(2) RG_IDENT(3) RG_IDENT(4) RG_IDENT(5) RG_IDENT(6) RG_IDENT(7) RG_IDENT(8)
 RG_IDENT(9) RG_IDENT(10) RG_IDENT(11) RG_IDENT(12) RG_IDENT(13) RG_IDENT(14) RG_IDENT(15) RG_IDENT(16)
 static rg_fn *const enter_ident[RG_EV + 1] = { enter_off, enter_1, enter_2, enter_3, enter_4, enter_5, enter_6,
@@ -609,6 +642,24 @@ static rg_fn *const enter_ident[RG_EV + 1] = { enter_off, enter_1, enter_2, ente
 static rg_fn *const leave_ident[RG_EV + 1] = { leave_off, leave_1, leave_2, leave_3, leave_4, leave_5, leave_6,
 	leave_7, leave_8, leave_9, leave_10, leave_11, leave_12, leave_13, leave_14, leave_15, leave_16 };
 _Static_assert(RG_EV == 16, "one copy of enter and leave per number of counters");
+
+#if PMC_RG_DIRECT_MAX
+/* And where the counters are in a layout the architecture reads directly: a copy per number of counters and layout. */
+#define RG_DIRECT(n, l) \
+	static void enter_##n##_##l(int r, struct rg_thread *t) { enter_fast(t, r, n, true, l); } \
+	static void leave_##n##_##l(int r, struct rg_thread *t) { leave_fast(t, r, n, true, l); }
+RG_DIRECT(1, 0) RG_DIRECT(1, 1)
+RG_DIRECT(2, 0) RG_DIRECT(2, 1) RG_DIRECT(2, 2)
+RG_DIRECT(3, 0) RG_DIRECT(3, 1) RG_DIRECT(3, 2) RG_DIRECT(3, 3)
+RG_DIRECT(4, 0) RG_DIRECT(4, 1) RG_DIRECT(4, 2) RG_DIRECT(4, 3) RG_DIRECT(4, 4)
+static rg_fn *const enter_direct[PMC_RG_DIRECT_MAX + 1][PMC_RG_DIRECT_MAX + 1] = {
+	{ NULL }, { enter_1_0, enter_1_1 }, { enter_2_0, enter_2_1, enter_2_2 },
+	{ enter_3_0, enter_3_1, enter_3_2, enter_3_3 }, { enter_4_0, enter_4_1, enter_4_2, enter_4_3, enter_4_4 } };
+static rg_fn *const leave_direct[PMC_RG_DIRECT_MAX + 1][PMC_RG_DIRECT_MAX + 1] = {
+	{ NULL }, { leave_1_0, leave_1_1 }, { leave_2_0, leave_2_1, leave_2_2 },
+	{ leave_3_0, leave_3_1, leave_3_2, leave_3_3 }, { leave_4_0, leave_4_1, leave_4_2, leave_4_3, leave_4_4 } };
+_Static_assert(PMC_RG_DIRECT_MAX == 4, "one copy of enter and leave per layout of up to 4 counters");
+#endif
 
 /* The calling thread's enter and leave: one indirect jump (a thread before its first use has nil's). Never inlined:
  * bench/region_path.c compiles this file into itself, and counts what a program calling the library runs. */
@@ -667,14 +718,14 @@ int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls
 			  int max)
 {
 	const struct rg_thread *t = self;
-	const uint64_t *row;
+	uint64_t row[1 + RG_EV];
 
 	if ((unsigned)region >= PMCTOOL_REGIONS_MAX)
 		return -EINVAL;
 	*ret_calls = 0;
 	if (t == &nil)
 		return 0;
-	row = ROW(t, region);
+	pmc_rg_row(t, (size_t)region, row);
 	*ret_calls = row[0];
 	for (int i = 0; i < t->nev && i < max; i++)
 		values[i] = row[1 + i];

@@ -30,14 +30,15 @@
 
 /* An open region. Raw (key without RG_FULL): start holds the opened counters' raw values in the cache's order, read on
  * the fast path under the current cache (every refresh turns the raw frames full first). Full: start holds every
- * event's full count (offset + sign-extended counter, or read(2)). sum: what the leaves of regions entered at this
- * frame's depth added, per event: stack[0].sum is the top-level sum (the others are written, never read: no branch on
- * the depth). 512 bytes: one base register reaches start, sum and key. */
+ * event's full count (offset + sign-extended counter, or read(2)). rows: the accumulator table the leave of a region
+ * entered at this frame's depth adds to, set once per frame: stack[0]'s is the top-level table, every deeper frame's
+ * the nested one, so a region's top-level calls and counts stay apart from its nested ones without a branch or a
+ * second sum on the leave. key, rows and the first six starts share one cache line. */
 struct rg_frame {
-	uint64_t start[RG_EV];
-	uint64_t sum[RG_EV];
 	uint64_t key;
-	char pad[512 - 16 * RG_EV - 8];
+	uint64_t *rows;
+	uint64_t start[RG_EV];
+	char pad[192 - 16 - 8 * RG_EV];
 };
 
 struct rg_thread;
@@ -60,6 +61,7 @@ struct rg_cache {
 	const char *lockbase;                /* counter k's lock at lockbase + k * RG_PAGE_STRIDE, or NULL (use lock[]) */
 	bool on;                             /* every opened counter is readable in process */
 	bool ident;                          /* map is the identity: every event opened */
+	int layout;                          /* the counters' layout for direct reads (arch_inline.h), -1 for none */
 	int n;                               /* the opened counters: the arrays below are theirs, in this order */
 	uint8_t map[RG_EV];                  /* their event numbers (an event that failed to open counts 0) */
 	unsigned sh[RG_EV];                  /* 64 - width, for the sign extension of a raw value */
@@ -85,7 +87,9 @@ struct rg_thread {
 	struct rg_cache c;
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
 	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */
-	uint64_t *acc;                       /* (RG_CALIB + 1) rows of [calls, v[0..nev-1]] */
+	uint64_t *acc;                       /* two tables of (RG_CALIB + 1) rows [calls, v[0..nev-1]], stride words apart:
+						the calls entered at depth 0, then the nested ones (rg_frame.rows) */
+	unsigned stride;                     /* a row's words: the power of two >= 1 + nev (a shift on the leave) */
 	uint64_t cost[RG_EV];                /* an empty enter/leave pair as a region's own counts see it (minimum) */
 	uint64_t reads_misuse, reads_syscall; /* reads by leaves that closed nothing; counters read with read(2) */
 	uint64_t unmatched, invalid;         /* leaves matching no open region; enters/leaves of invalid handles */
@@ -104,8 +108,34 @@ static inline unsigned pmc_rg_depth(const struct rg_thread *t)
 _Static_assert(offsetof(struct rg_thread, stack) == offsetof(struct rg_thread, floor) + sizeof(struct rg_frame),
 	       "the floor is right below the stack");
 
-/* The sums over the regions entered at depth 0. */
-#define RG_TOP(t) ((t)->stack[0].sum)
+/* Row r of table tab (0: entered at depth 0, 1: nested) of t. */
+static inline uint64_t *pmc_rg_row_of(const struct rg_thread *t, int tab, size_t r)
+{
+	return t->acc + ((size_t)tab * (RG_CALIB + 1) + r) * t->stride;
+}
+
+/* Region r's calls and counts in t, both tables together: out[0] calls, out[1 + i] event i. */
+static inline void pmc_rg_row(const struct rg_thread *t, size_t r, uint64_t *out)
+{
+	const uint64_t *a = pmc_rg_row_of(t, 0, r), *b = pmc_rg_row_of(t, 1, r);
+
+	out[0] = a[0] + b[0];
+	for (int i = 1; i <= t->nev; i++)
+		out[i] = a[i] + b[i];
+}
+
+/* The sums over the regions' calls entered at depth 0 (the calibration's row left out), per event. */
+static inline void pmc_rg_top(const struct rg_thread *t, uint64_t *out)
+{
+	for (int i = 0; i < t->nev; i++)
+		out[i] = 0;
+	for (size_t r = 0; r < RG_CALIB; r++) {
+		const uint64_t *row = pmc_rg_row_of(t, 0, r);
+
+		for (int i = 0; i < t->nev; i++)
+			out[i] += row[1 + i];
+	}
+}
 
 struct rg_global {
 	int mode;                            /* enum rg_mode */

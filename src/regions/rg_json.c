@@ -184,8 +184,9 @@ static void region(FILE *f, unsigned r, bool first, const uint64_t *cost, const 
 	bool tfirst = true;
 
 	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
-		const uint64_t *row = &t->acc[(size_t)r * (size_t)(1 + t->nev)];
+		uint64_t row[1 + RG_EV];
 
+		pmc_rg_row(t, r, row);
 		sum[0] += row[0];
 		for (int i = 0; row[0] && i < t->nev; i++) {
 			sum[1 + i] += t->err[i] ? 0 : row[1 + i];
@@ -199,9 +200,10 @@ static void region(FILE *f, unsigned r, bool first, const uint64_t *cost, const 
 	event_values(f, "counts", sum + 1, have, true, sum[0], cost, have_cost);
 	fputs(",\"metrics\":[],\"threads\":[", f);
 	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
-		const uint64_t *row = &t->acc[(size_t)r * (size_t)(1 + t->nev)];
+		uint64_t row[1 + RG_EV];
 		bool th[RG_EV];
 
+		pmc_rg_row(t, r, row);
 		if (!row[0])
 			continue;
 		for (int i = 0; i < t->nev; i++)
@@ -223,14 +225,17 @@ static void regions(FILE *f)
 	for (int i = 0; i < pmc_rg.nev; i++)
 		cost[i] = UINT64_MAX;
 	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
+		uint64_t tt[RG_EV];
+
 		unmatched += t->unmatched;
 		invalid += t->invalid;
 		deep += t->deep_ignored;
+		pmc_rg_top(t, tt);
 		for (int i = 0; i < t->nev; i++) {
 			if (t->err[i])
 				continue;
 			have[i] = true;
-			top[i] += RG_TOP(t)[i];
+			top[i] += tt[i];
 			if (t->cost[i] < cost[i])
 				cost[i] = t->cost[i];
 		}
@@ -248,7 +253,7 @@ static void regions(FILE *f)
 		bool used = not_left(r) > 0;
 
 		for (const struct rg_thread *t = pmc_rg_threads(); t && !used; t = t->next)
-			used = t->acc[(size_t)r * (size_t)(1 + t->nev)] > 0;
+			used = pmc_rg_row_of(t, 0, r)[0] + pmc_rg_row_of(t, 1, r)[0] > 0;
 		if (!used)
 			continue;
 		region(f, r, first, cost, have);

@@ -72,21 +72,24 @@ static void channel_block(FILE *f)
 		fprintf(f, "region %u %s\n", r, pmc_rg_region_name(r));
 	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
 		bool exited = __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE);
+		uint64_t top[RG_EV];
 
 		fprintf(f, "thread %u %d %d %llu %llu %llu %llu %llu\n", t->ordinal, (int)t->tid, exited,
 			(unsigned long long)pmc_rg_reads_inproc(t), (unsigned long long)t->reads_syscall,
 			(unsigned long long)t->unmatched, (unsigned long long)t->invalid,
 			(unsigned long long)t->deep_ignored);
 		for (unsigned r = 0; r < nreg; r++) {
-			const uint64_t *row = &t->acc[(size_t)r * (size_t)(1 + t->nev)];
+			uint64_t row[1 + RG_EV];
 
+			pmc_rg_row(t, r, row);
 			if (!row[0])
 				continue;
 			fprintf(f, "count %u %u %llu", t->ordinal, r, (unsigned long long)row[0]);
 			put_values(f, t, row + 1);
 		}
+		pmc_rg_top(t, top);
 		fprintf(f, "top %u", t->ordinal);
-		put_values(f, t, RG_TOP(t));
+		put_values(f, t, top);
 		fprintf(f, "cost %u", t->ordinal);
 		put_values(f, t, t->cost);
 		for (unsigned d = 0; d < pmc_rg_depth(t); d++)
@@ -131,8 +134,9 @@ static void person_report(FILE *f)
 		unsigned users = 0;
 
 		for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
-			const uint64_t *row = &t->acc[(size_t)r * (size_t)(1 + t->nev)];
+			uint64_t row[1 + RG_EV];
 
+			pmc_rg_row(t, r, row);
 			if (!row[0])
 				continue;
 			users++;

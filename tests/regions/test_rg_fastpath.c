@@ -337,6 +337,50 @@ static void test_fastpath_misuse_counted_and_counts_exact_injected_counters(void
 	assert_int_equal(self->too_deep, 0);
 }
 
+/* A region's calls entered at depth 0 go to the top-level table, nested ones to the other: its counts are both, the
+ * top-level sums only the first (b counted nested in a, then alone; a and b's top-level calls are the sums). */
+static void test_fastpath_top_level_sums_only_depth_0_calls_injected_counters(void **state)
+{
+	unsigned long long a0[NEV], b0[NEV], ca = 0, cb = 0;
+	uint64_t top0[RG_EV], top1[RG_EV], t0[NEV], t1[NEV], in_a[NEV], in_b[NEV], alone[NEV];
+
+	(void)state;
+	pmctool_region_enter(reg_warm);
+	pmctool_region_leave(reg_warm);
+	counts(reg_a, &ca, a0);
+	counts(reg_b, &cb, b0);
+	pmc_rg_top(self, top0);
+	memcpy(t0, truth, sizeof(t0));
+	pmctool_region_enter(reg_a);
+	count_all(10);
+	pmctool_region_enter(reg_b);
+	memcpy(t1, truth, sizeof(t1));
+	count_all(20);
+	for (int i = 0; i < NEV; i++)
+		in_b[i] = truth[i] - t1[i];
+	pmctool_region_leave(reg_b);
+	count_all(30);
+	pmctool_region_leave(reg_a);
+	for (int i = 0; i < NEV; i++)
+		in_a[i] = truth[i] - t0[i];
+	memcpy(t1, truth, sizeof(t1));
+	pmctool_region_enter(reg_b);
+	count_all(40);
+	pmctool_region_leave(reg_b);
+	for (int i = 0; i < NEV; i++) {
+		alone[i] = truth[i] - t1[i];
+		in_b[i] += alone[i];
+	}
+	expect_growth(reg_a, a0, ca, in_a, 1);
+	expect_growth(reg_b, b0, cb, in_b, 2);
+	pmc_rg_top(self, top1);
+	for (int i = 0; i < NEV; i++)
+		if (top1[i] - top0[i] != in_a[i] + alone[i])
+			fail_msg("event %d: top-level sums grew by %llu, the depth-0 calls counted %llu", i,
+				 (unsigned long long)(top1[i] - top0[i]), (unsigned long long)(in_a[i] + alone[i]));
+	assert_int_equal(pmc_rg_row_of(self, 1, (size_t)reg_b)[0] >= 1, 1);
+}
+
 int main(void)
 {
 	if (!PMC_ARCH_USER_READ) {
@@ -348,6 +392,7 @@ int main(void)
 		cmocka_unit_test(test_fastpath_counts_exact_with_pages_apart_injected_counters),
 		cmocka_unit_test(test_fastpath_with_an_event_that_failed_to_open_injected_counters),
 		cmocka_unit_test(test_fastpath_misuse_counted_and_counts_exact_injected_counters),
+		cmocka_unit_test(test_fastpath_top_level_sums_only_depth_0_calls_injected_counters),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -79,6 +79,12 @@ static inline uint64_t pmc_arch_reader_read(pmc_arch_reader r)
 	return v;
 }
 
+/* The read stored to memory. */
+static inline void pmc_arch_reader_store(pmc_arch_reader r, uint64_t *dst)
+{
+	*dst = pmc_arch_reader_read(r);
+}
+
 /* The chain (pmc_arm64_chain_stubs in readers.S): for slot s (0..7) and counter index i, an 8-byte stub
  * "mrs x<2+s>, <counter i>; br x<10+s>". One indirect branch enters the first slot's stub; each stub branches to the
  * next slot's, whose address waits in x<10+s>; the last slot's register holds the address after the branch. n
@@ -166,6 +172,55 @@ static inline __attribute__((always_inline)) void pmc_arch_chain_read(const pmc_
 		break;
 	}
 }
+
+/*
+ * Direct reads, without the chain's branches: where the kernel put the counters the way it does on an otherwise idle
+ * PMU (armv8pmu_get_event_idx: a cycles event on the cycle counter when it is free, every other event on the first free
+ * event counter, in the order the events were added), the layout of n counters is known from one number, the slot of
+ * the one on the cycle counter (none, 0 .. n-1), and a copy of the code specialized for it reads each counter with one
+ * mrs of a register named in the instruction. Layout L (0: none on the cycle counter, s + 1: slot s) puts slot k on
+ * PMCCNTR_EL0 when k == L - 1, else on PMEVCNTR<k - (L > 0 && k >= L)>_EL0. A page index is the counter + 1, 32 the
+ * cycle counter. Layouts exist for up to PMC_ARCH_DIRECT_MAX counters; anything else takes the chain.
+ */
+#define PMC_ARCH_DIRECT_MAX 4
+
+static inline __attribute__((always_inline)) uint32_t pmc_arch_direct_index(int layout, int k)
+{
+	return layout > 0 && k == layout - 1 ? 32u : 1u + (uint32_t)(k - (layout > 0 && k >= layout));
+}
+
+/* The layout of the counters at these page indexes, or -1 when they are in none. */
+static inline int pmc_arch_direct_layout(const uint32_t *index, int n)
+{
+	if (n < 1 || n > PMC_ARCH_DIRECT_MAX)
+		return -1;
+	for (int layout = 0; layout <= n; layout++) {
+		int k = 0;
+
+		while (k < n && index[k] == pmc_arch_direct_index(layout, k))
+			k++;
+		if (k == n)
+			return layout;
+	}
+	return -1;
+}
+
+/* Slot k of layout (constants where it is inlined: one mrs). */
+static inline __attribute__((always_inline)) uint64_t pmc_arch_direct_read(int layout, int k)
+{
+	uint64_t v = 0;
+
+	switch (pmc_arch_direct_index(layout, k)) {
+	case 1: __asm__ __volatile__("mrs %0, pmevcntr0_el0" : "=r"(v)); break;
+	case 2: __asm__ __volatile__("mrs %0, pmevcntr1_el0" : "=r"(v)); break;
+	case 3: __asm__ __volatile__("mrs %0, pmevcntr2_el0" : "=r"(v)); break;
+	case 4: __asm__ __volatile__("mrs %0, pmevcntr3_el0" : "=r"(v)); break;
+	case 32: __asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v)); break;
+	default: break;
+	}
+	return v;
+}
+_Static_assert(PMC_ARCH_DIRECT_MAX == 4, "pmc_arch_direct_read names the event counters 0..3");
 
 /* 1..31 event counters, 32 the cycle counter: every one holds a count. */
 static inline bool pmc_arch_counter_is_count(uint32_t index)

@@ -89,11 +89,44 @@ static inline uint64_t pmc_arch_reader_read(pmc_arch_reader r)
 	return pmc_rdpmc(r);
 }
 
+/* A 64-bit word seen as its two halves (little-endian: h[0] low), for storing EDX:EAX without combining them. */
+typedef union {
+	uint64_t v;
+	uint32_t h[2];
+} pmc_arch_halves;
+
+/* The read stored to memory: RDPMC clears the upper halves, so EAX and EDX stored side by side are the 64-bit value,
+ * one instruction less than combining them first (the region library's enter stores its starts this way). */
+static inline void pmc_arch_reader_store(pmc_arch_reader r, uint64_t *dst)
+{
+	pmc_arch_halves *w = (pmc_arch_halves *)dst;
+
+	__asm__ __volatile__("rdpmc\n\tmovl %%eax, %0\n\tmovl %%edx, %1"
+			     : "=m"(w->h[0]), "=m"(w->h[1]) : "c"(r) : "rax", "rdx");
+}
+
 /* Index bit 29 (after the -1): INTEL_PMC_FIXED_RDPMC_METRICS, the PERF_METRICS MSR of the top-down metric events
  * (cpu/topdown-.../): RDPMC returns packed ratios there, not a count. */
 static inline bool pmc_arch_counter_is_count(uint32_t index)
 {
 	return !((index - 1) & (UINT32_C(1) << 29));
+}
+
+/* No counter is named in an instruction here (direct reads: see arch/aarch64/arch_inline.h). */
+#define PMC_ARCH_DIRECT_MAX 0
+
+static inline int pmc_arch_direct_layout(const uint32_t *index, int n)
+{
+	(void)index;
+	(void)n;
+	return -1;
+}
+
+static inline uint64_t pmc_arch_direct_read(int layout, int k)
+{
+	(void)layout;
+	(void)k;
+	return 0;
 }
 
 #endif

@@ -263,9 +263,15 @@ static inline __attribute__((always_inline)) void read_raw(const struct rg_cache
 							   const int layout, const bool stored, uint64_t *out)
 {
 	if (layout >= 0) {
+		uint64_t v[RG_EV];
+
+		/* All reads first, then the stores: they pair (stp). */
 #pragma GCC unroll 16
 		for (int k = 0; k < n; k++)
-			out[k] = pmc_arch_direct_read(layout, k);
+			v[k] = pmc_arch_direct_read(layout, k);
+#pragma GCC unroll 16
+		for (int k = 0; k < n; k++)
+			out[k] = v[k];
 		return;
 	}
 	if (chained && n <= PMC_RG_CHAIN_MAX) {
@@ -471,7 +477,7 @@ static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t
 {
 	struct rg_frame *f = t->top;
 
-	if (__builtin_expect((unsigned)r > t->rmax || f >= t->last, 0)) {
+	if (__builtin_expect(((unsigned)r > t->rmax) | (f >= t->last), 0)) { /* | : both loads, one branch */
 		enter_off(r, t);
 		return;
 	}
@@ -663,18 +669,31 @@ _Static_assert(PMC_RG_DIRECT_MAX == 4, "one copy of enter and leave per layout o
 
 /* The calling thread's enter and leave: one indirect jump (a thread before its first use has nil's). Never inlined:
  * bench/region_path.c compiles this file into itself, and counts what a program calling the library runs. */
+#if defined(__aarch64__)
+/* GCC jumps through x16 (or x17) only, and would move the loaded address there first: load it there. */
+#define RG_JUMP_REG __asm__("x16")
+#define RG_JUMP_FIX(fn) __asm__("" : "+r"(fn))
+#else
+#define RG_JUMP_REG
+#define RG_JUMP_FIX(fn) (void)0
+#endif
+
 __attribute__((noinline)) void pmctool_region_enter(pmctool_region_t region)
 {
 	struct rg_thread *t = self;
+	register rg_fn *fn RG_JUMP_REG = t->enter;
 
-	t->enter(region, t);
+	RG_JUMP_FIX(fn);
+	fn(region, t);
 }
 
 __attribute__((noinline)) void pmctool_region_leave(pmctool_region_t region)
 {
 	struct rg_thread *t = self;
+	register rg_fn *fn RG_JUMP_REG = t->leave;
 
-	t->leave(region, t);
+	RG_JUMP_FIX(fn);
+	fn(region, t);
 }
 
 void pmctool_region_begin(const char *name)

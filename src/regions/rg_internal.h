@@ -51,14 +51,15 @@ typedef void rg_fn(int region, struct rg_thread *t);
 
 /* The fast path's cache of every counter's page (index, offset, width), valid while the pages' locks still sum to
  * locksum: a read is then one counter read and one lock load. One array per field: on arm64 neighbours load in
- * pairs (ldp); x86 reaches any of them as a memory operand. */
+ * pairs (ldp); x86 reaches any of them as a memory operand. What the leave loads comes first, within an ldp's reach
+ * of the thread's address (504 bytes) with the thread's first fields. */
 struct rg_cache {
-	pmc_arch_reader rd[RG_EV];           /* each counter's reader */
-	pmc_arch_reader chain[RG_EV];        /* its reader in the architecture's chain (arm64), slot k for counter k */
-	const uint32_t *lock[RG_EV];         /* its page's lock, read after a compiler barrier (lock_sum) */
-	uint64_t mask[RG_EV];                /* its width's mask, for raw deltas (arm64: 32 bits, 64 for the cycles) */
 	uint32_t locksum;                    /* the locks' sum (mod 2^32) when the cache was taken */
 	const char *lockbase;                /* counter k's lock at lockbase + k * RG_PAGE_STRIDE, or NULL (use lock[]) */
+	uint64_t mask[RG_EV];                /* its width's mask, for raw deltas (arm64: 32 bits, 64 for the cycles) */
+	pmc_arch_reader chain[RG_EV];        /* its reader in the architecture's chain (arm64), slot k for counter k */
+	pmc_arch_reader rd[RG_EV];           /* each counter's reader */
+	const uint32_t *lock[RG_EV];         /* its page's lock, read after a compiler barrier (lock_sum) */
 	bool on;                             /* every opened counter is readable in process */
 	bool ident;                          /* map is the identity: every event opened */
 	int layout;                          /* the counters' layout for direct reads (arch_inline.h), -1 for none */
@@ -75,6 +76,7 @@ struct rg_thread {
 	struct rg_frame *top;                /* the innermost open frame; &floor when none is */
 	struct rg_frame *last;               /* &stack[PMCTOOL_REGION_DEPTH_MAX - 1] */
 	unsigned rmax;                       /* the highest region handle enter takes (RG_CALIB while calibrating) */
+	struct rg_cache c;
 	struct rg_thread *next;
 	pid_t tid;
 	unsigned ordinal;                    /* 0 for the first thread of the process to enter a region, 1, ... */
@@ -84,7 +86,6 @@ struct rg_thread {
 	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
 	struct perf_event_mmap_page *page[RG_EV];
 	void *pages;                         /* the reservation the pages are mapped into (nev pages), or NULL */
-	struct rg_cache c;
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
 	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */
 	uint64_t *acc;                       /* two tables of (RG_CALIB + 1) rows [calls, v[0..nev-1]], stride words apart:

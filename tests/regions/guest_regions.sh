@@ -5,11 +5,11 @@
 #
 # What it proves: the program reads its counters in process (mrs PMEVCNTR<n>_EL0 at perf_user_access=1) and with
 # read(2) at 0; instructions:u per region are exact (the difference of two trip counts is the same for the next two);
-# the empty enter/leave pair's exact instruction cost with 4 counters (region_cost), printed against its target of
-# 100. t_regions runs in the one-CPU guest: QEMU's user-mode counts are exact there, while with two vCPUs they drift
+# the empty enter/leave pair's exact instruction cost with 4 counters (region_cost), which must stay below its target
+# of 100. t_regions runs in the one-CPU guest: QEMU's user-mode counts are exact there, while with two vCPUs they drift
 # now and then (a read(2) body once came out 2024 high). t_regions_threads: 4 threads' counts of the same region body
 # are multiples of one entry's, exactly on one CPU and within 1% with two.
-# t_regions_slots (the shift=1 guest): 4 counters of one pair, each read into its own column.
+# t_regions_slots (the shift=1 guest): 4 and 5 counters of one pair, each read into its own column.
 command -v pass >/dev/null 2>&1 || pass() { echo "RIG-TEST PASS $*"; }
 command -v fail >/dev/null 2>&1 || fail() { echo "RIG-TEST FAIL $*"; }
 
@@ -57,27 +57,40 @@ t_regions() {
 	pc=$(sed -n 's/.*"pair_counts":\[\([0-9.]*\),\([0-9.]*\),.*/\2/p' $W/rc.json)
 	echo "regions: empty enter/leave pair with 4 counters: $pi instructions, $pc cycles (target < 100 instructions)"
 	echo "regions: region_cost: $(cat $W/rc.json)"
-	[ -n "$pi" ] && pass "regions pair cost measured: $pi instructions:u, $(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rc.json)" ||
-		fail "region_cost gave no pair cost: $(cat $W/rc.json)"
+	# The target (issue 13): below 100 instructions, exact here; a change that costs more fails.
+	[ -n "$pi" ] && awk -v p="$pi" 'BEGIN { exit !(p > 0 && p < 100) }' &&
+		pass "regions pair cost measured: $pi instructions:u (target < 100), $(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rc.json)" ||
+		fail "region_cost: pair cost '$pi' instructions:u, the target is < 100: $(cat $W/rc.json)"
 }
 
 # Each counter of a pair lands in its own column: with -icount shift=S every instruction is 2^S cycles, so in region_cost
-# instructions:u, cycles:u, instructions:u, cycles:u must read x, x * 2^S, x, x * 2^S per pair (arm64 reads up to 8
-# counters through a chain of stubs, one slot each: a slot that read another's counter shows here; the one-CPU
-# shift=1 guest runs it, where cycles and instructions differ).
+# a cycles:u column must read 2^S times an instructions:u one, per pair (the one-CPU shift=1 guest runs it, where
+# cycles and instructions differ: a slot that read another's counter shows here). Three layouts of the counters:
+# instructions first (the cycle counter in slot 1) and cycles first (slot 0), each read by the copy specialized for its
+# layout (one mrs per counter, arch/aarch64/arch_inline.h), and 5 counters, more than those copies take, read through
+# the chain of stubs.
+# slots EVENTS PATTERN: PATTERN is each column's multiple of x in letters, i for x and c for x * 2^S.
+slots() {
+	PMCTOOL_REGIONS_EVENTS=$1 /rig/region_cost > $W/rs.json 2>$W/rs.err ||
+		{ fail "region_cost (slots $2): $(head -c 200 $W/rs.err)"; return; }
+	v=$(sed -n 's/.*"pair_counts":\[\([0-9.,]*\)\].*/\1/p' $W/rs.json)
+	echo "regions: pair counts of $1 at -icount shift=$shift_: $v ($(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rs.json))"
+	echo "$v" | awk -F, -v m=$((1 << shift_)) -v pat="$2" '
+		function abs(x) { return x < 0 ? -x : x }
+		{ x = substr(pat, 1, 1) == "c" ? $1 / m : $1; d = 0
+		  for (k = 1; k <= NF; k++) d += abs($k - (substr(pat, k, 1) == "c" ? m : 1) * x) }
+		END { exit !(NF == length(pat) && x > 0 && d < 0.01 * m) }' && grep -q '"read":"in process"' $W/rs.json &&
+		pass "regions $(echo "$1" | tr -cd , | wc -c | awk '{ print $1 + 1 }') counters each in its slot ($2): pair $v at shift=$shift_" ||
+		fail "regions counters' slots: pair counts $v of $1 at shift=$shift_ (expected the pattern $2, c = i x $((1 << shift_)), in process)"
+}
+
 t_regions_slots() {
 	W=${W:-/tmp}
 	echo 1 > /proc/sys/kernel/perf_user_access 2>/dev/null
 	shift_=$(cat /rig/icount-shift 2>/dev/null || echo 0)
-	PMCTOOL_REGIONS_EVENTS=instructions:u,cycles:u,instructions:u,cycles:u /rig/region_cost > $W/rs.json 2>$W/rs.err ||
-		{ fail "region_cost (slots): $(head -c 200 $W/rs.err)"; return; }
-	v=$(sed -n 's/.*"pair_counts":\[\([0-9.,]*\)\].*/\1/p' $W/rs.json)
-	echo "regions: pair counts at -icount shift=$shift_: $v ($(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rs.json))"
-	echo "$v" | awk -F, -v m=$((1 << shift_)) '{ d = function_abs($2 - m * $1) + function_abs($3 - $1) + function_abs($4 - m * $1) }
-		function function_abs(x) { return x < 0 ? -x : x }
-		END { exit !(NF == 4 && $1 > 0 && d < 0.01 * m) }' && grep -q '"read":"in process"' $W/rs.json &&
-		pass "regions 4 counters each in its slot: pair $v at shift=$shift_ (x, x*$((1 << shift_)), x, x*$((1 << shift_)))" ||
-		fail "regions 4 counters' slots: pair counts $v at shift=$shift_ (expected x, x*$((1 << shift_)), x, x*$((1 << shift_)), in process)"
+	slots instructions:u,cycles:u,instructions:u,cycles:u icic
+	slots cycles:u,instructions:u,cycles:u,instructions:u cici
+	slots instructions:u,cycles:u,instructions:u,cycles:u,instructions:u icici
 }
 
 t_regions_threads() {

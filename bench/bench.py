@@ -358,7 +358,8 @@ def bench_regions(tools, build, rows, out):
         r["path_instructions_callgrind"] = path
         row(rows, "regions: in-process pair, 4 counters, instructions (callgrind, injected read)", str(path),
             f"< {TARGET_PAIR_INSTRUCTIONS}", MET if path < TARGET_PAIR_INSTRUCTIONS else NOT_MET,
-            "RDTSC in place of RDPMC on fake pages: the path's own instructions, any machine")
+            "RDTSC in place of RDPMC on fake pages: the path's own instructions, any machine "
+            "(RDPMC's counter-number loads add 8)")
     row(rows, "regions: a thread's first use (open, map, calibrate), us", f"{r['thread_first_use_ns'] / 1e3:.1f}", "",
         INFO, "once per thread, at its first enter or pmctool_thread_init()")
     row(rows, "regions: start to exit, counting / off (ms, median)",

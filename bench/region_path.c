@@ -36,9 +36,7 @@ static inline void timer_as_store(pmc_arch_reader r, uint64_t *dst)
 {
 	(void)r;
 #if defined(__x86_64__)
-	pmc_arch_halves *w = (pmc_arch_halves *)dst;
-
-	__asm__ __volatile__("rdtsc\n\tmovl %%eax, %0\n\tmovl %%edx, %1" : "=m"(w->h[0]), "=m"(w->h[1]) :: "rax", "rdx");
+	pmc_rdtsc_store(dst);
 #else
 	*dst = pmc_arch_timer_now();
 #endif

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "arch/aarch64/arm64.h"
+#include "arch/aarch64/layout.h"
 #include "arch/arch.h"
 #include "info/inventory.h"
 
@@ -186,6 +187,55 @@ static void test_arm64_page_index_maps_to_pmevcntr_and_pmccntr(void **state)
 	}
 }
 
+/* The layouts libpmctool reads with one mrs a counter: the kernel's order on an idle PMU (cycles on the cycle counter,
+ * index 32; the rest on event counters 0.. in order, index 1..), for up to 4 counters; anything else is -1 (the chain). */
+static void test_arm64_direct_layout_only_for_the_idle_pmu_order(void **state)
+{
+	static const struct {
+		int n;
+		uint32_t index[6];
+		int layout;
+	} rows[] = {
+		{ 4, { 1, 2, 3, 4 }, 0 },      { 4, { 32, 1, 2, 3 }, 1 },   { 4, { 1, 32, 2, 3 }, 2 },
+		{ 4, { 1, 2, 32, 3 }, 3 },     { 4, { 1, 2, 3, 32 }, 4 },   { 1, { 1 }, 0 },
+		{ 1, { 32 }, 1 },              { 2, { 32, 1 }, 1 },         { 3, { 1, 2, 32 }, 3 },
+		{ 4, { 2, 3, 4, 5 }, -1 },     /* counter 0 taken by somebody else */
+		{ 4, { 1, 3, 2, 4 }, -1 },     /* out of order (multiplexed, rescheduled) */
+		{ 4, { 1, 32, 3, 4 }, -1 },    /* a hole */
+		{ 2, { 32, 32 }, -1 },         { 2, { 2, 1 }, -1 },
+		{ 5, { 1, 2, 3, 4, 5 }, -1 },  /* more than the copies take */
+		{ 0, { 0 }, -1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int got = pmc_arm64_direct_layout(rows[i].index, rows[i].n);
+
+		if (got != rows[i].layout)
+			fail_msg("row %zu: layout %d, expected %d", i, got, rows[i].layout);
+		for (int k = 0; got >= 0 && k < rows[i].n; k++)
+			assert_int_equal(pmc_arm64_direct_index(got, k), rows[i].index[k]);
+	}
+}
+
+#if defined(__x86_64__)
+/* x86's enter stores EDX:EAX as two halves (pmc_arch_reader_store, RDPMC): the same store of RDTSC must land between
+ * two ordinary RDTSC reads, which it cannot with the halves swapped. */
+static void test_x86_halves_store_is_the_64_bit_value(void **state)
+{
+	(void)state;
+	for (int i = 0; i < 1000; i++) {
+		uint64_t v = 0, t0 = pmc_rdtsc(), t1;
+
+		pmc_rdtsc_store(&v);
+		t1 = pmc_rdtsc();
+		if (v < t0 || v > t1)
+			fail_msg("stored %llu, not between %llu and %llu", (unsigned long long)v, (unsigned long long)t0,
+				 (unsigned long long)t1);
+	}
+}
+#endif
+
 /* The injected opener: a real fd (of /dev/null, so closing it is harmless) until 'accept' members, then 'err'. */
 static int accept_n, refuse_err, opened, bad_leader;
 
@@ -242,6 +292,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_arm64_rdpmc_term_read_from_sysfs_format_never_hard_coded,
 						make_root, drop_root),
 		cmocka_unit_test(test_arm64_page_index_maps_to_pmevcntr_and_pmccntr),
+		cmocka_unit_test(test_arm64_direct_layout_only_for_the_idle_pmu_order),
+#if defined(__x86_64__)
+		cmocka_unit_test(test_x86_halves_store_is_the_64_bit_value),
+#endif
 		cmocka_unit_test(test_budget_learnt_from_kernel_with_injected_opener),
 		cmocka_unit_test(test_arch_timer_name_is_tsc_only_on_x86_64),
 	};

@@ -105,6 +105,15 @@ static inline void pmc_arch_reader_store(pmc_arch_reader r, uint64_t *dst)
 			     : "=m"(w->h[0]), "=m"(w->h[1]) : "c"(r) : "rax", "rdx");
 }
 
+/* The same store of RDTSC, whose EDX:EAX is RDPMC's: bench/region_path.c counts the enter with it, and the unit test
+ * of the halves' order runs it where RDPMC faults. */
+static inline void pmc_rdtsc_store(uint64_t *dst)
+{
+	pmc_arch_halves *w = (pmc_arch_halves *)dst;
+
+	__asm__ __volatile__("rdtsc\n\tmovl %%eax, %0\n\tmovl %%edx, %1" : "=m"(w->h[0]), "=m"(w->h[1]) :: "rax", "rdx");
+}
+
 /* Index bit 29 (after the -1): INTEL_PMC_FIXED_RDPMC_METRICS, the PERF_METRICS MSR of the top-down metric events
  * (cpu/topdown-.../): RDPMC returns packed ratios there, not a count. */
 static inline bool pmc_arch_counter_is_count(uint32_t index)

@@ -32,6 +32,10 @@ static __thread struct rg_thread *self __attribute__((tls_model("initial-exec"))
 #ifndef PMC_RG_COUNTER_READ
 #define PMC_RG_COUNTER_READ pmc_arch_counter_read
 #endif
+/* The open of a thread's events; tests/regions/test_rg_fastpath.c replaces it to make one fail. */
+#ifndef PMC_RG_OPEN
+#define PMC_RG_OPEN pmc_rg_open
+#endif
 #ifndef PMC_RG_READER_READ
 #define PMC_RG_READER_OF pmc_arch_reader_of
 #define PMC_RG_READER_READ pmc_arch_reader_read
@@ -220,7 +224,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 		k++;
 	}
 	c->n = k;
-	c->ident = k == t->nev;
+	c->ident = k == t->nopen; /* every event that opened is in the cache: cache entry k is column k */
 	c->lockbase = k ? (const char *)c->lock[0] : NULL;
 	for (int j = 1; j < k; j++)
 		if ((const char *)c->lock[j] != c->lockbase + (size_t)j * RG_PAGE_STRIDE)
@@ -315,7 +319,7 @@ static void thread_gone(void *p)
 		t->fd[i] = -1;
 	}
 	if (t->pages)
-		munmap(t->pages, (size_t)psz * (size_t)t->nev); /* the holes of events that did not open */
+		munmap(t->pages, (size_t)psz * (size_t)t->nopen);
 	t->pages = NULL;
 	__atomic_store_n(&t->exited, true, __ATOMIC_RELEASE);
 }
@@ -326,20 +330,20 @@ static void calibrate(struct rg_thread *t)
 	uint64_t *row = pmc_rg_row_of(t, 0, RG_CALIB), before[RG_EV]; /* at depth 0: a thread's first use */
 
 	for (int i = 0; i < t->nev; i++)
-		t->cost[i] = UINT64_MAX;
+		t->cost[i] = t->col[i] < 0 ? 0 : UINT64_MAX;
 	t->rmax = RG_CALIB;
 	for (int k = 0; k < 16; k++) {
-		memcpy(before, row + 1, sizeof(uint64_t) * (size_t)t->nev);
+		memcpy(before, row + 1, sizeof(uint64_t) * (size_t)t->nopen);
 		t->enter(RG_CALIB, t);
 		t->leave(RG_CALIB, t);
-		for (int i = 0; i < t->nev; i++)
-			if (row[1 + i] - before[i] < t->cost[i])
-				t->cost[i] = row[1 + i] - before[i];
+		for (int i = 0; i < t->nev; i++) {
+			int j = t->col[i];
+
+			if (j >= 0 && row[1 + j] - before[j] < t->cost[i])
+				t->cost[i] = row[1 + j] - before[j];
+		}
 	}
 	t->rmax = PMCTOOL_REGIONS_MAX - 1;
-	for (int i = 0; i < t->nev; i++)
-		if (t->fd[i] < 0)
-			t->cost[i] = 0;
 }
 
 static void enter_first(int r, struct rg_thread *t);
@@ -352,14 +356,14 @@ static void leave_none(int r, struct rg_thread *t)
 /* A thread's state before its first use: its enter takes the first use, its leave does nothing. */
 static struct rg_thread nil = { .enter = enter_first, .leave = leave_none };
 
-/* Event i's page: in the thread's reservation, at i pages, where there is one; else anywhere. NULL when it cannot be
- * mapped (the event is then read with read(2)). */
-static struct perf_event_mmap_page *map_page(struct rg_thread *t, int i, int fd, size_t psz)
+/* The page of the event in column k: in the thread's reservation, at k pages, where there is one; else anywhere.
+ * NULL when it cannot be mapped (the event is then read with read(2)). */
+static struct perf_event_mmap_page *map_page(struct rg_thread *t, int k, int fd, size_t psz)
 {
 	void *p = MAP_FAILED;
 
 	if (t->pages)
-		p = mmap((char *)t->pages + (size_t)i * psz, psz, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+		p = mmap((char *)t->pages + (size_t)k * psz, psz, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
 	if (p == MAP_FAILED)
 		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
 	return p == MAP_FAILED ? NULL : p;
@@ -377,10 +381,20 @@ static struct rg_thread *thread_first_use(void)
 	if (!t)
 		return NULL;
 	t->nev = pmc_rg.nev;
-	for (t->stride = 1; t->stride < 1u + (unsigned)t->nev; t->stride *= 2)
+	for (int i = 0; i < t->nev; i++) {
+		int fd = PMC_RG_OPEN(i, &t->user_only[i]);
+
+		t->fd[i] = fd;
+		t->err[i] = fd < 0 ? -fd : 0;
+		t->col[i] = (int8_t)(fd < 0 ? -1 : t->nopen++);
+	}
+	for (t->stride = 1; t->stride < 1u + (unsigned)t->nopen; t->stride *= 2)
 		;
 	t->acc = calloc(2 * (size_t)(RG_CALIB + 1) * t->stride, sizeof(uint64_t));
 	if (!t->acc) {
+		for (int i = 0; i < t->nev; i++)
+			if (t->fd[i] >= 0)
+				close(t->fd[i]);
 		free(t);
 		return NULL;
 	}
@@ -391,21 +405,15 @@ static struct rg_thread *thread_first_use(void)
 	t->rmax = PMCTOOL_REGIONS_MAX - 1;
 	t->floor.key = RG_FULL;
 	t->tid = gettid();
-	if (psz == RG_PAGE_STRIDE && t->nev > 0) {
-		/* Room for the pages side by side (an event that fails to open leaves its hole unmapped, never read). */
-		void *p = mmap(NULL, (size_t)psz * (size_t)t->nev, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (psz == RG_PAGE_STRIDE && t->nopen > 0) {
+		/* Room for the pages side by side, in column order. */
+		void *p = mmap(NULL, (size_t)psz * (size_t)t->nopen, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		t->pages = p == MAP_FAILED ? NULL : p;
 	}
-	for (int i = 0; i < t->nev; i++) {
-		int fd = pmc_rg_open(i, &t->user_only[i]);
-
-		t->fd[i] = fd;
-		t->err[i] = fd < 0 ? -fd : 0;
-		if (fd < 0)
-			continue;
-		t->page[i] = map_page(t, i, fd, (size_t)psz);
-	}
+	for (int i = 0; i < t->nev; i++)
+		if (t->fd[i] >= 0)
+			t->page[i] = map_page(t, t->col[i], t->fd[i], (size_t)psz);
 	self = t;
 	refresh(t);
 	calibrate(t);
@@ -491,11 +499,12 @@ static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t
 
 enum leave_read { LEFT_UNREAD, LEFT_RAW, LEFT_STALE };
 
-/* Sums of a closed frame: full counts at both ends. */
+/* Sums of a closed frame: full counts at both ends, into the columns of the events that opened. */
 static void add_full(struct rg_thread *t, struct rg_frame *f, const uint64_t *now, uint64_t *row)
 {
 	for (int i = 0; i < t->nev; i++)
-		row[1 + i] += now[i] - f->start[i];
+		if (t->col[i] >= 0)
+			row[1 + t->col[i]] += now[i] - f->start[i];
 }
 
 /*
@@ -573,14 +582,15 @@ static void __attribute__((noinline)) leave_off(int r, struct rg_thread *t)
 #endif
 static inline __attribute__((always_inline)) void add_deltas(uint64_t *RG_SUMS_APART acc,
 							     const uint64_t *RG_SUMS_APART start, uint64_t *now,
-							     const struct rg_cache *c, const int n, const bool ident)
+							     const struct rg_cache *c, const int8_t *t_col, const int n,
+							     const bool ident)
 {
 #pragma GCC unroll 16
 	for (int k = 0; k < n; k++)
 		now[k] = (now[k] - start[k]) & c->mask[k];
 #pragma GCC unroll 16
 	for (int k = 0; k < n; k++)
-		acc[ident ? k : c->map[k]] += now[k];
+		acc[ident ? k : t_col[c->map[k]]] += now[k];
 }
 
 /* A row's words for n events: the power of two >= 1 + n (a constant in the specialized copies: the row is a shift). */
@@ -618,11 +628,12 @@ static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t
 	t->top = f - 1;
 	row = f->rows + (uint32_t)r * row_stride(t, n, ident);
 	row[0]++;
-	add_deltas(row + 1, f->start, now, c, n, ident);
+	add_deltas(row + 1, f->start, now, c, t->col, n, ident);
 }
 
-/* Where an event failed to open, or the pages are not side by side: the cache's order mapped to the events', the
- * locks through their pointers. */
+/* Where the pages are not side by side (a page mapped elsewhere, pages larger than RG_PAGE_STRIDE), or the cache
+ * misses an event that opened: the locks through their pointers, the cache's order mapped to the columns. An event
+ * that failed to open at the thread's first use has no column and keeps the specialized copies. */
 static void enter_mapped(int r, struct rg_thread *t)
 {
 	if (t->c.n > RG_EV)

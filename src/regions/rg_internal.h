@@ -42,8 +42,8 @@ struct rg_frame {
 };
 
 struct rg_thread;
-/* A thread maps its events' pages side by side (event i at i pages from the first) when pages are this large: the
- * fast path then reaches every lock from one base register, at offsets known when it is compiled. */
+/* A thread maps its events' pages side by side (the event in column k at k pages from the first) when pages are this
+ * large: the fast path then reaches every lock from one base register, at offsets known when it is compiled. */
 #define RG_PAGE_STRIDE 4096
 
 /* The handle first: it stays in the register the public functions got it in. */
@@ -81,6 +81,8 @@ struct rg_thread {
 	pid_t tid;
 	unsigned ordinal;                    /* 0 for the first thread of the process to enter a region, 1, ... */
 	int nev;
+	int nopen;                           /* the events that opened at the thread's first use */
+	int8_t col[RG_EV];                   /* event i's column in the rows (the events that opened, in order), -1 */
 	int fd[RG_EV];                       /* -1: not opened (err[i] says why) */
 	int err[RG_EV];                      /* errno of the failed open, 0 */
 	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
@@ -88,9 +90,10 @@ struct rg_thread {
 	void *pages;                         /* the reservation the pages are mapped into (nev pages), or NULL */
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
 	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */
-	uint64_t *acc;                       /* two tables of (RG_CALIB + 1) rows [calls, v[0..nev-1]], stride words apart:
-						the calls entered at depth 0, then the nested ones (rg_frame.rows) */
-	unsigned stride;                     /* a row's words: the power of two >= 1 + nev (a shift on the leave) */
+	uint64_t *acc;                       /* two tables of (RG_CALIB + 1) rows [calls, v[0..nopen-1]] (by column: an
+						event that did not open has none), stride words apart: the calls entered
+						at depth 0, then the nested ones (rg_frame.rows) */
+	unsigned stride;                     /* a row's words: the power of two >= 1 + nopen (a shift on the leave) */
 	uint64_t cost[RG_EV];                /* an empty enter/leave pair as a region's own counts see it (minimum) */
 	uint64_t reads_misuse, reads_syscall; /* reads by leaves that closed nothing; counters read with read(2) */
 	uint64_t unmatched, invalid;         /* leaves matching no open region; enters/leaves of invalid handles */
@@ -115,14 +118,15 @@ static inline uint64_t *pmc_rg_row_of(const struct rg_thread *t, int tab, size_t
 	return t->acc + ((size_t)tab * (RG_CALIB + 1) + r) * t->stride;
 }
 
-/* Region r's calls and counts in t, both tables together: out[0] calls, out[1 + i] event i. */
+/* Region r's calls and counts in t, both tables together: out[0] calls, out[1 + i] event i (0 for one that did not
+ * open). */
 static inline void pmc_rg_row(const struct rg_thread *t, size_t r, uint64_t *out)
 {
 	const uint64_t *a = pmc_rg_row_of(t, 0, r), *b = pmc_rg_row_of(t, 1, r);
 
 	out[0] = a[0] + b[0];
-	for (int i = 1; i <= t->nev; i++)
-		out[i] = a[i] + b[i];
+	for (int i = 0; i < t->nev; i++)
+		out[1 + i] = t->col[i] < 0 ? 0 : a[1 + t->col[i]] + b[1 + t->col[i]];
 }
 
 /* The sums over the regions' calls entered at depth 0 (the calibration's row left out), per event. */
@@ -134,7 +138,7 @@ static inline void pmc_rg_top(const struct rg_thread *t, uint64_t *out)
 		const uint64_t *row = pmc_rg_row_of(t, 0, r);
 
 		for (int i = 0; i < t->nev; i++)
-			out[i] += row[1 + i];
+			out[i] += t->col[i] < 0 ? 0 : row[1 + t->col[i]];
 	}
 }
 

@@ -7,8 +7,11 @@
  * to the slow path, the open frames' conversion and the width masks. No PMU is needed; the real path is proven
  * exactly on the arm64 rig (tests/regions/guest_regions.sh).
  */
+#include <errno.h>
 #include <setjmp.h>
+#include <sys/mman.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +33,15 @@ static inline uint64_t hw_read_reader(uint32_t r)
 	return hw[r % NHW];
 }
 
+/* The library's open, with one event refused on demand (the injected open of the last test). */
+static int refuse_event = -1;
+int pmc_rg_open(int i, bool *ret_user_only);
+static int open_or_refuse(int i, bool *ret_user_only)
+{
+	return i == refuse_event ? -ENOENT : pmc_rg_open(i, ret_user_only);
+}
+
+#define PMC_RG_OPEN open_or_refuse
 #define PMC_RG_COUNTER_READ hw_read_index
 #define PMC_RG_READER_OF(idx) (idx)
 #define PMC_RG_READER_READ hw_read_reader
@@ -381,6 +393,56 @@ static void test_fastpath_top_level_sums_only_depth_0_calls_injected_counters(vo
 	assert_int_equal(pmc_rg_row_of(self, 1, (size_t)reg_b)[0] >= 1, 1);
 }
 
+/* An event refused at a thread's first use (injected open) has no column: the others are the rows' columns 0..2 and
+ * their pages lie side by side in that order, so the thread takes the specialized copy for 3 counters, and the
+ * refused event counts 0. */
+static void test_fastpath_event_refused_at_first_use_leaves_no_column_injected_open(void **state)
+{
+	static union {
+		struct perf_event_mmap_page pg;
+		char stride[RG_PAGE_STRIDE];
+	} cols[NEV - 1], spare;
+	unsigned long long a0[NEV], got[NEV], calls = 0;
+	uint64_t t0[NEV], want[NEV];
+
+	(void)state;
+	memset(self->page, 0, sizeof(self->page)); /* the old state keeps no fake page */
+	self->c.on = false;
+	choose_path(self);
+	refuse_event = 2;
+	self = &nil;
+	assert_int_equal(pmctool_thread_init(), 0);
+	refuse_event = -1;
+	assert_int_equal(self->nopen, NEV - 1);
+	assert_int_equal(self->col[2], -1);
+	assert_int_equal(self->col[3], 2);
+	fk[0] = &cols[0].pg;
+	fk[1] = &cols[1].pg;
+	fk[2] = &spare.pg; /* counted by the test, read by nobody */
+	fk[3] = &cols[2].pg;
+	for (int i = 0; i < NEV; i++) {
+		if (self->page[i])
+			munmap(self->page[i], RG_PAGE_STRIDE); /* the real page, replaced by a fake */
+		fk[i]->capabilities = 1ull << 2;
+		schedule(i, (uint32_t)(i + 1), (UINT64_C(1) << (width[i] - 1)) + 3);
+		self->page[i] = i == 2 ? NULL : fk[i];
+	}
+	pmctool_region_enter(reg_warm);
+	pmctool_region_leave(reg_warm); /* the cache is taken with the fake pages */
+	assert_true(self->enter == enter_ident[NEV - 1] && self->leave == leave_ident[NEV - 1]);
+	counts(reg_a, &calls, a0);
+	memcpy(t0, truth, sizeof(t0));
+	pmctool_region_enter(reg_a);
+	count_all(600);
+	pmctool_region_leave(reg_a);
+	for (int i = 0; i < NEV; i++)
+		want[i] = i == 2 ? 0 : truth[i] - t0[i];
+	expect_growth(reg_a, a0, calls, want, 1);
+	assert_int_equal(pmctool_region_counts(reg_a, &calls, got, NEV), NEV);
+	assert_int_equal(got[2], 0);
+	assert_int_equal(self->cost[2], 0);
+}
+
 int main(void)
 {
 	if (!PMC_ARCH_USER_READ) {
@@ -393,6 +455,8 @@ int main(void)
 		cmocka_unit_test(test_fastpath_with_an_event_that_failed_to_open_injected_counters),
 		cmocka_unit_test(test_fastpath_misuse_counted_and_counts_exact_injected_counters),
 		cmocka_unit_test(test_fastpath_top_level_sums_only_depth_0_calls_injected_counters),
+		/* last: it gives the thread a new state */
+		cmocka_unit_test(test_fastpath_event_refused_at_first_use_leaves_no_column_injected_open),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

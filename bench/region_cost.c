@@ -29,6 +29,7 @@
 
 #include "arch/arch.h"
 #include "bench/alloc_count.h"
+#include "bench/region_pairs.h"
 
 #define HW_EVENTS "instructions:u,cycles:u,branches:u,branch-misses:u"
 #define SW_EVENTS "task-clock,page-faults,context-switches,cpu-migrations"
@@ -62,17 +63,6 @@ static int hardware_ok(void)
 	return 0;
 }
 
-/* N empty pairs of 'empty' inside one 'outer' region. */
-static void __attribute__((noinline)) pairs(pmctool_region_t outer, pmctool_region_t empty, long n)
-{
-	pmctool_region_enter(outer);
-	for (long i = 0; i < n; i++) {
-		pmctool_region_enter(empty);
-		pmctool_region_leave(empty);
-	}
-	pmctool_region_leave(outer);
-}
-
 /* Median over runs of exec-to-exit of this program with --exit, in ns. */
 static uint64_t start_cost(const char *self, int counting)
 {
@@ -104,11 +94,11 @@ static void trace(pmctool_region_t outer, pmctool_region_t empty)
 
 	if (fd < 0)
 		exit(1);
-	pairs(outer, empty, 1000); /* first touches outside the traced part */
+	pmc_bench_pairs(outer, empty, 1000); /* first touches outside the traced part */
 	a0 = pmc_bench_nalloc;
 	if (write(fd, "PMC_REGION_BEGIN", 16) != 16)
 		exit(1);
-	pairs(outer, empty, 1000);
+	pmc_bench_pairs(outer, empty, 1000);
 	if (write(fd, "PMC_REGION_END", 14) != 14)
 		exit(1);
 	a1 = pmc_bench_nalloc;
@@ -159,11 +149,11 @@ int main(int argc, char **argv)
 		trace(outer, empty);
 		return 0;
 	}
-	pairs(outer2, empty, 1000); /* warm, and the counts of 'outer-2n' start from this */
+	pmc_bench_pairs(outer2, empty, 1000); /* warm, and the counts of 'outer-2n' start from this */
 	t0 = pmc_arch_timer_begin();
-	pairs(outer, empty, n);
+	pmc_bench_pairs(outer, empty, n);
 	t1 = pmc_arch_timer_begin();
-	pairs(outer2, empty, 2 * n);
+	pmc_bench_pairs(outer2, empty, 2 * n);
 	t2 = pmc_arch_timer_end();
 	nev = pmctool_region_counts(outer, &c1, v1, PMCTOOL_REGION_EVENTS_MAX);
 	pmctool_region_counts(outer2, &c2, v2, PMCTOOL_REGION_EVENTS_MAX);

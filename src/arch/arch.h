@@ -48,6 +48,25 @@ static inline void pmc_arch_chain_read(const pmc_arch_reader *c, const int n, ui
 }
 #endif
 
+/* Architectures that name no counter in an instruction (arm64 does: arch/aarch64/layout.h): no direct reads. */
+#ifndef PMC_ARCH_DIRECT_MAX
+#define PMC_ARCH_DIRECT_MAX 0
+
+static inline int pmc_arch_direct_layout(const uint32_t *index, int n)
+{
+	(void)index;
+	(void)n;
+	return -1;
+}
+
+static inline uint64_t pmc_arch_direct_read(int layout, int k)
+{
+	(void)layout;
+	(void)k;
+	return 0;
+}
+#endif
+
 /* The architecture pmctool was built for: "x86_64", "aarch64", or the compiler's name for another. */
 const char *pmc_arch_name(void);
 

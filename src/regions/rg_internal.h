@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The region library's insides (libpmctool: linked into users' programs, libc only, no libpmccore, no libpfm4).
- * rg_core.c: per-thread state, enter/leave; rg_events.c: event specs and the open; rg_write.c: the report at exit. */
+ * rg_core.c: per-thread state, the slow paths, the API; rg_fast.h (included by rg_core.c): enter and leave's fast copies;
+ * rg_events.c: event specs and the open; rg_write.c: the report at exit. */
 #ifndef PMC_REGIONS_RG_INTERNAL_H
 #define PMC_REGIONS_RG_INTERNAL_H
 

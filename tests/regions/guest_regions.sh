@@ -70,18 +70,21 @@ t_regions() {
 # layout (one mrs per counter, arch/aarch64/arch_inline.h); 5 counters, more than those copies take, read through
 # the chain of stubs; and an event QEMU's PMU refuses (branches) among three that open: the copy for events that did
 # not all open, each counter through its reader stub, the refused column 0.
-# slots EVENTS PATTERN: PATTERN is each column's multiple of x in letters, i for x, c for x * 2^S, 0 for none.
+# slots EVENTS PATTERN [PROG]: PATTERN is each column's multiple of x in letters, i for x, c for x * 2^S, 0 for none;
+# PROG region_cost (the library as users link it) or region_apart (its pages moved apart: the copies for pages that are
+# not side by side, which 64 KiB pages take).
 slots() {
-	PMCTOOL_REGIONS_EVENTS=$1 /rig/region_cost > $W/rs.json 2>$W/rs.err ||
-		{ fail "region_cost (slots $2): $(head -c 200 $W/rs.err)"; return; }
+	prog=${3:-region_cost}
+	PMCTOOL_REGIONS_OUT=/dev/null PMCTOOL_REGIONS_EVENTS=$1 /rig/$prog > $W/rs.json 2>$W/rs.err ||
+		{ fail "$prog (slots $2): $(head -c 200 $W/rs.err)"; return; }
 	v=$(sed -n 's/.*"pair_counts":\[\([0-9.,]*\)\].*/\1/p' $W/rs.json)
-	echo "regions: pair counts of $1 at -icount shift=$shift_: $v ($(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rs.json))"
+	echo "regions: pair counts of $1 at -icount shift=$shift_ ($prog): $v ($(sed -n 's/.*"read":"\([^"]*\)".*/\1/p' $W/rs.json))"
 	echo "$v" | awk -F, -v m=$((1 << shift_)) -v pat="$2" '
 		function abs(x) { return x < 0 ? -x : x }
 		{ x = substr(pat, 1, 1) == "c" ? $1 / m : $1; d = 0
 		  for (k = 1; k <= NF; k++) { l = substr(pat, k, 1); d += abs($k - (l == "c" ? m : l == "0" ? 0 : 1) * x) } }
 		END { exit !(NF == length(pat) && x > 0 && d < 0.01 * m) }' && grep -q '"read":"in process"' $W/rs.json &&
-		pass "regions $(echo "$1" | tr -cd , | wc -c | awk '{ print $1 + 1 }') counters each in its slot ($2): pair $v at shift=$shift_" ||
+		pass "regions $(echo "$1" | tr -cd , | wc -c | awk '{ print $1 + 1 }') counters each in its slot ($2${3:+, $3}): pair $v at shift=$shift_" ||
 		fail "regions counters' slots: pair counts $v of $1 at shift=$shift_ (expected the pattern $2, c = i x $((1 << shift_)), in process)"
 }
 
@@ -93,6 +96,7 @@ t_regions_slots() {
 	slots cycles:u,instructions:u,cycles:u,instructions:u cici
 	slots instructions:u,cycles:u,instructions:u,cycles:u,instructions:u icici
 	slots instructions:u,branches:u,cycles:u,instructions:u i0ci
+	slots instructions:u,cycles:u,instructions:u,cycles:u icic region_apart
 }
 
 t_regions_threads() {

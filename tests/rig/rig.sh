@@ -43,8 +43,9 @@ if [ ! -f "$work/build-aarch64/build.ninja" ]; then
 	meson setup "$work/build-aarch64" "$src" --cross-file "$cross" -Dstatic=true > "$work/meson-setup.log" 2>&1 ||
 		{ cat "$work/meson-setup.log"; die "meson setup of the aarch64 cross build"; }
 fi
-# With the region test's programs (tests/regions/prog: rg-prog, region_cost, static like pmctool).
+# With the region test's programs (tests/regions/prog: rg-prog, region_cost, region_apart, static like pmctool).
 if ! ninja -C "$work/build-aarch64" -j2 pmctool tests/regions/prog/rg-prog tests/regions/prog/region_cost \
+	tests/regions/prog/region_apart \
 	> "$work/ninja.log" 2>&1; then
 	tail -n 40 "$work/ninja.log"
 	die "the aarch64 cross build of pmctool"
@@ -66,7 +67,7 @@ fi
 cp "$pm" "$guest/pmctool" && cp -r "$src/events" "$guest/events" && cp "$here/guest/tests.sh" "$guest/" || exit 1
 # Regions (issue 13): the marked test program, the cost benchmark and their guest test (t_regions).
 cp "$work/build-aarch64/tests/regions/prog/rg-prog" "$work/build-aarch64/tests/regions/prog/region_cost" \
-	"$src/tests/regions/guest_regions.sh" "$guest/" || exit 1
+	"$work/build-aarch64/tests/regions/prog/region_apart" "$src/tests/regions/guest_regions.sh" "$guest/" || exit 1
 echo "rig: built the static aarch64 pmctool and the guest programs in $(elapsed "$t_build") s"
 
 results=$work/results.txt

@@ -74,21 +74,4 @@ static inline bool pmc_arch_counter_is_count(uint32_t index)
 	return false;
 }
 
-/* No counter is named in an instruction here (direct reads: see arch/aarch64/arch_inline.h). */
-#define PMC_ARCH_DIRECT_MAX 0
-
-static inline int pmc_arch_direct_layout(const uint32_t *index, int n)
-{
-	(void)index;
-	(void)n;
-	return -1;
-}
-
-static inline uint64_t pmc_arch_direct_read(int layout, int k)
-{
-	(void)layout;
-	(void)k;
-	return 0;
-}
-
 #endif

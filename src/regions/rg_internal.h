@@ -62,7 +62,7 @@ struct rg_cache {
 	pmc_arch_reader rd[RG_EV];           /* each counter's reader */
 	const uint32_t *lock[RG_EV];         /* its page's lock, read after a compiler barrier (lock_sum) */
 	bool on;                             /* every opened counter is readable in process */
-	bool ident;                          /* map is the identity: every event opened */
+	bool ident;                          /* every event that opened is in the cache: entry k is column k */
 	int layout;                          /* the counters' layout for direct reads (arch_inline.h), -1 for none */
 	int n;                               /* the opened counters: the arrays below are theirs, in this order */
 	uint8_t map[RG_EV];                  /* their event numbers (an event that failed to open counts 0) */

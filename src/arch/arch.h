@@ -48,6 +48,14 @@ static inline void pmc_arch_chain_read(const pmc_arch_reader *c, const int n, ui
 }
 #endif
 
+/* A counter's read stored to memory (x86 stores RDPMC's two halves without combining them: arch_inline.h). */
+#ifndef PMC_ARCH_READER_STORE
+static inline void pmc_arch_reader_store(pmc_arch_reader r, uint64_t *dst)
+{
+	*dst = pmc_arch_reader_read(r);
+}
+#endif
+
 /* Architectures that name no counter in an instruction (arm64 does: arch/aarch64/layout.h): no direct reads. */
 #ifndef PMC_ARCH_DIRECT_MAX
 #define PMC_ARCH_DIRECT_MAX 0

@@ -165,18 +165,24 @@ static void choose_path(struct rg_thread *t)
 {
 	const struct rg_cache *c = &t->c;
 
-	t->enter = !c->on ? enter_off : c->ident && c->lockbase ? enter_ident[c->n] : enter_mapped;
-	t->leave = !c->on ? leave_off : c->ident && c->lockbase ? leave_ident[c->n] : leave_mapped;
-	if (c->on && c->ident && !c->lockbase && c->n <= RG_APART_MAX) {
+	if (!c->on) {
+		t->enter = enter_off;
+		t->leave = leave_off;
+	} else if (!c->ident || (!c->lockbase && c->n > RG_APART_MAX)) {
+		t->enter = enter_mapped;
+		t->leave = leave_mapped;
+	} else if (!c->lockbase) {
 		t->enter = enter_apart[c->n];
 		t->leave = leave_apart[c->n];
-	}
 #if PMC_RG_DIRECT_MAX
-	if (c->on && c->ident && c->lockbase && c->layout >= 0 && c->n <= PMC_RG_DIRECT_MAX) {
+	} else if (c->layout >= 0 && c->n <= PMC_RG_DIRECT_MAX) {
 		t->enter = enter_direct[c->n][c->layout];
 		t->leave = leave_direct[c->n][c->layout];
-	}
 #endif
+	} else {
+		t->enter = enter_ident[c->n];
+		t->leave = leave_ident[c->n];
+	}
 }
 
 /*
@@ -244,14 +250,12 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 
 static uint64_t reads_inproc(const struct rg_thread *t)
 {
-	uint64_t opened = 0, reads = t->reads_misuse + pmc_rg_depth(t);
+	uint64_t reads = t->reads_misuse + pmc_rg_depth(t);
 
 	/* Each enter that opened a frame read once, each leave that closed one (a call counted in its row) once. */
 	for (size_t r = 0; r <= RG_CALIB; r++)
 		reads += 2 * (pmc_rg_row_of(t, 0, r)[0] + pmc_rg_row_of(t, 1, r)[0]);
-	for (int i = 0; i < t->nev; i++)
-		opened += t->fd[i] >= 0 || !t->err[i];
-	return reads * opened - t->reads_syscall;
+	return reads * (uint64_t)t->nopen - t->reads_syscall;
 }
 
 static void thread_gone(void *p)
@@ -339,8 +343,7 @@ static struct rg_thread *thread_first_use(void)
 		t->err[i] = fd < 0 ? -fd : 0;
 		t->col[i] = (int8_t)(fd < 0 ? -1 : t->nopen++);
 	}
-	for (t->stride = 1; t->stride < 1u + (unsigned)t->nopen; t->stride *= 2)
-		;
+	t->stride = pmc_rg_stride(t->nopen);
 	t->acc = calloc(2 * (size_t)(RG_CALIB + 1) * t->stride, sizeof(uint64_t));
 	if (!t->acc) {
 		for (int i = 0; i < t->nev; i++)

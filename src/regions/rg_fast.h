@@ -124,10 +124,10 @@ static inline __attribute__((always_inline)) void add_deltas(uint64_t *RG_SUMS_A
 		acc[ident ? k : t_col[c->map[k]]] += now[k];
 }
 
-/* A row's words for n events: the power of two >= 1 + n (a constant in the specialized copies: the row is a shift). */
+/* A row's words: t->stride, a constant in the specialized copies (the row is a shift). */
 static inline __attribute__((always_inline)) size_t row_stride(const struct rg_thread *t, const int n, const bool ident)
 {
-	return !ident ? t->stride : n < 2 ? 2 : n < 4 ? 4 : n < 8 ? 8 : n < 16 ? 16 : 32;
+	return ident ? pmc_rg_stride(n) : t->stride;
 }
 
 /*

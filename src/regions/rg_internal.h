@@ -113,6 +113,13 @@ static inline unsigned pmc_rg_depth(const struct rg_thread *t)
 _Static_assert(offsetof(struct rg_thread, stack) == offsetof(struct rg_thread, floor) + sizeof(struct rg_frame),
 	       "the floor is right below the stack");
 
+/* A row's words for n events: the power of two >= 1 + n (a constant where n is). */
+static inline __attribute__((always_inline)) unsigned pmc_rg_stride(int n)
+{
+	return n < 1 ? 1 : n < 2 ? 2 : n < 4 ? 4 : n < 8 ? 8 : n < 16 ? 16 : 32;
+}
+_Static_assert(RG_EV < 32, "pmc_rg_stride covers every number of events");
+
 /* Row r of table tab (0: entered at depth 0, 1: nested) of t. */
 static inline uint64_t *pmc_rg_row_of(const struct rg_thread *t, int tab, size_t r)
 {

@@ -79,12 +79,6 @@ static inline uint64_t pmc_arch_reader_read(pmc_arch_reader r)
 	return v;
 }
 
-/* The read stored to memory. */
-static inline void pmc_arch_reader_store(pmc_arch_reader r, uint64_t *dst)
-{
-	*dst = pmc_arch_reader_read(r);
-}
-
 /* The chain (pmc_arm64_chain_stubs in readers.S): for slot s (0..7) and counter index i, an 8-byte stub
  * "mrs x<2+s>, <counter i>; br x<10+s>". One indirect branch enters the first slot's stub; each stub branches to the
  * next slot's, whose address waits in x<10+s>; the last slot's register holds the address after the branch. n

@@ -62,12 +62,6 @@ static inline uint64_t pmc_arch_reader_read(pmc_arch_reader r)
 	return 0;
 }
 
-/* The read stored to memory. */
-static inline void pmc_arch_reader_store(pmc_arch_reader r, uint64_t *dst)
-{
-	*dst = pmc_arch_reader_read(r);
-}
-
 static inline bool pmc_arch_counter_is_count(uint32_t index)
 {
 	(void)index;

@@ -95,6 +95,7 @@ typedef union {
 	uint32_t h[2];
 } pmc_arch_halves;
 
+#define PMC_ARCH_READER_STORE 1
 /* The read stored to memory: RDPMC clears the upper halves, so EAX and EDX stored side by side are the 64-bit value,
  * one instruction less than combining them first (the region library's enter stores its starts this way). */
 static inline void pmc_arch_reader_store(pmc_arch_reader r, uint64_t *dst)

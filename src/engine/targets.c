@@ -154,35 +154,32 @@ static int attach_one(long id, void *ctx)
 	return 0;
 }
 
-int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void *ctx)
+struct cpu_each {
+	int (*cb)(long cpu, void *ctx);
+	void *ctx;
+};
+
+static int each_cpu(long a, long b, void *ctx)
 {
-	const char *p = list;
+	const struct cpu_each *e = ctx;
 
-	if (!*p)
-		return -EINVAL;
-	while (*p) {
-		char *end;
-		long a, b;
-
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		a = b = strtol(p, &end, 10);
-		if (*end == '-') {
-			p = end + 1;
-			if (*p < '0' || *p > '9')
-				return -EINVAL;
-			b = strtol(p, &end, 10);
-		}
-		if (b < a || (*end && *end != ',') || (*end == ',' && !end[1]))
-			return -EINVAL;
-		for (long c = a; c <= b; c++) {
-			int r = cb(c, ctx);
-			if (r)
-				return r;
-		}
-		p = *end ? end + 1 : end;
+	for (long c = a; c <= b; c++) {
+		int r = e->cb(c, e->ctx);
+		if (r)
+			return r;
 	}
 	return 0;
+}
+
+int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void *ctx)
+{
+	struct cpu_each e = { cb, ctx };
+	size_t n = strlen(list);
+
+	/* A user's list is stricter than the kernel's: not empty, no trailing comma. */
+	if (!n || list[n - 1] == ',')
+		return -EINVAL;
+	return pmc_cpulist_ranges(list, each_cpu, &e);
 }
 
 struct cpus_ctx {

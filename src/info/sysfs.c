@@ -135,55 +135,65 @@ int pmc_sysfs_smt_active(void)
 	return pmc_sysfs_read_long(path, &v) ? -1 : v != 0;
 }
 
-int pmc_cpulist_count(const char *list, unsigned *ret_count)
+int pmc_cpulist_ranges(const char *list, int (*range)(long a, long b, void *ctx), void *ctx)
 {
-	unsigned total = 0;
 	const char *p = list;
 
 	while (*p) {
 		char *end;
-		unsigned long a, b;
+		long a, b;
+		int r;
 
 		if (*p < '0' || *p > '9')
 			return -EINVAL;
-		a = b = strtoul(p, &end, 10);
+		a = b = strtol(p, &end, 10);
 		if (*end == '-') {
 			p = end + 1;
 			if (*p < '0' || *p > '9')
 				return -EINVAL;
-			b = strtoul(p, &end, 10);
+			b = strtol(p, &end, 10);
 		}
-		if (b < a || b - a > 65535 || a > 1u << 20)
+		if (b < a || (*end && *end != ','))
 			return -EINVAL;
-		total += (unsigned)(b - a + 1);
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -EINVAL;
+		r = range(a, b, ctx);
+		if (r)
+			return r;
+		p = *end ? end + 1 : end;
 	}
+	return 0;
+}
+
+static int count_range(long a, long b, void *ctx)
+{
+	if (b - a > 65535 || a > 1L << 20)
+		return -EINVAL;
+	*(unsigned *)ctx += (unsigned)(b - a + 1);
+	return 0;
+}
+
+int pmc_cpulist_count(const char *list, unsigned *ret_count)
+{
+	unsigned total = 0;
+	int r = pmc_cpulist_ranges(list, count_range, &total);
+
+	if (r)
+		return r;
 	*ret_count = total;
 	return 0;
 }
 
+static int has_range(long a, long b, void *ctx)
+{
+	long cpu = *(const int *)ctx;
+
+	return cpu >= a && cpu <= b;
+}
+
 bool pmc_cpulist_has(const char *list, int cpu)
 {
-	const char *p = list;
-
 	if (cpu < 0 || pmc_cpulist_count(list, &(unsigned){ 0 }))
 		return false;
-	while (*p) {
-		char *end;
-		unsigned long a, b;
-
-		a = b = strtoul(p, &end, 10);
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		if ((unsigned long)cpu >= a && (unsigned long)cpu <= b)
-			return true;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return false;
+	return pmc_cpulist_ranges(list, has_range, &cpu) == 1;
 }
 
 int pmc_sysfs_smt_siblings(int cpu, char *buf, size_t len, unsigned *ret_count)

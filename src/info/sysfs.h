@@ -40,6 +40,11 @@ int pmc_sysfs_smt_active(void);
  * older thread_siblings_list; *ret_count is how many CPUs the list names. 0 or -errno. */
 int pmc_sysfs_smt_siblings(int cpu, char *buf, size_t len, unsigned *ret_count);
 
+/* Each range a-b of a CPU list ("0-3,8,10-11", a single CPU is a-a), in order: range(a, b, ctx), stopping at its
+ * first non-zero return, which is returned. -EINVAL at the first malformed range (the ranges before it were given);
+ * an empty list has none, and a trailing comma ends it (as the kernel's lists may). The one parser of CPU lists. */
+int pmc_cpulist_ranges(const char *list, int (*range)(long a, long b, void *ctx), void *ctx);
+
 /* True when the kernel CPU list ("0-15,20") names CPU cpu (false when malformed). */
 bool pmc_cpulist_has(const char *list, int cpu);
 

@@ -181,6 +181,27 @@ struct rg_thread *pmc_rg_threads(void) RG_HIDDEN;
 /* rg_names.c: a registered name's handle, -1 when absent (no lock); the child's side of a fork. */
 int pmc_rg_lookup(const char *name) RG_HIDDEN;
 void pmc_rg_names_after_fork(void) RG_HIDDEN;
+/* Region r over every thread that called it: sum[0] calls, sum[1 + i] event i's counts; have[i] when one of those
+ * threads counted event i (an event a thread could not open adds 0 and no have). */
+static inline void pmc_rg_region_all(unsigned r, uint64_t *sum, bool *have)
+{
+	for (int i = 0; i < RG_EV; i++) {
+		sum[1 + i] = 0;
+		have[i] = false;
+	}
+	sum[0] = 0;
+	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
+		uint64_t row[1 + RG_EV];
+
+		pmc_rg_row(t, r, row);
+		sum[0] += row[0];
+		for (int i = 0; row[0] && i < t->nev; i++) {
+			sum[1 + i] += row[1 + i];
+			have[i] |= t->col[i] >= 0;
+		}
+	}
+}
+
 /* Region names registered so far: the count and each name. */
 unsigned pmc_rg_nregions(void) RG_HIDDEN;
 const char *pmc_rg_region_name(unsigned id) RG_HIDDEN;

@@ -179,20 +179,11 @@ static unsigned not_left(unsigned r)
 
 static void region(FILE *f, unsigned r, bool first, const uint64_t *cost, const bool *have_cost)
 {
-	uint64_t sum[1 + RG_EV] = { 0 };
-	bool have[RG_EV] = { false };
+	uint64_t sum[1 + RG_EV];
+	bool have[RG_EV];
 	bool tfirst = true;
 
-	for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
-		uint64_t row[1 + RG_EV];
-
-		pmc_rg_row(t, r, row);
-		sum[0] += row[0];
-		for (int i = 0; row[0] && i < t->nev; i++) {
-			sum[1 + i] += t->err[i] ? 0 : row[1 + i];
-			have[i] |= !t->err[i];
-		}
-	}
+	pmc_rg_region_all(r, sum, have);
 	fputs(first ? "{\"name\":" : ",{\"name\":", f);
 	pmc_json_string(f, pmc_rg_region_name(r));
 	fprintf(f, ",\"calls\":%llu,\"calls_per_execution\":[%llu],\"not_left\":%u", (unsigned long long)sum[0],

@@ -129,8 +129,8 @@ static void person_report(FILE *f)
 		fprintf(f, " %18s", pmc_rg.evname[i]);
 	fputc('\n', f);
 	for (unsigned r = 0; r < nreg; r++) {
-		uint64_t sum[1 + RG_EV] = { 0 };
-		bool have[RG_EV] = { false };
+		uint64_t sum[1 + RG_EV];
+		bool have[RG_EV];
 		unsigned users = 0;
 
 		for (const struct rg_thread *t = pmc_rg_threads(); t; t = t->next) {
@@ -140,8 +140,6 @@ static void person_report(FILE *f)
 			if (!row[0])
 				continue;
 			users++;
-			for (int i = 0; i <= t->nev; i++)
-				sum[i] += row[i];
 			fprintf(f, "%-24s %8u %12llu", pmc_rg_region_name(r), t->ordinal, (unsigned long long)row[0]);
 			for (int i = 0; i < t->nev; i++) {
 				/* An event the thread could not open has no count: "-", never 0. */
@@ -149,11 +147,11 @@ static void person_report(FILE *f)
 					fprintf(f, " %18s", "-");
 				else
 					fprintf(f, " %18llu", (unsigned long long)row[1 + i]);
-				have[i] |= !t->err[i];
 			}
 			fputc('\n', f);
 		}
 		if (users > 1) {
+			pmc_rg_region_all(r, sum, have);
 			fprintf(f, "%-24s %8s %12llu", pmc_rg_region_name(r), "all", (unsigned long long)sum[0]);
 			for (int i = 0; i < pmc_rg.nev; i++) {
 				if (have[i])

@@ -147,7 +147,17 @@ static void names_event(struct out *o, const struct pmc_list_event *ev)
 	/* Syntax templates (mem:ADDR...) and probe PMUs are not names -e takes as written. */
 	if (strchr(ev->spelling, '[') || (!strcmp(ev->source, "sysfs") && !strchr(ev->spelling, '/')))
 		return;
-	fprintf(o->f, "%s\n", ev->spelling);
+	/* The bare name only where -e takes it: an event without umasks, or one with a default umask (libpfm4 refuses
+	 * an event whose umasks are all optional-but-required, such as Zen 3's L1_ITLB_FETCH_HIT). */
+	bool umasks = false, dfl = false;
+
+	for (unsigned i = 0; i < ev->nattrs; i++)
+		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK) {
+			umasks = true;
+			dfl |= a.is_dfl;
+		}
+	if (!umasks || dfl)
+		fprintf(o->f, "%s\n", ev->spelling);
 	for (unsigned i = 0; i < ev->nattrs; i++)
 		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK)
 			fprintf(o->f, "%s:%s\n", ev->spelling, a.name);

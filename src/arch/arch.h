@@ -117,8 +117,15 @@ void pmc_arch_selfread_attr(struct perf_event_attr *attr);
 int pmc_arch_user_read_blocked(char *why, size_t whylen);
 
 /* The kernel's core PMU directory ($sysfs/bus/event_source/devices/NAME) into buf: x86 cpu, cpu_core, cpu_atom;
- * arm64 armv8_pmuv3* or another PMU with a cpus/cpumask file, format/event and events/. 0, or -ENODEV. */
+ * arm64 armv8_pmuv3* or another PMU with a cpus/cpumask file, format/event and events/; on every architecture, when
+ * none of its own names is there, the first PMU pmc_arch_core_pmu says is a core one. 0, or -ENODEV. */
 int pmc_arch_core_pmu_dir(char *buf, size_t len);
+
+/* Whether sysfs PMU name (its directory dir under $sysfs/bus/event_source/devices; NULL when sysfs has none) is one the
+ * kernel uses for the CPU's cores, so that its events are core events, planned, grouped and anchored like rNN: x86
+ * cpu, cpu_core, cpu_atom; arm64 armv8_pmuv3_0, armv8_cortex_a72, ...; and on every architecture a PMU whose type is
+ * PERF_TYPE_RAW or whose directory has a cpus file (the kernel writes one for core PMUs, cpumask for uncore ones). */
+bool pmc_arch_core_pmu(const char *name, const char *dir);
 
 /* Whether the counter budget is learnt from the kernel (open a group until it refuses) rather than reasoned from the
  * CPU's own report (x86 CPUID, with the NMI watchdog and SMT rules): true on arm64 and unported architectures. */

@@ -2,9 +2,15 @@
 /* Helpers every architecture's hooks share: /proc/cpuinfo fields, the core PMU's sysfs directory. */
 #include "arch/common.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "arch/arch.h"
 
 #include "info/sysfs.h"
 
@@ -47,4 +53,45 @@ int pmc_arch_pmu_dir(const char *name, char *buf, size_t len)
 	snprintf(buf, len, "%s/bus/event_source/devices/%s", pmc_sysfs_root(), name);
 	snprintf(path, sizeof(path), "%s/type", buf);
 	return pmc_sysfs_read_long(path, &type);
+}
+
+bool pmc_arch_pmu_dir_is_core(const char *dir)
+{
+	char path[1100];
+	long type;
+
+	if (!dir)
+		return false;
+	snprintf(path, sizeof(path), "%s/type", dir);
+	if (!pmc_sysfs_read_long(path, &type) && type == PERF_TYPE_RAW)
+		return true;
+	snprintf(path, sizeof(path), "%s/cpus", dir);
+	return access(path, F_OK) == 0;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+int pmc_arch_core_pmu_scan(char *buf, size_t len)
+{
+	char root[600], dir[900];
+	struct dirent **ents;
+	int n, rc = -ENODEV;
+
+	snprintf(root, sizeof(root), "%s/bus/event_source/devices", pmc_sysfs_root());
+	n = scandir(root, &ents, NULL, by_name);
+	if (n < 0)
+		return -ENODEV;
+	for (int i = 0; i < n; i++) {
+		if (rc && ents[i]->d_name[0] != '.' && strlen(ents[i]->d_name) < 200) {
+			snprintf(dir, sizeof(dir), "%s/%s", root, ents[i]->d_name);
+			if (pmc_arch_core_pmu(ents[i]->d_name, dir) && !pmc_arch_pmu_dir(ents[i]->d_name, buf, len))
+				rc = 0;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return rc;
 }

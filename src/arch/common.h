@@ -3,6 +3,7 @@
 #ifndef PMC_ARCH_COMMON_H
 #define PMC_ARCH_COMMON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The value of the first "KEY<blanks>: value" line of path (NULL: /proc/cpuinfo). 0, -ENOENT, or -errno. */
@@ -10,5 +11,12 @@ int pmc_arch_cpuinfo_field(const char *path, const char *key, char *buf, size_t 
 
 /* $sysfs/bus/event_source/devices/NAME into buf; 0 when it has a readable type file, else -errno. */
 int pmc_arch_pmu_dir(const char *name, char *buf, size_t len);
+
+/* Every architecture's rule for a core PMU's sysfs directory: its type is PERF_TYPE_RAW, or it has a cpus file. */
+bool pmc_arch_pmu_dir_is_core(const char *dir);
+
+/* The first PMU (by name) under $sysfs/bus/event_source/devices that pmc_arch_core_pmu says is a core one, into buf.
+ * 0, or -ENODEV. */
+int pmc_arch_core_pmu_scan(char *buf, size_t len);
 
 #endif

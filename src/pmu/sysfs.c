@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "arch/arch.h"
 #include "pmu/pmu_internal.h"
 #include "info/sysfs.h"
 #include "pmu/sysfs_format.h"
@@ -88,7 +89,8 @@ static int find_ci(const char *dir, const char *name, char *ret, size_t len)
 	return rc;
 }
 
-static bool is_core_pmu_name(const char *pmu)
+/* x86's core PMUs, whose layout (arch_formats) stands in for a sysfs directory the kernel does not have. */
+static bool builtin_layout_pmu(const char *pmu)
 {
 	return !strcasecmp(pmu, "cpu") || !strcasecmp(pmu, "cpu_core") || !strcasecmp(pmu, "cpu_atom");
 }
@@ -222,7 +224,7 @@ static int find_pmu(struct term_ctx *c, uint32_t *type)
 		return 0;
 	}
 	c->pmudir[0] = '\0';
-	if (is_core_pmu_name(c->pmu)) {
+	if (builtin_layout_pmu(c->pmu)) {
 		*type = PERF_TYPE_RAW;
 		return 0;
 	}
@@ -233,13 +235,15 @@ static int find_pmu(struct term_ctx *c, uint32_t *type)
 	return -ENOENT;
 }
 
+/* The CPU's core PMU, whatever its name (cpu, cpu_core, armv8_pmuv3_0...: the arch seam knows them), gives core
+ * events, classed and planned like rNN; every other PMU's events need no core counter. */
 static void classify(struct pmc_event *ev, const char *pmu, const char *pmudir)
 {
 	const char *base = pmudir[0] ? strrchr(pmudir, '/') + 1 : pmu;
 
 	ev->fixed_index = -1;
 	ev->cls = PMC_CLASS_FREE;
-	if (is_core_pmu_name(base)) {
+	if (pmudir[0] ? pmc_arch_core_pmu(base, pmudir) : builtin_layout_pmu(base)) {
 		pmc_event_raw_plm(&ev->attr);
 		pmc_event_classify_core(ev);
 	} else if (!strcasecmp(base, "msr") && ev->attr.config == 0 && !ev->attr.config1) {

@@ -81,6 +81,11 @@ const char *pmc_arch_user_read_name(void)
 	return "mrs PMEVCNTR<n>_EL0/PMCCNTR_EL0";
 }
 
+bool pmc_arch_core_pmu(const char *name, const char *dir)
+{
+	return pmc_arm64_core_pmu_name(name) || pmc_arch_pmu_dir_is_core(dir);
+}
+
 int pmc_arch_core_pmu_dir(char *buf, size_t len)
 {
 	return pmc_arm64_core_pmu_dir(buf, len);

@@ -148,6 +148,12 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+bool pmc_arm64_core_pmu_name(const char *name)
+{
+	return !strcmp(name, "cpu") || !strncmp(name, "armv8_", 6) || !strncmp(name, "armv9_", 6) ||
+	       !strncmp(name, "armv7_", 6);
+}
+
 /* pass 0: armv8_pmuv3* (or a PMU named cpu, as on x86); pass 1: any PMU that looks like a core PMU. */
 static bool is_core(const char *dir, const char *name, int pass)
 {

@@ -37,6 +37,10 @@ int pmc_arm64_midr_read(uint32_t *ret, const char **ret_source);
  * cpu), else the first PMU with a cpus or cpumask file, format/event and an events/ directory. 0 or -ENODEV. */
 int pmc_arm64_core_pmu_dir(char *buf, size_t len);
 
+/* The names the kernel's arm PMU drivers give core PMUs: cpu, armv8_pmuv3, armv8_pmuv3_0, armv8_cortex_a72,
+ * armv8_neoverse_n1, ... (armv8_*), armv9_* and armv7_* (32-bit cores). */
+bool pmc_arm64_core_pmu_name(const char *name);
+
 /* The attr field (0 config, 1 config1, 2 config2) and bit mask of the PMU's `rdpmc` format term (format/rdpmc,
  * "config1:1" on Linux 5.17+). 0, -ENOENT when the PMU has no such term (a kernel without user access), -EINVAL when
  * malformed. */

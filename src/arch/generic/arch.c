@@ -69,9 +69,14 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen)
 	return -EOPNOTSUPP;
 }
 
+bool pmc_arch_core_pmu(const char *name, const char *dir)
+{
+	return !strcmp(name, "cpu") || pmc_arch_pmu_dir_is_core(dir);
+}
+
 int pmc_arch_core_pmu_dir(char *buf, size_t len)
 {
-	return pmc_arch_pmu_dir("cpu", buf, len) ? -ENODEV : 0;
+	return pmc_arch_pmu_dir("cpu", buf, len) ? pmc_arch_core_pmu_scan(buf, len) : 0;
 }
 
 bool pmc_arch_budget_from_kernel(void)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -169,14 +170,22 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen)
 	return 0;
 }
 
+static const char *const core_names[] = { "cpu", "cpu_core", "cpu_atom" };
+
+bool pmc_arch_core_pmu(const char *name, const char *dir)
+{
+	for (size_t i = 0; i < sizeof(core_names) / sizeof(core_names[0]); i++)
+		if (!strcasecmp(name, core_names[i]))
+			return true;
+	return pmc_arch_pmu_dir_is_core(dir);
+}
+
 int pmc_arch_core_pmu_dir(char *buf, size_t len)
 {
-	static const char *const names[] = { "cpu", "cpu_core", "cpu_atom" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!pmc_arch_pmu_dir(names[i], buf, len))
+	for (size_t i = 0; i < sizeof(core_names) / sizeof(core_names[0]); i++)
+		if (!pmc_arch_pmu_dir(core_names[i], buf, len))
 			return 0;
-	return -ENODEV;
+	return pmc_arch_core_pmu_scan(buf, len);
 }
 
 static uint64_t xgetbv0(void)

@@ -180,6 +180,38 @@ t3_batches() {
 	[ $ok = 0 ] || show_err $W/b7.csv 4
 }
 
+# Issue 22 item 1: the core PMU's own sysfs spellings (armv8_pmuv3_0/event=0x08/u, .../inst_retired/u,
+# .../config=0x8/u) are the core's events: planned in the same exact rerun batches, grouped and anchored like r08:u,
+# never classed as software and multiplexed in one batch. 12 events (4 of each spelling) of loop N: the same number of
+# batches as 12 x r08:u (2 on 6 event counters), every row exact and 100% running, the anchors user-only (:u).
+t3_sysfs() {
+	n=1000000
+	want=$(loop_expect $n)
+	core=$(ls /sys/bus/event_source/devices | grep -m1 '^armv8')
+	if [ -z "$core" ]; then
+		fail "3s sysfs-core-spelling: no armv8 PMU in /sys/bus/event_source/devices ($(ls /sys/bus/event_source/devices | tr '\n' ' '))"
+		return
+	fi
+	stat_csv $W/sr.csv -e "$(repeat_event r08:u 12)" -- loop $n; rr=$?
+	rb=$(awk -F, '$1 == "count" { print $5 }' $W/sr.csv | sort -u | wc -l)
+	for sp in "event=0x08" inst_retired "config=0x8"; do
+		ev="$core/$sp/u"
+		stat_csv $W/ss.csv -e "$(repeat_event "$ev" 12)" -- loop $n; rc=$?
+		batches=$(awk -F, '$1 == "count" { print $5 }' $W/ss.csv | sort -u | wc -l)
+		rows=$(csv_counts $W/ss.csv "$ev" | wc -l)
+		good=$(csv_counts $W/ss.csv "$ev" | awk -v w=$want '$2 == w && $3 == "ok"' | wc -l)
+		# running share below 100%: multiplexed
+		mux=$(awk -F, -v e="$ev" '$1 == "count" && $2 == e && $11 + 0 < 100' $W/ss.csv | wc -l)
+		anchors=$(awk -F, '$1 == "count" && ($2 == "instructions:u" || $2 == "cycles:u") { print $2 }' $W/ss.csv | sort -u | tr '\n' ' ')
+		evb=$(awk -F, -v e="$ev" '$1 == "count" && $2 == e { print $5 }' $W/ss.csv | sort -u | tr '\n' ' ')
+		ok=1
+		[ $rc = 0 ] && [ $rr = 0 ] && [ "$rows" = 12 ] && [ "$good" = 12 ] && [ "$mux" = 0 ] &&
+			[ "$batches" = "$rb" ] && [ "$rb" -ge 2 ] && [ -n "$anchors" ] && ok=0
+		verdict "3s-$sp" "sysfs-core-spelling-$sp" $ok "12 x $ev: exit $rc, $good of $rows rows = $want exactly, $mux multiplexed, in $batches batches (the events' batches: $evb), anchors: ${anchors:-none user-only}; 12 x r08:u: $rb batches, exit $rr"
+		[ $ok = 0 ] || show_err $W/ss.csv
+	done
+}
+
 t4_multiplex() {
 	n=50000000 ev=instructions:u
 	want=$(loop_expect $n)

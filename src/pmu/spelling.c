@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* perf's -e spelling of a resolved event, so a pmctool event can be pasted into perf stat. */
 #include <dirent.h>
+#include <limits.h>
 #include <linux/hw_breakpoint.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "arch/arch.h"
+#include "info/sysfs.h"
 #include "pmu/pmu_internal.h"
+#include "pmu/sysfs_format.h"
 
 #define INTEL_MOD_BITS ((1ull << 18) | (1ull << 19) | (1ull << 21) | (1ull << 23) | (0xffull << 24))
 
@@ -83,6 +88,119 @@ static int spell_core(const struct pmc_event *ev, char *buf, size_t len)
 	return rc ? rc : put(buf, len, &off, "/%s", plm_suffix(a));
 }
 
+#define MAX_TERMS 32
+
+struct term {
+	char name[64];
+	struct pmc_sysfs_format fmt;
+};
+
+/* Terms in perf's usual order: event, umask, then the x86 modifiers, then the rest by name. */
+static int term_rank(const char *name)
+{
+	static const char *const order[] = { "event", "umask", "cmask", "inv", "edge", "any", "pc" };
+
+	for (int i = 0; i < (int)PMC_ARRAY_SIZE(order); i++)
+		if (!strcmp(name, order[i]))
+			return i;
+	return (int)PMC_ARRAY_SIZE(order);
+}
+
+static int term_cmp(const void *pa, const void *pb)
+{
+	const struct term *a = pa, *b = pb;
+	int ra = term_rank(a->name), rb = term_rank(b->name);
+
+	return ra != rb ? ra - rb : strcmp(a->name, b->name);
+}
+
+/* The PMU's format terms (dir/format/NAME), sorted; the number read (0 when none). */
+static size_t read_terms(const char *dir, struct term *t, size_t max)
+{
+	char path[PATH_MAX], text[128];
+	struct dirent *de;
+	size_t n = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/format", dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (n < max && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) >= sizeof(t[n].name))
+			continue;
+		snprintf(path, sizeof(path), "%s/format/%s", dir, de->d_name);
+		if (pmc_sysfs_read_line(path, text, sizeof(text)) || pmc_sysfs_format_parse(text, &t[n].fmt))
+			continue;
+		snprintf(t[n].name, sizeof(t[n].name), "%s", de->d_name);
+		n++;
+	}
+	closedir(d);
+	qsort(t, n, sizeof(*t), term_cmp);
+	return n;
+}
+
+/* A core event in its PMU's own terms, as perf parses them: armv8_pmuv3_0/event=0x08/u, cpu/event=0x0e,umask=0x01,
+ * cmask=1,inv/. event and umask are always written; a flag term by its name; a term another one already wrote (the
+ * overlapping config1 terms offcore_rsp, ldlat, frontend) is left out. -ENOENT when a set bit has no term. */
+static int spell_formats(const char *pmu, const char *dir, const struct perf_event_attr *a, char *buf, size_t len)
+{
+	const uint64_t cfg[3] = { a->config, a->config1, a->config2 };
+	uint64_t written[3] = { 0, 0, 0 }, covered[3] = { 0, 0, 0 };
+	struct term t[MAX_TERMS];
+	size_t n = read_terms(dir, t, MAX_TERMS), off = 0;
+	int rc = put(buf, len, &off, "%s/", pmu), nw = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		int f = t[i].fmt.field;
+		uint64_t m, v = pmc_sysfs_format_extract(&t[i].fmt, cfg[f], &m);
+		unsigned w = pmc_sysfs_format_width(&t[i].fmt);
+		bool always = f == 0 && term_rank(t[i].name) < 2;
+		const char *sep = nw ? "," : "";
+
+		covered[f] |= m;
+		if (!always && !(cfg[f] & m & ~written[f]))
+			continue;
+		written[f] |= cfg[f] & m;
+		nw++;
+		if (w == 1)
+			rc = put(buf, len, &off, "%s%s", sep, t[i].name);
+		else if (always || w > 8)
+			rc = put(buf, len, &off, "%s%s=0x%02llx", sep, t[i].name, (unsigned long long)v);
+		else
+			rc = put(buf, len, &off, "%s%s=%llu", sep, t[i].name, (unsigned long long)v);
+	}
+	for (int f = 0; f < 3; f++)
+		if (cfg[f] & ~covered[f])
+			return -ENOENT;
+	if (!nw)
+		return -ENOENT;
+	return rc ? rc : put(buf, len, &off, "/%s", plm_suffix(a));
+}
+
+/* A raw core event (PERF_TYPE_RAW): in the terms of the kernel's core PMU, whatever its name (the arch seam finds it:
+ * cpu, armv8_pmuv3_0...); without one in sysfs, perf's rNN, which it parses on every architecture; the x86 layout
+ * only for config1/config2, which rNN cannot carry. */
+static int spell_raw(const struct pmc_event *ev, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	char dir[PATH_MAX];
+	size_t off = 0;
+
+	int rc;
+
+	if (!pmc_arch_core_pmu_dir(dir, sizeof(dir))) {
+		rc = spell_formats(strrchr(dir, '/') + 1, dir, a, buf, len);
+		if (rc != -ENOENT)
+			return rc;
+	}
+	buf[0] = '\0';
+	if (!a->config1 && !a->config2)
+		return put(buf, len, &off, "r%llx%s%s", (unsigned long long)a->config, *plm_suffix(a) ? ":" : "",
+			   plm_suffix(a));
+	return spell_core(ev, buf, len);
+}
+
 /* The sysfs PMU of a dynamic type: "msr/tsc/" when one of its event aliases gives the same config. */
 static int spell_sysfs(const struct pmc_event *ev, char *buf, size_t len)
 {
@@ -136,7 +254,7 @@ static int spell_sysfs(const struct pmc_event *ev, char *buf, size_t len)
 static int spell_hybrid(const struct pmc_event *ev, const char *pmu, int pmulen, char *buf, size_t len)
 {
 	const struct perf_event_attr *a = &ev->attr;
-	char core[PMC_NAME_MAX];
+	char core[PATH_MAX], name[PMC_NAME_MAX];
 	size_t off = 0;
 	int rc;
 
@@ -147,6 +265,12 @@ static int spell_hybrid(const struct pmc_event *ev, const char *pmu, int pmulen,
 	}
 	if (a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE)
 		return put(buf, len, &off, "%s", ev->canonical);
+	snprintf(core, sizeof(core), "%s/%.*s", pmc_event_source_dir(), pmulen, pmu);
+	snprintf(name, sizeof(name), "%.*s", pmulen, pmu);
+	rc = spell_formats(name, core, a, buf, len);
+	if (rc != -ENOENT)
+		return rc;
+	buf[0] = '\0';
 	rc = spell_core(ev, core, sizeof(core));
 	if (rc)
 		return rc;
@@ -183,7 +307,7 @@ int pmc_event_perf_spelling(const struct pmc_event *ev, char *buf, size_t len)
 	if (a->type == PERF_TYPE_TRACEPOINT && strchr(ev->canonical, ':') && !strchr(ev->canonical, '/'))
 		return put(buf, len, &off, "%s", ev->canonical);
 	if (a->type == PERF_TYPE_RAW)
-		return spell_core(ev, buf, len);
+		return spell_raw(ev, buf, len);
 	rc = spell_sysfs(ev, buf, len);
 	if (rc != -ENOENT)
 		return rc;

@@ -132,3 +132,30 @@ int pmc_sysfs_terms_parse(const char *text, int (*cb)(const char *name, const ch
 		p = end + 1;
 	}
 }
+
+uint64_t pmc_sysfs_format_extract(const struct pmc_sysfs_format *fmt, uint64_t field_value, uint64_t *ret_mask)
+{
+	uint64_t val = 0, covered = 0;
+	unsigned shift = 0;
+
+	for (unsigned i = 0; i < fmt->nranges && shift < 64; i++) {
+		unsigned width = (unsigned)(fmt->range[i].hi - fmt->range[i].lo) + 1;
+		uint64_t mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+
+		val |= ((field_value >> fmt->range[i].lo) & mask) << shift;
+		covered |= mask << fmt->range[i].lo;
+		shift += width;
+	}
+	if (ret_mask)
+		*ret_mask = covered;
+	return val;
+}
+
+unsigned pmc_sysfs_format_width(const struct pmc_sysfs_format *fmt)
+{
+	unsigned w = 0;
+
+	for (unsigned i = 0; i < fmt->nranges; i++)
+		w += (unsigned)(fmt->range[i].hi - fmt->range[i].lo) + 1;
+	return w;
+}

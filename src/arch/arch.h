@@ -127,6 +127,12 @@ int pmc_arch_core_pmu_dir(char *buf, size_t len);
  * PERF_TYPE_RAW or whose directory has a cpus file (the kernel writes one for core PMUs, cpumask for uncore ones). */
 bool pmc_arch_core_pmu(const char *name, const char *dir);
 
+/* Whether the core PMU whose encodings are in use lacks the generic hardware event id (PERF_COUNT_HW_*, the kernel's
+ * own map of that PMU): 1 and why filled (x86: ref-cycles is Intel's fixed counter 2, which AMD's PMU does not have;
+ * arm64: the armv8 PMU maps no reference cycles), 0 when it may have it. intel: that PMU is Intel's (a forced libpfm4
+ * PMU's vendor, else this CPU's); pmu: its libpfm4 name, NULL for this CPU's own. */
+int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len);
+
 /* Whether the counter budget is learnt from the kernel (open a group until it refuses) rather than reasoned from the
  * CPU's own report (x86 CPUID, with the NMI watchdog and SMT rules): true on arm64 and unported architectures. */
 bool pmc_arch_budget_from_kernel(void);

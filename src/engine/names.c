@@ -210,9 +210,11 @@ void pmc_eng_names_notes(const struct pmc_engine *se, void (*emit)(void *ctx, bo
 	for (size_t i = 0; i < se->n; i++) {
 		const struct pmc_event *ev = &se->evs[i];
 
-		if (pmc_event_note(ev, note, sizeof(note))) {
+		int kind = pmc_event_note(ev, note, sizeof(note));
+
+		if (kind) {
 			snprintf(msg, sizeof(msg), "'%s': %s", ev->name, note);
-			emit(ctx, false, "modifier", msg);
+			emit(ctx, kind == 2, kind == 2 ? "not-supported" : "modifier", msg);
 		}
 		if ((ev->flags & PMC_EVF_WEAK_GROUP) && !ev->group)
 			weak_split++;

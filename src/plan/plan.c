@@ -8,6 +8,8 @@
 
 unsigned pmc_plan_gp_cost(const struct pmc_event *ev, unsigned fixed_slots)
 {
+	if (ev->flags & PMC_EVF_ABSENT)
+		return 0;
 	if (ev->cls == PMC_CLASS_GP)
 		return 1;
 	if (ev->cls == PMC_CLASS_FIXED && (ev->fixed_index < 0 || (unsigned)ev->fixed_index >= fixed_slots))
@@ -80,6 +82,8 @@ static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct
 			fixed_used[ev->fixed_index] = true;
 		return PMC_SLOT_EVERY;
 	}
+	if (ev->flags & PMC_EVF_ABSENT)
+		return PMC_SLOT_EVERY; /* no counter to take: the kernel refuses it in every batch (ENOENT) */
 	switch (ev->cls) {
 	case PMC_CLASS_FREE:
 		return PMC_SLOT_EVERY;

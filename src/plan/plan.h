@@ -37,7 +37,8 @@ struct pmc_plan {
 	size_t nevents;
 };
 
-/* How an event is placed: free/fixed events go in every batch, the rest take a slot of their class.
+/* How an event is placed: free/fixed events go in every batch, the rest take a slot of their class; an event the
+ * core PMU does not have (PMC_EVF_ABSENT: ref-cycles on AMD) takes no counter and is tried in every batch.
  * A fixed event whose fixed counter is already taken (two events wanting fixed counter 0) is planned as GP, unless
  * its encoding fits only the fixed counter (pmc_plan_fixed_only): then it gets a batch whose counter is free
  * (PMC_SLOT_FIXED_OWN), never a GP slot, where the kernel would refuse it. */

@@ -204,6 +204,7 @@ static int finish_libpfm(struct pmc_event *ev, const struct perf_event_attr *a, 
 		if (g && !pmc_generic_lookup(g, &tmp)) {
 			ev->cls = tmp.cls;
 			ev->fixed_index = tmp.fixed_index;
+			ev->flags |= tmp.flags & PMC_EVF_ABSENT;
 		}
 		ev->flags |= PMC_EVF_HARDWARE;
 	} else if (a->type == PERF_TYPE_RAW) {

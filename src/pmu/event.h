@@ -30,6 +30,8 @@ enum pmc_event_flags {
 	PMC_EVF_GUEST_ONLY = 1u << 7,  /* :G: exclude_host */
 	PMC_EVF_HOST_ONLY = 1u << 8,   /* :H: exclude_guest */
 	PMC_EVF_WEAK_GROUP = 1u << 9,  /* a member of a weak group {..}:W: the planner may split it */
+	PMC_EVF_ABSENT = 1u << 10,     /* the core PMU has no such event (ref-cycles on AMD; pmc_event_note says why):
+					  planned on no counter, and the kernel refuses it (ENOENT) */
 };
 
 /* One resolved event. Plain data: copyable, nothing to free. */
@@ -84,6 +86,10 @@ bool pmc_pmu_cycle_counter(void);
  * without a core PMU, an Intel CPU. */
 bool pmc_pmu_has_ref_cycles(void);
 
+/* Why the core PMU whose encodings are in use has no generic hardware event id (PERF_COUNT_HW_*; the arch seam
+ * knows each vendor's): 1 and why filled, 0 when it may have it. */
+int pmc_pmu_hw_event_missing(uint64_t id, char *why, size_t len);
+
 /* libpfm4's static table count of programmable counters of the core PMU (not live), -1 when none is active. */
 int pmc_pmu_core_table_counters(void);
 
@@ -130,7 +136,8 @@ int pmc_event_list_walk(const char *list, unsigned *next_group, int (*cb)(const 
 /* Applies a group's modifiers to a resolved member (u/k levels, W marks it weak). 0, or -EINVAL with why. */
 int pmc_event_group_mods(const char *mods, struct pmc_event *ev, char *why, size_t whylen);
 
-/* A note on how counting treats ev's modifiers (:p, :S, :D): 1 and buf filled, or 0 when there is none. */
+/* A note on how counting treats ev: its modifiers (:p, :S, :D), 1 and buf filled; an event the core PMU does not have
+ * (PMC_EVF_ABSENT), 2 (a warning) and buf says why; 0 when there is nothing to say. */
 int pmc_event_note(const struct pmc_event *ev, char *buf, size_t len);
 
 /* The i-th of perf's hardware cache names (L1-dcache-loads...), perf's own spellings only. 0 or -ENOENT past the

@@ -66,7 +66,9 @@ int pmc_generic_lookup(const char *name, struct pmc_event *ev)
 		}
 		ev->flags |= PMC_EVF_HARDWARE;
 		ev->cls = PMC_CLASS_GP;
-		if (g->fixed_index >= 0 && pmc_pmu_has_intel_fixed()) {
+		if (pmc_pmu_hw_event_missing(g->config, NULL, 0))
+			ev->flags |= PMC_EVF_ABSENT;
+		else if (g->fixed_index >= 0 && pmc_pmu_has_intel_fixed()) {
 			ev->cls = PMC_CLASS_FIXED;
 			ev->fixed_index = g->fixed_index;
 		} else if (pmc_arch_cycle_counter_event(&ev->attr)) {

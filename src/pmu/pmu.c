@@ -145,6 +145,23 @@ bool pmc_pmu_has_ref_cycles(void)
 	return id.vendor == PMC_VENDOR_INTEL;
 }
 
+int pmc_pmu_hw_event_missing(uint64_t id, char *why, size_t len)
+{
+	char buf[8];
+
+	if (!why || !len) {
+		why = buf;
+		len = sizeof(buf);
+	}
+	/* A forced PMU's vendor is the only model there is (pmc_pmu_fixed_counters); else this CPU's. */
+	if (getenv("LIBPFM_FORCE_PMU")) {
+		pmc_pmu_init(NULL, 0);
+		return pmc_arch_hw_event_missing(id, pmu_state.intel_fixed, pmu_state.core >= 0 ? pmu_state.core_name :
+						 getenv("LIBPFM_FORCE_PMU"), why, len);
+	}
+	return pmc_arch_hw_event_missing(id, pmc_arch_cpu_is_intel(), NULL, why, len);
+}
+
 const char *pmc_pmu_core_name(void)
 {
 	pmc_pmu_init(NULL, 0);

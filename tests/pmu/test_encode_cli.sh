@@ -71,3 +71,12 @@ run_pmc decode --help
 expect_rc 0 "decode --help"
 expect_out "--pmu NAME" "decode --help lists --pmu"
 ok "decode"
+
+# Issue 22 item 14: a forced AMD plan says ref-cycles is not supported there (with the reason) and spends no counter.
+LIBPFM_FORCE_PMU=amd64_fam19h_zen4 run_pmc stat --dry-run -e ref-cycles,cycles -- true
+expect_rc 0 "forced AMD plan with ref-cycles"
+expect_out "warning: 'ref-cycles': not supported: .*amd64_fam19h_zen4.*ENOENT" "ref-cycles on AMD: warned, with the reason"
+grep -A1 "in every batch:" "$TMP/out" | grep -q "ref-cycles" || fail "ref-cycles on AMD took a counter: $(cat "$TMP/out")"
+LIBPFM_FORCE_PMU=icx run_pmc stat --dry-run -e ref-cycles -- true
+grep -q "not supported" "$TMP/out" && fail "ref-cycles on icx is fixed counter 2, not unsupported: $(cat "$TMP/out")"
+ok "ref-cycles: not supported with the reason on a forced AMD PMU, fixed counter 2 on Intel"

@@ -163,6 +163,17 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen)
 	return 0;
 }
 
+/* The PMUv3 driver's generic map (armv8_pmuv3_perf_map) has no reference cycles. */
+int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len)
+{
+	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || intel)
+		return 0;
+	snprintf(why, len, "the arm64 core PMU%s%s has no reference-cycles event (the kernel's armv8 map has none and "
+		 "answers ENOENT), so ref-cycles is not counted; CNTVCT_EL0 counts at a constant rate",
+		 pmu ? " " : "", pmu ? pmu : "");
+	return 1;
+}
+
 bool pmc_arch_budget_from_kernel(void)
 {
 	return true;

@@ -79,6 +79,16 @@ int pmc_arch_core_pmu_dir(char *buf, size_t len)
 	return pmc_arch_pmu_dir("cpu", buf, len) ? pmc_arch_core_pmu_scan(buf, len) : 0;
 }
 
+int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len)
+{
+	(void)id;
+	(void)intel;
+	(void)pmu;
+	(void)why;
+	(void)len;
+	return 0; /* unknown here: the kernel's answer says */
+}
+
 bool pmc_arch_budget_from_kernel(void)
 {
 	return true;

@@ -196,6 +196,21 @@ static uint64_t xgetbv0(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len)
+{
+	struct pmc_arch_cpu cpu;
+
+	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || intel)
+		return 0;
+	if (!pmu)
+		pmc_arch_cpu_identify(&cpu);
+	snprintf(why, len, "ref-cycles is Intel's fixed counter 2 (reference cycles at the TSC rate), which %s%s%s does "
+		 "not have: the kernel answers ENOENT, so it is not counted (msr/tsc/ counts at the TSC rate)",
+		 pmu ? "the core PMU " : "this CPU (", pmu ? pmu : cpu.vendor[0] ? cpu.vendor : "not Intel",
+		 pmu ? "" : ")");
+	return 1;
+}
+
 bool pmc_arch_budget_from_kernel(void)
 {
 	return false;

@@ -133,6 +133,19 @@ bool pmc_arch_core_pmu(const char *name, const char *dir);
  * PMU's vendor, else this CPU's); pmu: its libpfm4 name, NULL for this CPU's own. */
 int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len);
 
+/* Where the core PMU in use puts a core event's encoding (attr type PERF_TYPE_RAW or the core PMU's own). */
+struct pmc_arch_placement {
+	int fixed_index; /* the fixed counter (Intel's, or arm64's cycle counter as 1), -1 for a programmable one */
+	bool fixed_only; /* the encoding fits only that fixed counter (Intel's pseudo-encodings 0x0N00) */
+};
+
+/* Fills *ret for attr a on a core PMU with nfixed fixed counters (pmc_pmu_fixed_counters), the encoding coming from
+ * libpfm4 name name ("icl::TOPDOWN:...", "" for a raw one). 0; 1 with why filled when it is counted but cannot be
+ * what its name says (x86: a fixed counter's pseudo-encoding under another event's name, a table error); -1 with why
+ * filled when no counter can take it (x86: event 0x00 that names no fixed counter of the PMU). why may be NULL. */
+int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			    struct pmc_arch_placement *ret, char *why, size_t len);
+
 /* Whether the counter budget is learnt from the kernel (open a group until it refuses) rather than reasoned from the
  * CPU's own report (x86 CPUID, with the NMI watchdog and SMT rules): true on arm64 and unported architectures. */
 bool pmc_arch_budget_from_kernel(void);

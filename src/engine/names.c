@@ -214,7 +214,8 @@ void pmc_eng_names_notes(const struct pmc_engine *se, void (*emit)(void *ctx, bo
 
 		if (kind) {
 			snprintf(msg, sizeof(msg), "'%s': %s", ev->name, note);
-			emit(ctx, kind == 2, kind == 2 ? "not-supported" : "modifier", msg);
+			emit(ctx, kind == 2, kind < 2 ? "modifier" : (ev->flags & PMC_EVF_ABSENT) ? "not-supported"
+			     : "encoding", msg);
 		}
 		if ((ev->flags & PMC_EVF_WEAK_GROUP) && !ev->group)
 			weak_split++;

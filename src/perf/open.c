@@ -62,8 +62,11 @@ int pmc_perf_record_format(const struct pmc_open_record *rec, char *buf, size_t 
 int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned opts,
 			   unsigned *ret_count_flags)
 {
-	int fd = pmc_perf_open(a, pid, cpu, group_fd, 0);
+	int fd;
 
+	if (opts & PMC_OPEN_NO_COUNTER)
+		return -ENOENT;
+	fd = pmc_perf_open(a, pid, cpu, group_fd, 0);
 	if (fd != -EACCES && fd != -EPERM)
 		return fd;
 	if (a->exclude_user && !a->exclude_kernel) {

@@ -40,6 +40,8 @@ int pmc_perf_open_noted(struct perf_event_attr *attr, pid_t pid, int cpu, int gr
 
 enum pmc_open_opts {
 	PMC_OPEN_NO_EXCLUDE = 1u << 0, /* the PMU refuses exclude bits (msr): no user-only retry */
+	PMC_OPEN_NO_COUNTER = 1u << 1, /* no counter of the core PMU can count it (pmc_event_note says why): not
+					  opened, -ENOENT */
 };
 
 /*

@@ -102,7 +102,7 @@ const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int 
 		return "counts kernel mode only, which kernel.perf_event_paranoid forbids to this user without "
 		       "CAP_PERFMON; not retried in user mode, where it would count nothing";
 	if (err == ENOENT && hardware && pmc_inventory_has_core_pmu())
-		return "this CPU's PMU does not have this event (the kernel answered ENOENT)";
+		return "this CPU's PMU does not have this event (ENOENT)";
 	if (err == EINVAL && per_cpu_pmu(a->type))
 		return "this PMU counts per CPU, not per task (uncore, RAPL, cstate): the kernel refuses it for a "
 		       "workload; it needs system-wide counting";

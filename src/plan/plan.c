@@ -19,13 +19,8 @@ unsigned pmc_plan_gp_cost(const struct pmc_event *ev, unsigned fixed_slots)
 
 bool pmc_plan_fixed_only(const struct pmc_event *ev, unsigned fixed_slots)
 {
-	uint64_t cfg = ev->attr.config & 0xffff;
-
-	if (ev->cls != PMC_CLASS_FIXED || ev->fixed_index < 0 || (unsigned)ev->fixed_index >= fixed_slots)
-		return false;
-	if (ev->attr.type == PERF_TYPE_HARDWARE) /* a hybrid copy has its core PMU's type in bits 32-63 */
-		return (ev->attr.config & PERF_HW_EVENT_MASK) == PERF_COUNT_HW_REF_CPU_CYCLES;
-	return cfg == 0x0300 || (fixed_slots >= 4 && (cfg == 0x0100 || cfg == 0x0400));
+	return ev->cls == PMC_CLASS_FIXED && ev->fixed_index >= 0 && (unsigned)ev->fixed_index < fixed_slots &&
+	       (ev->flags & PMC_EVF_FIXED_ONLY);
 }
 
 /* Hybrid CPUs: each core PMU (cpu_core, cpu_atom) has counters of its own, and its events never share a group

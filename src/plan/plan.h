@@ -44,8 +44,8 @@ struct pmc_plan {
  * (PMC_SLOT_FIXED_OWN), never a GP slot, where the kernel would refuse it. */
 enum pmc_slot { PMC_SLOT_EVERY, PMC_SLOT_GP, PMC_SLOT_BP, PMC_SLOT_FIXED_OWN };
 
-/* The encoding fits only its fixed counter: ref-cycles (generic, or raw 0x0300), and on Ice Lake and later (4 or
- * more fixed counters) 0x0100 and TOPDOWN.SLOTS 0x0400. */
+/* The encoding fits only its fixed counter, one of fixed_slots (PMC_EVF_FIXED_ONLY, which the resolver sets through
+ * the arch seam: ref-cycles, and Intel's pseudo-encodings 0x0300 and, from Ice Lake on, 0x0100-0x0800). */
 bool pmc_plan_fixed_only(const struct pmc_event *ev, unsigned fixed_slots);
 
 /* Event ev, counted in every batch, is measured in batch b (false when b's own event takes its fixed counter). */

@@ -30,8 +30,13 @@ enum pmc_event_flags {
 	PMC_EVF_GUEST_ONLY = 1u << 7,  /* :G: exclude_host */
 	PMC_EVF_HOST_ONLY = 1u << 8,   /* :H: exclude_guest */
 	PMC_EVF_WEAK_GROUP = 1u << 9,  /* a member of a weak group {..}:W: the planner may split it */
-	PMC_EVF_ABSENT = 1u << 10,     /* the core PMU has no such event (ref-cycles on AMD; pmc_event_note says why):
-					  planned on no counter, and the kernel refuses it (ENOENT) */
+	PMC_EVF_ABSENT = 1u << 10,     /* no counter of the core PMU can count it (ref-cycles on AMD, Intel's event 0x00
+					  without its fixed counter; pmc_event_note says why): planned on no counter and
+					  never opened (not supported, ENOENT) */
+	PMC_EVF_FIXED_ONLY = 1u << 11, /* its encoding fits only its fixed counter (ref-cycles, Intel's pseudo-encodings
+					  0x0N00; the arch seam decides): never planned on a programmable counter */
+	PMC_EVF_SUSPECT = 1u << 12,    /* counted, but cannot be what its name says (a libpfm4 table gives it a fixed
+					  counter's pseudo-encoding; pmc_event_note says why) */
 };
 
 /* One resolved event. Plain data: copyable, nothing to free. */
@@ -136,8 +141,9 @@ int pmc_event_list_walk(const char *list, unsigned *next_group, int (*cb)(const 
 /* Applies a group's modifiers to a resolved member (u/k levels, W marks it weak). 0, or -EINVAL with why. */
 int pmc_event_group_mods(const char *mods, struct pmc_event *ev, char *why, size_t whylen);
 
-/* A note on how counting treats ev: its modifiers (:p, :S, :D), 1 and buf filled; an event the core PMU does not have
- * (PMC_EVF_ABSENT), 2 (a warning) and buf says why; 0 when there is nothing to say. */
+/* A note on how counting treats ev: its modifiers (:p, :S, :D), 1 and buf filled; an event no counter can count
+ * (PMC_EVF_ABSENT) or one that cannot be what its name says (PMC_EVF_SUSPECT), 2 (a warning) and buf says why; 0 when
+ * there is nothing to say. */
 int pmc_event_note(const struct pmc_event *ev, char *buf, size_t len);
 
 /* The i-th of perf's hardware cache names (L1-dcache-loads...), perf's own spellings only. 0 or -ENOENT past the

@@ -71,6 +71,8 @@ int pmc_generic_lookup(const char *name, struct pmc_event *ev)
 		else if (g->fixed_index >= 0 && pmc_pmu_has_intel_fixed()) {
 			ev->cls = PMC_CLASS_FIXED;
 			ev->fixed_index = g->fixed_index;
+			if (g->config == PERF_COUNT_HW_REF_CPU_CYCLES)
+				ev->flags |= PMC_EVF_FIXED_ONLY; /* the kernel's 0x0300: fixed counter 2 only */
 		} else if (pmc_arch_cycle_counter_event(&ev->attr)) {
 			ev->cls = PMC_CLASS_FIXED;
 			ev->fixed_index = 1;

@@ -81,14 +81,15 @@ int pmc_event_note(const struct pmc_event *ev, char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s:D (pinned) is not passed on: pmctool's batches fit the "
 					"counters, so nothing is multiplexed away (under --batch=multiplex nothing is "
 					"pinned)", off ? "; " : "");
-	if (ev->flags & PMC_EVF_ABSENT) {
-		char why[300], mods[600];
+	if (ev->flags & (PMC_EVF_ABSENT | PMC_EVF_SUSPECT)) {
+		char why[500], mods[600];
 
 		snprintf(mods, sizeof(mods), "%s", len ? buf : "");
-		if (!pmc_pmu_hw_event_missing(ev->attr.config & PERF_HW_EVENT_MASK, why, sizeof(why)))
+		if (!pmc_event_why_flagged(ev, why, sizeof(why)))
 			snprintf(why, sizeof(why), "the core PMU does not have this event");
 		if (len)
-			snprintf(buf, len, "not supported: %s%s%s", why, mods[0] ? "; " : "", mods);
+			snprintf(buf, len, "%s%s%s%s", ev->flags & PMC_EVF_ABSENT ? "not supported: " : "", why,
+				 mods[0] ? "; " : "", mods);
 		return 2;
 	}
 	return off ? 1 : 0;

@@ -233,33 +233,41 @@ void pmc_event_normalize_excl(struct perf_event_attr *a)
 
 void pmc_event_classify_core(struct pmc_event *ev)
 {
-	/* The kernel places only these exact encodings (no cmask, inv, edge, any) on the fixed counters: index i is
-	 * fixed counter i. Ice Lake and later (4 fixed counters) add 0x0100 on counter 0 and TOPDOWN.SLOTS 0x0400. */
-	static const struct {
-		uint64_t code;
-		int index;
-		unsigned min_fixed;
-	} fixed_codes[] = {
-		{ 0x00c0, 0, 1 }, { 0x003c, 1, 2 }, { 0x0300, 2, 3 }, { 0x0100, 0, 4 }, { 0x0400, 3, 4 },
-	};
-	uint64_t cfg = ev->attr.config & ~PMC_X86_PLM_BITS;
-	unsigned nfixed;
+	struct pmc_arch_placement pl;
+	int v;
 
 	ev->flags |= PMC_EVF_HARDWARE;
+	ev->flags &= ~(PMC_EVF_ABSENT | PMC_EVF_FIXED_ONLY | PMC_EVF_SUSPECT);
 	ev->cls = PMC_CLASS_GP;
 	ev->fixed_index = -1;
-	if (pmc_arch_cycle_counter_event(&ev->attr)) {
+	/* The arch seam knows the fixed counters and the encodings they take (Intel's pseudo-encodings, arm64's cycle
+	 * counter); a libpfm4 name goes along for the table errors it can spot. */
+	v = pmc_arch_core_placement(&ev->attr, pmc_pmu_fixed_counters(), strstr(ev->canonical, "::") ?
+				    ev->canonical : "", &pl, NULL, 0);
+	if (pl.fixed_index >= 0) {
 		ev->cls = PMC_CLASS_FIXED;
-		ev->fixed_index = 1;
-		return;
+		ev->fixed_index = pl.fixed_index;
+		if (pl.fixed_only)
+			ev->flags |= PMC_EVF_FIXED_ONLY;
 	}
-	if (ev->attr.config1 || ev->attr.config2 || !(nfixed = pmc_pmu_fixed_counters()))
-		return;
-	for (size_t i = 0; i < PMC_ARRAY_SIZE(fixed_codes); i++)
-		if (cfg == fixed_codes[i].code && nfixed >= fixed_codes[i].min_fixed) {
-			ev->cls = PMC_CLASS_FIXED;
-			ev->fixed_index = fixed_codes[i].index;
-		}
+	if (v > 0)
+		ev->flags |= PMC_EVF_SUSPECT;
+	else if (v < 0)
+		ev->flags |= PMC_EVF_ABSENT;
+}
+
+int pmc_event_why_flagged(const struct pmc_event *ev, char *why, size_t len)
+{
+	struct pmc_arch_placement pl;
+
+	if (len)
+		why[0] = '\0';
+	if (!(ev->flags & (PMC_EVF_ABSENT | PMC_EVF_SUSPECT)))
+		return 0;
+	if (ev->attr.type == PERF_TYPE_HARDWARE)
+		return pmc_pmu_hw_event_missing(ev->attr.config & PERF_HW_EVENT_MASK, why, len);
+	return pmc_arch_core_placement(&ev->attr, pmc_pmu_fixed_counters(), strstr(ev->canonical, "::") ?
+				       ev->canonical : "", &pl, why, len) != 0;
 }
 
 void pmc_event_raw_plm(struct perf_event_attr *a)

@@ -34,6 +34,9 @@ void pmc_event_normalize_excl(struct perf_event_attr *a);
  * counter. */
 void pmc_event_classify_core(struct pmc_event *ev);
 
+/* Why a PMC_EVF_ABSENT or PMC_EVF_SUSPECT event is flagged, into why: 1, or 0 (why empty) when it is not. */
+int pmc_event_why_flagged(const struct pmc_event *ev, char *why, size_t len);
+
 /* Raw core encodings (rHEX, cpu/config=../): the kernel ignores the USR/OS/INT/EN bits of config, so drop them and,
  * when USR or OS is given, turn them into exclude_user / exclude_kernel. */
 void pmc_event_raw_plm(struct perf_event_attr *a);

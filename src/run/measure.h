@@ -35,10 +35,12 @@ struct pmc_measure_out {
 	int group_err_index;      /* index in req->events of the member whose open failed with group_err */
 };
 
-/* How the shared open path may treat ev (perf/open.h): the msr PMU refuses every exclude bit. */
+/* How the shared open path may treat ev (perf/open.h): the msr PMU refuses every exclude bit; an event no counter can
+ * count (PMC_EVF_ABSENT: the kernel would refuse it, or count nothing) is not opened. */
 static inline unsigned pmc_event_open_opts(const struct pmc_event *ev)
 {
-	return (ev->flags & PMC_EVF_TSC) ? PMC_OPEN_NO_EXCLUDE : 0;
+	return ((ev->flags & PMC_EVF_TSC) ? PMC_OPEN_NO_EXCLUDE : 0) |
+	       ((ev->flags & PMC_EVF_ABSENT) ? PMC_OPEN_NO_COUNTER : 0);
 }
 
 #endif

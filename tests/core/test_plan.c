@@ -204,10 +204,10 @@ static void test_plan_second_user_of_a_fixed_only_encoding_gets_its_own_batch_no
 	struct pmc_plan p;
 
 	(void)state;
-	evs[0] = mk(PMC_CLASS_FIXED, 2, PMC_EVF_ANCHOR | PMC_EVF_HARDWARE);
+	evs[0] = mk(PMC_CLASS_FIXED, 2, PMC_EVF_ANCHOR | PMC_EVF_HARDWARE | PMC_EVF_FIXED_ONLY);
 	evs[0].attr.type = PERF_TYPE_HARDWARE;
 	evs[0].attr.config = PERF_COUNT_HW_REF_CPU_CYCLES;
-	evs[1] = mk(PMC_CLASS_FIXED, 2, PMC_EVF_HARDWARE);
+	evs[1] = mk(PMC_CLASS_FIXED, 2, PMC_EVF_HARDWARE | PMC_EVF_FIXED_ONLY);
 	evs[1].attr.type = PERF_TYPE_RAW;
 	evs[1].attr.config = 0x0300;
 	evs[2] = mk(PMC_CLASS_GP, -1, PMC_EVF_HARDWARE);
@@ -230,26 +230,25 @@ static void test_plan_second_user_of_a_fixed_only_encoding_gets_its_own_batch_no
 	pmc_plan_fini(&p);
 }
 
-/* Ice Lake and later (4 fixed counters): 0x0100 and 0x0400 are fixed-only too; before, 0x0100 is an ordinary code. */
-static void test_plan_fixed_only_encodings_follow_the_fixed_counter_count(void **state)
+/* Fixed-only is the resolver's verdict (PMC_EVF_FIXED_ONLY, from the arch seam: tests/pmu/test_x86_fixed.c), kept
+ * only while the event's fixed counter is one of the plan's: with fewer fixed slots it is an ordinary event. */
+static void test_plan_fixed_only_follows_the_flag_and_the_fixed_slots(void **state)
 {
 	static const struct {
 		int line;
-		uint64_t config;
 		int index;
-		unsigned fixed;
+		unsigned flags, fixed;
 		bool want;
 	} rows[] = {
-		{ __LINE__, 0x0300, 2, 3, true }, { __LINE__, 0x0300, 2, 4, true }, { __LINE__, 0x0100, 0, 4, true },
-		{ __LINE__, 0x0400, 3, 4, true }, { __LINE__, 0x0400, 3, 3, false }, { __LINE__, 0x00c0, 0, 4, false },
-		{ __LINE__, 0x003c, 1, 4, false }, { __LINE__, 0x0300, 2, 0, false },
+		{ __LINE__, 2, PMC_EVF_FIXED_ONLY, 3, true }, { __LINE__, 3, PMC_EVF_FIXED_ONLY, 4, true },
+		{ __LINE__, 3, PMC_EVF_FIXED_ONLY, 3, false }, { __LINE__, 0, 0, 4, false },
+		{ __LINE__, 2, PMC_EVF_FIXED_ONLY, 0, false },
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct pmc_event e = mk(PMC_CLASS_FIXED, rows[i].index, PMC_EVF_HARDWARE);
+		struct pmc_event e = mk(PMC_CLASS_FIXED, rows[i].index, PMC_EVF_HARDWARE | rows[i].flags);
 		e.attr.type = PERF_TYPE_RAW;
-		e.attr.config = rows[i].config;
 		if (pmc_plan_fixed_only(&e, rows[i].fixed) != rows[i].want)
 			fail_msg("row at line %d", rows[i].line);
 	}
@@ -316,7 +315,7 @@ int main(void)
 		cmocka_unit_test(test_plan_multiplex_puts_everything_in_one_batch),
 		cmocka_unit_test(test_plan_split_moves_the_rejected_tail_to_a_new_batch),
 		cmocka_unit_test(test_plan_second_user_of_a_fixed_only_encoding_gets_its_own_batch_not_a_gp_slot),
-		cmocka_unit_test(test_plan_fixed_only_encodings_follow_the_fixed_counter_count),
+		cmocka_unit_test(test_plan_fixed_only_follows_the_flag_and_the_fixed_slots),
 		cmocka_unit_test(test_group_never_ran_decided_from_injected_counts),
 		cmocka_unit_test(test_plan_rejects_zero_budget),
 	};

@@ -80,3 +80,15 @@ grep -A1 "in every batch:" "$TMP/out" | grep -q "ref-cycles" || fail "ref-cycles
 LIBPFM_FORCE_PMU=icx run_pmc stat --dry-run -e ref-cycles -- true
 grep -q "not supported" "$TMP/out" && fail "ref-cycles on icx is fixed counter 2, not unsupported: $(cat "$TMP/out")"
 ok "ref-cycles: not supported with the reason on a forced AMD PMU, fixed counter 2 on Intel"
+
+# Issue 22 item 15: Intel's pseudo-encodings. libpfm4 4.13's icl TOPDOWN:BACKEND_BOUND_SLOTS is 0x200, the
+# pseudo-encoding of fixed counter 1 (core cycles): planned there and warned, naming the table; 0x0500 names a fixed
+# counter icl does not have: not supported, with the reason, on no counter; Skylake (3 fixed counters) has no 0x0100.
+LIBPFM_FORCE_PMU=icl run_pmc stat --dry-run -e topdown.backend_bound_slots,r0500:u -- true
+expect_rc 0 "icl plan with pseudo-encodings"
+expect_out "topdown.backend_bound_slots +fixed " "0x200 is fixed counter 1 on icl"
+expect_out "warning: 'topdown.backend_bound_slots': libpfm4's icl table gives TOPDOWN:BACKEND_BOUND_SLOTS this encoding \(0x200\), Intel's pseudo-encoding of fixed counter 1" "the table error is named"
+expect_out "warning: 'r0500:u': not supported: .*fixed counter 4" "0x0500 on icl: no counter"
+LIBPFM_FORCE_PMU=skl run_pmc stat --dry-run -e r0100 -- true
+expect_out "warning: 'r0100': not supported: .*fixed counter 0, which this PMU \(3 fixed counters\)" "0x0100 on skl: no counter"
+ok "Intel pseudo-encodings: fixed where the counter exists, warned where the table is wrong, not supported elsewhere"

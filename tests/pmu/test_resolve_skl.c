@@ -16,6 +16,8 @@ static const struct resolve_row rows[] = {
 	{ __LINE__, "fp_arith_inst_retired.scalar_double", PERF_TYPE_RAW, 0x1c7, 0, 0, PMC_CLASS_GP, -1, NULL },
 	{ __LINE__, "INST_RETIRED:ANY_P", PERF_TYPE_RAW, 0xc0, 0, 0, PMC_CLASS_FIXED, 0, NULL },
 	{ __LINE__, "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, 0, PMC_CLASS_FIXED, 1, NULL },
+	{ __LINE__, "r0300", PERF_TYPE_RAW, 0x300, 0, 0, PMC_CLASS_FIXED, 2, NULL },
+	{ __LINE__, "r0100", PERF_TYPE_RAW, 0x100, 0, 0, PMC_CLASS_GP, -1, NULL }, /* before Ice Lake: no counter */
 	{ __LINE__, "cpu/event=0x0e,umask=0x01,cmask=1,inv/k", PERF_TYPE_RAW, 0x180010e, 0, EXCL_U, PMC_CLASS_GP, -1,
 	  NULL },
 };

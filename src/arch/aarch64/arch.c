@@ -174,6 +174,18 @@ int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *wh
 	return 1;
 }
 
+int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			    struct pmc_arch_placement *ret, char *why, size_t len)
+{
+	(void)nfixed;
+	(void)name;
+	(void)why;
+	(void)len;
+	ret->fixed_index = pmc_arch_cycle_counter_event(a) ? 1 : -1;
+	ret->fixed_only = false; /* CPU_CYCLES fits an event counter too */
+	return 0;
+}
+
 bool pmc_arch_budget_from_kernel(void)
 {
 	return true;

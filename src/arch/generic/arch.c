@@ -89,6 +89,19 @@ int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *wh
 	return 0; /* unknown here: the kernel's answer says */
 }
 
+int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			    struct pmc_arch_placement *ret, char *why, size_t len)
+{
+	(void)a;
+	(void)nfixed;
+	(void)name;
+	(void)why;
+	(void)len;
+	ret->fixed_index = -1;
+	ret->fixed_only = false;
+	return 0;
+}
+
 bool pmc_arch_budget_from_kernel(void)
 {
 	return true;

@@ -12,6 +12,7 @@
 
 #include "arch/common.h"
 #include "arch/x86_64/cpuid.h"
+#include "arch/x86_64/fixed.h"
 #include "info/sysfs.h"
 #include "info/tsc.h"
 #include "kernels/kernels.h"
@@ -209,6 +210,12 @@ int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *wh
 		 pmu ? "the core PMU " : "this CPU (", pmu ? pmu : cpu.vendor[0] ? cpu.vendor : "not Intel",
 		 pmu ? "" : ")");
 	return 1;
+}
+
+int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			    struct pmc_arch_placement *ret, char *why, size_t len)
+{
+	return pmc_x86_fixed_placement(a->config, a->config1 | a->config2, nfixed, name, ret, why, len);
 }
 
 bool pmc_arch_budget_from_kernel(void)

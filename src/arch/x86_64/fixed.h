@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Intel's fixed counters as the kernel places encodings on them (pure functions: built on every architecture so the
+ * units run anywhere; arch/x86_64/arch.c's pmc_arch_core_placement uses them). */
+#ifndef PMC_ARCH_X86_64_FIXED_H
+#define PMC_ARCH_X86_64_FIXED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arch/arch.h"
+
+/* Where an Intel core PMU with nfixed fixed counters puts raw encoding config (the USR/OS/INT/EN bits ignored;
+ * config1 set: never a fixed counter): the architectural encodings 0xc0 (fixed counter 0) and 0x3c (1), the
+ * pseudo-encoding 0x0300 (2), and from Ice Lake on (4 or more fixed counters) every pseudo-encoding 0x0N00 of fixed
+ * counter N-1 (0x0100-0x0800), which fit that counter only. name: the libpfm4 name the encoding came from
+ * ("icl::TOPDOWN:BACKEND_BOUND_SLOTS..."), "" or NULL for a raw code. Fills *ret; returns 0, 1 with why filled when
+ * a pseudo-encoding is counted for a name that is not that counter's event (a table error), or -1 with why filled
+ * when no counter can take it (event 0x00 that is no fixed counter of this PMU: on a programmable counter it counts
+ * nothing). Event 0x00 with umask 0x80 and above (the top-down metrics read through TOPDOWN.SLOTS) is left alone.
+ * nfixed 0 (AMD, no Intel PMU): always a programmable counter. */
+int pmc_x86_fixed_placement(uint64_t config, uint64_t config1, unsigned nfixed, const char *name,
+			    struct pmc_arch_placement *ret, char *why, size_t len);
+
+#endif

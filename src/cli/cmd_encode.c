@@ -16,7 +16,8 @@ static const char encode_help[] =
 	"Usage: pmctool encode [--pmu NAME] [--json] EVENT...\n\n"
 	"Show how each EVENT is encoded for perf_event_open: libpfm4's fully qualified name, the attr fields\n"
 	"(type, config, config1, config2, exclude_user/kernel/hv), the counter class, and perf's spelling of the\n"
-	"event, which can be pasted into 'perf stat -e'.\n\n"
+	"event, which can be pasted into 'perf stat -e' (a raw event in the core PMU's own terms: cpu/event=../ on\n"
+	"x86, armv8_pmuv3_0/event=../ on arm64; rNN where sysfs has no core PMU).\n\n"
 	"EVENT spellings: generic (cycles, task-clock), libpfm4 ([pmu::]EVENT[:UMASK][:mod=val]), test-bench\n"
 	"(uops_issued.any>=2), sysfs (msr/tsc/, cpu/event=0x0e,umask=0x01/), raw (r53010e), breakpoint\n"
 	"(mem:ADDR[:r|w|rw|x][/LEN]); generic, raw and sysfs events take :u / :k.\n\n"
@@ -28,25 +29,32 @@ static const char encode_help[] =
 	"Exit status: 0 all encoded, 2 a bad option or an event that does not resolve (named on stderr).\n";
 
 static const char decode_help[] =
-	"Usage: pmctool decode [--pmu NAME] rHEX|cpu/event=0x..,umask=0x..[,cmask=N][,inv][,edge][,any]/\n\n"
-	"List the libpfm4 event names (with the modifiers c=, i, e, t, u, k they need) that encode to the given\n"
-	"raw code, by encoding every event and umask of the PMU and comparing.\n\n"
+	"Usage: pmctool decode [--pmu NAME] [--config1 HEX] rHEX|cpu/event=0x..,umask=0x..[,cmask=N][,inv][,edge]\n"
+	"                      [,any][,frontend=0x..|,offcore_rsp=0x..|,ldlat=N|,config1=0x..]/\n\n"
+	"List the libpfm4 event names (with the modifiers c=, i, e, t, u, k, ldlat=, fe_thres= they need) that\n"
+	"encode to the given raw code, by encoding every event and umask of the PMU and comparing. With config1\n"
+	"(--config1, or the frontend=, offcore_rsp=, ldlat= or config1= term) only the names that also encode that\n"
+	"config1 (an offcore event's umasks combined, up to 4); without it, a name that needs a config1 says which.\n\n"
 	"Options:\n"
-	"  --pmu NAME   search libpfm4 PMU NAME (default: this machine's core PMU, or LIBPFM_FORCE_PMU's)\n"
-	"  -h, --help   this help\n\n"
+	"  --pmu NAME     search libpfm4 PMU NAME (default: this machine's core PMU, or LIBPFM_FORCE_PMU's)\n"
+	"  --config1 HEX  the attr's config1 (FRONTEND_RETIRED's frontend, OFFCORE_RESPONSE's offcore_rsp, ldlat)\n"
+	"  -h, --help     this help\n\n"
 	"Exit status: 0 names found, 1 no event encodes to that code, 2 bad input.\n";
 
-enum { OPT_PMU = 256, OPT_JSON };
+enum { OPT_PMU = 256, OPT_JSON, OPT_CONFIG1 };
 
 static const struct option long_opts[] = {
 	{ "pmu", required_argument, NULL, OPT_PMU },
+	{ "config1", required_argument, NULL, OPT_CONFIG1 },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Parses options; returns the index of the first operand, or -1 (usage error) / -2 (help printed). */
-static int parse_opts(int argc, char **argv, const char *help, bool json_ok, const char **pmu, bool *json)
+/* Parses options; returns the index of the first operand, or -1 (usage error) / -2 (help printed). config1 (NULL:
+ * the command has no --config1) receives --config1's text. */
+static int parse_opts(int argc, char **argv, const char *help, bool json_ok, const char **pmu, bool *json,
+		      const char **config1)
 {
 	int c;
 
@@ -60,6 +68,14 @@ static int parse_opts(int argc, char **argv, const char *help, bool json_ok, con
 		case OPT_PMU:
 			*pmu = optarg;
 			break;
+		case OPT_CONFIG1:
+			if (config1) {
+				*config1 = optarg;
+				break;
+			}
+			fprintf(stderr, "pmctool %s: unknown option '%s'; run 'pmctool %s --help'\n", argv[0],
+				argv[optind - 1], argv[0]);
+			return -1;
 		case OPT_JSON:
 			if (json_ok) {
 				*json = true;
@@ -168,7 +184,7 @@ int pmc_cmd_encode(int argc, char **argv)
 {
 	const char *pmu = NULL;
 	bool json = false;
-	int first = parse_opts(argc, argv, encode_help, true, &pmu, &json);
+	int first = parse_opts(argc, argv, encode_help, true, &pmu, &json, NULL);
 	int status = PMC_EXIT_OK, shown = 0;
 
 	if (first < 0)
@@ -212,12 +228,12 @@ static int print_name(const char *name, void *ctx)
 
 int pmc_cmd_decode(int argc, char **argv)
 {
-	const char *pmu = NULL;
+	const char *pmu = NULL, *config1_arg = NULL;
 	bool json = false;
-	int first = parse_opts(argc, argv, decode_help, false, &pmu, &json);
+	int first = parse_opts(argc, argv, decode_help, false, &pmu, &json, &config1_arg);
 	struct pmc_resolve_error err;
 	struct pmc_event ev;
-	uint64_t config;
+	uint64_t config, config1;
 	int n, status = PMC_EXIT_OK;
 
 	if (first < 0)
@@ -233,15 +249,23 @@ int pmc_cmd_decode(int argc, char **argv)
 		status = PMC_EXIT_USAGE;
 		goto out;
 	}
-	if (ev.attr.type != PERF_TYPE_RAW || ev.attr.config1 || ev.attr.config2) {
+	if (ev.attr.type != PERF_TYPE_RAW || ev.attr.config2) {
 		fprintf(stderr, "pmctool decode: '%s' is not a raw core event: give rHEX or cpu/event=..,umask=../\n",
 			argv[first]);
 		status = PMC_EXIT_USAGE;
 		goto out;
 	}
+	config1 = ev.attr.config1;
+	if (config1_arg && (pmc_parse_u64(config1_arg, 0, UINT64_MAX, &config1) || (ev.attr.config1 &&
+									       config1 != ev.attr.config1))) {
+		fprintf(stderr, "pmctool decode: --config1 '%s': give one number (0x-hex or decimal)%s\n", config1_arg,
+			ev.attr.config1 ? ", the same as the event's own config1 term" : "");
+		status = PMC_EXIT_USAGE;
+		goto out;
+	}
 	/* hand the privilege levels back as the USR/OS bits the decoder turns into :u / :k */
 	config = ev.attr.config | (ev.attr.exclude_user ? 0 : 1ull << 16) | (ev.attr.exclude_kernel ? 0 : 1ull << 17);
-	n = pmc_event_decode(config, pmu, print_name, NULL);
+	n = pmc_event_decode_config1(config, config1, config1_arg || config1, pmu, print_name, NULL);
 	if (n == -ENODEV || n == -ENOENT) {
 		fprintf(stderr, "pmctool decode: %s: libpfm4 has no such PMU here; name one with --pmu (hsw, skl, "
 			"amd64_fam19h_zen3...)\n", pmu ? pmu : "no core PMU is active");
@@ -249,8 +273,9 @@ int pmc_cmd_decode(int argc, char **argv)
 	} else if (n == 0) {
 		uint64_t c = ev.attr.config;
 
-		fprintf(stderr, "pmctool decode: no %s event encodes to %#llx ('%s')%s\n",
-			pmu ? pmu : pmc_pmu_core_name(), (unsigned long long)c, argv[first],
+		fprintf(stderr, "pmctool decode: no %s event encodes to %#llx%s ('%s')%s\n",
+			pmu ? pmu : pmc_pmu_core_name(), (unsigned long long)c, config1 ? " with that config1" : "",
+			argv[first],
 			(c & (1ull << 18)) && !((c >> 24) & 0xff) ?
 			": it sets edge detect (bit 18) with no counter mask, which libpfm4 never encodes (edge counts "
 			"the starts of cycles with at least cmask events, so it needs cmask >= 1, :c=1)" : "");

@@ -13,12 +13,59 @@
 struct decoder {
 	const char *pmu;
 	uint64_t target;
+	uint64_t target1;             /* config1 (frontend, offcore_rsp, ldlat...) */
+	bool exact1;                  /* config1 was given: a name must encode it too */
 	struct perf_event_attr want;  /* exclude bits the raw code asked for */
 	int (*cb)(const char *name, void *ctx);
 	void *ctx;
 	int found;
 	int rc;
 };
+
+/* Hands name to the callback; without config1 given, a name that needs one says which. */
+static void report(struct decoder *d, const char *name, uint64_t config1)
+{
+	char buf[PMC_NAME_MAX + 48];
+
+	d->found++;
+	if (d->rc)
+		return;
+	if (!d->exact1 && config1)
+		snprintf(buf, sizeof(buf), "%s (config1=%#llx)", name, (unsigned long long)config1);
+	else
+		snprintf(buf, sizeof(buf), "%s", name);
+	d->rc = d->cb(buf, d->ctx);
+}
+
+/* name:mod=V for the V that gives config1 target1, where mod is a numeric modifier of config1 (ldlat, fe_thres):
+ * its field found by encoding V = 1 and V = 3. */
+static bool try_numeric(struct decoder *d, const char *name, const char *mod)
+{
+	struct perf_event_attr a1, a3, a;
+	char n[PMC_NAME_MAX + 64];
+	uint64_t diff, base, v;
+	int shift;
+
+	snprintf(n, sizeof(n), "%s:%s=1", name, mod);
+	if (pmc_libpfm_encode(n, &a1, NULL, 0) != PFM_SUCCESS)
+		return false;
+	snprintf(n, sizeof(n), "%s:%s=3", name, mod);
+	if (pmc_libpfm_encode(n, &a3, NULL, 0) != PFM_SUCCESS || !(diff = a1.config1 ^ a3.config1))
+		return false;
+	shift = __builtin_ctzll(diff) - 1;
+	if (shift < 0)
+		return false;
+	base = a1.config1 - (1ull << shift);
+	if (d->target1 < base)
+		return false;
+	v = (d->target1 - base) >> shift;
+	snprintf(n, sizeof(n), "%s:%s=%llu", name, mod, (unsigned long long)v);
+	if (pmc_libpfm_encode(n, &a, NULL, 0) != PFM_SUCCESS || (a.config & ~PMC_X86_PLM_BITS) != d->target ||
+	    a.config1 != d->target1)
+		return false;
+	report(d, n, a.config1);
+	return true;
+}
 
 static int find_pmu(const char *name, pfm_pmu_info_t *ret)
 {
@@ -75,10 +122,59 @@ static bool try_name(struct decoder *d, const char *name)
 	/* verify: presets may refuse extra modifiers (PFM_ERR_ATTR_SET) */
 	if (pmc_libpfm_encode(full, &a, NULL, 0) != PFM_SUCCESS || (a.config & ~PMC_X86_PLM_BITS) != d->target)
 		return false;
-	d->found++;
-	if (!d->rc)
-		d->rc = d->cb(full, d->ctx);
-	return true;
+	if (!d->exact1 || a.config1 == d->target1) {
+		report(d, full, a.config1);
+		return true;
+	}
+	return try_numeric(d, full, "ldlat") || try_numeric(d, full, "fe_thres");
+}
+
+/* An event whose umasks add up in config1 (OFFCORE_RESPONSE_0: a request, a supplier, a snoop type): the smallest
+ * combinations of up to MAX_COMBO (4) of its umasks that encode config1 exactly. Each umask alone brings libpfm4's defaults for
+ * the other groups, so the candidates are the umasks sharing a bit with the target, and each combination is
+ * verified by encoding it. */
+#define MAX_COMBO_UMASKS 64
+#define MAX_COMBO 4
+
+/* Tries every combination of size more umasks from names[from..n) after the ones in chosen. */
+static void combine(struct decoder *d, const char *event, char (*names)[64], int n, int size, int from, int depth,
+		    const char *chosen)
+{
+	char buf[PMC_NAME_MAX];
+
+	if (depth == size) {
+		snprintf(buf, sizeof(buf), "%s::%s%s", d->pmu, event, chosen);
+		try_name(d, buf);
+		return;
+	}
+	for (int i = from; i < n && !d->rc; i++) {
+		if ((size_t)snprintf(buf, sizeof(buf), "%s:%s", chosen, names[i]) >= sizeof(buf))
+			continue;
+		combine(d, event, names, n, size, i + 1, depth + 1, buf);
+	}
+}
+
+static void walk_combinations(struct decoder *d, int idx, const pfm_event_info_t *ei)
+{
+	char names[MAX_COMBO_UMASKS][64], n[PMC_NAME_MAX];
+	int nu = 0;
+
+	for (int a = 0; a < ei->nattrs && nu < MAX_COMBO_UMASKS; a++) {
+		pfm_event_attr_info_t ai = { .size = sizeof(ai) };
+		struct perf_event_attr at;
+
+		if (pfm_get_event_attr_info(idx, a, PFM_OS_NONE, &ai) != PFM_SUCCESS || ai.type != PFM_ATTR_UMASK ||
+		    strlen(ai.name) >= sizeof(names[0]))
+			continue;
+		snprintf(n, sizeof(n), "%s::%s:%s", d->pmu, ei->name, ai.name);
+		if (pmc_libpfm_encode(n, &at, NULL, 0) != PFM_SUCCESS ||
+		    ((at.config & ~PMC_X86_PLM_BITS) & ~MOD_BITS) != (d->target & ~MOD_BITS) ||
+		    !(at.config1 & d->target1))
+			continue;
+		snprintf(names[nu++], sizeof(names[0]), "%s", ai.name);
+	}
+	for (int size = 2; size <= MAX_COMBO && !d->found && !d->rc; size++)
+		combine(d, ei->name, names, nu, size, 0, 0, "");
 }
 
 static void walk_event(struct decoder *d, int idx, bool numeric)
@@ -112,7 +208,13 @@ static void walk_event(struct decoder *d, int idx, bool numeric)
 
 int pmc_event_decode(uint64_t config, const char *pmu, int (*cb)(const char *name, void *ctx), void *ctx)
 {
-	struct decoder d = { .cb = cb, .ctx = ctx };
+	return pmc_event_decode_config1(config, 0, false, pmu, cb, ctx);
+}
+
+int pmc_event_decode_config1(uint64_t config, uint64_t config1, bool exact1, const char *pmu,
+			     int (*cb)(const char *name, void *ctx), void *ctx)
+{
+	struct decoder d = { .cb = cb, .ctx = ctx, .target1 = config1, .exact1 = exact1 };
 	pfm_pmu_info_t pi;
 	int rc;
 
@@ -127,6 +229,14 @@ int pmc_event_decode(uint64_t config, const char *pmu, int (*cb)(const char *nam
 	d.target = d.want.config;
 	for (int idx = pi.first_event; idx != -1 && !d.rc; idx = pfm_get_event_next(idx))
 		walk_event(&d, idx, false);
+	/* config1 made of several umasks (OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HITM) */
+	for (int idx = pi.first_event; exact1 && config1 && !d.found && idx != -1 && !d.rc;
+	     idx = pfm_get_event_next(idx)) {
+		pfm_event_info_t ei = { .size = sizeof(ei) };
+
+		if (pfm_get_event_info(idx, PFM_OS_NONE, &ei) == PFM_SUCCESS && (ei.code & 0xff) == (config & 0xff))
+			walk_combinations(&d, idx, &ei);
+	}
 	/* no named umask: the event code with a numeric umask (BR_INST_EXEC:0x81) */
 	for (int idx = pi.first_event; !d.found && idx != -1 && !d.rc; idx = pfm_get_event_next(idx))
 		walk_event(&d, idx, true);

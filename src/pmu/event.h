@@ -186,4 +186,11 @@ int pmc_event_perf_spelling(const struct pmc_event *ev, char *buf, size_t len);
  */
 int pmc_event_decode(uint64_t config, const char *pmu, int (*cb)(const char *name, void *ctx), void *ctx);
 
+/* The same with config1 (FRONTEND_RETIRED's frontend, OFFCORE_RESPONSE's offcore_rsp, the load latency's ldlat):
+ * exact1, the names whose encoding has that config1 too (with :ldlat=N / :fe_thres=N, or several umasks of an
+ * offcore event, up to 4, as needed); otherwise every name of that config, each that needs a config1 written
+ * "NAME (config1=0x11)". */
+int pmc_event_decode_config1(uint64_t config, uint64_t config1, bool exact1, const char *pmu,
+			     int (*cb)(const char *name, void *ctx), void *ctx);
+
 #endif

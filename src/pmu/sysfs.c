@@ -30,6 +30,9 @@ static const struct {
 	{ "any", "config:21", NULL },
 	{ "inv", "config:23", "config:23" },
 	{ "cmask", "config:24-31", "config:24-31" },
+	{ "offcore_rsp", "config1:0-63", NULL },
+	{ "ldlat", "config1:0-15", NULL },
+	{ "frontend", "config1:0-23", NULL },
 };
 
 struct term_ctx {

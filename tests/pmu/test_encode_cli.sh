@@ -92,3 +92,25 @@ expect_out "warning: 'r0500:u': not supported: .*fixed counter 4" "0x0500 on icl
 LIBPFM_FORCE_PMU=skl run_pmc stat --dry-run -e r0100 -- true
 expect_out "warning: 'r0100': not supported: .*fixed counter 0, which this PMU \(3 fixed counters\)" "0x0100 on skl: no counter"
 ok "Intel pseudo-encodings: fixed where the counter exists, warned where the table is wrong, not supported elsewhere"
+
+# Issue 22 item 16: decode takes config1 (--config1 or the frontend=/offcore_rsp=/ldlat= terms) and narrows to it.
+# The fixture cpu PMU has offcore_rsp; frontend comes from the built-in layout in a tree without a cpu PMU.
+LIBPFM_FORCE_PMU=skl run_pmc decode --config1 0x11 r1c6
+expect_rc 0 "decode --config1"
+[ "$(cat "$TMP/out")" = "skl::FRONTEND_RETIRED:DSB_MISS" ] || fail "r1c6 with config1 0x11 is DSB_MISS alone: $(cat "$TMP/out")"
+LIBPFM_FORCE_PMU=skl PMCTOOL_SYSFS_ROOT=$TMP/none run_pmc decode 'cpu/event=0xc6,umask=0x01,frontend=0x12/'
+[ "$(cat "$TMP/out")" = "skl::FRONTEND_RETIRED:L1I_MISS" ] || fail "frontend=0x12 is L1I_MISS alone: $(cat "$TMP/out" "$TMP/err")"
+LIBPFM_FORCE_PMU=skl run_pmc decode 'cpu/event=0xb7,umask=0x01,offcore_rsp=0x3f80040001/'
+[ "$(cat "$TMP/out")" = "skl::OFFCORE_RESPONSE_0:DMND_DATA_RD:L3_HITM" ] || fail "offcore_rsp: $(cat "$TMP/out" "$TMP/err")"
+LIBPFM_FORCE_PMU=skl run_pmc decode r1c6
+expect_rc 0 "decode r1c6 without config1"
+expect_out "^skl::FRONTEND_RETIRED:DSB_MISS \(config1=0x11\)$" "a name that needs config1 says which"
+LIBPFM_FORCE_PMU=skl run_pmc decode --config1 0x99 r1c6
+expect_rc 1 "no name with that config1"
+expect_err "no skl event encodes to 0x1c6 with that config1" "none found with config1 is said"
+run_pmc decode --config1 zz r1c6
+expect_rc 2 "bad --config1"
+expect_err "--config1 'zz'" "bad --config1 named"
+run_pmc encode --config1 1 cycles
+expect_rc 2 "encode has no --config1"
+ok "decode with config1"

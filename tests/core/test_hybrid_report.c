@@ -340,7 +340,7 @@ static void test_plan_fixed_only_second_user_frees_its_own_core_pmus_counter_onl
 		for (int i = 0; i < 3; i++) {
 			evs[i].cls = PMC_CLASS_FIXED;
 			evs[i].fixed_index = 2;
-			evs[i].flags = PMC_EVF_HARDWARE | (i < 2 ? PMC_EVF_ANCHOR : 0);
+			evs[i].flags = PMC_EVF_HARDWARE | PMC_EVF_FIXED_ONLY | (i < 2 ? PMC_EVF_ANCHOR : 0);
 			evs[i].core_pmu = i == 1 ? 2 : 1;
 			evs[i].attr.type = PERF_TYPE_HARDWARE;
 			evs[i].attr.config = (i == 1 ? 0x400000000ull : 0xa00000000ull) | PERF_COUNT_HW_REF_CPU_CYCLES;

@@ -74,7 +74,7 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-int pmc_arch_core_pmu_scan(char *buf, size_t len)
+int pmc_arch_pmu_find(bool (*match)(const char *name, const char *dir, void *ctx), void *ctx, char *buf, size_t len)
 {
 	char root[600], dir[900];
 	struct dirent **ents;
@@ -87,11 +87,22 @@ int pmc_arch_core_pmu_scan(char *buf, size_t len)
 	for (int i = 0; i < n; i++) {
 		if (rc && ents[i]->d_name[0] != '.' && strlen(ents[i]->d_name) < 200) {
 			snprintf(dir, sizeof(dir), "%s/%s", root, ents[i]->d_name);
-			if (pmc_arch_core_pmu(ents[i]->d_name, dir) && !pmc_arch_pmu_dir(ents[i]->d_name, buf, len))
+			if (match(ents[i]->d_name, dir, ctx) && !pmc_arch_pmu_dir(ents[i]->d_name, buf, len))
 				rc = 0;
 		}
 		free(ents[i]);
 	}
 	free(ents);
 	return rc;
+}
+
+static bool core_match(const char *name, const char *dir, void *ctx)
+{
+	(void)ctx;
+	return pmc_arch_core_pmu(name, dir);
+}
+
+int pmc_arch_core_pmu_scan(char *buf, size_t len)
+{
+	return pmc_arch_pmu_find(core_match, NULL, buf, len);
 }

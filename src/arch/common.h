@@ -15,6 +15,10 @@ int pmc_arch_pmu_dir(const char *name, char *buf, size_t len);
 /* Every architecture's rule for a core PMU's sysfs directory: its type is PERF_TYPE_RAW, or it has a cpus file. */
 bool pmc_arch_pmu_dir_is_core(const char *dir);
 
+/* The first PMU (by name) under $sysfs/bus/event_source/devices for which match(name, its directory, ctx) is true
+ * and which has a readable type file, into buf. 0, or -ENODEV. */
+int pmc_arch_pmu_find(bool (*match)(const char *name, const char *dir, void *ctx), void *ctx, char *buf, size_t len);
+
 /* The first PMU (by name) under $sysfs/bus/event_source/devices that pmc_arch_core_pmu says is a core one, into buf.
  * 0, or -ENODEV. */
 int pmc_arch_core_pmu_scan(char *buf, size_t len);

@@ -143,11 +143,6 @@ static bool exists(const char *dir, const char *name, bool want_dir)
 	return !stat(path, &st) && (want_dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode));
 }
 
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
 bool pmc_arm64_core_pmu_name(const char *name)
 {
 	return !strcmp(name, "cpu") || !strncmp(name, "armv8_", 6) || !strncmp(name, "armv9_", 6) ||
@@ -155,9 +150,9 @@ bool pmc_arm64_core_pmu_name(const char *name)
 }
 
 /* pass 0: armv8_pmuv3* (or a PMU named cpu, as on x86); pass 1: any PMU that looks like a core PMU. */
-static bool is_core(const char *dir, const char *name, int pass)
+static bool is_core(const char *name, const char *dir, void *ctx)
 {
-	if (pass == 0)
+	if (*(const int *)ctx == 0)
 		return !strcmp(name, "cpu") || !strncmp(name, "armv8_pmuv3", 11);
 	return (exists(dir, "cpus", false) || exists(dir, "cpumask", false)) && exists(dir, "format/event", false) &&
 	       exists(dir, "events", true);
@@ -165,26 +160,10 @@ static bool is_core(const char *dir, const char *name, int pass)
 
 int pmc_arm64_core_pmu_dir(char *buf, size_t len)
 {
-	char root[PATH_MAX], dir[PATH_MAX + 256];
-	struct dirent **ents;
-	int n, rc = -ENODEV;
-
-	snprintf(root, sizeof(root), "%s/bus/event_source/devices", pmc_sysfs_root());
-	n = scandir(root, &ents, NULL, by_name);
-	if (n < 0)
-		return -ENODEV;
-	for (int pass = 0; pass < 2 && rc; pass++)
-		for (int i = 0; i < n && rc; i++) {
-			if (ents[i]->d_name[0] == '.')
-				continue;
-			snprintf(dir, sizeof(dir), "%s/%s", root, ents[i]->d_name);
-			if (is_core(dir, ents[i]->d_name, pass) && !pmc_arch_pmu_dir(ents[i]->d_name, buf, len))
-				rc = 0;
-		}
-	for (int i = 0; i < n; i++)
-		free(ents[i]);
-	free(ents);
-	return rc;
+	for (int pass = 0; pass < 2; pass++)
+		if (!pmc_arch_pmu_find(is_core, &pass, buf, len))
+			return 0;
+	return -ENODEV;
 }
 
 int pmc_arm64_rdpmc_term(const char *pmu_dir, int *ret_field, uint64_t *ret_mask)

@@ -186,7 +186,6 @@ static int spell_raw(const struct pmc_event *ev, char *buf, size_t len)
 	const struct perf_event_attr *a = &ev->attr;
 	char dir[PATH_MAX];
 	size_t off = 0;
-
 	int rc;
 
 	if (!pmc_arch_core_pmu_dir(dir, sizeof(dir))) {

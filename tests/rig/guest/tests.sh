@@ -210,6 +210,10 @@ t3_sysfs() {
 		verdict "3s-$sp" "sysfs-core-spelling-$sp" $ok "12 x $ev: exit $rc, $good of $rows rows = $want exactly, $mux multiplexed, in $batches batches (the events' batches: $evb), anchors: ${anchors:-none user-only}; 12 x r08:u: $rb batches, exit $rr"
 		[ $ok = 0 ] || show_err $W/ss.csv
 	done
+	# Issue 22 item 3: the perf spelling of a raw event is the core PMU's own (never Intel's cpu/ on arm64).
+	sp=$($P encode r08:u 2>&1 | awk '$1 == "perf" { print $2 }')
+	[ "$sp" = "$core/event=0x08/u" ]
+	verdict 3s-perf perf-spelling-r08 $? "encode r08:u: perf spelling '$sp' (expected $core/event=0x08/u)"
 }
 
 t4_multiplex() {

@@ -556,14 +556,28 @@ static const char *report_dest(const struct stat_opts *o, char *buf, size_t len)
 
 static int output_error(const struct stat_opts *o, const char *dest, int err)
 {
-	if (err == -EPIPE)
-		return PMC_EXIT_OUTPUT; /* the reader went away: quiet */
+	if (err == -EPIPE && (!dest || pmc_output_path_fd(dest) >= 0))
+		return PMC_EXIT_OUTPUT; /* the reader of a pipe pmctool was given went away: quiet */
 	if (o->log_fd >= 0)
-		fprintf(stderr, "pmctool: cannot write the report to --log-fd %d: %s\n", o->log_fd, strerror(-err));
+		fprintf(stderr, "pmctool: cannot write the report to --log-fd %d: %s\n", o->log_fd,
+			pmc_output_strerror(dest, err));
 	else
 		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n",
-			!dest ? "stderr" : strcmp(dest, "-") ? dest : "stdout", strerror(-err));
+			!dest ? "stderr" : strcmp(dest, "-") ? dest : "stdout", pmc_output_strerror(dest, err));
 	return PMC_EXIT_OUTPUT;
+}
+
+/* The report measured could not go where it was asked to: it goes to stderr instead, never lost. */
+static int report_undelivered(const struct stat_opts *o, const char *dest, int err, const struct pmc_report *rep)
+{
+	int rc = output_error(o, dest, err);
+	int fd = dest ? pmc_output_path_fd(dest) : STDERR_FILENO;
+
+	if (fd != STDERR_FILENO && !(err == -EPIPE && fd >= 0)) { /* a pipe's reader that left wanted no more */
+		fprintf(stderr, "pmctool: the report follows on stderr instead\n");
+		pmc_output_emit(rep, &o->out, NULL);
+	}
+	return rc;
 }
 
 /* --dry-run: the plan as text, or JSON with --json, to stdout or where -o / --log-fd say. */
@@ -613,6 +627,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	struct stat_stream stream = { 0 }; /* -I: the records and then the report go here as they happen */
 	char fdpath[32];
 	const char *dest;
+	bool streamed;
 	int rc, r;
 
 	memset(&o, 0, sizeof(o));
@@ -648,9 +663,10 @@ int pmc_cmd_stat(int argc, char **argv)
 	rc = pmc_engine_measure(&se, &o.e, metrics, &rep);
 	if (rc && !rep.nruns)
 		goto out;
-	r = stream.f ? stat_stream_finish(&stream, &rep) : pmc_output_emit(&rep, &o.out, dest);
+	streamed = stream.f != NULL;
+	r = streamed ? stat_stream_finish(&stream, &rep) : pmc_output_emit(&rep, &o.out, dest);
 	if (r) {
-		rc = output_error(&o, dest, r);
+		rc = streamed ? output_error(&o, dest, r) : report_undelivered(&o, dest, r, &rep);
 		goto out;
 	}
 	if (!rc)

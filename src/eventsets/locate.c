@@ -46,7 +46,7 @@ int pmc_eventset_load(const char *path, struct pmc_eventset **ret, char *err, si
 	if (!S_ISREG(st.st_mode) || st.st_size > PMC_EVENTSET_MAX_FILE) {
 		rc = S_ISDIR(st.st_mode) ? -EISDIR : -E2BIG;
 		snprintf(err, errlen, "%s: %s", path, rc == -EISDIR ? "is a directory, not a set file"
-				: S_ISREG(st.st_mode) ? "larger than 1 MiB, the most a set file may be"
+				: S_ISREG(st.st_mode) ? "larger than 1 MiB: a set file is at most 1 MiB"
 				: "not a regular file (a FIFO, device or socket): a set file is read from a file; "
 				  "copy it into one first");
 		close(fd);

@@ -38,6 +38,11 @@ int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_out
  * when path is NULL. 0, or -errno (EPIPE included: the caller exits quietly). */
 int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *o, const char *path);
 
+/* s for a terminal, in buf (len bytes, cut short to fit): every control character (C0, DEL, C1) and every byte that
+ * is not UTF-8 written as \xHH, so text read from a report (an event's name, a workload) cannot move the cursor,
+ * rewrite a line or change the terminal's state. Returns buf. */
+const char *pmc_output_safe(const char *s, char *buf, size_t len);
+
 /* dest.c. How a report reaches a path. The kernel opens it as a shell's '>' would (following links under its rules:
  * fs.protected_symlinks and the like), and pmctool works on what was opened:
  *   "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N  written to that descriptor as it is;

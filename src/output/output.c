@@ -66,6 +66,14 @@ const char *pmc_output_class_name(enum pmc_counter_class cls)
 	}
 }
 
+void pmc_output_fixed_or_sig(double v, int decimals, char *buf, size_t len)
+{
+	if (v != 0 && isfinite(v) && fabs(v) < 0.5 * pow(10, -decimals))
+		snprintf(buf, len, "%.4g", v); /* its decimals would all be 0: four significant digits instead */
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+}
+
 void pmc_output_group_fixed(double v, int decimals, char *buf, size_t len)
 {
 	char raw[80], *dot;

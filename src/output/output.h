@@ -94,6 +94,9 @@ const char *pmc_output_status_name(enum pmc_count_status st); /* "ok", "not coun
 const char *pmc_output_class_name(enum pmc_counter_class cls);
 /* "1,234,567" style integer grouping of a value rounded to an integer. */
 void pmc_output_group_digits(double v, char *buf, size_t len);
+/* v with a fixed number of decimals ("%.*f"), unless those would all be 0 for a value that is not 0 (1e-20 with 12
+ * decimals): then four significant digits ("1e-20"), so a number printed never hides its value. */
+void pmc_output_fixed_or_sig(double v, int decimals, char *buf, size_t len);
 /* The same with a fixed number of decimals: "1,234.57". Values of 1e40 and more (nonsense) fall back to %.6g. */
 void pmc_output_group_fixed(double v, int decimals, char *buf, size_t len);
 

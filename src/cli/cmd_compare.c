@@ -199,7 +199,7 @@ int stat_compare_run(const struct stat_opts *o)
 		return PMC_EXIT_USAGE;
 	}
 	if (o->outpath && (rc = pmc_output_check_path(o->outpath)) < 0) {
-		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n", o->outpath, strerror(-rc));
+		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n", o->outpath, pmc_output_strerror(o->outpath, rc));
 		free(abuf);
 		return PMC_EXIT_OUTPUT;
 	}

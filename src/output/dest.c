@@ -76,7 +76,7 @@ const char *pmc_output_strerror(const char *path, int err)
 }
 
 /* How a path is written. */
-enum dest_kind { DEST_FD, DEST_THROUGH, DEST_IN_PLACE, DEST_RENAME };
+enum dest_kind { DEST_NONE, DEST_FD, DEST_THROUGH, DEST_IN_PLACE, DEST_RENAME };
 
 struct dest {
 	enum dest_kind kind;
@@ -179,7 +179,9 @@ static int dest_open(const char *path, bool write, struct dest *d)
 	}
 	d->kind = DEST_RENAME;
 	r = find_entry(path, d);
-	return r;
+	if (r == -EOPNOTSUPP || r == -EAGAIN)
+		d->kind = DEST_IN_PLACE; /* no trustworthy name to rename over (no /proc): write the file opened */
+	return r == -ENOMEM ? r : 0;
 }
 
 int pmc_output_check_path(const char *path)
@@ -276,6 +278,8 @@ int pmc_output_write_path(const char *path, const char *buf, size_t len)
 	if (r && d.kind != DEST_THROUGH)
 		goto out;
 	switch (d.kind) {
+	case DEST_NONE:
+		break;
 	case DEST_FD:
 		if (d.fd == STDOUT_FILENO)
 			fflush(stdout);

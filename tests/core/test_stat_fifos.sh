@@ -22,9 +22,12 @@ expect_err "[0-9.]+ msec +task-clock" "the counts are on stderr"
 ok "-o FIFO without a reader: exit 4 after a bounded wait, the counts on stderr"
 
 # 2. Ctrl-C while waiting for the reader: the counts are printed all the same.
-"$PMCTOOL" stat -e task-clock,page-faults -o "$TMP/fifo" -- true >"$TMP/out" 2>"$TMP/err" &
+# The signal goes once the command has run (pmctool's handler is in place by then), into the 2 s wait.
+"$PMCTOOL" stat -e task-clock,page-faults -o "$TMP/fifo" -- touch "$TMP/started" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-sleep 0.7
+for _ in $(seq 300); do [ -e "$TMP/started" ] && break; sleep 0.05; done
+[ -e "$TMP/started" ] || fail "the command did not run within 15 s"
+sleep 0.5
 kill -INT "$pid" 2>/dev/null || true
 set +e
 timeout 30 tail --pid="$pid" -f /dev/null

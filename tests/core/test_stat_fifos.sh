@@ -69,3 +69,16 @@ done
 run_pmc stat -e task-clock --control "fifo:$TMP/ctl,$TMP" -- true
 expect_rc 2 "--control with a directory as ACK"
 ok "--control fifo: refuses anything but a FIFO, before anything runs, the file untouched"
+
+# 6. The other commands that write -o (compare here; sweep and merge share the code): a FIFO without a reader is the
+# same bounded wait, and the output goes to stderr instead of being lost.
+"$PMCTOOL" stat --json -r 2 -e task-clock -o "$TMP/a.json" -- true
+"$PMCTOOL" stat --json -r 2 -e task-clock -o "$TMP/b.json" -- true
+set +e
+timeout 30 "$PMCTOOL" compare -o "$TMP/fifo" "$TMP/a.json" "$TMP/b.json" >"$TMP/out" 2>"$TMP/err"; RC=$?
+set -e
+[ "$RC" -ne 124 ] || fail "compare -o FIFO without a reader: still waiting after 30 s"
+expect_rc 4 "compare -o FIFO without a reader"
+expect_err "no process has the FIFO open for reading" "the reason is given"
+expect_err "task-clock" "the comparison is on stderr"
+ok "compare -o FIFO without a reader: exit 4 after the wait, the comparison on stderr"

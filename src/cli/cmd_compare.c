@@ -55,6 +55,7 @@ static int finish(const struct pmc_loaded *a, const struct pmc_loaded *b, enum p
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
+	char why[1024];
 	int rc = 0, holds = 0, unjudged = 0;
 
 	if (pmc_compare_build(a, b, test, alpha, &c) < 0)
@@ -71,7 +72,8 @@ static int finish(const struct pmc_loaded *a, const struct pmc_loaded *b, enum p
 		rc = multi_emit("compare", path, buf, len, to_stderr);
 	for (size_t i = 0; i < nconds; i++)
 		if (conds[i].state < 0)
-			fprintf(stderr, "pmctool compare: --fail-if '%s' cannot be judged: %s\n", conds[i].text, conds[i].why);
+			fprintf(stderr, "pmctool compare: --fail-if '%s' cannot be judged: %s\n", conds[i].text,
+				pmc_output_safe(conds[i].why, why, sizeof(why)));
 	if (!rc)
 		rc = holds ? 1 : unjudged ? PMC_EXIT_NOCOUNT : 0;
 	free(buf);
@@ -197,7 +199,7 @@ int stat_compare_run(const struct stat_opts *o)
 		return PMC_EXIT_USAGE;
 	}
 	if (o->outpath && (rc = pmc_output_check_path(o->outpath)) < 0) {
-		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n", o->outpath, strerror(-rc));
+		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n", o->outpath, pmc_output_strerror(o->outpath, rc));
 		free(abuf);
 		return PMC_EXIT_OUTPUT;
 	}

@@ -183,7 +183,8 @@ int pmc_cmd_merge(int argc, char **argv)
 		return PMC_EXIT_USAGE;
 	}
 	if ((out && (rc = pmc_output_check_path(out)) < 0) || (svgpath && (rc = pmc_output_check_path(svgpath)) < 0)) {
-		fprintf(stderr, "pmctool merge: cannot write '%s': %s\n", out ? out : svgpath, strerror(-rc));
+		fprintf(stderr, "pmctool merge: cannot write '%s': %s\n", out ? out : svgpath,
+			pmc_output_strerror(out ? out : svgpath, rc));
 		return PMC_EXIT_OUTPUT;
 	}
 	rc = read_ranks(argc - optind, argv + optind, &m);

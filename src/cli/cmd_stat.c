@@ -74,7 +74,8 @@ static const char stat_help[] =
 	"                          -1: stopped until 'enable' arrives on --control\n"
 	"      --control fifo:CTL[,ACK] | fd:CTL[,ACK]\n"
 	"                          read perf's commands 'enable', 'disable', 'stop', 'ping' (one per line) from\n"
-	"                          the FIFO or descriptor CTL; write 'ack' to ACK after each\n"
+	"                          the FIFO or descriptor CTL; write 'ack' to ACK after each (fifo: both must\n"
+	"                          be FIFOs)\n"
 	"\n"
 	"Regions:\n"
 	"      --regions           the command marks regions of its code with libpmctool (pmctool-regions(7)):\n"
@@ -100,7 +101,9 @@ static const char stat_help[] =
 	"                          (-x, --csv and --json exclude each other)\n"
 	"  -o, --output FILE       write the report to FILE ('-' for stdout, /dev/fd/N for descriptor N); a regular\n"
 	"                          file is replaced whole or not at all, keeping its mode and owner; a device or\n"
-	"                          FIFO is written through. Checked before anything runs\n"
+	"                          FIFO is written through (a FIFO's reader is waited for 2 s). Opened as a\n"
+	"                          shell's '>' would; checked before anything runs; if it fails after the run,\n"
+	"                          the report goes to stderr\n"
 	"      --log-fd N          write the report to file descriptor N (as perf stat; not with -o)\n"
 	"  -v, --verbose           print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
 	"                          kernel's answer) to stderr, as perf -vv does\n"
@@ -556,14 +559,28 @@ static const char *report_dest(const struct stat_opts *o, char *buf, size_t len)
 
 static int output_error(const struct stat_opts *o, const char *dest, int err)
 {
-	if (err == -EPIPE)
-		return PMC_EXIT_OUTPUT; /* the reader went away: quiet */
+	if (err == -EPIPE && (!dest || pmc_output_path_fd(dest) >= 0))
+		return PMC_EXIT_OUTPUT; /* the reader of a pipe pmctool was given went away: quiet */
 	if (o->log_fd >= 0)
-		fprintf(stderr, "pmctool: cannot write the report to --log-fd %d: %s\n", o->log_fd, strerror(-err));
+		fprintf(stderr, "pmctool: cannot write the report to --log-fd %d: %s\n", o->log_fd,
+			pmc_output_strerror(dest, err));
 	else
 		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n",
-			!dest ? "stderr" : strcmp(dest, "-") ? dest : "stdout", strerror(-err));
+			!dest ? "stderr" : strcmp(dest, "-") ? dest : "stdout", pmc_output_strerror(dest, err));
 	return PMC_EXIT_OUTPUT;
+}
+
+/* The report measured could not go where it was asked to: it goes to stderr instead, never lost. */
+static int report_undelivered(const struct stat_opts *o, const char *dest, int err, const struct pmc_report *rep)
+{
+	int rc = output_error(o, dest, err);
+	int fd = dest ? pmc_output_path_fd(dest) : STDERR_FILENO;
+
+	if (fd != STDERR_FILENO && !(err == -EPIPE && fd >= 0)) { /* a pipe's reader that left wanted no more */
+		fprintf(stderr, "pmctool: the report follows on stderr instead\n");
+		pmc_output_emit(rep, &o->out, NULL);
+	}
+	return rc;
 }
 
 /* --dry-run: the plan as text, or JSON with --json, to stdout or where -o / --log-fd say. */
@@ -613,6 +630,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	struct stat_stream stream = { 0 }; /* -I: the records and then the report go here as they happen */
 	char fdpath[32];
 	const char *dest;
+	bool streamed;
 	int rc, r;
 
 	memset(&o, 0, sizeof(o));
@@ -648,9 +666,10 @@ int pmc_cmd_stat(int argc, char **argv)
 	rc = pmc_engine_measure(&se, &o.e, metrics, &rep);
 	if (rc && !rep.nruns)
 		goto out;
-	r = stream.f ? stat_stream_finish(&stream, &rep) : pmc_output_emit(&rep, &o.out, dest);
+	streamed = stream.f != NULL;
+	r = streamed ? stat_stream_finish(&stream, &rep) : pmc_output_emit(&rep, &o.out, dest);
 	if (r) {
-		rc = output_error(&o, dest, r);
+		rc = streamed ? output_error(&o, dest, r) : report_undelivered(&o, dest, r, &rep);
 		goto out;
 	}
 	if (!rc)

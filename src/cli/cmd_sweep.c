@@ -510,7 +510,8 @@ int pmc_cmd_sweep(int argc, char **argv)
 		goto out;
 	if ((w.so.outpath && (rc = pmc_output_check_path(w.so.outpath)) < 0) ||
 	    (w.plot && (rc = pmc_output_check_path(w.plot)) < 0)) {
-		fprintf(stderr, "pmctool sweep: cannot write '%s': %s\n", w.so.outpath ? w.so.outpath : w.plot, strerror(-rc));
+		fprintf(stderr, "pmctool sweep: cannot write '%s': %s\n", w.so.outpath ? w.so.outpath : w.plot,
+			pmc_output_strerror(w.so.outpath ? w.so.outpath : w.plot, rc));
 		rc = PMC_EXIT_OUTPUT;
 		goto out;
 	}

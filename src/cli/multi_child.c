@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/multi.h"
+#include "util/file_write.h"
 #include "util/util.h"
 
 volatile sig_atomic_t multi_interrupted;
@@ -222,9 +223,17 @@ int multi_emit(const char *cmd, const char *path, const char *buf, size_t len, b
 
 	if (!r)
 		return 0;
-	if (r != -EPIPE)
+	if (r != -EPIPE || (path && pmc_output_path_fd(path) < 0))
 		fprintf(stderr, "pmctool %s: cannot write to '%s': %s\n", cmd,
-			!path ? (to_stderr ? "stderr" : "stdout") : strcmp(path, "-") ? path : "stdout", strerror(-r));
+			!path ? (to_stderr ? "stderr" : "stdout") : strcmp(path, "-") ? path : "stdout",
+			pmc_output_strerror(path, r));
+	if (path && pmc_output_path_fd(path) < 0) { /* what was measured is never lost: it goes to stderr */
+		fprintf(stderr, "pmctool %s: the output follows on stderr instead\n", cmd);
+		fflush(stderr);
+		if (pmc_write_all(STDERR_FILENO, buf, len)) {
+			/* stderr is gone too: nothing more to try */
+		}
+	}
 	return PMC_EXIT_OUTPUT;
 }
 

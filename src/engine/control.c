@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/scope.h"
@@ -45,6 +46,33 @@ int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, 
 	return 0;
 }
 
+/* One end of --control fifo:: a FIFO and nothing else (a regular file named there would be written into), looked at
+ * before it is opened and again once it is. -1 after the message. */
+static int open_fifo(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) == 0 && !S_ISFIFO(st.st_mode))
+		goto not_fifo;
+	/* Read and write: the FIFO never reports end of file while pmctool holds it, between two writers; and an ack
+	 * nobody reads never stops pmctool. */
+	fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		pmc_diag_error("--control: cannot open '%s': %s (create it first: mkfifo %s)", path, strerror(errno),
+			       path);
+		return -1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		return fd;
+	close(fd);
+not_fifo:
+	pmc_diag_error("--control fifo: '%s' is not a FIFO: pmctool reads commands from a FIFO and writes 'ack' into "
+		       "one, never into another kind of file (create it: mkfifo %s; or pass descriptors: fd:CTL,ACK)",
+		       path, path);
+	return -1;
+}
+
 /* --control: open what the spec names. 0, or an exit status after the message. */
 int scope_control_open(const char *spec, int *ctl, int *ack)
 {
@@ -63,22 +91,13 @@ int scope_control_open(const char *spec, int *ctl, int *ack)
 		}
 		return 0;
 	}
-	/* Read and write: the FIFO never reports end of file while pmctool holds it, between two writers. */
-	*ctl = open(c, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (*ctl < 0) {
-		pmc_diag_error("--control: cannot open '%s': %s (create it first: mkfifo %s)", c,
-			strerror(errno), c);
+	*ctl = open_fifo(c);
+	if (*ctl < 0)
 		return PMC_EXIT_USAGE;
-	}
-	if (a[0]) {
-		*ack = open(a, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* an ack nobody reads never stops pmctool */
-		if (*ack < 0) {
-			pmc_diag_error("--control: cannot open '%s': %s (create it first: mkfifo %s)", a,
-				strerror(errno), a);
-			close(*ctl);
-			*ctl = -1;
-			return PMC_EXIT_USAGE;
-		}
+	if (a[0] && (*ack = open_fifo(a)) < 0) {
+		close(*ctl);
+		*ctl = -1;
+		return PMC_EXIT_USAGE;
 	}
 	return 0;
 }

@@ -12,6 +12,21 @@
 #include "config.h"
 #include "eventsets/eventset.h"
 
+/* A set is found by its file's name (-g NAME opens NAME.set), so the name inside must be that name. */
+static int name_matches_file(const char *path, const struct pmc_eventset *set, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(set->name);
+	if (!strncmp(base, set->name, n) && !strcmp(base + n, ".set"))
+		return 0;
+	snprintf(err, errlen, "%s: says 'set %s', so the file must be named %s.set (pmctool finds a set by its file's "
+		 "name): rename the file or change its 'set' line", path, set->name, set->name);
+	return -EINVAL;
+}
+
 int pmc_eventset_load(const char *path, struct pmc_eventset **ret, char *err, size_t errlen)
 {
 	struct stat st;
@@ -19,7 +34,8 @@ int pmc_eventset_load(const char *path, struct pmc_eventset **ret, char *err, si
 	size_t got = 0;
 	int fd, rc;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* never blocking: a FIFO opens at once here and is refused below, a reader that never comes cannot hang -g */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
 		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-rc));
@@ -30,7 +46,9 @@ int pmc_eventset_load(const char *path, struct pmc_eventset **ret, char *err, si
 	if (!S_ISREG(st.st_mode) || st.st_size > PMC_EVENTSET_MAX_FILE) {
 		rc = S_ISDIR(st.st_mode) ? -EISDIR : -E2BIG;
 		snprintf(err, errlen, "%s: %s", path, rc == -EISDIR ? "is a directory, not a set file"
-				: "not a regular file of at most 1 MiB");
+				: S_ISREG(st.st_mode) ? "larger than 1 MiB: a set file is at most 1 MiB"
+				: "not a regular file (a FIFO, device or socket): a set file is read from a file; "
+				  "copy it into one first");
 		close(fd);
 		return rc;
 	}
@@ -55,6 +73,10 @@ int pmc_eventset_load(const char *path, struct pmc_eventset **ret, char *err, si
 	close(fd);
 	rc = pmc_eventset_parse(buf, got, path, ret, err, errlen);
 	free(buf);
+	if (!rc && (rc = name_matches_file(path, *ret, err, errlen))) {
+		pmc_eventset_free(*ret);
+		*ret = NULL;
+	}
 	return rc;
 }
 

@@ -326,6 +326,7 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
 	bool variance = rep->nruns > 1, rows = false;
+	char num[64];
 
 	/* Rows (-A, --per-*): as perf -A -x, each line starts with the row's label ("all" for the totals). */
 	for (size_t i = 0; i < rep->nevents; i++)
@@ -373,7 +374,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if (rows)
 			fprintf(f, "%s%s", m->scope[0] ? m->scope : "all", sep);
 		fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, variance ? sep : "");
-		fprintf(f, "%s%.*f%s", sep, fabs(m->value) < 1000 ? 3 : 0, m->value, sep);
+		pmc_output_fixed_or_sig(m->value, fabs(m->value) < 1000 ? 3 : 0, num, sizeof(num));
+		fprintf(f, "%s%s%s", sep, num, sep);
 		fprintf(f, "%s%s%s\n", m->unit, m->unit[0] ? " " : "", m->name);
 	}
 	return ferror(f) ? -1 : 0;

@@ -281,13 +281,16 @@ static const char *cond_state(int st)
 static void compare_table(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
 {
 	size_t nw = 14;
-	char a[32], b[32], d[32], u[24], name[200];
+	char a[32], b[32], d[32], u[24], name[200], safe[800], safe2[800];
 
-	fprintf(f, " A: %s\n B: %s\n", c->a_name, c->b_name);
+	/* names, units and notes come from the reports' files: made safe for a terminal */
+	fprintf(f, " A: %s\n", pmc_output_safe(c->a_name, safe, sizeof(safe)));
+	fprintf(f, " B: %s\n", pmc_output_safe(c->b_name, safe, sizeof(safe)));
 	fprintf(f, " Significance: %s, two-sided, over the per-run samples; significant when p < %g\n\n",
 		c->test == PMC_TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test", c->alpha);
 	for (size_t i = 0; i < c->nrows; i++) {
-		size_t l = strlen(c->rows[i].name) + (c->rows[i].unit[0] ? strlen(c->rows[i].unit) + 3 : 0);
+		size_t l = strlen(pmc_output_safe(c->rows[i].name, safe, sizeof(safe))) +
+			   (c->rows[i].unit[0] ? strlen(pmc_output_safe(c->rows[i].unit, safe, sizeof(safe))) + 3 : 0);
 		if (l > nw)
 			nw = l > 40 ? 40 : l;
 	}
@@ -295,7 +298,8 @@ static void compare_table(FILE *f, const struct pmc_compare *c, const struct pmc
 		"verdict");
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct pmc_compare_row *r = &c->rows[i];
-		snprintf(name, sizeof(name), "%s%s", r->name, unit_suffix(r->unit, u, sizeof(u)));
+		snprintf(name, sizeof(name), "%s%s", pmc_output_safe(r->name, safe, sizeof(safe)),
+			 unit_suffix(pmc_output_safe(r->unit, safe2, sizeof(safe2)), u, sizeof(u)));
 		pmc_multi_short(r->a, a, sizeof(a));
 		pmc_multi_short(r->b, b, sizeof(b));
 		pmc_multi_short(r->diff, d, sizeof(d));
@@ -310,13 +314,14 @@ static void compare_table(FILE *f, const struct pmc_compare *c, const struct pmc
 			fprintf(f, "%9s", "-");
 		fprintf(f, "  %s", r->verdict);
 		if (!r->tested && r->note[0])
-			fprintf(f, " (%s)", r->note);
+			fprintf(f, " (%s)", pmc_output_safe(r->note, safe, sizeof(safe)));
 		fputc('\n', f);
 	}
 	if (nconds)
 		fputs("\n Conditions (--fail-if):\n", f);
 	for (size_t i = 0; i < nconds; i++)
-		fprintf(f, "   %-24s %s: %s\n", conds[i].text, cond_state(conds[i].state), conds[i].why);
+		fprintf(f, "   %-24s %s: %s\n", pmc_output_safe(conds[i].text, safe, sizeof(safe)),
+			cond_state(conds[i].state), pmc_output_safe(conds[i].why, safe2, sizeof(safe2)));
 }
 
 static void compare_csv(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
@@ -414,7 +419,7 @@ static double rank_value(const struct pmc_merge_rank *r, const struct pmc_merge_
 /* Per region (in the order first seen): a row per rank with its calls and counts. */
 static void merge_regions_table(FILE *f, const struct pmc_merge *m)
 {
-	char buf[32];
+	char buf[32], safe[800];
 
 	for (size_t k = 0; k < m->nrows; k++) {
 		const struct pmc_merge_row *first = &m->rows[k];
@@ -424,10 +429,10 @@ static void merge_regions_table(FILE *f, const struct pmc_merge *m)
 			seen = m->rows[j].kind == PMC_SERIES_REGION && !strcmp(m->rows[j].region, first->region);
 		if (seen)
 			continue;
-		fprintf(f, "\n Region %s per rank:\n %5s", first->region, "rank");
+		fprintf(f, "\n Region %s per rank:\n %5s", pmc_output_safe(first->region, safe, sizeof(safe)), "rank");
 		for (size_t j = k; j < m->nrows; j++)
 			if (m->rows[j].kind == PMC_SERIES_REGION && !strcmp(m->rows[j].region, first->region))
-				fprintf(f, " %14.14s", m->rows[j].name);
+				fprintf(f, " %14.14s", pmc_output_safe(m->rows[j].name, safe, sizeof(safe)));
 		fputc('\n', f);
 		for (size_t r = 0; r < m->nranks; r++) {
 			fprintf(f, " %5ld", m->ranks[r].rank);
@@ -444,7 +449,7 @@ static void merge_regions_table(FILE *f, const struct pmc_merge *m)
 
 static void merge_table(FILE *f, const struct pmc_merge *m)
 {
-	char buf[32], u[24], name[260];
+	char buf[32], u[24], name[260], safe[800], safe2[800];
 	int w = 32; /* the name column: wider for region rows ("REGION: EVENT"), at most 64 */
 	size_t ncol = 0;
 
@@ -454,13 +459,14 @@ static void merge_table(FILE *f, const struct pmc_merge *m)
 	fprintf(f, " %5s %-16s %-10s", "rank", "host", "state");
 	for (size_t k = 0; k < m->nrows; k++)
 		if (m->rows[k].kind == PMC_SERIES_EVENT || m->rows[k].kind == PMC_SERIES_TIME) {
-			fprintf(f, " %14.14s", m->rows[k].name);
+			fprintf(f, " %14.14s", pmc_output_safe(m->rows[k].name, safe, sizeof(safe)));
 			ncol++;
 		}
 	fputc('\n', f);
 	for (size_t r = 0; r < m->nranks; r++) {
 		const struct pmc_merge_rank *rk = &m->ranks[r];
-		fprintf(f, " %5ld %-16.16s %-10s", rk->rank, rk->host[0] ? rk->host : "-", rk->state);
+		fprintf(f, " %5ld %-16.16s %-10s", rk->rank, rk->host[0] ? pmc_output_safe(rk->host, safe, sizeof(safe)) : "-",
+			rk->state);
 		for (size_t k = 0; k < m->nrows; k++) {
 			if (m->rows[k].kind != PMC_SERIES_EVENT && m->rows[k].kind != PMC_SERIES_TIME)
 				continue;
@@ -468,7 +474,8 @@ static void merge_table(FILE *f, const struct pmc_merge *m)
 			fprintf(f, " %14s", buf);
 		}
 		if (strcmp(rk->state, "ok"))
-			fprintf(f, "  %s: %.100s", rk->file, rk->why);
+			fprintf(f, "  %s: %.100s", pmc_output_safe(rk->file, safe, sizeof(safe)),
+				pmc_output_safe(rk->why, safe2, sizeof(safe2)));
 		fputc('\n', f);
 	}
 	(void)ncol;
@@ -485,11 +492,12 @@ static void merge_table(FILE *f, const struct pmc_merge *m)
 		char t[32], mn[32], me[32], mx[32];
 		snprintf(name, sizeof(name), "%.63s%s%.159s%s", row->region, row->region[0] ? ": " : "", row->name,
 			 unit_suffix(row->unit, u, sizeof(u)));
+		pmc_output_safe(name, safe, sizeof(safe));
 		pmc_multi_short(row->total, t, sizeof(t));
 		pmc_multi_short(row->min, mn, sizeof(mn));
 		pmc_multi_short(row->mean, me, sizeof(me));
 		pmc_multi_short(row->max, mx, sizeof(mx));
-		fprintf(f, " %-*.*s %5zu %10s %10s %10s %10s ", w, w, name, row->n, t, mn, me, mx);
+		fprintf(f, " %-*.*s %5zu %10s %10s %10s %10s ", w, w, safe, row->n, t, mn, me, mx);
 		if (isfinite(row->imbalance))
 			fprintf(f, "%9.3f %8ld\n", row->imbalance, row->max_rank);
 		else

@@ -2,9 +2,39 @@
 #include "output/output.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+const char *pmc_output_safe(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return "";
+	while (s && *s) {
+		size_t n = pmc_utf8_seq(s);
+		unsigned char c = (unsigned char)*s;
+		/* C0 controls, DEL, C1 controls (U+0080-U+009F) and bytes that are not UTF-8 */
+		bool bad = !n || c < 0x20 || c == 0x7f || (c == 0xc2 && (unsigned char)s[1] < 0xa0);
+
+		if (o + (bad ? 4 : n) >= len)
+			break;
+		if (bad) {
+			snprintf(buf + o, 5, "\\x%02x", c);
+			o += 4;
+			s++;
+		} else {
+			memcpy(buf + o, s, n);
+			o += n;
+			s += n;
+		}
+	}
+	buf[o] = '\0';
+	return buf;
+}
 
 const char *pmc_output_status_name(enum pmc_count_status st)
 {
@@ -34,6 +64,14 @@ const char *pmc_output_class_name(enum pmc_counter_class cls)
 	default:
 		return "breakpoint";
 	}
+}
+
+void pmc_output_fixed_or_sig(double v, int decimals, char *buf, size_t len)
+{
+	if (v != 0 && isfinite(v) && fabs(v) < 0.5 * pow(10, -decimals))
+		snprintf(buf, len, "%.4g", v); /* its decimals would all be 0: four significant digits instead */
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
 }
 
 void pmc_output_group_fixed(double v, int decimals, char *buf, size_t len)

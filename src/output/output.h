@@ -38,17 +38,28 @@ int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_out
  * when path is NULL. 0, or -errno (EPIPE included: the caller exits quietly). */
 int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *o, const char *path);
 
-/* dest.c. How a report reaches a path:
+/* s for a terminal, in buf (len bytes, cut short to fit): every control character (C0, DEL, C1) and every byte that
+ * is not UTF-8 written as \xHH, so text read from a report (an event's name, a workload) cannot move the cursor,
+ * rewrite a line or change the terminal's state. Returns buf. */
+const char *pmc_output_safe(const char *s, char *buf, size_t len);
+
+/* dest.c. How a report reaches a path. The kernel opens it as a shell's '>' would (following links under its rules:
+ * fs.protected_symlinks and the like), and pmctool works on what was opened:
  *   "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N  written to that descriptor as it is;
- *   an existing non-regular file (device, FIFO, socket)          opened and written through, never replaced;
+ *   an existing non-regular file (device, FIFO, socket)          opened and written through, never replaced (a FIFO
+ *                                                                without a reader is waited for 2 s, then -ENXIO);
  *   a regular file with one link, or a new file                  written whole or not at all: a temporary file
  *                                                                beside it, given the old file's mode and owner,
- *                                                                renamed over it (symbolic links are followed);
- *   a regular file with several hard links, or another user's    written in place (the link and owner stay).
- * pmc_output_write_path writes buf; 0 or -errno. pmc_output_check_path checks, before anything runs, that the write
- * can happen (the directory exists and is writable, the descriptor is open for writing): 0 or -errno. */
+ *                                                                renamed over it;
+ *   a regular file with several hard links, or another user's    written in place (the link and owner stay) into
+ *                                                                space reserved first: whole, or untouched.
+ * pmc_output_write_path writes buf; 0 or -errno (-EINTR: a signal came while waiting for a FIFO's reader).
+ * pmc_output_check_path checks, before anything runs, that the write can happen (the file can be opened for writing,
+ * a temporary file can be made beside it, the descriptor is open for writing): 0 or -errno. */
 int pmc_output_write_path(const char *path, const char *buf, size_t len);
 int pmc_output_check_path(const char *path);
+/* Why writing to path failed with err (from the two above), for a message. */
+const char *pmc_output_strerror(const char *path, int err);
 /* The descriptor a path names ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. */
 int pmc_output_path_fd(const char *path);
 
@@ -83,6 +94,9 @@ const char *pmc_output_status_name(enum pmc_count_status st); /* "ok", "not coun
 const char *pmc_output_class_name(enum pmc_counter_class cls);
 /* "1,234,567" style integer grouping of a value rounded to an integer. */
 void pmc_output_group_digits(double v, char *buf, size_t len);
+/* v with a fixed number of decimals ("%.*f"), unless those would all be 0 for a value that is not 0 (1e-20 with 12
+ * decimals): then four significant digits ("1e-20"), so a number printed never hides its value. */
+void pmc_output_fixed_or_sig(double v, int decimals, char *buf, size_t len);
 /* The same with a fixed number of decimals: "1,234.57". Values of 1e40 and more (nonsense) fall back to %.6g. */
 void pmc_output_group_fixed(double v, int decimals, char *buf, size_t len);
 

@@ -109,8 +109,13 @@ static double ypos(const struct frame *fr, double y)
 
 static void svg_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '<')
+	for (size_t n; s && *s; s += n ? n : 1) {
+		n = pmc_utf8_seq(s);
+		if (!n)
+			fputs("\xef\xbf\xbd", f); /* not UTF-8: U+FFFD, as the JSON writers do */
+		else if (n > 1)
+			fwrite(s, 1, n, f);
+		else if (*s == '<')
 			fputs("&lt;", f);
 		else if (*s == '>')
 			fputs("&gt;", f);

@@ -269,7 +269,8 @@ static void refer_to_note(const struct pmc_report *rep, const char *reason, char
 	}
 }
 
-/* A metric's value for a person: grouped digits from 1000 up (never 2.01812e+26), four significant digits below. */
+/* A metric's value for a person: grouped digits from 1000 up (never 2.01812e+26), four significant digits below
+ * (with an exponent below 1e-9: 1e-20, never 0.000000000000). */
 static void metric_text(double v, char *buf, size_t len)
 {
 	double a = fabs(v);
@@ -284,7 +285,10 @@ static void metric_text(double v, char *buf, size_t len)
 		return;
 	}
 	dec = 3 - (int)floor(log10(a));
-	snprintf(buf, len, "%.*f", PMC_MAX(0, PMC_MIN(dec, 12)), v);
+	if (dec > 12)
+		snprintf(buf, len, "%.4g", v); /* below 1e-9: four significant digits, never 0.000000000000 */
+	else
+		pmc_output_fixed_or_sig(v, PMC_MAX(0, dec), buf, len);
 }
 
 static void print_metrics(FILE *f, const struct pmc_report *rep, int w)

@@ -216,6 +216,54 @@ static char *render(const struct pmc_report *rep, enum pmc_output_format fmt)
 	}
 }
 
+/* A metric far below 1 shows its value in every format: 1e-20 is never printed as 0.000000000000 (or 0.000). */
+static void test_output_tiny_metrics_show_their_value_in_every_format(void **s)
+{
+	static struct pmc_sample ok[1] = { { 0, 0, { 5, 10, 10, PMC_COUNT_OK, 0, 0 } } };
+	static const struct {
+		int line;
+		double v;
+		const char *table, *sep, *csv_json; /* as each shows it */
+	} rows[] = {
+		{ __LINE__, 1e-20, " 1e-20 ", ",1e-20,", "1e-20" },
+		{ __LINE__, -3.5e-21, " -3.5e-21 ", ",-3.5e-21,", "-3.5e-21" },
+		{ __LINE__, 3.6e-10, " 3.6e-10 ", ",3.6e-10,", "3.6e-10" },
+		{ __LINE__, 0.000361, " 0.0003610 ", ",0.000361,", "0.000361" },
+		{ __LINE__, 0.25, " 0.2500 ", ",0.250,", "0.25" },
+		{ __LINE__, 0, " 0 ", ",0.000,", "0" },
+	};
+	static const enum pmc_output_format fmts[] = { PMC_OUTPUT_TABLE, PMC_OUTPUT_SEP, PMC_OUTPUT_CSV, PMC_OUTPUT_JSON };
+	(void)s;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_report_event ev;
+		struct pmc_report rep;
+		struct pmc_metric_value m = { .name = "tiny", .unit = "", .valid = true, .value = rows[i].v, .desc = "d" };
+
+		memset(&rep, 0, sizeof(rep));
+		memset(&ev, 0, sizeof(ev));
+		snprintf(ev.ev.name, sizeof(ev.ev.name), "a");
+		snprintf(ev.ev.canonical, sizeof(ev.ev.canonical), "a");
+		ev.samples = ok;
+		ev.nsamples = 1;
+		rep.events = &ev;
+		rep.nevents = 1;
+		rep.nruns = rep.nbatches = 1;
+		pmc_report_summarize(&rep);
+		pmc_report_add_metric(&rep, &m);
+		for (size_t k = 0; k < sizeof(fmts) / sizeof(fmts[0]); k++) {
+			char *out = render(&rep, fmts[k]);
+			const char *want = fmts[k] == PMC_OUTPUT_TABLE ? rows[i].table : fmts[k] == PMC_OUTPUT_SEP ? rows[i].sep
+													: rows[i].csv_json;
+			if (!strstr(out, want) || (rows[i].v != 0 && (strstr(out, "0.000000000000") || strstr(out, ",0.000,") ||
+								       strstr(out, ",-0.000,"))))
+				fail_msg("line %d, format %d: '%s' missing or the value shown as 0 in:\n%s", rows[i].line,
+					 (int)fmts[k], want, out);
+			free(out);
+		}
+		pmc_report_fini(&(struct pmc_report){ .metrics = rep.metrics });
+	}
+}
+
 static void test_output_table_aligns_long_names_and_prints_each_reason_once(void **s)
 {
 	static struct pmc_sample ok1[1] = { { 0, 0, { 5, 10, 10, PMC_COUNT_OK, 0, 0 } } };
@@ -327,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_output_summary_scales_multiplexed_and_never_zeroes_not_counted),
 		cmocka_unit_test(test_output_group_fixed_and_shortest_tables),
 		cmocka_unit_test(test_output_table_aligns_long_names_and_prints_each_reason_once),
+		cmocka_unit_test(test_output_tiny_metrics_show_their_value_in_every_format),
 		cmocka_unit_test(test_report_keeps_failed_and_interrupted_runs_out_of_the_statistics),
 	};
 	char root[4096];

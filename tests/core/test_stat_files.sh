@@ -148,3 +148,24 @@ expect_err "-o and --log-fd" "both options are named"
 ok "--log-fd 3 and -o /dev/fd/3 keep the JSON apart from what the program prints"
 
 # 9. A closed pipe (EPIPE) is exit 4 without a message for every command: tests/harden/test_interrupts.sh, part 4.
+
+# 10. The reason given is the real one (issue 28 item 14): a descriptor open for reading only is called that, not a
+# bad descriptor; a file that exists but cannot take a report (/proc/version) is not "No such file or directory".
+set +e
+"$PMCTOOL" stat -e task-clock -o /dev/fd/0 -- touch "$TMP/ran0" <"$TMP/a" >"$TMP/out" 2>"$TMP/err"; RC=$?
+set -e
+expect_rc 4 "-o /dev/fd/0 open for reading"
+expect_err "cannot write the report to '/dev/fd/0': the file descriptor is open for reading only" "reading only is said"
+[ ! -e "$TMP/ran0" ] || fail "-o /dev/fd/0: the command ran"
+run_pmc stat -e task-clock -o /dev/fd/9 -- true
+expect_rc 4 "-o /dev/fd/9, not open"
+expect_err "the file descriptor is not open" "a closed descriptor is called that"
+if [ -r /proc/version ]; then
+	run_pmc stat -e task-clock -o /proc/version -- touch "$TMP/ran1"
+	expect_rc 4 "-o /proc/version"
+	if grep -q "No such file or directory" "$TMP/err"; then fail "-o /proc/version: blamed on a missing file"; fi
+	expect_err "cannot write the report to '/proc/version': (no file can be created beside it|Permission denied)" \
+		"the reason is given"
+	[ ! -e "$TMP/ran1" ] || fail "-o /proc/version: the command ran"
+fi
+ok "-o /dev/fd/0 (read-only), /dev/fd/9 (closed) and /proc/version give their real reasons"

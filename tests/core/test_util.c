@@ -7,7 +7,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 
+#include "util/json_write.h"
 #include "util/util.h"
 
 static void test_parse_u64_accepts_decimal_and_hex_in_range_and_rejects_the_rest(void **s)
@@ -81,12 +84,48 @@ static void test_edit_distance_is_case_insensitive_and_capped(void **s)
 	}
 }
 
+/* Every JSON writer goes through pmc_json_string: what it writes is valid UTF-8 whatever bytes it is given. */
+static void test_json_string_replaces_each_byte_that_is_not_utf8_and_keeps_valid_utf8(void **s)
+{
+	static const struct {
+		int line;
+		const char *in, *want;
+	} rows[] = {
+		{ __LINE__, "plain", "\"plain\"" },
+		{ __LINE__, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"" },
+		{ __LINE__, "\xff\xfe", "\"\\ufffd\\ufffd\"" },                     /* never UTF-8 */
+		{ __LINE__, "a\x80z", "\"a\\ufffdz\"" },                            /* a continuation byte alone */
+		{ __LINE__, "\xc3", "\"\\ufffd\"" },                                /* cut short by the end */
+		{ __LINE__, "\xc3(", "\"\\ufffd(\"" },                              /* cut short by ASCII */
+		{ __LINE__, "\xc0\xaf", "\"\\ufffd\\ufffd\"" },                     /* overlong '/' */
+		{ __LINE__, "\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"" },          /* overlong, 3 bytes */
+		{ __LINE__, "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },          /* a UTF-16 surrogate */
+		{ __LINE__, "\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" }, /* past U+10FFFF */
+		{ __LINE__, "q\"b\\\n\t\x1b\x7f", "\"q\\\"b\\\\\\n\\t\\u001b\\u007f\"" },
+		{ __LINE__, NULL, "\"\"" },
+	};
+	(void)s;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		assert_non_null(f);
+		pmc_json_string(f, rows[i].in);
+		assert_int_equal(fclose(f), 0);
+		if (strcmp(buf, rows[i].want))
+			fail_msg("line %d: wrote %s, want %s", rows[i].line, buf, rows[i].want);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64_accepts_decimal_and_hex_in_range_and_rejects_the_rest),
 		cmocka_unit_test(test_parse_dec_u64_reads_leading_zeros_as_decimal_and_rejects_hex),
 		cmocka_unit_test(test_edit_distance_is_case_insensitive_and_capped),
+		cmocka_unit_test(test_json_string_replaces_each_byte_that_is_not_utf8_and_keeps_valid_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,3 +48,21 @@ expect_err "bad.set:5:15: in formula" "file:line:column in the error"
 run_pmc sets --bogus
 expect_rc 2 "bad option"
 ok "pmctool sets behaves"
+
+# A set is found by its file's name, so the 'set NAME' line must match it (issue 28 item 15; pmctool-events(5)).
+printf 'set other\ndescription d\nprovenance p\nevent task-clock\n' >"$TMP/mine.set"
+for args in "sets $TMP/mine.set" "stat -g $TMP/mine.set -- true"; do
+	# shellcheck disable=SC2086
+	run_pmc $args
+	expect_rc 2 "$args: 'set other' in mine.set"
+	expect_err "mine.set: says 'set other', so the file must be named other.set" "the mismatch is named"
+done
+mkdir "$TMP/dir"
+cp "$TMP/mine.set" "$TMP/dir/mine.set"
+PMCTOOL_EVENTS_DIR="$TMP/dir" run_pmc sets mine
+expect_rc 2 "-g mine finding a file that says 'set other'"
+expect_err "must be named other.set" "the mismatch is named"
+sed 's/^set other/set mine/' "$TMP/mine.set" >"$TMP/dir/mine.set"
+PMCTOOL_EVENTS_DIR="$TMP/dir" run_pmc sets mine
+expect_rc 0 "a set whose name matches its file"
+ok "a set file whose 'set NAME' differs from its file name is refused, naming both"

@@ -35,10 +35,13 @@ int pmc_threads_init(struct pmc_threads *th, size_t nev, pid_t tid, const char *
 	return 0;
 }
 
+/* comm may point into th->t itself (a new task takes its creator's name): it is copied before the array moves. */
 static int add_task(struct pmc_threads *th, pid_t pid, pid_t tid, const char *comm)
 {
 	size_t nev = th->nev ? th->nev : 1;
+	char name[PMC_THREADS_COMM_LEN];
 
+	snprintf(name, sizeof(name), "%s", comm);
 	if (th->n == th->cap) {
 		size_t cap = th->cap * 2;
 		struct pmc_thread *t = realloc(th->t, cap * sizeof(*t));
@@ -60,7 +63,7 @@ static int add_task(struct pmc_threads *th, pid_t pid, pid_t tid, const char *co
 	memset(&th->t[th->n], 0, sizeof(th->t[0]));
 	th->t[th->n].pid = pid;
 	th->t[th->n].tid = tid;
-	snprintf(th->t[th->n].comm, sizeof(th->t[0].comm), "%s", comm);
+	memcpy(th->t[th->n].comm, name, sizeof(name));
 	for (size_t i = 0; i < nev; i++)
 		th->counts[th->n * nev + i] = (struct pmc_count){ .status = PMC_COUNT_NOT_COUNTED };
 	return (int)th->n++;

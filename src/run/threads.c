@@ -358,6 +358,11 @@ size_t pmc_threads_kernel_silent(const struct pmc_threads *th)
 	return exited;
 }
 
+bool pmc_threads_stalled(const struct pmc_threads *th)
+{
+	return th->n > 1 && !th->t[0].exited && !th->lost && !th->corrupt;
+}
+
 void pmc_threads_close(struct pmc_threads *th)
 {
 	if (th->map)

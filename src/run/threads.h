@@ -80,6 +80,13 @@ size_t pmc_threads_split(const struct pmc_threads *th, const struct pmc_count *t
  * sync_child_event looked at it). 0 otherwise. */
 size_t pmc_threads_kernel_silent(const struct pmc_threads *th);
 
+/* After the command (the first task) has ended: true when it had other tasks and its own PERF_RECORD_EXIT never
+ * arrived, although nothing was lost. The kernel writes the exits of all the command's tasks into the one buffer from whatever CPU each runs on,
+ * and the buffer's position and nesting counters are CPU-local (local_t): tasks exiting at the same time on two CPUs
+ * can leave them so that the kernel stops publishing records (data_head) for the rest of the run, without a
+ * PERF_RECORD_LOST. Every task seen after that point has no final count, and tasks created after it have no row. */
+bool pmc_threads_stalled(const struct pmc_threads *th);
+
 /* Unmap and close what pmc_threads_open opened (the table stays). Accepts a closed table. */
 void pmc_threads_close(struct pmc_threads *th);
 /* Close and free everything. Accepts a zeroed th. */

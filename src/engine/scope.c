@@ -420,12 +420,14 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	if (command) {
 		/* Counting ends with the command; a session ended otherwise (timeout, signal, 'stop') takes it down. */
 		stopped = !l.reaped && ss.end != PMC_END_SIGNAL;
-		if (stopped) {
-			kill(l.pid, SIGTERM);
+		if (stopped)
 			pmc_report_add_check(x->rep, PMC_CHECK_INFO, "command-stopped",
-					     "the command was still running at the end (%s): pmctool sent it SIGTERM, and "
-					     "its exit status is not pmctool's", pmc_session_end_name(ss.end));
-		}
+					     "the command was still running at the end (%s): pmctool sent its process group "
+					     "SIGTERM (SIGKILL after %d s), and its exit status is not pmctool's",
+					     pmc_session_end_name(ss.end), PMC_LAUNCH_GRACE_MS / 1000);
+		/* Ended by pmctool: the command and everything it started go, within a bounded time */
+		if (stopped || pmc_launch_ending)
+			pmc_launch_end_tree(&l, stopped ? SIGTERM : 0);
 		pmc_launch_reap(&l, true, &le);
 	}
 	pmc_scope_enable(&x->sc, false, NULL);

@@ -571,6 +571,10 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	if (st.missing[0])
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "task-vanished", "%s %s %s gone before counting started: not "
 				     "counted", o->pids ? "process" : "thread", st.missing, strchr(st.missing, ',') ? "were" : "was");
+	if (st.duplicate[0])
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "task-duplicate", "%s %s named more than once (or within a "
+				     "process named): each task is counted once", o->pids ? "process" : "thread",
+				     st.duplicate);
 	if (alloc_rows(se, &st, rep) < 0 || !(reqev = malloc((se->n + 1) * sizeof(*reqev))) ||
 	    !(x.idx = malloc((se->n + 1) * sizeof(*x.idx)))) {
 		rc = PMC_EXIT_INTERNAL;

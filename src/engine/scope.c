@@ -332,9 +332,12 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus;
 	size_t nc;
 	int at = -1, r, rc = 0;
-	bool stopped = false;
+	bool stopped = false, privileged = false;
+	char why[4200];
 
 	memset(&ss, 0, sizeof(ss));
+	/* A command that gains privilege at exec is not counted by the kernel from then on: its counts say so */
+	privileged = tasks_cmd && pmc_launch_gains_privilege(o->argv[0], why, sizeof(why));
 	if (command && pmc_launch_start(o->argv, &l, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
@@ -432,6 +435,10 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	}
 	pmc_scope_enable(&x->sc, false, NULL);
 	pmc_scope_read(&x->sc);
+	if (privileged) {
+		pmc_launch_mark_privileged(&x->req, x->sc.counts);
+		pmc_launch_mark_privileged(&x->req, x->acc);
+	}
 	for (size_t k = 0; k < nc; k++)
 		idle_task_is_zero(x, &x->sc.counts[k], k, x->ever && counts_in(x, k % x->req.n));
 	if (r < 0) {

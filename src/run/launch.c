@@ -398,6 +398,15 @@ static void read_batch(const struct pmc_measure_req *req, const int *fds, struct
 	}
 }
 
+void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts)
+{
+	for (size_t i = 0; i < req->n; i++)
+		if (!req->events[i]->cpu_wide && (counts[i].status == PMC_COUNT_OK || counts[i].status == PMC_COUNT_NOT_COUNTED)) {
+			counts[i].status = PMC_COUNT_NOT_COUNTED;
+			counts[i].err = PMC_LAUNCH_PRIVILEGED_ERR;
+		}
+}
+
 /* keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for none. */
 static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err, int keep_fd)
 {
@@ -534,6 +543,8 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	struct pmc_launch l;
 	int *fds = NULL;
 	int rc = -1;
+	char why[4200];
+	bool privileged;
 
 	memset(err, 0, sizeof(*err));
 	out->group_err = 0;
@@ -548,6 +559,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	}
 	for (size_t i = 0; i < req->n; i++)
 		fds[i] = -1;
+	privileged = pmc_launch_gains_privilege(argv[0], why, sizeof(why));
 	if (launch_start(argv, &l, err, req->keep_fd_set ? req->keep_fd : -1) < 0) {
 		free(fds);
 		return -1;
@@ -572,6 +584,8 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		/* Every counter is read before any is closed: closing a leader would detach its group. */
 		if (!out->skipped)
 			read_batch(req, fds, out);
+		if (!out->skipped && privileged)
+			pmc_launch_mark_privileged(req, out->counts);
 		rc = 0;
 	}
 	for (size_t i = 0; i < req->n; i++)

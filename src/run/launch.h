@@ -4,6 +4,7 @@
 #ifndef PMC_RUN_LAUNCH_H
 #define PMC_RUN_LAUNCH_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -84,6 +85,17 @@ void pmc_launch_end_tree(struct pmc_launch *l, int sig);
  * exit is off pmctool's path). block false: only when it has exited; else it stays a zombie (never a running
  * process) until the next launch or until this process exits. */
 void pmc_launch_reap_guards(bool block);
+
+/* Whether the kernel will stop counting the command argv0 (found on PATH as execvp finds it) at its exec, because
+ * it gains privilege there (run/privexec.c): set-user-ID or set-group-ID of another owner, file capabilities, or
+ * not readable by the caller; why says which file and how. Only the command itself: a privileged program its
+ * descendants run is not seen. */
+bool pmc_launch_gains_privilege(const char *argv0, char *why, size_t len);
+
+/* A count of the command that the kernel stopped at its privileged exec: NOT_COUNTED with this err. */
+#define PMC_LAUNCH_PRIVILEGED_ERR EPERM
+/* Mark counts[0..req->n) of the command's own events (not CPU-wide ones) so. */
+void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts);
 
 /* Exit status a shell would give for a wait status: the exit code, or 128+signal. */
 int pmc_wait_status_code(int wait_status);

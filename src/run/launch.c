@@ -263,6 +263,17 @@ static size_t scan_tree(struct pmc_launch *l, int sig)
 	return alive;
 }
 
+/* Orphans of the workload that have exited (pmctool is their subreaper): by now pmctool's only other children are
+ * the guards, one system call when there are none. */
+static void reap_orphans(void)
+{
+	pid_t r;
+
+	while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+		if (r == guard_exiting)
+			guard_exiting = -1;
+}
+
 void pmc_launch_end_tree(struct pmc_launch *l, int sig)
 {
 	struct pmc_launch_error e = { 0 };
@@ -407,6 +418,8 @@ void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_co
 		}
 }
 
+static bool subreaper;
+
 /* keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for none. */
 static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err, int keep_fd)
 {
@@ -422,7 +435,8 @@ static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_lau
 	l->err_rd = -1;
 	l->own_group = !terminal_foreground();
 	/* Orphans of the workload (a child whose parent died, a daemon) come to pmctool, which can then end them */
-	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (!subreaper)
+		subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
 		err->what = PMC_LAUNCH_SYSTEM;
 		err->err = errno;
@@ -519,7 +533,7 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
 	if (pmc_launch_ending && l->pid > 0)
 		pmc_launch_end_tree(l, 0); /* what is left of the workload after an interrupt */
 	else
-		scan_tree(l, 0);            /* orphans of the workload that have exited (pmctool is their subreaper) */
+		reap_orphans();
 	pmc_launch_group = 0;
 	stop_guard(l->guard_wr, l->guard);
 	l->guard_wr = -1;

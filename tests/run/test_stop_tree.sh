@@ -94,3 +94,11 @@ mkfifo "$TMP/ctl"
 case_ control-stop self stat --control "fifo:$TMP/ctl" -e task-clock
 wait "$w"
 case_ sweep-sigint int sweep X=1,2 -r 1 -e task-clock
+
+# A command that ends by itself: what it left running in the background is left alone, as a shell would.
+mkdir "$TMP/normal"
+"$PMCTOOL" stat -e task-clock -- sh -c "setsid sleep $N & echo \$! >$TMP/normal/pids; sleep $N & echo \$! >>$TMP/normal/pids" 2>/dev/null ||
+	fail "normal end: exit status $?"
+sleep 0.3
+[ "$(survivors "$TMP/normal" | wc -w)" -eq 2 ] || fail "normal end: the background processes were ended"
+ok "a command that ends by itself: its 2 background processes are left running (ended here by the test)"

@@ -24,6 +24,7 @@ struct pmc_eng_threads {
 	uint64_t lost, corrupt, unknown, foreign;
 	size_t missing;              /* tasks without a final count (still running at the end, or lost) */
 	size_t silent;               /* tasks that exited on a kernel that writes no final counts */
+	size_t unnamed;              /* tasks known from their final count alone: names guessed (pmc_threads_unnamed) */
 	unsigned stalled;            /* runs or batches whose buffer stopped taking records (pmc_threads_stalled) */
 	size_t stalled_seen;         /* in those: the most tasks seen without a final count */
 };
@@ -147,6 +148,7 @@ int pmc_eng_threads_push(struct pmc_eng_threads *s, const struct pmc_engine *se,
 		return -ENOMEM;
 	s->missing = PMC_MAX(s->missing, pmc_threads_split(&s->th, s->sc->counts, rows));
 	s->silent = PMC_MAX(s->silent, pmc_threads_kernel_silent(&s->th));
+	s->unnamed = PMC_MAX(s->unnamed, pmc_threads_unnamed(&s->th));
 	if (pmc_threads_stalled(&s->th)) {
 		size_t seen = 0;
 
@@ -194,6 +196,13 @@ void pmc_eng_threads_note(const struct pmc_eng_threads *s, struct pmc_report *re
 				     "those tasks are in the first row, and rows may be missing; the total is exact",
 				     (unsigned long long)s->lost, s->lost == 1 ? "" : "s",
 				     s->corrupt ? ", and some records could not be read" : "");
+	if (s->unnamed && !s->lost && !s->corrupt)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-names",
+				     "%zu task%s came with its final count but without its creation and name records (tasks "
+				     "writing to the kernel's shared buffer at once on several CPUs can overwrite each "
+				     "other's records): %s the command's name, not %s own; the counts are %s own",
+				     s->unnamed, s->unnamed == 1 ? "" : "s", s->unnamed == 1 ? "its row has" : "their rows have",
+				     s->unnamed == 1 ? "its" : "their", s->unnamed == 1 ? "its" : "their");
 	if (s->silent)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-kernel",
 				     "this kernel wrote no final count for the %zu task%s that exited (inherit_stat's "

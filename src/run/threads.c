@@ -155,8 +155,10 @@ static void on_comm(struct pmc_threads *th, const unsigned char *r, size_t len)
 	name[n] = '\0';
 	if (k < 0)
 		k = add_task(th, (pid_t)pid, (pid_t)tid, name);
-	if (k >= 0)
+	if (k >= 0) {
 		memcpy(th->t[k].comm, name, n + 1);
+		th->t[k].named = true;
+	}
 }
 
 static void on_record(struct pmc_threads *th, const unsigned char *r, size_t len)
@@ -356,6 +358,15 @@ size_t pmc_threads_kernel_silent(const struct pmc_threads *th)
 	for (size_t k = 1; k < th->n; k++)
 		exited += th->t[k].exited;
 	return exited;
+}
+
+size_t pmc_threads_unnamed(const struct pmc_threads *th)
+{
+	size_t n = 0;
+
+	for (size_t k = 1; k < th->n; k++)
+		n += !th->t[k].forked && !th->t[k].named;
+	return n;
 }
 
 bool pmc_threads_stalled(const struct pmc_threads *th)

@@ -27,6 +27,7 @@ struct pmc_thread {
 	char comm[PMC_THREADS_COMM_LEN];
 	bool exited;              /* PERF_RECORD_EXIT seen */
 	bool forked;              /* PERF_RECORD_FORK seen (false for the first task) */
+	bool named;               /* PERF_RECORD_COMM seen */
 	unsigned nread;           /* events whose PERF_RECORD_READ arrived */
 };
 
@@ -86,6 +87,11 @@ size_t pmc_threads_kernel_silent(const struct pmc_threads *th);
  * can leave them so that the kernel stops publishing records (data_head) for the rest of the run, without a
  * PERF_RECORD_LOST. Every task seen after that point has no final count, and tasks created after it have no row. */
 bool pmc_threads_stalled(const struct pmc_threads *th);
+
+/* Tasks (after the first) known from their final count alone, with neither a PERF_RECORD_FORK nor a PERF_RECORD_COMM:
+ * their names are a guess (the command's). Writers on several CPUs at once can overwrite each other's records in
+ * the shared buffer (see pmc_threads_stalled) without a PERF_RECORD_LOST. */
+size_t pmc_threads_unnamed(const struct pmc_threads *th);
 
 /* Unmap and close what pmc_threads_open opened (the table stays). Accepts a closed table. */
 void pmc_threads_close(struct pmc_threads *th);

@@ -31,6 +31,10 @@ want = 7 + n * (n + 1) // 2
 assert total == want, f"total {total}, expected {want}"
 assert sum(v for _, v in rows) == total, "rows do not sum to the total"
 bad = [r for r in rows[1:] if r[0] != ("mt-%d" if int(r[1]) % 2 else "mc-%d") % r[1]]
+# a task whose creation and name records were overwritten in the kernel's buffer: named after the command, said so
+guessed = [r for r in bad if r[0] == "pmc-workload" and 1 <= r[1] <= n]
+if guessed and "per-thread-names" in checks and str(len(guessed)) in checks["per-thread-names"]["message"]:
+    bad = [r for r in bad if r not in guessed]
 assert not bad, f"rows with another task's name or count: {bad[:5]}"
 assert "per-thread-lost" not in checks, checks.get("per-thread-lost")
 if "per-thread-stalled" in checks:
@@ -42,7 +46,7 @@ else:
     assert len(rows) == n + 1, f"{len(rows)} rows for {n + 1} tasks, and no warning"
     assert rows[0] == ("pmc-workload", 7), rows[0]
     assert "per-thread-running" not in checks, checks["per-thread-running"]
-    print("whole")
+    print("whole" if not guessed else "whole-guessed-names")
 PY
 }
 
@@ -51,7 +55,7 @@ for i in $(seq "$RUNS"); do
 	run_pmc stat --per-thread -e "$BP" --json -o "$TMP/m.json" -- $WL many-tasks "$N"
 	expect_rc 0 "run $i"
 	r=$(check "$TMP/m.json") || fail "run $i: $r"
-	case $r in whole) whole=$((whole + 1)) ;; *) stalled=$((stalled + 1)); seen="$seen ${r#stalled }" ;; esac
+	case $r in whole*) whole=$((whole + 1)) ;; *) stalled=$((stalled + 1)); seen="$seen ${r#stalled }" ;; esac
 done
 ok "$RUNS runs of $((N + 1)) tasks under load: $whole whole, $stalled warned as stalled (rows:${seen:- none})"
 

@@ -168,6 +168,7 @@ static void test_crafted_lost_unknown_and_foreign_records_are_counted_not_taken(
 	assert_int_equal(th.t[1].tid, 102);
 	assert_int_equal(th.t[2].tid, 103);
 	assert_int_equal(pmc_threads_split(&th, total, rows), 2); /* 102 lacks both, 103 lacks event 1 */
+	assert_int_equal(pmc_threads_unnamed(&th), 1);            /* 103: neither FORK nor COMM, its name a guess */
 	assert_int_equal(rows[0].value, 30);
 	assert_int_equal(rows[2].status, PMC_COUNT_NOT_COUNTED);
 	assert_int_equal(rows[4].value, 20);

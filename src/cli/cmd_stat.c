@@ -64,7 +64,8 @@ static const char stat_help[] =
 	"                          with -a/-C: a row per core, die or socket (sysfs topology)\n"
 	"      --per-thread        a row per thread (tid, comm): with -p/-t each thread (threads it starts count\n"
 	"                          in its row), with a COMMAND each task it creates, in order, the command first\n"
-	"      --timeout MS        stop counting after MS milliseconds (the command, if any, gets SIGTERM)\n"
+	"      --timeout MS        stop counting after MS milliseconds (the command and what it started get\n"
+	"                          SIGTERM, SIGKILL after 2 s)\n"
 	"\n"
 	"Time:\n"
 	"  -I, --interval-print MS print the counts of every MS-millisecond interval as it ends (10..3600000), in\n"
@@ -528,8 +529,8 @@ static void on_signal(int sig)
 		raise(sig);
 	}
 	pmc_eng_interrupted = sig;
-	if (child > 0)
-		kill(child, sig);
+	if (child > 0 || pmc_launch_group > 0)
+		pmc_launch_signal(sig); /* the command's whole process group */
 	else if (kernel_mode && write(STDERR_FILENO, note, sizeof(note) - 1) < 0) {
 		/* stderr is gone: the report will say the same */
 	}

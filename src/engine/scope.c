@@ -332,9 +332,12 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus;
 	size_t nc;
 	int at = -1, r, rc = 0;
-	bool stopped = false;
+	bool stopped = false, privileged = false;
+	char why[4200];
 
 	memset(&ss, 0, sizeof(ss));
+	/* A command that gains privilege at exec is not counted by the kernel from then on: its counts say so */
+	privileged = tasks_cmd && pmc_launch_gains_privilege(o->argv[0], why, sizeof(why));
 	if (command && pmc_launch_start(o->argv, &l, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
@@ -420,16 +423,22 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	if (command) {
 		/* Counting ends with the command; a session ended otherwise (timeout, signal, 'stop') takes it down. */
 		stopped = !l.reaped && ss.end != PMC_END_SIGNAL;
-		if (stopped) {
-			kill(l.pid, SIGTERM);
+		if (stopped)
 			pmc_report_add_check(x->rep, PMC_CHECK_INFO, "command-stopped",
-					     "the command was still running at the end (%s): pmctool sent it SIGTERM, and "
-					     "its exit status is not pmctool's", pmc_session_end_name(ss.end));
-		}
+					     "the command was still running at the end (%s): pmctool sent its process group "
+					     "SIGTERM (SIGKILL after %d s), and its exit status is not pmctool's",
+					     pmc_session_end_name(ss.end), PMC_LAUNCH_GRACE_MS / 1000);
+		/* Ended by pmctool: the command and everything it started go, within a bounded time */
+		if (stopped || pmc_launch_ending)
+			pmc_launch_end_tree(&l, stopped ? SIGTERM : 0);
 		pmc_launch_reap(&l, true, &le);
 	}
 	pmc_scope_enable(&x->sc, false, NULL);
 	pmc_scope_read(&x->sc);
+	if (privileged) {
+		pmc_launch_mark_privileged(&x->req, x->sc.counts);
+		pmc_launch_mark_privileged(&x->req, x->acc);
+	}
 	for (size_t k = 0; k < nc; k++)
 		idle_task_is_zero(x, &x->sc.counts[k], k, x->ever && counts_in(x, k % x->req.n));
 	if (r < 0) {
@@ -569,6 +578,10 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	if (st.missing[0])
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "task-vanished", "%s %s %s gone before counting started: not "
 				     "counted", o->pids ? "process" : "thread", st.missing, strchr(st.missing, ',') ? "were" : "was");
+	if (st.duplicate[0])
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "task-duplicate", "%s %s named more than once (or within a "
+				     "process named): each task is counted once", o->pids ? "process" : "thread",
+				     st.duplicate);
 	if (alloc_rows(se, &st, rep) < 0 || !(reqev = malloc((se->n + 1) * sizeof(*reqev))) ||
 	    !(x.idx = malloc((se->n + 1) * sizeof(*x.idx)))) {
 		rc = PMC_EXIT_INTERNAL;

@@ -19,6 +19,7 @@ struct scope_targets {
 	pid_t *watch;               /* attach: the tasks whose end ends the count */
 	size_t nwatch;
 	char missing[160];          /* attach: PIDs/TIDs named that were gone at the start */
+	char duplicate[160];        /* attach: PIDs/TIDs named twice, or already counted (a thread of a process named) */
 	bool cpus;                  /* CPU targets (-a, -C) */
 };
 

@@ -60,6 +60,14 @@ int scope_parse_id_list(const char *list, int (*cb)(long id, void *ctx), void *c
 	return 0;
 }
 
+static bool have_watch(const struct scope_targets *st, pid_t pid)
+{
+	for (size_t w = 0; w < st->nwatch; w++)
+		if (st->watch[w] == pid)
+			return true;
+	return false;
+}
+
 struct attach_ctx {
 	struct scope_targets *st;
 	size_t cap, wcap;
@@ -97,12 +105,28 @@ static int add_task(struct attach_ctx *a, pid_t pid, pid_t tid)
 	return 0;
 }
 
+static void note_id(char *list, size_t len, long id)
+{
+	size_t off = strlen(list);
+
+	if (off < len - 16)
+		snprintf(list + off, len - off, "%s%ld", off ? "," : "", id);
+	else if (off < len - 4 && strcmp(list + off - 3, "..."))
+		snprintf(list + off, len - off, ",...");
+}
+
 static void note_missing(struct scope_targets *st, long id)
 {
-	size_t off = strlen(st->missing);
+	note_id(st->missing, sizeof(st->missing), id);
+}
 
-	if (off < sizeof(st->missing) - 16)
-		snprintf(st->missing + off, sizeof(st->missing) - off, "%s%ld", off ? "," : "", id);
+/* Whether tid is a target already: counting a task twice would double its counts (perf merges them too). */
+static bool have_task(const struct scope_targets *st, pid_t tid)
+{
+	for (size_t t = 0; t < st->ntargets; t++)
+		if (st->t[t].pid == tid)
+			return true;
+	return false;
 }
 
 static int attach_one(long id, void *ctx)
@@ -113,9 +137,14 @@ static int attach_one(long id, void *ctx)
 	pid_t pid = (pid_t)id;
 	DIR *d;
 	struct dirent *de;
+	bool dup_noted = false;
 
 	if (!pmc_task_alive(pid)) {
 		note_missing(st, id);
+		return 0;
+	}
+	if (a->threads ? have_task(st, pid) : have_watch(st, pid)) {
+		note_id(st->duplicate, sizeof(st->duplicate), id);
 		return 0;
 	}
 	if (grow((void **)&st->watch, &a->wcap, st->nwatch, sizeof(*st->watch)))
@@ -145,6 +174,13 @@ static int attach_one(long id, void *ctx)
 	}
 	while ((de = readdir(d))) {
 		long tid = strtol(de->d_name, NULL, 10);
+		if (tid > 0 && have_task(st, (pid_t)tid)) {
+			/* a thread of a process named before (its tid given with -p) */
+			if (!dup_noted)
+				note_id(st->duplicate, sizeof(st->duplicate), id);
+			dup_noted = true;
+			continue;
+		}
 		if (tid > 0 && add_task(a, pid, (pid_t)tid)) {
 			closedir(d);
 			return -ENOMEM;

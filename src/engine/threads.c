@@ -24,6 +24,9 @@ struct pmc_eng_threads {
 	uint64_t lost, corrupt, unknown, foreign;
 	size_t missing;              /* tasks without a final count (still running at the end, or lost) */
 	size_t silent;               /* tasks that exited on a kernel that writes no final counts */
+	size_t unnamed;              /* tasks known from their final count alone: names guessed (pmc_threads_unnamed) */
+	unsigned stalled;            /* runs or batches whose buffer stopped taking records (pmc_threads_stalled) */
+	size_t stalled_seen;         /* in those: the most tasks seen without a final count */
 };
 
 struct pmc_eng_threads *pmc_eng_threads_new(void)
@@ -145,6 +148,15 @@ int pmc_eng_threads_push(struct pmc_eng_threads *s, const struct pmc_engine *se,
 		return -ENOMEM;
 	s->missing = PMC_MAX(s->missing, pmc_threads_split(&s->th, s->sc->counts, rows));
 	s->silent = PMC_MAX(s->silent, pmc_threads_kernel_silent(&s->th));
+	s->unnamed = PMC_MAX(s->unnamed, pmc_threads_unnamed(&s->th));
+	if (pmc_threads_stalled(&s->th)) {
+		size_t seen = 0;
+
+		for (size_t k = 1; k < ntask; k++)
+			seen += s->th.t[k].nread == 0;
+		s->stalled++;
+		s->stalled_seen = PMC_MAX(s->stalled_seen, seen);
+	}
 	/* A task without its final count has no sample (its count is in the first row): no row says "not counted"
 	 * for a reason that is not the counter's */
 	for (size_t k = 0; k < ntask && !rc; k++) {
@@ -184,6 +196,13 @@ void pmc_eng_threads_note(const struct pmc_eng_threads *s, struct pmc_report *re
 				     "those tasks are in the first row, and rows may be missing; the total is exact",
 				     (unsigned long long)s->lost, s->lost == 1 ? "" : "s",
 				     s->corrupt ? ", and some records could not be read" : "");
+	if (s->unnamed && !s->lost && !s->corrupt)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-names",
+				     "%zu task%s came with its final count but without its creation and name records (tasks "
+				     "writing to the kernel's shared buffer at once on several CPUs can overwrite each "
+				     "other's records): %s the command's name, not %s own; the counts are %s own",
+				     s->unnamed, s->unnamed == 1 ? "" : "s", s->unnamed == 1 ? "its row has" : "their rows have",
+				     s->unnamed == 1 ? "its" : "their", s->unnamed == 1 ? "its" : "their");
 	if (s->silent)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-kernel",
 				     "this kernel wrote no final count for the %zu task%s that exited (inherit_stat's "
@@ -191,6 +210,16 @@ void pmc_eng_threads_note(const struct pmc_eng_threads *s, struct pmc_report *re
 				     "event generation on task exit', Dec 2025): all counts are in the first row; the total "
 				     "is exact. Count a running process with -p PID --per-thread instead", s->silent,
 				     s->silent == 1 ? "" : "s");
+	else if (s->stalled)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-stalled",
+				     "rows are missing: in %u of %u run%s or batches the kernel stopped writing the records "
+				     "of exiting tasks part way (the command's own exit never came; tasks exiting at once on "
+				     "several CPUs upset the buffer they all share, and the kernel reports nothing lost): %zu "
+				     "task%s seen had no final count, and the tasks created after that point have no row at all "
+				     "(the kernel does not say how many). Their counts are in the first row, which is therefore "
+				     "more than the command's own; the total is exact. Running the command on one CPU "
+				     "(taskset -c N) avoids it", s->stalled, s->execs, s->execs == 1 ? "" : "s",
+				     s->stalled_seen, s->stalled_seen == 1 ? "" : "s");
 	else if (s->missing)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-running",
 				     "%zu task%s had no final count (still running when the command ended, or its record "

@@ -321,8 +321,8 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
 /* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
  * metric unit. Unsupported events as perf prints them (<not supported>, run time 0, 100.00). pmctool's metrics follow
  * the events as rows of their own, with the first fields empty and the metric in the last two, the way perf prints a
- * metric on a line of its own. Comment lines ('#') say when the report is partial or a run failed; perf scripts skip
- * them. */
+ * metric on a line of its own. Comment lines ('#') say when the report is partial or a run failed, and give every
+ * warning check (as the table does); perf scripts skip them. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
 	bool variance = rep->nruns > 1, rows = false;
@@ -339,6 +339,11 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 	if (rep->runs_failed)
 		fprintf(f, "# %u of %u run%s failed (exit status %d): kept out of the statistics\n", rep->runs_failed,
 			rep->nruns, rep->nruns == 1 ? "" : "s", rep->exit_status);
+	/* Warnings as the table gives them (a number that is not what it seems: --per-thread's first row, ...) */
+	for (size_t i = 0; i < rep->nchecks; i++)
+		if (rep->checks[i].severity != PMC_CHECK_INFO)
+			fprintf(f, "# %s %s: %s\n", rep->checks[i].severity == PMC_CHECK_BAD ? "BAD" : "warn",
+				rep->checks[i].name, rep->checks[i].msg);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;

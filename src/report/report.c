@@ -228,7 +228,12 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 			snprintf(e->reason, sizeof(e->reason),
 				 "time running 0 on %s: the workload did not run on a %s CPU (or its counters were busy)",
 				 pmu, pmu);
-		} else if (e->status == PMC_COUNT_NOT_COUNTED)
+		} else if (e->status == PMC_COUNT_NOT_COUNTED && e->err == EPERM)
+			snprintf(e->reason, sizeof(e->reason),
+				 "the command gains privilege at exec (set-user-ID, set-group-ID, file capabilities or not "
+				 "readable): the kernel stops counting such a task; run it as the file's owner, or count a "
+				 "copy without that bit");
+		else if (e->status == PMC_COUNT_NOT_COUNTED)
 			snprintf(e->reason, sizeof(e->reason),
 				 "opened but never scheduled on a counter (time running 0): the counters were busy");
 		else if (e->status == PMC_COUNT_OK)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 #include "run/launch.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -11,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perf/open.h"
@@ -20,6 +23,19 @@
 #include "util/util.h"
 
 volatile sig_atomic_t pmc_launch_child;
+volatile sig_atomic_t pmc_launch_group;
+volatile sig_atomic_t pmc_launch_ending;
+
+void pmc_launch_signal(int sig)
+{
+	pid_t g = pmc_launch_group, c = pmc_launch_child;
+
+	pmc_launch_ending = sig;
+	if (g > 0)
+		kill(-g, sig);
+	else if (c > 0)
+		kill(c, sig);
+}
 
 /* The open-file limit the workload must get: pmctool's own before it raised it for its counters. */
 static struct rlimit workload_nofile;
@@ -189,6 +205,103 @@ static void stop_guard(int wr, pid_t g)
 	reap_guard(false);
 }
 
+/*
+ * The workload's tree: the processes of the command's group (own_group), and pmctool's children other than the
+ * command and the guards: orphans of the workload, collected as subreaper (a daemon, a grandchild whose parent
+ * died, also when it left the group with setsid). Each living one is sent sig (0: none) and counted; collected
+ * ones that have exited are reaped. The command itself is counted while it runs, reaped only by pmc_launch_reap.
+ */
+static size_t scan_tree(struct pmc_launch *l, int sig)
+{
+	pid_t self = getpid(), pgid = l->own_group ? l->pid : 0;
+	size_t alive = 0;
+	bool group_signalled = false;
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+
+	if (!dir)
+		return 0;
+	while ((d = readdir(dir))) {
+		char path[64], buf[512], *p, state;
+		long pid = strtol(d->d_name, &p, 10), ppid, pgrp;
+		ssize_t n;
+		int fd;
+
+		if (*p || pid <= 0 || pid == l->guard || pid == guard_exiting)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		p = strrchr(buf, ')'); /* the name may hold anything: the fields after it are fixed */
+		if (!p || sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
+			continue;
+		if (!(pgid > 0 && pgrp == pgid) && ppid != self)
+			continue;
+		if (state == 'Z' || state == 'X') {
+			if (ppid == self && pid != l->pid)
+				waitpid((pid_t)pid, NULL, WNOHANG);
+			continue;
+		}
+		alive++;
+		if (!sig)
+			continue;
+		if (pgid > 0 && pgrp == pgid) {
+			if (!group_signalled)
+				kill(-pgid, sig);
+			group_signalled = true;
+		} else {
+			kill((pid_t)pid, sig);
+		}
+	}
+	closedir(dir);
+	return alive;
+}
+
+/* Orphans of the workload that have exited (pmctool is their subreaper): by now pmctool's only other children are
+ * the guards, one system call when there are none. */
+static void reap_orphans(void)
+{
+	pid_t r;
+
+	while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
+		if (r == guard_exiting)
+			guard_exiting = -1;
+}
+
+void pmc_launch_end_tree(struct pmc_launch *l, int sig)
+{
+	struct pmc_launch_error e = { 0 };
+	uint64_t deadline = pmc_now_ns() + PMC_LAUNCH_GRACE_MS * 1000000ull;
+	bool killed = false;
+
+	if (sig && l->pid > 0 && !l->reaped && !l->own_group)
+		kill(l->pid, sig);
+	scan_tree(l, sig);
+	for (;;) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		pmc_launch_reap(l, false, &e);
+		if (!scan_tree(l, 0) && l->reaped)
+			return;
+		if (pmc_now_ns() >= deadline) {
+			if (killed)
+				break; /* SIGKILL did not take them (a process in uninterruptible sleep): give up */
+			if (l->pid > 0 && !l->reaped)
+				kill(l->pid, SIGKILL);
+			scan_tree(l, SIGKILL);
+			killed = true;
+			deadline = pmc_now_ns() + PMC_LAUNCH_GRACE_MS * 1000000ull;
+		}
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* An attr ready to count the child from exec on: leaders start disabled and are enabled by exec. */
 static void prepare_attr(struct perf_event_attr *a, const struct pmc_event *ev, bool leader)
 {
@@ -296,6 +409,17 @@ static void read_batch(const struct pmc_measure_req *req, const int *fds, struct
 	}
 }
 
+void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts)
+{
+	for (size_t i = 0; i < req->n; i++)
+		if (!req->events[i]->cpu_wide && (counts[i].status == PMC_COUNT_OK || counts[i].status == PMC_COUNT_NOT_COUNTED)) {
+			counts[i].status = PMC_COUNT_NOT_COUNTED;
+			counts[i].err = PMC_LAUNCH_PRIVILEGED_ERR;
+		}
+}
+
+static bool subreaper;
+
 /* keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for none. */
 static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err, int keep_fd)
 {
@@ -310,6 +434,9 @@ static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_lau
 	l->go_wr = -1;
 	l->err_rd = -1;
 	l->own_group = !terminal_foreground();
+	/* Orphans of the workload (a child whose parent died, a daemon) come to pmctool, which can then end them */
+	if (!subreaper)
+		subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
 		err->what = PMC_LAUNCH_SYSTEM;
 		err->err = errno;
@@ -333,6 +460,8 @@ static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_lau
 		child_main(argv, go[0], ep[1], parent, l->own_group, keep_fd);
 	}
 	pmc_launch_child = l->pid;
+	if (l->own_group)
+		pmc_launch_group = l->pid;
 	close_fd(&go[0]);
 	close_fd(&ep[1]);
 	l->go_wr = go[1];
@@ -371,9 +500,15 @@ int pmc_launch_reap(struct pmc_launch *l, bool block, struct pmc_launch_error *e
 
 	if (l->reaped)
 		return 1;
-	do
+	do {
 		r = wait4(l->pid, &l->status, block ? 0 : WNOHANG, &l->ru);
-	while (r < 0 && errno == EINTR);
+		/* Interrupted: the command had the signal; it gets a bounded time to go (pmc_launch_end_tree) */
+		if (r < 0 && errno == EINTR && block && pmc_launch_ending) {
+			pmc_launch_end_tree(l, 0);
+			if (l->reaped)
+				return 1;
+		}
+	} while (r < 0 && errno == EINTR);
 	if (r == 0)
 		return 0;
 	if (r < 0 && err->what == PMC_LAUNCH_OK) {
@@ -395,6 +530,11 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
 		pmc_launch_cancel(l);
 		pmc_launch_reap(l, true, err);
 	}
+	if (pmc_launch_ending && l->pid > 0)
+		pmc_launch_end_tree(l, 0); /* what is left of the workload after an interrupt */
+	else
+		reap_orphans();
+	pmc_launch_group = 0;
 	stop_guard(l->guard_wr, l->guard);
 	l->guard_wr = -1;
 	close_fd(&l->go_wr);
@@ -417,6 +557,8 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	struct pmc_launch l;
 	int *fds = NULL;
 	int rc = -1;
+	char why[4200];
+	bool privileged;
 
 	memset(err, 0, sizeof(*err));
 	out->group_err = 0;
@@ -431,6 +573,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	}
 	for (size_t i = 0; i < req->n; i++)
 		fds[i] = -1;
+	privileged = pmc_launch_gains_privilege(argv[0], why, sizeof(why));
 	if (launch_start(argv, &l, err, req->keep_fd_set ? req->keep_fd : -1) < 0) {
 		free(fds);
 		return -1;
@@ -455,6 +598,8 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 		/* Every counter is read before any is closed: closing a leader would detach its group. */
 		if (!out->skipped)
 			read_batch(req, fds, out);
+		if (!out->skipped && privileged)
+			pmc_launch_mark_privileged(req, out->counts);
 		rc = 0;
 	}
 	for (size_t i = 0; i < req->n; i++)

@@ -4,6 +4,7 @@
 #ifndef PMC_RUN_LAUNCH_H
 #define PMC_RUN_LAUNCH_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -57,13 +58,44 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err);
  * the command is given them back before exec. */
 void pmc_launch_keep_limits(void);
 
-/* The pid of the command being measured now (0 when none): signal handlers forward SIGINT/SIGTERM to it. */
+/* The pid of the command being measured now (0 when none). */
 extern volatile sig_atomic_t pmc_launch_child;
+/* Its process group when it has one of its own (not in a terminal's foreground), else 0. */
+extern volatile sig_atomic_t pmc_launch_group;
+/* The signal pmctool was ended with (pmc_launch_signal), 0 before. */
+extern volatile sig_atomic_t pmc_launch_ending;
+
+/* For a SIGINT/SIGTERM handler (async-signal-safe): send sig to the command's process group (to the command alone
+ * when it has none), and remember that pmctool is ending it: from then on every wait for the command is bounded
+ * (pmc_launch_end_tree) and pmc_launch_finish ends what is left of its tree. */
+void pmc_launch_signal(int sig);
+
+/* How long the workload has to go after it was signalled, before SIGKILL (and again after SIGKILL, before giving
+ * up on a process that cannot die). */
+#define PMC_LAUNCH_GRACE_MS 2000
+
+/* End the workload's tree: send sig (0: none; it was sent) to the command's process group (the command alone when
+ * it has none) and to the processes pmctool collected as subreaper (orphans of the workload, setsid'd ones
+ * included), wait until all are gone, at most PMC_LAUNCH_GRACE_MS, then SIGKILL whatever is left of them; the
+ * command is reaped (l->status). A process that another subreaper adopted, or that left the group while its parent
+ * lives on outside the workload, is not found. */
+void pmc_launch_end_tree(struct pmc_launch *l, int sig);
 
 /* Reap the guard process of the last launch, told to exit when that launch finished (it is not waited for there: its
  * exit is off pmctool's path). block false: only when it has exited; else it stays a zombie (never a running
  * process) until the next launch or until this process exits. */
 void pmc_launch_reap_guards(bool block);
+
+/* Whether the kernel will stop counting the command argv0 (found on PATH as execvp finds it) at its exec, because
+ * it gains privilege there (run/privexec.c): set-user-ID or set-group-ID of another owner, file capabilities, or
+ * not readable by the caller; why says which file and how. Only the command itself: a privileged program its
+ * descendants run is not seen. */
+bool pmc_launch_gains_privilege(const char *argv0, char *why, size_t len);
+
+/* A count of the command that the kernel stopped at its privileged exec: NOT_COUNTED with this err. */
+#define PMC_LAUNCH_PRIVILEGED_ERR EPERM
+/* Mark counts[0..req->n) of the command's own events (not CPU-wide ones) so. */
+void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts);
 
 /* Exit status a shell would give for a wait status: the exit code, or 128+signal. */
 int pmc_wait_status_code(int wait_status);

@@ -35,10 +35,13 @@ int pmc_threads_init(struct pmc_threads *th, size_t nev, pid_t tid, const char *
 	return 0;
 }
 
+/* comm may point into th->t itself (a new task takes its creator's name): it is copied before the array moves. */
 static int add_task(struct pmc_threads *th, pid_t pid, pid_t tid, const char *comm)
 {
 	size_t nev = th->nev ? th->nev : 1;
+	char name[PMC_THREADS_COMM_LEN];
 
+	snprintf(name, sizeof(name), "%s", comm);
 	if (th->n == th->cap) {
 		size_t cap = th->cap * 2;
 		struct pmc_thread *t = realloc(th->t, cap * sizeof(*t));
@@ -60,7 +63,7 @@ static int add_task(struct pmc_threads *th, pid_t pid, pid_t tid, const char *co
 	memset(&th->t[th->n], 0, sizeof(th->t[0]));
 	th->t[th->n].pid = pid;
 	th->t[th->n].tid = tid;
-	snprintf(th->t[th->n].comm, sizeof(th->t[0].comm), "%s", comm);
+	memcpy(th->t[th->n].comm, name, sizeof(name));
 	for (size_t i = 0; i < nev; i++)
 		th->counts[th->n * nev + i] = (struct pmc_count){ .status = PMC_COUNT_NOT_COUNTED };
 	return (int)th->n++;
@@ -152,8 +155,10 @@ static void on_comm(struct pmc_threads *th, const unsigned char *r, size_t len)
 	name[n] = '\0';
 	if (k < 0)
 		k = add_task(th, (pid_t)pid, (pid_t)tid, name);
-	if (k >= 0)
+	if (k >= 0) {
 		memcpy(th->t[k].comm, name, n + 1);
+		th->t[k].named = true;
+	}
 }
 
 static void on_record(struct pmc_threads *th, const unsigned char *r, size_t len)
@@ -353,6 +358,20 @@ size_t pmc_threads_kernel_silent(const struct pmc_threads *th)
 	for (size_t k = 1; k < th->n; k++)
 		exited += th->t[k].exited;
 	return exited;
+}
+
+size_t pmc_threads_unnamed(const struct pmc_threads *th)
+{
+	size_t n = 0;
+
+	for (size_t k = 1; k < th->n; k++)
+		n += !th->t[k].forked && !th->t[k].named;
+	return n;
+}
+
+bool pmc_threads_stalled(const struct pmc_threads *th)
+{
+	return th->n > 1 && !th->t[0].exited && !th->lost && !th->corrupt;
 }
 
 void pmc_threads_close(struct pmc_threads *th)

@@ -27,6 +27,7 @@ struct pmc_thread {
 	char comm[PMC_THREADS_COMM_LEN];
 	bool exited;              /* PERF_RECORD_EXIT seen */
 	bool forked;              /* PERF_RECORD_FORK seen (false for the first task) */
+	bool named;               /* PERF_RECORD_COMM seen */
 	unsigned nread;           /* events whose PERF_RECORD_READ arrived */
 };
 
@@ -79,6 +80,18 @@ size_t pmc_threads_split(const struct pmc_threads *th, const struct pmc_count *t
  * event generation on task exit", Dec 2025, set the exiting task's context to TASK_TOMBSTONE before
  * sync_child_event looked at it). 0 otherwise. */
 size_t pmc_threads_kernel_silent(const struct pmc_threads *th);
+
+/* After the command (the first task) has ended: true when it had other tasks and its own PERF_RECORD_EXIT never
+ * arrived, although nothing was lost. The kernel writes the exits of all the command's tasks into the one buffer from whatever CPU each runs on,
+ * and the buffer's position and nesting counters are CPU-local (local_t): tasks exiting at the same time on two CPUs
+ * can leave them so that the kernel stops publishing records (data_head) for the rest of the run, without a
+ * PERF_RECORD_LOST. Every task seen after that point has no final count, and tasks created after it have no row. */
+bool pmc_threads_stalled(const struct pmc_threads *th);
+
+/* Tasks (after the first) known from their final count alone, with neither a PERF_RECORD_FORK nor a PERF_RECORD_COMM:
+ * their names are a guess (the command's). Writers on several CPUs at once can overwrite each other's records in
+ * the shared buffer (see pmc_threads_stalled) without a PERF_RECORD_LOST. */
+size_t pmc_threads_unnamed(const struct pmc_threads *th);
 
 /* Unmap and close what pmc_threads_open opened (the table stays). Accepts a closed table. */
 void pmc_threads_close(struct pmc_threads *th);

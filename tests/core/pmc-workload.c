@@ -13,6 +13,8 @@
  *   thread-calls K   --per-thread's test: thread k (1..K, named calls-k) calls bump() 1000*(k+1) times; thread 1 ends
  *                    before the others start; then the first thread calls it 1000 times
  *   fork-calls N     a child process calls bump() 2*N times, then the parent N times
+ *   many-tasks N     tasks k = 1..N all at once, odd k a thread named mt-k, even k a child process named mc-k, each
+ *                    calling bump() k times; the first thread calls it 7 times (--per-thread with hundreds of tasks)
  * Built without PIE so that bump's address (nm) is its run-time address. */
 #include <fcntl.h>
 #include <pthread.h>
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +87,54 @@ static int thread_calls(long k)
 	for (int i = 0; i < 1000; i++)
 		bump();
 	return 0;
+}
+
+static void calls_named(long k, const char *prefix)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "%s-%ld", prefix, k);
+	prctl(PR_SET_NAME, name);
+	for (long i = 0; i < k; i++)
+		bump();
+}
+
+static void *many_thread(void *arg)
+{
+	calls_named((long)(intptr_t)arg, "mt");
+	return NULL;
+}
+
+static int many_tasks(long n)
+{
+	pthread_t *t = calloc((size_t)n + 1, sizeof(*t));
+	pid_t *c = calloc((size_t)n + 1, sizeof(*c));
+	int st, rc = 0;
+
+	if (!t || !c || n < 1 || n > 100000)
+		return 2;
+	for (long k = 1; k <= n; k++) {
+		if (k % 2) {
+			if (pthread_create(&t[k], NULL, many_thread, (void *)(intptr_t)k))
+				return 1;
+		} else if ((c[k] = fork()) == 0) {
+			calls_named(k, "mc");
+			_exit(0);
+		} else if (c[k] < 0) {
+			return 1;
+		}
+	}
+	for (long k = 1; k <= n; k++) {
+		if (k % 2)
+			rc |= pthread_join(t[k], NULL) != 0;
+		else
+			rc |= waitpid(c[k], &st, 0) != c[k] || !WIFEXITED(st) || WEXITSTATUS(st);
+	}
+	for (int i = 0; i < 7; i++)
+		bump();
+	free(t);
+	free(c);
+	return rc;
 }
 
 static pthread_barrier_t go_barrier;
@@ -194,6 +245,8 @@ int main(int argc, char **argv)
 		return ctl_calls(argv[2]);
 	} else if (!strcmp(argv[1], "thread-calls")) {
 		return thread_calls(n);
+	} else if (!strcmp(argv[1], "many-tasks")) {
+		return many_tasks(n);
 	} else if (!strcmp(argv[1], "fork-calls")) {
 		pid_t pid = fork();
 		int st;

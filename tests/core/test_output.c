@@ -364,6 +364,50 @@ static void test_report_keeps_failed_and_interrupted_runs_out_of_the_statistics(
 	pmc_report_fini(&rep);
 }
 
+/* Issue 22 item 4: --per-thread where the kernel wrote no per-task counts gives one thread row holding the whole
+ * count; the warning that says so (and every other warning) is in every format, -x included (as a '#' line). */
+static void test_every_format_carries_the_per_thread_warning_beside_a_row_holding_the_total(void **s)
+{
+	static struct pmc_sample all[1] = { { 0, 0, { 6000, 10, 10, PMC_COUNT_OK, 0, 0 } } };
+	static struct pmc_sample row[1] = { { 0, 0, { 6000, 10, 10, PMC_COUNT_OK, 0, 0 } } };
+	static const enum pmc_output_format fmts[] = { PMC_OUTPUT_TABLE, PMC_OUTPUT_SEP, PMC_OUTPUT_CSV,
+						       PMC_OUTPUT_JSON };
+	struct pmc_report_event evs[2];
+	struct pmc_report rep;
+
+	(void)s;
+	memset(&rep, 0, sizeof(rep));
+	memset(evs, 0, sizeof(evs));
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(evs[i].ev.name, sizeof(evs[i].ev.name), "instructions:u");
+		evs[i].samples = i ? row : all;
+		evs[i].nsamples = 1;
+	}
+	evs[1].scope.kind = PMC_ROW_THREAD;
+	evs[1].scope.pid = evs[1].scope.tid = 42;
+	snprintf(evs[1].scope.comm, sizeof(evs[1].scope.comm), "prog");
+	snprintf(evs[1].scope.label, sizeof(evs[1].scope.label), "prog-42");
+	rep.events = evs;
+	rep.nevents = 2;
+	rep.nruns = rep.nbatches = 1;
+	pmc_report_summarize(&rep);
+	pmc_report_add_check(&rep, PMC_CHECK_WARN, "per-thread-kernel", "this kernel wrote no final count for the 2 tasks");
+	pmc_report_add_check(&rep, PMC_CHECK_INFO, "per-thread", "1 task");
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		char *out = render(&rep, fmts[i]);
+
+		if (!strstr(out, "per-thread-kernel") || !strstr(out, "no final count for the 2 tasks") ||
+		    !strstr(out, "prog-42"))
+			fail_msg("format %d has the row without its warning:\n%s", (int)fmts[i], out);
+		if (fmts[i] == PMC_OUTPUT_SEP && (!strstr(out, "# warn per-thread-kernel: ") || strstr(out, "# info")))
+			fail_msg("-x: the warning is a '#' line, info checks are left out:\n%s", out);
+		free(out);
+	}
+	rep.events = NULL;
+	rep.nevents = 0;
+	pmc_report_fini(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -377,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_output_table_aligns_long_names_and_prints_each_reason_once),
 		cmocka_unit_test(test_output_tiny_metrics_show_their_value_in_every_format),
 		cmocka_unit_test(test_report_keeps_failed_and_interrupted_runs_out_of_the_statistics),
+		cmocka_unit_test(test_every_format_carries_the_per_thread_warning_beside_a_row_holding_the_total),
 	};
 	char root[4096];
 

@@ -117,9 +117,10 @@ kill -INT $pp
 set +e; wait $pp; rc=$?; set -e
 [ $rc -eq 130 ] || { cat "$TMP/i.err" >&2; fail "Ctrl-C: exit status $rc, expected 130"; }
 # Threads killed by the signal sometimes leave no final count in the buffer (about 2 runs in 30 here, on 6.18; seen
-# in CI): then their time stays in the command's row and per-thread-running says so. Either way nothing is lost:
+# in CI: threads ending at once on two CPUs can stop the kernel's buffer, see test_stat_per_thread_many): then their
+# time stays in the command's row and per-thread-running or per-thread-stalled says so. Either way nothing is lost:
 # the rows sum to the total.
-check "$TMP/i.json" "d['partial'] and sum(means('task-clock')) == ev('task-clock') and (len(rows('task-clock')) == 3 or (len(rows('task-clock')) == 1 and 'per-thread-running' in checks))" "partial report with a row per thread (or the one row and the reason)"
+check "$TMP/i.json" "d['partial'] and sum(means('task-clock')) == ev('task-clock') and (len(rows('task-clock')) == 3 or (len(rows('task-clock')) < 3 and ('per-thread-running' in checks or 'per-thread-stalled' in checks)))" "partial report with a row per thread (or the one row and the reason)"
 ok "Ctrl-C: partial report, three rows"
 
 # 8. Errors.

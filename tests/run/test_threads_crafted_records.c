@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -167,6 +168,7 @@ static void test_crafted_lost_unknown_and_foreign_records_are_counted_not_taken(
 	assert_int_equal(th.t[1].tid, 102);
 	assert_int_equal(th.t[2].tid, 103);
 	assert_int_equal(pmc_threads_split(&th, total, rows), 2); /* 102 lacks both, 103 lacks event 1 */
+	assert_int_equal(pmc_threads_unnamed(&th), 1);            /* 103: neither FORK nor COMM, its name a guess */
 	assert_int_equal(rows[0].value, 30);
 	assert_int_equal(rows[2].status, PMC_COUNT_NOT_COUNTED);
 	assert_int_equal(rows[4].value, 20);
@@ -274,6 +276,42 @@ static void test_random_crafted_bytes_never_read_outside_the_buffer(void **state
 	}
 }
 
+/* Issue 28 item 7: a new task takes its creator's name, and the table grows (16, 32, ...): with hundreds of tasks
+ * the name must come from the creator's entry as it is after the table moved, never from freed memory (the ASan
+ * build fails here when it does). Threads and child processes, each created by the one before, some renamed. */
+static void test_hundreds_of_crafted_tasks_each_keep_their_creators_or_own_name(void **state)
+{
+	enum { TASKS = 600 };
+	struct pmc_threads th;
+	struct ring r = { .size = 4096 };
+	uint64_t tail = 0;
+	char want[TASKS + 1][16];
+
+	(void)state;
+	table(&th);
+	snprintf(want[0], sizeof(want[0]), "main");
+	for (uint32_t k = 1; k <= TASKS; k++) {
+		uint32_t tid = 1000 + k, ptid = k == 1 ? 100 : tid - 1;
+		uint32_t pid = k % 3 ? 100 : tid; /* every third is a child process */
+
+		rec_task(&r, true, pid, tid, ptid);
+		if (k % 5 == 0) {
+			snprintf(want[k], sizeof(want[k]), "task-%u", k);
+			rec_comm(&r, pid, tid, want[k]);
+		} else {
+			memcpy(want[k], want[k - 1], sizeof(want[k]));
+		}
+		feed(&th, &r, &tail); /* the ring holds a few records only */
+	}
+	assert_int_equal(th.n, TASKS + 1);
+	assert_false(th.nomem);
+	for (size_t k = 0; k <= TASKS; k++)
+		if (strcmp(th.t[k].comm, want[k]) != 0 || (k && th.t[k].tid != (pid_t)(1000 + k)))
+			fail_msg("task %zu: name '%.16s' tid %d, expected '%s' tid %zu", k, th.t[k].comm, th.t[k].tid, want[k],
+				 k ? 1000 + k : 100);
+	pmc_threads_fini(&th);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_crafted_exits_without_any_read_record_say_the_kernel_writes_none),
 		cmocka_unit_test(test_crafted_sizes_that_cannot_be_stop_the_reading_without_reading_outside),
 		cmocka_unit_test(test_random_crafted_bytes_never_read_outside_the_buffer),
+		cmocka_unit_test(test_hundreds_of_crafted_tasks_each_keep_their_creators_or_own_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -184,7 +184,7 @@ static void csv_metric(FILE *f, const char *record, const struct pmc_metric_valu
 		rec_num(&r, F_VALUE, m->value);
 	r.f[F_UNIT] = m->unit;
 	r.f[F_STATUS] = m->valid ? "ok" : "n/a";
-	r.f[F_REASON] = m->valid ? "" : m->reason;
+	r.f[F_REASON] = m->reason; /* n/a: why; ok: "" or which events it used ("over instructions:u, cycles:u") */
 	r.f[F_REGION] = region;
 	r.f[F_THREAD] = region ? "all" : NULL;
 	csv_row(f, r.f, CSV_NFIELDS);

@@ -75,6 +75,7 @@ static void describe_workload(const struct pmc_engine_opts *o, struct pmc_report
 static void add_checks(struct pmc_report *rep)
 {
 	size_t hw_enoent = 0, user_only = 0;
+	char note[512];
 
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
@@ -86,6 +87,8 @@ static void add_checks(struct pmc_report *rep)
 				break;
 			}
 	}
+	if (pmc_report_runs_note(rep, note, sizeof(note)))
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "runs", "%s", note);
 	if (rep->partial)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
@@ -125,14 +128,28 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 	if (scoped)
 		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_args, rep);
 	add_checks(rep);
+	/* Interrupted: pmctool exits 128 + the signal (pmc_engine_status), and the report's status says the same. */
+	if (pmc_eng_interrupted) {
+		rep->exit_status = 128 + pmc_eng_interrupted;
+		rep->term_signal = pmc_eng_interrupted;
+	}
 	return rc;
 }
 
+/* Whether some event counted, or was counting while its task never ran (time enabled 0: a sleeping process was
+ * measured, and nothing happened in it): either is a measurement, not a failure to count. */
 static bool counted_anything(const struct pmc_report *rep)
 {
-	for (size_t i = 0; i < rep->nevents; i++)
-		if (rep->events[i].status == PMC_COUNT_OK)
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+
+		if (e->status == PMC_COUNT_OK)
 			return true;
+		for (size_t s = 0; s < e->nsamples; s++)
+			if (e->samples[s].count.status == PMC_COUNT_NOT_COUNTED && !e->samples[s].count.enabled &&
+			    !e->samples[s].count.err)
+				return true;
+	}
 	return false;
 }
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -143,15 +144,6 @@ static void fold(struct scope_run *x, const struct pmc_count *per, struct pmc_co
 		}
 }
 
-/* A task counter whose time enabled did not advance while it was enabled: the task never ran, so nothing happened
- * in it (a measured 0, not a counter that never got on the PMU). */
-static void idle_task_is_zero(const struct scope_run *x, struct pmc_count *c, size_t k, bool enabled)
-{
-	if (enabled && x->st->t[k / x->req.n].pid > 0 && c->status == PMC_COUNT_NOT_COUNTED && !c->err &&
-	    c->enabled == 0 && c->value == 0)
-		c->status = PMC_COUNT_OK;
-}
-
 static bool counts_in(const struct scope_run *x, size_t pos)
 {
 	return !x->rotate || !x->active || x->active[pos];
@@ -210,7 +202,6 @@ static int on_tick(void *ctx, unsigned n, bool last)
 			delta[k].running = c->running - p->running;
 			delta[k].status = delta[k].running ? PMC_COUNT_OK : PMC_COUNT_NOT_COUNTED;
 			x->prev[k] = *c;
-			idle_task_is_zero(x, &delta[k], k, x->enabled && counts_in(x, k % x->req.n));
 		}
 		if (x->rotate && counts_in(x, k % x->req.n))
 			scope_count_add(&x->acc[k], &delta[k]);
@@ -429,9 +420,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		pmc_launch_reap(&l, true, &le);
 	}
 	pmc_scope_enable(&x->sc, false, NULL);
+	/* A task that never ran while counted (time enabled 0) stays <not counted>: nothing was measured in it. */
 	pmc_scope_read(&x->sc);
-	for (size_t k = 0; k < nc; k++)
-		idle_task_is_zero(x, &x->sc.counts[k], k, x->ever && counts_in(x, k % x->req.n));
 	if (r < 0) {
 		pmc_diag_error("waiting failed: %s", strerror(-r));
 		rc = PMC_EXIT_INTERNAL;
@@ -446,8 +436,10 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	if (!rc && x->thr && pmc_eng_threads_push(x->thr, x->se, x->rep, x->idx, x->run, x->batch))
 		rc = PMC_EXIT_INTERNAL;
 	if (!rc) {
+		/* user/sys time only for a command pmctool launched: attached tasks and CPUs have no rusage (NAN:
+		 * null in JSON, empty in CSV, no line in the table), never a 0 that reads as measured. */
 		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = pmc_eng_interrupted != 0,
-					     .wall_ns = (double)ss.elapsed_ns };
+					     .wall_ns = (double)ss.elapsed_ns, .user_s = NAN, .sys_s = NAN };
 		if (command && !stopped) {
 			e.exit_status = pmc_wait_status_code(l.status);
 			e.signal = WIFSIGNALED(l.status) ? WTERMSIG(l.status) : 0;

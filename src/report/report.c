@@ -107,6 +107,53 @@ static void summarize_runs(struct pmc_report *rep)
 	}
 }
 
+/* One statement of which runs failed or were cut short and what the numbers are over, for every format (issue 22
+ * item 8): the rule is pmc_report_summarize's (failed runs are kept out while any run succeeded; when none did, the
+ * numbers are the failed runs', and this says so). */
+bool pmc_report_runs_note(const struct pmc_report *rep, char *buf, size_t len)
+{
+	const char *over = rep->stats_over ? rep->stats_over : "runs";
+	unsigned bad = rep->runs_failed + rep->runs_partial, shown = 0;
+	size_t used;
+
+	buf[0] = '\0';
+	if (!bad || !len)
+		return false;
+	used = (size_t)snprintf(buf, len, "%u of %u run%s %s", bad, rep->nruns, rep->nruns == 1 ? "" : "s",
+				!rep->runs_partial ? "failed" : !rep->runs_failed ? "interrupted" : "failed or interrupted");
+	for (size_t i = 0; i < rep->nexecs && shown < 4 && used < len; i++) {
+		const struct pmc_report_exec *x = &rep->execs[i];
+		int n;
+
+		if (!x->exit_status && !x->interrupted)
+			continue;
+		if (x->interrupted)
+			n = snprintf(buf + used, len - used, "%srun %u interrupted", shown ? "; " : " (", x->run + 1);
+		else if (x->signal)
+			n = snprintf(buf + used, len - used, "%srun %u killed by signal %d", shown ? "; " : " (", x->run + 1,
+				     x->signal);
+		else
+			n = snprintf(buf + used, len - used, "%srun %u exited %d", shown ? "; " : " (", x->run + 1,
+				     x->exit_status);
+		used += (size_t)n;
+		shown++;
+	}
+	if (shown && used < len)
+		used += (size_t)snprintf(buf + used, len - used, ")");
+	if (used >= len)
+		return true;
+	if (rep->runs_used && rep->runs_used < rep->nruns && !strcmp(over, "ok runs"))
+		snprintf(buf + used, len - used, ": kept out; the numbers are over the %u ok run%s", rep->runs_used,
+			 rep->runs_used == 1 ? "" : "s");
+	else if (rep->runs_used && rep->runs_used < rep->nruns)
+		snprintf(buf + used, len - used, ": the numbers are over the %u %.*s run%s", rep->runs_used,
+			 (int)strcspn(over, " "), over, rep->runs_used == 1 ? "" : "s");
+	else
+		snprintf(buf + used, len - used, ": no run %s, so the numbers shown are %s",
+			 rep->runs_failed ? "succeeded" : "completed", rep->runs_used == 1 ? "that run's" : "those runs'");
+	return true;
+}
+
 double pmc_report_sem(const struct pmc_report_event *e)
 {
 	return e->nok > 1 ? e->stddev / sqrt((double)e->nok) : 0;
@@ -179,6 +226,7 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 	double *vals;
 	size_t n = 0;
 	double sum = 0, minrun = 100.0;
+	bool idle = false; /* a sample not counted because its time enabled is 0: the task did not run while counted */
 
 	e->nok = 0;
 	e->mean = e->median = e->stddev = e->min = e->max = 0;
@@ -206,6 +254,7 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 		if (!pmc_report_run_used(rep, e->samples[i].run))
 			continue;
 		if (c->status != PMC_COUNT_OK) {
+			idle |= c->status == PMC_COUNT_NOT_COUNTED && c->enabled == 0 && !c->err;
 			if (e->status != PMC_COUNT_OK && c->status == PMC_COUNT_NOT_SUPPORTED) {
 				e->status = c->status;
 				e->err = c->err;
@@ -228,7 +277,11 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 			snprintf(e->reason, sizeof(e->reason),
 				 "time running 0 on %s: the workload did not run on a %s CPU (or its counters were busy)",
 				 pmu, pmu);
-		} else if (e->status == PMC_COUNT_NOT_COUNTED)
+		} else if (e->status == PMC_COUNT_NOT_COUNTED && idle)
+			snprintf(e->reason, sizeof(e->reason),
+				 "time enabled 0: the task did not run while counting was on (a sleeping process, or "
+				 "counting never started before it ended)");
+		else if (e->status == PMC_COUNT_NOT_COUNTED)
 			snprintf(e->reason, sizeof(e->reason),
 				 "opened but never scheduled on a counter (time running 0): the counters were busy");
 		else if (e->status == PMC_COUNT_OK)

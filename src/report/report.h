@@ -220,6 +220,11 @@ int pmc_report_add_check(struct pmc_report *rep, enum pmc_check_severity sev, co
 /* The standard error of an event's mean, stddev / sqrt(n): what perf stat -r prints as "+-". 0 when n < 2. */
 double pmc_report_sem(const struct pmc_report_event *e);
 
+/* After pmc_report_summarize: when a run failed or was interrupted, one sentence for every format saying which and
+ * what the numbers are over ("1 of 1 run failed (run 1 exited 1): no run succeeded, so the numbers shown are that
+ * run's"), and true; else "" and false. */
+bool pmc_report_runs_note(const struct pmc_report *rep, char *buf, size_t len);
+
 /* Append an execution. 0 or -ENOMEM. */
 int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x);
 /* The state of run r (0-based) after pmc_report_summarize(); PMC_RUN_OK when there are no execs. */

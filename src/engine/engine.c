@@ -89,6 +89,8 @@ static void add_checks(struct pmc_report *rep)
 	}
 	if (pmc_report_runs_note(rep, note, sizeof(note)))
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "runs", "%s", note);
+	if (pmc_report_counting_note(rep, note, sizeof(note)))
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "counting-paused", "%s", note);
 	if (rep->partial)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
@@ -119,7 +121,11 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 	if (rc && !rep->nruns)
 		return rc;
 	pmc_report_summarize(rep);
-	pmc_report_set_const(rep, "SECONDS", rep->wall_ns_mean / 1e9);
+	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
+	pmc_report_set_const(rep, "SECONDS", pmc_report_counting_ns(rep) / 1e9);
+	if (pmc_report_paused(rep) && pmc_report_counting_ns(rep) <= 0)
+		snprintf(rep->wall_unresolved, sizeof(rep->wall_unresolved), "counting never started: the command "
+			 "ended before -D's delay or --control's 'enable'");
 	if (o->k)
 		pmc_eng_kernel_metrics(rep);
 	pmc_eng_metrics_apply(se, metrics, o->nmetric_args, rep);

@@ -37,6 +37,8 @@ struct scope_run {
 	struct pmc_count *acc;     /* rotate: per (target, event) what its intervals counted */
 	uint64_t t_start, last_ns; /* counting started; the last tick */
 	bool enabled, ever;        /* the counters run now; they ran at some point */
+	uint64_t on_since, on_ns;  /* -D, --control: when counting last started, how long it has been on before that */
+	uint64_t first_on;         /* when counting first started (0: never) */
 	struct pmc_eng_threads *thr;  /* --per-thread of a launched command, else NULL */
 	int err;
 };
@@ -245,10 +247,30 @@ out:
 static void on_enable(void *ctx, bool on)
 {
 	struct scope_run *x = ctx;
+	uint64_t now = pmc_now_ns();
 
 	pmc_scope_enable(&x->sc, on, on && x->rotate ? x->active : NULL);
+	if (on && !x->enabled)
+		x->on_since = now;
+	else if (!on && x->enabled)
+		x->on_ns += now - x->on_since;
+	if (on && !x->first_on)
+		x->first_on = now;
 	x->enabled = on;
 	x->ever |= on;
+}
+
+/* How long counting was on, and before it first started, over a session of elapsed ns from x->t_start. */
+static void counting_times(struct scope_run *x, uint64_t elapsed, struct pmc_report_exec *e)
+{
+	uint64_t end = x->t_start + elapsed, on = x->on_ns, delay;
+
+	if (x->enabled)
+		on += end > x->on_since ? end - x->on_since : 0;
+	delay = x->first_on > x->t_start ? PMC_MIN(x->first_on, end) - x->t_start : x->first_on ? 0 : elapsed;
+	e->counting_ns = (double)PMC_MIN(on, elapsed);
+	e->delayed_ns = (double)delay;
+	e->disabled_ns = elapsed > on + delay ? (double)(elapsed - on - delay) : 0;
 }
 
 /* The final counts of one batch run into the report: the total and every row, as samples of (run, batch). */
@@ -407,6 +429,9 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.drain_ctx = x->thr;
 	ss.ctx = x;
 	x->t_start = x->last_ns = command ? l.t0 : pmc_now_ns();
+	x->on_ns = x->first_on = 0;
+	if (x->enabled) /* on from the start: enable_on_exec, or enabled before the command was released */
+		x->on_since = x->first_on = x->t_start;
 	r = pmc_session_run(&ss);
 	if (command) {
 		/* Counting ends with the command; a session ended otherwise (timeout, signal, 'stop') takes it down. */
@@ -440,6 +465,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		 * null in JSON, empty in CSV, no line in the table), never a 0 that reads as measured. */
 		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = pmc_eng_interrupted != 0,
 					     .wall_ns = (double)ss.elapsed_ns, .user_s = NAN, .sys_s = NAN };
+		counting_times(x, ss.elapsed_ns, &e);
 		if (command && !stopped) {
 			e.exit_status = pmc_wait_status_code(l.status);
 			e.signal = WIFSIGNALED(l.status) ? WTERMSIG(l.status) : 0;

@@ -343,6 +343,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		fprintf(f, "# partial: interrupted, counts so far\n");
 	if (pmc_report_runs_note(rep, note, sizeof(note)))
 		fprintf(f, "# %s\n", note);
+	if (pmc_report_counting_note(rep, note, sizeof(note)))
+		fprintf(f, "# %s\n", note);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;

@@ -304,12 +304,13 @@ static void print_checks(FILE *f, const struct pmc_report *rep)
 	size_t n = 0;
 
 	for (size_t i = 0; i < rep->nchecks; i++)
-		n += strcmp(rep->checks[i].name, "runs") != 0;
+		n += strcmp(rep->checks[i].name, "runs") != 0 && strcmp(rep->checks[i].name, "counting-paused") != 0;
 	if (!n)
 		return;
 	fprintf(f, "\n Checks:\n");
 	for (size_t i = 0; i < rep->nchecks; i++)
-		if (strcmp(rep->checks[i].name, "runs")) /* printed as the Runs line, under the events */
+		/* runs: the Runs line under the events; counting-paused: the time lines at the end */
+		if (strcmp(rep->checks[i].name, "runs") && strcmp(rep->checks[i].name, "counting-paused"))
 			fprintf(f, "  [%s] %s: %s\n", severity_tag(rep->checks[i].severity), rep->checks[i].name,
 				rep->checks[i].msg);
 }
@@ -334,7 +335,12 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 	print_metrics(f, rep, w);
 	pmc_output_regions_table(f, rep);
 	print_checks(f, rep);
-	fprintf(f, "\n  %20.9f seconds time elapsed", rep->wall_ns_mean / 1e9);
+	/* As perf: the time elapsed is the time counting was on; with -D / --control the whole run's follows. */
+	fprintf(f, "\n  %20.9f seconds time elapsed%s", pmc_report_counting_ns(rep) / 1e9,
+		pmc_report_paused(rep) ? " while counting" : "");
+	if (pmc_report_paused(rep))
+		fprintf(f, "\n  %20.9f seconds time elapsed in all: counting was delayed %.6f s, off %.6f s",
+			rep->wall_ns_mean / 1e9, rep->delayed_ns_mean / 1e9, rep->disabled_ns_mean / 1e9);
 	if (rep->wall_ns_max > rep->wall_ns_min && rep->wall_ns_mean > 0)
 		fprintf(f, "  (min %.9f, max %.9f)", rep->wall_ns_min / 1e9, rep->wall_ns_max / 1e9);
 	fputc('\n', f);

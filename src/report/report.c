@@ -84,6 +84,7 @@ static void summarize_runs(struct pmc_report *rep)
 	want = rep->runs_ok ? PMC_RUN_OK : rep->runs_failed ? PMC_RUN_FAILED : PMC_RUN_PARTIAL;
 	rep->stats_over = want == PMC_RUN_OK ? "ok runs" : want == PMC_RUN_FAILED ? "failed runs" : "partial runs";
 	rep->wall_ns_mean = rep->user_s = rep->sys_s = rep->wall_ns_min = rep->wall_ns_max = 0;
+	rep->counting_ns_mean = rep->delayed_ns_mean = rep->disabled_ns_mean = 0;
 	for (unsigned r = 0; r < nruns; r++)
 		if (rep->run_state[r] == want) {
 			rep->run_state[r] |= RUN_USED;
@@ -96,6 +97,9 @@ static void summarize_runs(struct pmc_report *rep)
 		rep->wall_ns_mean += x->wall_ns;
 		rep->user_s += x->user_s;
 		rep->sys_s += x->sys_s;
+		rep->counting_ns_mean += pmc_report_exec_counting_ns(x);
+		rep->delayed_ns_mean += x->delayed_ns;
+		rep->disabled_ns_mean += x->disabled_ns;
 		rep->wall_ns_min = n == 0 || x->wall_ns < rep->wall_ns_min ? x->wall_ns : rep->wall_ns_min;
 		rep->wall_ns_max = x->wall_ns > rep->wall_ns_max ? x->wall_ns : rep->wall_ns_max;
 		n++;
@@ -104,7 +108,48 @@ static void summarize_runs(struct pmc_report *rep)
 		rep->wall_ns_mean /= n;
 		rep->user_s /= n;
 		rep->sys_s /= n;
+		rep->counting_ns_mean /= n;
+		rep->delayed_ns_mean /= n;
+		rep->disabled_ns_mean /= n;
 	}
+	if (rep->delayed_ns_mean + rep->disabled_ns_mean <= 0)
+		rep->counting_ns_mean = rep->delayed_ns_mean = rep->disabled_ns_mean = 0;
+}
+
+double pmc_report_exec_counting_ns(const struct pmc_report_exec *x)
+{
+	return x->delayed_ns + x->disabled_ns > 0 ? x->counting_ns : x->wall_ns;
+}
+
+bool pmc_report_paused(const struct pmc_report *rep)
+{
+	return rep->delayed_ns_mean + rep->disabled_ns_mean > 0;
+}
+
+double pmc_report_counting_ns(const struct pmc_report *rep)
+{
+	return pmc_report_paused(rep) ? rep->counting_ns_mean : rep->wall_ns_mean;
+}
+
+bool pmc_report_counting_note(const struct pmc_report *rep, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!pmc_report_paused(rep) || !len)
+		return false;
+	used += (size_t)snprintf(buf, len, "counting was");
+	if (rep->delayed_ns_mean > 0 && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " delayed %.1f ms (-D, or --control until 'enable')",
+					 rep->delayed_ns_mean / 1e6);
+	if (rep->disabled_ns_mean > 0 && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%s off %.1f ms after it started ('disable' on "
+					 "--control)", rep->delayed_ns_mean > 0 ? " and" : "", rep->disabled_ns_mean / 1e6);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s: the counts and the time metrics (SECONDS, CPUs) are over the %.6f s "
+			 "it was on, of %.6f s elapsed", rep->nruns > 1 ? " per run on average" : "",
+			 rep->counting_ns_mean / 1e9, rep->wall_ns_mean / 1e9);
+	return true;
 }
 
 /* One statement of which runs failed or were cut short and what the numbers are over, for every format (issue 22

@@ -71,11 +71,32 @@ static void describe_workload(const struct pmc_engine_opts *o, struct pmc_report
 					*a);
 }
 
+/* "counted here: task-clock, page-faults and 2 more" or "none of them was counted here": the report's counted totals. */
+void pmc_eng_counted_list(const struct pmc_report *rep, char *buf, size_t len)
+{
+	size_t used = 0, n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < rep->nevents && used < len; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+
+		if (e->status != PMC_COUNT_OK || e->scope.kind != PMC_ROW_ALL)
+			continue;
+		if (n++ < 4)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n > 1 ? ", " : "counted here: ",
+						 e->ev.name);
+	}
+	if (n > 4 && used < len)
+		snprintf(buf + used, len - used, " and %zu more", n - 4);
+	else if (!n)
+		snprintf(buf, len, "none of them was counted here");
+}
+
 /* Whole-report notes that only the whole measurement can see: interrupted, hardware counting missing, user-only. */
 static void add_checks(struct pmc_report *rep)
 {
 	size_t hw_enoent = 0, user_only = 0;
-	char note[512];
+	char note[512], counted[200];
 
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
@@ -97,12 +118,15 @@ static void add_checks(struct pmc_report *rep)
 				     "never ran are <not run>", pmc_eng_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
 	 * and that event's reason says so. */
-	if (hw_enoent && !pmc_inventory_has_core_pmu())
+	if (hw_enoent && !pmc_inventory_has_core_pmu()) {
+		/* What was counted without it, from the report, never a list of what might have been. */
+		pmc_eng_counted_list(rep, counted, sizeof(counted));
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
-				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints were counted. "
-				     "'pmctool info' explains",
-				     hw_enoent, hw_enoent == 1 ? " is" : "s are");
+				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints work without it "
+				     "(%s). 'pmctool info' explains",
+				     hw_enoent, hw_enoent == 1 ? " is" : "s are", counted);
+	}
 	if (user_only)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "user-only",
 				     "%zu event%s counted in user mode only: kernel.perf_event_paranoid forbids kernel "

@@ -74,10 +74,18 @@ int pmc_perf_probe_user_counting(void)
 int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned opts,
 			   unsigned *ret_count_flags)
 {
-	int fd = pmc_perf_open(a, pid, cpu, group_fd, 0);
+	int fd;
 
+	/* Counted in the scheduler, in kernel mode: in user mode only they can never count (0 would read as measured). */
+	if (pmc_perf_kernel_side_only(a) && a->exclude_kernel)
+		return -EOPNOTSUPP;
+	fd = pmc_perf_open(a, pid, cpu, group_fd, 0);
 	if (fd != -EACCES && fd != -EPERM)
 		return fd;
+	if (pmc_perf_kernel_side_only(a)) {
+		*ret_count_flags |= PMC_COUNT_KERNEL_DENIED; /* no user-only retry: it would count nothing */
+		return fd;
+	}
 	if (a->exclude_user && !a->exclude_kernel) {
 		/* perf's evsel__fallback guard: excluding the kernel too would leave nothing to count. */
 		*ret_count_flags |= PMC_COUNT_KERNEL_DENIED;

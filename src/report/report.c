@@ -313,7 +313,13 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 			minrun = pct;
 	}
 	if (n == 0) {
-		if (e->status == PMC_COUNT_NOT_SUPPORTED)
+		if (e->status == PMC_COUNT_NOT_SUPPORTED && (e->ev.flags & PMC_EVF_TSC) &&
+		    (e->err == EACCES || e->err == EPERM))
+			/* the msr PMU refuses every exclude bit: :u is no way out for it */
+			snprintf(e->reason, sizeof(e->reason), "not permitted by kernel.perf_event_paranoid: the msr PMU "
+				 "counts only with kernel mode included (it refuses :u and every exclude bit), which needs "
+				 "kernel.perf_event_paranoid <= 1 or CAP_PERFMON");
+		else if (e->status == PMC_COUNT_NOT_SUPPORTED)
 			snprintf(e->reason, sizeof(e->reason), "%s",
 				 pmc_perf_event_reason(e->err, &e->ev.attr, !!(e->ev.flags & PMC_EVF_HARDWARE)));
 		else if (e->status == PMC_COUNT_NOT_COUNTED && e->ev.core_pmu) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 22 items 5-8: what a report says about time, runs and exit status is the same in every format and true.
+# Issue 22 items 5-8 and 11: what a report says about time, runs and exit status is the same in every format and true.
 #  5. -D / --control: the time metrics are over the time counting was on, and every format says it was delayed or off
 #     and for how long.
 #  6. user/sys time exists only for a command pmctool launched: null (no table line) for -a.
@@ -88,3 +88,13 @@ expect_out "^check,runs,.*$want" "CSV"
 run_pmc stat --json -o - -e task-clock -- false
 json "$TMP/out" "[c['message'] for c in d['checks'] if c['name'] == 'runs'][0]" | grep -qE "^$want" || fail "JSON runs check"
 ok "a failing run: the same sentence in the table, -x, CSV and JSON"
+
+# 11. context-switches and cpu-migrations count in the scheduler, in kernel mode: with :u they can never count, so they
+# are <not supported> with the reason (before: a 0 that read as measured); without :u they count.
+run_pmc stat -e context-switches:u,cpu-migrations:u,context-switches -- "$W" spin 20
+expect_rc 0 "context-switches:u"
+expect_err "<not supported> +context-switches:u" "context-switches:u is not counted"
+expect_err "<not supported> +cpu-migrations:u" "cpu-migrations:u is not counted"
+expect_err "in user mode only \(:u\) it can never count" "the reason says why"
+expect_err "^ +[0-9,]+ +context-switches " "context-switches without :u counts"
+ok "context-switches:u and cpu-migrations:u: <not supported> with the reason"

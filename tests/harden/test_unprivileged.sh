@@ -37,12 +37,28 @@ elif [ "$paranoid" -ge 3 ]; then
 elif [ "$paranoid" -eq 2 ]; then
 	expect_rc 0 "paranoid 2: user-mode counting works"
 	expect_err "[0-9.]+ msec +task-clock" "task-clock counted"
-	expect_err "user-only: 3 events counted in user mode only: kernel.perf_event_paranoid" "the user-only note"
+	expect_err "user-only: 2 events counted in user mode only: kernel.perf_event_paranoid" "the user-only note"
+	# Issue 22 item 11: context-switches counts in the scheduler, in kernel mode: user-only it can never count, so
+	# it is <not supported> with the reason, never a 0 marked "user only".
+	expect_err "<not supported> +context-switches" "context-switches is not counted user-only"
+	expect_err "the scheduler counts it in kernel mode" "context-switches says why"
 	expect_err "user only" "each user-only count is marked"
 	run_nobody stat --csv -o - -e task-clock -- true
 	expect_rc 0 "paranoid 2, CSV"
 	expect_out "user mode only" "the CSV row says user mode only"
-	ok "paranoid 2: user-only counting with a note"
+	# msr/tsc/ refuses every exclude bit: the note must not advise :u; and the no-PMU check names only what was
+	# counted (before: "software events, msr/tsc/ and breakpoints were counted" with none of them counted).
+	run_nobody stat -e msr/tsc/,instructions,cpu-migrations -- true
+	if grep -q "<not supported> *msr/tsc/" "$TMP/err"; then
+		grep "note" "$TMP/err" | grep "msr PMU" | grep -vq ":u$\|with :u" || { cat "$TMP/err"; fail "the msr/tsc/ note advises :u"; }
+	fi
+	expect_err "<not supported> +cpu-migrations" "cpu-migrations is not counted user-only"
+	if grep -q "no-hardware-pmu" "$TMP/err"; then
+		! grep "no-hardware-pmu" "$TMP/err" | grep -q "were counted" || { cat "$TMP/err"; fail "no-hardware-pmu claims counts"; }
+		grep "no-hardware-pmu" "$TMP/err" | grep -q "none of them was counted here" ||
+			{ cat "$TMP/err"; fail "no-hardware-pmu does not say nothing else was counted"; }
+	fi
+	ok "paranoid 2: user-only counting with a note; context-switches/cpu-migrations not supported user-only"
 else
 	expect_rc 0 "paranoid $paranoid: counting works"
 	! grep -q "user-only" "$TMP/err" || fail "paranoid $paranoid: kernel mode is allowed, yet marked user-only"

@@ -80,7 +80,13 @@ void pmc_eng_counted_list(const struct pmc_report *rep, char *buf, size_t len)
 	for (size_t i = 0; i < rep->nevents && used < len; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 
+		bool dup = false;
+
 		if (e->status != PMC_COUNT_OK || e->scope.kind != PMC_ROW_ALL)
+			continue;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = rep->events[k].status == PMC_COUNT_OK && !strcmp(rep->events[k].ev.name, e->ev.name);
+		if (dup)
 			continue;
 		if (n++ < 4)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", n > 1 ? ", " : "counted here: ",

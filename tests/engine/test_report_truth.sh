@@ -15,20 +15,20 @@ cmd=(sh -c 'sleep 0.4; exec "$0" spin 200' "$W")
 run_pmc stat --json -o "$TMP/d.json" -D 300 -e task-clock -- "${cmd[@]}"
 expect_rc 0 "-D 300"
 read -r on delayed wall secs cpus tc < <(json "$TMP/d.json" "d['counting_ns']['enabled'], d['counting_ns']['delayed'], d['wall_ns']['mean'], d['constants']['SECONDS'], [m['value'] for m in d['metrics'] if m['name'] == 'CPUs'][0], d['events'][0]['mean']" )
-awk -v on="$on" -v dl="$delayed" -v w="$wall" -v s="$secs" 'BEGIN { exit !(dl >= 3e8 && dl < 3.5e8 && on > 0 && on < w - 2.9e8 && (s * 1e9 - on) ^ 2 < 1e6) }' ||
+awk -v on="$on" -v dl="$delayed" -v w="$wall" -v s="$secs" 'BEGIN { exit !(dl >= 3e8 && dl < 6e8 && on > 0 && on < w - 2.9e8 && (s * 1e9 - on) ^ 2 < 1e6) }' ||
 	{ cat "$TMP/d.json" >&2; fail "-D 300: delayed $delayed ns (>= 300 ms), on $on ns, wall $wall ns, SECONDS $secs (the time on)"; }
 # CPUs is task-clock over the time counting was on, not over the whole run (before: over the whole run).
 awk -v c="$cpus" -v t="$tc" -v on="$on" 'BEGIN { r = c / (t / on); exit !(r > 0.999999 && r < 1.000001) }' ||
 	fail "-D 300: CPUs $cpus is not task-clock $tc ns over the $on ns counting was on (whole run $wall ns)"
-json "$TMP/d.json" "[c['message'] for c in d['checks'] if c['name'] == 'counting-paused'][0]" | grep -q "delayed 3[0-9][0-9].[0-9] ms" ||
+json "$TMP/d.json" "[c['message'] for c in d['checks'] if c['name'] == 'counting-paused'][0]" | grep -q "delayed [3-5][0-9][0-9]\.[0-9] ms" ||
 	{ cat "$TMP/d.json" >&2; fail "-D 300: JSON has no counting-paused check saying the delay"; }
 run_pmc stat -D 300 -e task-clock -- "${cmd[@]}"
 expect_err "seconds time elapsed while counting" "-D 300: the table's elapsed time is the time counting was on"
-expect_err "seconds time elapsed in all: counting was delayed 0\.3[0-9]+ s" "-D 300: the table says the delay"
+expect_err "seconds time elapsed in all: counting was delayed 0\.[3-5][0-9]+ s" "-D 300: the table says the delay"
 run_pmc stat -x, -D 300 -e task-clock -- "${cmd[@]}"
-expect_err "^# counting was delayed 3[0-9][0-9]\.[0-9] ms" "-D 300: -x says the delay"
+expect_err "^# counting was delayed [3-5][0-9][0-9]\.[0-9] ms" "-D 300: -x says the delay"
 run_pmc stat --csv -o - -D 300 -e task-clock -- "${cmd[@]}"
-expect_out "^check,counting-paused,.*delayed 3[0-9][0-9]\.[0-9] ms" "-D 300: CSV says the delay"
+expect_out "^check,counting-paused,.*delayed [3-5][0-9][0-9]\.[0-9] ms" "-D 300: CSV says the delay"
 ok "-D 300: time metrics over the ${on} ns counting was on (delayed ${delayed} ns of ${wall} ns), CPUs $cpus; every format says so"
 
 # --control: 'disable' for a while, then 'enable': the time off is said and left out of SECONDS.

@@ -355,7 +355,7 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 			pt->rounds_failed++;
 			snprintf(pt->failure, sizeof(pt->failure), "%s", l.partial ? "interrupted"
 					: "the command failed (exit status in the report)");
-			if (l.exit_status)
+			if (l.exit_status && !l.partial) /* an interrupted report's status is pmctool's 128 + signal */
 				snprintf(pt->failure, sizeof(pt->failure), "the command exited with status %d", l.exit_status);
 		} else {
 			pt->rounds_ok++;

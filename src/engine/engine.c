@@ -71,10 +71,38 @@ static void describe_workload(const struct pmc_engine_opts *o, struct pmc_report
 					*a);
 }
 
+/* "counted here: task-clock, page-faults and 2 more" or "none of them was counted here": the report's counted totals. */
+void pmc_eng_counted_list(const struct pmc_report *rep, char *buf, size_t len)
+{
+	size_t used = 0, n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < rep->nevents && used < len; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+
+		bool dup = false;
+
+		if (e->status != PMC_COUNT_OK || e->scope.kind != PMC_ROW_ALL)
+			continue;
+		for (size_t k = 0; k < i && !dup; k++)
+			dup = rep->events[k].status == PMC_COUNT_OK && !strcmp(rep->events[k].ev.name, e->ev.name);
+		if (dup)
+			continue;
+		if (n++ < 4)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n > 1 ? ", " : "counted here: ",
+						 e->ev.name);
+	}
+	if (n > 4 && used < len)
+		snprintf(buf + used, len - used, " and %zu more", n - 4);
+	else if (!n)
+		snprintf(buf, len, "none of them was counted here");
+}
+
 /* Whole-report notes that only the whole measurement can see: interrupted, hardware counting missing, user-only. */
 static void add_checks(struct pmc_report *rep)
 {
 	size_t hw_enoent = 0, user_only = 0;
+	char note[512], counted[200];
 
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
@@ -86,18 +114,25 @@ static void add_checks(struct pmc_report *rep)
 				break;
 			}
 	}
+	if (pmc_report_runs_note(rep, note, sizeof(note)))
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "runs", "%s", note);
+	if (pmc_report_counting_note(rep, note, sizeof(note)))
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "counting-paused", "%s", note);
 	if (rep->partial)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
 				     "never ran are <not run>", pmc_eng_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
 	 * and that event's reason says so. */
-	if (hw_enoent && !pmc_inventory_has_core_pmu())
+	if (hw_enoent && !pmc_inventory_has_core_pmu()) {
+		/* What was counted without it, from the report, never a list of what might have been. */
+		pmc_eng_counted_list(rep, counted, sizeof(counted));
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
-				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints were counted. "
-				     "'pmctool info' explains",
-				     hw_enoent, hw_enoent == 1 ? " is" : "s are");
+				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints work without it "
+				     "(%s). 'pmctool info' explains",
+				     hw_enoent, hw_enoent == 1 ? " is" : "s are", counted);
+	}
 	if (user_only)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "user-only",
 				     "%zu event%s counted in user mode only: kernel.perf_event_paranoid forbids kernel "
@@ -116,7 +151,11 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 	if (rc && !rep->nruns)
 		return rc;
 	pmc_report_summarize(rep);
-	pmc_report_set_const(rep, "SECONDS", rep->wall_ns_mean / 1e9);
+	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
+	pmc_report_set_const(rep, "SECONDS", pmc_report_counting_ns(rep) / 1e9);
+	if (pmc_report_paused(rep) && pmc_report_counting_ns(rep) <= 0)
+		snprintf(rep->wall_unresolved, sizeof(rep->wall_unresolved), "counting never started: the command "
+			 "ended before -D's delay or --control's 'enable'");
 	if (o->k)
 		pmc_eng_kernel_metrics(rep);
 	pmc_eng_metrics_apply(se, metrics, o->nmetric_args, rep);
@@ -125,14 +164,28 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 	if (scoped)
 		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_args, rep);
 	add_checks(rep);
+	/* Interrupted: pmctool exits 128 + the signal (pmc_engine_status), and the report's status says the same. */
+	if (pmc_eng_interrupted) {
+		rep->exit_status = 128 + pmc_eng_interrupted;
+		rep->term_signal = pmc_eng_interrupted;
+	}
 	return rc;
 }
 
+/* Whether some event counted, or was counting while its task never ran (time enabled 0: a sleeping process was
+ * measured, and nothing happened in it): either is a measurement, not a failure to count. */
 static bool counted_anything(const struct pmc_report *rep)
 {
-	for (size_t i = 0; i < rep->nevents; i++)
-		if (rep->events[i].status == PMC_COUNT_OK)
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *e = &rep->events[i];
+
+		if (e->status == PMC_COUNT_OK)
 			return true;
+		for (size_t s = 0; s < e->nsamples; s++)
+			if (e->samples[s].count.status == PMC_COUNT_NOT_COUNTED && !e->samples[s].count.enabled &&
+			    !e->samples[s].count.err)
+				return true;
+	}
 	return false;
 }
 

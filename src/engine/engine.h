@@ -128,6 +128,10 @@ void pmc_eng_events_fini(struct pmc_engine *se);
  * the largest batch (raising the soft limit when needed). 0, or an exit status after the error went to the diagnostics sink. */
 int pmc_eng_guard(const struct pmc_engine *se);
 
+/* The report's counted events for a note: "counted here: task-clock, page-faults and 2 more", or "none of them was
+ * counted here". */
+void pmc_eng_counted_list(const struct pmc_report *rep, char *buf, size_t len);
+
 /* Run the plan (runs x batches) on the command or kernel into rep. Returns 0 or an exit status; a partial
  * report (interrupted) is still filled. */
 int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep);

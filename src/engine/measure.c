@@ -182,7 +182,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
 		struct pmc_report_exec x = {
 			.run = run, .batch = (unsigned)b, .interrupted = pmc_eng_interrupted != 0,
-			.wall_ns = (double)out.wall_ns,
+			.wall_ns = (double)out.wall_ns, .counting_ns = (double)out.wall_ns,
 			.user_s = (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6,
 			.sys_s = (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6,
 		};

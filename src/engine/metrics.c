@@ -13,6 +13,7 @@
 #include "metrics/checks.h"
 #include "metrics/expr.h"
 #include "metrics/metrics.h"
+#include "metrics/modes.h"
 #include "regions/collect.h"
 
 int pmc_eng_metrics_parse(const struct pmc_engine_opts *o, struct pmc_metric_def **ret)
@@ -67,7 +68,7 @@ static bool needs_tsc_rate(const struct pmc_report *rep, const struct pmc_metric
 			names_rate = true;
 			continue;
 		}
-		ev = pmc_report_find_event(rep, n);
+		ev = pmc_metric_find_event(rep, n, NULL);
 		if (ev ? ev->status != PMC_COUNT_OK
 		       : !pmc_metric_is_known_const(n) && !is_metric_name(defs, ndefs, n))
 			inputs = false;
@@ -163,7 +164,7 @@ static bool known_name(const struct pmc_engine *se, const struct pmc_metric_def 
 		       const struct pmc_metric_def *cli, size_t ncli, const char *n)
 {
 	for (size_t i = 0; i < se->n; i++)
-		if (!strcasecmp(se->evs[i].name, n) || !strcasecmp(se->evs[i].canonical, n))
+		if (pmc_metric_name_matches(&se->evs[i], n))
 			return true;
 	return pmc_metric_is_known_const(n) || is_metric_name(defs, ndefs, n) || is_metric_name(cli, ncli, n);
 }

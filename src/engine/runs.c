@@ -29,12 +29,12 @@ static double run_wall_ns(const struct pmc_report *rep, unsigned r, struct run_c
 		i++;
 	for (; i < rep->nexecs && (!c->execs_sorted || rep->execs[i].run == r); i++)
 		if (rep->execs[i].run == r) {
-			sum += rep->execs[i].wall_ns;
+			sum += pmc_report_exec_counting_ns(&rep->execs[i]); /* -D, --control: the time counted */
 			n++;
 		}
 	if (c->execs_sorted)
 		c->exec = i;
-	return n ? sum / (double)n : rep->wall_ns_mean;
+	return n ? sum / (double)n : pmc_report_counting_ns(rep);
 }
 
 static int cursors_init(const struct pmc_report *rep, struct run_cursors *c)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,6 +37,8 @@ struct scope_run {
 	struct pmc_count *acc;     /* rotate: per (target, event) what its intervals counted */
 	uint64_t t_start, last_ns; /* counting started; the last tick */
 	bool enabled, ever;        /* the counters run now; they ran at some point */
+	uint64_t on_since, on_ns;  /* -D, --control: when counting last started, how long it has been on before that */
+	uint64_t first_on;         /* when counting first started (0: never) */
 	struct pmc_eng_threads *thr;  /* --per-thread of a launched command, else NULL */
 	int err;
 };
@@ -143,15 +146,6 @@ static void fold(struct scope_run *x, const struct pmc_count *per, struct pmc_co
 		}
 }
 
-/* A task counter whose time enabled did not advance while it was enabled: the task never ran, so nothing happened
- * in it (a measured 0, not a counter that never got on the PMU). */
-static void idle_task_is_zero(const struct scope_run *x, struct pmc_count *c, size_t k, bool enabled)
-{
-	if (enabled && x->st->t[k / x->req.n].pid > 0 && c->status == PMC_COUNT_NOT_COUNTED && !c->err &&
-	    c->enabled == 0 && c->value == 0)
-		c->status = PMC_COUNT_OK;
-}
-
 static bool counts_in(const struct scope_run *x, size_t pos)
 {
 	return !x->rotate || !x->active || x->active[pos];
@@ -210,7 +204,6 @@ static int on_tick(void *ctx, unsigned n, bool last)
 			delta[k].running = c->running - p->running;
 			delta[k].status = delta[k].running ? PMC_COUNT_OK : PMC_COUNT_NOT_COUNTED;
 			x->prev[k] = *c;
-			idle_task_is_zero(x, &delta[k], k, x->enabled && counts_in(x, k % x->req.n));
 		}
 		if (x->rotate && counts_in(x, k % x->req.n))
 			scope_count_add(&x->acc[k], &delta[k]);
@@ -254,10 +247,30 @@ out:
 static void on_enable(void *ctx, bool on)
 {
 	struct scope_run *x = ctx;
+	uint64_t now = pmc_now_ns();
 
 	pmc_scope_enable(&x->sc, on, on && x->rotate ? x->active : NULL);
+	if (on && !x->enabled)
+		x->on_since = now;
+	else if (!on && x->enabled)
+		x->on_ns += now - x->on_since;
+	if (on && !x->first_on)
+		x->first_on = now;
 	x->enabled = on;
 	x->ever |= on;
+}
+
+/* How long counting was on, and before it first started, over a session of elapsed ns from x->t_start. */
+static void counting_times(struct scope_run *x, uint64_t elapsed, struct pmc_report_exec *e)
+{
+	uint64_t end = x->t_start + elapsed, on = x->on_ns, delay;
+
+	if (x->enabled)
+		on += end > x->on_since ? end - x->on_since : 0;
+	delay = x->first_on > x->t_start ? PMC_MIN(x->first_on, end) - x->t_start : x->first_on ? 0 : elapsed;
+	e->counting_ns = (double)PMC_MIN(on, elapsed);
+	e->delayed_ns = (double)delay;
+	e->disabled_ns = elapsed > on + delay ? (double)(elapsed - on - delay) : 0;
 }
 
 /* The final counts of one batch run into the report: the total and every row, as samples of (run, batch). */
@@ -419,6 +432,9 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.drain_ctx = x->thr;
 	ss.ctx = x;
 	x->t_start = x->last_ns = command ? l.t0 : pmc_now_ns();
+	x->on_ns = x->first_on = 0;
+	if (x->enabled) /* on from the start: enable_on_exec, or enabled before the command was released */
+		x->on_since = x->first_on = x->t_start;
 	r = pmc_session_run(&ss);
 	if (command) {
 		/* Counting ends with the command; a session ended otherwise (timeout, signal, 'stop') takes it down. */
@@ -434,13 +450,12 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		pmc_launch_reap(&l, true, &le);
 	}
 	pmc_scope_enable(&x->sc, false, NULL);
+	/* A task that never ran while counted (time enabled 0) stays <not counted>: nothing was measured in it. */
 	pmc_scope_read(&x->sc);
 	if (privileged) {
 		pmc_launch_mark_privileged(&x->req, x->sc.counts);
 		pmc_launch_mark_privileged(&x->req, x->acc);
 	}
-	for (size_t k = 0; k < nc; k++)
-		idle_task_is_zero(x, &x->sc.counts[k], k, x->ever && counts_in(x, k % x->req.n));
 	if (r < 0) {
 		pmc_diag_error("waiting failed: %s", strerror(-r));
 		rc = PMC_EXIT_INTERNAL;
@@ -455,8 +470,11 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	if (!rc && x->thr && pmc_eng_threads_push(x->thr, x->se, x->rep, x->idx, x->run, x->batch))
 		rc = PMC_EXIT_INTERNAL;
 	if (!rc) {
+		/* user/sys time only for a command pmctool launched: attached tasks and CPUs have no rusage (NAN:
+		 * null in JSON, empty in CSV, no line in the table), never a 0 that reads as measured. */
 		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = pmc_eng_interrupted != 0,
-					     .wall_ns = (double)ss.elapsed_ns };
+					     .wall_ns = (double)ss.elapsed_ns, .user_s = NAN, .sys_s = NAN };
+		counting_times(x, ss.elapsed_ns, &e);
 		if (command && !stopped) {
 			e.exit_status = pmc_wait_status_code(l.status);
 			e.signal = WIFSIGNALED(l.status) ? WTERMSIG(l.status) : 0;

@@ -6,21 +6,30 @@
 #include <stdio.h>
 
 #include "info/inventory.h"
+#include "perf/open.h"
 
 void pmc_privilege_read(struct pmc_privilege *ret)
 {
 	ret->paranoid = pmc_inventory_paranoid();
 	pmc_inventory_caps(&ret->cap_perfmon, &ret->cap_sys_admin);
+	ret->kernel_err = -pmc_perf_probe_user_counting();
+}
+
+static bool refused(int err)
+{
+	return err == EACCES || err == EPERM;
 }
 
 enum pmc_privilege_level pmc_privilege_level(const struct pmc_privilege *p)
 {
 	if (p->cap_perfmon || p->cap_sys_admin)
 		return PMC_PRIV_FULL;
+	/* Tried, then explained: the kernel's answer decides, whatever the sysctl's number (3 counts like 2 on kernels
+	 * without Debian's patch). */
+	if (refused(p->kernel_err))
+		return PMC_PRIV_DENIED;
 	if (p->paranoid == INT_MIN)
 		return PMC_PRIV_USER_ONLY; /* unknown: try, and let perf_event_open's errno speak */
-	if (p->paranoid >= 3)
-		return PMC_PRIV_DENIED;
 	return p->paranoid >= 2 ? PMC_PRIV_USER_ONLY : PMC_PRIV_FULL;
 }
 
@@ -33,13 +42,17 @@ int pmc_privilege_explain(const struct pmc_privilege *p, int err, char *buf, siz
 		snprintf(val, sizeof(val), "unreadable");
 	else
 		snprintf(val, sizeof(val), "%d", p->paranoid);
-	if (lvl == PMC_PRIV_DENIED) {
-		snprintf(buf, len, "kernel.perf_event_paranoid is %s: performance counters are closed to users without "
+	if (lvl == PMC_PRIV_DENIED && (p->paranoid >= 3 || p->paranoid == INT_MIN)) {
+		snprintf(buf, len, "the kernel refused to count (%s) and kernel.perf_event_paranoid is %s: "
+			 "performance counters are closed to users without "
 			 "CAP_PERFMON (or CAP_SYS_ADMIN). Ask an administrator for 'sysctl kernel.perf_event_paranoid=2' "
 			 "(each user counts only their own programs, in user mode) or for CAP_PERFMON on pmctool "
-			 "(setcap cap_perfmon+ep pmctool); pmctool never changes the setting itself", val);
+			 "(setcap cap_perfmon+ep pmctool); pmctool never changes the setting itself",
+			 p->kernel_err == EPERM ? "EPERM" : "EACCES", val);
 		return 0;
 	}
+	if (lvl == PMC_PRIV_DENIED)
+		err = p->kernel_err; /* refused below 3: a security module or a container */
 	if (err != EACCES && err != EPERM) {
 		if (len)
 			buf[0] = '\0';

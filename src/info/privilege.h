@@ -12,15 +12,18 @@ struct pmc_privilege {
 	int paranoid;       /* kernel.perf_event_paranoid, INT_MIN when unreadable */
 	bool cap_perfmon;   /* effective CAP_PERFMON */
 	bool cap_sys_admin; /* effective CAP_SYS_ADMIN */
+	int kernel_err;     /* the kernel's answer to a user-mode counter on this process (pmc_perf_probe_user_counting):
+			       0 allowed, else the errno; what is allowed is decided from it, not from the number */
 };
 
 enum pmc_privilege_level {
 	PMC_PRIV_FULL,      /* user and kernel mode of the command: paranoid < 2 or a capability */
 	PMC_PRIV_USER_ONLY, /* the command's user mode only (paranoid 2, or unknown): kernel-mode counts are excluded */
-	PMC_PRIV_DENIED,    /* no perf_event_open at all (paranoid >= 3, Debian and Ubuntu, without a capability) */
+	PMC_PRIV_DENIED,    /* the kernel refused even that (EACCES/EPERM): paranoid >= 3 on Debian, Ubuntu and
+			       Android kernels, or a security module; on other kernels 3 behaves like 2 */
 };
 
-/* This process's paranoid value and capabilities, read now. */
+/* This process's paranoid value and capabilities, read now, and the kernel's answer to one user-mode counter. */
 void pmc_privilege_read(struct pmc_privilege *ret);
 
 /* What a process with these privileges may count. */

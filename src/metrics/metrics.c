@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "metrics/expr.h"
+#include "metrics/modes.h"
 #include "util/util.h"
 
 const char *const pmc_metric_known_consts[] = {
@@ -47,6 +48,7 @@ struct lookup_ctx {
 	const struct pmc_report *rep;
 	const struct pmc_metric_value *done; /* metrics evaluated earlier in this call */
 	size_t ndone;
+	const struct pmc_metric_modes *modes; /* the privilege levels its events are read in; NULL: any */
 };
 
 static int const_fallback(const struct pmc_report *rep, const char *name, double *ret, char *reason, size_t len)
@@ -91,7 +93,7 @@ static int report_lookup(const char *name, void *vctx, double *ret, char *reason
 		*ret = c->done[i].value;
 		return 0;
 	}
-	ev = pmc_report_find_event(c->rep, name);
+	ev = pmc_metric_find_event(c->rep, name, c->modes);
 	if (!ev)
 		return const_fallback(c->rep, name, ret, reason, len);
 	if (ev->status != PMC_COUNT_OK) {
@@ -107,9 +109,10 @@ static int report_lookup(const char *name, void *vctx, double *ret, char *reason
 static void eval_into(const struct pmc_report *rep, const struct pmc_metric_value *done, size_t ndone,
 		      const struct pmc_metric_def *def, struct pmc_metric_value *m)
 {
-	struct lookup_ctx ctx = { rep, done, ndone };
+	struct pmc_metric_modes mm;
+	struct lookup_ctx ctx = { rep, done, ndone, &mm };
 	struct pmc_expr *e = NULL;
-	char err[160];
+	char err[160], note[120];
 	int rc;
 
 	memset(m, 0, sizeof(*m));
@@ -121,10 +124,21 @@ static void eval_into(const struct pmc_report *rep, const struct pmc_metric_valu
 		snprintf(m->reason, sizeof(m->reason), "formula error: %.140s", err);
 		return;
 	}
+	if (pmc_metric_pick_modes(rep, e, &mm, m->reason, sizeof(m->reason)) < 0) {
+		pmc_expr_free(e);
+		return;
+	}
 	rc = pmc_expr_eval(e, report_lookup, &ctx, &m->value, m->reason, sizeof(m->reason));
 	m->valid = rc == 0;
 	if (!m->valid)
 		m->value = 0;
+	/* Say which events it used where the formula's names do not say it (instructions meaning instructions:u). */
+	pmc_metric_modes_note(rep, e, &mm, note, sizeof(note));
+	if (m->valid && note[0]) {
+		size_t dl = strlen(m->desc);
+		snprintf(m->desc + dl, sizeof(m->desc) - dl, "%s[over %s]", dl ? " " : "", note);
+		snprintf(m->reason, sizeof(m->reason), "over %s", note);
+	}
 	pmc_expr_free(e);
 }
 
@@ -143,7 +157,7 @@ static bool names_absent_event(const struct pmc_report *rep, const struct pmc_me
 		double v;
 		char why[8];
 		/* Known but n/a here (-ENODATA: SECONDS of an unresolved region) is not absent: the metric shows why. */
-		bool found = pmc_report_find_event(rep, n) || const_fallback(rep, n, &v, why, sizeof(why)) != -ENOENT;
+		bool found = pmc_metric_find_event(rep, n, NULL) || const_fallback(rep, n, &v, why, sizeof(why)) != -ENOENT;
 
 		for (size_t k = 0; k < ndone && !found; k++)
 			found = !strcasecmp(done[k].name, n);
@@ -175,12 +189,17 @@ int pmc_metrics_eval(struct pmc_report *rep, const struct pmc_metric_def *defs, 
 int pmc_metrics_eval_formula(const struct pmc_report *rep, const char *formula, double *ret,
 			     char *reason, size_t reasonlen)
 {
-	struct lookup_ctx ctx = { rep, NULL, 0 };
+	struct pmc_metric_modes mm;
+	struct lookup_ctx ctx = { rep, NULL, 0, &mm };
 	struct pmc_expr *e;
 	int rc = pmc_expr_parse(formula, &e, reason, reasonlen);
 
 	if (rc)
 		return rc == -ENOMEM ? rc : -EINVAL;
+	if (pmc_metric_pick_modes(rep, e, &mm, reason, reasonlen) < 0) {
+		pmc_expr_free(e);
+		return -ENODATA;
+	}
 	rc = pmc_expr_eval(e, report_lookup, &ctx, ret, reason, reasonlen);
 	pmc_expr_free(e);
 	return rc;

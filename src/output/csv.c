@@ -64,6 +64,13 @@ static void rec_num(struct csv_rec *r, int field, double v)
 	r->f[field] = r->num[field];
 }
 
+/* A number that may be unmeasured (NAN: rusage of tasks pmctool did not launch): an empty field then. */
+static void rec_num_or_empty(struct csv_rec *r, int field, double v)
+{
+	if (isfinite(v))
+		rec_num(r, field, v);
+}
+
 static void rec_int(struct csv_rec *r, int field, long long v)
 {
 	snprintf(r->num[field], sizeof(r->num[field]), "%lld", v);
@@ -151,8 +158,8 @@ static void csv_runs(FILE *f, const struct pmc_report *rep)
 		if (x->signal)
 			rec_int(&r, F_SIGNAL, x->signal);
 		rec_num(&r, F_WALL, round(x->wall_ns));
-		rec_num(&r, F_USER, round(x->user_s * 1e9));
-		rec_num(&r, F_SYS, round(x->sys_s * 1e9));
+		rec_num_or_empty(&r, F_USER, round(x->user_s * 1e9));
+		rec_num_or_empty(&r, F_SYS, round(x->sys_s * 1e9));
 		r.f[F_WORKLOAD] = rep->workload;
 		csv_row(f, r.f, CSV_NFIELDS);
 	}
@@ -166,8 +173,8 @@ static void csv_runs(FILE *f, const struct pmc_report *rep)
 	if (rep->term_signal)
 		rec_int(&r, F_SIGNAL, rep->term_signal);
 	rec_num(&r, F_WALL, round(rep->wall_ns_mean));
-	rec_num(&r, F_USER, round(rep->user_s * 1e9));
-	rec_num(&r, F_SYS, round(rep->sys_s * 1e9));
+	rec_num_or_empty(&r, F_USER, round(rep->user_s * 1e9));
+	rec_num_or_empty(&r, F_SYS, round(rep->sys_s * 1e9));
 	r.f[F_WORKLOAD] = rep->workload;
 	csv_row(f, r.f, CSV_NFIELDS);
 }
@@ -184,7 +191,7 @@ static void csv_metric(FILE *f, const char *record, const struct pmc_metric_valu
 		rec_num(&r, F_VALUE, m->value);
 	r.f[F_UNIT] = m->unit;
 	r.f[F_STATUS] = m->valid ? "ok" : "n/a";
-	r.f[F_REASON] = m->valid ? "" : m->reason;
+	r.f[F_REASON] = m->reason; /* n/a: why; ok: "" or which events it used ("over instructions:u, cycles:u") */
 	r.f[F_REGION] = region;
 	r.f[F_THREAD] = region ? "all" : NULL;
 	csv_row(f, r.f, CSV_NFIELDS);
@@ -327,6 +334,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
 	bool variance = rep->nruns > 1, rows = false;
 	char num[64];
+	char note[512];
 
 	/* Rows (-A, --per-*): as perf -A -x, each line starts with the row's label ("all" for the totals). */
 	for (size_t i = 0; i < rep->nevents; i++)
@@ -336,9 +344,10 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		fprintf(f, "# partial: interrupted, counts so far%s\n",
 			rep->runs_partial && rep->runs_used && rep->runs_ok ? " (the interrupted run is kept out of the statistics)"
 									      : "");
-	if (rep->runs_failed)
-		fprintf(f, "# %u of %u run%s failed (exit status %d): kept out of the statistics\n", rep->runs_failed,
-			rep->nruns, rep->nruns == 1 ? "" : "s", rep->exit_status);
+	if (pmc_report_runs_note(rep, note, sizeof(note)))
+		fprintf(f, "# %s\n", note);
+	if (pmc_report_counting_note(rep, note, sizeof(note)))
+		fprintf(f, "# %s\n", note);
 	/* Warnings as the table gives them (a number that is not what it seems: --per-thread's first row, ...) */
 	for (size_t i = 0; i < rep->nchecks; i++)
 		if (rep->checks[i].severity != PMC_CHECK_INFO)

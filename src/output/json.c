@@ -294,6 +294,13 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	pmc_json_number(f, round(rep->wall_ns_min));
 	fputs(",\"max\":", f);
 	pmc_json_number(f, round(rep->wall_ns_max));
+	/* -D and --control: how long counting was on, delayed and switched off (the time metrics are over the first) */
+	fputs("},\"counting_ns\":{\"enabled\":", f);
+	pmc_json_number(f, round(pmc_report_counting_ns(rep)));
+	fputs(",\"delayed\":", f);
+	pmc_json_number(f, round(rep->delayed_ns_mean));
+	fputs(",\"disabled\":", f);
+	pmc_json_number(f, round(rep->disabled_ns_mean));
 	fputs("},\"user_ns\":", f);
 	pmc_json_number(f, round(rep->user_s * 1e9));
 	fputs(",\"sys_ns\":", f);

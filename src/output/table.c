@@ -208,31 +208,14 @@ static void print_statistics(FILE *f, const struct pmc_report *rep, int w)
 	}
 }
 
-/* A line when any run failed or was interrupted: which, and what the statistics are over. */
+/* A line when any run failed or was interrupted: which, and what the statistics are over (the sentence every format
+ * prints: pmc_report_runs_note). */
 static void print_runs(FILE *f, const struct pmc_report *rep)
 {
-	const char *over = rep->stats_over ? rep->stats_over : "runs";
-	unsigned shown = 0;
+	char note[512];
 
-	if (!rep->runs_failed && !rep->runs_partial)
-		return;
-	fprintf(f, "\n Runs: %u ok, %u failed, %u partial; the statistics are over the %u %.*s%s", rep->runs_ok,
-		rep->runs_failed, rep->runs_partial, rep->runs_used, (int)strcspn(over, " "), over,
-		rep->runs_used == 1 ? " run" : " runs");
-	for (size_t i = 0; i < rep->nexecs && shown < 10; i++) {
-		const struct pmc_report_exec *x = &rep->execs[i];
-		if (!x->exit_status && !x->interrupted)
-			continue;
-		if (x->interrupted)
-			fprintf(f, "%s run %u interrupted (partial)", shown ? ";" : ":", x->run + 1);
-		else if (x->signal)
-			fprintf(f, "%s run %u killed by signal %d (%s)", shown ? ";" : ":", x->run + 1, x->signal,
-				strsignal(x->signal));
-		else
-			fprintf(f, "%s run %u exited %d", shown ? ";" : ":", x->run + 1, x->exit_status);
-		shown++;
-	}
-	fprintf(f, "\n");
+	if (pmc_report_runs_note(rep, note, sizeof(note)))
+		fprintf(f, "\n Runs: %s\n", note);
 }
 
 /* Distribution metrics (an event set's <series>_0 .. <series>_6plus, in percent) get a bar, so a uops histogram
@@ -322,12 +305,18 @@ static void print_metrics(FILE *f, const struct pmc_report *rep, int w)
 
 static void print_checks(FILE *f, const struct pmc_report *rep)
 {
-	if (!rep->nchecks)
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->nchecks; i++)
+		n += strcmp(rep->checks[i].name, "runs") != 0 && strcmp(rep->checks[i].name, "counting-paused") != 0;
+	if (!n)
 		return;
 	fprintf(f, "\n Checks:\n");
 	for (size_t i = 0; i < rep->nchecks; i++)
-		fprintf(f, "  [%s] %s: %s\n", severity_tag(rep->checks[i].severity), rep->checks[i].name,
-			rep->checks[i].msg);
+		/* runs: the Runs line under the events; counting-paused: the time lines at the end */
+		if (strcmp(rep->checks[i].name, "runs") && strcmp(rep->checks[i].name, "counting-paused"))
+			fprintf(f, "  [%s] %s: %s\n", severity_tag(rep->checks[i].severity), rep->checks[i].name,
+				rep->checks[i].msg);
 }
 
 int pmc_output_table(FILE *f, const struct pmc_report *rep)
@@ -350,11 +339,22 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 	print_metrics(f, rep, w);
 	pmc_output_regions_table(f, rep);
 	print_checks(f, rep);
-	fprintf(f, "\n  %20.9f seconds time elapsed", rep->wall_ns_mean / 1e9);
+	/* As perf: the time elapsed is the time counting was on; with -D / --control the whole run's follows. */
+	fprintf(f, "\n  %20.9f seconds time elapsed%s", pmc_report_counting_ns(rep) / 1e9,
+		pmc_report_paused(rep) ? " while counting" : "");
+	if (pmc_report_paused(rep))
+		fprintf(f, "\n  %20.9f seconds time elapsed in all: counting was delayed %.6f s, off %.6f s",
+			rep->wall_ns_mean / 1e9, rep->delayed_ns_mean / 1e9, rep->disabled_ns_mean / 1e9);
 	if (rep->wall_ns_max > rep->wall_ns_min && rep->wall_ns_mean > 0)
 		fprintf(f, "  (min %.9f, max %.9f)", rep->wall_ns_min / 1e9, rep->wall_ns_max / 1e9);
-	fprintf(f, "\n  %20.9f seconds user\n  %20.9f seconds sys\n", rep->user_s, rep->sys_s);
-	if (rep->term_signal && !rep->runs_failed)
+	fputc('\n', f);
+	/* Only a command pmctool launched has rusage: attached tasks and CPUs have none (perf leaves the lines out). */
+	if (isfinite(rep->user_s) && isfinite(rep->sys_s))
+		fprintf(f, "  %20.9f seconds user\n  %20.9f seconds sys\n", rep->user_s, rep->sys_s);
+	if (rep->partial && rep->term_signal)
+		fprintf(f, "\n  pmctool was interrupted by signal %d (%s): exit status %d\n", rep->term_signal,
+			strsignal(rep->term_signal), rep->exit_status);
+	else if (rep->term_signal && !rep->runs_failed)
 		fprintf(f, "\n  the workload was killed by signal %d (%s)\n", rep->term_signal, strsignal(rep->term_signal));
 	fprintf(f, "\n");
 	return ferror(f) ? -1 : 0;

@@ -59,6 +59,18 @@ int pmc_perf_record_format(const struct pmc_open_record *rec, char *buf, size_t 
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
 
+int pmc_perf_probe_user_counting(void)
+{
+	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK, .disabled = 1,
+				     .exclude_kernel = 1, .exclude_hv = 1 };
+	int fd = pmc_perf_open_noted(&a, 0, -1, -1, 0, "probe: may this user count at all");
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned opts,
 			   unsigned *ret_count_flags)
 {
@@ -66,9 +78,16 @@ int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int gr
 
 	if (opts & PMC_OPEN_NO_COUNTER)
 		return -ENOENT;
+	/* Counted in the scheduler, in kernel mode: in user mode only they can never count (0 would read as measured). */
+	if (pmc_perf_kernel_side_only(a) && a->exclude_kernel)
+		return -EOPNOTSUPP;
 	fd = pmc_perf_open(a, pid, cpu, group_fd, 0);
 	if (fd != -EACCES && fd != -EPERM)
 		return fd;
+	if (pmc_perf_kernel_side_only(a)) {
+		*ret_count_flags |= PMC_COUNT_KERNEL_DENIED; /* no user-only retry: it would count nothing */
+		return fd;
+	}
 	if (a->exclude_user && !a->exclude_kernel) {
 		/* perf's evsel__fallback guard: excluding the kernel too would leave nothing to count. */
 		*ret_count_flags |= PMC_COUNT_KERNEL_DENIED;

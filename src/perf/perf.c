@@ -96,8 +96,21 @@ static bool per_cpu_pmu(unsigned type)
 	return found;
 }
 
+bool pmc_perf_kernel_side_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
+						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
+}
+
 const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware)
 {
+	if (pmc_perf_kernel_side_only(a) && (a->exclude_kernel || err == EACCES || err == EPERM))
+		return a->exclude_kernel ? "the scheduler counts it in kernel mode: in user mode only (:u) it can never "
+					   "count, so it is not counted; drop :u"
+					 : "the scheduler counts it in kernel mode, which kernel.perf_event_paranoid forbids "
+					   "to this user without CAP_PERFMON; in user mode only it can never count, so it is "
+					   "not retried so (sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON)";
 	if ((err == EACCES || err == EPERM) && a->exclude_user && !a->exclude_kernel)
 		return "counts kernel mode only, which kernel.perf_event_paranoid forbids to this user without "
 		       "CAP_PERFMON; not retried in user mode, where it would count nothing";

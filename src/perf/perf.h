@@ -4,6 +4,7 @@
 #define PMC_PERF_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -44,6 +45,11 @@ double pmc_count_scaled(const struct pmc_count *c);
 /* A one-line reason for an open failure, for a user: what it means and what to do.
  * 'hardware' says whether the event needs the CPU's PMU. Returns a static string. */
 const char *pmc_perf_open_reason(int err, int hardware);
+
+/* Software events the kernel counts only in kernel mode, whatever the task does (context-switches, cpu-migrations,
+ * cgroup-switches: the scheduler's): in user mode only they count nothing, so pmc_perf_open_counting never opens them
+ * so (-EOPNOTSUPP for :u) and never retries them user-only under perf_event_paranoid. */
+bool pmc_perf_kernel_side_only(const struct perf_event_attr *a);
 
 /* The reason for an open failure of the event with attr a: like pmc_perf_open_reason, and more exact where the attr
  * tells more (a kernel-only event refused by perf_event_paranoid, a per-CPU PMU asked to count a task, a hardware event

@@ -84,6 +84,7 @@ static void summarize_runs(struct pmc_report *rep)
 	want = rep->runs_ok ? PMC_RUN_OK : rep->runs_failed ? PMC_RUN_FAILED : PMC_RUN_PARTIAL;
 	rep->stats_over = want == PMC_RUN_OK ? "ok runs" : want == PMC_RUN_FAILED ? "failed runs" : "partial runs";
 	rep->wall_ns_mean = rep->user_s = rep->sys_s = rep->wall_ns_min = rep->wall_ns_max = 0;
+	rep->counting_ns_mean = rep->delayed_ns_mean = rep->disabled_ns_mean = 0;
 	for (unsigned r = 0; r < nruns; r++)
 		if (rep->run_state[r] == want) {
 			rep->run_state[r] |= RUN_USED;
@@ -96,6 +97,9 @@ static void summarize_runs(struct pmc_report *rep)
 		rep->wall_ns_mean += x->wall_ns;
 		rep->user_s += x->user_s;
 		rep->sys_s += x->sys_s;
+		rep->counting_ns_mean += pmc_report_exec_counting_ns(x);
+		rep->delayed_ns_mean += x->delayed_ns;
+		rep->disabled_ns_mean += x->disabled_ns;
 		rep->wall_ns_min = n == 0 || x->wall_ns < rep->wall_ns_min ? x->wall_ns : rep->wall_ns_min;
 		rep->wall_ns_max = x->wall_ns > rep->wall_ns_max ? x->wall_ns : rep->wall_ns_max;
 		n++;
@@ -104,7 +108,95 @@ static void summarize_runs(struct pmc_report *rep)
 		rep->wall_ns_mean /= n;
 		rep->user_s /= n;
 		rep->sys_s /= n;
+		rep->counting_ns_mean /= n;
+		rep->delayed_ns_mean /= n;
+		rep->disabled_ns_mean /= n;
 	}
+	if (rep->delayed_ns_mean + rep->disabled_ns_mean <= 0)
+		rep->counting_ns_mean = rep->delayed_ns_mean = rep->disabled_ns_mean = 0;
+}
+
+double pmc_report_exec_counting_ns(const struct pmc_report_exec *x)
+{
+	return x->delayed_ns + x->disabled_ns > 0 ? x->counting_ns : x->wall_ns;
+}
+
+bool pmc_report_paused(const struct pmc_report *rep)
+{
+	return rep->delayed_ns_mean + rep->disabled_ns_mean > 0;
+}
+
+double pmc_report_counting_ns(const struct pmc_report *rep)
+{
+	return pmc_report_paused(rep) ? rep->counting_ns_mean : rep->wall_ns_mean;
+}
+
+bool pmc_report_counting_note(const struct pmc_report *rep, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (!pmc_report_paused(rep) || !len)
+		return false;
+	used += (size_t)snprintf(buf, len, "counting was");
+	if (rep->delayed_ns_mean > 0 && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " delayed %.1f ms (-D, or --control until 'enable')",
+					 rep->delayed_ns_mean / 1e6);
+	if (rep->disabled_ns_mean > 0 && used < len)
+		used += (size_t)snprintf(buf + used, len - used, "%s off %.1f ms after it started ('disable' on "
+					 "--control)", rep->delayed_ns_mean > 0 ? " and" : "", rep->disabled_ns_mean / 1e6);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s: the counts and the time metrics (SECONDS, CPUs) are over the %.6f s "
+			 "it was on, of %.6f s elapsed", rep->nruns > 1 ? " per run on average" : "",
+			 rep->counting_ns_mean / 1e9, rep->wall_ns_mean / 1e9);
+	return true;
+}
+
+/* One statement of which runs failed or were cut short and what the numbers are over, for every format (issue 22
+ * item 8): the rule is pmc_report_summarize's (failed runs are kept out while any run succeeded; when none did, the
+ * numbers are the failed runs', and this says so). */
+bool pmc_report_runs_note(const struct pmc_report *rep, char *buf, size_t len)
+{
+	const char *over = rep->stats_over ? rep->stats_over : "runs";
+	unsigned bad = rep->runs_failed + rep->runs_partial, shown = 0;
+	size_t used;
+
+	buf[0] = '\0';
+	if (!bad || !len)
+		return false;
+	used = (size_t)snprintf(buf, len, "%u of %u run%s %s", bad, rep->nruns, rep->nruns == 1 ? "" : "s",
+				!rep->runs_partial ? "failed" : !rep->runs_failed ? "interrupted" : "failed or interrupted");
+	for (size_t i = 0; i < rep->nexecs && shown < 4 && used < len; i++) {
+		const struct pmc_report_exec *x = &rep->execs[i];
+		int n;
+
+		if (!x->exit_status && !x->interrupted)
+			continue;
+		if (x->interrupted)
+			n = snprintf(buf + used, len - used, "%srun %u interrupted", shown ? "; " : " (", x->run + 1);
+		else if (x->signal)
+			n = snprintf(buf + used, len - used, "%srun %u killed by signal %d", shown ? "; " : " (", x->run + 1,
+				     x->signal);
+		else
+			n = snprintf(buf + used, len - used, "%srun %u exited %d", shown ? "; " : " (", x->run + 1,
+				     x->exit_status);
+		used += (size_t)n;
+		shown++;
+	}
+	if (shown && used < len)
+		used += (size_t)snprintf(buf + used, len - used, ")");
+	if (used >= len)
+		return true;
+	if (rep->runs_used && rep->runs_used < rep->nruns && !strcmp(over, "ok runs"))
+		snprintf(buf + used, len - used, ": kept out; the numbers are over the %u ok run%s", rep->runs_used,
+			 rep->runs_used == 1 ? "" : "s");
+	else if (rep->runs_used && rep->runs_used < rep->nruns)
+		snprintf(buf + used, len - used, ": the numbers are over the %u %.*s run%s", rep->runs_used,
+			 (int)strcspn(over, " "), over, rep->runs_used == 1 ? "" : "s");
+	else
+		snprintf(buf + used, len - used, ": no run %s, so the numbers shown are %s",
+			 rep->runs_failed ? "succeeded" : "completed", rep->runs_used == 1 ? "that run's" : "those runs'");
+	return true;
 }
 
 double pmc_report_sem(const struct pmc_report_event *e)
@@ -179,6 +271,7 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 	double *vals;
 	size_t n = 0;
 	double sum = 0, minrun = 100.0;
+	bool idle = false; /* a sample not counted because its time enabled is 0: the task did not run while counted */
 
 	e->nok = 0;
 	e->mean = e->median = e->stddev = e->min = e->max = 0;
@@ -206,6 +299,7 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 		if (!pmc_report_run_used(rep, e->samples[i].run))
 			continue;
 		if (c->status != PMC_COUNT_OK) {
+			idle |= c->status == PMC_COUNT_NOT_COUNTED && c->enabled == 0 && !c->err;
 			if (e->status != PMC_COUNT_OK && c->status == PMC_COUNT_NOT_SUPPORTED) {
 				e->status = c->status;
 				e->err = c->err;
@@ -219,7 +313,13 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 			minrun = pct;
 	}
 	if (n == 0) {
-		if (e->status == PMC_COUNT_NOT_SUPPORTED)
+		if (e->status == PMC_COUNT_NOT_SUPPORTED && (e->ev.flags & PMC_EVF_TSC) &&
+		    (e->err == EACCES || e->err == EPERM))
+			/* the msr PMU refuses every exclude bit: :u is no way out for it */
+			snprintf(e->reason, sizeof(e->reason), "not permitted by kernel.perf_event_paranoid: the msr PMU "
+				 "counts only with kernel mode included (it refuses :u and every exclude bit), which needs "
+				 "kernel.perf_event_paranoid <= 1 or CAP_PERFMON");
+		else if (e->status == PMC_COUNT_NOT_SUPPORTED)
 			snprintf(e->reason, sizeof(e->reason), "%s",
 				 pmc_perf_event_reason(e->err, &e->ev.attr, !!(e->ev.flags & PMC_EVF_HARDWARE)));
 		else if (e->status == PMC_COUNT_NOT_COUNTED && e->ev.core_pmu) {
@@ -233,6 +333,10 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 				 "the command gains privilege at exec (set-user-ID, set-group-ID, file capabilities or not "
 				 "readable): the kernel stops counting such a task; run it as the file's owner, or count a "
 				 "copy without that bit");
+		else if (e->status == PMC_COUNT_NOT_COUNTED && idle)
+			snprintf(e->reason, sizeof(e->reason),
+				 "time enabled 0: the task did not run while counting was on (a sleeping process, or "
+				 "counting never started before it ended)");
 		else if (e->status == PMC_COUNT_NOT_COUNTED)
 			snprintf(e->reason, sizeof(e->reason),
 				 "opened but never scheduled on a counter (time running 0): the counters were busy");

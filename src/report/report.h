@@ -108,6 +108,9 @@ struct pmc_report_exec {
 	int signal;                 /* the signal that ended it, 0 if none */
 	bool interrupted;           /* SIGINT/SIGTERM arrived while it ran: its counts are partial */
 	double wall_ns, user_s, sys_s;
+	/* -D and --control: how long counting was on (wall_ns when it was on throughout), how long it waited for -D (or
+	 * for the first 'enable') before it started, and how long 'disable' held it off after that. */
+	double counting_ns, delayed_ns, disabled_ns;
 };
 
 /* What a run (all its batches) was, after pmc_report_summarize(). */
@@ -135,7 +138,10 @@ struct pmc_report {
 	double wall_ns_mean;        /* wall time of one run of the workload, averaged over runs and batches */
 	double wall_ns_min, wall_ns_max;
 	char wall_unresolved[160];  /* non-empty: why the wall time is no measurement (SECONDS is then n/a, with this) */
-	double user_s, sys_s;       /* rusage of the workload, per run, averaged */
+	double user_s, sys_s;       /* rusage of the workload, per run, averaged; NAN where not measured (-p, -a) */
+	/* Counting started late (-D) or was switched off (--control): means over the used executions, from execs; the
+	 * time metrics (SECONDS) are over counting_ns_mean then. All 0 when counting was on throughout. */
+	double counting_ns_mean, delayed_ns_mean, disabled_ns_mean;
 	double tsc_hz;              /* 0 when unknown */
 	const char *tsc_source;     /* "cpuid 0x15", "perf mmap page", "/proc/cpuinfo", "calibrated", NULL */
 
@@ -219,6 +225,22 @@ int pmc_report_add_check(struct pmc_report *rep, enum pmc_check_severity sev, co
 
 /* The standard error of an event's mean, stddev / sqrt(n): what perf stat -r prints as "+-". 0 when n < 2. */
 double pmc_report_sem(const struct pmc_report_event *e);
+
+/* The time the time metrics (SECONDS, CPUs) are over: the time counting was on, which is the wall time unless -D or
+ * --control held counting off for part of it. For one execution, and the report's mean over the used ones. */
+double pmc_report_exec_counting_ns(const struct pmc_report_exec *x);
+double pmc_report_counting_ns(const struct pmc_report *rep);
+/* Whether counting started late (-D) or was switched off (--control) in the executions used. */
+bool pmc_report_paused(const struct pmc_report *rep);
+
+/* When counting started late or was switched off: one sentence for every format saying for how long and what the
+ * time metrics are over, and true; else "" and false. */
+bool pmc_report_counting_note(const struct pmc_report *rep, char *buf, size_t len);
+
+/* After pmc_report_summarize: when a run failed or was interrupted, one sentence for every format saying which and
+ * what the numbers are over ("1 of 1 run failed (run 1 exited 1): no run succeeded, so the numbers shown are that
+ * run's"), and true; else "" and false. */
+bool pmc_report_runs_note(const struct pmc_report *rep, char *buf, size_t len);
 
 /* Append an execution. 0 or -ENOMEM. */
 int pmc_report_add_exec(struct pmc_report *rep, const struct pmc_report_exec *x);

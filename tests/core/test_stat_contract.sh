@@ -89,7 +89,7 @@ PY
 rm -f "$TMP/flaky.count"
 run_pmc stat -r 3 -e task-clock -- sh "$TMP/flaky.sh"
 expect_rc 7 "table"
-expect_err "Runs: 2 ok, 1 failed, 0 partial; the statistics are over the 2 ok runs: run 2 exited 7" "the table says which run failed"
+expect_err "Runs: 1 of 3 runs failed \\(run 2 exited 7\\): kept out; the numbers are over the 2 ok runs" "the table says which run failed"
 rm -f "$TMP/flaky.count"
 run_pmc stat -r 3 --csv -e task-clock -- sh "$TMP/flaky.sh"
 python3 - "$TMP/err" <<'PY' || fail "CSV run rows"

@@ -325,6 +325,100 @@ static void test_uops_histogram_from_seed001_counts(void **state)
 	pmc_eventset_free(set);
 }
 
+/* Issue 22 item 2: a metric's events share their modifiers. Each row measures some spellings of instructions and
+ * cycles (u: exclude_kernel, k: exclude_user, "": all modes; '-' marks an event not counted) and evaluates one
+ * formula: the value must come from events of one privilege level, or be n/a saying they differ. */
+static void test_metric_events_share_their_modifiers_never_mixing_privilege_levels(void **state)
+{
+	static const struct {
+		int line;
+		const char *events[4]; /* "name=value", a leading '-' for an event not counted */
+		const char *formula;
+		bool valid;
+		double want;
+		const char *text; /* in the reason (n/a) or the note of the events used (valid) */
+	} rows[] = {
+		/* The issue's case: user-mode IPC, not all-mode instructions over user cycles (1.056 before). */
+		{ __LINE__, { "instructions:u=1000", "cycles:u=1000", "instructions=1056" }, "instructions / cycles", true,
+		  1.0, "instructions:u, cycles:u (user mode)" },
+		{ __LINE__, { "instructions=1056", "instructions:u=1000", "cycles:u=1000" }, "instructions / cycles", true,
+		  1.0, "instructions:u" },
+		/* Both pairs measured: the first listed event's mode. */
+		{ __LINE__, { "instructions=900", "cycles=600", "instructions:u=1000", "cycles:u=1000" },
+		  "instructions / cycles", true, 1.5, "" },
+		/* No pair in one mode: n/a naming what each counts, never a mix. */
+		{ __LINE__, { "instructions=1056", "cycles:u=1000" }, "instructions / cycles", false, 0,
+		  "different privilege levels (instructions (user and kernel mode), cycles:u (user mode))" },
+		{ __LINE__, { "instructions:k=50", "cycles:u=1000" }, "instructions / cycles", false, 0, "modifiers" },
+		/* Names written with modifiers mean those events exactly. */
+		{ __LINE__, { "instructions:u=1000", "cycles:u=500", "instructions=1056" }, "{instructions:u} / {cycles:u}",
+		  true, 2.0, "" },
+		{ __LINE__, { "instructions:u=1000", "cycles:u=500", "instructions=1056" }, "{instructions:k} / {cycles:u}",
+		  false, 0, "neither a measured event" },
+		/* The kernel's share: a name with modifiers is that event; the bare name is still the all-mode one. */
+		{ __LINE__, { "instructions:k=50", "instructions=1000" }, "100 * {instructions:k} / instructions", true,
+		  5.0, "" },
+		{ __LINE__, { "instructions:k=50", "instructions:u=950", "instructions=1000" },
+		  "100 * {instructions:k} / instructions", true, 5.0, "" },
+		/* The all-mode instructions not counted and no all-mode cycles: the user-mode pair. */
+		{ __LINE__, { "-instructions=0", "instructions:u=800", "cycles:u=400" }, "instructions / cycles", true, 2.0,
+		  "user mode" },
+		/* Both all-mode events measured, one not counted: n/a for that reason, not another mode's pair. */
+		{ __LINE__, { "instructions=900", "-cycles=0", "instructions:u=800", "cycles:u=400" },
+		  "instructions / cycles", false, 0, "cycles was not counted" },
+		/* task-clock counts task time whatever its modifiers: it goes with any mode. */
+		{ __LINE__, { "cycles:u=2000", "task-clock=1000" }, "cycles / {task-clock}", true, 2.0, "cycles:u" },
+		/* One event: nothing to mix. */
+		{ __LINE__, { "instructions:u=1000" }, "instructions * 2", true, 2000.0, "instructions:u" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_report rep;
+		struct pmc_metric_def d = { .name = "M" };
+		const struct pmc_metric_value *m;
+
+		memset(&rep, 0, sizeof(rep));
+		rep.nbatches = rep.nruns = 1;
+		for (size_t k = 0; k < 4 && rows[i].events[k]; k++) {
+			const char *spec = rows[i].events[k], *eq = strchr(spec, '=');
+			bool dead = spec[0] == '-';
+			char name[64];
+			struct pmc_report_event *e;
+			size_t n;
+
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - spec - dead), spec + dead);
+			e = add_event(&rep, name, atof(eq + 1));
+			n = strlen(name);
+			e->ev.attr.exclude_kernel = e->ev.attr.exclude_hv = n > 2 && !strcmp(name + n - 2, ":u");
+			e->ev.attr.exclude_user = n > 2 && !strcmp(name + n - 2, ":k");
+			if (!strcmp(name, "task-clock")) {
+				e->ev.attr.type = PERF_TYPE_SOFTWARE;
+				e->ev.attr.config = PERF_COUNT_SW_TASK_CLOCK;
+			} else {
+				e->ev.attr.type = PERF_TYPE_HARDWARE;
+				/* canonical as the generic resolver writes it: the bare name */
+				snprintf(e->ev.canonical, sizeof(e->ev.canonical), "%.*s", (int)strcspn(name, ":"), name);
+			}
+			if (dead) {
+				e->status = PMC_COUNT_NOT_COUNTED;
+				e->samples[0].count.status = PMC_COUNT_NOT_COUNTED;
+				snprintf(e->reason, sizeof(e->reason), "counters busy");
+			}
+		}
+		snprintf(d.formula, sizeof(d.formula), "%s", rows[i].formula);
+		assert_int_equal(pmc_metrics_eval(&rep, &d, 1, 0), 0);
+		m = metric(&rep, "M");
+		if (m->valid != rows[i].valid || (m->valid && fabs(m->value - rows[i].want) > 1e-9))
+			fail_msg("line %d: valid %d value %g (%s), expected valid %d value %g", rows[i].line, m->valid,
+				 m->value, m->reason, rows[i].valid, rows[i].want);
+		if (!strstr(m->valid ? m->desc : m->reason, rows[i].text))
+			fail_msg("line %d: '%s' lacks '%s'", rows[i].line, m->valid ? m->desc : m->reason, rows[i].text);
+		if (m->valid && !rows[i].text[0] && strstr(m->desc, "[over"))
+			fail_msg("line %d: a note where the names say it all: %s", rows[i].line, m->desc);
+		pmc_report_fini(&rep);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -336,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_metric_cli_parse_rows),
 		cmocka_unit_test(test_smt_split_sums_to_tsc_for_each_generation),
 		cmocka_unit_test(test_uops_histogram_from_seed001_counts),
+		cmocka_unit_test(test_metric_events_share_their_modifiers_never_mixing_privilege_levels),
 	};
 	if (!getenv("PMC_SOURCE_DIR")) {
 		fprintf(stderr, "PMC_SOURCE_DIR is not set: run through meson test\n");

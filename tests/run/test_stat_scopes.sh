@@ -75,7 +75,11 @@ kill $sp
 expect_rc 0 "--timeout"
 cp "$TMP/out" "$TMP/to.json"
 check "$TMP/to.json" "d['target']['ended_by'] == '--timeout' and 0.25e9 < d['wall_ns']['mean'] < 3e9" "--timeout ends the count"
-ok "--timeout 300 ended after $(value "$TMP/to.json" "d['wall_ns']['mean']/1e9") s"
+# A sleeping process never ran while counted (time enabled 0): <not counted> with the reason (issue 22 item 9), not
+# a 0 marked ok; and no user/sys time, which only a launched command has (item 6: null, not 0).
+check "$TMP/to.json" "d['events'][0]['status'] == 'not counted' and 'time enabled 0' in d['events'][0]['reason']" "an idle task is not counted"
+check "$TMP/to.json" "d['user_ns'] is None and d['sys_ns'] is None and d['executions'][0]['user_ns'] is None" "no rusage for -p"
+ok "--timeout 300 ended after $(value "$TMP/to.json" "d['wall_ns']['mean']/1e9") s; the sleeping process is <not counted>"
 
 # 5. -a -A and -C: a row per CPU; cpu-clock of each CPU is the time counted (every CPU's clock runs).
 ncpu=$(getconf _NPROCESSORS_ONLN)

@@ -299,6 +299,31 @@ t5_ipc() {
 	verdict "5-ipc-shift$shift_" ipc $ok "-k $k: IPC $ipc (expected $want under -icount shift=$shift_), instructions:u $i, cycles:u $c"
 }
 
+# Issue 22 item 2: a metric's events count the same privilege levels. With instructions:u, cycles:u and all-mode
+# instructions, IPC is the user-mode pair's (exactly 1 under -icount shift=0), never all-mode instructions over user
+# cycles; with no pair in one mode (instructions, cycles:u) it is n/a with the reason, not a mix. --metric the same.
+t5_ipc_modes() {
+	kernels_list
+	k=$(awk '$1 == "fma" { print "fma"; exit }' $W/kernels.list); k=${k:-$(head -n 1 $W/kernels.list | cut -d' ' -f1)}
+	stat_csv $W/ipcm.csv -k $k --iters 100000 --warmup 0 -e instructions:u,cycles:u,instructions \
+		--metric 'R=instructions/cycles'; rc=$?
+	ipc=$(csv_metric $W/ipcm.csv IPC) r=$(csv_metric $W/ipcm.csv R)
+	iu=$(csv_counts $W/ipcm.csv instructions:u | awk '{print $2}') ia=$(csv_counts $W/ipcm.csv instructions | awk '{print $2}')
+	c=$(csv_counts $W/ipcm.csv cycles:u | awk '{print $2}')
+	desc=$(awk -F, '$1 == "metric" && $2 == "IPC" { print $13; exit }' $W/ipcm.csv)
+	got=$(awk -v x="$ipc" 'BEGIN { printf "%.3f", x }') gr=$(awk -v x="$r" 'BEGIN { printf "%.3f", x }')
+	ok=1
+	[ $rc = 0 ] && [ "$got" = 1.000 ] && [ "$gr" = 1.000 ] && [ -n "$iu" ] && [ "$c" = "$iu" ] && ok=0
+	verdict 5-ipc-modes ipc-same-modifiers $ok "-k $k -e instructions:u,cycles:u,instructions: IPC $ipc, --metric R $r (expected 1.000: instructions:u $iu / cycles:u $c; all-mode instructions $ia); $desc"
+	[ $ok = 0 ] || show_err $W/ipcm.csv
+	stat_csv $W/ipcx.csv -k $k --iters 100000 --warmup 0 -e instructions,cycles:u; rc=$?
+	st=$(awk -F, '$1 == "metric" && $2 == "IPC" { print $12 "|" $6 "|" substr($13, 1, 120); exit }' $W/ipcx.csv)
+	ok=1
+	[ $rc = 0 ] && case $st in "n/a||"*privilege*|"n/a||"*modifier*) ok=0 ;; esac
+	verdict 5-ipc-mixed ipc-no-mixed-modes $ok "-k $k -e instructions,cycles:u: IPC status|value|reason = $st (expected n/a with the reason, never all-mode over user-mode)"
+	[ $ok = 0 ] || show_err $W/ipcx.csv
+}
+
 # read_path PAGE: the read-method check's text.
 read_method() { csv_check $1 read-method | cut -d, -f12- | cut -c1-160; }
 

@@ -348,9 +348,10 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		fprintf(f, "# %s\n", note);
 	if (pmc_report_counting_note(rep, note, sizeof(note)))
 		fprintf(f, "# %s\n", note);
-	/* Warnings as the table gives them (a number that is not what it seems: --per-thread's first row, ...) */
+	/* Warnings as the table gives them (a number that is not what it seems: --per-thread's first row, ...); the
+	 * runs sentence is the line above. */
 	for (size_t i = 0; i < rep->nchecks; i++)
-		if (rep->checks[i].severity != PMC_CHECK_INFO)
+		if (rep->checks[i].severity != PMC_CHECK_INFO && strcmp(rep->checks[i].name, "runs"))
 			fprintf(f, "# %s %s: %s\n", rep->checks[i].severity == PMC_CHECK_BAD ? "BAD" : "warn",
 				rep->checks[i].name, rep->checks[i].msg);
 	for (size_t i = 0; i < rep->nevents; i++) {

@@ -82,6 +82,7 @@ expect_rc 1 "a failing run"
 expect_err "Runs: $want" "the table"
 run_pmc stat -x, -e task-clock -- false
 expect_err "^# $want" "-x"
+[ "$(grep -cE "$want" "$TMP/err")" = 1 ] || { cat "$TMP/err" >&2; fail "-x gives the runs sentence more than once"; }
 ! grep -q "kept out" "$TMP/err" || { cat "$TMP/err" >&2; fail "-x says 'kept out' of numbers it then prints"; }
 run_pmc stat --csv -o - -e task-clock -- false
 expect_out "^check,runs,.*$want" "CSV"

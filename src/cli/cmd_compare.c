@@ -226,7 +226,10 @@ int stat_compare_run(const struct stat_opts *o)
 			rc = status == PMC_EXIT_USAGE || status == 126 || status == 127 ? status : PMC_EXIT_NOCOUNT;
 			break;
 		}
-		if (one.exit_status)
+		if (one.exit_status && one.partial) /* its report carries pmctool's 130/143 since issue 22 item 7 */
+			fprintf(stderr, "pmctool stat: --compare: %s was interrupted (that run is left out)\n",
+				s ? "B" : "A");
+		else if (one.exit_status)
 			fprintf(stderr, "pmctool stat: --compare: %s exited with status %d (that run is left out)\n",
 				s ? "B" : "A", one.exit_status);
 		if (!one.exit_status && pmc_loaded_pool(&side[s], &one) < 0)

@@ -258,23 +258,44 @@ static uint64_t reads_inproc(const struct rg_thread *t)
 	return reads * (uint64_t)t->nopen - t->reads_syscall;
 }
 
+/* Whether page p lies in t's reservation (then the reservation's unmap takes it). */
+static bool in_reservation(const struct rg_thread *t, const void *p, size_t psz)
+{
+	return t->pages && (const char *)p >= (const char *)t->pages &&
+	       (const char *)p < (const char *)t->pages + psz * (size_t)t->nopen;
+}
+
+/*
+ * A thread's end: its pages and descriptors go. Only address ranges this thread still holds are unmapped: a page in
+ * the reservation goes with the reservation, in one munmap, never on its own before it. (Unmapping each page first
+ * and then the whole reservation unmapped, the second time, whatever another thread had mapped in the holes the first
+ * left meanwhile: a thread starting then lost its counter pages and crashed reading their locks in refresh.) A slot
+ * whose fixed mapping failed is a hole (the kernel may have unmapped it) and is left alone.
+ */
 static void thread_gone(void *p)
 {
 	struct rg_thread *t = p;
-	long psz = sysconf(_SC_PAGESIZE);
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
 
 	t->c.on = false; /* the cache points into the pages unmapped below */
 	choose_path(t);
 	for (int i = 0; i < t->nev; i++) {
-		if (t->page[i])
-			munmap(t->page[i], (size_t)psz);
+		if (t->page[i] && !in_reservation(t, t->page[i], psz))
+			munmap(t->page[i], psz);
 		t->page[i] = NULL;
 		if (t->fd[i] >= 0)
 			close(t->fd[i]);
 		t->fd[i] = -1;
 	}
-	if (t->pages)
-		munmap(t->pages, (size_t)psz * (size_t)t->nopen);
+	if (t->pages) {
+		if (!t->holes) {
+			munmap(t->pages, psz * (size_t)t->nopen);
+		} else {
+			for (int k = 0; k < t->nopen; k++)
+				if (!(t->holes & (1u << k)))
+					munmap((char *)t->pages + (size_t)k * psz, psz);
+		}
+	}
 	t->pages = NULL;
 	__atomic_store_n(&t->exited, true, __ATOMIC_RELEASE);
 }
@@ -317,8 +338,11 @@ static struct perf_event_mmap_page *map_page(struct rg_thread *t, int k, int fd,
 {
 	void *p = MAP_FAILED;
 
-	if (t->pages)
+	if (t->pages) {
 		p = mmap((char *)t->pages + (size_t)k * psz, psz, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+		if (p == MAP_FAILED) /* the slot may be unmapped now: another thread's mapping may land there */
+			t->holes |= 1u << k;
+	}
 	if (p == MAP_FAILED)
 		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
 	return p == MAP_FAILED ? NULL : p;

@@ -88,7 +88,8 @@ struct rg_thread {
 	int err[RG_EV];                      /* errno of the failed open, 0 */
 	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
 	struct perf_event_mmap_page *page[RG_EV];
-	void *pages;                         /* the reservation the pages are mapped into (nev pages), or NULL */
+	void *pages;                         /* the reservation the pages are mapped into (nopen pages), or NULL */
+	uint32_t holes;                      /* its slots whose fixed mapping failed (not this thread's any more) */
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
 	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */
 	uint64_t *acc;                       /* two tables of (RG_CALIB + 1) rows [calls, v[0..nopen-1]] (by column: an

@@ -10,6 +10,8 @@
  *   rg-prog deep         70 nested enters of one region, then 70 leaves
  *   rg-prog fork         fork inside "parent"; the child runs "child" { a x50 } and leaves "parent" (unmatched)
  *   rg-prog threadexit   a thread exits inside "dying" (entered, a x20, never left)
+ *   rg-prog burst N      N threads (up to 4096) started together, all alive at once; each enters "burst" 3 times
+ *                        with a x10 and ends at once (thread starts racing thread ends)
  *   rg-prog loop N       "empty" entered and left N times with an empty body (cost; strace)
  *   rg-prog trips N      "body" once around N calls of marker_a (instructions per region: a + b x N, exact on arm64)
  *   rg-prog vary FILE    "vary" entered 1 + (a number kept in FILE, incremented by each execution) times
@@ -102,6 +104,63 @@ static int threads(int n)
 	return 0;
 }
 
+static void *burst_worker_now(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 3; i++) {
+		PMCTOOL_REGION_BEGIN("burst");
+		a_times(10);
+		PMCTOOL_REGION_END("burst");
+	}
+	return NULL;
+}
+
+/* burst: the threads wait for each other (all created, none ended yet), then run and end together. */
+static pthread_barrier_t burst_start;
+
+static void *burst_worker(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&burst_start);
+	for (int i = 0; i < 3; i++) {
+		PMCTOOL_REGION_BEGIN("burst");
+		a_times(10);
+		PMCTOOL_REGION_END("burst");
+	}
+	return NULL;
+}
+
+static int burst(long n)
+{
+	static pthread_t th[4096];
+	pthread_attr_t attr;
+	long made = 0;
+
+	if (n < 1 || n > 4096)
+		return 2;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	/* Half of them start as soon as they are made (short threads end while others start), half together. */
+	pthread_barrier_init(&burst_start, NULL, (unsigned)(n - n / 2 + 1));
+	for (long k = 0; k < n; k++) {
+		if (k >= n / 2) {
+			if (pthread_create(&th[k], &attr, burst_worker, NULL))
+				break;
+		} else if (pthread_create(&th[k], &attr, burst_worker_now, NULL)) {
+			break;
+		}
+		made++;
+	}
+	if (made < n) {
+		fprintf(stderr, "rg-prog burst: only %ld of %ld threads could be created\n", made, n);
+		exit(1);
+	}
+	pthread_barrier_wait(&burst_start);
+	for (long k = 0; k < made; k++)
+		pthread_join(th[k], NULL);
+	return 0;
+}
+
 static int pages(long n)
 {
 	long psz = sysconf(_SC_PAGESIZE);
@@ -150,6 +209,8 @@ int main(int argc, char **argv)
 		basic();
 	} else if (!strcmp(mode, "threads")) {
 		return threads((int)n);
+	} else if (!strcmp(mode, "burst")) {
+		return burst(n);
 	} else if (!strcmp(mode, "pages")) {
 		return pages(n);
 	} else if (!strcmp(mode, "ranks")) {

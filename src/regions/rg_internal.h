@@ -89,7 +89,6 @@ struct rg_thread {
 	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
 	struct perf_event_mmap_page *page[RG_EV];
 	void *pages;                         /* the reservation the pages are mapped into (nopen pages), or NULL */
-	uint32_t holes;                      /* its slots whose fixed mapping failed (not this thread's any more) */
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
 	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */
 	uint64_t *acc;                       /* two tables of (RG_CALIB + 1) rows [calls, v[0..nopen-1]] (by column: an
@@ -100,6 +99,8 @@ struct rg_thread {
 	uint64_t reads_misuse, reads_syscall; /* reads by leaves that closed nothing; counters read with read(2) */
 	uint64_t unmatched, invalid;         /* leaves matching no open region; enters/leaves of invalid handles */
 	bool exited;                         /* the thread ended (its open frames stay as they were) */
+	uint32_t holes;                      /* reservation slots whose fixed mapping failed (not this thread's now;
+						in the padding before floor: the fast path's offsets stay) */
 	struct rg_frame floor;               /* below stack[0]: key RG_FULL, never a handle's (a leave at depth 0) */
 	struct rg_frame stack[PMCTOOL_REGION_DEPTH_MAX];
 };

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -667,11 +668,21 @@ static void after_fork_child(void)
 	pmc_rg_names_after_fork();
 }
 
+/*
+ * The library's start, from the environment. A secure-execution process (setuid, setgid, file capabilities: the
+ * kernel's AT_SECURE) counts nothing and writes nothing, whatever PMCTOOL_* says: the variables come from a user the
+ * program does not trust, and its report would be written with privileges that user lacks (pmctool-regions(7),
+ * SECURITY). secure_getenv reads them, so that no later read can obey them either.
+ */
 static void __attribute__((constructor)) rg_init(void)
 {
-	const char *ev = getenv(PMC_RG_ENV_EVENTS), *fd = getenv(PMC_RG_ENV_FD);
+	const char *ev, *fd;
 	struct timespec now;
 
+	if (getauxval(AT_SECURE))
+		return;
+	ev = secure_getenv(PMC_RG_ENV_EVENTS);
+	fd = secure_getenv(PMC_RG_ENV_FD);
 	if (!ev)
 		return;
 	if (pmc_rg_parse_events(ev, pmc_rg.setup_err, sizeof(pmc_rg.setup_err))) {
@@ -690,7 +701,7 @@ static void __attribute__((constructor)) rg_init(void)
 		pmc_rg.mode = RG_STANDALONE;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		pmc_rg.start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-		pmc_rg_setup_out(getenv(PMC_RG_ENV_OUT), getenv(PMC_RG_ENV_FORMAT));
+		pmc_rg_setup_out(secure_getenv(PMC_RG_ENV_OUT), secure_getenv(PMC_RG_ENV_FORMAT));
 	}
 	if (pthread_key_create(&thread_key, thread_gone)) {
 		pmc_rg.mode = RG_OFF;

@@ -10,6 +10,7 @@
  *   rg-prog deep         70 nested enters of one region, then 70 leaves
  *   rg-prog fork         fork inside "parent"; the child runs "child" { a x50 } and leaves "parent" (unmatched)
  *   rg-prog threadexit   a thread exits inside "dying" (entered, a x20, never left)
+ *   rg-prog uid          prints the effective user id (a setuid copy says whether the bit took effect)
  *   rg-prog burst N      N threads (up to 4096) started together, all alive at once; each enters "burst" 3 times
  *                        with a x10 and ends at once (thread starts racing thread ends)
  *   rg-prog loop N       "empty" entered and left N times with an empty body (cost; strace)
@@ -209,6 +210,8 @@ int main(int argc, char **argv)
 		basic();
 	} else if (!strcmp(mode, "threads")) {
 		return threads((int)n);
+	} else if (!strcmp(mode, "uid")) {
+		printf("%u\n", (unsigned)geteuid());
 	} else if (!strcmp(mode, "burst")) {
 		return burst(n);
 	} else if (!strcmp(mode, "pages")) {

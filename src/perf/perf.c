@@ -38,34 +38,6 @@ double pmc_count_scaled(const struct pmc_count *c)
 	return (double)c->value * ((double)c->enabled / (double)c->running);
 }
 
-const char *pmc_perf_open_reason(int err, int hardware)
-{
-	switch (err) {
-	case ENOENT:
-		return hardware ? "no hardware PMU: the kernel has no driver for this CPU's counters"
-				: "the kernel does not know this event";
-	case ENODEV:
-		return "the PMU does not exist on this CPU";
-	case EOPNOTSUPP:
-		return "the PMU does not support a feature this event asks for (sampling, exclude bits, AnyThread)";
-	case EACCES:
-	case EPERM:
-		return "not permitted by kernel.perf_event_paranoid: lower it (sysctl kernel.perf_event_paranoid=1) or "
-		       "grant CAP_PERFMON; count user mode only with :u";
-	case EINVAL:
-		return "the kernel rejected the encoding or this combination of events (counter constraints)";
-	case EMFILE:
-	case ENFILE:
-		return "too many open files: raise the limit with ulimit -n";
-	case EBUSY:
-		return "the counter is held exclusively by another user";
-	case E2BIG:
-		return "the kernel does not understand this perf_event_attr size";
-	default:
-		return strerror(err);
-	}
-}
-
 /* The PMU of this dynamic type counts per CPU only: uncore, RAPL (power), cstate and the like show a cpumask. */
 static bool per_cpu_pmu(unsigned type)
 {

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "perf/reason.h"
+
 enum pmc_count_status {
 	PMC_COUNT_OK = 0,
 	PMC_COUNT_NOT_COUNTED,   /* opened, but never ran (time_running == 0): never reported as 0 */
@@ -40,10 +42,6 @@ int pmc_perf_read(int fd, struct pmc_count *ret);
 /* Value scaled to the full enabled time: value * enabled / running (exact when running == enabled).
  * Only meaningful when status is OK. */
 double pmc_count_scaled(const struct pmc_count *c);
-
-/* A one-line reason for an open failure, for a user: what it means and what to do.
- * 'hardware' says whether the event needs the CPU's PMU. Returns a static string. */
-const char *pmc_perf_open_reason(int err, int hardware);
 
 /* The reason for an open failure of the event with attr a: like pmc_perf_open_reason, and more exact where the attr
  * tells more (a kernel-only event refused by perf_event_paranoid, a per-CPU PMU asked to count a task, a hardware event

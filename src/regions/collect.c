@@ -214,6 +214,7 @@ static int block_line(struct block_ctx *c, const char *line)
 			return 0;
 		if (pid && !rr->open_err) {
 			rr->open_err = pid;
+			rr->open_err_index = c->map[a];
 			snprintf(rr->open_err_event, sizeof(rr->open_err_event), "%s", line + n);
 		}
 		if (b)

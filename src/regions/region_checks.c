@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perf/perf.h"
+
 /* Marker overhead above this share of a region's own count is worth a warning. */
 #define OVERHEAD_WARN_PCT 5.0
 
@@ -102,10 +104,15 @@ static void check_use(struct pmc_report *rep, const struct pmc_report_regions *r
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "regions-cut",
 				     "%u region result block%s cut short or malformed and left out", rr->blocks_cut,
 				     rr->blocks_cut == 1 ? " was" : "s were");
-	if (rr->open_err)
+	if (rr->open_err && rr->open_err_index < rep->nevents) {
+		/* In pmctool's words for the same failure (perf_event_open's errno alone says "No such file or
+		 * directory" for a missing PMU), with the event as the user named it. */
+		const struct pmc_event *ev = &rep->events[rr->open_err_index].ev;
+
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "regions-not-counted",
-				     "the program could not open %s for its regions: %s", rr->open_err_event,
-				     strerror(rr->open_err));
+				     "the program could not open %s for its regions: %s", ev->name,
+				     pmc_perf_event_reason(rr->open_err, &ev->attr, !!(ev->flags & PMC_EVF_HARDWARE)));
+	}
 	if (rr->user_only)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "regions-user-only",
 				     "the program's region counters count user mode only (kernel.perf_event_paranoid)");

@@ -225,5 +225,7 @@ void pmc_rg_json_report(FILE *f) RG_HIDDEN;
  * in user mode only; how the threads read their counters ("in process", "read(2)", both, "none"). */
 void pmc_rg_event_state(int i, int *ret_err, int *ret_user_only) RG_HIDDEN;
 const char *pmc_rg_read_method_all(void) RG_HIDDEN;
+/* Why event i did not open (errno err), in pmctool's words (perf/reason.c): "no hardware PMU: ..." and the like. */
+const char *pmc_rg_event_reason(int i, int err) RG_HIDDEN;
 
 #endif

@@ -275,7 +275,8 @@ static void checks(FILE *f)
 
 		pmc_rg_event_state(i, &err, &uo);
 		if (err) {
-			snprintf(msg, sizeof(msg), "%s: not counted in some thread: %s", pmc_rg.evname[i], strerror(err));
+			snprintf(msg, sizeof(msg), "%s: not counted in some thread: %s", pmc_rg.evname[i],
+				 pmc_rg_event_reason(i, err));
 			check(f, &first, "regions-not-counted", "warn", msg);
 		} else if (uo) {
 			snprintf(msg, sizeof(msg), "%s: user mode only (kernel.perf_event_paranoid)", pmc_rg.evname[i]);

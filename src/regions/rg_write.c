@@ -7,13 +7,40 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "perf/reason.h"
 #include "util/file_write.h"
 #include "util/path_template.h"
+
+/* Whether the kernel has a core PMU: a directory the kernel names for the CPU's cores (x86's cpu, cpu_core,
+ * cpu_atom; arm64's armv8_pmuv3*) under /sys/bus/event_source/devices. */
+static bool core_pmu_present(void)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d)))
+		found = !strcmp(de->d_name, "cpu") || !strcmp(de->d_name, "cpu_core") || !strcmp(de->d_name, "cpu_atom") ||
+			!strncmp(de->d_name, "armv8_pmuv3", 11);
+	closedir(d);
+	return found;
+}
+
+const char *pmc_rg_event_reason(int i, int err)
+{
+	unsigned type = pmc_rg.attr[i].type;
+	int hardware = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
+
+	return pmc_perf_hw_reason(err, hardware, hardware && err == ENOENT && core_pmu_present());
+}
 
 static void put_values(FILE *f, const struct rg_thread *t, const uint64_t *v)
 {
@@ -120,7 +147,7 @@ static void person_report(FILE *f)
 
 		pmc_rg_event_state(i, &err, &uo);
 		if (err)
-			fprintf(f, "  %s: not counted: %s\n", pmc_rg.evname[i], strerror(err));
+			fprintf(f, "  %s: not counted: %s\n", pmc_rg.evname[i], pmc_rg_event_reason(i, err));
 		else if (uo)
 			fprintf(f, "  %s: user mode only (kernel.perf_event_paranoid)\n", pmc_rg.evname[i]);
 	}

@@ -68,15 +68,29 @@ static bool per_cpu_pmu(unsigned type)
 	return found;
 }
 
-const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware)
+const char *pmc_perf_event_reason_for(int err, const struct perf_event_attr *a, int hardware, bool privileged)
 {
-	if ((err == EACCES || err == EPERM) && a->exclude_user && !a->exclude_kernel)
+	bool refused = err == EACCES || err == EPERM;
+
+	if (refused && a->exclude_user && !a->exclude_kernel && !privileged)
 		return "counts kernel mode only, which kernel.perf_event_paranoid forbids to this user without "
 		       "CAP_PERFMON; not retried in user mode, where it would count nothing";
-	if (err == ENOENT && hardware && pmc_inventory_has_core_pmu())
-		return "this CPU's PMU does not have this event (the kernel answered ENOENT)";
+	/* CAP_PERFMON or CAP_SYS_ADMIN (root) passes every perf_event_paranoid check: the refusal is not its */
+	if (refused && privileged)
+		return "the kernel refused it to a user with CAP_PERFMON/CAP_SYS_ADMIN, whom kernel.perf_event_paranoid "
+		       "does not restrict: a rule of the kernel's own for this event (as for ftrace:function) or a "
+		       "security module such as kernel lockdown; pmctool cannot lift it";
 	if (err == EINVAL && per_cpu_pmu(a->type))
 		return "this PMU counts per CPU, not per task (uncore, RAPL, cstate): the kernel refuses it for a "
 		       "workload; it needs system-wide counting";
-	return pmc_perf_open_reason(err, hardware);
+	return pmc_perf_hw_reason(err, hardware, err == ENOENT && hardware && pmc_inventory_has_core_pmu());
+}
+
+const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware)
+{
+	bool perfmon = false, sys_admin = false;
+
+	if (err == EACCES || err == EPERM)
+		pmc_inventory_caps(&perfmon, &sys_admin);
+	return pmc_perf_event_reason_for(err, a, hardware, perfmon || sys_admin);
 }

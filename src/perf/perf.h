@@ -4,6 +4,7 @@
 #define PMC_PERF_H
 
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -47,5 +48,8 @@ double pmc_count_scaled(const struct pmc_count *c);
  * tells more (a kernel-only event refused by perf_event_paranoid, a per-CPU PMU asked to count a task, a hardware event
  * that a working PMU lacks). Returns a static string. */
 const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware);
+/* The same for a user who is privileged (CAP_PERFMON or CAP_SYS_ADMIN: a refusal is then not perf_event_paranoid's)
+ * or not, as given. */
+const char *pmc_perf_event_reason_for(int err, const struct perf_event_attr *a, int hardware, bool privileged);
 
 #endif

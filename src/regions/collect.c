@@ -195,6 +195,7 @@ static int block_line(struct block_ctx *c, const char *line)
 	unsigned a, b, d;
 	int pid, ppid, nev, n = 0;
 	unsigned long long x[6];
+	int nf;
 	struct line_vals lv;
 	char label[24];
 
@@ -233,10 +234,13 @@ static int block_line(struct block_ctx *c, const char *line)
 		snprintf(c->rname[c->nrname++], PMC_RG_NAME_MAX + 1, "%s", line + n);
 		return 0;
 	}
-	if (sscanf(line, "thread %u %d %d %llu %llu %llu %llu %llu", &a, &pid, &nev, &x[0], &x[1], &x[2], &x[3], &x[4])
-	    == 8) {
+	x[5] = 0; /* refused calls: a ninth number since libpmctool refuses a signal handler's calls */
+	nf = sscanf(line, "thread %u %d %d %llu %llu %llu %llu %llu %llu", &a, &pid, &nev, &x[0], &x[1], &x[2], &x[3],
+		    &x[4], &x[5]);
+	if (nf == 8 || nf == 9) {
 		if (!c->apply)
 			return 0;
+		rr->refused += x[5];
 		rr->reads_inproc += x[0];
 		rr->reads_syscall += x[1];
 		rr->unmatched += x[2];

@@ -95,6 +95,12 @@ static void check_use(struct pmc_report *rep, const struct pmc_report_regions *r
 				     (unsigned long long)rr->invalid, rr->invalid == 1 ? "" : "s",
 				     (unsigned long long)rr->too_deep, rr->too_deep == 1 ? "" : "s", 64,
 				     (unsigned long long)rr->bad_names, rr->bad_names == 1 ? "" : "s");
+	if (rr->refused)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "region-misuse",
+				     "refused: %llu enter/leave%s that interrupted the library itself (a signal "
+				     "handler's, during a thread's first use or while it re-read its counters' pages) or "
+				     "came after its thread ended: not counted (pmctool-regions(7), SIGNAL HANDLERS)",
+				     (unsigned long long)rr->refused, rr->refused == 1 ? "" : "s");
 	if (rr->execs_silent)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "regions-silent",
 				     "%u of %u executions wrote no region results: the program is not linked with "

@@ -103,6 +103,8 @@ struct rg_thread {
 						in the padding before floor: the fast path's offsets stay) */
 	struct rg_frame floor;               /* below stack[0]: key RG_FULL, never a handle's (a leave at depth 0) */
 	struct rg_frame stack[PMCTOOL_REGION_DEPTH_MAX];
+	uint64_t refused;                    /* enters/leaves refused: they interrupted the library (a signal handler)
+						or came after the thread's end (after the frames: no offset moves) */
 };
 
 /* Open frames of t (at most PMCTOOL_REGION_DEPTH_MAX). */
@@ -208,6 +210,8 @@ static inline void pmc_rg_region_all(unsigned r, uint64_t *sum, bool *have)
 unsigned pmc_rg_nregions(void) RG_HIDDEN;
 const char *pmc_rg_region_name(unsigned id) RG_HIDDEN;
 uint64_t pmc_rg_bad_names(void) RG_HIDDEN;
+/* Calls refused in threads' first uses (signal handlers), which no thread counts. */
+uint64_t pmc_rg_refused_early(void) RG_HIDDEN;
 /* Counter reads made in process by t. */
 uint64_t pmc_rg_reads_inproc(const struct rg_thread *t) RG_HIDDEN;
 

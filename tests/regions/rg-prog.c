@@ -10,6 +10,9 @@
  *   rg-prog deep         70 nested enters of one region, then 70 leaves
  *   rg-prog fork         fork inside "parent"; the child runs "child" { a x50 } and leaves "parent" (unmatched)
  *   rg-prog threadexit   a thread exits inside "dying" (entered, a x20, never left)
+ *   rg-prog signal N [early]  "main-loop" entered N times (a x10) while a SIGPROF handler every 50 us enters
+ *                        "handler" (b x1); prints "handled K" (K handler runs); with "early" the timer starts
+ *                        before the thread's first use (no pmctool_thread_init); counts NULL pointers check too
  *   rg-prog uid          prints the effective user id (a setuid copy says whether the bit took effect)
  *   rg-prog burst N      N threads (up to 4096) started together, all alive at once; each enters "burst" 3 times
  *                        with a x10 and ends at once (thread starts racing thread ends)
@@ -19,7 +22,10 @@
  *   rg-prog ranks [R]    MPI rank k (OMPI_COMM_WORLD_RANK, else PMI_RANK; 0 without): "ranked" entered k + 1 times,
  *                        each with a x100, and "common" once with a x10; rank R exits with status 3
  */
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +168,49 @@ static int burst(long n)
 	return 0;
 }
 
+/* signal: a handler that uses regions, interrupting regions and the library. */
+static volatile sig_atomic_t handled;
+static pmctool_region_t handler_region;
+
+static void on_prof(int sig)
+{
+	(void)sig;
+	PMCTOOL_REGION_ENTER(handler_region);
+	marker_b();
+	PMCTOOL_REGION_LEAVE(handler_region);
+	handled++;
+}
+
+static int in_handler(long n, int early)
+{
+	struct sigaction sa = { .sa_handler = on_prof };
+	struct itimerval it = { { 0, 50 }, { 0, 50 } }, off = { { 0, 0 }, { 0, 0 } };
+	pmctool_region_t loop = pmctool_region("main-loop");
+	unsigned long long calls = 1;
+
+	handler_region = pmctool_region("handler");
+	if (!early)
+		PMCTOOL_THREAD_INIT();
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGPROF, &sa, NULL) || setitimer(ITIMER_PROF, &it, NULL))
+		return 1;
+	for (long i = 0; i < n; i++) {
+		PMCTOOL_REGION_ENTER(loop);
+		a_times(10);
+		PMCTOOL_REGION_LEAVE(loop);
+	}
+	setitimer(ITIMER_PROF, &off, NULL);
+	/* every pointer argument: NULL calls is allowed, NULL values only with max 0 */
+	if (pmctool_region_counts(loop, NULL, NULL, 16) != -EINVAL || pmctool_region_counts(loop, &calls, NULL, -1) !=
+	    -EINVAL || pmctool_region_counts(loop, NULL, NULL, 0) < 0 || pmctool_region_counts(loop, &calls, NULL, 0) < 0)
+		return 4;
+	pmctool_region_begin(NULL);
+	pmctool_region_end(NULL);
+	printf("handled %d calls %llu\n", (int)handled, calls);
+	return 0;
+}
+
 static int pages(long n)
 {
 	long psz = sysconf(_SC_PAGESIZE);
@@ -210,6 +259,8 @@ int main(int argc, char **argv)
 		basic();
 	} else if (!strcmp(mode, "threads")) {
 		return threads((int)n);
+	} else if (!strcmp(mode, "signal")) {
+		return in_handler(n, argc > 3 && !strcmp(argv[3], "early"));
 	} else if (!strcmp(mode, "uid")) {
 		printf("%u\n", (unsigned)geteuid());
 	} else if (!strcmp(mode, "burst")) {

@@ -14,7 +14,8 @@
  * reads them in process (RDPMC, mrs PMEVCNTR<n>_EL0) where the kernel allows it, with read(2) otherwise. After a
  * thread's first enter, enter and leave make no system call and no allocation on the in-process path.
  * Everything here is thread-safe; pmctool-regions(7) documents misuse (a leave that matches no enter, too many
- * regions, names too long, fork inside a region, a thread or the program ending inside one).
+ * regions, names too long, fork inside a region, a thread or the program ending inside one) and what a signal
+ * handler may use (enter and leave of handles looked up before, in a thread that has called pmctool_thread_init).
  */
 #ifndef PMCTOOL_H
 #define PMCTOOL_H
@@ -42,7 +43,7 @@ pmctool_region_t pmctool_region(const char *name);
 void pmctool_region_enter(pmctool_region_t region);
 void pmctool_region_leave(pmctool_region_t region);
 
-/* The same by name (a lock-free look-up of the name first: convenient, a little slower). */
+/* The same by name (a lock-free look-up of the name first: convenient, a little slower). NULL is an invalid name. */
 void pmctool_region_begin(const char *name);
 void pmctool_region_end(const char *name);
 
@@ -54,9 +55,10 @@ int pmctool_thread_init(void);
  * "in process and read(2)", or "none" (counting is off, or the thread has not entered a region). */
 const char *pmctool_regions_read_method(void);
 
-/* The calling thread's counts of a region so far (its completed entries): *ret_calls, and up to max values in the
- * order of the events (LIKWID's MARKER_GET). The number of events counted (0 when counting is off), or -EINVAL for
- * an invalid handle. A value of an event this thread could not open is 0. */
+/* The calling thread's counts of a region so far (its completed entries): *ret_calls (unless ret_calls is NULL), and
+ * up to max values in the order of the events (LIKWID's MARKER_GET; values may be NULL only when max is 0). The
+ * number of events counted (0 when counting is off), or -EINVAL for an invalid handle, a negative max, or NULL values
+ * with max > 0. A value of an event this thread could not open is 0. */
 int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls, unsigned long long *values,
 			  int max);
 

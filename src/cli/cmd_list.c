@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "info/evlist.h"
+#include "pmu/event.h"
 #include "util/util.h"
 #include "output/output.h"
 
@@ -274,6 +275,10 @@ int pmc_cmd_list(int argc, char **argv)
 		fprintf(stderr, "pmctool list: %s\n", rc == -ENOMEM ? "out of memory" : err);
 		return rc == -ENOENT ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
 	}
+	/* Tracepoints unreadable to this user are not "no such event": say why they are missing. */
+	if ((!q.pattern || strchr(q.pattern, ':')) && pmc_tracefs_unreadable())
+		fprintf(stderr, "pmctool list: note: %s is not readable by this user (tracefs' mode): its tracepoints are "
+			"not listed; run as root, or ask for the directory's group\n", pmc_tracefs_unreadable());
 	if (!o.count && o.fmt == FMT_TEXT)
 		fprintf(stderr, "pmctool list: no event matches '%s'%s\n", q.pattern ? q.pattern : "",
 			q.pmu ? " on this PMU" : "; --pmu NAME lists another PMU");

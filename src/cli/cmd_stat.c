@@ -478,7 +478,10 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		case 'D':
 			if (!strcmp(optarg, "-1"))
 				o->e.delay_ms = -1;
-			else if (!(r = parse_uint_opt("-D", optarg, 0, 86400000, &u)))
+			else if (pmc_parse_dec_u64(optarg, 0, 86400000, &u))
+				r = bad_value("-D", optarg, "expected -1 (start disabled, for --control) or a decimal whole "
+					      "number of milliseconds from 0 to 86400000");
+			else
 				o->e.delay_ms = (long)u;
 			break;
 		case OPT_CONTROL:

@@ -189,8 +189,20 @@ int pmc_eng_metrics_check(const struct pmc_engine *se, const struct pmc_metric_d
 		}
 		for (size_t i = 0; i < pmc_expr_name_count(e) && !rc; i++) {
 			const char *n = pmc_expr_name(e, i);
-			if (known_name(se, defs, ndefs, cli, ncli, n))
+			/* A metric is evaluated after those before it: it can use them, not itself or a later one
+			 * (which would run, then print n/a). */
+			if (known_name(se, defs, ndefs, cli, m, n))
 				continue;
+			if (is_metric_name(cli + m, ncli - m, n)) {
+				if (!strcasecmp(cli[m].name, n))
+					pmc_diag_error("--metric %s uses itself ('%s'): a metric cannot be defined by its own "
+						       "value (nothing was run)", cli[m].name, n);
+				else
+					pmc_diag_error("--metric %s uses metric '%s', which is defined after it: give "
+						       "--metric %s first (nothing was run)", cli[m].name, n, n);
+				rc = PMC_EXIT_USAGE;
+				continue;
+			}
 			pmc_diag_error("--metric %s uses '%s', which is not an event of this measurement, a "
 					"constant or a metric: add the event with -e; names with '-' or ':' go in braces, "
 					"{page-faults} (nothing was run)", cli[m].name, n);

@@ -258,6 +258,11 @@ static int build_cpus(const struct pmc_engine_opts *o, struct scope_targets *st)
 				o->cpu_list);
 			return PMC_EXIT_USAGE;
 		}
+		if (r == -ERANGE) {
+			pmc_diag_error("invalid value '%.80s' for -C: a CPU number is out of range (online CPUs: %s)",
+				       o->cpu_list, online);
+			return PMC_EXIT_USAGE;
+		}
 		if (r)
 			return r;
 	} else {

@@ -135,6 +135,16 @@ int pmc_sysfs_smt_active(void)
 	return pmc_sysfs_read_long(path, &v) ? -1 : v != 0;
 }
 
+/* One CPU number at p: digits only, at most PMC_CPULIST_MAX (a saturated strtol is out of range, not a CPU). */
+static int cpu_number(const char *p, char **end, long *ret)
+{
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	errno = 0;
+	*ret = strtol(p, end, 10);
+	return errno == ERANGE || *ret > PMC_CPULIST_MAX ? -ERANGE : 0;
+}
+
 int pmc_cpulist_ranges(const char *list, int (*range)(long a, long b, void *ctx), void *ctx)
 {
 	const char *p = list;
@@ -144,14 +154,14 @@ int pmc_cpulist_ranges(const char *list, int (*range)(long a, long b, void *ctx)
 		long a, b;
 		int r;
 
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		a = b = strtol(p, &end, 10);
+		r = cpu_number(p, &end, &a);
+		if (r)
+			return r;
+		b = a;
 		if (*end == '-') {
-			p = end + 1;
-			if (*p < '0' || *p > '9')
-				return -EINVAL;
-			b = strtol(p, &end, 10);
+			r = cpu_number(end + 1, &end, &b);
+			if (r)
+				return r;
 		}
 		if (b < a || (*end && *end != ','))
 			return -EINVAL;
@@ -165,7 +175,7 @@ int pmc_cpulist_ranges(const char *list, int (*range)(long a, long b, void *ctx)
 
 static int count_range(long a, long b, void *ctx)
 {
-	if (b - a > 65535 || a > 1L << 20)
+	if (b - a > 65535)
 		return -EINVAL;
 	*(unsigned *)ctx += (unsigned)(b - a + 1);
 	return 0;

@@ -42,7 +42,9 @@ int pmc_sysfs_smt_siblings(int cpu, char *buf, size_t len, unsigned *ret_count);
 
 /* Each range a-b of a CPU list ("0-3,8,10-11", a single CPU is a-a), in order: range(a, b, ctx), stopping at its
  * first non-zero return, which is returned. -EINVAL at the first malformed range (the ranges before it were given);
- * an empty list has none, and a trailing comma ends it (as the kernel's lists may). The one parser of CPU lists. */
+ * an empty list has none, and a trailing comma ends it (as the kernel's lists may); -ERANGE at the first number above
+ * PMC_CPULIST_MAX (no kernel numbers CPUs that high). The one parser of CPU lists. */
+#define PMC_CPULIST_MAX (1L << 20)
 int pmc_cpulist_ranges(const char *list, int (*range)(long a, long b, void *ctx), void *ctx);
 
 /* True when the kernel CPU list ("0-15,20") names CPU cpu (false when malformed). */

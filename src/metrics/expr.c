@@ -319,6 +319,18 @@ static int intern_name(struct parser *p, const char *s, size_t len)
 
 static int parse_cmp(struct parser *p);
 
+/* One level of nesting as the user writes it (a parenthesis, a function's arguments, a unary sign): at most
+ * PMC_EXPR_MAX_DEPTH, the limit pmctool-events(5) gives. 0, or -1 after the message. */
+static int nest(struct parser *p, size_t at)
+{
+	if (++p->depth > PMC_EXPR_MAX_DEPTH) {
+		fail(p, -E2BIG, at, "formula is nested more than %d levels deep (parentheses, functions and signs "
+		     "each count one)", PMC_EXPR_MAX_DEPTH);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_call(struct parser *p, size_t start, size_t nlen)
 {
 	int fi = -1, idx, args[PMC_EXPR_MAX_ARGS], nargs = 0;
@@ -332,6 +344,8 @@ static int parse_call(struct parser *p, size_t start, size_t nlen)
 		     "followed by '(')", (int)PMC_MIN(nlen, 40), p->s + start);
 		return -1;
 	}
+	if (nest(p, start))
+		return -1;
 	next(p); /* '(' */
 	for (;;) {
 		if (nargs == PMC_EXPR_MAX_ARGS) {
@@ -341,13 +355,15 @@ static int parse_call(struct parser *p, size_t start, size_t nlen)
 		}
 		args[nargs] = parse_cmp(p);
 		if (args[nargs++] < 0)
-			return -1;
+			return -1; /* the parse is over: depth no longer matters */
 		if (p->t.kind == T_COMMA) {
 			next(p);
 			continue;
 		}
-		if (p->t.kind == T_RPAREN)
+		if (p->t.kind == T_RPAREN) {
+			p->depth--;
 			break;
+		}
 		fail(p, -EINVAL, p->t.start, "expected ',' or ')' in %s(...), found %s", funcs[fi].name,
 		     tok_text(p, &p->t, tb, sizeof(tb)));
 		return -1;
@@ -402,8 +418,11 @@ static int parse_primary(struct parser *p)
 			return -1;
 		return idx;
 	case T_LPAREN:
+		if (nest(p, t.start))
+			return -1;
 		next(p);
 		idx = parse_cmp(p);
+		p->depth--;
 		if (idx < 0)
 			return -1;
 		if (p->t.kind != T_RPAREN) {
@@ -430,25 +449,22 @@ static int parse_unary(struct parser *p)
 	int idx, a;
 	size_t start = p->t.start;
 
-	if (++p->depth > PMC_EXPR_MAX_DEPTH) {
-		fail(p, -E2BIG, start, "formula is nested more than %d levels deep", PMC_EXPR_MAX_DEPTH);
-		return -1;
-	}
 	if (p->t.kind == T_OP && (p->t.op == OP_SUB || p->t.op == OP_ADD)) {
 		bool neg = p->t.op == OP_SUB;
+
+		if (nest(p, start))
+			return -1;
 		next(p);
 		a = parse_unary(p);
-		if (a < 0 || !neg) {
-			p->depth--;
+		p->depth--;
+		if (a < 0 || !neg)
 			return a;
-		}
 		idx = new_node(p, N_NEG, start, p->e->nodes[a].start + p->e->nodes[a].len);
 		if (idx >= 0)
 			p->e->nodes[idx].a = a;
 	} else {
 		idx = parse_primary(p);
 	}
-	p->depth--;
 	return idx;
 }
 
@@ -488,15 +504,7 @@ static int parse_add(struct parser *p)
 
 static int parse_cmp(struct parser *p)
 {
-	int idx;
-
-	if (++p->depth > PMC_EXPR_MAX_DEPTH) {
-		fail(p, -E2BIG, p->t.start, "formula is nested more than %d levels deep", PMC_EXPR_MAX_DEPTH);
-		return -1;
-	}
-	idx = parse_binary(p, OP_LT, OP_NE, parse_add);
-	p->depth--;
-	return idx;
+	return parse_binary(p, OP_LT, OP_NE, parse_add);
 }
 
 int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t errlen)

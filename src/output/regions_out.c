@@ -111,8 +111,9 @@ void pmc_output_regions_json(FILE *f, const struct pmc_report *rep)
 	fprintf(f, ",\"executions\":%u,\"silent_executions\":%u,\"cut_blocks\":%u,\"processes_max\":%u", rr->execs,
 		rr->execs_silent, rr->blocks_cut, rr->procs_max);
 	fprintf(f, ",\"misuse\":{\"unmatched_leaves\":%llu,\"invalid_handles\":%llu,\"too_deep\":%llu,"
-		"\"refused_names\":%llu}", (unsigned long long)rr->unmatched, (unsigned long long)rr->invalid,
-		(unsigned long long)rr->too_deep, (unsigned long long)rr->bad_names);
+		"\"refused_names\":%llu,\"refused_calls\":%llu}", (unsigned long long)rr->unmatched,
+		(unsigned long long)rr->invalid, (unsigned long long)rr->too_deep, (unsigned long long)rr->bad_names,
+		(unsigned long long)rr->refused);
 	fputs(",\"pair_cost\":[", f);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		fputs(i ? ",{\"event\":" : "{\"event\":", f);

@@ -38,34 +38,6 @@ double pmc_count_scaled(const struct pmc_count *c)
 	return (double)c->value * ((double)c->enabled / (double)c->running);
 }
 
-const char *pmc_perf_open_reason(int err, int hardware)
-{
-	switch (err) {
-	case ENOENT:
-		return hardware ? "no hardware PMU: the kernel has no driver for this CPU's counters"
-				: "the kernel does not know this event";
-	case ENODEV:
-		return "the PMU does not exist on this CPU";
-	case EOPNOTSUPP:
-		return "the PMU does not support a feature this event asks for (sampling, exclude bits, AnyThread)";
-	case EACCES:
-	case EPERM:
-		return "not permitted by kernel.perf_event_paranoid: lower it (sysctl kernel.perf_event_paranoid=1) or "
-		       "grant CAP_PERFMON; count user mode only with :u";
-	case EINVAL:
-		return "the kernel rejected the encoding or this combination of events (counter constraints)";
-	case EMFILE:
-	case ENFILE:
-		return "too many open files: raise the limit with ulimit -n";
-	case EBUSY:
-		return "the counter is held exclusively by another user";
-	case E2BIG:
-		return "the kernel does not understand this perf_event_attr size";
-	default:
-		return strerror(err);
-	}
-}
-
 /* The PMU of this dynamic type counts per CPU only: uncore, RAPL (power), cstate and the like show a cpumask. */
 static bool per_cpu_pmu(unsigned type)
 {
@@ -103,21 +75,35 @@ bool pmc_perf_kernel_side_only(const struct perf_event_attr *a)
 						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
 }
 
-const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware)
+const char *pmc_perf_event_reason_for(int err, const struct perf_event_attr *a, int hardware, bool privileged)
 {
-	if (pmc_perf_kernel_side_only(a) && (a->exclude_kernel || err == EACCES || err == EPERM))
+	bool refused = err == EACCES || err == EPERM;
+
+	if (pmc_perf_kernel_side_only(a) && (a->exclude_kernel || (refused && !privileged)))
 		return a->exclude_kernel ? "the scheduler counts it in kernel mode: in user mode only (:u) it can never "
 					   "count, so it is not counted; drop :u"
 					 : "the scheduler counts it in kernel mode, which kernel.perf_event_paranoid forbids "
 					   "to this user without CAP_PERFMON; in user mode only it can never count, so it is "
 					   "not retried so (sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON)";
-	if ((err == EACCES || err == EPERM) && a->exclude_user && !a->exclude_kernel)
+	if (refused && a->exclude_user && !a->exclude_kernel && !privileged)
 		return "counts kernel mode only, which kernel.perf_event_paranoid forbids to this user without "
 		       "CAP_PERFMON; not retried in user mode, where it would count nothing";
-	if (err == ENOENT && hardware && pmc_inventory_has_core_pmu())
-		return "this CPU's PMU does not have this event (ENOENT)";
+	/* CAP_PERFMON or CAP_SYS_ADMIN (root) passes every perf_event_paranoid check: the refusal is not its */
+	if (refused && privileged)
+		return "the kernel refused it to a user with CAP_PERFMON/CAP_SYS_ADMIN, whom kernel.perf_event_paranoid "
+		       "does not restrict: a rule of the kernel's own for this event (as for ftrace:function) or a "
+		       "security module such as kernel lockdown; pmctool cannot lift it";
 	if (err == EINVAL && per_cpu_pmu(a->type))
 		return "this PMU counts per CPU, not per task (uncore, RAPL, cstate): the kernel refuses it for a "
 		       "workload; it needs system-wide counting";
-	return pmc_perf_open_reason(err, hardware);
+	return pmc_perf_hw_reason(err, hardware, err == ENOENT && hardware && pmc_inventory_has_core_pmu());
+}
+
+const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware)
+{
+	bool perfmon = false, sys_admin = false;
+
+	if (err == EACCES || err == EPERM)
+		pmc_inventory_caps(&perfmon, &sys_admin);
+	return pmc_perf_event_reason_for(err, a, hardware, perfmon || sys_admin);
 }

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "perf/reason.h"
+
 enum pmc_count_status {
 	PMC_COUNT_OK = 0,
 	PMC_COUNT_NOT_COUNTED,   /* opened, but never ran (time_running == 0): never reported as 0 */
@@ -42,10 +44,6 @@ int pmc_perf_read(int fd, struct pmc_count *ret);
  * Only meaningful when status is OK. */
 double pmc_count_scaled(const struct pmc_count *c);
 
-/* A one-line reason for an open failure, for a user: what it means and what to do.
- * 'hardware' says whether the event needs the CPU's PMU. Returns a static string. */
-const char *pmc_perf_open_reason(int err, int hardware);
-
 /* Software events the kernel counts only in kernel mode, whatever the task does (context-switches, cpu-migrations,
  * cgroup-switches: the scheduler's): in user mode only they count nothing, so pmc_perf_open_counting never opens them
  * so (-EOPNOTSUPP for :u) and never retries them user-only under perf_event_paranoid. */
@@ -55,5 +53,8 @@ bool pmc_perf_kernel_side_only(const struct perf_event_attr *a);
  * tells more (a kernel-only event refused by perf_event_paranoid, a per-CPU PMU asked to count a task, a hardware event
  * that a working PMU lacks). Returns a static string. */
 const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware);
+/* The same for a user who is privileged (CAP_PERFMON or CAP_SYS_ADMIN: a refusal is then not perf_event_paranoid's)
+ * or not, as given. */
+const char *pmc_perf_event_reason_for(int err, const struct perf_event_attr *a, int hardware, bool privileged);
 
 #endif

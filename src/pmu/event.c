@@ -336,9 +336,9 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 	if (pmc_tracepoint_shaped(spec) && pmc_tracefs_root()) {
 		char dir[PMC_NAME_MAX + 600];
 
-		/* a tracepoint system that exists: its event is misspelt */
+		/* a tracepoint system that exists: its event is misspelt; or tracefs is closed to this user: say so */
 		snprintf(dir, sizeof(dir), "%s/events/%.*s", pmc_tracefs_root(), (int)strcspn(spec, ":"), spec);
-		if (!access(dir, F_OK))
+		if (!access(dir, F_OK) || pmc_tracefs_unreadable())
 			return pmc_tracepoint_lookup(spec, ev, err, false);
 	}
 	snprintf(tb, sizeof(tb), "%.*s", (int)strcspn(spec, ":"), spec); /* the event word, for the hint below */

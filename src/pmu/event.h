@@ -165,6 +165,8 @@ void pmc_event_pattern_parts(const char *pattern, char *event, char *umask, size
 /* Calls cb with each tracepoint name (SYSTEM:EVENT) under tracefs, sorted; 0 when tracefs is absent. Stops at the
  * first non-zero return and returns it. */
 int pmc_tracepoint_walk(int (*cb)(const char *name, void *ctx), void *ctx);
+/* tracefs' events directory when it exists but this user may not read it (tracefs mounted 0700), else NULL. */
+const char *pmc_tracefs_unreadable(void);
 
 /*
  * Split a comma-separated -e list into specs, respecting commas inside pmu/.../ terms (groups' braces dropped).

@@ -102,8 +102,14 @@ static int one_group(struct walker *w, size_t *i, struct pmc_spec_item *it)
 		rc = one_event(w, i, it);
 		if (rc)
 			return rc;
-		if (w->list[*i] == '}')
-			break;
+		/* A member ends at a ',' or '}' outside its pmu/terms/: when that is not the '}' found above (a '}' or
+		 * ',' inside /.../, as in "{a/}/"), the group's end is not where its members end. */
+		if (*i >= m) {
+			if (*i == m)
+				break;
+			return fail(w, -EINVAL, "'%.*s%s': a group's '}' inside a member's pmu/terms/ (close the '/' "
+				    "before the '}')", w->list + start, w->len - start);
+		}
 		(*i)++; /* the ',' */
 	}
 	*i = after;

@@ -41,8 +41,12 @@ int pmc_event_why_flagged(const struct pmc_event *ev, char *why, size_t len);
  * when USR or OS is given, turn them into exclude_user / exclude_kernel. */
 void pmc_event_raw_plm(struct perf_event_attr *a);
 
-/* Fill err with up to PMC_MAX_SUGGEST entries of directory dir nearest to input, each written as fmt % name. */
+/* Fill err with up to PMC_MAX_SUGGEST entries of directory dir nearest to input, each written as fmt % name. The
+ * input itself is never suggested. */
 void pmc_suggest_dir(const char *dir, const char *input, const char *fmt, struct pmc_resolve_error *err);
+/* The same, only entries that hold the path need (a tracepoint's "id"). */
+void pmc_suggest_dir_having(const char *dir, const char *input, const char *fmt, const char *need,
+			    struct pmc_resolve_error *err);
 
 /* Sets ev->name from spec (truncating never happens: the caller checked the length). */
 void pmc_event_init(struct pmc_event *ev, const char *spec);

@@ -3,10 +3,12 @@
  * PMUs and their events. The libpfm4 list is built once (a few thousand names) and kept until pmc_pmu_fini. */
 #include <ctype.h>
 #include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "pmu/pmu_internal.h"
 
@@ -88,7 +90,7 @@ static void consider(struct best *b, const char *key, const char *shown)
 	struct pmc_resolve_error *err = b->err;
 	int pos;
 
-	if (d >= b->cap)
+	if (d >= b->cap || d == 0) /* the input itself (it failed for another reason) is no suggestion */
 		return;
 	for (int i = 0; i < err->nsuggest; i++)
 		if (!strcasecmp(err->suggest[i], shown))
@@ -149,10 +151,11 @@ static void as_testbench(const char *name, char *out, size_t len)
 		*q = *q == ':' ? '.' : (char)tolower((unsigned char)*q);
 }
 
-void pmc_suggest_dir(const char *dir, const char *input, const char *fmt, struct pmc_resolve_error *err)
+void pmc_suggest_dir_having(const char *dir, const char *input, const char *fmt, const char *need,
+			    struct pmc_resolve_error *err)
 {
 	struct best b = { .err = err, .cap = cap_for(input) };
-	char shown[PMC_NAME_MAX];
+	char shown[PMC_NAME_MAX], path[PATH_MAX];
 	struct dirent *de;
 	DIR *d = opendir(dir);
 
@@ -163,10 +166,18 @@ void pmc_suggest_dir(const char *dir, const char *input, const char *fmt, struct
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || strchr(de->d_name, '%'))
 			continue;
+		if (need && (snprintf(path, sizeof(path), "%s/%s/%s", dir, de->d_name, need) >= (int)sizeof(path) ||
+			     access(path, F_OK)))
+			continue; /* not usable: a tracepoint without an id */
 		snprintf(shown, sizeof(shown), fmt, de->d_name);
 		consider(&b, input, shown);
 	}
 	closedir(d);
+}
+
+void pmc_suggest_dir(const char *dir, const char *input, const char *fmt, struct pmc_resolve_error *err)
+{
+	pmc_suggest_dir_having(dir, input, fmt, NULL, err);
 }
 
 /* PMU names ("msr/") and their events ("msr/tsc/"). */

@@ -32,6 +32,23 @@ const char *pmc_tracefs_root(void)
 	return NULL;
 }
 
+const char *pmc_tracefs_unreadable(void)
+{
+	static char path[700];
+	const char *root = pmc_tracefs_root();
+	DIR *d;
+
+	if (!root)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/events", root);
+	d = opendir(path);
+	if (d) {
+		closedir(d);
+		return NULL;
+	}
+	return errno == EACCES || errno == EPERM ? path : NULL;
+}
+
 static bool is_ident(const char *s, size_t n)
 {
 	if (!n)
@@ -80,18 +97,28 @@ int pmc_tracepoint_lookup(const char *spec, struct pmc_event *ev, struct pmc_res
 						"tracepoint '%s': %s is readable by root only (tracefs' mode): run as "
 						"root, or ask for the events directory's group to be given to you", spec,
 						path);
+		snprintf(dir, sizeof(dir), "%s/events/%s/%s", root, sys, colon + 1);
+		if (!access(dir, F_OK))
+			/* ftrace:bprint and its kind: record formats of ftrace's own, which perf cannot open */
+			return pmc_resolve_fail(err, PMC_RESOLVE_UNSUPPORTED, -ENOENT,
+						"tracepoint '%s' exists but has no id (%s): the kernel does not let perf "
+						"count it", spec, path);
 		pmc_resolve_fail(err, PMC_RESOLVE_UNKNOWN, -ENOENT,
 				 "unknown tracepoint '%s': no %s; 'pmctool list %s:*' lists that system's", spec, path,
 				 sys);
-		/* the names are identifiers (is_ident): no '%' reaches the formats */
+		/* the names are identifiers (is_ident): no '%' reaches the formats; only events with an id are
+		 * suggested */
 		snprintf(dir, sizeof(dir), "%s/events/%s", root, sys);
 		snprintf(fmt, sizeof(fmt), "%s:%%s", sys);
 		if (!access(dir, F_OK)) {
-			pmc_suggest_dir(dir, spec, fmt, err);
+			pmc_suggest_dir_having(dir, spec, fmt, "id", err);
 		} else {
+			char need[PMC_NAME_MAX + 8];
+
 			snprintf(dir, sizeof(dir), "%s/events", root);
 			snprintf(fmt, sizeof(fmt), "%%s:%s", colon + 1);
-			pmc_suggest_dir(dir, spec, fmt, err);
+			snprintf(need, sizeof(need), "%s/id", colon + 1);
+			pmc_suggest_dir_having(dir, spec, fmt, need, err);
 		}
 		return -ENOENT;
 	}

@@ -35,6 +35,9 @@
 #define PMC_RG_ENV_FORMAT "PMCTOOL_REGIONS_FORMAT"
 #define PMC_RG_MAGIC "pmctool-regions 1"
 #define PMC_RG_NAME_MAX 63
+/* The most calls one "count" line may give (2^53: a double holds every count up to it exactly; a region entered once
+ * a nanosecond takes 104 days to reach it). A line beyond it is malformed and its block is left out. */
+#define PMC_RG_CALLS_MAX (1ULL << 53)
 #define PMC_RG_EV_MAX 16 /* events per batch a program counts (PMCTOOL_REGION_EVENTS_MAX) */
 
 #endif

@@ -158,7 +158,7 @@ struct block_ctx {
 	unsigned nrname;
 	size_t nev;
 	bool counted[PMC_RG_EV_MAX];
-	double *ex_calls;         /* per report region: this execution's calls */
+	uint64_t *ex_calls;       /* per report region: this execution's calls (exact, saturating) */
 	double *ex_sum;           /* per report region x report event */
 	bool *ex_seen;            /* per report region x report event: counted in this execution */
 	bool apply;               /* false: only check the block (a block is taken whole or not at all) */
@@ -167,7 +167,7 @@ struct block_ctx {
 static int grow_ex(struct block_ctx *c, size_t oldn)
 {
 	size_t n = c->rr->n, ne = c->rr->nevents ? c->rr->nevents : 1;
-	double *calls = realloc(c->ex_calls, n * sizeof(*calls));
+	uint64_t *calls = realloc(c->ex_calls, n * sizeof(*calls));
 	double *sum = calls ? realloc(c->ex_sum, n * ne * sizeof(*sum)) : NULL;
 	bool *seen = sum ? realloc(c->ex_seen, n * ne * sizeof(*seen)) : NULL;
 
@@ -195,6 +195,7 @@ static int block_line(struct block_ctx *c, const char *line)
 	unsigned a, b, d;
 	int pid, ppid, nev, n = 0;
 	unsigned long long x[6];
+	int nf;
 	struct line_vals lv;
 	char label[24];
 
@@ -214,6 +215,7 @@ static int block_line(struct block_ctx *c, const char *line)
 			return 0;
 		if (pid && !rr->open_err) {
 			rr->open_err = pid;
+			rr->open_err_index = c->map[a];
 			snprintf(rr->open_err_event, sizeof(rr->open_err_event), "%s", line + n);
 		}
 		if (b)
@@ -232,10 +234,13 @@ static int block_line(struct block_ctx *c, const char *line)
 		snprintf(c->rname[c->nrname++], PMC_RG_NAME_MAX + 1, "%s", line + n);
 		return 0;
 	}
-	if (sscanf(line, "thread %u %d %d %llu %llu %llu %llu %llu", &a, &pid, &nev, &x[0], &x[1], &x[2], &x[3], &x[4])
-	    == 8) {
+	x[5] = 0; /* refused calls: a ninth number since libpmctool refuses a signal handler's calls */
+	nf = sscanf(line, "thread %u %d %d %llu %llu %llu %llu %llu %llu", &a, &pid, &nev, &x[0], &x[1], &x[2], &x[3],
+		    &x[4], &x[5]);
+	if (nf == 8 || nf == 9) {
 		if (!c->apply)
 			return 0;
+		rr->refused += x[5];
 		rr->reads_inproc += x[0];
 		rr->reads_syscall += x[1];
 		rr->unmatched += x[2];
@@ -248,7 +253,8 @@ static int block_line(struct block_ctx *c, const char *line)
 		struct pmc_report_region_thread *t;
 		size_t oldn = rr->n, ri, ne = rr->nevents ? rr->nevents : 1;
 
-		if (b >= c->nrname || parse_values(line + n, c->nev, &lv))
+		/* calls beyond PMC_RG_CALLS_MAX are no count a program made: the block is malformed */
+		if (b >= c->nrname || x[0] > PMC_RG_CALLS_MAX || parse_values(line + n, c->nev, &lv))
 			return -EINVAL;
 		if (!c->apply)
 			return 0;
@@ -269,7 +275,9 @@ static int block_line(struct block_ctx *c, const char *line)
 		for (size_t k = 0; k < c->nev; k++)
 			if (lv.have[k] && c->counted[k])
 				t->val.n[c->map[k]]++;
-		c->ex_calls[ri] += (double)x[0];
+		/* only thousands of forged lines at the limit could pass 2^64: the total stops at the largest count */
+		if (__builtin_add_overflow(c->ex_calls[ri], x[0], &c->ex_calls[ri]))
+			c->ex_calls[ri] = UINT64_MAX;
 		for (size_t k = 0; k < c->nev; k++) {
 			if (!lv.have[k] || !c->counted[k])
 				continue;
@@ -427,8 +435,8 @@ int pmc_regions_collect(struct pmc_report *rep, const char *text, size_t len, co
 			for (size_t k = rg->nexec_calls; k <= rr->execs; k++)
 				ec[k] = 0;
 			rg->nexec_calls = rr->execs + 1;
-			ec[rr->execs] = (uint64_t)c.ex_calls[r];
-			rg->all.calls += c.ex_calls[r];
+			ec[rr->execs] = c.ex_calls[r];
+			rg->all.calls += (double)c.ex_calls[r];
 			rg->all.ncalls++;
 			for (size_t i = 0; i < rr->nevents; i++) {
 				if (!c.ex_seen[r * ne + i])

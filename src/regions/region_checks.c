@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "perf/perf.h"
+
 /* Marker overhead above this share of a region's own count is worth a warning. */
 #define OVERHEAD_WARN_PCT 5.0
 
@@ -93,6 +95,12 @@ static void check_use(struct pmc_report *rep, const struct pmc_report_regions *r
 				     (unsigned long long)rr->invalid, rr->invalid == 1 ? "" : "s",
 				     (unsigned long long)rr->too_deep, rr->too_deep == 1 ? "" : "s", 64,
 				     (unsigned long long)rr->bad_names, rr->bad_names == 1 ? "" : "s");
+	if (rr->refused)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "region-misuse",
+				     "refused: %llu enter/leave%s that interrupted the library itself (a signal "
+				     "handler's, during a thread's first use or while it re-read its counters' pages) or "
+				     "came after its thread ended: not counted (pmctool-regions(7), SIGNAL HANDLERS)",
+				     (unsigned long long)rr->refused, rr->refused == 1 ? "" : "s");
 	if (rr->execs_silent)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "regions-silent",
 				     "%u of %u executions wrote no region results: the program is not linked with "
@@ -102,10 +110,15 @@ static void check_use(struct pmc_report *rep, const struct pmc_report_regions *r
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "regions-cut",
 				     "%u region result block%s cut short or malformed and left out", rr->blocks_cut,
 				     rr->blocks_cut == 1 ? " was" : "s were");
-	if (rr->open_err)
+	if (rr->open_err && rr->open_err_index < rep->nevents) {
+		/* In pmctool's words for the same failure (perf_event_open's errno alone says "No such file or
+		 * directory" for a missing PMU), with the event as the user named it. */
+		const struct pmc_event *ev = &rep->events[rr->open_err_index].ev;
+
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "regions-not-counted",
-				     "the program could not open %s for its regions: %s", rr->open_err_event,
-				     strerror(rr->open_err));
+				     "the program could not open %s for its regions: %s", ev->name,
+				     pmc_perf_event_reason(rr->open_err, &ev->attr, !!(ev->flags & PMC_EVF_HARDWARE)));
+	}
 	if (rr->user_only)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "regions-user-only",
 				     "the program's region counters count user mode only (kernel.perf_event_paranoid)");

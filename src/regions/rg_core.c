@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,6 +152,23 @@ static void materialize(struct rg_thread *t)
 }
 
 static rg_fn enter_off, leave_off, enter_mapped, leave_mapped;
+
+/* An enter or leave that would interrupt the library itself (a signal handler's, while its thread is in the slow
+ * path that re-takes the counters' pages, or after the thread's end): refused and counted (pmctool-regions(7)). */
+static void call_refused(int r, struct rg_thread *t)
+{
+	(void)r;
+	t->refused++;
+}
+
+/* The slow path that changes the cache (and the thread's end) starts with this: until choose_path installs the
+ * new enter and leave, a handler's calls are refused, never run on a cache half taken or pages being unmapped. */
+static void refuse_calls(struct rg_thread *t)
+{
+	t->enter = call_refused;
+	t->leave = call_refused;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
 static rg_fn *const enter_ident[RG_EV + 1], *const leave_ident[RG_EV + 1];
 /* Copies for pages that are not side by side, up to this many counters. */
 #define RG_APART_MAX 8
@@ -200,6 +218,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 	uint32_t sum = 0, index[RG_EV];
 	int k = 0;
 
+	refuse_calls(t);
 	materialize(t);
 	for (int i = 0; i < t->nev && on; i++) {
 		const struct perf_event_mmap_page *pg = t->page[i];
@@ -245,6 +264,7 @@ static void __attribute__((noinline)) refresh(struct rg_thread *t)
 	c->on = on && k > 0;
 	c->locksum = sum;
 	c->layout = PMC_RG_DIRECT_MAX ? pmc_arch_direct_layout(index, k) : -1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	choose_path(t);
 }
 
@@ -258,23 +278,46 @@ static uint64_t reads_inproc(const struct rg_thread *t)
 	return reads * (uint64_t)t->nopen - t->reads_syscall;
 }
 
+/* Whether page p lies in t's reservation (then the reservation's unmap takes it). */
+static bool in_reservation(const struct rg_thread *t, const void *p, size_t psz)
+{
+	return t->pages && (const char *)p >= (const char *)t->pages &&
+	       (const char *)p < (const char *)t->pages + psz * (size_t)t->nopen;
+}
+
+/*
+ * A thread's end: its pages and descriptors go. Only address ranges this thread still holds are unmapped: a page in
+ * the reservation goes with the reservation, in one munmap, never on its own before it. (Unmapping each page first
+ * and then the whole reservation unmapped, the second time, whatever another thread had mapped in the holes the first
+ * left meanwhile: a thread starting then lost its counter pages and crashed reading their locks in refresh.) A slot
+ * whose fixed mapping failed is a hole (the kernel may have unmapped it) and is left alone.
+ */
 static void thread_gone(void *p)
 {
 	struct rg_thread *t = p;
-	long psz = sysconf(_SC_PAGESIZE);
+	size_t psz = (size_t)sysconf(_SC_PAGESIZE);
 
-	t->c.on = false; /* the cache points into the pages unmapped below */
-	choose_path(t);
+	/* The cache points into the pages unmapped below; a later call (a handler's, another key's destructor) is
+	 * refused and counted rather than counted as 0. */
+	t->c.on = false;
+	refuse_calls(t);
 	for (int i = 0; i < t->nev; i++) {
-		if (t->page[i])
-			munmap(t->page[i], (size_t)psz);
+		if (t->page[i] && !in_reservation(t, t->page[i], psz))
+			munmap(t->page[i], psz);
 		t->page[i] = NULL;
 		if (t->fd[i] >= 0)
 			close(t->fd[i]);
 		t->fd[i] = -1;
 	}
-	if (t->pages)
-		munmap(t->pages, (size_t)psz * (size_t)t->nopen);
+	if (t->pages) {
+		if (!t->holes) {
+			munmap(t->pages, psz * (size_t)t->nopen);
+		} else {
+			for (int k = 0; k < t->nopen; k++)
+				if (!(t->holes & (1u << k)))
+					munmap((char *)t->pages + (size_t)k * psz, psz);
+		}
+	}
 	t->pages = NULL;
 	__atomic_store_n(&t->exited, true, __ATOMIC_RELEASE);
 }
@@ -301,11 +344,23 @@ static void calibrate(struct rg_thread *t)
 	t->rmax = PMCTOOL_REGIONS_MAX - 1;
 }
 
+/* Calls refused while the calling thread was in its first use (a signal handler's): no thread is there yet to count
+ * them in; the report adds them to the process's refused calls. */
+static uint64_t refused_early;
+static __thread bool in_first_use __attribute__((tls_model("initial-exec")));
+
+uint64_t pmc_rg_refused_early(void)
+{
+	return __atomic_load_n(&refused_early, __ATOMIC_RELAXED);
+}
+
 static void enter_first(int r, struct rg_thread *t);
 static void leave_none(int r, struct rg_thread *t)
 {
 	(void)t;
 	(void)r;
+	if (in_first_use) /* a handler's leave, its enter refused */
+		__atomic_fetch_add(&refused_early, 1, __ATOMIC_RELAXED);
 }
 
 /* A thread's state before its first use: its enter takes the first use, its leave does nothing. */
@@ -317,15 +372,18 @@ static struct perf_event_mmap_page *map_page(struct rg_thread *t, int k, int fd,
 {
 	void *p = MAP_FAILED;
 
-	if (t->pages)
+	if (t->pages) {
 		p = mmap((char *)t->pages + (size_t)k * psz, psz, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+		if (p == MAP_FAILED) /* the slot may be unmapped now: another thread's mapping may land there */
+			t->holes |= 1u << k;
+	}
 	if (p == MAP_FAILED)
 		p = mmap(NULL, psz, PROT_READ, MAP_SHARED, fd, 0);
 	return p == MAP_FAILED ? NULL : p;
 }
 
 /* The calling thread's first use: its counters and accumulators. NULL when counting is off or out of memory. */
-static struct rg_thread *thread_first_use(void)
+static struct rg_thread *first_use(void)
 {
 	struct rg_thread *t;
 	long psz = sysconf(_SC_PAGESIZE);
@@ -335,6 +393,7 @@ static struct rg_thread *thread_first_use(void)
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return NULL;
+	t->enter = t->leave = call_refused; /* until refresh chooses: self is t before that */
 	t->nev = pmc_rg.nev;
 	for (int i = 0; i < t->nev; i++) {
 		int fd = PMC_RG_OPEN(i, &t->user_only[i]);
@@ -380,6 +439,24 @@ static struct rg_thread *thread_first_use(void)
 	return t;
 }
 
+/* The first use, once per thread: a signal handler that interrupts it (and would start a second state for the same
+ * thread, with malloc interrupted) is refused and counted. */
+static struct rg_thread *thread_first_use(void)
+{
+	struct rg_thread *t;
+
+	if (in_first_use) {
+		__atomic_fetch_add(&refused_early, 1, __ATOMIC_RELAXED);
+		return NULL;
+	}
+	in_first_use = true;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t = first_use();
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	in_first_use = false;
+	return t;
+}
+
 static void enter_first(int r, struct rg_thread *t)
 {
 	(void)t;
@@ -416,8 +493,9 @@ static void __attribute__((noinline)) enter_off(int r, struct rg_thread *t)
 		t->top->key |= RG_DEEP;
 		return;
 	}
+	t->top = f; /* the top before the frame is written: a signal handler's enter takes the frame above */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	f->key = (uint32_t)r | RG_FULL;
-	t->top = f;
 	refresh(t);
 	read_all(t, f->start);
 }
@@ -477,10 +555,11 @@ static void __attribute__((noinline)) leave_rest(struct rg_thread *t, int r, uin
 		if (!(f->key & RG_FULL))
 			raw_to_full(t, f->start);
 	}
-	t->top = f - 1;
 	row = f->rows + (size_t)r * t->stride;
 	row[0]++;
 	add_full(t, f, now, row);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->top = f - 1; /* popped once its starts are read (a signal handler's enter until then takes the one above) */
 }
 
 static void __attribute__((noinline)) leave_off(int r, struct rg_thread *t)
@@ -562,13 +641,15 @@ int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls
 	const struct rg_thread *t = self;
 	uint64_t row[1 + RG_EV];
 
-	if ((unsigned)region >= PMCTOOL_REGIONS_MAX)
+	if ((unsigned)region >= PMCTOOL_REGIONS_MAX || max < 0 || (max > 0 && !values))
 		return -EINVAL;
-	*ret_calls = 0;
+	if (ret_calls)
+		*ret_calls = 0;
 	if (t == &nil)
 		return 0;
 	pmc_rg_row(t, (size_t)region, row);
-	*ret_calls = row[0];
+	if (ret_calls)
+		*ret_calls = row[0];
 	for (int i = 0; i < t->nev && i < max; i++)
 		values[i] = row[1 + i];
 	return t->nev;
@@ -643,11 +724,21 @@ static void after_fork_child(void)
 	pmc_rg_names_after_fork();
 }
 
+/*
+ * The library's start, from the environment. A secure-execution process (setuid, setgid, file capabilities: the
+ * kernel's AT_SECURE) counts nothing and writes nothing, whatever PMCTOOL_* says: the variables come from a user the
+ * program does not trust, and its report would be written with privileges that user lacks (pmctool-regions(7),
+ * SECURITY). secure_getenv reads them, so that no later read can obey them either.
+ */
 static void __attribute__((constructor)) rg_init(void)
 {
-	const char *ev = getenv(PMC_RG_ENV_EVENTS), *fd = getenv(PMC_RG_ENV_FD);
+	const char *ev, *fd;
 	struct timespec now;
 
+	if (getauxval(AT_SECURE))
+		return;
+	ev = secure_getenv(PMC_RG_ENV_EVENTS);
+	fd = secure_getenv(PMC_RG_ENV_FD);
 	if (!ev)
 		return;
 	if (pmc_rg_parse_events(ev, pmc_rg.setup_err, sizeof(pmc_rg.setup_err))) {
@@ -666,7 +757,7 @@ static void __attribute__((constructor)) rg_init(void)
 		pmc_rg.mode = RG_STANDALONE;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		pmc_rg.start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-		pmc_rg_setup_out(getenv(PMC_RG_ENV_OUT), getenv(PMC_RG_ENV_FORMAT));
+		pmc_rg_setup_out(secure_getenv(PMC_RG_ENV_OUT), secure_getenv(PMC_RG_ENV_FORMAT));
 	}
 	if (pthread_key_create(&thread_key, thread_gone)) {
 		pmc_rg.mode = RG_OFF;

@@ -79,8 +79,11 @@ static inline __attribute__((always_inline)) void enter_fast(struct rg_thread *t
 		return;
 	}
 	f++;
-	f->key = (uint32_t)r;
+	/* The frame is the top before it is written: a signal handler that enters a region now takes the frame above
+	 * it, never this one (its key, written next, would otherwise be the handler's). */
 	t->top = f;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	f->key = (uint32_t)r;
 	read_raw(&t->c, n, chained, layout, true, f->start);
 	if (__builtin_expect(lock_sum(&t->c, n, based) != t->c.locksum, 0))
 		enter_changed(t, f);
@@ -156,10 +159,12 @@ static inline __attribute__((always_inline)) void leave_fast(struct rg_thread *t
 		leave_raw(t, r, now, n, ident);
 		return;
 	}
-	t->top = f - 1;
 	row = f->rows + (uint32_t)r * row_stride(t, n, ident);
 	row[0]++;
 	add_deltas(row + 1, f->start, now, c, t->col, n, ident);
+	/* Popped once its starts are read: a signal handler's enter until then takes the frame above. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->top = f - 1;
 }
 
 /* Any number of counters, the cache's order mapped to the columns, the locks through their pointers: where the pages

@@ -88,7 +88,7 @@ struct rg_thread {
 	int err[RG_EV];                      /* errno of the failed open, 0 */
 	bool user_only[RG_EV];               /* opened with exclude_kernel after the paranoid refusal */
 	struct perf_event_mmap_page *page[RG_EV];
-	void *pages;                         /* the reservation the pages are mapped into (nev pages), or NULL */
+	void *pages;                         /* the reservation the pages are mapped into (nopen pages), or NULL */
 	uint64_t deep_ignored;               /* enters ignored for depth, ever */
 	uint64_t too_deep;                   /* of those, not left yet (the top frame's key has RG_DEEP meanwhile) */
 	uint64_t *acc;                       /* two tables of (RG_CALIB + 1) rows [calls, v[0..nopen-1]] (by column: an
@@ -99,8 +99,12 @@ struct rg_thread {
 	uint64_t reads_misuse, reads_syscall; /* reads by leaves that closed nothing; counters read with read(2) */
 	uint64_t unmatched, invalid;         /* leaves matching no open region; enters/leaves of invalid handles */
 	bool exited;                         /* the thread ended (its open frames stay as they were) */
+	uint32_t holes;                      /* reservation slots whose fixed mapping failed (not this thread's now;
+						in the padding before floor: the fast path's offsets stay) */
 	struct rg_frame floor;               /* below stack[0]: key RG_FULL, never a handle's (a leave at depth 0) */
 	struct rg_frame stack[PMCTOOL_REGION_DEPTH_MAX];
+	uint64_t refused;                    /* enters/leaves refused: they interrupted the library (a signal handler)
+						or came after the thread's end (after the frames: no offset moves) */
 };
 
 /* Open frames of t (at most PMCTOOL_REGION_DEPTH_MAX). */
@@ -206,6 +210,8 @@ static inline void pmc_rg_region_all(unsigned r, uint64_t *sum, bool *have)
 unsigned pmc_rg_nregions(void) RG_HIDDEN;
 const char *pmc_rg_region_name(unsigned id) RG_HIDDEN;
 uint64_t pmc_rg_bad_names(void) RG_HIDDEN;
+/* Calls refused in threads' first uses (signal handlers), which no thread counts. */
+uint64_t pmc_rg_refused_early(void) RG_HIDDEN;
 /* Counter reads made in process by t. */
 uint64_t pmc_rg_reads_inproc(const struct rg_thread *t) RG_HIDDEN;
 
@@ -223,5 +229,7 @@ void pmc_rg_json_report(FILE *f) RG_HIDDEN;
  * in user mode only; how the threads read their counters ("in process", "read(2)", both, "none"). */
 void pmc_rg_event_state(int i, int *ret_err, int *ret_user_only) RG_HIDDEN;
 const char *pmc_rg_read_method_all(void) RG_HIDDEN;
+/* Why event i did not open (errno err), in pmctool's words (perf/reason.c): "no hardware PMU: ..." and the like. */
+const char *pmc_rg_event_reason(int i, int err) RG_HIDDEN;
 
 #endif

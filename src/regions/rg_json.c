@@ -210,7 +210,7 @@ static void region(FILE *f, unsigned r, bool first, const uint64_t *cost, const 
 
 static void regions(FILE *f)
 {
-	uint64_t cost[RG_EV], top[RG_EV] = { 0 }, unmatched = 0, invalid = 0, deep = 0;
+	uint64_t cost[RG_EV], top[RG_EV] = { 0 }, unmatched = 0, invalid = 0, deep = 0, refused = pmc_rg_refused_early();
 	bool have[RG_EV] = { false }, first = true;
 
 	for (int i = 0; i < pmc_rg.nev; i++)
@@ -221,6 +221,7 @@ static void regions(FILE *f)
 		unmatched += t->unmatched;
 		invalid += t->invalid;
 		deep += t->deep_ignored;
+		refused += t->refused;
 		pmc_rg_top(t, tt);
 		for (int i = 0; i < t->nev; i++) {
 			if (t->err[i])
@@ -234,9 +235,9 @@ static void regions(FILE *f)
 	fputs(",\"regions\":{\"read\":", f);
 	pmc_json_string(f, pmc_rg_read_method_all());
 	fprintf(f, ",\"executions\":1,\"silent_executions\":0,\"cut_blocks\":0,\"processes_max\":1,\"misuse\":{"
-		"\"unmatched_leaves\":%llu,\"invalid_handles\":%llu,\"too_deep\":%llu,\"refused_names\":%llu}",
-		(unsigned long long)unmatched, (unsigned long long)invalid, (unsigned long long)deep,
-		(unsigned long long)pmc_rg_bad_names());
+		"\"unmatched_leaves\":%llu,\"invalid_handles\":%llu,\"too_deep\":%llu,\"refused_names\":%llu,"
+		"\"refused_calls\":%llu}", (unsigned long long)unmatched, (unsigned long long)invalid,
+		(unsigned long long)deep, (unsigned long long)pmc_rg_bad_names(), (unsigned long long)refused);
 	event_values(f, "pair_cost", cost, have, false, 0, NULL, NULL);
 	event_values(f, "top_level", top, have, false, 0, NULL, NULL);
 	fputs(",\"list\":[", f);
@@ -275,7 +276,8 @@ static void checks(FILE *f)
 
 		pmc_rg_event_state(i, &err, &uo);
 		if (err) {
-			snprintf(msg, sizeof(msg), "%s: not counted in some thread: %s", pmc_rg.evname[i], strerror(err));
+			snprintf(msg, sizeof(msg), "%s: not counted in some thread: %s", pmc_rg.evname[i],
+				 pmc_rg_event_reason(i, err));
 			check(f, &first, "regions-not-counted", "warn", msg);
 		} else if (uo) {
 			snprintf(msg, sizeof(msg), "%s: user mode only (kernel.perf_event_paranoid)", pmc_rg.evname[i]);

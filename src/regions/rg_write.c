@@ -7,13 +7,40 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "perf/reason.h"
 #include "util/file_write.h"
 #include "util/path_template.h"
+
+/* Whether the kernel has a core PMU: a directory the kernel names for the CPU's cores (x86's cpu, cpu_core,
+ * cpu_atom; arm64's armv8_pmuv3*) under /sys/bus/event_source/devices. */
+static bool core_pmu_present(void)
+{
+	DIR *d = opendir("/sys/bus/event_source/devices");
+	struct dirent *de;
+	bool found = false;
+
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d)))
+		found = !strcmp(de->d_name, "cpu") || !strcmp(de->d_name, "cpu_core") || !strcmp(de->d_name, "cpu_atom") ||
+			!strncmp(de->d_name, "armv8_pmuv3", 11);
+	closedir(d);
+	return found;
+}
+
+const char *pmc_rg_event_reason(int i, int err)
+{
+	unsigned type = pmc_rg.attr[i].type;
+	int hardware = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
+
+	return pmc_perf_hw_reason(err, hardware, hardware && err == ENOENT && core_pmu_present());
+}
 
 static void put_values(FILE *f, const struct rg_thread *t, const uint64_t *v)
 {
@@ -74,10 +101,11 @@ static void channel_block(FILE *f)
 		bool exited = __atomic_load_n(&t->exited, __ATOMIC_ACQUIRE);
 		uint64_t top[RG_EV];
 
-		fprintf(f, "thread %u %d %d %llu %llu %llu %llu %llu\n", t->ordinal, (int)t->tid, exited,
+		fprintf(f, "thread %u %d %d %llu %llu %llu %llu %llu %llu\n", t->ordinal, (int)t->tid, exited,
 			(unsigned long long)pmc_rg_reads_inproc(t), (unsigned long long)t->reads_syscall,
 			(unsigned long long)t->unmatched, (unsigned long long)t->invalid,
-			(unsigned long long)t->deep_ignored);
+			(unsigned long long)t->deep_ignored,
+			(unsigned long long)(t->refused + (t == pmc_rg_threads() ? pmc_rg_refused_early() : 0)));
 		for (unsigned r = 0; r < nreg; r++) {
 			uint64_t row[1 + RG_EV];
 
@@ -102,7 +130,7 @@ static void channel_block(FILE *f)
 static void person_report(FILE *f)
 {
 	unsigned nreg = pmc_rg_nregions();
-	uint64_t inproc, sys, unmatched = 0, invalid = 0, deep = 0;
+	uint64_t inproc, sys, unmatched = 0, invalid = 0, deep = 0, refused = pmc_rg_refused_early();
 	const char *how = PMC_ARCH_USER_READ_INSN;
 
 	read_totals(&inproc, &sys);
@@ -110,6 +138,7 @@ static void person_report(FILE *f)
 		unmatched += t->unmatched;
 		invalid += t->invalid;
 		deep += t->deep_ignored;
+		refused += t->refused;
 	}
 	fprintf(f, "pmctool regions: pid %d, counters read %s\n", (int)getpid(),
 		!inproc && !sys ? "never" : !sys ? (how ? how : "in process") : !inproc ? "with read(2)" : "in process and with read(2)");
@@ -120,7 +149,7 @@ static void person_report(FILE *f)
 
 		pmc_rg_event_state(i, &err, &uo);
 		if (err)
-			fprintf(f, "  %s: not counted: %s\n", pmc_rg.evname[i], strerror(err));
+			fprintf(f, "  %s: not counted: %s\n", pmc_rg.evname[i], pmc_rg_event_reason(i, err));
 		else if (uo)
 			fprintf(f, "  %s: user mode only (kernel.perf_event_paranoid)\n", pmc_rg.evname[i]);
 	}
@@ -179,6 +208,10 @@ static void person_report(FILE *f)
 			"%llu enter/leave of an invalid handle ignored\n", (unsigned long long)pmc_rg_bad_names(),
 			pmc_rg_bad_names() == 1 ? "" : "s", PMCTOOL_REGION_NAME_MAX, PMCTOOL_REGIONS_MAX,
 			(unsigned long long)invalid);
+	if (refused)
+		fprintf(f, "  warning: %llu enter/leave%s refused: they interrupted the library itself (a signal handler's) "
+			"or came after their thread ended; not counted (pmctool-regions(7))\n", (unsigned long long)refused,
+			refused == 1 ? "" : "s");
 	if (pmc_rg_threads()) {
 		const struct rg_thread *t = pmc_rg_threads();
 

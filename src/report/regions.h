@@ -52,8 +52,10 @@ struct pmc_report_regions {
 	unsigned procs_max;                  /* processes that wrote a block, most in one execution */
 	uint64_t reads_inproc, reads_syscall;
 	uint64_t unmatched, invalid, too_deep, bad_names;
+	uint64_t refused;                    /* enters/leaves the library refused (a signal handler interrupting it) */
 	int open_err;                        /* the first errno a program's open of an event returned, 0 */
 	char open_err_event[PMC_NAME_MAX];
+	size_t open_err_index;               /* that event's index in the report's events */
 	bool user_only;                      /* some event was counted in user mode only (perf_event_paranoid) */
 };
 

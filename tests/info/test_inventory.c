@@ -291,6 +291,7 @@ static void test_cpulist_count_accepts_ranges_rejects_garbage(void **state)
 		{ __LINE__, "0", 0, 1 }, { __LINE__, "0-1", 0, 2 }, { __LINE__, "0,4", 0, 2 },
 		{ __LINE__, "0-3,8,10-11", 0, 7 }, { __LINE__, "", 0, 0 }, { __LINE__, "3-1", -EINVAL, 0 },
 		{ __LINE__, "a", -EINVAL, 0 }, { __LINE__, "1-", -EINVAL, 0 }, { __LINE__, "1;2", -EINVAL, 0 },
+		{ __LINE__, "0-99999999999999999999", -ERANGE, 0 },
 	};
 
 	(void)state;

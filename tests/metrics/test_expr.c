@@ -205,6 +205,27 @@ static void test_expr_limits_give_e2big(void **state)
 	assert_int_equal(pmc_expr_parse(buf, &e, err, sizeof(err)), -E2BIG);
 	assert_non_null(strstr(err, "nested more than"));
 
+	/* Exactly the documented 48 levels parse, in each kind (24 parentheses once were refused as "more than 48") */
+	static const char *const kinds[][3] = { { "(", "1", ")" }, { "abs(", "1", ")" }, { "-", "1", "" },
+						{ "max(1,", "2", ")" } };
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		for (int depth = PMC_EXPR_MAX_DEPTH; depth <= PMC_EXPR_MAX_DEPTH + 1; depth++) {
+			n = 0;
+			for (int i = 0; i < depth; i++)
+				n += (size_t)sprintf(buf + n, "%s", kinds[k][0]);
+			n += (size_t)sprintf(buf + n, "%s", kinds[k][1]);
+			for (int i = 0; i < depth; i++)
+				n += (size_t)sprintf(buf + n, "%s", kinds[k][2]);
+			int rc = pmc_expr_parse(buf, &e, err, sizeof(err));
+			if (depth == PMC_EXPR_MAX_DEPTH && rc != 0)
+				fail_msg("%d levels of '%s' refused: %s", depth, kinds[k][0], err);
+			if (depth > PMC_EXPR_MAX_DEPTH && (rc != -E2BIG || !strstr(err, "nested more than 48")))
+				fail_msg("%d levels of '%s' accepted (rc %d)", depth, kinds[k][0], rc);
+			pmc_expr_free(e);
+			e = NULL;
+		}
+	}
+
 	memset(buf, 0, sizeof(buf));
 	for (n = 0; n + 2 < PMC_EXPR_MAX_LEN; n += 2)
 		memcpy(buf + n, "1+", 2);

@@ -62,21 +62,25 @@ static void cleanup(void)
 static const struct {
 	int line;
 	bool core_pmu;
+	bool privileged; /* CAP_PERFMON or CAP_SYS_ADMIN */
 	int err;
 	unsigned type;
 	bool exclude_user, exclude_kernel;
 	int hardware;
 	const char *want; /* a substring of the reason */
 } cases[] = {
-	{ __LINE__, true, EACCES, 1, true, false, 0, "counts kernel mode only" },
-	{ __LINE__, true, EACCES, 4, true, false, 1, "not retried in user mode" },
-	{ __LINE__, true, EACCES, 4, false, false, 1, "perf_event_paranoid" },
-	{ __LINE__, true, ENOENT, 4, false, false, 1, "this CPU's PMU does not have this event" },
-	{ __LINE__, false, ENOENT, 0, false, false, 1, "no hardware PMU" },
-	{ __LINE__, true, EINVAL, 22, false, false, 0, "needs system-wide counting" },
-	{ __LINE__, false, EINVAL, 23, false, false, 0, "counts per CPU, not per task" },
-	{ __LINE__, true, EINVAL, 11, false, false, 0, "counter constraints" },
-	{ __LINE__, true, EINVAL, 4, false, false, 1, "counter constraints" },
+	{ __LINE__, true, false, EACCES, 1, true, false, 0, "counts kernel mode only" },
+	{ __LINE__, true, false, EACCES, 4, true, false, 1, "not retried in user mode" },
+	{ __LINE__, true, false, EACCES, 4, false, false, 1, "perf_event_paranoid: lower it" },
+	/* root refused (ftrace:function under kernel lockdown): the paranoid setting is not blamed */
+	{ __LINE__, true, true, EPERM, 2, false, false, 0, "whom kernel.perf_event_paranoid does not restrict" },
+	{ __LINE__, true, true, EACCES, 4, true, false, 1, "CAP_PERFMON/CAP_SYS_ADMIN" },
+	{ __LINE__, true, false, ENOENT, 4, false, false, 1, "this CPU's PMU does not have this event" },
+	{ __LINE__, false, false, ENOENT, 0, false, false, 1, "no hardware PMU" },
+	{ __LINE__, true, false, EINVAL, 22, false, false, 0, "needs system-wide counting" },
+	{ __LINE__, false, false, EINVAL, 23, false, false, 0, "counts per CPU, not per task" },
+	{ __LINE__, true, false, EINVAL, 11, false, false, 0, "counter constraints" },
+	{ __LINE__, true, false, EINVAL, 4, false, false, 1, "counter constraints" },
 };
 
 static void test_reason_names_the_cause_from_errno_attr_and_sysfs(void **state)
@@ -88,7 +92,7 @@ static void test_reason_names_the_cause_from_errno_attr_and_sysfs(void **state)
 		const char *r;
 
 		assert_int_equal(fixture(cases[i].core_pmu), 0);
-		r = pmc_perf_event_reason(cases[i].err, &a, cases[i].hardware);
+		r = pmc_perf_event_reason_for(cases[i].err, &a, cases[i].hardware, cases[i].privileged);
 		if (!strstr(r, cases[i].want))
 			fail_msg("line %d: reason '%s' lacks '%s'", cases[i].line, r, cases[i].want);
 		cleanup();

@@ -72,6 +72,9 @@ static void test_list_walk_rejects_bad_groups_with_a_message(void **state)
 		{ __LINE__, "{a,b}x", "without a group" },
 		{ __LINE__, "a{b}", "do not nest" },
 		{ __LINE__, "{a,}", "empty event" },
+		/* the '}' sits inside a member's /.../: the member ran to the end of the list (read past it once) */
+		{ __LINE__, "{/}/", "inside a member's pmu/terms/" },
+		{ __LINE__, "{cpu/event=1}/,b}:u", "inside a member's pmu/terms/" },
 	};
 
 	(void)state;

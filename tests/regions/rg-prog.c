@@ -10,13 +10,22 @@
  *   rg-prog deep         70 nested enters of one region, then 70 leaves
  *   rg-prog fork         fork inside "parent"; the child runs "child" { a x50 } and leaves "parent" (unmatched)
  *   rg-prog threadexit   a thread exits inside "dying" (entered, a x20, never left)
+ *   rg-prog signal N [early]  "main-loop" entered N times (a x10) while a SIGPROF handler every 50 us enters
+ *                        "handler" (b x1); prints "handled K" (K handler runs); with "early" the timer starts
+ *                        before the thread's first use (no pmctool_thread_init); counts NULL pointers check too
+ *   rg-prog uid          prints the effective user id (a setuid copy says whether the bit took effect)
+ *   rg-prog burst N      N threads (up to 4096) started together, all alive at once; each enters "burst" 3 times
+ *                        with a x10 and ends at once (thread starts racing thread ends)
  *   rg-prog loop N       "empty" entered and left N times with an empty body (cost; strace)
  *   rg-prog trips N      "body" once around N calls of marker_a (instructions per region: a + b x N, exact on arm64)
  *   rg-prog vary FILE    "vary" entered 1 + (a number kept in FILE, incremented by each execution) times
  *   rg-prog ranks [R]    MPI rank k (OMPI_COMM_WORLD_RANK, else PMI_RANK; 0 without): "ranked" entered k + 1 times,
  *                        each with a x100, and "common" once with a x10; rank R exits with status 3
  */
+#include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +111,116 @@ static int threads(int n)
 	return 0;
 }
 
+static void *burst_worker_now(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 3; i++) {
+		PMCTOOL_REGION_BEGIN("burst");
+		a_times(10);
+		PMCTOOL_REGION_END("burst");
+	}
+	return NULL;
+}
+
+/* burst: the threads wait for each other (all created, none ended yet), then run and end together. */
+static pthread_barrier_t burst_start;
+
+static void *burst_worker(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&burst_start);
+	for (int i = 0; i < 3; i++) {
+		PMCTOOL_REGION_BEGIN("burst");
+		a_times(10);
+		PMCTOOL_REGION_END("burst");
+	}
+	return NULL;
+}
+
+static int burst(long n)
+{
+	static pthread_t th[4096];
+	pthread_attr_t attr;
+	long made = 0;
+
+	if (n < 1 || n > 4096)
+		return 2;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	/* Half of them start as soon as they are made (short threads end while others start), half together. */
+	pthread_barrier_init(&burst_start, NULL, (unsigned)(n - n / 2 + 1));
+	for (long k = 0; k < n; k++) {
+		if (k >= n / 2) {
+			if (pthread_create(&th[k], &attr, burst_worker, NULL))
+				break;
+		} else if (pthread_create(&th[k], &attr, burst_worker_now, NULL)) {
+			break;
+		}
+		made++;
+	}
+	if (made < n) {
+		fprintf(stderr, "rg-prog burst: only %ld of %ld threads could be created\n", made, n);
+		exit(1);
+	}
+	pthread_barrier_wait(&burst_start);
+	for (long k = 0; k < made; k++)
+		pthread_join(th[k], NULL);
+	return 0;
+}
+
+#ifdef PMCTOOL_MARKERS
+/* signal: a handler that uses regions, interrupting regions and the library. It calls the library's functions
+ * directly: only with the markers (rg-prog-off must not reference the library, or its constructor would run). */
+static volatile sig_atomic_t handled;
+static pmctool_region_t handler_region;
+
+static void on_prof(int sig)
+{
+	(void)sig;
+	PMCTOOL_REGION_ENTER(handler_region);
+	marker_b();
+	PMCTOOL_REGION_LEAVE(handler_region);
+	handled++;
+}
+
+static int in_handler(long n, int early)
+{
+	struct sigaction sa = { .sa_handler = on_prof };
+	struct itimerval it = { { 0, 50 }, { 0, 50 } }, off = { { 0, 0 }, { 0, 0 } };
+	pmctool_region_t loop = pmctool_region("main-loop");
+	unsigned long long calls = 1;
+
+	handler_region = pmctool_region("handler");
+	if (!early)
+		PMCTOOL_THREAD_INIT();
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGPROF, &sa, NULL) || setitimer(ITIMER_PROF, &it, NULL))
+		return 1;
+	for (long i = 0; i < n; i++) {
+		PMCTOOL_REGION_ENTER(loop);
+		a_times(10);
+		PMCTOOL_REGION_LEAVE(loop);
+	}
+	setitimer(ITIMER_PROF, &off, NULL);
+	/* every pointer argument: NULL calls is allowed, NULL values only with max 0 */
+	if (pmctool_region_counts(loop, NULL, NULL, 16) != -EINVAL || pmctool_region_counts(loop, &calls, NULL, -1) !=
+	    -EINVAL || pmctool_region_counts(loop, NULL, NULL, 0) < 0 || pmctool_region_counts(loop, &calls, NULL, 0) < 0)
+		return 4;
+	pmctool_region_begin(NULL);
+	pmctool_region_end(NULL);
+	printf("handled %d calls %llu\n", (int)handled, calls);
+	return 0;
+}
+#else
+static int in_handler(long n, int early)
+{
+	(void)n;
+	(void)early;
+	return 2;
+}
+#endif
+
 static int pages(long n)
 {
 	long psz = sysconf(_SC_PAGESIZE);
@@ -150,6 +269,12 @@ int main(int argc, char **argv)
 		basic();
 	} else if (!strcmp(mode, "threads")) {
 		return threads((int)n);
+	} else if (!strcmp(mode, "signal")) {
+		return in_handler(n, argc > 3 && !strcmp(argv[3], "early"));
+	} else if (!strcmp(mode, "uid")) {
+		printf("%u\n", (unsigned)geteuid());
+	} else if (!strcmp(mode, "burst")) {
+		return burst(n);
 	} else if (!strcmp(mode, "pages")) {
 		return pages(n);
 	} else if (!strcmp(mode, "ranks")) {

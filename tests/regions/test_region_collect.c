@@ -101,6 +101,10 @@ static void test_collect_takes_a_block_whole_or_not_at_all(void **s)
 			    "pmctool-regions 1\nprocess 2 100 1\nregion 0 s\ncount 0 0 1 5\nend\n", 1, 1 },
 		{ __LINE__, "noise\npmctool-regions 1\nprocess 1 100 1\nregion 0 r\ncount 0 0 1 5\nend\nnoise\n", 0, 1 },
 		{ __LINE__, "", 0, 0 },
+		/* calls past 2^53 are no count a program made (2^64 - 1 once became an out-of-range float conversion) */
+		{ __LINE__, "pmctool-regions 1\nprocess 1 100 1\nregion 0 r\ncount 0 0 18446744073709551615 5\nend\n", 1, 0 },
+		{ __LINE__, "pmctool-regions 1\nprocess 1 100 1\nregion 0 r\ncount 0 0 9007199254740993 5\nend\n", 1, 0 },
+		{ __LINE__, "pmctool-regions 1\nprocess 1 100 1\nregion 0 r\ncount 0 0 9007199254740992 5\nend\n", 0, 1 },
 	};
 	static const size_t map[1] = { 1 };
 
@@ -117,6 +121,25 @@ static void test_collect_takes_a_block_whole_or_not_at_all(void **s)
 		assert_int_equal(rep.regions->execs_silent, rows[i].regions ? 0 : 1);
 		pmc_report_fini(&rep);
 	}
+}
+
+/* Many threads near the limit: the execution's calls are summed exactly in 64 bits (a double would round them). */
+static void test_collect_sums_calls_of_many_threads_exactly_in_64_bits(void **s)
+{
+	static const size_t map[1] = { 1 };
+	char text[8192];
+	size_t n = (size_t)snprintf(text, sizeof(text), "pmctool-regions 1\nprocess 1 100 1\nregion 0 r\n");
+	struct pmc_report rep;
+
+	(void)s;
+	for (unsigned t = 0; t < 2100; t += 100) /* 21 lines, one per thread, 2^53 calls each */
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "count %u 0 9007199254740992 5\n", t);
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "count 3 0 3 5\nend\n");
+	report_init(&rep);
+	assert_int_equal(pmc_regions_collect(&rep, text, n, map, 1, LAUNCHER), 0);
+	assert_int_equal(rep.regions->n, 1);
+	assert_true(rep.regions->r[0].exec_calls[0] == 21 * (1ULL << 53) + 3);
+	pmc_report_fini(&rep);
 }
 
 /* The checks over executions: calls that differ, a top level above the whole program, markers over 5%. */
@@ -170,6 +193,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_collect_merges_threads_and_labels_forked_processes),
 		cmocka_unit_test(test_collect_takes_a_block_whole_or_not_at_all),
+		cmocka_unit_test(test_collect_sums_calls_of_many_threads_exactly_in_64_bits),
 		cmocka_unit_test(test_region_checks_flag_calls_that_differ_and_top_level_above_the_program),
 		cmocka_unit_test(test_encode_gives_the_attr_fields_the_library_reads),
 	};

@@ -92,3 +92,18 @@ if [ -x "$PMC_BUILD_DIR/tests/regions/prog/rg-cxx" ]; then
 	grep -q "cxx ok 1" "$TMP/cxx" && grep -qE '^cxx-handle +0 +3 ' "$TMP/sa" || { cat "$TMP/cxx" "$TMP/sa"; fail "C++"; }
 	ok "C++: the header, handles and macros"
 fi
+
+# An event the kernel refuses: the library standalone and pmctool --regions say why in pmctool's own words (on a
+# machine without a PMU "no hardware PMU: ...", never perf_event_open's raw errno text).
+run_pmc stat -e instructions -- true
+why=$(sed -n 's/^ *note [0-9]*: //p' "$TMP/out" "$TMP/err" | head -1)
+if [ -z "$why" ]; then
+	echo "note: instructions opened here: no refusal to compare"
+else
+	PMCTOOL_REGIONS_EVENTS=instructions,page-faults "$RG" basic 2>"$TMP/sa" || fail "a refused event stopped the program"
+	grep -qF "instructions: not counted: $why" "$TMP/sa" || { cat "$TMP/sa"; fail "standalone: not pmctool's words ($why)"; }
+	run_pmc stat --regions -e instructions,page-faults -- "$RG" basic
+	grep -qF "regions-not-counted: the program could not open instructions for its regions: $why" "$TMP/err" "$TMP/out" ||
+		{ cat "$TMP/err"; fail "stat --regions: not pmctool's words ($why)"; }
+	ok "a refused event, standalone and under pmctool: '$why', as pmctool stat says"
+fi

@@ -220,6 +220,8 @@ static void test_lists_parse_as_perf_writes_them_and_malformed_ones_are_refused(
 		{ __LINE__, 'c', "3-1", -EINVAL, "" },     { __LINE__, 'c', "1,", -EINVAL, "" },
 		{ __LINE__, 'c', "", -EINVAL, "" },        { __LINE__, 'c', "a", -EINVAL, "" },
 		{ __LINE__, 'c', "1-", -EINVAL, "" },      { __LINE__, 'c', "-1", -EINVAL, "" },
+		{ __LINE__, 'c', "99999999999999999999999", -ERANGE, "" }, { __LINE__, 'c', "0-9223372036854775807", -ERANGE, "" },
+		{ __LINE__, 'c', "1,2-1048577", -ERANGE, "1" },
 		{ __LINE__, 'p', "1234,5678", 0, "1234 5678" }, { __LINE__, 'p', "0", -EINVAL, "" },
 		{ __LINE__, 'p', "12,,3", -EINVAL, "12" }, { __LINE__, 'p', "1-3", -EINVAL, "" },
 	};

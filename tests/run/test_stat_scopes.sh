@@ -102,6 +102,10 @@ if [ "$(id -u)" -eq 0 ] || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -le 0
 	run_pmc stat -C 99999 -e cpu-clock --timeout 10
 	expect_rc 2 "-C with an offline CPU"
 	expect_err "not online" "-C with an offline CPU"
+	run_pmc stat -C 99999999999999999999999 -e cpu-clock --timeout 10
+	expect_rc 2 "-C with a number past a long"
+	expect_err "out of range" "-C with a number past a long"
+	grep -q 9223372036854775807 "$TMP/err" && fail "-C 9999...: the saturated number was reported as a CPU"
 fi
 
 # 6. Unprivileged at paranoid >= 1: -a is refused before counting, with the setting named.

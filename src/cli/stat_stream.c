@@ -43,11 +43,15 @@ int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct
 			close(d);
 	} else {
 		/* A file: the records are written as they happen, so it cannot be replaced whole at the end. */
-		s->f = fopen(dest, "we");
+		fd = pmc_output_open_stream(dest);
+		if (fd >= 0 && !(s->f = fdopen(fd, "w")))
+			close(fd);
+		else if (fd < 0)
+			errno = -fd;
 	}
 	if (!s->f) {
 		fprintf(stderr, "pmctool: cannot write the interval records to '%s': %s\n", dest ? dest : "stderr",
-			strerror(errno));
+			dest ? pmc_output_strerror(dest, -errno) : strerror(errno));
 		return PMC_EXIT_OUTPUT;
 	}
 	setvbuf(s->f, NULL, _IOFBF, 1 << 16);

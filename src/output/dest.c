@@ -239,6 +239,29 @@ static int write_through(const char *path, const char *buf, size_t len)
 	return r;
 }
 
+int pmc_output_open_stream(const char *path)
+{
+	int fd, fl;
+
+	/* Non-blocking, so a FIFO without a reader is waited for a bounded time (open() would block for ever) */
+	for (int waited = 0;; waited += FIFO_STEP_MS) {
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
+			break;
+		if (nap() < 0)
+			return -EINTR;
+	}
+	if (fd < 0)
+		return -errno;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) { /* the reader sets the pace now */
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 /* len bytes of space for fd, reserved before the old contents are touched, so a full file system fails here and
  * leaves the file as it was. Where the file system cannot reserve, its free space is counted instead. */
 static int reserve(int fd, const struct stat *st, size_t len)

@@ -62,6 +62,10 @@ int pmc_output_check_path(const char *path);
 const char *pmc_output_strerror(const char *path, int err);
 /* The descriptor a path names ("-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1. */
 int pmc_output_path_fd(const char *path);
+/* A path opened for records written as they happen (-I): created or truncated as a shell's '>' would, the kernel's
+ * link rules deciding; a FIFO without a reader is waited for a bounded time, then -ENXIO. The descriptor, or -errno
+ * (-EINTR when a signal ended the wait). */
+int pmc_output_open_stream(const char *path);
 
 /* Internal renderers, shared by pmc_output_write and the golden tests. */
 int pmc_output_table(FILE *f, const struct pmc_report *rep);

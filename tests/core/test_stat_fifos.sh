@@ -82,3 +82,20 @@ expect_rc 4 "compare -o FIFO without a reader"
 expect_err "no process has the FIFO open for reading" "the reason is given"
 expect_err "task-clock" "the comparison is on stderr"
 ok "compare -o FIFO without a reader: exit 4 after the wait, the comparison on stderr"
+
+# 7. -I -o FIFO: the records go out as they happen, so the FIFO is opened before the run; without a reader that is the
+# same bounded wait and exit 4 before the command runs (it blocked in open() for ever), and with one the records flow.
+set +e
+timeout 30 "$PMCTOOL" stat -I 100 -e task-clock -o "$TMP/fifo" -- touch "$TMP/ran-i" >"$TMP/out" 2>"$TMP/err"; RC=$?
+set -e
+[ "$RC" -ne 124 ] || fail "-I -o FIFO without a reader: still waiting after 30 s"
+expect_rc 4 "-I -o FIFO without a reader"
+expect_err "cannot write the interval records to '$TMP/fifo': no process has the FIFO open for reading" "-I: the reason"
+[ ! -e "$TMP/ran-i" ] || fail "-I -o FIFO without a reader: the command ran although nothing could record it"
+cat "$TMP/fifo" >"$TMP/records" &
+reader=$!
+run_pmc stat -I 100 -e task-clock -o "$TMP/fifo" -- sleep 0.35
+expect_rc 0 "-I -o FIFO with a reader"
+wait "$reader"
+grep -q task-clock "$TMP/records" || fail "-I -o FIFO: the reader got no records"
+ok "-I -o FIFO: a bounded wait without a reader, the records with one"

@@ -494,6 +494,11 @@ t9_per_thread() {
 		[ $rc = 0 ] && [ "$1" = 1 ] && [ "$3" = threads2 ] && [ "$2" = "$7" ] && [ "$7" -ge $lo ] &&
 			[ "$7" -le $((lo + lo / 100)) ] && echo "$silent" | grep -q 'for the 1 task that exited' && ok=0
 		verdict 9-per-thread per-thread-command $ok "kernel $(uname -r) writes no final counts of exiting tasks: $1 row, $3 $2 = total $7 (2 x ($n1 + $n2) = $lo, at most 1% more), the report says so: $(echo "$silent" | cut -c1-100), exit $rc"
+		# perf's -x layout says it too (issue 22 item 4: it printed the one row carrying the whole count, silently)
+		$P stat -x, --per-thread -e instructions:u -- threads2 $n1 $n2 2>$W/ptx.err; rcx=$?
+		okx=1; [ $rcx = 0 ] && grep -q '^# warn per-thread-kernel: .*for the 1 task that exited' $W/ptx.err && okx=0
+		verdict 9-per-thread per-thread-sep $okx "-x: $(grep -c '^# warn per-thread-kernel' $W/ptx.err) '# warn per-thread-kernel' line, exit $rcx"
+		[ $okx = 0 ] || sed 's/^/    | /' $W/ptx.err | head -n 8
 	else
 		[ $rc = 0 ] && [ "$1" = 2 ] && [ "$3" = threads2 ] && [ "$5" = spinner ] && [ "$6" = "$7" ] &&
 			[ "$2" -ge $((2 * n2)) ] && [ "$2" -le $((2 * n2 + 2 * n2 / 100)) ] &&

@@ -68,8 +68,13 @@ run_pmc stat -p 1 -e task-clock -- true
 expect_rc 2 "-p with a command"
 ok "a process exiting mid-way ends the count; gone PIDs are reported"
 
-# 4. --timeout ends an attach to a process that keeps running.
+# 4. --timeout ends an attach to a process that keeps running. It is attached once it sleeps (exec'd, state S): on a
+# loaded machine a process attached while still starting runs while counted, and is then rightly counted.
 sleep 30 & sp=$!
+for _ in $(seq 200); do
+	[ "$(cat /proc/$sp/comm 2>/dev/null)" = sleep ] && [ "$(awk '{print $3}' /proc/$sp/stat 2>/dev/null)" = S ] && break
+	sleep 0.05
+done
 run_pmc stat -p $sp -e context-switches --timeout 300 --json -o -
 kill $sp
 expect_rc 0 "--timeout"

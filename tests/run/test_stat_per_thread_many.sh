@@ -19,9 +19,9 @@ stop_hogs() { for h in "${HOGS[@]}"; do kill "$h" 2>/dev/null || true; wait "$h"
 trap 'stop_hogs; rm -rf "$TMP"' EXIT
 for _ in $(seq "$(nproc)"); do yes >/dev/null & HOGS+=($!); done
 
-# check FILE: rows named and counted as made, or the stall warned about; prints "whole" or "stalled ROWS".
+# check FILE [loaded]: rows named and counted as made, or the stall warned about; prints "whole" or "stalled ROWS".
 check() {
-	python3 - "$1" "$BP" "$N" <<'PY'
+	python3 - "$1" "$BP" "$N" ${2:+"$2"} <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); bp = sys.argv[2]; n = int(sys.argv[3])
 rows = [(e["scope"]["comm"], e["mean"]) for e in d["events"] if e["name"] == bp and e["scope"]["kind"] == "thread"]
@@ -35,11 +35,19 @@ bad = [r for r in rows[1:] if r[0] != ("mt-%d" if int(r[1]) % 2 else "mc-%d") % 
 guessed = [r for r in bad if r[0] == "pmc-workload" and 1 <= r[1] <= n]
 if guessed and "per-thread-names" in checks and str(len(guessed)) in checks["per-thread-names"]["message"]:
     bad = [r for r in bad if r not in guessed]
+# A thread whose own name record (prctl's COMM) was overwritten in the shared buffer keeps the name it was created
+# with, its creator's, and nothing in the buffer tells that apart from a thread that never renamed itself: seen once
+# in the ASan build with the CPUs loaded. Its count is still its own (checked); under load names are checked only for
+# that case, and exactly in the pinned runs below, where the kernel's race cannot happen.
+unsure = [r for r in bad if r[0] == "pmc-workload" and 1 <= r[1] <= n and r[1] % 2] if len(sys.argv) > 4 else []
+bad = [r for r in bad if r not in unsure]
 assert not bad, f"rows with another task's name or count: {bad[:5]}"
-assert "per-thread-lost" not in checks, checks.get("per-thread-lost")
-if "per-thread-stalled" in checks:
-    c = checks["per-thread-stalled"]
-    assert c["severity"] == "warn" and "rows are missing" in c["message"], c
+# The same race can also leave records that cannot be read: per-thread-lost says so ("some records could not be
+# read ... rows may be missing"), loudly, as the stall warning does.
+warned = [checks[k] for k in ("per-thread-stalled", "per-thread-lost") if k in checks]
+if warned:
+    for c in warned:
+        assert c["severity"] == "warn" and "rows" in c["message"] and "missing" in c["message"], c
     assert len(rows) < n + 1 or rows[0][1] > 7, "warned, but every row is there"
     print("stalled", len(rows))
 else:
@@ -54,7 +62,7 @@ whole=0 stalled=0 seen=""
 for i in $(seq "$RUNS"); do
 	run_pmc stat --per-thread -e "$BP" --json -o "$TMP/m.json" -- $WL many-tasks "$N"
 	expect_rc 0 "run $i"
-	r=$(check "$TMP/m.json") || fail "run $i: $r"
+	r=$(check "$TMP/m.json" loaded) || fail "run $i: $r"
 	case $r in whole*) whole=$((whole + 1)) ;; *) stalled=$((stalled + 1)); seen="$seen ${r#stalled }" ;; esac
 done
 ok "$RUNS runs of $((N + 1)) tasks under load: $whole whole, $stalled warned as stalled (rows:${seen:- none})"

@@ -257,10 +257,27 @@ void pmc_rg_setup_out(const char *out, const char *format)
 	}
 }
 
+/* open(2) that never blocks on a FIFO without a reader (-ENXIO then: the program's exit must not hang on it); the
+ * descriptor is blocking again once open, so the reader sets the pace. */
+static int open_unblocked(const char *path, int flags, mode_t mode)
+{
+	int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode), fl;
+
+	if (fd < 0)
+		return -1;
+	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 /* Text: appended with one write(2), so the reports of several processes in one file never interleave. */
 static int write_appended(const char *path, const char *buf, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644), r;
+	int fd = open_unblocked(path, O_WRONLY | O_CREAT | O_APPEND, 0644), r;
 
 	if (fd < 0)
 		return -errno;
@@ -280,7 +297,7 @@ static int write_whole(const char *path, const char *buf, size_t len)
 
 	if (!exists || S_ISREG(st.st_mode))
 		return pmc_write_renamed(path, exists ? &st : NULL, buf, len);
-	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+	if ((fd = open_unblocked(path, O_WRONLY, 0)) < 0)
 		return -errno;
 	r = pmc_write_all(fd, buf, len);
 	return close(fd) && !r ? -errno : r;
@@ -301,7 +318,7 @@ static int write_standalone(const char *buf, size_t len)
 	r = pmc_rg.json ? write_whole(path, buf, len) : write_appended(path, buf, len);
 	if (r) {
 		fprintf(stderr, "pmctool regions: cannot write the report to %s: %s; it follows on stderr\n", path,
-			strerror(-r));
+			r == -ENXIO ? "no process has the FIFO open for reading" : strerror(-r));
 		r = pmc_write_all(STDERR_FILENO, buf, len);
 	}
 	return r;

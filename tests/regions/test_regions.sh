@@ -80,6 +80,20 @@ PMCTOOL_REGIONS_EVENTS="mem:$A:x" PMCTOOL_REGIONS_OUT="$TMP/sa.txt" "$RG" thread
 [ ! -s "$TMP/sa" ] || fail "standalone with PMCTOOL_REGIONS_OUT wrote to stderr"
 grep -qE '^work +all +10 +10000' "$TMP/sa.txt" || { cat "$TMP/sa.txt"; fail "standalone threads merged"; }
 ok "standalone report in PMCTOOL_REGIONS_OUT, threads merged"
+# A FIFO with no reader never hangs the program's exit (open(2) blocked there): the report goes to stderr, saying why,
+# for the text and the JSON report alike.
+mkfifo "$TMP/rg.fifo"
+for fmt in text json; do
+	set +e
+	PMCTOOL_REGIONS_FORMAT=$fmt PMCTOOL_REGIONS_EVENTS="mem:$A:x" PMCTOOL_REGIONS_OUT="$TMP/rg.fifo" \
+		timeout 20 "$RG" basic 2>"$TMP/sa"; rc=$?
+	set -e
+	[ "$rc" -ne 124 ] || fail "standalone $fmt report to a FIFO without a reader: the program hung at exit"
+	[ "$rc" -eq 0 ] || { cat "$TMP/sa"; fail "standalone $fmt report to a FIFO without a reader: exit $rc"; }
+	grep -q "no process has the FIFO open for reading; it follows on stderr" "$TMP/sa" &&
+		grep -q "inner" "$TMP/sa" || { cat "$TMP/sa"; fail "standalone $fmt report to a FIFO: not on stderr"; }
+done
+ok "standalone report to a FIFO without a reader: on stderr, the program's exit never hangs"
 PMCTOOL_REGIONS_EVENTS="bogus-event" "$RG" basic 2>"$TMP/sa" || fail "a bad event list stopped the program"
 grep -q "not counting: PMCTOOL_REGIONS_EVENTS: 'bogus-event'" "$TMP/sa" || { cat "$TMP/sa"; fail "bad list not told"; }
 ok "a bad event list is told, the program runs"

@@ -205,6 +205,14 @@ int pmc_output_check_path(const char *path)
 	return r;
 }
 
+/* Blocking again once a reader is there: the reader sets the pace now. 0 or -errno. */
+static int unblock(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	return fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? -errno : 0;
+}
+
 /* Sleep one step of a wait; -EINTR when a signal (Ctrl-C) came. */
 static int nap(void)
 {
@@ -216,7 +224,7 @@ static int nap(void)
 static int write_through(const char *path, const char *buf, size_t len)
 {
 	struct dest d;
-	int r, fl;
+	int r;
 
 	for (int waited = 0;; waited += FIFO_STEP_MS) {
 		r = dest_open(path, true, &d);
@@ -228,11 +236,8 @@ static int write_through(const char *path, const char *buf, size_t len)
 	}
 	if (!r && d.kind != DEST_THROUGH)
 		r = -EAGAIN; /* it became a regular file since the first look */
-	if (!r) {
-		fl = fcntl(d.fd, F_GETFL);
-		if (fl < 0 || fcntl(d.fd, F_SETFL, fl & ~O_NONBLOCK) < 0) /* the reader sets the pace now */
-			r = -errno;
-	}
+	if (!r)
+		r = unblock(d.fd);
 	if (!r)
 		r = pmc_write_all(d.fd, buf, len);
 	dest_fini(&d);
@@ -241,7 +246,7 @@ static int write_through(const char *path, const char *buf, size_t len)
 
 int pmc_output_open_stream(const char *path)
 {
-	int fd, fl;
+	int fd, r;
 
 	/* Non-blocking, so a FIFO without a reader is waited for a bounded time (open() would block for ever) */
 	for (int waited = 0;; waited += FIFO_STEP_MS) {
@@ -253,9 +258,7 @@ int pmc_output_open_stream(const char *path)
 	}
 	if (fd < 0)
 		return -errno;
-	fl = fcntl(fd, F_GETFL);
-	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) { /* the reader sets the pace now */
-		int r = -errno;
+	if ((r = unblock(fd)) < 0) {
 		close(fd);
 		return r;
 	}

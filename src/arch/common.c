@@ -12,7 +12,7 @@
 
 #include "arch/arch.h"
 
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 
 int pmc_arch_cpuinfo_field(const char *path, const char *key, char *buf, size_t len)
 {

@@ -7,7 +7,7 @@
 
 #include "engine/engine.h"
 #include "info/inventory.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "pmu/hybrid.h"
 
 /* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). ref-cycles only where

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine/scope.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "run/session.h"
 
 #define MAX_CPUS 8192

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "info/pattern.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "pmu/event.h"
 #include "util/util.h"
 

@@ -11,7 +11,7 @@
 
 #include "arch/arch.h"
 #include "arch/x86_64/cpuid.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 
 #define PMC_INV_MAX_PFM_PMUS 64
 #define PMC_INV_WHY_LEN 1024

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "info/inventory.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 
 int pmc_perf_read(int fd, struct pmc_count *ret)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "pmu/pmu_internal.h"
 
 /* The core PMU directories of Intel's hybrid parts, in the order perf lists them. */

@@ -8,7 +8,7 @@
 
 #include "arch/arch.h"
 #include "arch/x86_64/cpuid.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "pmu/pmu_internal.h"
 
 static struct {

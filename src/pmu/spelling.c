@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "arch/arch.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "pmu/pmu_internal.h"
-#include "pmu/sysfs_format.h"
+#include "sys/pmu_format.h"
 
 #define INTEL_MOD_BITS ((1ull << 18) | (1ull << 19) | (1ull << 21) | (1ull << 23) | (0xffull << 24))
 

@@ -12,8 +12,8 @@
 
 #include "arch/arch.h"
 #include "pmu/pmu_internal.h"
-#include "info/sysfs.h"
-#include "pmu/sysfs_format.h"
+#include "sys/sysfs.h"
+#include "sys/pmu_format.h"
 
 
 /* The architectural Intel core layout (REFERENCE §7), used when the core PMU is absent from sysfs (no PMU driver):

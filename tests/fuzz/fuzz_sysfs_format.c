@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pmu/sysfs_format.h"
+#include "sys/pmu_format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

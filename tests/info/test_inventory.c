@@ -15,7 +15,7 @@
 #include "arch/arch.h"
 #include "arch/x86_64/cpuid.h"
 #include "info/inventory.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "info/tsc.h"
 #include "util/util.h"
 

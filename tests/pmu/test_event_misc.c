@@ -2,7 +2,7 @@
 /* Errors, suggestions, -e list splitting, breakpoints and the sysfs format parser (hsw forced, fixture sysfs). */
 #include <linux/hw_breakpoint.h>
 
-#include "pmu/sysfs_format.h"
+#include "sys/pmu_format.h"
 #include "pmu_test.h"
 
 static void test_resolve_errors_name_input_and_classify(void **state)

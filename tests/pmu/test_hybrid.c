@@ -5,7 +5,7 @@
  * layout, which both Alder Lake core types share. */
 #include "pmu_test.h"
 
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "pmu/hybrid.h"
 
 static struct pmc_core_pmu pmus[PMC_MAX_CORE_PMUS];

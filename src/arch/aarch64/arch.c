@@ -9,7 +9,7 @@
 
 #include "arch/aarch64/arm64.h"
 #include "arch/common.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 
 const char *pmc_arch_name(void)
 {

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "arch/common.h"
-#include "info/sysfs.h"
-#include "pmu/sysfs_format.h"
+#include "sys/sysfs.h"
+#include "sys/pmu_format.h"
 
 void pmc_arm64_midr_decode(uint32_t midr, struct pmc_arm64_midr *ret)
 {

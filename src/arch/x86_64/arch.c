@@ -13,7 +13,7 @@
 #include "arch/common.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/fixed.h"
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 #include "info/tsc.h"
 #include "kernels/kernels.h"
 

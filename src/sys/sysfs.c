@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "info/sysfs.h"
+#include "sys/sysfs.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The kernel's view: PMUs under /sys/bus/event_source/devices, CPU topology, /proc/sys/kernel knobs. */
-#ifndef PMC_INFO_SYSFS_H
-#define PMC_INFO_SYSFS_H
+#ifndef PMC_SYS_SYSFS_H
+#define PMC_SYS_SYSFS_H
 
 #include <stdbool.h>
 #include <stddef.h>

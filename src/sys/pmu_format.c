@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Pure parsers for sysfs PMU format and event-alias files. */
-#include "pmu/sysfs_format.h"
+#include "sys/pmu_format.h"
 
 #include <ctype.h>
 #include <errno.h>

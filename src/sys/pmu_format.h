@@ -2,8 +2,8 @@
 /* Parsers for the text of sysfs PMU files: format/<term> ("config:0-7,32-35") and events/<alias>
  * ("event=0x3c,umask=1").
  * Pure functions (no I/O), exposed for tests and the fuzz target. */
-#ifndef PMC_PMU_SYSFS_FORMAT_H
-#define PMC_PMU_SYSFS_FORMAT_H
+#ifndef PMC_SYS_PMU_FORMAT_H
+#define PMC_SYS_PMU_FORMAT_H
 
 #include <stdint.h>
 

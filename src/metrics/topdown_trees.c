@@ -241,30 +241,32 @@ static const struct pmc_td_tree t_intel_cmt = {
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* AMD Zen 4 (6 dispatch slots) and Zen 5 (8): pipeline utilization (AMD PPR for family 19h models 10h+, family 1Ah). */
 
-#define PPR "AMD PPR (Processor Programming Reference), core PMC "
-#define ZEN_INPUTS(allcyc_pfm, allcyc_perf) \
-	EVR("CYC", "LS_NOT_HALTED_CYC", "ls_not_halted_cyc", "event=0x76", PPR "PMCx076"), \
-	EVR("NO_OPS_FE", "DE_NO_DISPATCH_PER_SLOT:NO_OPS_FROM_FRONTEND", "de_no_dispatch_per_slot.no_ops_from_frontend", \
+#define PPR "AMD PPR (Processor Programming Reference) for family 19h model 11h / family 1Ah, core PMC "
+/* libpfm4 4.13 spells the Zen 4 events its own way (DISPATCH_STALLS_1, CYCLES_NO_RETIRE); perf uses the PPR's names. */
+#define ZEN_INPUTS(cmask) \
+	EVR("CYC", "CYCLES_NOT_IN_HALT", "ls_not_halted_cyc", "event=0x76", PPR "PMCx076"), \
+	EVR("NO_OPS_FE", "DISPATCH_STALLS_1:FE_NO_OPS", "de_no_dispatch_per_slot.no_ops_from_frontend", \
 	    "event=0x1a0,umask=0x01", PPR "PMCx1A0"), \
-	EVR("BE_STALLS", "DE_NO_DISPATCH_PER_SLOT:BACKEND_STALLS", "de_no_dispatch_per_slot.backend_stalls", \
+	EVR("BE_STALLS", "DISPATCH_STALLS_1:BE_STALLS", "de_no_dispatch_per_slot.backend_stalls", \
 	    "event=0x1a0,umask=0x1e", PPR "PMCx1A0"), \
-	EVR("SMT_CONTENTION", "DE_NO_DISPATCH_PER_SLOT:SMT_CONTENTION", "de_no_dispatch_per_slot.smt_contention", \
+	EVR("SMT_CONTENTION", "DISPATCH_STALLS_1:SMT_CONTENTION", "de_no_dispatch_per_slot.smt_contention", \
 	    "event=0x1a0,umask=0x60", PPR "PMCx1A0"), \
-	EV("OPS_DISPATCHED", "DE_SRC_OP_DISP:ALL", "de_src_op_disp.all"), \
+	EVR("OPS_DISPATCHED", "OPS_SOURCE_DISPATCHED_FROM_DECODER:DECODER:OPCACHE:LOOP_BUFFER", "de_src_op_disp.all", \
+	    "event=0xaa,umask=0x07", PPR "PMCx0AA"), \
 	EVR("OPS_RETIRED", "RETIRED_OPS", "ex_ret_ops", "event=0xc1", PPR "PMCx0C1"), \
-	EV("NO_OPS_FE_ALL_CYCLES", allcyc_pfm, allcyc_perf), \
+	EVR("NO_OPS_FE_ALL_CYCLES", "DISPATCH_STALLS_1:FE_NO_OPS:c=" #cmask, \
+	    "de_no_dispatch_per_slot.no_ops_from_frontend:cmask=" #cmask, "event=0x1a0,umask=0x01,cmask=" #cmask, \
+	    PPR "PMCx1A0 with the counter mask at the dispatch width"), \
 	EVR("BR_MISP", "RETIRED_BRANCH_INSTRUCTIONS_MISPREDICTED", "ex_ret_brn_misp", "event=0xc3", PPR "PMCx0C3"), \
-	EV("RESYNCS", "RESYNCS_OR_NC_REDIRECTS", "resyncs_or_nc_redirects"), \
-	EV("LOAD_NOT_COMPLETE", "EX_NO_RETIRE:LOAD_NOT_COMPLETE", "ex_no_retire.load_not_complete"), \
-	EV("NOT_COMPLETE", "EX_NO_RETIRE:NOT_COMPLETE", "ex_no_retire.not_complete"), \
-	EV("UCODE_OPS", "RETIRED_UCODE_OPS", "ex_ret_ucode_ops")
+	EVR("RESYNCS", "RESYNCS", "resyncs_or_nc_redirects", "event=0x96", PPR "PMCx096"), \
+	EVR("LOAD_NOT_COMPLETE", "CYCLES_NO_RETIRE:NOT_COMPLETE_MISSING_LOAD", "ex_no_retire.load_not_complete", \
+	    "event=0xd6,umask=0xa2", PPR "PMCx0D6"), \
+	EVR("NOT_COMPLETE", "CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU", "ex_no_retire.not_complete", \
+	    "event=0xd6,umask=0x02", PPR "PMCx0D6"), \
+	EVR("UCODE_OPS", "RETIRED_UCODE_OPS", "ex_ret_ucode_ops", "event=0x1c2", PPR "PMCx1C2")
 
-static const struct pmc_td_input in_amd_zen4[] = {
-	ZEN_INPUTS("DE_NO_DISPATCH_PER_SLOT:NO_OPS_FROM_FRONTEND:c=6", "de_no_dispatch_per_slot.no_ops_from_frontend:cmask=6"),
-};
-static const struct pmc_td_input in_amd_zen5[] = {
-	ZEN_INPUTS("DE_NO_DISPATCH_PER_SLOT:NO_OPS_FROM_FRONTEND:c=8", "de_no_dispatch_per_slot.no_ops_from_frontend:cmask=8"),
-};
+static const struct pmc_td_input in_amd_zen4[] = { ZEN_INPUTS(6) };
+static const struct pmc_td_input in_amd_zen5[] = { ZEN_INPUTS(8) };
 
 static const struct pmc_td_node nodes_amd_zen[] = {
 	{ "slots", NULL, 0, "WIDTH * CYC", 0, "dispatch slots of the thread" },

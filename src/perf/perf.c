@@ -69,13 +69,6 @@ static bool per_cpu_pmu(unsigned type)
 	return found;
 }
 
-bool pmc_perf_kernel_side_only(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
-						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
-						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
-}
-
 const char *pmc_perf_event_reason_for(int err, const struct perf_event_attr *a, int hardware, bool privileged)
 {
 	bool refused = err == EACCES || err == EPERM;

@@ -9,7 +9,6 @@
 #include "engine/engine.h"
 #include "arch/arch.h"
 #include "arch/x86_64/cpuid.h"
-#include "info/tsc.h"
 #include "metrics/checks.h"
 #include "metrics/expr.h"
 #include "metrics/metrics.h"
@@ -94,7 +93,7 @@ static void set_clock_constants(struct pmc_report *rep)
 
 	/* TSC_HZ and BASE_HZ mean the x86 time-stamp counter: another architecture's region timer (arm64 CNTVCT at
 	 * CNTFRQ_EL0, tens of MHz) is no stand-in for them, so they stay unknown there. */
-	if (strcmp(pmc_arch_timer_name(), "TSC") || pmc_tsc_hz(&hz, &src) < 0 || hz <= 0)
+	if (strcmp(pmc_arch_timer_name(), "TSC") || pmc_arch_timer_hz(&hz, &src) < 0 || hz <= 0)
 		return;
 	rep->tsc_hz = hz;
 	rep->tsc_source = src;

@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
-#include "info/tsc.h"
 #include "perf/perf.h"
 #include "util/util.h"
 
@@ -312,7 +311,7 @@ int pmc_inventory_collect(struct pmc_inventory *ret)
 	read_model_name(ret->model_name, sizeof(ret->model_name));
 	collect_pfm(ret);
 	collect_kernel(ret);
-	ret->tsc_error = pmc_tsc_hz(&ret->tsc_hz, &ret->tsc_source);
+	ret->tsc_error = pmc_arch_timer_hz(&ret->tsc_hz, &ret->tsc_source);
 	fill_budget_input(&ret->budget_in, &ret->cpu, ret->has_arch_perfmon, &ret->arch, ret->has_amd_perfmon,
 			  &ret->amd);
 	if (pmc_arch_budget_from_kernel())

@@ -14,7 +14,8 @@
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/fixed.h"
 #include "sys/sysfs.h"
-#include "info/tsc.h"
+#include "arch/x86_64/tsc.h"
+#include "sys/perf_time.h"
 #include "kernels/kernels.h"
 
 const char *pmc_arch_name(void)

@@ -160,7 +160,16 @@ const char *pmc_arch_extra_counters(void);
  * CPUID 0xA) and elsewhere. */
 bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a);
 
-/* ISA extensions the kernels use (enum pmc_isa bits in kernels.h). */
+/* Instruction-set extensions a kernel needs (CPU support and OS-enabled register state): an ISA fact, so it lives
+ * with the architecture; kernels/kernels.h's tables name them. */
+enum pmc_isa {
+	PMC_ISA_AVX = 1u << 0,
+	PMC_ISA_AVX2 = 1u << 1,
+	PMC_ISA_FMA = 1u << 2,
+	PMC_ISA_AVX512F = 1u << 3,
+};
+
+/* ISA extensions the kernels use (enum pmc_isa bits) that this CPU and OS offer. */
 unsigned pmc_arch_isa_have(void);
 const char *pmc_arch_isa_baseline(void); /* what every kernel assumes: "x86-64 (SSE2)", "AArch64 (NEON)" */
 

@@ -13,10 +13,9 @@
 #include "arch/common.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/fixed.h"
-#include "sys/sysfs.h"
 #include "arch/x86_64/tsc.h"
 #include "sys/perf_time.h"
-#include "kernels/kernels.h"
+#include "sys/sysfs.h"
 
 const char *pmc_arch_name(void)
 {

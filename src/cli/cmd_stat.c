@@ -628,6 +628,7 @@ static int expand_outpath(struct stat_opts *o, const struct pmc_origin *origin)
 int pmc_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
+	struct pmc_engine_ctx ctx = { 0 }; /* messages: the thread's sink, stderr */
 	struct pmc_engine se;
 	struct pmc_report rep;
 	struct pmc_metric_def *metrics = NULL;
@@ -638,7 +639,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	int rc, r;
 
 	memset(&o, 0, sizeof(o));
-	memset(&se, 0, sizeof(se));
+	pmc_engine_init(&se, &ctx);
 	memset(&rep, 0, sizeof(rep));
 	rc = stat_parse_opts(argc, argv, &o);
 	if (rc)

@@ -19,7 +19,37 @@ void pmc_engine_opts_init(struct pmc_engine_opts *o)
 	o->warmup_s = 0.2;
 }
 
-int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics)
+void pmc_engine_init(struct pmc_engine *se, struct pmc_engine_ctx *ctx)
+{
+	memset(se, 0, sizeof(*se));
+	se->ctx = ctx;
+}
+
+/* An engine call's messages go to its context's sink while it runs; the caller's sink is back when it returns. */
+struct eng_call {
+	bool swapped;
+	struct pmc_diag_sink prev;
+};
+
+static struct eng_call eng_enter(const struct pmc_engine *se)
+{
+	struct eng_call c = { 0 };
+
+	if (se->ctx && se->ctx->diag) {
+		c.prev = pmc_diag_exchange((struct pmc_diag_sink){ se->ctx->diag, se->ctx->diag_ctx });
+		c.swapped = true;
+	}
+	return c;
+}
+
+static int eng_leave(struct eng_call c, int rc)
+{
+	if (c.swapped)
+		pmc_diag_exchange(c.prev);
+	return rc;
+}
+
+static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics)
 {
 	char err[256];
 	int rc;
@@ -44,7 +74,14 @@ int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct 
 	return rc;
 }
 
-int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
+int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics)
+{
+	struct eng_call c = eng_enter(se);
+
+	return eng_leave(c, prepare(se, o, metrics));
+}
+
+static int check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	bool scoped = pmc_eng_scope_wanted(o);
 	int rc;
@@ -59,6 +96,13 @@ int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *
 	if (!rc && scoped)
 		rc = pmc_eng_scope_guard(o);
 	return rc;
+}
+
+int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
+{
+	struct eng_call c = eng_enter(se);
+
+	return eng_leave(c, check(se, o));
 }
 
 static void describe_workload(const struct pmc_engine_opts *o, struct pmc_report *rep)
@@ -140,8 +184,8 @@ static void add_checks(struct pmc_report *rep)
 				     user_only, user_only == 1 ? "" : "s");
 }
 
-int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
-		       struct pmc_report *rep)
+static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		   struct pmc_report *rep)
 {
 	bool scoped = pmc_eng_scope_wanted(o);
 	int rc;
@@ -170,6 +214,14 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 		rep->term_signal = pmc_eng_interrupted;
 	}
 	return rc;
+}
+
+int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		       struct pmc_report *rep)
+{
+	struct eng_call c = eng_enter(se);
+
+	return eng_leave(c, measure(se, o, metrics, rep));
 }
 
 /* Whether some event counted, or was counting while its task never ran (time enabled 0: a sleeping process was
@@ -205,13 +257,13 @@ void pmc_engine_fini(struct pmc_engine *se)
 	pmc_pmu_fini();
 }
 
-int pmc_engine_run(struct pmc_engine_opts *o, struct pmc_report *rep)
+int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	struct pmc_engine se;
 	struct pmc_metric_def *metrics = NULL;
 	int rc;
 
-	memset(&se, 0, sizeof(se));
+	pmc_engine_init(&se, ctx);
 	rc = pmc_engine_prepare(&se, o, &metrics);
 	if (!rc)
 		rc = pmc_engine_check(&se, o);

@@ -77,8 +77,17 @@ struct pmc_engine_opts {
 	struct pmc_kernel_params kp;
 };
 
+/* What the engine needs of its caller, owned by the caller (the engine keeps no state of its own between
+ * measurements): two measurements with two contexts, in one process, share nothing but libpfm4 (main.c starts it
+ * once and ends it at exit). */
+struct pmc_engine_ctx {
+	pmc_diag_fn diag;              /* where the messages go while an engine call runs; NULL: the thread's sink */
+	void *diag_ctx;
+};
+
 /* A measurement's events and the plan that packs them (the engine's state between the calls below). */
 struct pmc_engine {
+	struct pmc_engine_ctx *ctx;    /* the caller's (pmc_engine_init) */
 	struct pmc_event *evs;
 	size_t n, cap;
 	struct pmc_plan plan;
@@ -96,6 +105,8 @@ struct pmc_engine {
  */
 /* Defaults: one run, the current CPU, no log. */
 void pmc_engine_opts_init(struct pmc_engine_opts *o);
+/* An empty measurement on the caller's context (never NULL; it outlives se). */
+void pmc_engine_init(struct pmc_engine *se, struct pmc_engine_ctx *ctx);
 /* Resolve -k, the events (-e, -g or the default set) and --metric, and plan the batches. *metrics (the --metric
  * definitions) is the caller's to free; se is pmc_engine_fini's to release, whatever this returns. */
 int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics);
@@ -110,7 +121,7 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 int pmc_engine_status(const struct pmc_report *rep);
 void pmc_engine_fini(struct pmc_engine *se);
 /* All of the above for a caller that only wants the report (rep: pmc_report_fini's). */
-int pmc_engine_run(struct pmc_engine_opts *o, struct pmc_report *rep);
+int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct pmc_report *rep);
 
 /* The stages, for the CLI's other commands and the tests. */
 /* Resolve one spec and append it. On a bad name gives the error (and suggestions) to the diagnostics sink and returns

@@ -96,6 +96,7 @@ static void test_engine_case(void **state)
 {
 	const struct engine_case *c = *state;
 	struct pmc_engine_opts o;
+	struct pmc_engine_ctx ctx = { 0 }; /* the messages: the thread's sink, catch_diag */
 	struct pmc_report rep;
 	char events[512], errpath[] = "/tmp/pmc-engine-err-XXXXXX", *argv[6] = { 0 };
 	struct stat st;
@@ -122,7 +123,7 @@ static void test_engine_case(void **state)
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);
 	dup2(errfd, STDERR_FILENO);
-	rc = pmc_engine_run(&o, &rep);
+	rc = pmc_engine_run(&ctx, &o, &rep);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);

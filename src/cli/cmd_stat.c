@@ -520,6 +520,8 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 /* -k: a kernel runs inside pmctool; the first signal stops it where it is (the kernel runner's handler takes the
  * counts so far) and says so, a second one quits. */
 static bool kernel_mode;
+/* The signal that stops the measurement (the engine context's stop flag). */
+static volatile sig_atomic_t stat_stop;
 
 static void on_signal(int sig)
 {
@@ -527,11 +529,11 @@ static void on_signal(int sig)
 				   "(interrupt again to quit at once, without them)\n";
 	pid_t child = pmc_launch_child;
 
-	if (kernel_mode && pmc_eng_interrupted) {
+	if (kernel_mode && stat_stop) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	pmc_eng_interrupted = sig;
+	stat_stop = sig;
 	if (child > 0 || pmc_launch_group > 0)
 		pmc_launch_signal(sig); /* the command's whole process group */
 	else if (kernel_mode && write(STDERR_FILENO, note, sizeof(note) - 1) < 0) {
@@ -628,7 +630,7 @@ static int expand_outpath(struct stat_opts *o, const struct pmc_origin *origin)
 int pmc_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
-	struct pmc_engine_ctx ctx = { 0 }; /* messages: the thread's sink, stderr */
+	struct pmc_engine_ctx ctx = { .stop = &stat_stop }; /* messages: the thread's sink, stderr */
 	struct pmc_engine se;
 	struct pmc_report rep;
 	struct pmc_metric_def *metrics = NULL;
@@ -678,7 +680,7 @@ int pmc_cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	if (!rc)
-		rc = pmc_engine_status(&rep);
+		rc = pmc_engine_status(&se, &rep);
 out:
 	stat_stream_finish(&stream, NULL);
 	free(metrics);

@@ -143,7 +143,7 @@ void pmc_eng_counted_list(const struct pmc_report *rep, char *buf, size_t len)
 }
 
 /* Whole-report notes that only the whole measurement can see: interrupted, hardware counting missing, user-only. */
-static void add_checks(struct pmc_report *rep)
+static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
 {
 	size_t hw_enoent = 0, user_only = 0;
 	char note[512], counted[200];
@@ -165,7 +165,7 @@ static void add_checks(struct pmc_report *rep)
 	if (rep->partial)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
-				     "never ran are <not run>", pmc_eng_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+				     "never ran are <not run>", pmc_eng_stopped(se) == SIGTERM ? "SIGTERM" : "SIGINT");
 	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
 	 * and that event's reason says so. */
 	if (hw_enoent && !pmc_inventory_has_core_pmu()) {
@@ -207,11 +207,11 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	pmc_eng_names_report(se, rep);
 	if (scoped)
 		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_args, rep);
-	add_checks(rep);
+	add_checks(se, rep);
 	/* Interrupted: pmctool exits 128 + the signal (pmc_engine_status), and the report's status says the same. */
-	if (pmc_eng_interrupted) {
-		rep->exit_status = 128 + pmc_eng_interrupted;
-		rep->term_signal = pmc_eng_interrupted;
+	if (pmc_eng_stopped(se)) {
+		rep->exit_status = 128 + pmc_eng_stopped(se);
+		rep->term_signal = pmc_eng_stopped(se);
 	}
 	return rc;
 }
@@ -241,10 +241,10 @@ static bool counted_anything(const struct pmc_report *rep)
 	return false;
 }
 
-int pmc_engine_status(const struct pmc_report *rep)
+int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep)
 {
-	if (pmc_eng_interrupted)
-		return 128 + pmc_eng_interrupted;
+	if (pmc_eng_stopped(se))
+		return 128 + pmc_eng_stopped(se);
 	if (rep->exit_status)
 		return rep->exit_status;
 	return counted_anything(rep) ? PMC_EXIT_OK : PMC_EXIT_NOCOUNT;
@@ -270,7 +270,7 @@ int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct
 	if (!rc) {
 		rc = pmc_engine_measure(&se, o, metrics, rep);
 		if (!rc)
-			rc = pmc_engine_status(rep);
+			rc = pmc_engine_status(&se, rep);
 	}
 	free(metrics);
 	pmc_engine_fini(&se);

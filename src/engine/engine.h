@@ -83,6 +83,8 @@ struct pmc_engine_opts {
 struct pmc_engine_ctx {
 	pmc_diag_fn diag;              /* where the messages go while an engine call runs; NULL: the thread's sink */
 	void *diag_ctx;
+	volatile sig_atomic_t *stop;   /* the caller's signal flag (the signal's number, 0 none): the runs stop, the
+					  report is partial; NULL: never stopped */
 };
 
 /* A measurement's events and the plan that packs them (the engine's state between the calls below). */
@@ -116,9 +118,9 @@ int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *
  * A status with rep->nruns > 0 leaves a partial report worth printing (interrupted, a run that failed). */
 int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
 		       struct pmc_report *rep);
-/* The exit status of a measurement that ran: 128+N when interrupted by signal N; else the first failing run's own
+/* The exit status of a measurement that ran: 128+N when stopped by signal N (the context's flag); else the first failing run's own
  * status (a measured command's status is never replaced); else 3 when nothing at all was counted; else 0. */
-int pmc_engine_status(const struct pmc_report *rep);
+int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep);
 void pmc_engine_fini(struct pmc_engine *se);
 /* All of the above for a caller that only wants the report (rep: pmc_report_fini's). */
 int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct pmc_report *rep);
@@ -245,7 +247,10 @@ int pmc_eng_regions_collect(struct pmc_report *rep, const struct pmc_measure_req
 /* Close the channel and clear the environment (any outcome). */
 void pmc_eng_regions_end(struct pmc_measure_req *req);
 
-/* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
-extern volatile sig_atomic_t pmc_eng_interrupted;
+/* The signal that stopped se's measurement (its context's stop flag), 0 when none did. */
+static inline int pmc_eng_stopped(const struct pmc_engine *se)
+{
+	return se->ctx && se->ctx->stop ? *se->ctx->stop : 0;
+}
 
 #endif

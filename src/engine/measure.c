@@ -13,7 +13,6 @@
 #include "run/launch.h"
 #include "util/fdlimit.h"
 
-volatile sig_atomic_t pmc_eng_interrupted;
 
 /* -v: one trace line per perf_event_open (the format is perf/open.h's; tests compare it). */
 void pmc_eng_trace_open(const struct pmc_open_record *rec, void *ctx)
@@ -181,7 +180,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	{
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
 		struct pmc_report_exec x = {
-			.run = run, .batch = (unsigned)b, .interrupted = pmc_eng_interrupted != 0,
+			.run = run, .batch = (unsigned)b, .interrupted = pmc_eng_stopped(se) != 0,
 			.wall_ns = (double)out.wall_ns, .counting_ns = (double)out.wall_ns,
 			.user_s = (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6,
 			.sys_s = (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6,
@@ -280,10 +279,10 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 	if (!rc)
 		pmc_eng_keep_open(se, o->runs, 1, false, &keep);
 
-	for (unsigned run = 0; run < o->runs && !pmc_eng_interrupted && !rc; run++) {
+	for (unsigned run = 0; run < o->runs && !pmc_eng_stopped(se) && !rc; run++) {
 		unsigned done_before = done;
 
-		for (size_t b = 0; b < se->plan.nbatches && !pmc_eng_interrupted; b++) {
+		for (size_t b = 0; b < se->plan.nbatches && !pmc_eng_stopped(se); b++) {
 			int r;
 
 			if (se->plan.batches[b].unsupported)
@@ -334,7 +333,7 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 		rep->user_s /= done;
 		rep->sys_s /= done;
 	}
-	rep->partial = pmc_eng_interrupted != 0;
+	rep->partial = pmc_eng_stopped(se) != 0;
 	pmc_keep_close(&keep);
 	pmc_perf_set_observer(NULL, NULL);
 	return rc;

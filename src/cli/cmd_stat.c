@@ -522,12 +522,14 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 static bool kernel_mode;
 /* The signal that stops the measurement (the engine context's stop flag). */
 static volatile sig_atomic_t stat_stop;
+/* The measurement's context: its child is the command running now. */
+static struct pmc_engine_ctx *stat_ctx;
 
 static void on_signal(int sig)
 {
 	static const char note[] = "\npmctool: interrupted: the kernel stops; the counts so far follow "
 				   "(interrupt again to quit at once, without them)\n";
-	pid_t child = pmc_launch_child;
+	pid_t child = stat_ctx ? stat_ctx->child : 0;
 
 	if (kernel_mode && stat_stop) {
 		signal(sig, SIG_DFL);
@@ -535,7 +537,7 @@ static void on_signal(int sig)
 	}
 	stat_stop = sig;
 	if (child > 0 || pmc_launch_group > 0)
-		pmc_launch_signal(sig); /* the command's whole process group */
+		pmc_launch_signal(sig, child); /* the command's whole process group */
 	else if (kernel_mode && write(STDERR_FILENO, note, sizeof(note) - 1) < 0) {
 		/* stderr is gone: the report will say the same */
 	}
@@ -669,6 +671,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (rc)
 		goto out;
 	kernel_mode = o.e.k != NULL;
+	stat_ctx = &ctx;
 	install_signals();
 	rc = pmc_engine_measure(&se, &o.e, metrics, &rep);
 	if (rc && !rep.nruns)
@@ -682,6 +685,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (!rc)
 		rc = pmc_engine_status(&se, &rep);
 out:
+	stat_ctx = NULL;
 	stat_stream_finish(&stream, NULL);
 	free(metrics);
 	pmc_report_fini(&rep);

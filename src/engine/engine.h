@@ -85,6 +85,7 @@ struct pmc_engine_ctx {
 	void *diag_ctx;
 	volatile sig_atomic_t *stop;   /* the caller's signal flag (the signal's number, 0 none): the runs stop, the
 					  report is partial; NULL: never stopped */
+	volatile sig_atomic_t child;   /* the command running now (0 none), for the caller's signal handler */
 };
 
 /* A measurement's events and the plan that packs them (the engine's state between the calls below). */

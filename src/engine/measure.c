@@ -116,6 +116,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
 	req.first_own = req.n - se->plan.batches[b].n;
 	req.skip_unsupported = another_batch_runs(se, b);
+	req.child = se->ctx ? &se->ctx->child : NULL;
 	out.counts = counts;
 	if (o->regions && (rc = pmc_eng_regions_begin(o, &req)))
 		goto out;

@@ -351,7 +351,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	memset(&ss, 0, sizeof(ss));
 	/* A command that gains privilege at exec is not counted by the kernel from then on: its counts say so */
 	privileged = tasks_cmd && pmc_launch_gains_privilege(o->argv[0], why, sizeof(why));
-	if (command && pmc_launch_start(o->argv, &l, &le) < 0)
+	if (command && pmc_launch_start(o->argv, x->se->ctx ? &x->se->ctx->child : NULL, &l, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
 		x->st->t[0].pid = l.pid;

@@ -442,7 +442,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			r = push_arg(o->fail_if, &o->nfail_if, PMC_ARRAY_SIZE(o->fail_if), "--fail-if", optarg);
 			break;
 		case 'v':
-			o->e.verbose = true;
+			o->verbose = true;
 			break;
 		case OPT_REGIONS:
 			o->e.regions = true;
@@ -648,6 +648,8 @@ int pmc_cmd_stat(int argc, char **argv)
 	rc = stat_parse_opts(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? PMC_EXIT_OK : rc;
+	if (o.verbose)
+		ctx.observer = pmc_eng_trace_open;
 	pmc_origin_get(&rep.origin);
 	rep.has_origin = true;
 	if (o.outpath && (rc = expand_outpath(&o, &rep.origin)))

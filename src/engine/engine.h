@@ -58,7 +58,6 @@ struct pmc_engine_opts {
 	unsigned counters;             /* --counters, 0 = detect */
 	bool plan_only;                /* plan, never run (--dry-run): no check that needs the machine as it runs */
 	bool no_anchors;
-	bool verbose;                  /* -v: print every perf_event_open */
 	bool regions;                  /* --regions: the program counts its own regions (engine/regions.c) */
 	/* Scopes and time (engine/scope.c): */
 	const char *pids;              /* -p PID[,PID...] */
@@ -86,6 +85,9 @@ struct pmc_engine_ctx {
 	volatile sig_atomic_t *stop;   /* the caller's signal flag (the signal's number, 0 none): the runs stop, the
 					  report is partial; NULL: never stopped */
 	volatile sig_atomic_t child;   /* the command running now (0 none), for the caller's signal handler */
+	pmc_perf_observer observer;    /* -v: each perf_event_open while the runs go (pmc_eng_trace_open: a trace line
+					  to the sink); NULL none */
+	void *observer_ctx;
 };
 
 /* A measurement's events and the plan that packs them (the engine's state between the calls below). */
@@ -152,7 +154,7 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 
 /* A command that could not be launched: the message; the exit status (127 not found, 126 not executable, 5). */
 int pmc_eng_report_launch_failure(const struct pmc_engine_opts *o, const struct pmc_launch_error *le);
-/* -v: a perf_event_open record as a trace line to the diagnostics sink (a pmc_perf_set_observer callback). */
+/* -v: a perf_event_open record as a trace line to the diagnostics sink (a context's observer). */
 void pmc_eng_trace_open(const struct pmc_open_record *rec, void *ctx);
 /* Batch b's request: the every-batch events it keeps, then its own (reqev[k] = &se->evs[idx[k]]); the count. */
 size_t pmc_eng_build_request(const struct pmc_engine *se, size_t b, const struct pmc_event **reqev, size_t *idx);

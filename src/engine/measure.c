@@ -270,8 +270,8 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 	rep->events = calloc(se->n ? se->n : 1, sizeof(*rep->events));
 	if (!rep->events)
 		return PMC_EXIT_INTERNAL;
-	if (o->verbose)
-		pmc_perf_set_observer(pmc_eng_trace_open, NULL);
+	if (se->ctx && se->ctx->observer)
+		pmc_perf_set_observer(se->ctx->observer, se->ctx->observer_ctx);
 	rep->nevents = se->n;
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];

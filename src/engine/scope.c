@@ -616,8 +616,8 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	}
 	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rep->nbatches = (unsigned)se->plan.nbatches;
-	if (o->verbose)
-		pmc_perf_set_observer(pmc_eng_trace_open, NULL);
+	if (se->ctx && se->ctx->observer)
+		pmc_perf_set_observer(se->ctx->observer, se->ctx->observer_ctx);
 	/* each run's and each rotation's tracepoint closes would cost the kernel a synchronization: keep one copy open */
 	pmc_eng_keep_open(se, o->runs, st.ntargets, x.rotate || se->popts.multiplex, &keep);
 	if (o->interval_ms && o->intervals.begin)

@@ -254,7 +254,7 @@ void pmc_engine_fini(struct pmc_engine *se)
 {
 	pmc_launch_reap_guards(false);
 	pmc_eng_events_fini(se);
-	pmc_pmu_fini();
+	/* libpfm4 stays: it is the process's (main.c ends it at exit), and another measurement may follow */
 }
 
 int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct pmc_report *rep)

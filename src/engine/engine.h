@@ -124,6 +124,7 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 /* The exit status of a measurement that ran: 128+N when stopped by signal N (the context's flag); else the first failing run's own
  * status (a measured command's status is never replaced); else 3 when nothing at all was counted; else 0. */
 int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep);
+/* Release se's events and plan (not libpfm4, which is the process's: pmc_pmu_fini at exit). */
 void pmc_engine_fini(struct pmc_engine *se);
 /* All of the above for a caller that only wants the report (rep: pmc_report_fini's). */
 int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct pmc_report *rep);

@@ -11,4 +11,8 @@ const char *pmc_perf_open_reason(int err, int hardware);
  * PMU does not have this event" rather than "no hardware PMU". */
 const char *pmc_perf_hw_reason(int err, int hardware, int core_pmu);
 
+/* Why a software event the scheduler counts in kernel mode (pmc_perf_kernel_side_only) is not counted: asked in user
+ * mode only (user_only), or refused by perf_event_paranoid and, user-only counting nothing, not retried so. */
+const char *pmc_perf_kernel_side_reason(int user_only);
+
 #endif

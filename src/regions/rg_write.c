@@ -14,6 +14,7 @@
 
 #include "arch/arch.h"
 #include "perf/reason.h"
+#include "sys/perf_fallback.h"
 #include "util/file_write.h"
 #include "util/path_template.h"
 
@@ -39,6 +40,8 @@ const char *pmc_rg_event_reason(int i, int err)
 	unsigned type = pmc_rg.attr[i].type;
 	int hardware = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 
+	if ((err == EACCES || err == EPERM) && pmc_perf_kernel_side_only(&pmc_rg.attr[i]))
+		return pmc_perf_kernel_side_reason(0);
 	return pmc_perf_hw_reason(err, hardware, hardware && err == ENOENT && core_pmu_present());
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Why perf_event_open failed, in words for a user (libc only: libpmctool compiles it in too). */
-#ifndef PMC_PERF_REASON_H
-#define PMC_PERF_REASON_H
+#ifndef PMC_SYS_PERF_REASON_H
+#define PMC_SYS_PERF_REASON_H
 
 /* A one-line reason for an open failure, for a user: what it means and what to do.
  * 'hardware' says whether the event needs the CPU's PMU. Returns a static string. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The region library's events: the specs it understands (pmctool's encoded attrs, generic perf names, raw codes,
  * breakpoints) and its own small perf_event_open. libc only. */
-#include "regions/rg_internal.h"
+#include "regions/lib/rg_internal.h"
 
 #include "arch/arch.h"
 #include "sys/perf_fallback.h"

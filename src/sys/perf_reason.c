@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Why perf_event_open failed, in words for a user: one wording for pmctool and for libpmctool (libc only). */
-#include "perf/reason.h"
+#include "sys/perf_reason.h"
 
 #include <errno.h>
 #include <string.h>

@@ -46,7 +46,7 @@ static inline void timer_as_store(pmc_arch_reader r, uint64_t *dst)
 #define PMC_RG_READER_OF pmc_arch_reader_of
 #define PMC_RG_READER_READ timer_as_reader
 #define PMC_RG_READER_STORE timer_as_store
-#include "regions/rg_core.c"
+#include "regions/lib/rg_core.c"
 
 /* Side by side, as the library maps the real pages (the path every thread gets where pages are 4 KiB). */
 static union {

@@ -12,7 +12,7 @@
 #include "metrics/expr.h"
 #include "metrics/metrics.h"
 #include "metrics/modes.h"
-#include "regions/collect.h"
+#include "engine/rg_collect.h"
 
 int pmc_eng_metrics_parse(const struct pmc_engine_opts *o, struct pmc_metric_def **ret)
 {

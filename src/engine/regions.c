@@ -12,7 +12,7 @@
 
 #include "engine/engine.h"
 #include "regions/channel.h"
-#include "regions/collect.h"
+#include "engine/rg_collect.h"
 
 /* Results larger than this are not read (a program writes a few hundred bytes per region and thread). */
 #define RESULTS_MAX (64u << 20)

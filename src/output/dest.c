@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sys/fifo.h"
 #include "util/file_write.h"
 #include "util/util.h"
 
@@ -205,14 +206,6 @@ int pmc_output_check_path(const char *path)
 	return r;
 }
 
-/* Blocking again once a reader is there: the reader sets the pace now. 0 or -errno. */
-static int unblock(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	return fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0 ? -errno : 0;
-}
-
 /* Sleep one step of a wait; -EINTR when a signal (Ctrl-C) came. */
 static int nap(void)
 {
@@ -237,7 +230,7 @@ static int write_through(const char *path, const char *buf, size_t len)
 	if (!r && d.kind != DEST_THROUGH)
 		r = -EAGAIN; /* it became a regular file since the first look */
 	if (!r)
-		r = unblock(d.fd);
+		r = pmc_fd_unblock(d.fd); /* blocking again once a reader is there: the reader sets the pace now */
 	if (!r)
 		r = pmc_write_all(d.fd, buf, len);
 	dest_fini(&d);
@@ -246,23 +239,16 @@ static int write_through(const char *path, const char *buf, size_t len)
 
 int pmc_output_open_stream(const char *path)
 {
-	int fd, r;
+	int fd;
 
 	/* Non-blocking, so a FIFO without a reader is waited for a bounded time (open() would block for ever) */
 	for (int waited = 0;; waited += FIFO_STEP_MS) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0666);
-		if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
-			break;
+		fd = pmc_open_unblocked(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (fd != -ENXIO || waited >= FIFO_WAIT_MS)
+			return fd;
 		if (nap() < 0)
 			return -EINTR;
 	}
-	if (fd < 0)
-		return -errno;
-	if ((r = unblock(fd)) < 0) {
-		close(fd);
-		return r;
-	}
-	return fd;
 }
 
 /* len bytes of space for fd, reserved before the old contents are touched, so a full file system fails here and

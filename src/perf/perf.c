@@ -74,11 +74,7 @@ const char *pmc_perf_event_reason_for(int err, const struct perf_event_attr *a, 
 	bool refused = err == EACCES || err == EPERM;
 
 	if (pmc_perf_kernel_side_only(a) && (a->exclude_kernel || (refused && !privileged)))
-		return a->exclude_kernel ? "the scheduler counts it in kernel mode: in user mode only (:u) it can never "
-					   "count, so it is not counted; drop :u"
-					 : "the scheduler counts it in kernel mode, which kernel.perf_event_paranoid forbids "
-					   "to this user without CAP_PERFMON; in user mode only it can never count, so it is "
-					   "not retried so (sysctl kernel.perf_event_paranoid=1, or CAP_PERFMON)";
+		return pmc_perf_kernel_side_reason(a->exclude_kernel);
 	if (refused && a->exclude_user && !a->exclude_kernel && !privileged)
 		return "counts kernel mode only, which kernel.perf_event_paranoid forbids to this user without "
 		       "CAP_PERFMON; not retried in user mode, where it would count nothing";

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "perf/reason.h"
+#include "sys/perf_reason.h"
 #include "sys/perf_fallback.h"
 #include "sys/perf_open.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What `pmctool stat --regions` measured inside the program: per region, per thread and merged, beside the
- * whole-program counts of the report. Plain data, filled execution by execution (src/regions/collect.c). */
+ * whole-program counts of the report. Plain data, filled execution by execution (src/engine/rg_collect.c). */
 #ifndef PMC_REPORT_REGIONS_H
 #define PMC_REPORT_REGIONS_H
 

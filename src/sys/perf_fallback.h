@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* perf's perf_event_paranoid fallback, the one rule for pmctool's counting opens (perf/open.c) and the region
- * library's (regions/rg_events.c). Static inline and libc only: the library links nothing of pmctool's. */
+ * library's (regions/lib/rg_events.c). Static inline and libc only: the library links nothing of pmctool's. */
 #ifndef PMC_SYS_PERF_FALLBACK_H
 #define PMC_SYS_PERF_FALLBACK_H
 

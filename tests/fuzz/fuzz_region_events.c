@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regions/rg_internal.h"
+#include "regions/lib/rg_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "output/output.h"
-#include "regions/collect.h"
+#include "engine/rg_collect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
  *   {"read":"in process","copy":"apart","pair_counts":[...]}
  * PMCTOOL_REGIONS_EVENTS chooses the events (2 to 8). Exit 1 when the thread is not on those copies.
  */
-#include "regions/rg_core.c"
+#include "regions/lib/rg_core.c"
 
 #include "bench/region_pairs.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pmctool's reader of region results (src/regions/collect.c) and the region checks, on written channel text: how
+/* pmctool's reader of region results (src/engine/rg_collect.c) and the region checks, on written channel text: how
  * blocks merge over threads, processes and executions, where a batch's events land, and what is left out. */
 #include <errno.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "regions/collect.h"
+#include "engine/rg_collect.h"
 #include "util/util.h"
 
 #define LAUNCHER 100

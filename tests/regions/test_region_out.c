@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The region library's standalone report path (src/regions/rg_write.c, linked from the static libpmctool): the
+/* The region library's standalone report path (src/regions/lib/rg_write.c, linked from the static libpmctool): the
  * PMCTOOL_REGIONS_OUT template expanded from this process's environment, the format chosen by the name or
  * PMCTOOL_REGIONS_FORMAT, the message for a template that cannot be expanded, and the files written. */
 #include <dirent.h>
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "regions/rg_internal.h"
+#include "regions/lib/rg_internal.h"
 
 static const char *const launcher_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID",
 					     "SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "FLUX_JOB_ID",

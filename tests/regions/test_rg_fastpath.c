@@ -45,7 +45,7 @@ static int open_or_refuse(int i, bool *ret_user_only)
 #define PMC_RG_COUNTER_READ hw_read_index
 #define PMC_RG_READER_OF(idx) (idx)
 #define PMC_RG_READER_READ hw_read_reader
-#include "regions/rg_core.c"
+#include "regions/lib/rg_core.c"
 
 #define NEV 4
 /* The fake pages, side by side as the library maps the real ones (fk[i] = event i's page); in reverse order for the

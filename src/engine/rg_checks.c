@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Checks and metrics that regions make possible (pmctool's side). */
-#include "regions/collect.h"
+#include "engine/rg_collect.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pmctool's side of regions (in libpmccore): the batch's events encoded for the program, the program's results read
  * back into the report (report/regions.h), and the checks and metrics that regions make possible. */
-#ifndef PMC_REGIONS_COLLECT_H
-#define PMC_REGIONS_COLLECT_H
+#ifndef PMC_ENGINE_RG_COLLECT_H
+#define PMC_ENGINE_RG_COLLECT_H
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Reading a program's region results (channel.h) into the report. */
-#include "regions/collect.h"
+#include "engine/rg_collect.h"
 
 #include <errno.h>
 #include <inttypes.h>

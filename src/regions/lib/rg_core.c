@@ -2,7 +2,7 @@
 /* Named regions in users' programs: per-thread counters opened on first use and read in process (the architecture's
  * counter read of the perf page's index, read(2) where the kernel does not allow it), accumulated per region. The
  * hot path (enter, leave) takes no lock, makes no allocation, and no system call on the in-process path. */
-#include "regions/rg_internal.h"
+#include "regions/lib/rg_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -567,7 +567,7 @@ static void __attribute__((noinline)) leave_off(int r, struct rg_thread *t)
 	leave_rest(t, r, NULL, LEFT_UNREAD);
 }
 
-#include "regions/rg_fast.h"
+#include "regions/lib/rg_fast.h"
 
 /* The calling thread's enter and leave: one indirect jump (a thread before its first use has nil's). Never inlined:
  * bench/region_path.c compiles this file into itself, and counts what a program calling the library runs. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The region library's events: the specs it understands (pmctool's encoded attrs, generic perf names, raw codes,
  * breakpoints) and its own small perf_event_open. libc only. */
-#include "regions/rg_internal.h"
+#include "regions/lib/rg_internal.h"
 
 #include "arch/arch.h"
+#include "sys/perf_fallback.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -215,8 +216,9 @@ static int open_attr(struct perf_event_attr *a)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* The same fallback as pmctool's shared open path (src/perf/open.c): refused with EACCES/EPERM, an event that counts
- * kernel mode is retried user mode only; one that counts kernel mode only is never retried (it would count nothing). */
+/* The same fallback as pmctool's counting open (sys/perf_fallback.h): refused with EACCES/EPERM, an event that counts
+ * kernel mode is retried user mode only; one that counts kernel mode only, or the scheduler's (context-switches,
+ * cpu-migrations), is never retried: user-only it would count nothing. */
 int pmc_rg_open(int i, bool *ret_user_only)
 {
 	struct perf_event_attr a = pmc_rg.attr[i];
@@ -229,7 +231,7 @@ int pmc_rg_open(int i, bool *ret_user_only)
 	a.disabled = 0;
 	pmc_arch_user_read_generic_attr(&a);
 	fd = open_attr(&a);
-	if ((fd == -EACCES || fd == -EPERM) && !a.exclude_kernel && !a.exclude_user) {
+	if (pmc_perf_fallback(&a, fd, true) == PMC_FALLBACK_USER_ONLY) {
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
 		fd = open_attr(&a);

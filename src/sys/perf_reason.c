@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Why perf_event_open failed, in words for a user: one wording for pmctool and for libpmctool (libc only). */
-#include "perf/reason.h"
+#include "sys/perf_reason.h"
 
 #include <errno.h>
 #include <string.h>
@@ -38,4 +38,13 @@ const char *pmc_perf_hw_reason(int err, int hardware, int core_pmu)
 	if (err == ENOENT && hardware && core_pmu)
 		return "this CPU's PMU does not have this event (the kernel answered ENOENT)";
 	return pmc_perf_open_reason(err, hardware);
+}
+
+const char *pmc_perf_kernel_side_reason(int user_only)
+{
+	return user_only ? "the scheduler counts it in kernel mode: in user mode only (:u) it can never count, so it is "
+			   "not counted; drop :u"
+			 : "the scheduler counts it in kernel mode, which kernel.perf_event_paranoid forbids to this user "
+			   "without CAP_PERFMON; in user mode only it can never count, so it is not retried so (sysctl "
+			   "kernel.perf_event_paranoid=1, or CAP_PERFMON)";
 }

@@ -6,8 +6,8 @@
  * compile rg_core.c with its counter reads injected (bench/region_path.c, tests/regions/test_rg_fastpath.c) get them
  * with the same reads.
  */
-#ifndef PMC_REGIONS_RG_FAST_H
-#define PMC_REGIONS_RG_FAST_H
+#ifndef PMC_REGIONS_LIB_RG_FAST_H
+#define PMC_REGIONS_LIB_RG_FAST_H
 
 /*
  * The fast path's validation: after the counters' reads, the sum of their pages' locks against the cache's. A page

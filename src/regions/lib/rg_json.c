@@ -4,7 +4,7 @@
  * reports of the ranks of a job like any other. What the library does not measure is said, never made up: the whole
  * program's events are "not counted" (only the regions are), the TSC is unknown (null); the wall time is the library's
  * own (from its start to the report), user and system times the process's (getrusage). */
-#include "regions/rg_internal.h"
+#include "regions/lib/rg_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The region library's results at exit: the block pmctool reads (channel.h) or, standalone, a report for a person.
  * Each process writes once (one write(2) of the whole text), so blocks of several processes never interleave. */
-#include "regions/rg_internal.h"
+#include "regions/lib/rg_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
-#include "perf/reason.h"
+#include "sys/fifo.h"
+#include "sys/perf_fallback.h"
+#include "sys/perf_reason.h"
 #include "util/file_write.h"
 #include "util/path_template.h"
 
@@ -39,6 +41,8 @@ const char *pmc_rg_event_reason(int i, int err)
 	unsigned type = pmc_rg.attr[i].type;
 	int hardware = type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 
+	if ((err == EACCES || err == EPERM) && pmc_perf_kernel_side_only(&pmc_rg.attr[i]))
+		return pmc_perf_kernel_side_reason(0);
 	return pmc_perf_hw_reason(err, hardware, hardware && err == ENOENT && core_pmu_present());
 }
 
@@ -257,30 +261,13 @@ void pmc_rg_setup_out(const char *out, const char *format)
 	}
 }
 
-/* open(2) that never blocks on a FIFO without a reader (-ENXIO then: the program's exit must not hang on it); the
- * descriptor is blocking again once open, so the reader sets the pace. */
-static int open_unblocked(const char *path, int flags, mode_t mode)
-{
-	int fd = open(path, flags | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode), fl;
-
-	if (fd < 0)
-		return -1;
-	if ((fl = fcntl(fd, F_GETFL)) < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return -1;
-	}
-	return fd;
-}
-
 /* Text: appended with one write(2), so the reports of several processes in one file never interleave. */
 static int write_appended(const char *path, const char *buf, size_t len)
 {
-	int fd = open_unblocked(path, O_WRONLY | O_CREAT | O_APPEND, 0644), r;
+	int fd = pmc_open_unblocked(path, O_WRONLY | O_CREAT | O_APPEND, 0644), r;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = pmc_write_all(fd, buf, len);
 	if (close(fd) && !r)
 		r = -errno;
@@ -297,8 +284,8 @@ static int write_whole(const char *path, const char *buf, size_t len)
 
 	if (!exists || S_ISREG(st.st_mode))
 		return pmc_write_renamed(path, exists ? &st : NULL, buf, len);
-	if ((fd = open_unblocked(path, O_WRONLY, 0)) < 0)
-		return -errno;
+	if ((fd = pmc_open_unblocked(path, O_WRONLY, 0)) < 0)
+		return fd;
 	r = pmc_write_all(fd, buf, len);
 	return close(fd) && !r ? -errno : r;
 }

@@ -2,8 +2,8 @@
 /* The region library's insides (libpmctool: linked into users' programs, libc only, no libpmccore, no libpfm4).
  * rg_core.c: per-thread state, the slow paths, the API; rg_fast.h (included by rg_core.c): enter and leave's fast copies;
  * rg_events.c: event specs and the open; rg_write.c: the report at exit. */
-#ifndef PMC_REGIONS_RG_INTERNAL_H
-#define PMC_REGIONS_RG_INTERNAL_H
+#ifndef PMC_REGIONS_LIB_RG_INTERNAL_H
+#define PMC_REGIONS_LIB_RG_INTERNAL_H
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
@@ -229,7 +229,7 @@ void pmc_rg_json_report(FILE *f) RG_HIDDEN;
  * in user mode only; how the threads read their counters ("in process", "read(2)", both, "none"). */
 void pmc_rg_event_state(int i, int *ret_err, int *ret_user_only) RG_HIDDEN;
 const char *pmc_rg_read_method_all(void) RG_HIDDEN;
-/* Why event i did not open (errno err), in pmctool's words (perf/reason.c): "no hardware PMU: ..." and the like. */
+/* Why event i did not open (errno err), in pmctool's words (sys/perf_reason.c): "no hardware PMU: ..." and the like. */
 const char *pmc_rg_event_reason(int i, int err) RG_HIDDEN;
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The region library's names: registered once per process (a lock only for a new name), looked up without a lock
  * (names below the published count never change), a handle is the name's number. */
-#include "regions/rg_internal.h"
+#include "regions/lib/rg_internal.h"
 
 #include <pthread.h>
 #include <string.h>

@@ -146,6 +146,35 @@ struct pmc_arch_placement {
 int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
 			    struct pmc_arch_placement *ret, char *why, size_t len);
 
+/* A core PMU's format terms (the text of its sysfs format/NAME files) where sysfs has no directory for it. */
+struct pmc_arch_format_term {
+	const char *term;      /* "event" */
+	const char *format;    /* "config:0-7" */
+};
+
+struct pmc_arch_format {
+	const char *const *pmus;                 /* the sysfs names it stands in for (NULL-terminated): cpu, cpu_core */
+	const struct pmc_arch_format_term *terms;
+	size_t nterms;
+};
+
+/* The builtin layout of the core PMU whose libpfm4 name is pfm_core (NULL: unknown, the default layout): today x86's
+ * (Intel's architectural terms, AMD's for an amd64 libpfm4 PMU), the same on every host because a forced x86 libpfm4
+ * PMU encodes with it anywhere (defined once, in arch/x86_64/format.c, built everywhere). pmu/sysfs.c resolves
+ * cpu/event=..,umask=../ with it when sysfs has no such PMU; pmu/spelling.c spells core events in its terms. */
+const struct pmc_arch_format *pmc_arch_core_format(const char *pfm_core);
+
+/* A core type of the architecture's hybrid CPUs: its sysfs core PMU, the libpfm4 table that encodes for it, its
+ * name in reports. */
+struct pmc_arch_hybrid {
+	const char *pmu;       /* "cpu_atom" */
+	const char *pfm;       /* "adl_grt" */
+	const char *label;     /* "E-core" */
+};
+
+/* The core types of this architecture's hybrid CPUs in the order perf lists them, in *ret; how many (0: none). */
+size_t pmc_arch_hybrid_pmus(const struct pmc_arch_hybrid **ret);
+
 /* Whether the counter budget is learnt from the kernel (open a group until it refuses) rather than reasoned from the
  * CPU's own report (x86 CPUID, with the NMI watchdog and SMT rules): true on arm64 and unported architectures. */
 bool pmc_arch_budget_from_kernel(void);

@@ -171,3 +171,9 @@ int pmc_arch_counter_budget(const struct pmc_budget_facts *f, unsigned *ret_n, c
 		snprintf(why, whylen, "%s learns the counter budget from the kernel", pmc_arch_name());
 	return -EOPNOTSUPP;
 }
+
+size_t pmc_arch_hybrid_pmus(const struct pmc_arch_hybrid **ret)
+{
+	*ret = NULL;
+	return 0;
+}

@@ -266,6 +266,19 @@ int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, co
 	return pmc_x86_fixed_placement(a->config, a->config1 | a->config2, nfixed, name, ret, why, len);
 }
 
+/* Intel's hybrid parts: the core PMU directories in the order perf lists them, with libpfm4's tables of the core types
+ * (libpfm4 newer than 4.13). */
+static const struct pmc_arch_hybrid hybrid_types[] = {
+	{ "cpu_atom", "adl_grt", "E-core" },
+	{ "cpu_core", "adl_glc", "P-core" },
+};
+
+size_t pmc_arch_hybrid_pmus(const struct pmc_arch_hybrid **ret)
+{
+	*ret = hybrid_types;
+	return sizeof(hybrid_types) / sizeof(hybrid_types[0]);
+}
+
 bool pmc_arch_budget_from_kernel(void)
 {
 	return false;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The architecture seam: every CPU-specific fact pmctool uses, behind a few hooks. One folder per architecture
- * (src/arch/x86_64, src/arch/aarch64) fills them; src/arch/generic keeps any other architecture building (no kernels,
- * no in-process counter reads: read() only). No file outside src/arch tests __x86_64__ or __aarch64__.
+ * (src/arch/x86_64, src/arch/aarch64) fills them; src/arch/default.c gives every hook a weak default, so
+ * src/arch/generic keeps any other architecture building with nothing but its name (no kernels, no in-process counter
+ * reads: read() only). No file outside src/arch tests __x86_64__ or __aarch64__.
  *
  * The hot-path hooks are static inline (arch_inline.h of the architecture), the rest are functions in its arch.c:
  *   pmc_arch_timer_begin/end()  the region timer, ordered against the measured code (TSC, CNTVCT_EL0, ...)
@@ -21,9 +22,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__x86_64__)
+/* PMC_ARCH_GENERIC (meson -Darch=generic) builds the unported fallback on any CPU. PMC_ARCH_X86_64 and
+ * PMC_ARCH_AARCH64 say which port is built, for code and tests that depend on it. */
+#if defined(__x86_64__) && !defined(PMC_ARCH_GENERIC)
+#define PMC_ARCH_X86_64 1
 #include "arch/x86_64/arch_inline.h"
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && !defined(PMC_ARCH_GENERIC)
+#define PMC_ARCH_AARCH64 1
 #include "arch/aarch64/arch_inline.h"
 #else
 #include "arch/generic/arch_inline.h"

@@ -126,6 +126,9 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen);
  * none of its own names is there, the first PMU pmc_arch_core_pmu says is a core one. 0, or -ENODEV. */
 int pmc_arch_core_pmu_dir(char *buf, size_t len);
 
+/* The kernel has a core PMU (pmc_arch_core_pmu_dir finds one). Kept per sysfs root (PMCTOOL_SYSFS_ROOT). */
+bool pmc_arch_has_core_pmu(void);
+
 /* Whether sysfs PMU name (its directory dir under $sysfs/bus/event_source/devices; NULL when sysfs has none) is one the
  * kernel uses for the CPU's cores, so that its events are core events, planned, grouped and anchored like rNN: x86
  * cpu, cpu_core, cpu_atom; arm64 armv8_pmuv3_0, armv8_cortex_a72, ...; and on every architecture a PMU whose type is

@@ -108,6 +108,22 @@ int pmc_arch_core_pmu_scan(char *buf, size_t len)
 	return pmc_arch_pmu_find(core_match, NULL, buf, len);
 }
 
+/* Asked once per failed hardware open and by several stages: the answer is kept for the sysfs root it came from
+ * (PMCTOOL_SYSFS_ROOT, which tests change between cases). */
+bool pmc_arch_has_core_pmu(void)
+{
+	static char root[512];
+	static bool known, has;
+	char dir[512];
+
+	if (known && !strcmp(root, pmc_sysfs_root()))
+		return has;
+	has = pmc_arch_core_pmu_dir(dir, sizeof(dir)) == 0;
+	snprintf(root, sizeof(root), "%s", pmc_sysfs_root());
+	known = true;
+	return has;
+}
+
 void pmc_arch_fact_text(struct pmc_arch_fact *ret, size_t max, size_t *n, const char *label, const char *fmt, ...)
 {
 	va_list ap;

@@ -3,22 +3,17 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
 #include "perf/perf.h"
+#include "sys/perf_access.h"
 #include "util/util.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
 
 static int read_proc_int(const char *path, int dflt)
 {
@@ -27,29 +22,12 @@ static int read_proc_int(const char *path, int dflt)
 	return pmc_sysfs_read_long(path, &v) || v < INT_MIN + 1 || v > INT_MAX ? dflt : (int)v;
 }
 
-int pmc_inventory_paranoid(void)
-{
-	return read_proc_int("/proc/sys/kernel/perf_event_paranoid", INT_MIN);
-}
-
-void pmc_inventory_caps(bool *ret_perfmon, bool *ret_sys_admin)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-
-	*ret_perfmon = *ret_sys_admin = false;
-	if (syscall(SYS_capget, &hdr, data))
-		return;
-	*ret_sys_admin = data[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
-	*ret_perfmon = data[CAP_PERFMON / 32].effective & (1u << (CAP_PERFMON % 32));
-}
-
 bool pmc_inventory_can_count_kernel(void)
 {
 	bool perfmon, sys_admin;
-	int paranoid = pmc_inventory_paranoid();
+	int paranoid = pmc_perf_paranoid();
 
-	pmc_inventory_caps(&perfmon, &sys_admin);
+	pmc_perf_caps(&perfmon, &sys_admin);
 	return (paranoid != INT_MIN && paranoid < 2) || perfmon || sys_admin;
 }
 
@@ -57,22 +35,6 @@ bool pmc_inventory_can_count_kernel(void)
 static const char *core_pmu_dir(char *buf, size_t len)
 {
 	return pmc_arch_core_pmu_dir(buf, len) ? NULL : buf;
-}
-
-/* Asked once per failed hardware open and by several stages: the answer is kept for the sysfs root it came from
- * (PMCTOOL_SYSFS_ROOT, which tests change between cases). */
-bool pmc_inventory_has_core_pmu(void)
-{
-	static char root[512];
-	static bool known, has;
-	char dir[512];
-
-	if (known && !strcmp(root, pmc_sysfs_root()))
-		return has;
-	has = core_pmu_dir(dir, sizeof(dir)) != NULL;
-	snprintf(root, sizeof(root), "%s", pmc_sysfs_root());
-	known = true;
-	return has;
 }
 
 static int read_core_knob(const char *file)
@@ -126,7 +88,7 @@ static unsigned pfm_table_gp(void)
 
 static void fill_budget_facts(struct pmc_budget_facts *f)
 {
-	*f = (struct pmc_budget_facts){ .has_kernel_pmu = pmc_inventory_has_core_pmu(),
+	*f = (struct pmc_budget_facts){ .has_kernel_pmu = pmc_arch_has_core_pmu(),
 					.smt_active = pmc_sysfs_smt_active(),
 					.nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1),
 					.tsx_force_abort = read_core_knob("allow_tsx_force_abort"),
@@ -185,7 +147,7 @@ int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen)
 	struct pmc_budget_facts f;
 
 	if (pmc_arch_budget_from_kernel()) {
-		if (!pmc_inventory_has_core_pmu()) {
+		if (!pmc_arch_has_core_pmu()) {
 			if (why)
 				snprintf(why, whylen, "no kernel PMU driver for this CPU's counters: no programmable "
 					 "counter can be used");
@@ -255,10 +217,10 @@ static void collect_kernel(struct pmc_inventory *inv)
 	}
 	inv->rdpmc = inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].rdpmc : -1;
 	inv->tsx_force_abort = read_core_knob("allow_tsx_force_abort");
-	inv->paranoid = pmc_inventory_paranoid();
+	inv->paranoid = pmc_perf_paranoid();
 	inv->nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1);
 	inv->uid = getuid();
-	pmc_inventory_caps(&inv->cap_perfmon, &inv->cap_sys_admin);
+	pmc_perf_caps(&inv->cap_perfmon, &inv->cap_sys_admin);
 	inv->can_count_kernel = (inv->paranoid != INT_MIN && inv->paranoid < 2) || inv->cap_perfmon ||
 				inv->cap_sys_admin;
 	inv->cpu_index = sched_getcpu();

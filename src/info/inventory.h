@@ -115,15 +115,6 @@ int pmc_inventory_collect(struct pmc_inventory *ret);
  * -ENODEV (and why says so) when there is no kernel PMU. */
 int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen);
 
-/* A kernel core PMU (sysfs cpu / cpu_core / cpu_atom) exists. */
-bool pmc_inventory_has_core_pmu(void);
-
-/* /proc/sys/kernel/perf_event_paranoid, or INT_MIN if unreadable. */
-int pmc_inventory_paranoid(void);
-
-/* The effective CAP_PERFMON and CAP_SYS_ADMIN of this process (false when capget fails). */
-void pmc_inventory_caps(bool *ret_perfmon, bool *ret_sys_admin);
-
 /* Kernel-mode counting is allowed: paranoid < 2, or CAP_PERFMON / CAP_SYS_ADMIN held. */
 bool pmc_inventory_can_count_kernel(void);
 

@@ -78,7 +78,7 @@ static void test_sysfs_fixture_scan_reads_type_caps_rdpmc_events(void **state)
 	assert_int_equal(pmus[1].nevents, 4);
 	assert_int_equal(pmus[1].rdpmc, -1);
 	assert_string_equal(pmus[2].name, "software");
-	assert_true(pmc_inventory_has_core_pmu());
+	assert_true(pmc_arch_has_core_pmu());
 	unsetenv("PMCTOOL_SYSFS_ROOT");
 }
 
@@ -97,7 +97,7 @@ static void test_sysfs_fixture_smt_siblings_from_either_file(void **state)
 	assert_string_equal(buf, "3,7");
 	assert_int_equal(pmc_sysfs_smt_siblings(9, buf, sizeof(buf), &count), -ENOENT);
 	setenv("PMCTOOL_SYSFS_ROOT", "/nonexistent-pmctool-root", 1);
-	assert_false(pmc_inventory_has_core_pmu());
+	assert_false(pmc_arch_has_core_pmu());
 	assert_int_equal(pmc_sysfs_smt_active(), -1);
 	unsetenv("PMCTOOL_SYSFS_ROOT");
 }

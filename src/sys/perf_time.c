@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perf/perf.h"
+#include "sys/perf_open.h"
 
 int pmc_tsc_from_mult_shift(uint32_t time_mult, uint16_t time_shift, double *ret_hz)
 {

@@ -35,7 +35,7 @@ static inline uint64_t timer_as_reader(pmc_arch_reader r)
 static inline void timer_as_store(pmc_arch_reader r, uint64_t *dst)
 {
 	(void)r;
-#if defined(__x86_64__)
+#if defined(PMC_ARCH_X86_64)
 	pmc_rdtsc_store(dst);
 #else
 	*dst = pmc_arch_timer_now();

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The architecture seam: every CPU-specific fact pmctool uses, behind a few hooks. One folder per architecture
- * (src/arch/x86_64, src/arch/aarch64) fills them; src/arch/generic keeps any other architecture building (no kernels,
- * no in-process counter reads: read() only). No file outside src/arch tests __x86_64__ or __aarch64__.
+ * (src/arch/x86_64, src/arch/aarch64) fills them; src/arch/default.c gives every hook a weak default, so
+ * src/arch/generic keeps any other architecture building with nothing but its name (no kernels, no in-process counter
+ * reads: read() only). No file outside src/arch tests __x86_64__ or __aarch64__.
  *
  * The hot-path hooks are static inline (arch_inline.h of the architecture), the rest are functions in its arch.c:
  *   pmc_arch_timer_begin/end()  the region timer, ordered against the measured code (TSC, CNTVCT_EL0, ...)
@@ -21,9 +22,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__x86_64__)
+/* PMC_ARCH_GENERIC (meson -Darch=generic) builds the unported fallback on any CPU. PMC_ARCH_X86_64 and
+ * PMC_ARCH_AARCH64 say which port is built, for code and tests that depend on it. */
+#if defined(__x86_64__) && !defined(PMC_ARCH_GENERIC)
+#define PMC_ARCH_X86_64 1
 #include "arch/x86_64/arch_inline.h"
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) && !defined(PMC_ARCH_GENERIC)
+#define PMC_ARCH_AARCH64 1
 #include "arch/aarch64/arch_inline.h"
 #else
 #include "arch/generic/arch_inline.h"
@@ -148,6 +153,35 @@ struct pmc_arch_placement {
  * filled when no counter can take it (x86: event 0x00 that names no fixed counter of the PMU). why may be NULL. */
 int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
 			    struct pmc_arch_placement *ret, char *why, size_t len);
+
+/* A core PMU's format terms (the text of its sysfs format/NAME files) where sysfs has no directory for it. */
+struct pmc_arch_format_term {
+	const char *term;      /* "event" */
+	const char *format;    /* "config:0-7" */
+};
+
+struct pmc_arch_format {
+	const char *const *pmus;                 /* the sysfs names it stands in for (NULL-terminated): cpu, cpu_core */
+	const struct pmc_arch_format_term *terms;
+	size_t nterms;
+};
+
+/* The builtin layout of the core PMU whose libpfm4 name is pfm_core (NULL: unknown, the default layout): today x86's
+ * (Intel's architectural terms, AMD's for an amd64 libpfm4 PMU), the same on every host because a forced x86 libpfm4
+ * PMU encodes with it anywhere (defined once, in arch/x86_64/format.c, built everywhere). pmu/sysfs.c resolves
+ * cpu/event=..,umask=../ with it when sysfs has no such PMU; pmu/spelling.c spells core events in its terms. */
+const struct pmc_arch_format *pmc_arch_core_format(const char *pfm_core);
+
+/* A core type of the architecture's hybrid CPUs: its sysfs core PMU, the libpfm4 table that encodes for it, its
+ * name in reports. */
+struct pmc_arch_hybrid {
+	const char *pmu;       /* "cpu_atom" */
+	const char *pfm;       /* "adl_grt" */
+	const char *label;     /* "E-core" */
+};
+
+/* The core types of this architecture's hybrid CPUs in the order perf lists them, in *ret; how many (0: none). */
+size_t pmc_arch_hybrid_pmus(const struct pmc_arch_hybrid **ret);
 
 /* Whether the counter budget is learnt from the kernel (open a group until it refuses) rather than reasoned from the
  * CPU's own report (x86 CPUID, with the NMI watchdog and SMT rules): true on arm64 and unported architectures. */

@@ -132,7 +132,8 @@ void pmc_eng_hybrid_report(const struct pmc_engine_opts *o, struct pmc_report *r
 			pmc_report_add_check(rep, PMC_CHECK_INFO, "core-type",
 					     "the kernel ran on CPU %d, a %s CPU (%s: CPUs %s): only %s events were opened; "
 					     "--cpu N runs it on another core type", o->cpu, core.pmus[p].name,
-					     !strcmp(core.pmus[p].name, "cpu_atom") ? "E-core" : "P-core", core.pmus[p].cpus,
+					     pmc_hybrid_label(core.pmus[p].name) ? pmc_hybrid_label(core.pmus[p].name) : "?",
+					     core.pmus[p].cpus,
 					     core.pmus[p].name);
 		return;
 	}

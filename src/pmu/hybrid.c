@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Hybrid CPUs: finding cpu_core / cpu_atom and opening each core event once per core PMU. */
+/* Hybrid CPUs: finding their core PMUs (pmc_arch_hybrid_pmus: x86 cpu_core / cpu_atom) and opening each core event
+ * once per core PMU. */
 #include "pmu/hybrid.h"
 
 #include <errno.h>
@@ -7,37 +8,28 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sys/sysfs.h"
+#include "arch/arch.h"
 #include "pmu/pmu_internal.h"
-
-/* The core PMU directories of Intel's hybrid parts, in the order perf lists them. */
-static const char *const hybrid_names[] = { "cpu_atom", "cpu_core" };
-
-/* libpfm4's tables of the hybrid core types (libpfm4 newer than 4.13) and the sysfs PMU each encodes for. */
-static const struct {
-	const char *pfm, *pmu;
-} pfm_core_types[] = {
-	{ "adl_glc", "cpu_core" },
-	{ "adl_grt", "cpu_atom" },
-};
+#include "sys/sysfs.h"
 
 size_t pmc_hybrid_core_pmus(struct pmc_core_pmu *ret, size_t max)
 {
-	size_t n = 0;
+	const struct pmc_arch_hybrid *types;
+	size_t ntypes = pmc_arch_hybrid_pmus(&types), n = 0;
 
-	for (size_t i = 0; i < PMC_ARRAY_SIZE(hybrid_names) && n < max; i++) {
+	for (size_t i = 0; i < ntypes && n < max; i++) {
 		char path[1024];
 		long type;
 		struct pmc_core_pmu *p = &ret[n];
 
 		memset(p, 0, sizeof(*p));
-		snprintf(path, sizeof(path), "%s/%s/type", pmc_event_source_dir(), hybrid_names[i]);
+		snprintf(path, sizeof(path), "%s/%s/type", pmc_event_source_dir(), types[i].pmu);
 		if (pmc_sysfs_read_long(path, &type) || type < 0 || type > 0x7fffffff)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s/cpus", pmc_event_source_dir(), hybrid_names[i]);
+		snprintf(path, sizeof(path), "%s/%s/cpus", pmc_event_source_dir(), types[i].pmu);
 		if (pmc_sysfs_read_line(path, p->cpus, sizeof(p->cpus)) || !p->cpus[0])
 			continue; /* a core PMU that says on no CPU where it counts: not a hybrid one */
-		snprintf(p->name, sizeof(p->name), "%s", hybrid_names[i]);
+		snprintf(p->name, sizeof(p->name), "%s", types[i].pmu);
 		p->type = (unsigned)type;
 		n++;
 	}
@@ -55,18 +47,35 @@ int pmc_hybrid_pmu_of_cpu(const struct pmc_core_pmu *pmus, size_t n, int cpu)
 /* libpfm4's table for a core PMU ("adl_grt" for cpu_atom), NULL when none is known. */
 static const char *pfm_table_of(const char *pmu)
 {
-	for (size_t k = 0; k < PMC_ARRAY_SIZE(pfm_core_types); k++)
-		if (!strcmp(pfm_core_types[k].pmu, pmu))
-			return pfm_core_types[k].pfm;
+	const struct pmc_arch_hybrid *types;
+	size_t ntypes = pmc_arch_hybrid_pmus(&types);
+
+	for (size_t k = 0; k < ntypes; k++)
+		if (!strcmp(types[k].pmu, pmu))
+			return types[k].pfm;
+	return NULL;
+}
+
+const char *pmc_hybrid_label(const char *pmu)
+{
+	const struct pmc_arch_hybrid *types;
+	size_t ntypes = pmc_arch_hybrid_pmus(&types);
+
+	for (size_t k = 0; k < ntypes; k++)
+		if (!strcmp(types[k].pmu, pmu))
+			return types[k].label;
 	return NULL;
 }
 
 /* True when libpfm4 encoded ev from the table of a hybrid core type. */
 static bool from_pfm_table(const struct pmc_event *ev)
 {
-	for (size_t k = 0; k < PMC_ARRAY_SIZE(pfm_core_types); k++) {
-		size_t pl = strlen(pfm_core_types[k].pfm);
-		if (!strncasecmp(ev->canonical, pfm_core_types[k].pfm, pl) && ev->canonical[pl] == ':')
+	const struct pmc_arch_hybrid *types;
+	size_t ntypes = pmc_arch_hybrid_pmus(&types);
+
+	for (size_t k = 0; k < ntypes; k++) {
+		size_t pl = strlen(types[k].pfm);
+		if (!strncasecmp(ev->canonical, types[k].pfm, pl) && ev->canonical[pl] == ':')
 			return true;
 	}
 	return false;
@@ -76,6 +85,9 @@ static bool from_pfm_table(const struct pmc_event *ev)
  * (other than PERF_TYPE_RAW, which cpu_core may share). -1 when it names none. */
 static int named_pmu(const struct pmc_event *ev, const struct pmc_core_pmu *pmus, size_t n)
 {
+	const struct pmc_arch_hybrid *types;
+	size_t ntypes = pmc_arch_hybrid_pmus(&types);
+
 	for (size_t i = 0; i < n; i++) {
 		size_t len = strlen(pmus[i].name);
 
@@ -83,10 +95,10 @@ static int named_pmu(const struct pmc_event *ev, const struct pmc_core_pmu *pmus
 			return (int)i;
 		if (ev->attr.type == pmus[i].type && ev->attr.type != PERF_TYPE_RAW)
 			return (int)i;
-		for (size_t k = 0; k < PMC_ARRAY_SIZE(pfm_core_types); k++) {
-			size_t pl = strlen(pfm_core_types[k].pfm);
-			if (!strcmp(pfm_core_types[k].pmu, pmus[i].name) &&
-			    !strncasecmp(ev->canonical, pfm_core_types[k].pfm, pl) && ev->canonical[pl] == ':')
+		for (size_t k = 0; k < ntypes; k++) {
+			size_t pl = strlen(types[k].pfm);
+			if (!strcmp(types[k].pmu, pmus[i].name) &&
+			    !strncasecmp(ev->canonical, types[k].pfm, pl) && ev->canonical[pl] == ':')
 				return (int)i;
 		}
 	}

@@ -25,6 +25,9 @@ size_t pmc_hybrid_core_pmus(struct pmc_core_pmu *ret, size_t max);
 /* Index of the core PMU that counts on CPU cpu, or -ENOENT. */
 int pmc_hybrid_pmu_of_cpu(const struct pmc_core_pmu *pmus, size_t n, int cpu);
 
+/* The architecture's word for the core type of hybrid core PMU pmu ("E-core" for cpu_atom), NULL when unknown. */
+const char *pmc_hybrid_label(const char *pmu);
+
 /*
  * The copies of one event for a hybrid machine, into out[0..max):
  *  - generic hardware and cache events (PERF_TYPE_HARDWARE / HW_CACHE): one per core PMU, the PMU's type in config

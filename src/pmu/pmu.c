@@ -160,12 +160,6 @@ bool pmc_pmu_libpfm_ready(void)
 	return pmu_state.ready;
 }
 
-bool pmc_pmu_core_is_amd(void)
-{
-	pmc_pmu_init(NULL, 0);
-	return pmu_state.amd;
-}
-
 const char *pmc_libpfm_strerror(int code)
 {
 	return pfm_strerror(code);

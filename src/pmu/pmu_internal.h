@@ -18,9 +18,6 @@
 /* True once pfm_initialize() succeeded with at least one PMU. */
 bool pmc_pmu_libpfm_ready(void);
 
-/* True when the default core PMU is AMD (event select bits 32-35 exist). */
-bool pmc_pmu_core_is_amd(void);
-
 /* Encode a libpfm4 string for perf_event; fstr receives libpfm's fully qualified name. Returns a PFM_* code. */
 int pmc_libpfm_encode(const char *str, struct perf_event_attr *attr, char *fstr, size_t fstrlen);
 

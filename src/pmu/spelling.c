@@ -14,8 +14,6 @@
 #include "pmu/pmu_internal.h"
 #include "sys/pmu_format.h"
 
-#define INTEL_MOD_BITS ((1ull << 18) | (1ull << 19) | (1ull << 21) | (1ull << 23) | (0xffull << 24))
-
 /* perf's modifier letters for the exclude bits (u, k; G, H; I); "" when every level counts. One static buffer per
  * attr is enough: each spelling uses one attr's letters. */
 static const char *plm_suffix(const struct perf_event_attr *a)
@@ -52,40 +50,6 @@ static int put(char *buf, size_t len, size_t *off, const char *fmt, ...)
 		return -ENOSPC;
 	*off += (size_t)n;
 	return 0;
-}
-
-/* Core event as cpu/event=..,umask=..[,cmask=N][,inv][,edge][,any][,pc]/ or r.. when bits fall outside the layout. */
-static int spell_core(const struct pmc_event *ev, char *buf, size_t len)
-{
-	const struct perf_event_attr *a = &ev->attr;
-	uint64_t c = a->config, known = 0xffff | INTEL_MOD_BITS;
-	uint64_t event = c & 0xff;
-	size_t off = 0;
-	int rc;
-
-	if (pmc_pmu_core_is_amd()) {
-		known = (0xffff | INTEL_MOD_BITS | (0xfull << 32)) & ~((1ull << 19) | (1ull << 21));
-		event |= ((c >> 32) & 0xf) << 8;
-	}
-	if (a->config1 || a->config2)
-		return put(buf, len, &off, "cpu/config=%#llx,config1=%#llx,config2=%#llx/%s", (unsigned long long)c,
-			   (unsigned long long)a->config1, (unsigned long long)a->config2, plm_suffix(a));
-	if (c & ~known)
-		return put(buf, len, &off, "r%llx%s%s", (unsigned long long)c, *plm_suffix(a) ? ":" : "",
-			   plm_suffix(a));
-	rc = put(buf, len, &off, "cpu/event=0x%02llx,umask=0x%02llx", (unsigned long long)event,
-		 (unsigned long long)((c >> 8) & 0xff));
-	if (!rc && (c >> 24) & 0xff)
-		rc = put(buf, len, &off, ",cmask=%llu", (unsigned long long)((c >> 24) & 0xff));
-	if (!rc && c & (1ull << 23))
-		rc = put(buf, len, &off, ",inv");
-	if (!rc && c & (1ull << 18))
-		rc = put(buf, len, &off, ",edge");
-	if (!rc && c & (1ull << 21))
-		rc = put(buf, len, &off, ",any");
-	if (!rc && c & (1ull << 19))
-		rc = put(buf, len, &off, ",pc");
-	return rc ? rc : put(buf, len, &off, "/%s", plm_suffix(a));
 }
 
 #define MAX_TERMS 32
@@ -143,12 +107,12 @@ static size_t read_terms(const char *dir, struct term *t, size_t max)
 /* A core event in its PMU's own terms, as perf parses them: armv8_pmuv3_0/event=0x08/u, cpu/event=0x0e,umask=0x01,
  * cmask=1,inv/. event and umask are always written; a flag term by its name; a term another one already wrote (the
  * overlapping config1 terms offcore_rsp, ldlat, frontend) is left out. -ENOENT when a set bit has no term. */
-static int spell_formats(const char *pmu, const char *dir, const struct perf_event_attr *a, char *buf, size_t len)
+static int spell_terms(const char *pmu, const struct term *t, size_t n, const struct perf_event_attr *a, char *buf,
+		       size_t len)
 {
 	const uint64_t cfg[3] = { a->config, a->config1, a->config2 };
 	uint64_t written[3] = { 0, 0, 0 }, covered[3] = { 0, 0, 0 };
-	struct term t[MAX_TERMS];
-	size_t n = read_terms(dir, t, MAX_TERMS), off = 0;
+	size_t off = 0;
 	int rc = put(buf, len, &off, "%s/", pmu), nw = 0;
 
 	for (size_t i = 0; i < n && !rc; i++) {
@@ -176,6 +140,49 @@ static int spell_formats(const char *pmu, const char *dir, const struct perf_eve
 	if (!nw)
 		return -ENOENT;
 	return rc ? rc : put(buf, len, &off, "/%s", plm_suffix(a));
+}
+
+static int spell_formats(const char *pmu, const char *dir, const struct perf_event_attr *a, char *buf, size_t len)
+{
+	struct term t[MAX_TERMS];
+
+	return spell_terms(pmu, t, read_terms(dir, t, MAX_TERMS), a, buf, len);
+}
+
+/* The builtin layout of the core PMU in use (pmc_arch_core_format), sorted like read_terms; the number of terms. */
+static size_t builtin_terms(struct term *t, size_t max)
+{
+	const struct pmc_arch_format *f = pmc_arch_core_format(pmc_pmu_core_name());
+	size_t n = 0;
+
+	for (size_t i = 0; f && i < f->nterms && n < max; i++)
+		if (!pmc_sysfs_format_parse(f->terms[i].format, &t[n].fmt))
+			snprintf(t[n++].name, sizeof(t[0].name), "%s", f->terms[i].term);
+	qsort(t, n, sizeof(*t), term_cmp);
+	return n;
+}
+
+/* A core event in the builtin layout's terms (cpu/event=..,umask=..[,cmask=N][,inv][,edge][,any][,pc]/), r.. when bits
+ * fall outside the layout, cpu/config=..,config1=..,config2=../ when config1 or config2 is set (rNN cannot carry
+ * them). */
+static int spell_core(const struct pmc_event *ev, char *buf, size_t len)
+{
+	const struct perf_event_attr *a = &ev->attr;
+	struct term t[MAX_TERMS];
+	size_t n, off = 0;
+	int rc;
+
+	if (a->config1 || a->config2)
+		return put(buf, len, &off, "cpu/config=%#llx,config1=%#llx,config2=%#llx/%s",
+			   (unsigned long long)a->config, (unsigned long long)a->config1,
+			   (unsigned long long)a->config2, plm_suffix(a));
+	n = builtin_terms(t, MAX_TERMS);
+	rc = n ? spell_terms("cpu", t, n, a, buf, len) : -ENOENT;
+	if (rc != -ENOENT)
+		return rc;
+	buf[0] = '\0';
+	return put(buf, len, &off, "r%llx%s%s", (unsigned long long)a->config, *plm_suffix(a) ? ":" : "",
+		   plm_suffix(a));
 }
 
 /* A raw core event (PERF_TYPE_RAW): in the terms of the kernel's core PMU, whatever its name (the arch seam finds it:

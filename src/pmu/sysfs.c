@@ -15,26 +15,6 @@
 #include "sys/sysfs.h"
 #include "sys/pmu_format.h"
 
-
-/* The architectural Intel core layout (REFERENCE §7), used when the core PMU is absent from sysfs (no PMU driver):
- * the event still encodes, and opening it later fails with ENOENT. */
-static const struct {
-	const char *term;
-	const char *intel;
-	const char *amd;
-} arch_formats[] = {
-	{ "event", "config:0-7", "config:0-7,32-35" },
-	{ "umask", "config:8-15", "config:8-15" },
-	{ "edge", "config:18", "config:18" },
-	{ "pc", "config:19", NULL },
-	{ "any", "config:21", NULL },
-	{ "inv", "config:23", "config:23" },
-	{ "cmask", "config:24-31", "config:24-31" },
-	{ "offcore_rsp", "config1:0-63", NULL },
-	{ "ldlat", "config1:0-15", NULL },
-	{ "frontend", "config1:0-23", NULL },
-};
-
 struct term_ctx {
 	char pmudir[1024];      /* empty: the built-in layout */
 	const char *pmu;        /* as written */
@@ -92,10 +72,16 @@ static int find_ci(const char *dir, const char *name, char *ret, size_t len)
 	return rc;
 }
 
-/* x86's core PMUs, whose layout (arch_formats) stands in for a sysfs directory the kernel does not have. */
+/* The core PMUs whose builtin layout (pmc_arch_core_format: x86's cpu, cpu_core, cpu_atom) stands in for a sysfs
+ * directory the kernel does not have. */
 static bool builtin_layout_pmu(const char *pmu)
 {
-	return !strcasecmp(pmu, "cpu") || !strcasecmp(pmu, "cpu_core") || !strcasecmp(pmu, "cpu_atom");
+	const struct pmc_arch_format *f = pmc_arch_core_format(NULL);
+
+	for (size_t i = 0; f && f->pmus[i]; i++)
+		if (!strcasecmp(pmu, f->pmus[i]))
+			return true;
+	return false;
 }
 
 static int term_cb(const char *name, const char *value, void *vctx);
@@ -189,14 +175,11 @@ static int term_cb(const char *name, const char *value, void *vctx)
 		return apply_format(c, name, value, fmt);
 	}
 	if (!c->pmudir[0]) {
-		bool amd = pmc_pmu_core_is_amd();
+		const struct pmc_arch_format *f = pmc_arch_core_format(pmc_pmu_core_name());
 
-		for (size_t i = 0; i < PMC_ARRAY_SIZE(arch_formats); i++) {
-			const char *f = amd ? arch_formats[i].amd : arch_formats[i].intel;
-
-			if (f && !strcasecmp(name, arch_formats[i].term))
-				return apply_format(c, name, value, f);
-		}
+		for (size_t i = 0; f && i < f->nterms; i++)
+			if (!strcasecmp(name, f->terms[i].term))
+				return apply_format(c, name, value, f->terms[i].format);
 		return unknown_term(c, name);
 	}
 	snprintf(dir, sizeof(dir), "%s/format", c->pmudir);

@@ -218,7 +218,7 @@ static void test_arm64_direct_layout_only_for_the_idle_pmu_order(void **state)
 	}
 }
 
-#if defined(__x86_64__)
+#if defined(PMC_ARCH_X86_64)
 /* x86's enter stores EDX:EAX as two halves (pmc_arch_reader_store, RDPMC): the same store of RDTSC must land between
  * two ordinary RDTSC reads, which it cannot with the halves swapped. */
 static void test_x86_halves_store_is_the_64_bit_value(void **state)
@@ -293,7 +293,7 @@ int main(void)
 						make_root, drop_root),
 		cmocka_unit_test(test_arm64_page_index_maps_to_pmevcntr_and_pmccntr),
 		cmocka_unit_test(test_arm64_direct_layout_only_for_the_idle_pmu_order),
-#if defined(__x86_64__)
+#if defined(PMC_ARCH_X86_64)
 		cmocka_unit_test(test_x86_halves_store_is_the_64_bit_value),
 #endif
 		cmocka_unit_test(test_budget_learnt_from_kernel_with_injected_opener),

@@ -16,7 +16,7 @@
 /* The assembly differs per architecture; these are the counts that do. stream copy and matmul in C (x86-64) declare
  * no instructions or matmul bytes; in AArch64 assembly copy is 6 fixed + 4n + 5 per pass (n = 64 MiB / 16) and
  * matmul loads 16 n^3 bytes per product. */
-#if defined(__x86_64__)
+#if defined(PMC_ARCH_X86_64)
 #define MIN_KERNELS 18
 #define LOOP_FIXED 5
 #define WIDEST_DP "flops-dp-512"

@@ -192,11 +192,6 @@ size_t pmc_arch_describe(struct pmc_arch_fact *ret, size_t max)
 	return pmc_x86_describe(&in, ret, max);
 }
 
-void pmc_arch_selfread_attr(struct perf_event_attr *attr)
-{
-	(void)attr; /* x86 needs nothing in the attr: the page's cap_user_rdpmc and the cpu/rdpmc knob decide */
-}
-
 int pmc_arch_user_read_blocked(char *why, size_t whylen)
 {
 	char dir[512], path[600];
@@ -266,6 +261,19 @@ int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, co
 	return pmc_x86_fixed_placement(a->config, a->config1 | a->config2, nfixed, name, ret, why, len);
 }
 
+/* Intel's hybrid parts: the core PMU directories in the order perf lists them, with libpfm4's tables of the core types
+ * (libpfm4 newer than 4.13). */
+static const struct pmc_arch_hybrid hybrid_types[] = {
+	{ "cpu_atom", "adl_grt", "E-core" },
+	{ "cpu_core", "adl_glc", "P-core" },
+};
+
+size_t pmc_arch_hybrid_pmus(const struct pmc_arch_hybrid **ret)
+{
+	*ret = hybrid_types;
+	return sizeof(hybrid_types) / sizeof(hybrid_types[0]);
+}
+
 bool pmc_arch_budget_from_kernel(void)
 {
 	return false;
@@ -292,17 +300,6 @@ int pmc_arch_counter_budget(const struct pmc_budget_facts *f, unsigned *ret_n, c
 	if (!in.cpuid_gp && f->table_gp)
 		in.table_gp = f->table_gp();
 	return pmc_counter_budget(&in, ret_n, why, whylen);
-}
-
-bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a)
-{
-	(void)a;
-	return false;
-}
-
-const char *pmc_arch_extra_counters(void)
-{
-	return NULL;
 }
 
 unsigned pmc_arch_isa_have(void)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "info/evlist.h"
 #include "pmu/event.h"
 #include "util/util.h"
@@ -21,26 +22,75 @@ struct out {
 	unsigned count;
 	const char *last_pmu;
 	char last_pmu_buf[64];
+	const char *pmu; /* --pmu */
 };
 
-static void usage(FILE *f)
+static int set_fmt(void *ctx, const struct pmc_opt *opt, const char *val)
 {
-	fprintf(f, "Usage: pmctool list [PATTERN] [--pmu NAME] [--long] [--csv | --json | --names]\n\n"
-		   "List events: the detected core PMU(s) from libpfm4 (LIBPFM_FORCE_PMU=NAME forces one), the kernel's\n"
-		   "generic events (cycles, instructions, task-clock, page-faults...) and the events of sysfs PMUs\n"
-		   "(msr/tsc/, mem:ADDR breakpoints...).\n\n"
-		   "  PATTERN     case-insensitive substring of a name, umask name or description; with * or ? a glob\n"
-		   "              over the whole name (or description)\n"
-		   "  --pmu NAME  list one PMU: any libpfm4 PMU (hsw, skl, icx, amd64_fam19h_zen3...), 'hardware',\n"
-		   "              'software', or a kernel PMU (msr, breakpoint...)\n"
-		   "  --long      add each event's umasks (default marked) and modifiers\n"
-		   "  --csv       RFC 4180 CSV with a header line\n"
-		   "  --json      one JSON document\n"
-		   "  --names     one name per line: EVENT and EVENT:UMASK forms, as -e takes them (for completion)\n"
-		   "  -h, --help  this help\n\n"
-		   "Exit status: 0 listed (an empty match is not an error), 2 bad option or unknown PMU,\n"
-		   "4 output could not be written (a closed pipe ends the listing quietly with 0).\n");
+	(void)val;
+	((struct out *)ctx)->fmt = (enum fmt)opt->id;
+	return 0;
 }
+
+static int set_pmu(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	(void)opt;
+	if (!*val) {
+		fprintf(stderr, "pmctool list: --pmu needs a PMU name (e.g. --pmu hsw)\n");
+		return PMC_EXIT_USAGE;
+	}
+	((struct out *)ctx)->pmu = val;
+	return 0;
+}
+
+static int list_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, bool missing)
+{
+	(void)cmd;
+	if (missing)
+		fprintf(stderr, "pmctool list: --pmu needs a PMU name (e.g. --pmu hsw)\n");
+	else
+		fprintf(stderr, "pmctool list: unknown option '%s'; run 'pmctool list --help'\n", arg);
+	return PMC_EXIT_USAGE;
+}
+
+enum { LIST_FORMAT = 1 }; /* the one-of group of --csv, --json and --names */
+
+static const struct pmc_opt list_opts[] = {
+	{ .kind = PMC_OPT_TEXT, .help = "  PATTERN     case-insensitive substring of a name, umask name or description; with * or ? a glob" },
+	{ .kind = PMC_OPT_TEXT, .help = "              over the whole name (or description)" },
+	{ .long_name = "pmu", .kind = PMC_OPT_VALUE, .metavar = "NAME", .apply = set_pmu,
+	  .help = "list one PMU: any libpfm4 PMU (hsw, skl, icx, amd64_fam19h_zen3...), 'hardware',\n"
+		  "'software', or a kernel PMU (msr, breakpoint...)" },
+	{ .long_name = "long", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct out, lng),
+	  .help = "add each event's umasks (default marked) and modifiers" },
+	{ .id = FMT_CSV, .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = set_fmt,
+	  .help = "RFC 4180 CSV with a header line" },
+	{ .id = FMT_JSON, .long_name = "json", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = set_fmt,
+	  .help = "one JSON document" },
+	{ .id = FMT_NAMES, .long_name = "names", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = set_fmt,
+	  .help = "one name per line: EVENT and EVENT:UMASK forms, as -e takes them (for completion)" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this help" },
+	{ .kind = PMC_OPT_END },
+};
+
+static const struct pmc_opt_group list_groups[] = {
+	{ LIST_FORMAT, "%s conflicts with an earlier --csv/--json/--names; choose one", true },
+	{ 0, NULL, false },
+};
+
+const struct pmc_opts_cmd pmc_opts_list = {
+	.name = "list",
+	.opts = list_opts,
+	.groups = list_groups,
+	.usage = "Usage: pmctool list [PATTERN] [--pmu NAME] [--long] [--csv | --json | --names]\n\n"
+		 "List events: the detected core PMU(s) from libpfm4 (LIBPFM_FORCE_PMU=NAME forces one), the kernel's\n"
+		 "generic events (cycles, instructions, task-clock, page-faults...) and the events of sysfs PMUs\n"
+		 "(msr/tsc/, mem:ADDR breakpoints...).\n\n",
+	.epilogue = "\nExit status: 0 listed (an empty match is not an error), 2 bad option or unknown PMU,\n"
+		    "4 output could not be written (a closed pipe ends the listing quietly with 0).\n",
+	.col = 14,
+	.bad_option = list_bad_option,
+};
 
 static void text_event(struct out *o, const struct pmc_list_event *ev)
 {
@@ -186,49 +236,22 @@ static int on_event(const struct pmc_list_event *ev, void *ctx)
 	return 0;
 }
 
-static int set_fmt(enum fmt *fmt, enum fmt want, const char *opt)
-{
-	if (*fmt != FMT_TEXT && *fmt != want) {
-		fprintf(stderr, "pmctool list: %s conflicts with an earlier --csv/--json/--names; choose one\n", opt);
-		return -1;
-	}
-	*fmt = want;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct pmc_list_query *q, struct out *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	int first, rc = pmc_opts_parse(&pmc_opts_list, argc, argv, o, &first);
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(a, "--long")) {
-			o->lng = true;
-		} else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--names")) {
-			if (set_fmt(&o->fmt, a[2] == 'c' ? FMT_CSV : a[2] == 'j' ? FMT_JSON : FMT_NAMES, a))
-				return -1;
-		} else if (!strcmp(a, "--pmu") || !strncmp(a, "--pmu=", 6)) {
-			const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!v || !*v) {
-				fprintf(stderr, "pmctool list: --pmu needs a PMU name (e.g. --pmu hsw)\n");
-				return -1;
-			}
-			q->pmu = v;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "pmctool list: unknown option '%s'; run 'pmctool list --help'\n", a);
-			return -1;
-		} else if (q->pattern) {
-			fprintf(stderr, "pmctool list: one PATTERN only ('%s' and '%s' given)\n", q->pattern, a);
-			return -1;
-		} else if (strlen(a) > PMC_MAX_SPEC_LEN) {
-			fprintf(stderr, "pmctool list: PATTERN longer than %d characters\n", PMC_MAX_SPEC_LEN);
-			return -1;
-		} else {
-			q->pattern = a;
-		}
+	if (rc)
+		return rc == PMC_OPTS_HELP ? 1 : -1;
+	q->pmu = o->pmu;
+	if (argc - first > 1) {
+		fprintf(stderr, "pmctool list: one PATTERN only ('%s' and '%s' given)\n", argv[first], argv[first + 1]);
+		return -1;
 	}
+	if (first < argc && strlen(argv[first]) > PMC_MAX_SPEC_LEN) {
+		fprintf(stderr, "pmctool list: PATTERN longer than %d characters\n", PMC_MAX_SPEC_LEN);
+		return -1;
+	}
+	q->pattern = first < argc ? argv[first] : NULL;
 	return 0;
 }
 

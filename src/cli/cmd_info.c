@@ -27,7 +27,7 @@ static const struct pmc_opt info_opts[] = {
 	{ .kind = PMC_OPT_END },
 };
 
-static int info_bad_argument(const struct pmc_opts_cmd *cmd, const char *arg, bool missing)
+static int info_bad_argument(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
 	(void)cmd, (void)missing;
 	fprintf(stderr, "pmctool info: unknown argument '%s'; run 'pmctool info --help'\n", arg);
@@ -419,7 +419,7 @@ int pmc_cmd_info(int argc, char **argv)
 	if (rc)
 		return rc == PMC_OPTS_HELP ? PMC_EXIT_OK : rc;
 	if (first < argc)
-		return info_bad_argument(&pmc_opts_info, argv[first], false);
+		return info_bad_argument(&pmc_opts_info, argv[first], NULL);
 	json = o.json;
 	pmc_inventory_collect(&inv);
 	status = inv.verdict.verdict == PMC_VERDICT_AVAILABLE ? PMC_EXIT_OK :

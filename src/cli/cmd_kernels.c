@@ -39,7 +39,7 @@ static const struct pmc_opt kernels_opts[] = {
 	{ .kind = PMC_OPT_END },
 };
 
-static int kernels_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, bool missing)
+static int kernels_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
 	(void)arg, (void)missing; /* getopt said which */
 	pmc_opts_help(cmd, stderr);

@@ -13,24 +13,15 @@
 #include "util/util.h"
 #include "output/output.h"
 
-enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_NAMES };
-
 struct out {
 	FILE *f;
-	enum fmt fmt;
-	bool lng;
+	enum pmc_output_format fmt; /* the table is the text listing */
+	bool names, lng;
 	unsigned count;
 	const char *last_pmu;
 	char last_pmu_buf[64];
 	const char *pmu; /* --pmu */
 };
-
-static int set_fmt(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	(void)val;
-	((struct out *)ctx)->fmt = (enum fmt)opt->id;
-	return 0;
-}
 
 static int set_pmu(void *ctx, const struct pmc_opt *opt, const char *val)
 {
@@ -43,7 +34,7 @@ static int set_pmu(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
-static int list_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, bool missing)
+static int list_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
 	(void)cmd;
 	if (missing)
@@ -63,11 +54,13 @@ static const struct pmc_opt list_opts[] = {
 		  "'software', or a kernel PMU (msr, breakpoint...)" },
 	{ .long_name = "long", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct out, lng),
 	  .help = "add each event's umasks (default marked) and modifiers" },
-	{ .id = FMT_CSV, .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = set_fmt,
+	{ .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = pmc_opt_set_format,
+	  .field = PMC_OPT_FIELD(struct out, fmt),
 	  .help = "RFC 4180 CSV with a header line" },
-	{ .id = FMT_JSON, .long_name = "json", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = set_fmt,
+	{ .long_name = "json", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = pmc_opt_set_format,
+	  .field = PMC_OPT_FIELD(struct out, fmt),
 	  .help = "one JSON document" },
-	{ .id = FMT_NAMES, .long_name = "names", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = set_fmt,
+	{ .long_name = "names", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .field = PMC_OPT_FIELD(struct out, names),
 	  .help = "one name per line: EVENT and EVENT:UMASK forms, as -e takes them (for completion)" },
 	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this help" },
 	{ .kind = PMC_OPT_END },
@@ -218,20 +211,14 @@ static int on_event(const struct pmc_list_event *ev, void *ctx)
 {
 	struct out *o = ctx;
 
-	switch (o->fmt) {
-	case FMT_TEXT:
-		text_event(o, ev);
-		break;
-	case FMT_CSV:
-		csv_event(o, ev);
-		break;
-	case FMT_JSON:
-		json_event(o, ev);
-		break;
-	case FMT_NAMES:
+	if (o->names)
 		names_event(o, ev);
-		break;
-	}
+	else if (o->fmt == PMC_OUTPUT_CSV)
+		csv_event(o, ev);
+	else if (o->fmt == PMC_OUTPUT_JSON)
+		json_event(o, ev);
+	else
+		text_event(o, ev);
 	o->count++;
 	return 0;
 }
@@ -269,7 +256,7 @@ static int flush_buffer(const char *buf, size_t len)
 int pmc_cmd_list(int argc, char **argv)
 {
 	struct pmc_list_query q = { 0 };
-	struct out o = { .fmt = FMT_TEXT };
+	struct out o = { .fmt = PMC_OUTPUT_TABLE };
 	char err[512], *buf = NULL;
 	size_t len = 0;
 	int rc;
@@ -282,14 +269,14 @@ int pmc_cmd_list(int argc, char **argv)
 		fprintf(stderr, "pmctool list: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	if (o.fmt == FMT_CSV)
+	if (o.fmt == PMC_OUTPUT_CSV)
 		fputs("pmu,source,name,spelling,description,umasks,default_umask,modifiers\r\n", o.f);
-	else if (o.fmt == FMT_JSON) {
+	else if (o.fmt == PMC_OUTPUT_JSON) {
 		pmc_json_header(o.f, "list");
 		fputs(",\"events\":[", o.f);
 	}
 	rc = pmc_list_events(&q, on_event, &o, err, sizeof(err));
-	if (o.fmt == FMT_JSON)
+	if (o.fmt == PMC_OUTPUT_JSON)
 		fputs("\n]}\n", o.f);
 	if (fclose(o.f) || rc) {
 		free(buf);
@@ -302,7 +289,7 @@ int pmc_cmd_list(int argc, char **argv)
 	if ((!q.pattern || strchr(q.pattern, ':')) && pmc_tracefs_unreadable())
 		fprintf(stderr, "pmctool list: note: %s is not readable by this user (tracefs' mode): its tracepoints are "
 			"not listed; run as root, or ask for the directory's group\n", pmc_tracefs_unreadable());
-	if (!o.count && o.fmt == FMT_TEXT)
+	if (!o.count && !o.names && o.fmt == PMC_OUTPUT_TABLE)
 		fprintf(stderr, "pmctool list: no event matches '%s'%s\n", q.pattern ? q.pattern : "",
 			q.pmu ? " on this PMU" : "; --pmu NAME lists another PMU");
 	signal(SIGPIPE, SIG_IGN);

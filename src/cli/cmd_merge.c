@@ -21,18 +21,11 @@ struct merge_cli {
 
 enum { MERGE_FORMAT = 1 }; /* the one-of group of --csv and --json */
 
-static int set_format(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	(void)val;
-	((struct merge_cli *)ctx)->fmt = (enum pmc_output_format)opt->id;
-	return 0;
-}
-
 static const struct pmc_opt merge_opts[] = {
-	{ .id = PMC_OUTPUT_CSV, .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = MERGE_FORMAT, .apply = set_format,
-	  .left = "    --csv, --json", .help = "CSV or one JSON document (schema kind 'merge')" },
-	{ .id = PMC_OUTPUT_JSON, .long_name = "json", .kind = PMC_OPT_FLAG, .conflict = MERGE_FORMAT,
-	  .apply = set_format }, /* on --csv's line */
+	{ .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = MERGE_FORMAT, .apply = pmc_opt_set_format,
+	  .field = PMC_OPT_FIELD(struct merge_cli, fmt), .left = "    --csv, --json", .help = "CSV or one JSON document (schema kind 'merge')" },
+	{ .long_name = "json", .kind = PMC_OPT_FLAG, .conflict = MERGE_FORMAT, .apply = pmc_opt_set_format,
+	  .field = PMC_OPT_FIELD(struct merge_cli, fmt) }, /* on --csv's line */
 	{ .short_name = 'o', .long_name = "output", .kind = PMC_OPT_VALUE, .metavar = "FILE",
 	  .field = PMC_OPT_FIELD(struct merge_cli, out), .help = "write there ('-' for stdout; the default)" },
 	{ .long_name = "plot", .kind = PMC_OPT_VALUE, .metavar = "FILE.svg", .field = PMC_OPT_FIELD(struct merge_cli, svgpath),
@@ -49,7 +42,7 @@ static const struct pmc_opt_group merge_groups[] = {
 	{ 0, NULL, false },
 };
 
-static int merge_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, bool missing)
+static int merge_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
 	(void)cmd;
 	fprintf(stderr, "pmctool merge: %s '%s'\nRun 'pmctool merge --help' for the options.\n",

@@ -39,7 +39,7 @@ static const struct pmc_opt_group sets_groups[] = {
 	{ 0, NULL, false },
 };
 
-static int sets_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, bool missing)
+static int sets_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
 	(void)cmd, (void)arg, (void)missing; /* getopt said which */
 	fprintf(stderr, "pmctool sets: see 'pmctool sets --help'\n");

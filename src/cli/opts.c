@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/format.h"
 #include "util/util.h"
 
 enum { LONG_BASE = 1000 }; /* getopt_long's val for table entry i: LONG_BASE + i (above every short option) */
@@ -18,6 +19,19 @@ size_t pmc_opts_count(const struct pmc_opt *opts)
 	while (opts[n].kind != PMC_OPT_END)
 		n++;
 	return n;
+}
+
+/* Entry i of the tables parsed together: cmd->opts, then cmd->more. */
+static const struct pmc_opt *entry(const struct pmc_opts_cmd *cmd, size_t i)
+{
+	size_t n1 = pmc_opts_count(cmd->opts);
+
+	return i < n1 ? &cmd->opts[i] : &cmd->more[i - n1];
+}
+
+static size_t entries(const struct pmc_opts_cmd *cmd)
+{
+	return pmc_opts_count(cmd->opts) + (cmd->more ? pmc_opts_count(cmd->more) : 0);
 }
 
 static bool is_option(const struct pmc_opt *o)
@@ -34,7 +48,7 @@ const char *pmc_opt_name(const struct pmc_opt *opt, char *buf, size_t len)
 	return buf;
 }
 
-static int default_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, bool missing)
+static int default_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
 	(void)missing;
 	fprintf(stderr, "pmctool %s: unknown option '%s'; run 'pmctool %s --help'\n", cmd->name, arg, cmd->name);
@@ -53,7 +67,7 @@ static char *short_string(const struct pmc_opts_cmd *cmd, size_t n)
 	if (!cmd->getopt_messages)
 		*p++ = ':'; /* a missing value returns ':', not '?' */
 	for (size_t i = 0; i < n; i++) {
-		const struct pmc_opt *o = &cmd->opts[i];
+		const struct pmc_opt *o = entry(cmd, i);
 
 		if (!is_option(o) || !o->short_name)
 			continue;
@@ -73,7 +87,7 @@ static struct option *long_table(const struct pmc_opts_cmd *cmd, size_t n)
 	if (!l)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		const struct pmc_opt *o = &cmd->opts[i];
+		const struct pmc_opt *o = entry(cmd, i);
 
 		if (!is_option(o) || !o->long_name)
 			continue;
@@ -88,7 +102,7 @@ static long entry_of(const struct pmc_opts_cmd *cmd, size_t n, int c)
 	if (c >= LONG_BASE && (size_t)(c - LONG_BASE) < n)
 		return c - LONG_BASE;
 	for (size_t i = 0; i < n; i++)
-		if (is_option(&cmd->opts[i]) && cmd->opts[i].short_name == c)
+		if (is_option(entry(cmd, i)) && entry(cmd, i)->short_name == c)
 			return (long)i;
 	return -1;
 }
@@ -107,7 +121,7 @@ static size_t group_count(const struct pmc_opts_cmd *cmd)
 static int take(const struct pmc_opts_cmd *cmd, size_t i, const char *val, const char **seen, size_t *chosen,
 		void *ctx)
 {
-	const struct pmc_opt *o = &cmd->opts[i];
+	const struct pmc_opt *o = entry(cmd, i);
 	char a[64], b[64];
 
 	if ((o->flags & PMC_OPT_SINGLE) && seen[i] && val && strcmp(seen[i], val)) {
@@ -121,7 +135,7 @@ static int take(const struct pmc_opts_cmd *cmd, size_t i, const char *val, const
 		if (!(o->conflict & cmd->groups[g].bit))
 			continue;
 		if (chosen[g] && chosen[g] != i + 1) {
-			pmc_opt_name(&cmd->opts[chosen[g] - 1], a, sizeof(a));
+			pmc_opt_name(entry(cmd, chosen[g] - 1), a, sizeof(a));
 			pmc_opt_name(o, b, sizeof(b));
 			fprintf(stderr, "pmctool %s: ", cmd->name);
 			if (cmd->groups[g].later_only)
@@ -148,7 +162,7 @@ static int take(const struct pmc_opts_cmd *cmd, size_t i, const char *val, const
 
 int pmc_opts_parse(const struct pmc_opts_cmd *cmd, int argc, char **argv, void *ctx, int *operand)
 {
-	size_t n = pmc_opts_count(cmd->opts), ng = group_count(cmd);
+	size_t n = entries(cmd), ng = group_count(cmd);
 	char *shorts = short_string(cmd, n);
 	struct option *longs = long_table(cmd, n);
 	const char **seen = calloc(n + 1, sizeof(*seen)); /* sized from the table */
@@ -163,10 +177,11 @@ int pmc_opts_parse(const struct pmc_opts_cmd *cmd, int argc, char **argv, void *
 	optind = 0; /* glibc: a full restart, no state left from an earlier parse */
 	opterr = cmd->getopt_messages;
 	while (!r && (c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		long i = c == '?' || c == ':' ? -1 : entry_of(cmd, n, c);
+		long i = c == '?' || c == ':' ? -1 : entry_of(cmd, n, c), m = c == ':' ? entry_of(cmd, n, optopt) : -1;
 
 		if (i < 0)
-			r = (cmd->bad_option ? cmd->bad_option : default_bad_option)(cmd, argv[optind - 1], c == ':');
+			r = (cmd->bad_option ? cmd->bad_option : default_bad_option)(cmd, argv[optind - 1],
+										  m < 0 ? NULL : entry(cmd, (size_t)m));
 		else
 			r = take(cmd, (size_t)i, optarg, seen, chosen, ctx);
 	}
@@ -233,4 +248,16 @@ void pmc_opts_words(const struct pmc_opts_cmd *cmd, FILE *f)
 		if (o->long_name)
 			fprintf(f, "--%s\n", o->long_name);
 	}
+}
+
+int pmc_opt_set_format(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	char flag[64];
+	const struct pmc_format *fmt = pmc_format_by_flag(pmc_opt_name(opt, flag, sizeof(flag)));
+
+	(void)val;
+	if (!fmt || !opt->field)
+		return PMC_EXIT_INTERNAL; /* a table error: the unit tests try every table's format options */
+	*(enum pmc_output_format *)((char *)ctx + opt->field - 1) = fmt->id;
+	return 0;
 }

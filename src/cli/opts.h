@@ -64,9 +64,12 @@ struct pmc_opts_cmd {
 	const char *long_indent;	/* before a long-only option ("    " under a column of short ones) */
 	bool stop_at_operand;		/* options end at the first operand (getopt's '+') */
 	bool getopt_messages;		/* let getopt print its own message (opterr) before bad_option's */
-	/* An unknown option (missing false) or one without its value: print the message. NULL: "pmctool CMD: unknown
-	 * option 'ARG'; run 'pmctool CMD --help'". Returns the exit status. */
-	int (*bad_option)(const struct pmc_opts_cmd *cmd, const char *arg, bool missing);
+	/* An unknown option (missing NULL) or one without its value (missing: that option): print the message. NULL:
+	 * "pmctool CMD: unknown option 'ARG'; run 'pmctool CMD --help'". Returns the exit status. */
+	int (*bad_option)(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing);
+	/* More options parsed with these but shown in another command's help (sweep and compare take stat's table):
+	 * ends with PMC_OPT_END; NULL: none. Their one-of groups are cmd's groups. */
+	const struct pmc_opt *more;
 };
 
 enum { PMC_OPTS_HELP = -1 };
@@ -84,6 +87,10 @@ const char *pmc_opt_name(const struct pmc_opt *opt, char *buf, size_t len);
 
 /* The words completion offers for cmd: every option's -s and --long that the help shows, one a line. */
 void pmc_opts_words(const struct pmc_opts_cmd *cmd, FILE *f);
+
+/* An apply for the options that choose an output format (--csv, --json; field: an enum pmc_output_format): the
+ * format registry's entry for the option's flag (output/format.h) goes into the field. */
+int pmc_opt_set_format(void *ctx, const struct pmc_opt *opt, const char *val);
 
 /* The number of entries of a table (up to its PMC_OPT_END). */
 size_t pmc_opts_count(const struct pmc_opt *opts);

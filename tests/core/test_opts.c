@@ -14,6 +14,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "output/format.h"
 #include "util/util.h"
 
 struct ctx {
@@ -40,7 +41,7 @@ static int fail_on_bad(void *c, const struct pmc_opt *opt, const char *val)
 	return strcmp(val, "bad") ? 0 : 7; /* the apply's own exit status passes through */
 }
 
-static int record_bad(const struct pmc_opts_cmd *cmd, const char *arg, bool missing);
+static int record_bad(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing);
 
 enum { G_FMT = 1, G_ROWS = 2 };
 
@@ -69,11 +70,11 @@ static const struct pmc_opt_group test_groups[] = {
 
 static struct ctx *bad_sink;
 
-static int record_bad(const struct pmc_opts_cmd *cmd, const char *arg, bool missing)
+static int record_bad(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
 	(void)cmd;
 	bad_sink->bad_arg = arg;
-	bad_sink->bad_missing = missing;
+	bad_sink->bad_missing = missing != NULL;
 	return PMC_EXIT_USAGE;
 }
 
@@ -218,6 +219,39 @@ static void test_single_check_covers_every_option_of_a_large_table(void **s)
 	}
 }
 
+/* sweep and compare parse stat's table with their own (more): both are applied, only their own are in the help. */
+static void test_more_table_is_parsed_with_the_commands_own_but_not_shown(void **s)
+{
+	static const struct pmc_opt own[] = {
+		{ .long_name = "own", .kind = PMC_OPT_VALUE, .metavar = "X", .flags = PMC_OPT_SINGLE,
+		  .field = PMC_OPT_FIELD(struct ctx, value), .help = "its own" },
+		{ .kind = PMC_OPT_END },
+	};
+	struct pmc_opts_cmd cmd = { .name = "sub", .opts = own, .more = test_opts, .groups = test_groups,
+				    .usage = "U\n", .epilogue = "", .col = 12, .bad_option = record_bad };
+	char *argv[] = { "sub", "--own=a", "-f", "--list", "1", "-x", NULL, NULL };
+	char *help = NULL;
+	size_t len = 0;
+	struct ctx c = { 0 };
+	int first;
+	FILE *f = open_memstream(&help, &len);
+
+	(void)s;
+	bad_sink = &c;
+	assert_int_equal(pmc_opts_parse(&cmd, 6, argv, &c, &first), PMC_EXIT_USAGE);
+	assert_true(c.bad_missing); /* -x of the stat-like table, without its value */
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(pmc_opts_parse(&cmd, 5, argv, &c, &first), 0);
+	assert_string_equal(c.value, "a");
+	assert_true(c.flag);
+	assert_int_equal(c.nlist, 1);
+	assert_non_null(f);
+	pmc_opts_help(&cmd, f);
+	fclose(f);
+	assert_string_equal(help, "U\n  --own X   its own\n");
+	free(help);
+}
+
 /* Completion offers the words of 'pmctool CMD --help': every option of every table must be in its help, and no
  * spelling may be taken twice in one table (getopt would silently pick the first). */
 static void test_every_command_table_shows_each_option_in_its_help_and_spells_each_once(void **s)
@@ -254,6 +288,13 @@ static void test_every_command_table_shows_each_option_in_its_help_and_spells_ea
 		for (const struct pmc_opt *a = (*t)->opts; a->kind != PMC_OPT_END; a++)
 			if (a->kind != PMC_OPT_TEXT && !a->apply && !a->field && !(a->flags & PMC_OPT_HELP))
 				fail_msg("%s: an option without an effect", (*t)->name);
+			else if (a->apply == pmc_opt_set_format) {
+				char name[64];
+
+				pmc_opt_name(a, name, sizeof(name));
+				if (!a->field || !pmc_format_by_flag(name))
+					fail_msg("%s: %s is no format of the registry", (*t)->name, name);
+			}
 		free(help);
 		free(words);
 	}
@@ -266,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_parse_applies_flags_values_and_lists_in_order_and_finds_the_operands),
 		cmocka_unit_test(test_parse_rejects_what_the_table_forbids_with_exit_status_2),
 		cmocka_unit_test(test_single_check_covers_every_option_of_a_large_table),
+		cmocka_unit_test(test_more_table_is_parsed_with_the_commands_own_but_not_shown),
 		cmocka_unit_test(test_every_command_table_shows_each_option_in_its_help_and_spells_each_once),
 	};
 

@@ -1,98 +1,84 @@
 /* SPDX-License-Identifier: MIT */
 /* pmctool encode: event names -> perf_event_attr; pmctool decode: raw codes -> libpfm4 event names. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "pmu/event.h"
 #include "util/util.h"
 #include "output/output.h"
 
-static const char encode_help[] =
-	"Usage: pmctool encode [--pmu NAME] [--json] EVENT...\n\n"
-	"Show how each EVENT is encoded for perf_event_open: libpfm4's fully qualified name, the attr fields\n"
-	"(type, config, config1, config2, exclude_user/kernel/hv), the counter class, and perf's spelling of the\n"
-	"event, which can be pasted into 'perf stat -e' (a raw event in the core PMU's own terms: cpu/event=../ on\n"
-	"x86, armv8_pmuv3_0/event=../ on arm64; rNN where sysfs has no core PMU).\n\n"
-	"EVENT spellings: generic (cycles, task-clock), libpfm4 ([pmu::]EVENT[:UMASK][:mod=val]), test-bench\n"
-	"(uops_issued.any>=2), sysfs (msr/tsc/, cpu/event=0x0e,umask=0x01/), raw (r53010e), breakpoint\n"
-	"(mem:ADDR[:r|w|rw|x][/LEN]); generic, raw and sysfs events take :u / :k.\n\n"
-	"Options:\n"
-	"  --pmu NAME   look libpfm4 names up in PMU NAME only (hsw, skl, amd64_fam19h_zen3...), also when\n"
-	"               NAME is not this machine's PMU\n"
-	"  --json       one JSON array of objects instead of text\n"
-	"  -h, --help   this help\n\n"
-	"Exit status: 0 all encoded, 2 a bad option or an event that does not resolve (named on stderr).\n";
-
-static const char decode_help[] =
-	"Usage: pmctool decode [--pmu NAME] [--config1 HEX] rHEX|cpu/event=0x..,umask=0x..[,cmask=N][,inv][,edge]\n"
-	"                      [,any][,frontend=0x..|,offcore_rsp=0x..|,ldlat=N|,config1=0x..]/\n\n"
-	"List the libpfm4 event names (with the modifiers c=, i, e, t, u, k, ldlat=, fe_thres= they need) that\n"
-	"encode to the given raw code, by encoding every event and umask of the PMU and comparing. With config1\n"
-	"(--config1, or the frontend=, offcore_rsp=, ldlat= or config1= term) only the names that also encode that\n"
-	"config1 (an offcore event's umasks combined, up to 4); without it, a name that needs a config1 says which.\n\n"
-	"Options:\n"
-	"  --pmu NAME     search libpfm4 PMU NAME (default: this machine's core PMU, or LIBPFM_FORCE_PMU's)\n"
-	"  --config1 HEX  the attr's config1 (FRONTEND_RETIRED's frontend, OFFCORE_RESPONSE's offcore_rsp, ldlat)\n"
-	"  -h, --help     this help\n\n"
-	"Exit status: 0 names found, 1 no event encodes to that code, 2 bad input.\n";
-
-enum { OPT_PMU = 256, OPT_JSON, OPT_CONFIG1 };
-
-static const struct option long_opts[] = {
-	{ "pmu", required_argument, NULL, OPT_PMU },
-	{ "config1", required_argument, NULL, OPT_CONFIG1 },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+struct encode_cli {
+	const char *pmu, *config1;
+	bool json;
 };
 
-/* Parses options; returns the index of the first operand, or -1 (usage error) / -2 (help printed). config1 (NULL:
- * the command has no --config1) receives --config1's text. */
-static int parse_opts(int argc, char **argv, const char *help, bool json_ok, const char **pmu, bool *json,
-		      const char **config1)
-{
-	int c;
+static const struct pmc_opt encode_opts[] = {
+	{ .long_name = "pmu", .kind = PMC_OPT_VALUE, .metavar = "NAME", .field = PMC_OPT_FIELD(struct encode_cli, pmu),
+	  .help = "look libpfm4 names up in PMU NAME only (hsw, skl, amd64_fam19h_zen3...), also when\n"
+		  "NAME is not this machine's PMU" },
+	{ .long_name = "json", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct encode_cli, json),
+	  .help = "one JSON array of objects instead of text" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this help" },
+	{ .kind = PMC_OPT_END },
+};
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(help, stdout);
-			return -2;
-		case OPT_PMU:
-			*pmu = optarg;
-			break;
-		case OPT_CONFIG1:
-			if (config1) {
-				*config1 = optarg;
-				break;
-			}
-			fprintf(stderr, "pmctool %s: unknown option '%s'; run 'pmctool %s --help'\n", argv[0],
-				argv[optind - 1], argv[0]);
-			return -1;
-		case OPT_JSON:
-			if (json_ok) {
-				*json = true;
-				break;
-			}
-			/* fall through */
-		default:
-			fprintf(stderr, "pmctool %s: unknown option '%s'; run 'pmctool %s --help'\n", argv[0],
-				argv[optind - 1], argv[0]);
-			return -1;
-		}
-	}
-	if (optind >= argc) {
+const struct pmc_opts_cmd pmc_opts_encode = {
+	.name = "encode",
+	.opts = encode_opts,
+	.usage = "Usage: pmctool encode [--pmu NAME] [--json] EVENT...\n\n"
+		 "Show how each EVENT is encoded for perf_event_open: libpfm4's fully qualified name, the attr fields\n"
+		 "(type, config, config1, config2, exclude_user/kernel/hv), the counter class, and perf's spelling of the\n"
+		 "event, which can be pasted into 'perf stat -e' (a raw event in the core PMU's own terms: cpu/event=../ on\n"
+		 "x86, armv8_pmuv3_0/event=../ on arm64; rNN where sysfs has no core PMU).\n\n"
+		 "EVENT spellings: generic (cycles, task-clock), libpfm4 ([pmu::]EVENT[:UMASK][:mod=val]), test-bench\n"
+		 "(uops_issued.any>=2), sysfs (msr/tsc/, cpu/event=0x0e,umask=0x01/), raw (r53010e), breakpoint\n"
+		 "(mem:ADDR[:r|w|rw|x][/LEN]); generic, raw and sysfs events take :u / :k.\n\n"
+		 "Options:\n",
+	.epilogue = "\nExit status: 0 all encoded, 2 a bad option or an event that does not resolve (named on stderr).\n",
+	.col = 15,
+};
+
+static const struct pmc_opt decode_opts[] = {
+	{ .long_name = "pmu", .kind = PMC_OPT_VALUE, .metavar = "NAME", .field = PMC_OPT_FIELD(struct encode_cli, pmu),
+	  .help = "search libpfm4 PMU NAME (default: this machine's core PMU, or LIBPFM_FORCE_PMU's)" },
+	{ .long_name = "config1", .kind = PMC_OPT_VALUE, .metavar = "HEX",
+	  .field = PMC_OPT_FIELD(struct encode_cli, config1),
+	  .help = "the attr's config1 (FRONTEND_RETIRED's frontend, OFFCORE_RESPONSE's offcore_rsp, ldlat)" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this help" },
+	{ .kind = PMC_OPT_END },
+};
+
+const struct pmc_opts_cmd pmc_opts_decode = {
+	.name = "decode",
+	.opts = decode_opts,
+	.usage = "Usage: pmctool decode [--pmu NAME] [--config1 HEX] rHEX|cpu/event=0x..,umask=0x..[,cmask=N][,inv][,edge]\n"
+		 "                      [,any][,frontend=0x..|,offcore_rsp=0x..|,ldlat=N|,config1=0x..]/\n\n"
+		 "List the libpfm4 event names (with the modifiers c=, i, e, t, u, k, ldlat=, fe_thres= they need) that\n"
+		 "encode to the given raw code, by encoding every event and umask of the PMU and comparing. With config1\n"
+		 "(--config1, or the frontend=, offcore_rsp=, ldlat= or config1= term) only the names that also encode that\n"
+		 "config1 (an offcore event's umasks combined, up to 4); without it, a name that needs a config1 says which.\n\n"
+		 "Options:\n",
+	.epilogue = "\nExit status: 0 names found, 1 no event encodes to that code, 2 bad input.\n",
+	.col = 17,
+};
+
+/* Parses options; returns the index of the first operand, or -1 (usage error) / -2 (help printed). */
+static int parse_opts(const struct pmc_opts_cmd *cmd, int argc, char **argv, struct encode_cli *o)
+{
+	int first, rc = pmc_opts_parse(cmd, argc, argv, o, &first);
+
+	if (rc)
+		return rc == PMC_OPTS_HELP ? -2 : -1;
+	if (first >= argc) {
 		fprintf(stderr, "pmctool %s: no event given; run 'pmctool %s --help'\n", argv[0], argv[0]);
 		return -1;
 	}
-	return optind;
+	return first;
 }
 
 static int init_pmu(const char *cmd, const char *pmu)
@@ -182,9 +168,10 @@ static void report_error(const char *cmd, const struct pmc_resolve_error *err)
 
 int pmc_cmd_encode(int argc, char **argv)
 {
-	const char *pmu = NULL;
-	bool json = false;
-	int first = parse_opts(argc, argv, encode_help, true, &pmu, &json, NULL);
+	struct encode_cli o = { 0 };
+	int first = parse_opts(&pmc_opts_encode, argc, argv, &o);
+	const char *pmu = o.pmu;
+	bool json = o.json;
 	int status = PMC_EXIT_OK, shown = 0;
 
 	if (first < 0)
@@ -228,9 +215,9 @@ static int print_name(const char *name, void *ctx)
 
 int pmc_cmd_decode(int argc, char **argv)
 {
-	const char *pmu = NULL, *config1_arg = NULL;
-	bool json = false;
-	int first = parse_opts(argc, argv, decode_help, false, &pmu, &json, &config1_arg);
+	struct encode_cli o = { 0 };
+	int first = parse_opts(&pmc_opts_decode, argc, argv, &o);
+	const char *pmu = o.pmu, *config1_arg = o.config1;
 	struct pmc_resolve_error err;
 	struct pmc_event ev;
 	uint64_t config, config1;

@@ -1,29 +1,65 @@
 /* SPDX-License-Identifier: MIT */
 /* pmctool kernels: the built-in kernels, their parameters and what one iteration executes. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "arch/arch.h"
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "kernels/kernels.h"
 #include "util/util.h"
 
 #define MAX_PARAMS 16
 
-static void usage(FILE *f)
+struct kernels_cli {
+	const char *params[MAX_PARAMS];
+	size_t nparams;
+	bool names;
+};
+
+static int add_param(void *ctx, const struct pmc_opt *opt, const char *val)
 {
-	fprintf(f, "Usage: pmctool kernels [--names] [--param KEY=VALUE]... [NAME...]\n\n"
-		   "List the built-in kernels that 'pmctool stat -k NAME' runs in-process: what each executes per\n"
-		   "iteration (instructions, branches, FLOPs by precision and width, bytes loaded and stored), its\n"
-		   "parameters with defaults and limits, and the instruction-set extensions it needs.\n\n"
-		   "Options:\n"
-		   "  --names              print only the kernel names, one per line\n"
-		   "  -p, --param KEY=VALUE  show the counts for this parameter value (needs exactly one NAME)\n"
-		   "  -h, --help           this text\n\n"
-		   "Counts marked 'exact' are those of hand-written assembly (checked with valgrind); C kernels declare\n"
-		   "FLOPs and bytes only. See pmctool-kernels(1).\n");
+	struct kernels_cli *o = ctx;
+
+	(void)opt;
+	if (o->nparams == MAX_PARAMS) {
+		fprintf(stderr, "pmctool kernels: at most %d --param options\n", MAX_PARAMS);
+		return PMC_EXIT_USAGE;
+	}
+	o->params[o->nparams++] = val;
+	return 0;
 }
+
+static const struct pmc_opt kernels_opts[] = {
+	{ .long_name = "names", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct kernels_cli, names),
+	  .help = "print only the kernel names, one per line" },
+	{ .short_name = 'p', .long_name = "param", .kind = PMC_OPT_LIST, .metavar = "KEY=VALUE", .apply = add_param,
+	  .help = "show the counts for this parameter value (needs exactly one NAME)" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this text" },
+	{ .kind = PMC_OPT_END },
+};
+
+static int kernels_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
+{
+	(void)arg, (void)missing; /* getopt said which */
+	pmc_opts_help(cmd, stderr);
+	return PMC_EXIT_USAGE;
+}
+
+const struct pmc_opts_cmd pmc_opts_kernels = {
+	.name = "kernels",
+	.opts = kernels_opts,
+	.usage = "Usage: pmctool kernels [--names] [--param KEY=VALUE]... [NAME...]\n\n"
+		 "List the built-in kernels that 'pmctool stat -k NAME' runs in-process: what each executes per\n"
+		 "iteration (instructions, branches, FLOPs by precision and width, bytes loaded and stored), its\n"
+		 "parameters with defaults and limits, and the instruction-set extensions it needs.\n\n"
+		 "Options:\n",
+	.epilogue = "\nCounts marked 'exact' are those of hand-written assembly (checked with valgrind); C kernels declare\n"
+		    "FLOPs and bytes only. See pmctool-kernels(1).\n",
+	.col = 23,
+	.getopt_messages = true,
+	.bad_option = kernels_bad_option,
+};
 
 static void print_counts(const struct pmc_kernel_expect *e, const uint64_t *v)
 {
@@ -91,62 +127,37 @@ static const struct pmc_kernel *find_or_complain(const char *name)
 
 int pmc_cmd_kernels(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "names", no_argument, NULL, 'n' },
-		{ "param", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *params[MAX_PARAMS];
-	size_t nparams = 0;
-	bool names = false;
-	int c;
+	struct kernels_cli o = { .nparams = 0 };
+	const char **params = o.params;
+	int first, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			names = true;
-			break;
-		case 'p':
-			if (nparams == MAX_PARAMS) {
-				fprintf(stderr, "pmctool kernels: at most %d --param options\n", MAX_PARAMS);
-				return PMC_EXIT_USAGE;
-			}
-			params[nparams++] = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return PMC_EXIT_OK;
-		default:
-			usage(stderr);
-			return PMC_EXIT_USAGE;
-		}
-	}
-	if (names) {
+	rc = pmc_opts_parse(&pmc_opts_kernels, argc, argv, &o, &first);
+	if (rc)
+		return rc == PMC_OPTS_HELP ? PMC_EXIT_OK : rc;
+	if (o.names) {
 		for (size_t i = 0; i < pmc_kernel_count(); i++)
 			printf("%s\n", pmc_kernel_at(i)->name);
 		return PMC_EXIT_OK;
 	}
-	if (nparams && argc - optind != 1) {
+	if (o.nparams && argc - first != 1) {
 		fprintf(stderr, "pmctool kernels: --param needs exactly one kernel NAME\n");
 		return PMC_EXIT_USAGE;
 	}
-	for (int i = optind; i < argc; i++)
+	for (int i = first; i < argc; i++)
 		if (!find_or_complain(argv[i]))
 			return PMC_EXIT_USAGE;
 	for (size_t i = 0; i < pmc_kernel_count(); i++) {
 		const struct pmc_kernel *k = pmc_kernel_at(i);
 		struct pmc_kernel_params p;
-		bool wanted = optind == argc;
+		bool wanted = first == argc;
 		char err[256];
 
-		for (int a = optind; a < argc; a++)
+		for (int a = first; a < argc; a++)
 			wanted |= !strcmp(argv[a], k->name);
 		if (!wanted)
 			continue;
 		pmc_kernel_params_init(k, &p);
-		for (size_t j = 0; j < nparams; j++)
+		for (size_t j = 0; j < o.nparams; j++)
 			if (pmc_kernel_params_parse(k, params[j], &p, err, sizeof(err))) {
 				fprintf(stderr, "pmctool kernels: %s\n", err);
 				return PMC_EXIT_USAGE;

@@ -7,40 +7,83 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "info/evlist.h"
 #include "pmu/event.h"
 #include "util/util.h"
 #include "output/output.h"
 
-enum fmt { FMT_TEXT, FMT_CSV, FMT_JSON, FMT_NAMES };
-
 struct out {
 	FILE *f;
-	enum fmt fmt;
-	bool lng;
+	enum pmc_output_format fmt; /* the table is the text listing */
+	bool names, lng;
 	unsigned count;
 	const char *last_pmu;
 	char last_pmu_buf[64];
+	const char *pmu; /* --pmu */
 };
 
-static void usage(FILE *f)
+static int set_pmu(void *ctx, const struct pmc_opt *opt, const char *val)
 {
-	fprintf(f, "Usage: pmctool list [PATTERN] [--pmu NAME] [--long] [--csv | --json | --names]\n\n"
-		   "List events: the detected core PMU(s) from libpfm4 (LIBPFM_FORCE_PMU=NAME forces one), the kernel's\n"
-		   "generic events (cycles, instructions, task-clock, page-faults...) and the events of sysfs PMUs\n"
-		   "(msr/tsc/, mem:ADDR breakpoints...).\n\n"
-		   "  PATTERN     case-insensitive substring of a name, umask name or description; with * or ? a glob\n"
-		   "              over the whole name (or description)\n"
-		   "  --pmu NAME  list one PMU: any libpfm4 PMU (hsw, skl, icx, amd64_fam19h_zen3...), 'hardware',\n"
-		   "              'software', or a kernel PMU (msr, breakpoint...)\n"
-		   "  --long      add each event's umasks (default marked) and modifiers\n"
-		   "  --csv       RFC 4180 CSV with a header line\n"
-		   "  --json      one JSON document\n"
-		   "  --names     one name per line: EVENT and EVENT:UMASK forms, as -e takes them (for completion)\n"
-		   "  -h, --help  this help\n\n"
-		   "Exit status: 0 listed (an empty match is not an error), 2 bad option or unknown PMU,\n"
-		   "4 output could not be written (a closed pipe ends the listing quietly with 0).\n");
+	(void)opt;
+	if (!*val) {
+		fprintf(stderr, "pmctool list: --pmu needs a PMU name (e.g. --pmu hsw)\n");
+		return PMC_EXIT_USAGE;
+	}
+	((struct out *)ctx)->pmu = val;
+	return 0;
 }
+
+static int list_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
+{
+	(void)cmd;
+	if (missing)
+		fprintf(stderr, "pmctool list: --pmu needs a PMU name (e.g. --pmu hsw)\n");
+	else
+		fprintf(stderr, "pmctool list: unknown option '%s'; run 'pmctool list --help'\n", arg);
+	return PMC_EXIT_USAGE;
+}
+
+enum { LIST_FORMAT = 1 }; /* the one-of group of --csv, --json and --names */
+
+static const struct pmc_opt list_opts[] = {
+	{ .kind = PMC_OPT_TEXT, .help = "  PATTERN     case-insensitive substring of a name, umask name or description; with * or ? a glob" },
+	{ .kind = PMC_OPT_TEXT, .help = "              over the whole name (or description)" },
+	{ .long_name = "pmu", .kind = PMC_OPT_VALUE, .metavar = "NAME", .apply = set_pmu,
+	  .help = "list one PMU: any libpfm4 PMU (hsw, skl, icx, amd64_fam19h_zen3...), 'hardware',\n"
+		  "'software', or a kernel PMU (msr, breakpoint...)" },
+	{ .long_name = "long", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct out, lng),
+	  .help = "add each event's umasks (default marked) and modifiers" },
+	{ .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = pmc_opt_set_format,
+	  .field = PMC_OPT_FIELD(struct out, fmt),
+	  .help = "RFC 4180 CSV with a header line" },
+	{ .long_name = "json", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = pmc_opt_set_format,
+	  .field = PMC_OPT_FIELD(struct out, fmt),
+	  .help = "one JSON document" },
+	{ .long_name = "names", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .field = PMC_OPT_FIELD(struct out, names),
+	  .help = "one name per line: EVENT and EVENT:UMASK forms, as -e takes them (for completion)" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this help" },
+	{ .kind = PMC_OPT_END },
+};
+
+static const struct pmc_opt_group list_groups[] = {
+	{ LIST_FORMAT, "%s conflicts with an earlier --csv/--json/--names; choose one", true },
+	{ 0, NULL, false },
+};
+
+const struct pmc_opts_cmd pmc_opts_list = {
+	.name = "list",
+	.opts = list_opts,
+	.groups = list_groups,
+	.usage = "Usage: pmctool list [PATTERN] [--pmu NAME] [--long] [--csv | --json | --names]\n\n"
+		 "List events: the detected core PMU(s) from libpfm4 (LIBPFM_FORCE_PMU=NAME forces one), the kernel's\n"
+		 "generic events (cycles, instructions, task-clock, page-faults...) and the events of sysfs PMUs\n"
+		 "(msr/tsc/, mem:ADDR breakpoints...).\n\n",
+	.epilogue = "\nExit status: 0 listed (an empty match is not an error), 2 bad option or unknown PMU,\n"
+		    "4 output could not be written (a closed pipe ends the listing quietly with 0).\n",
+	.col = 14,
+	.bad_option = list_bad_option,
+};
 
 static void text_event(struct out *o, const struct pmc_list_event *ev)
 {
@@ -168,67 +211,34 @@ static int on_event(const struct pmc_list_event *ev, void *ctx)
 {
 	struct out *o = ctx;
 
-	switch (o->fmt) {
-	case FMT_TEXT:
-		text_event(o, ev);
-		break;
-	case FMT_CSV:
-		csv_event(o, ev);
-		break;
-	case FMT_JSON:
-		json_event(o, ev);
-		break;
-	case FMT_NAMES:
+	if (o->names)
 		names_event(o, ev);
-		break;
-	}
+	else if (o->fmt == PMC_OUTPUT_CSV)
+		csv_event(o, ev);
+	else if (o->fmt == PMC_OUTPUT_JSON)
+		json_event(o, ev);
+	else
+		text_event(o, ev);
 	o->count++;
-	return 0;
-}
-
-static int set_fmt(enum fmt *fmt, enum fmt want, const char *opt)
-{
-	if (*fmt != FMT_TEXT && *fmt != want) {
-		fprintf(stderr, "pmctool list: %s conflicts with an earlier --csv/--json/--names; choose one\n", opt);
-		return -1;
-	}
-	*fmt = want;
 	return 0;
 }
 
 static int parse_args(int argc, char **argv, struct pmc_list_query *q, struct out *o)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	int first, rc = pmc_opts_parse(&pmc_opts_list, argc, argv, o, &first);
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 1;
-		} else if (!strcmp(a, "--long")) {
-			o->lng = true;
-		} else if (!strcmp(a, "--csv") || !strcmp(a, "--json") || !strcmp(a, "--names")) {
-			if (set_fmt(&o->fmt, a[2] == 'c' ? FMT_CSV : a[2] == 'j' ? FMT_JSON : FMT_NAMES, a))
-				return -1;
-		} else if (!strcmp(a, "--pmu") || !strncmp(a, "--pmu=", 6)) {
-			const char *v = a[5] == '=' ? a + 6 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!v || !*v) {
-				fprintf(stderr, "pmctool list: --pmu needs a PMU name (e.g. --pmu hsw)\n");
-				return -1;
-			}
-			q->pmu = v;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "pmctool list: unknown option '%s'; run 'pmctool list --help'\n", a);
-			return -1;
-		} else if (q->pattern) {
-			fprintf(stderr, "pmctool list: one PATTERN only ('%s' and '%s' given)\n", q->pattern, a);
-			return -1;
-		} else if (strlen(a) > PMC_MAX_SPEC_LEN) {
-			fprintf(stderr, "pmctool list: PATTERN longer than %d characters\n", PMC_MAX_SPEC_LEN);
-			return -1;
-		} else {
-			q->pattern = a;
-		}
+	if (rc)
+		return rc == PMC_OPTS_HELP ? 1 : -1;
+	q->pmu = o->pmu;
+	if (argc - first > 1) {
+		fprintf(stderr, "pmctool list: one PATTERN only ('%s' and '%s' given)\n", argv[first], argv[first + 1]);
+		return -1;
 	}
+	if (first < argc && strlen(argv[first]) > PMC_MAX_SPEC_LEN) {
+		fprintf(stderr, "pmctool list: PATTERN longer than %d characters\n", PMC_MAX_SPEC_LEN);
+		return -1;
+	}
+	q->pattern = first < argc ? argv[first] : NULL;
 	return 0;
 }
 
@@ -246,7 +256,7 @@ static int flush_buffer(const char *buf, size_t len)
 int pmc_cmd_list(int argc, char **argv)
 {
 	struct pmc_list_query q = { 0 };
-	struct out o = { .fmt = FMT_TEXT };
+	struct out o = { .fmt = PMC_OUTPUT_TABLE };
 	char err[512], *buf = NULL;
 	size_t len = 0;
 	int rc;
@@ -259,14 +269,14 @@ int pmc_cmd_list(int argc, char **argv)
 		fprintf(stderr, "pmctool list: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	if (o.fmt == FMT_CSV)
+	if (o.fmt == PMC_OUTPUT_CSV)
 		fputs("pmu,source,name,spelling,description,umasks,default_umask,modifiers\r\n", o.f);
-	else if (o.fmt == FMT_JSON) {
+	else if (o.fmt == PMC_OUTPUT_JSON) {
 		pmc_json_header(o.f, "list");
 		fputs(",\"events\":[", o.f);
 	}
 	rc = pmc_list_events(&q, on_event, &o, err, sizeof(err));
-	if (o.fmt == FMT_JSON)
+	if (o.fmt == PMC_OUTPUT_JSON)
 		fputs("\n]}\n", o.f);
 	if (fclose(o.f) || rc) {
 		free(buf);
@@ -279,7 +289,7 @@ int pmc_cmd_list(int argc, char **argv)
 	if ((!q.pattern || strchr(q.pattern, ':')) && pmc_tracefs_unreadable())
 		fprintf(stderr, "pmctool list: note: %s is not readable by this user (tracefs' mode): its tracepoints are "
 			"not listed; run as root, or ask for the directory's group\n", pmc_tracefs_unreadable());
-	if (!o.count && o.fmt == FMT_TEXT)
+	if (!o.count && !o.names && o.fmt == PMC_OUTPUT_TABLE)
 		fprintf(stderr, "pmctool list: no event matches '%s'%s\n", q.pattern ? q.pattern : "",
 			q.pmu ? " on this PMU" : "; --pmu NAME lists another PMU");
 	signal(SIGPIPE, SIG_IGN);

@@ -2,39 +2,76 @@
 /* pmctool merge run.*.json: per-rank reports (stat -o 'run.%h.%r.json' under mpirun or srun) as one: a row per rank,
  * and per event and metric the total, min, mean, max and the imbalance (max / mean); failed and partial ranks named. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "cli/multi.h"
 #include "output/multi.h"
 #include "output/plot.h"
 #include "report/multi.h"
 
-static const char merge_help[] =
-	"Usage: pmctool merge [OPTIONS] REPORT.json...\n"
-	"\n"
-	"Merge stat reports of the ranks of one job (written with 'pmctool stat --json -o run.%h.%r.json' under\n"
-	"mpirun or srun, or by a program's region library with PMCTOOL_REGIONS_OUT=regions.%h.%r.json): a row per\n"
-	"rank (its rank, host and state), then per event, metric, the wall time, and per region its calls and\n"
-	"counts, the total over the ranks, min, mean, max, the imbalance max / mean and the rank with the maximum.\n"
-	"A rank whose command failed, was interrupted, or whose report cannot be read is named. Ranks come from\n"
-	"each report's origin (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID); a report without one\n"
-	"takes its position.\n"
-	"\n"
-	"      --csv, --json    CSV or one JSON document (schema kind 'merge')\n"
-	"  -o, --output FILE    write there ('-' for stdout; the default)\n"
-	"      --plot FILE.svg  plot one series (--y) against the rank as a standalone SVG\n"
-	"      --y NAME         the event, metric or wall-time to plot (default: the first event measured); in the\n"
-	"                       table output a terminal plot of it follows\n"
-	"  -h, --help           this text\n"
-	"\n"
-	"Exit status: 0 every rank ok; 1 some rank failed, was partial or unreadable (the rest is merged); 2 bad\n"
-	"usage, or no report could be read; 4 the output could not be written.\n"
-	"See pmctool-merge(1).\n";
+struct merge_cli {
+	enum pmc_output_format fmt;
+	const char *out, *svgpath, *yname;
+};
+
+enum { MERGE_FORMAT = 1 }; /* the one-of group of --csv and --json */
+
+static const struct pmc_opt merge_opts[] = {
+	{ .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = MERGE_FORMAT, .apply = pmc_opt_set_format,
+	  .field = PMC_OPT_FIELD(struct merge_cli, fmt), .left = "    --csv, --json", .help = "CSV or one JSON document (schema kind 'merge')" },
+	{ .long_name = "json", .kind = PMC_OPT_FLAG, .conflict = MERGE_FORMAT, .apply = pmc_opt_set_format,
+	  .field = PMC_OPT_FIELD(struct merge_cli, fmt) }, /* on --csv's line */
+	{ .short_name = 'o', .long_name = "output", .kind = PMC_OPT_VALUE, .metavar = "FILE",
+	  .field = PMC_OPT_FIELD(struct merge_cli, out), .help = "write there ('-' for stdout; the default)" },
+	{ .long_name = "plot", .kind = PMC_OPT_VALUE, .metavar = "FILE.svg", .field = PMC_OPT_FIELD(struct merge_cli, svgpath),
+	  .help = "plot one series (--y) against the rank as a standalone SVG" },
+	{ .long_name = "y", .kind = PMC_OPT_VALUE, .metavar = "NAME", .field = PMC_OPT_FIELD(struct merge_cli, yname),
+	  .help = "the event, metric or wall-time to plot (default: the first event measured); in the\n"
+		  "table output a terminal plot of it follows" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this text" },
+	{ .kind = PMC_OPT_END },
+};
+
+static const struct pmc_opt_group merge_groups[] = {
+	{ MERGE_FORMAT, "--csv and --json both choose the format: give one", false },
+	{ 0, NULL, false },
+};
+
+static int merge_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
+{
+	(void)cmd;
+	fprintf(stderr, "pmctool merge: %s '%s'\nRun 'pmctool merge --help' for the options.\n",
+		missing ? "option needs a value:" : "unknown option", arg);
+	return PMC_EXIT_USAGE;
+}
+
+const struct pmc_opts_cmd pmc_opts_merge = {
+	.name = "merge",
+	.opts = merge_opts,
+	.groups = merge_groups,
+	.usage = "Usage: pmctool merge [OPTIONS] REPORT.json...\n"
+		 "\n"
+		 "Merge stat reports of the ranks of one job (written with 'pmctool stat --json -o run.%h.%r.json' under\n"
+		 "mpirun or srun, or by a program's region library with PMCTOOL_REGIONS_OUT=regions.%h.%r.json): a row per\n"
+		 "rank (its rank, host and state), then per event, metric, the wall time, and per region its calls and\n"
+		 "counts, the total over the ranks, min, mean, max, the imbalance max / mean and the rank with the maximum.\n"
+		 "A rank whose command failed, was interrupted, or whose report cannot be read is named. Ranks come from\n"
+		 "each report's origin (OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK, SLURM_PROCID); a report without one\n"
+		 "takes its position.\n"
+		 "\n",
+	.epilogue = "\n"
+		    "Exit status: 0 every rank ok; 1 some rank failed, was partial or unreadable (the rest is merged); 2 bad\n"
+		    "usage, or no report could be read; 4 the output could not be written.\n"
+		    "See pmctool-merge(1).\n",
+	.col = 23,
+	.long_indent = "    ",
+	.bad_option = merge_bad_option,
+};
 
 static int read_ranks(int n, char **files, struct pmc_merge *m)
 {
@@ -137,48 +174,22 @@ static bool known(const struct pmc_merge *m, const char *name)
 
 int pmc_cmd_merge(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "csv", no_argument, NULL, 'c' }, { "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' }, { "plot", required_argument, NULL, 'p' },
-		{ "y", required_argument, NULL, 'y' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	enum pmc_output_format fmt = PMC_OUTPUT_TABLE;
-	const char *out = NULL, *svgpath = NULL, *yname = NULL;
+	struct merge_cli o = { .fmt = PMC_OUTPUT_TABLE };
+	const char *out, *svgpath, *yname;
 	struct pmc_merge m;
 	char *buf = NULL, *svg = NULL;
 	size_t len = 0, svglen = 0;
 	FILE *f;
-	int c, rc = 0;
+	int first, rc;
 
 	memset(&m, 0, sizeof(m));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-		case 'j':
-			if ((rc = multi_set_format("merge", &fmt, c == 'c')))
-				return rc;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'p':
-			svgpath = optarg;
-			break;
-		case 'y':
-			yname = optarg;
-			break;
-		case 'h':
-			fputs(merge_help, stdout);
-			return 0;
-		default:
-			fprintf(stderr, "pmctool merge: %s '%s'\nRun 'pmctool merge --help' for the options.\n",
-				optopt ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return PMC_EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
+	rc = pmc_opts_parse(&pmc_opts_merge, argc, argv, &o, &first);
+	if (rc)
+		return rc == PMC_OPTS_HELP ? PMC_EXIT_OK : rc;
+	out = o.out;
+	svgpath = o.svgpath;
+	yname = o.yname;
+	if (first >= argc) {
 		fprintf(stderr, "pmctool merge: give the reports to merge: pmctool merge run.*.json\n");
 		return PMC_EXIT_USAGE;
 	}
@@ -187,7 +198,7 @@ int pmc_cmd_merge(int argc, char **argv)
 			pmc_output_strerror(out ? out : svgpath, rc));
 		return PMC_EXIT_OUTPUT;
 	}
-	rc = read_ranks(argc - optind, argv + optind, &m);
+	rc = read_ranks(argc - first, argv + first, &m);
 	if (!rc && pmc_merge_build(&m) < 0)
 		rc = PMC_EXIT_INTERNAL;
 	if (rc)
@@ -202,8 +213,8 @@ int pmc_cmd_merge(int argc, char **argv)
 		rc = PMC_EXIT_INTERNAL;
 		goto out;
 	}
-	pmc_merge_write(f, &m, fmt);
-	if (fmt == PMC_OUTPUT_TABLE && yname) {
+	pmc_merge_write(f, &m, o.fmt);
+	if (o.fmt == PMC_OUTPUT_TABLE && yname) {
 		fputc('\n', f);
 		plot(&m, yname, f, NULL, NULL);
 	}

@@ -1,30 +1,67 @@
 /* SPDX-License-Identifier: MIT */
 /* pmctool sets: list the event sets, or show one. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "output/output.h"
 #include "eventsets/eventset.h"
 #include "pmu/event.h"
 #include "util/util.h"
 
-static const char help[] =
-	"Usage: pmctool sets [--all] [--names | --json] [--pmu NAME]\n"
-	"       pmctool sets [--pmu NAME] [--json] SET\n\n"
-	"List the event sets (events/*.set) that apply to this CPU's PMU, or show one set: its events, metrics,\n"
-	"checks, cautions and provenance, for the variant that applies. Use a set with 'pmctool stat -g SET'.\n\n"
-	"Options:\n"
-	"  -a, --all        list every set, also those with no variant for this PMU\n"
-	"  -n, --names      print only the names, one a line\n"
-	"  -j, --json       one JSON document (schema/pmctool-report.schema.json, kind \"sets\" or \"set\")\n"
-	"  -p, --pmu NAME   choose variants for libpfm4 PMU NAME (hsw, skl, icx, amd64_fam19h_zen3...) instead of\n"
-	"                   the detected one (LIBPFM_FORCE_PMU=NAME also forces it)\n"
-	"  -h, --help       this text\n\n"
-	"Sets are searched in $PMCTOOL_EVENTS_DIR, then the installed directory, then the source tree.\n"
-	"See pmctool-sets(1) and, for the file format, pmctool-events(5).\n";
+struct sets_cli {
+	bool all, names, json;
+	const char *pmu;
+};
+
+enum { SETS_OUTPUT = 1 }; /* the one-of group of --names and --json */
+
+static const struct pmc_opt sets_opts[] = {
+	{ .short_name = 'a', .long_name = "all", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct sets_cli, all),
+	  .help = "list every set, also those with no variant for this PMU" },
+	{ .short_name = 'n', .long_name = "names", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct sets_cli, names),
+	  .conflict = SETS_OUTPUT, .help = "print only the names, one a line" },
+	{ .short_name = 'j', .long_name = "json", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct sets_cli, json),
+	  .conflict = SETS_OUTPUT,
+	  .help = "one JSON document (schema/pmctool-report.schema.json, kind \"sets\" or \"set\")" },
+	{ .short_name = 'p', .long_name = "pmu", .kind = PMC_OPT_VALUE, .metavar = "NAME",
+	  .field = PMC_OPT_FIELD(struct sets_cli, pmu),
+	  .help = "choose variants for libpfm4 PMU NAME (hsw, skl, icx, amd64_fam19h_zen3...) instead of\n"
+		  "the detected one (LIBPFM_FORCE_PMU=NAME also forces it)" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this text" },
+	{ .kind = PMC_OPT_END },
+};
+
+static const struct pmc_opt_group sets_groups[] = {
+	{ SETS_OUTPUT, "--names and --json both choose the output: give one", false },
+	{ 0, NULL, false },
+};
+
+static int sets_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
+{
+	(void)cmd, (void)arg, (void)missing; /* getopt said which */
+	fprintf(stderr, "pmctool sets: see 'pmctool sets --help'\n");
+	return PMC_EXIT_USAGE;
+}
+
+const struct pmc_opts_cmd pmc_opts_sets = {
+	.name = "sets",
+	.opts = sets_opts,
+	.groups = sets_groups,
+	.usage = "Usage: pmctool sets [--all] [--names | --json] [--pmu NAME]\n"
+		 "       pmctool sets [--pmu NAME] [--json] SET\n\n"
+		 "List the event sets (events/*.set) that apply to this CPU's PMU, or show one set: its events, metrics,\n"
+		 "checks, cautions and provenance, for the variant that applies. Use a set with 'pmctool stat -g SET'.\n\n"
+		 "Options:\n",
+	.epilogue = "\nSets are searched in $PMCTOOL_EVENTS_DIR, then the installed directory, then the source tree.\n"
+		    "See pmctool-sets(1) and, for the file format, pmctool-events(5).\n",
+	.col = 19,
+	.stop_at_operand = true,
+	.getopt_messages = true,
+	.bad_option = sets_bad_option,
+};
 
 /* libpfm4's default core PMU: the first present PMU of core type (what LIBPFM_FORCE_PMU forces). */
 /* The core PMU stat would select a variant for: the detected one, or LIBPFM_FORCE_PMU's. */
@@ -217,57 +254,35 @@ static int list_sets(bool all, bool names, bool json, const char *pmu)
 
 int pmc_cmd_sets(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "all", no_argument, NULL, 'a' },
-		{ "names", no_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pmu", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool all = false, names = false, json = false;
-	const char *pmu = NULL, *forced = NULL;
-	int c, rc;
+	struct sets_cli o = { 0 };
+	const char *pmu = NULL;
+	int first, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+anjp:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'a': all = true; break;
-		case 'n': names = true; break;
-		case 'j': json = true; break;
-		case 'p': forced = optarg; break;
-		case 'h': fputs(help, stdout); return PMC_EXIT_OK;
-		default:
-			fprintf(stderr, "pmctool sets: see 'pmctool sets --help'\n");
-			return PMC_EXIT_USAGE;
-		}
-	}
-	if (json && names) {
-		fprintf(stderr, "pmctool sets: --names and --json both choose the output: give one\n");
+	rc = pmc_opts_parse(&pmc_opts_sets, argc, argv, &o, &first);
+	if (rc)
+		return rc == PMC_OPTS_HELP ? PMC_EXIT_OK : rc;
+	if (argc - first > 1) {
+		fprintf(stderr, "pmctool sets: one SET at most (got '%s' and '%s')\n", argv[first], argv[first + 1]);
 		return PMC_EXIT_USAGE;
 	}
-	if (argc - optind > 1) {
-		fprintf(stderr, "pmctool sets: one SET at most (got '%s' and '%s')\n", argv[optind], argv[optind + 1]);
-		return PMC_EXIT_USAGE;
-	}
-	pmu = forced ? forced : detect_pmu();
-	if (optind < argc) {
+	pmu = o.pmu ? o.pmu : detect_pmu();
+	if (first < argc) {
 		struct pmc_eventset *s;
 		char err[1024];
 
-		rc = pmc_eventset_find(argv[optind], &s, err, sizeof(err));
+		rc = pmc_eventset_find(argv[first], &s, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "pmctool sets: %s\n", err);
 			rc = PMC_EXIT_USAGE;
 		} else {
-			if (json)
+			if (o.json)
 				show_set_json(s, pmu);
 			else
 				show_set(s, pmu);
 			pmc_eventset_free(s);
 		}
 	} else {
-		rc = list_sets(all, names, json, pmu);
+		rc = list_sets(o.all, o.names, o.json, pmu);
 	}
 	pmc_pmu_fini();
 	return rc;

@@ -16,3 +16,14 @@ const struct pmc_command pmc_commands[] = {
 	{ "merge", pmc_cmd_merge, "merge per-rank reports (MPI, Slurm): totals, min/mean/max, imbalance" },
 	{ NULL, NULL, NULL },
 };
+
+const struct pmc_opts_cmd *const pmc_opts_tables[] = {
+	&pmc_opts_info,
+	&pmc_opts_list,
+	&pmc_opts_encode,
+	&pmc_opts_decode,
+	&pmc_opts_kernels,
+	&pmc_opts_sets,
+	&pmc_opts_merge,
+	NULL,
+};

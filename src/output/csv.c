@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "output/format.h"
 #include "output/output.h"
 #include "report/regions.h"
 
@@ -351,7 +352,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 	/* Warnings as the table gives them (a number that is not what it seems: --per-thread's first row, ...); the
 	 * runs sentence is the line above. */
 	for (size_t i = 0; i < rep->nchecks; i++)
-		if (rep->checks[i].severity != PMC_CHECK_INFO && strcmp(rep->checks[i].name, "runs"))
+		if (rep->checks[i].severity != PMC_CHECK_INFO && !pmc_format_own_check(&pmc_format_sep, rep->checks[i].name))
 			fprintf(f, "# %s %s: %s\n", rep->checks[i].severity == PMC_CHECK_BAD ? "BAD" : "warn",
 				rep->checks[i].name, rep->checks[i].msg);
 	for (size_t i = 0; i < rep->nevents; i++) {
@@ -395,3 +396,73 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 	}
 	return ferror(f) ? -1 : 0;
 }
+
+/* ---- -I records and the registry entries of -x SEP and --csv ---- */
+
+/* perf's -I -x layout: time, [scope,] value, unit, event, run time, running %. */
+static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *sep)
+{
+	const struct pmc_count *c = &r->count;
+	bool ok = c->status == PMC_COUNT_OK, ns = r->ev->flags & PMC_EVF_TIME_NS;
+
+	fprintf(f, "%.9f%s", r->end_s, sep);
+	if (r->scope)
+		fprintf(f, "%s%s", r->scope->label, sep);
+	if (ok && ns)
+		fprintf(f, "%.2f", pmc_count_scaled(c) / 1e6);
+	else if (ok)
+		fprintf(f, "%.0f", pmc_count_scaled(c));
+	else
+		fprintf(f, "<%s>", pmc_output_status_name(c->status));
+	fprintf(f, "%s%s%s%s%s%llu%s%.2f\n", sep, ns ? "msec" : "", sep, r->ev->name, sep,
+		ok ? (unsigned long long)c->running : 0ull, sep, ok ? pmc_output_running_pct(c) : 0.0);
+}
+
+static void sep_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)
+{
+	sep_line(f, r, o->sep);
+}
+
+static int sep_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
+{
+	return pmc_output_sep(f, rep, o->sep);
+}
+
+static void csv_interval_begin(FILE *f, const struct pmc_output_opts *o, bool rows)
+{
+	(void)o, (void)rows;
+	pmc_output_interval_csv_header(f);
+}
+
+static void csv_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)
+{
+	(void)o;
+	pmc_output_interval_csv(f, r);
+}
+
+static int csv_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
+{
+	(void)o;
+	return pmc_output_csv(f, rep);
+}
+
+/* runs: the comment line above the checks */
+static const char *const sep_own_checks[] = { "runs", NULL };
+
+const struct pmc_format pmc_format_sep = {
+	.id = PMC_OUTPUT_SEP,
+	.name = "sep",
+	.flag = "-x",
+	.report = sep_report,
+	.interval = sep_interval,
+	.own_checks = sep_own_checks,
+};
+
+const struct pmc_format pmc_format_csv = {
+	.id = PMC_OUTPUT_CSV,
+	.name = "csv",
+	.flag = "--csv",
+	.report = csv_report,
+	.interval_begin = csv_interval_begin,
+	.interval = csv_interval,
+};

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "output/format.h"
 #include "output/output.h"
 
 void pmc_format_shortest(double v, char *buf, size_t len)
@@ -345,3 +346,62 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	fputs("]}\n", f);
 	return ferror(f) ? -1 : 0;
 }
+
+/* ---- -I records (one JSON object a line) and the registry entry ---- */
+
+static void json_line(FILE *f, const struct pmc_interval_record *r)
+{
+	const struct pmc_count *c = &r->count;
+	bool ok = c->status == PMC_COUNT_OK;
+
+	pmc_json_header(f, "interval");
+	fprintf(f, ",\"interval\":%u,\"start_ns\":", r->interval);
+	pmc_json_number(f, round(r->start_s * 1e9));
+	fputs(",\"end_ns\":", f);
+	pmc_json_number(f, round(r->end_s * 1e9));
+	fputs(",\"batch\":", f);
+	if (r->batch >= 0)
+		fprintf(f, "%d", r->batch + 1);
+	else
+		fputs("null", f);
+	fputs(",\"event\":", f);
+	pmc_json_string(f, r->ev->name);
+	fputs(",\"canonical\":", f);
+	pmc_json_string(f, r->ev->canonical);
+	fputs(",\"unit\":", f);
+	pmc_json_string_or_null(f, (r->ev->flags & PMC_EVF_TIME_NS) ? "ns" : NULL);
+	fputs(",\"status\":", f);
+	pmc_json_string(f, pmc_output_status_name(c->status));
+	if (ok) {
+		fprintf(f, ",\"value\":%llu,\"scaled\":", (unsigned long long)c->value);
+		pmc_json_number(f, round(pmc_count_scaled(c)));
+		fprintf(f, ",\"enabled_ns\":%llu,\"running_ns\":%llu,\"running_pct\":", (unsigned long long)c->enabled,
+			(unsigned long long)c->running);
+		pmc_json_number(f, pmc_output_running_pct(c));
+	} else {
+		fputs(",\"value\":null,\"scaled\":null,\"enabled_ns\":null,\"running_ns\":null,\"running_pct\":null", f);
+	}
+	fputs(",\"scope\":", f);
+	pmc_json_scope(f, r->scope);
+	fputs("}\n", f);
+}
+
+static void json_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)
+{
+	(void)o;
+	json_line(f, r);
+}
+
+static int json_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
+{
+	(void)o;
+	return pmc_output_json(f, rep);
+}
+
+const struct pmc_format pmc_format_json = {
+	.id = PMC_OUTPUT_JSON,
+	.name = "json",
+	.flag = "--json",
+	.report = json_report,
+	.interval = json_interval,
+};

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include "output/format.h"
 #include "output/output.h"
 
 #include <errno.h>
@@ -105,21 +106,7 @@ void pmc_output_group_digits(double v, char *buf, size_t len)
 
 int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
-	switch (o->format) {
-	case PMC_OUTPUT_SEP:
-		pmc_output_sep(f, rep, o->sep);
-		break;
-	case PMC_OUTPUT_CSV:
-		pmc_output_csv(f, rep);
-		break;
-	case PMC_OUTPUT_JSON:
-		pmc_output_json(f, rep);
-		break;
-	case PMC_OUTPUT_TABLE:
-	default:
-		pmc_output_table(f, rep);
-		break;
-	}
+	pmc_format_get(o->format)->report(f, rep, o);
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -27,6 +27,8 @@ struct pmc_output_opts {
 void pmc_output_interval_begin(FILE *f, const struct pmc_output_opts *o, bool rows);
 void pmc_output_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r);
 void pmc_output_interval_csv_header(FILE *f);
+/* running / enabled in percent (0 when the counter was never enabled), for the -I writers. */
+double pmc_output_running_pct(const struct pmc_count *c);
 void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *r);
 /* The CSV report, with or without its header line. */
 int pmc_output_csv_body(FILE *f, const struct pmc_report *rep, bool header);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "output/format.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -308,13 +309,12 @@ static void print_checks(FILE *f, const struct pmc_report *rep)
 	size_t n = 0;
 
 	for (size_t i = 0; i < rep->nchecks; i++)
-		n += strcmp(rep->checks[i].name, "runs") != 0 && strcmp(rep->checks[i].name, "counting-paused") != 0;
+		n += !pmc_format_own_check(&pmc_format_table, rep->checks[i].name);
 	if (!n)
 		return;
 	fprintf(f, "\n Checks:\n");
 	for (size_t i = 0; i < rep->nchecks; i++)
-		/* runs: the Runs line under the events; counting-paused: the time lines at the end */
-		if (strcmp(rep->checks[i].name, "runs") && strcmp(rep->checks[i].name, "counting-paused"))
+		if (!pmc_format_own_check(&pmc_format_table, rep->checks[i].name))
 			fprintf(f, "  [%s] %s: %s\n", severity_tag(rep->checks[i].severity), rep->checks[i].name,
 				rep->checks[i].msg);
 }
@@ -359,3 +359,71 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 	fprintf(f, "\n");
 	return ferror(f) ? -1 : 0;
 }
+
+/* ---- -I records: perf's interval lines ---- */
+
+static void interval_value_text(const struct pmc_interval_record *r, char *buf, size_t len, const char **unit)
+{
+	const struct pmc_count *c = &r->count;
+
+	*unit = "";
+	if (c->status != PMC_COUNT_OK) {
+		snprintf(buf, len, "<%s>", pmc_output_status_name(c->status));
+		return;
+	}
+	if (r->ev->flags & PMC_EVF_TIME_NS) {
+		pmc_output_group_fixed(pmc_count_scaled(c) / 1e6, 2, buf, len);
+		*unit = "msec";
+	} else {
+		pmc_output_group_digits(pmc_count_scaled(c), buf, len);
+	}
+}
+
+static void table_line(FILE *f, const struct pmc_interval_record *r)
+{
+	char val[64], scope[64] = "", extra[48] = "";
+	const char *unit;
+
+	interval_value_text(r, val, sizeof(val), &unit);
+	if (r->scope)
+		snprintf(scope, sizeof(scope), "%-16s ", r->scope->label);
+	if (r->batch >= 0)
+		snprintf(extra, sizeof(extra), "  batch %d", r->batch + 1);
+	if (r->count.status == PMC_COUNT_OK)
+		fprintf(f, "%16.9f %s%20s %-4s  %-34s %7.2f%%%s\n", r->end_s, scope, val, unit, r->ev->name,
+			pmc_output_running_pct(&r->count), extra);
+	else
+		fprintf(f, "%16.9f %s%20s %-4s  %s%s\n", r->end_s, scope, val, unit, r->ev->name, extra);
+}
+
+static void table_interval_begin(FILE *f, const struct pmc_output_opts *o, bool rows)
+{
+	(void)o;
+	fprintf(f, "#%15s %s%20s %-4s  %-34s %8s\n", "time", rows ? "scope            " : "", "counts", "unit", "events",
+		"running");
+}
+
+static void table_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)
+{
+	(void)o;
+	table_line(f, r);
+}
+
+static int table_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
+{
+	(void)o;
+	return pmc_output_table(f, rep);
+}
+
+/* runs: the Runs line under the events; counting-paused: the time lines at the end */
+static const char *const table_own_checks[] = { "runs", "counting-paused", NULL };
+
+const struct pmc_format pmc_format_table = {
+	.id = PMC_OUTPUT_TABLE,
+	.name = "table",
+	.flag = "",
+	.report = table_report,
+	.interval_begin = table_interval_begin,
+	.interval = table_interval,
+	.own_checks = table_own_checks,
+};

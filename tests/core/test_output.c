@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "output/format.h"
 #include "output/output.h"
 
 static struct pmc_sample samples_tc[2] = {
@@ -408,10 +409,43 @@ static void test_every_format_carries_the_per_thread_warning_beside_a_row_holdin
 	pmc_report_fini(&rep);
 }
 
+/* The format registry: each id has its entry, each flag finds it, and the per-format facts are where the writers
+ * read them (the table and -x print the runs check in a place of their own; JSON lists it with the others). */
+static void test_format_registry_finds_each_format_by_id_and_by_flag(void **state)
+{
+	static const struct {
+		enum pmc_output_format id;
+		const char *flag, *name;
+		bool own_runs, own_paused, interval_begin;
+	} rows[] = {
+		{ PMC_OUTPUT_TABLE, "", "table", true, true, true }, { PMC_OUTPUT_SEP, "-x", "sep", true, false, false },
+		{ PMC_OUTPUT_CSV, "--csv", "csv", false, false, true }, { PMC_OUTPUT_JSON, "--json", "json", false, false, false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct pmc_format *f = pmc_format_get(rows[i].id);
+
+		assert_int_equal(f->id, rows[i].id);
+		assert_string_equal(f->name, rows[i].name);
+		assert_string_equal(f->flag, rows[i].flag);
+		assert_true(f->report && f->interval);
+		assert_int_equal(f->interval_begin != NULL, rows[i].interval_begin);
+		assert_ptr_equal(*rows[i].flag ? pmc_format_by_flag(rows[i].flag) : f, f);
+		assert_int_equal(pmc_format_own_check(f, "runs"), rows[i].own_runs);
+		assert_int_equal(pmc_format_own_check(f, "counting-paused"), rows[i].own_paused);
+		assert_false(pmc_format_own_check(f, "multiplexed"));
+	}
+	assert_ptr_equal(pmc_format_get((enum pmc_output_format)99), &pmc_format_table);
+	assert_null(pmc_format_by_flag("--yaml"));
+	assert_null(pmc_format_by_flag(""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_output_table_matches_golden),
+		cmocka_unit_test(test_format_registry_finds_each_format_by_id_and_by_flag),
 		cmocka_unit_test(test_output_perf_sep_matches_golden),
 		cmocka_unit_test(test_output_csv_matches_golden),
 		cmocka_unit_test(test_output_json_matches_golden),

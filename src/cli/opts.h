@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* One declarative option table per command (the shape of git's parse-options): each option is written once, with its
+ * spelling, kind, help text, checks and effect; getopt's short string and long-option table, the help text, the
+ * given-twice and one-of checks and the words completion offers all come from the table. */
+#ifndef PMC_CLI_OPTS_H
+#define PMC_CLI_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum pmc_opt_kind {
+	PMC_OPT_END,   /* ends a table */
+	PMC_OPT_FLAG,  /* no value */
+	PMC_OPT_VALUE, /* one value (the last one given wins, unless PMC_OPT_SINGLE) */
+	PMC_OPT_LIST,  /* a value, repeatable: each one is applied */
+	PMC_OPT_TEXT,  /* not an option: a line of the help text (a heading, a note) printed where it stands */
+};
+
+enum {
+	PMC_OPT_SINGLE = 1u << 0, /* given again with another value: "X given twice ('a' and 'b'): give it once" */
+	PMC_OPT_HELP = 1u << 1,	  /* prints the help to stdout; the parse ends (pmc_opts_parse returns PMC_OPTS_HELP) */
+	PMC_OPT_HIDDEN = 1u << 2, /* not in the help (nor offered to completion) */
+	PMC_OPT_KERNEL_ONLY = 1u << 3, /* means something only with -k: for the command's own check */
+	PMC_OPT_SCOPE = 1u << 4,       /* chooses what is counted (-p, -t, -a, -C...): for the command's own check */
+};
+
+struct pmc_opt;
+
+/* The effect of an option: val is NULL for a flag. Returns 0, or the exit status after printing why. */
+typedef int (*pmc_opt_apply_fn)(void *ctx, const struct pmc_opt *opt, const char *val);
+
+struct pmc_opt {
+	int id;			/* the command's own number for the option (free for it to use in apply) */
+	char short_name;	/* 0: none */
+	const char *long_name;	/* NULL: none */
+	enum pmc_opt_kind kind;
+	const char *metavar;	/* shown after the option in the help: "NAME" (" NAME") or "=MODE" (as written) */
+	const char *help;	/* lines after the first are indented to the help column; TEXT: the line itself;
+				   NULL: the option has no line of its own (another's left column names it) */
+	unsigned flags;
+	unsigned conflict;	/* bits of one-of groups (struct pmc_opts_cmd's groups) */
+	const char *left;	/* the help's left column as written, in place of the generated one */
+	size_t field;		/* offsetof(ctx's struct, member) + 1 (0: none): a flag sets a bool there, a value
+				   stores its const char * there; apply, when set, is called instead */
+	pmc_opt_apply_fn apply;
+};
+
+/* A one-of group: two different options of it are an error; fmt gets the earlier and the later option as written
+ * in the help (short name if it has one), or only the later one with later_only. */
+struct pmc_opt_group {
+	unsigned bit;
+	const char *fmt;
+	bool later_only;
+};
+
+struct pmc_opts_cmd {
+	const char *name;		/* "sets": messages say "pmctool sets: ..." */
+	const struct pmc_opt *opts;	/* ends with kind PMC_OPT_END */
+	const struct pmc_opt_group *groups; /* ends with bit 0; NULL: none */
+	const char *usage;		/* the help before the option lines */
+	const char *epilogue;		/* the help after them */
+	int col;			/* the help column: where the help strings start */
+	const char *long_indent;	/* before a long-only option ("    " under a column of short ones) */
+	bool stop_at_operand;		/* options end at the first operand (getopt's '+') */
+	bool getopt_messages;		/* let getopt print its own message (opterr) before bad_option's */
+	/* An unknown option (missing NULL) or one without its value (missing: that option): print the message. NULL:
+	 * "pmctool CMD: unknown option 'ARG'; run 'pmctool CMD --help'". Returns the exit status. */
+	int (*bad_option)(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing);
+	/* More options parsed with these but shown in another command's help (sweep and compare take stat's table):
+	 * ends with PMC_OPT_END; NULL: none. Their one-of groups are cmd's groups. */
+	const struct pmc_opt *more;
+};
+
+enum { PMC_OPTS_HELP = -1 };
+
+/* Parses argv's options (argv[0] is the command's name) against cmd's table, applying each to ctx in the order given.
+ * Returns 0 with *operand the index of the first operand, PMC_OPTS_HELP when the help was printed, or the exit status
+ * after a message on stderr (unknown option, missing value, given twice, two of a group, an apply's error). */
+int pmc_opts_parse(const struct pmc_opts_cmd *cmd, int argc, char **argv, void *ctx, int *operand);
+
+/* The help: usage, a line per option (left column, then the help from cmd->col), epilogue. */
+void pmc_opts_help(const struct pmc_opts_cmd *cmd, FILE *f);
+
+/* How the help and the messages name an option: "-x" when it has a short name, else "--long". */
+const char *pmc_opt_name(const struct pmc_opt *opt, char *buf, size_t len);
+
+/* The words completion offers for cmd: every option's -s and --long that the help shows, one a line. */
+void pmc_opts_words(const struct pmc_opts_cmd *cmd, FILE *f);
+
+/* An apply for the options that choose an output format (--csv, --json; field: an enum pmc_output_format): the
+ * format registry's entry for the option's flag (output/format.h) goes into the field. */
+int pmc_opt_set_format(void *ctx, const struct pmc_opt *opt, const char *val);
+
+/* The number of entries of a table (up to its PMC_OPT_END). */
+size_t pmc_opts_count(const struct pmc_opt *opts);
+
+#define PMC_OPT_FIELD(type, member) (offsetof(type, member) + 1)
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* The format registry: the entries live beside their writers (table.c, csv.c, json.c); this is the lookup. */
+#include "output/format.h"
+
+#include <string.h>
+
+static const struct pmc_format *const formats[] = { &pmc_format_table, &pmc_format_sep, &pmc_format_csv,
+						    &pmc_format_json };
+
+const struct pmc_format *pmc_format_get(enum pmc_output_format id)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (formats[i]->id == id)
+			return formats[i];
+	return &pmc_format_table;
+}
+
+const struct pmc_format *pmc_format_by_flag(const char *flag)
+{
+	for (size_t i = 0; flag && *flag && i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(formats[i]->flag, flag))
+			return formats[i];
+	return NULL;
+}
+
+bool pmc_format_own_check(const struct pmc_format *fmt, const char *name)
+{
+	for (const char *const *c = fmt->own_checks; c && *c; c++)
+		if (!strcmp(*c, name))
+			return true;
+	return false;
+}

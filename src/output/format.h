@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* The output formats, one registry entry per format file (table.c: the table; csv.c: --csv and perf's -x SEP;
+ * json.c: --json): what each is called, the option that chooses it, how it writes a report and -I records, and the
+ * per-format facts the writers share. Every command picks its writer here (pmc_format_get), not in a switch. */
+#ifndef PMC_OUTPUT_FORMAT_H
+#define PMC_OUTPUT_FORMAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "output/output.h"
+
+struct pmc_format {
+	enum pmc_output_format id;
+	const char *name; /* "table", "sep", "csv", "json" */
+	const char *flag; /* the option that chooses it: "-x", "--csv", "--json"; "" for the table (the default) */
+	/* stat's report; 0 or what the writer returned (pmc_output_write turns f's error flag into -EIO) */
+	int (*report)(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o);
+	/* -I: before the first record (rows: a scope column), and one record */
+	void (*interval_begin)(FILE *f, const struct pmc_output_opts *o, bool rows);
+	void (*interval)(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r);
+	/* The checks this format prints in a place of its own (the table's Runs line, CSV's runs comment), so not again
+	 * in its list of checks; ends with NULL. */
+	const char *const *own_checks;
+};
+
+extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json;
+
+/* The one place a format is chosen: the entry for id (the table for an id no entry has). */
+const struct pmc_format *pmc_format_get(enum pmc_output_format id);
+/* The entry chosen by an option ("-x", "--csv", "--json"), or NULL. */
+const struct pmc_format *pmc_format_by_flag(const char *flag);
+/* Whether check name is one fmt prints in a place of its own (see own_checks). */
+bool pmc_format_own_check(const struct pmc_format *fmt, const char *name);
+
+#endif

@@ -11,12 +11,6 @@
 
 #include "run/measure.h"
 
-/* A task (pid > 0, cpu -1) or a CPU (pid -1, cpu >= 0). */
-struct pmc_target {
-	pid_t pid;
-	int cpu;
-};
-
 enum pmc_scope_flags {
 	PMC_SCOPE_INHERIT = 1u << 0,        /* task targets: children and threads created later count with them */
 	PMC_SCOPE_DISABLED = 1u << 1,       /* open stopped; pmc_scope_enable starts them */

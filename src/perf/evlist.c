@@ -271,8 +271,11 @@ void pmc_evlist_close_event(struct pmc_evlist *el, size_t ev)
 	}
 }
 
-void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev)
+void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev, unsigned flags)
 {
+	unsigned saved = el->flags;
+
+	el->flags = flags;
 	for (size_t t = 0; t < el->ntargets; t++) {
 		size_t k = t * el->n + ev;
 		struct pmc_count *c = &el->counts[k];
@@ -289,6 +292,7 @@ void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev)
 		}
 		el->fds[k] = fd;
 	}
+	el->flags = saved;
 }
 
 const int *pmc_evlist_fds(const struct pmc_evlist *el, size_t t)

@@ -84,8 +84,9 @@ bool pmc_evlist_never_ran(const struct pmc_evlist *el, struct pmc_evlist_fail *r
 size_t pmc_evlist_count_err(const struct pmc_evlist *el, int err);
 /* Close event ev on every target (its last read stays in the counts). */
 void pmc_evlist_close_event(struct pmc_evlist *el, size_t ev);
-/* Open event ev alone on every target (not skipped) where it is not open. */
-void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev);
+/* Open event ev alone on every target (not skipped) where it is not open, with flags (enum pmc_evlist_flags) in
+ * place of the set's (a rotation reopens a breakpoint stopped or running, as the counting is). */
+void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev, unsigned flags);
 /* Target t's descriptors, one per event (-1: not open), for perf/ring.c and the side-band records. */
 const int *pmc_evlist_fds(const struct pmc_evlist *el, size_t t);
 size_t pmc_evlist_nevents(const struct pmc_evlist *el);

@@ -121,6 +121,9 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen);
  * none of its own names is there, the first PMU pmc_arch_core_pmu says is a core one. 0, or -ENODEV. */
 int pmc_arch_core_pmu_dir(char *buf, size_t len);
 
+/* The kernel has a core PMU (pmc_arch_core_pmu_dir finds one). Kept per sysfs root (PMCTOOL_SYSFS_ROOT). */
+bool pmc_arch_has_core_pmu(void);
+
 /* Whether sysfs PMU name (its directory dir under $sysfs/bus/event_source/devices; NULL when sysfs has none) is one the
  * kernel uses for the CPU's cores, so that its events are core events, planned, grouped and anchored like rNN: x86
  * cpu, cpu_core, cpu_atom; arm64 armv8_pmuv3_0, armv8_cortex_a72, ...; and on every architecture a PMU whose type is
@@ -150,6 +153,30 @@ int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, co
  * CPU's own report (x86 CPUID, with the NMI watchdog and SMT rules): true on arm64 and unported architectures. */
 bool pmc_arch_budget_from_kernel(void);
 
+/* What the counter budget depends on beside the CPU's own report, gathered outside arch/ (sysfs, procfs, libpfm4). */
+struct pmc_budget_facts {
+	bool has_kernel_pmu;         /* a kernel core PMU driver exists */
+	int smt_active;              /* 1 on, 0 off, -1 unknown */
+	int nmi_watchdog;            /* /proc/sys/kernel/nmi_watchdog: 1 on, 0 off, -1 unknown */
+	int tsx_force_abort;         /* the core PMU's allow_tsx_force_abort: 0, 1, or -1 absent */
+	unsigned (*table_gp)(void);  /* libpfm4's static counter count for the core PMU, asked only when the CPU reports
+					no live count (starting libpfm4 costs ~0.5 ms); NULL or 0: unknown */
+};
+
+/* The programmable counters one batch may use, reasoned from the CPU's report and the facts (x86: CPUID, the NMI
+ * watchdog, SMT before Ice Lake, TSX force abort), with the reasoning as '\n'-separated lines in why (may be NULL).
+ * 0; -ENODEV (why says so) when there is no kernel PMU or no count is known; -EOPNOTSUPP where the budget is learnt
+ * from the kernel instead (pmc_arch_budget_from_kernel). */
+int pmc_arch_counter_budget(const struct pmc_budget_facts *f, unsigned *ret_n, char *why, size_t whylen);
+
+/* The budget of a forced libpfm4 PMU (LIBPFM_FORCE_PMU) where the host has no PMU to ask: its static table, read the
+ * way a live count would be (AMD 6; Intel 8 since Ice Lake, 4 per thread before it with SMT assumed on). name is
+ * libpfm4's PMU name; intel: the table has Intel's fixed counters (pmc_pmu_has_intel_fixed). The same on every host
+ * (the table is another CPU's): defined once, in arch/x86_64/budget.c, built everywhere. 0, or -ENODEV when the table
+ * says nothing. */
+int pmc_arch_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, unsigned *ret_n, char *why,
+			       size_t whylen);
+
 /* The counters besides the programmable ones, for `info` ("the cycle counter (PMCCNTR_EL0, cycles only)"); NULL when
  * the budget text says it already. */
 const char *pmc_arch_extra_counters(void);
@@ -160,7 +187,45 @@ const char *pmc_arch_extra_counters(void);
  * CPUID 0xA) and elsewhere. */
 bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a);
 
-/* ISA extensions the kernels use (enum pmc_isa bits in kernels.h). */
+/* Instruction-set extensions a kernel needs (CPU support and OS-enabled register state): an ISA fact, so it lives
+ * with the architecture; kernels/kernels.h's tables name them. */
+enum pmc_isa {
+	PMC_ISA_AVX = 1u << 0,
+	PMC_ISA_AVX2 = 1u << 1,
+	PMC_ISA_FMA = 1u << 2,
+	PMC_ISA_AVX512F = 1u << 3,
+};
+
+/* The fixed counters of this CPU's core PMU beside the programmable ones, as the CPU reports them live (x86: Intel's
+ * CPUID 0xA EDX[4:0] or its v5 bitmap, version 2 and later); 0 where the architecture has none or names none. */
+unsigned pmc_arch_fixed_counters(void);
+
+/* The CPU's nominal (base) frequency in Hz where the CPU reports it (x86 CPUID 0x16). 0, or -ENODEV. */
+int pmc_arch_base_hz(double *ret_hz);
+
+/* The rate of x86's time-stamp counter (the region timer there; what TSC_HZ and BASE_HZ mean in formulas), with the
+ * source of that rate (pmc_arch_timer_hz's). 0, or -ENODEV off x86 or when the rate cannot be known. ret_source may
+ * be NULL. */
+int pmc_arch_tsc_hz(double *ret_hz, const char **ret_source);
+
+/* One line of what the CPU says about itself, for `pmctool info`: its text line ("  LABEL  text") and its JSON member
+ * ("key":value, in info's "cpu" object or, with top, in the document's top level). Architecture-neutral: the
+ * architecture decides what to show (x86: CPUID's identity and counter leaves; arm64: the MIDR). */
+struct pmc_arch_fact {
+	const char *label;    /* the text line's label; NULL: the fact is in the JSON only */
+	char text[512];
+	const char *key;      /* the JSON member's name; NULL: the fact is in the text only */
+	bool top;             /* a member of the top-level object, not of "cpu" */
+	bool json_string;     /* json is a string to write quoted and escaped; else JSON text as it is */
+	char json[768];
+};
+
+#define PMC_ARCH_FACTS_MAX 24
+
+/* Fill up to max facts about the running CPU, in the order info prints them; returns how many. */
+size_t pmc_arch_describe(struct pmc_arch_fact *ret, size_t max);
+
+/* ISA extensions the kernels use (enum pmc_isa bits) that this CPU and OS offer. */
 unsigned pmc_arch_isa_have(void);
 const char *pmc_arch_isa_baseline(void); /* what every kernel assumes: "x86-64 (SSE2)", "AArch64 (NEON)" */
 

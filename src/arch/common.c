@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,4 +106,79 @@ static bool core_match(const char *name, const char *dir, void *ctx)
 int pmc_arch_core_pmu_scan(char *buf, size_t len)
 {
 	return pmc_arch_pmu_find(core_match, NULL, buf, len);
+}
+
+/* Asked once per failed hardware open and by several stages: the answer is kept for the sysfs root it came from
+ * (PMCTOOL_SYSFS_ROOT, which tests change between cases). */
+bool pmc_arch_has_core_pmu(void)
+{
+	static char root[512];
+	static bool known, has;
+	char dir[512];
+
+	if (known && !strcmp(root, pmc_sysfs_root()))
+		return has;
+	has = pmc_arch_core_pmu_dir(dir, sizeof(dir)) == 0;
+	snprintf(root, sizeof(root), "%s", pmc_sysfs_root());
+	known = true;
+	return has;
+}
+
+void pmc_arch_fact_text(struct pmc_arch_fact *ret, size_t max, size_t *n, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n >= max)
+		return;
+	ret[*n] = (struct pmc_arch_fact){ .label = label };
+	va_start(ap, fmt);
+	vsnprintf(ret[*n].text, sizeof(ret[*n].text), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+void pmc_arch_fact_json(struct pmc_arch_fact *ret, size_t max, size_t *n, const char *key, bool top, bool string,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n >= max)
+		return;
+	ret[*n] = (struct pmc_arch_fact){ .key = key, .top = top, .json_string = string };
+	va_start(ap, fmt);
+	vsnprintf(ret[*n].json, sizeof(ret[*n].json), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+size_t pmc_arch_describe_midr(const struct pmc_arch_cpu *c, const char *model_name, struct pmc_arch_fact *ret,
+			      size_t max)
+{
+	size_t n = 0;
+
+	pmc_arch_fact_text(ret, max, &n, "architecture", "%s", pmc_arch_name());
+	if (!c->source) {
+		pmc_arch_fact_text(ret, max, &n, "identity", "unknown: neither midr_el1 in sysfs nor /proc/cpuinfo names "
+				   "the CPU");
+	} else {
+		pmc_arch_fact_text(ret, max, &n, "vendor", "%s", c->vendor);
+		pmc_arch_fact_text(ret, max, &n, "model", "%s", c->name);
+		pmc_arch_fact_text(ret, max, &n, "MIDR_EL1", "%#010x (implementer %#x, part %#x, variant %u, revision %u; "
+				   "from %s)", c->midr, c->implementer, c->part, c->variant, c->revision, c->source);
+	}
+	pmc_arch_fact_json(ret, max, &n, "vendor", false, true, "%s", "");
+	pmc_arch_fact_json(ret, max, &n, "model_name", false, true, "%s", model_name);
+	pmc_arch_fact_json(ret, max, &n, "family", false, false, "0");
+	pmc_arch_fact_json(ret, max, &n, "model", false, false, "0");
+	pmc_arch_fact_json(ret, max, &n, "stepping", false, false, "0");
+	pmc_arch_fact_json(ret, max, &n, "hypervisor", false, false, "%s", c->hypervisor ? "true" : "false");
+	pmc_arch_fact_json(ret, max, &n, "architecture", false, false, "\"%s\"", pmc_arch_name());
+	pmc_arch_fact_json(ret, max, &n, "name", false, true, "%s", c->name);
+	if (c->midr)
+		pmc_arch_fact_json(ret, max, &n, "midr", false, false, "\"%#010x\"", c->midr);
+	else
+		pmc_arch_fact_json(ret, max, &n, "midr", false, false, "null");
+	pmc_arch_fact_json(ret, max, &n, "cpuid_arch_perfmon", true, false, "null");
+	pmc_arch_fact_json(ret, max, &n, "amd_perfmon", true, false, "null");
+	return n;
 }

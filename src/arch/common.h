@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "arch/arch.h"
+
 /* The value of the first "KEY<blanks>: value" line of path (NULL: /proc/cpuinfo). 0, -ENOENT, or -errno. */
 int pmc_arch_cpuinfo_field(const char *path, const char *key, char *buf, size_t len);
 
@@ -22,5 +24,19 @@ int pmc_arch_pmu_find(bool (*match)(const char *name, const char *dir, void *ctx
 /* The first PMU (by name) under $sysfs/bus/event_source/devices that pmc_arch_core_pmu says is a core one, into buf.
  * 0, or -ENODEV. */
 int pmc_arch_core_pmu_scan(char *buf, size_t len);
+
+/* Append a text-only fact (label, printf text) or a JSON-only one (key, printf value; string: a string to quote) to
+ * ret[*n] while *n < max. For the pmc_arch_describe hooks. */
+__attribute__((format(printf, 5, 6))) void pmc_arch_fact_text(struct pmc_arch_fact *ret, size_t max, size_t *n,
+							      const char *label, const char *fmt, ...);
+__attribute__((format(printf, 7, 8))) void pmc_arch_fact_json(struct pmc_arch_fact *ret, size_t max, size_t *n,
+							      const char *key, bool top, bool string,
+							      const char *fmt, ...);
+
+/* The description of a CPU known by its MIDR (arm64) or by nothing but /proc/cpuinfo: architecture, vendor, model and
+ * MIDR_EL1 lines, or "identity unknown"; the JSON "cpu" members with x86's keys empty. model_name: /proc/cpuinfo's
+ * "model name" ("" when none). Returns the new count. */
+size_t pmc_arch_describe_midr(const struct pmc_arch_cpu *c, const char *model_name, struct pmc_arch_fact *ret,
+			      size_t max);
 
 #endif

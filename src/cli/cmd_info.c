@@ -40,55 +40,14 @@ static const char *yes(bool b)
 	return b ? "yes" : "no";
 }
 
-/* arm64: the MIDR says who made the core and which it is. */
-static void print_cpu_midr(FILE *f, const struct pmc_inventory *inv)
-{
-	const struct pmc_arch_cpu *c = &inv->acpu;
-
-	fprintf(f, "CPU\n  architecture     %s\n", pmc_arch_name());
-	if (!c->source) {
-		fprintf(f, "  identity         unknown: neither midr_el1 in sysfs nor /proc/cpuinfo names the CPU\n");
-		return;
-	}
-	fprintf(f, "  vendor           %s\n  model            %s\n", c->vendor, c->name);
-	fprintf(f, "  MIDR_EL1         %#010x (implementer %#x, part %#x, variant %u, revision %u; from %s)\n", c->midr,
-		c->implementer, c->part, c->variant, c->revision, c->source);
-}
-
+/* What the CPU says about itself (x86: CPUID's identity and counter leaves; arm64: the MIDR), as the architecture
+ * words it. */
 static void print_cpu(FILE *f, const struct pmc_inventory *inv)
 {
-	const struct pmc_arch_perfmon *a = &inv->arch;
-
-	if (inv->acpu.midr || !inv->cpu.max_leaf) {
-		print_cpu_midr(f, inv);
-		return;
-	}
-	fprintf(f, "CPU\n  vendor           %s%s%s%s\n", inv->cpu.vendor_str, inv->model_name[0] ? " (" : "",
-		inv->model_name, inv->model_name[0] ? ")" : "");
-	fprintf(f, "  family/model     %#x / %#x, stepping %u\n", inv->cpu.family, inv->cpu.model, inv->cpu.stepping);
-	fprintf(f, "  hypervisor       %s\n", inv->cpu.hypervisor ? "yes (running in a VM)" : "no");
-	if (inv->has_arch_perfmon) {
-		fprintf(f, "  CPUID 0xA        perfmon v%u: %u programmable x %u bits, %u fixed x %u bits\n", a->version,
-			a->gp_counters, a->gp_width, a->fixed_counters, a->fixed_width);
-		if (a->has_leaf23)
-			fprintf(f, "  CPUID 0x23.1     GP bitmap %#x, fixed bitmap %#x\n", a->gp_bitmap, a->fixed_bitmap);
-		fprintf(f, "  unavailable      ");
-		if (!a->unavailable)
-			fprintf(f, "none");
-		for (unsigned i = 0, first = 1; i < 32; i++)
-			if (a->unavailable & (1u << i)) {
-				const char *n = pmc_cpuid_arch_event_name(i);
-				fprintf(f, "%s%s", first ? "" : ", ", n ? n : "?");
-				first = 0;
-			}
-		fprintf(f, " (architectural events, CPUID 0xA EBX)\n");
-	}
-	if (inv->has_amd_perfmon)
-		fprintf(f, "  AMD counters     %u core counters (PerfCtrExtCore %s, PerfMonV2 %s%s)\n",
-			inv->amd.core_counters, yes(inv->amd.perfctr_core), yes(inv->amd.perfmon_v2),
-			inv->amd.perfmon_v2 ? ": count from 0x80000022 EBX" : "");
-	if (!inv->has_arch_perfmon && !inv->has_amd_perfmon)
-		fprintf(f, "  CPUID            reports no performance counters\n");
+	fprintf(f, "CPU\n");
+	for (size_t i = 0; i < inv->ncpu_facts; i++)
+		if (inv->cpu_facts[i].label)
+			fprintf(f, "  %-17s%s\n", inv->cpu_facts[i].label, inv->cpu_facts[i].text);
 }
 
 static void print_pfm(FILE *f, const struct pmc_inventory *inv)
@@ -208,50 +167,34 @@ static void json_int_or_null(FILE *f, long v, bool valid)
 		fputs("null", f);
 }
 
+static void json_fact(FILE *f, const struct pmc_arch_fact *fact)
+{
+	fprintf(f, "\"%s\":", fact->key);
+	if (fact->json_string)
+		pmc_json_string(f, fact->json);
+	else
+		fputs(fact->json, f);
+}
+
+/* The "cpu" object, then the architecture's top-level members ("cpuid_arch_perfmon", "amd_perfmon" on every
+ * architecture: null where there is no CPUID). */
 static void json_cpu(FILE *f, const struct pmc_inventory *inv)
 {
-	const struct pmc_arch_perfmon *a = &inv->arch;
+	bool first = true;
 
-	fprintf(f, "\"cpu\":{\"vendor\":");
-	pmc_json_string(f, inv->cpu.vendor_str);
-	fprintf(f, ",\"model_name\":");
-	pmc_json_string(f, inv->model_name);
-	fprintf(f, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"hypervisor\":%s", inv->cpu.family,
-		inv->cpu.model, inv->cpu.stepping, inv->cpu.hypervisor ? "true" : "false");
-	fprintf(f, ",\"architecture\":\"%s\",\"name\":", pmc_arch_name());
-	pmc_json_string(f, inv->acpu.name);
-	fprintf(f, ",\"midr\":");
-	if (inv->acpu.midr)
-		fprintf(f, "\"%#010x\"", inv->acpu.midr);
-	else
-		fputs("null", f);
+	fprintf(f, "\"cpu\":{");
+	for (size_t i = 0; i < inv->ncpu_facts; i++)
+		if (inv->cpu_facts[i].key && !inv->cpu_facts[i].top) {
+			fputs(first ? "" : ",", f);
+			json_fact(f, &inv->cpu_facts[i]);
+			first = false;
+		}
 	fprintf(f, "},\n");
-	fprintf(f, "\"cpuid_arch_perfmon\":");
-	if (inv->has_arch_perfmon) {
-		fprintf(f, "{\"version\":%u,\"gp_counters\":%u,\"gp_width\":%u,\"fixed_counters\":%u,\"fixed_width\":%u,"
-			"\"unavailable_events\":[", a->version, a->gp_counters, a->gp_width, a->fixed_counters,
-			a->fixed_width);
-		for (unsigned i = 0, first = 1; i < 32; i++)
-			if (a->unavailable & (1u << i)) {
-				fprintf(f, "%s", first ? "" : ",");
-				pmc_json_string(f, pmc_cpuid_arch_event_name(i) ? pmc_cpuid_arch_event_name(i) : "?");
-				first = 0;
-			}
-		fprintf(f, "],\"gp_bitmap\":");
-		json_int_or_null(f, a->gp_bitmap, a->has_leaf23);
-		fprintf(f, ",\"fixed_bitmap\":");
-		json_int_or_null(f, a->fixed_bitmap, a->has_leaf23);
-		fprintf(f, "},\n");
-	} else {
-		fprintf(f, "null,\n");
-	}
-	fprintf(f, "\"amd_perfmon\":");
-	if (inv->has_amd_perfmon)
-		fprintf(f, "{\"perfctr_core\":%s,\"perfmon_v2\":%s,\"core_counters\":%u},\n",
-			inv->amd.perfctr_core ? "true" : "false", inv->amd.perfmon_v2 ? "true" : "false",
-			inv->amd.core_counters);
-	else
-		fprintf(f, "null,\n");
+	for (size_t i = 0; i < inv->ncpu_facts; i++)
+		if (inv->cpu_facts[i].key && inv->cpu_facts[i].top) {
+			json_fact(f, &inv->cpu_facts[i]);
+			fprintf(f, ",\n");
+		}
 }
 
 static void json_pmus(FILE *f, const struct pmc_inventory *inv)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "info/inventory.h"
+#include "arch/arch.h"
 #include "pmu/event.h"
 
 void pmc_engine_opts_init(struct pmc_engine_opts *o)
@@ -124,7 +124,7 @@ static void add_checks(struct pmc_report *rep)
 				     "never ran are <not run>", pmc_eng_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
 	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
 	 * and that event's reason says so. */
-	if (hw_enoent && !pmc_inventory_has_core_pmu()) {
+	if (hw_enoent && !pmc_arch_has_core_pmu()) {
 		/* What was counted without it, from the report, never a list of what might have been. */
 		pmc_eng_counted_list(rep, counted, sizeof(counted));
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",

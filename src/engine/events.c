@@ -267,7 +267,7 @@ static int add_anchors(struct pmc_engine *se, const struct pmc_engine_opts *o)
 /* Nothing hardware can be counted here: splitting would only rerun the workload for nothing. */
 static bool no_pmu_budget(struct pmc_engine *se)
 {
-	if (getenv("LIBPFM_FORCE_PMU") || pmc_inventory_has_core_pmu())
+	if (getenv("LIBPFM_FORCE_PMU") || pmc_arch_has_core_pmu())
 		return false;
 	se->popts.gp_budget = 64;
 	snprintf(se->budget_why, sizeof(se->budget_why),
@@ -316,7 +316,7 @@ static void detect_budget(struct pmc_engine *se, const struct pmc_engine_opts *o
 	if (no_pmu_budget(se))
 		return;
 	/* A forced PMU where the kernel has none: the host cannot say, so plan for the forced PMU's counters. */
-	if (getenv("LIBPFM_FORCE_PMU") && !pmc_inventory_has_core_pmu() && forced_pmu_budget(&n, why, sizeof(why)) == 0) {
+	if (getenv("LIBPFM_FORCE_PMU") && !pmc_arch_has_core_pmu() && forced_pmu_budget(&n, why, sizeof(why)) == 0) {
 		se->popts.gp_budget = n;
 		snprintf(se->budget_why, sizeof(se->budget_why), "%u programmable counters: %s", n, why);
 		return;

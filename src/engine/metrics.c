@@ -8,8 +8,6 @@
 
 #include "engine/engine.h"
 #include "arch/arch.h"
-#include "arch/x86_64/cpuid.h"
-#include "info/tsc.h"
 #include "metrics/checks.h"
 #include "metrics/expr.h"
 #include "metrics/metrics.h"
@@ -88,23 +86,19 @@ static bool names_tsc_rate(const struct pmc_report *rep, const struct pmc_metric
 /* The TSC rate costs a calibration on some machines (0.1 s): find it only when a formula can use it. */
 static void set_clock_constants(struct pmc_report *rep)
 {
-	struct pmc_cpuid_regs r;
 	const char *src = NULL;
-	double hz = 0;
+	double hz = 0, base = 0;
 
 	/* TSC_HZ and BASE_HZ mean the x86 time-stamp counter: another architecture's region timer (arm64 CNTVCT at
-	 * CNTFRQ_EL0, tens of MHz) is no stand-in for them, so they stay unknown there. */
-	if (strcmp(pmc_arch_timer_name(), "TSC") || pmc_tsc_hz(&hz, &src) < 0 || hz <= 0)
+	 * CNTFRQ_EL0, tens of MHz) is no stand-in for them, so they stay unknown there (pmc_arch_tsc_hz: -ENODEV). */
+	if (pmc_arch_tsc_hz(&hz, &src) < 0 || hz <= 0)
 		return;
 	rep->tsc_hz = hz;
 	rep->tsc_source = src;
 	pmc_report_set_const(rep, "TSC_HZ", hz);
-	/* CPUID 0x16 EAX: the nominal (base) frequency in MHz, where the CPU reports it; else the TSC rate, which
-	 * equals the base frequency on the parts whose REF_XCLK scaling needs it. */
-	if (pmc_cpuid(0x16, 0, &r) && (r.eax & 0xffff))
-		pmc_report_set_const(rep, "BASE_HZ", (double)(r.eax & 0xffff) * 1e6);
-	else
-		pmc_report_set_const(rep, "BASE_HZ", hz);
+	/* The nominal (base) frequency where the CPU reports it (x86 CPUID 0x16); else the TSC rate, which equals the
+	 * base frequency on the parts whose REF_XCLK scaling needs it. */
+	pmc_report_set_const(rep, "BASE_HZ", pmc_arch_base_hz(&base) ? hz : base);
 }
 
 static bool nmi_watchdog_on(void)

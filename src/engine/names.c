@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "info/inventory.h"
+#include "arch/arch.h"
 
 struct add_ctx {
 	struct pmc_engine *se;
@@ -193,7 +193,7 @@ static int forced_pmu_differs(char *msg, size_t len)
 		return 0;
 	snprintf(msg, len, "LIBPFM_FORCE_PMU=%s encodes the events for that PMU, but this CPU's is %s%s", forced,
 		 here,
-		 pmc_inventory_has_core_pmu() ? ": the counts are what those event codes count on this CPU, which may "
+		 pmc_arch_has_core_pmu() ? ": the counts are what those event codes count on this CPU, which may "
 						"be another event or nothing" : " (and the kernel has no hardware PMU "
 						"here: a plan only)");
 	return 1;

@@ -3,23 +3,17 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
-#include "info/tsc.h"
 #include "perf/perf.h"
+#include "sys/perf_access.h"
 #include "util/util.h"
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
 
 static int read_proc_int(const char *path, int dflt)
 {
@@ -28,29 +22,12 @@ static int read_proc_int(const char *path, int dflt)
 	return pmc_sysfs_read_long(path, &v) || v < INT_MIN + 1 || v > INT_MAX ? dflt : (int)v;
 }
 
-int pmc_inventory_paranoid(void)
-{
-	return read_proc_int("/proc/sys/kernel/perf_event_paranoid", INT_MIN);
-}
-
-void pmc_inventory_caps(bool *ret_perfmon, bool *ret_sys_admin)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2] = { { 0 } };
-
-	*ret_perfmon = *ret_sys_admin = false;
-	if (syscall(SYS_capget, &hdr, data))
-		return;
-	*ret_sys_admin = data[CAP_SYS_ADMIN / 32].effective & (1u << (CAP_SYS_ADMIN % 32));
-	*ret_perfmon = data[CAP_PERFMON / 32].effective & (1u << (CAP_PERFMON % 32));
-}
-
 bool pmc_inventory_can_count_kernel(void)
 {
 	bool perfmon, sys_admin;
-	int paranoid = pmc_inventory_paranoid();
+	int paranoid = pmc_perf_paranoid();
 
-	pmc_inventory_caps(&perfmon, &sys_admin);
+	pmc_perf_caps(&perfmon, &sys_admin);
 	return (paranoid != INT_MIN && paranoid < 2) || perfmon || sys_admin;
 }
 
@@ -58,22 +35,6 @@ bool pmc_inventory_can_count_kernel(void)
 static const char *core_pmu_dir(char *buf, size_t len)
 {
 	return pmc_arch_core_pmu_dir(buf, len) ? NULL : buf;
-}
-
-/* Asked once per failed hardware open and by several stages: the answer is kept for the sysfs root it came from
- * (PMCTOOL_SYSFS_ROOT, which tests change between cases). */
-bool pmc_inventory_has_core_pmu(void)
-{
-	static char root[512];
-	static bool known, has;
-	char dir[512];
-
-	if (known && !strcmp(root, pmc_sysfs_root()))
-		return has;
-	has = core_pmu_dir(dir, sizeof(dir)) != NULL;
-	snprintf(root, sizeof(root), "%s", pmc_sysfs_root());
-	known = true;
-	return has;
 }
 
 static int read_core_knob(const char *file)
@@ -117,27 +78,21 @@ static int pfm_core_info(pfm_pmu_info_t *ret)
 	return -ENODEV;
 }
 
-static void fill_budget_input(struct pmc_budget_input *in, const struct pmc_cpu_id *id, bool has_arch,
-			      const struct pmc_arch_perfmon *arch, bool has_amd, const struct pmc_amd_perfmon *amd)
+/* libpfm4's static counter count for its default core PMU; 0 unknown. */
+static unsigned pfm_table_gp(void)
 {
 	pfm_pmu_info_t info;
 
-	memset(in, 0, sizeof(*in));
-	in->vendor = id->vendor;
-	in->family = id->family;
-	in->model = id->model;
-	in->has_kernel_pmu = pmc_inventory_has_core_pmu();
-	if (has_arch)
-		in->cpuid_gp = arch->gp_counters;
-	else if (has_amd)
-		in->cpuid_gp = amd->core_counters;
-	in->amd_v2 = has_amd && amd->perfmon_v2 && amd->v2_core_counters;
-	/* libpfm4's static table only where CPUID gives no live count: starting it costs ~0.5 ms and 1 MiB. */
-	if (!in->cpuid_gp && !pfm_core_info(&info) && info.num_cntrs > 0)
-		in->table_gp = (unsigned)info.num_cntrs;
-	in->smt_active = pmc_sysfs_smt_active();
-	in->nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1);
-	in->tsx_force_abort = read_core_knob("allow_tsx_force_abort");
+	return !pfm_core_info(&info) && info.num_cntrs > 0 ? (unsigned)info.num_cntrs : 0;
+}
+
+static void fill_budget_facts(struct pmc_budget_facts *f)
+{
+	*f = (struct pmc_budget_facts){ .has_kernel_pmu = pmc_arch_has_core_pmu(),
+					.smt_active = pmc_sysfs_smt_active(),
+					.nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1),
+					.tsx_force_abort = read_core_knob("allow_tsx_force_abort"),
+					.table_gp = pfm_table_gp };
 }
 
 /* The real opener: perf_event_open on this thread, any CPU. */
@@ -189,14 +144,10 @@ int pmc_budget_from_kernel(pmc_budget_opener opener, unsigned *ret_n, char *why,
 
 int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen)
 {
-	struct pmc_cpu_id id;
-	struct pmc_arch_perfmon arch;
-	struct pmc_amd_perfmon amd;
-	struct pmc_budget_input in;
-	bool has_arch, has_amd;
+	struct pmc_budget_facts f;
 
 	if (pmc_arch_budget_from_kernel()) {
-		if (!pmc_inventory_has_core_pmu()) {
+		if (!pmc_arch_has_core_pmu()) {
 			if (why)
 				snprintf(why, whylen, "no kernel PMU driver for this CPU's counters: no programmable "
 					 "counter can be used");
@@ -204,9 +155,8 @@ int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen)
 		}
 		return pmc_budget_from_kernel(open_self, ret_n, why, whylen);
 	}
-	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
-	fill_budget_input(&in, &id, has_arch, &arch, has_amd, &amd);
-	return pmc_counter_budget(&in, ret_n, why, whylen);
+	fill_budget_facts(&f);
+	return pmc_arch_counter_budget(&f, ret_n, why, whylen);
 }
 
 static int probe_instructions(void)
@@ -220,27 +170,6 @@ static int probe_instructions(void)
 		return -fd;
 	close(fd);
 	return 0;
-}
-
-static void read_model_name(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "re");
-	char line[512];
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (strncmp(line, "model name", 10) || !colon)
-			continue;
-		colon += 1 + (colon[1] == ' ');
-		colon[strcspn(colon, "\n")] = '\0';
-		snprintf(buf, len, "%s", colon);
-		break;
-	}
-	fclose(f);
 }
 
 static void collect_pfm(struct pmc_inventory *inv)
@@ -288,10 +217,10 @@ static void collect_kernel(struct pmc_inventory *inv)
 	}
 	inv->rdpmc = inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].rdpmc : -1;
 	inv->tsx_force_abort = read_core_knob("allow_tsx_force_abort");
-	inv->paranoid = pmc_inventory_paranoid();
+	inv->paranoid = pmc_perf_paranoid();
 	inv->nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1);
 	inv->uid = getuid();
-	pmc_inventory_caps(&inv->cap_perfmon, &inv->cap_sys_admin);
+	pmc_perf_caps(&inv->cap_perfmon, &inv->cap_sys_admin);
 	inv->can_count_kernel = (inv->paranoid != INT_MIN && inv->paranoid < 2) || inv->cap_perfmon ||
 				inv->cap_sys_admin;
 	inv->cpu_index = sched_getcpu();
@@ -307,19 +236,19 @@ int pmc_inventory_collect(struct pmc_inventory *ret)
 {
 	struct pmc_verdict_input vin;
 
+	struct pmc_budget_facts facts;
+
 	memset(ret, 0, sizeof(*ret));
-	pmc_cpuid_read(&ret->cpu, &ret->arch, &ret->has_arch_perfmon, &ret->amd, &ret->has_amd_perfmon);
-	read_model_name(ret->model_name, sizeof(ret->model_name));
+	ret->ncpu_facts = pmc_arch_describe(ret->cpu_facts, PMC_ARCH_FACTS_MAX);
 	collect_pfm(ret);
 	collect_kernel(ret);
-	ret->tsc_error = pmc_tsc_hz(&ret->tsc_hz, &ret->tsc_source);
-	fill_budget_input(&ret->budget_in, &ret->cpu, ret->has_arch_perfmon, &ret->arch, ret->has_amd_perfmon,
-			  &ret->amd);
+	ret->tsc_error = pmc_arch_timer_hz(&ret->tsc_hz, &ret->tsc_source);
+	fill_budget_facts(&facts);
 	if (pmc_arch_budget_from_kernel())
 		ret->budget_error = pmc_inventory_gp_counters(&ret->gp_budget, ret->budget_why, sizeof(ret->budget_why));
 	else
-		ret->budget_error = pmc_counter_budget(&ret->budget_in, &ret->gp_budget, ret->budget_why,
-						       sizeof(ret->budget_why));
+		ret->budget_error = pmc_arch_counter_budget(&facts, &ret->gp_budget, ret->budget_why,
+							    sizeof(ret->budget_why));
 	ret->budget_from_kernel = pmc_arch_budget_from_kernel();
 	pmc_arch_cpu_identify(&ret->acpu);
 	ret->timer_name = pmc_arch_timer_name();
@@ -328,7 +257,7 @@ int pmc_inventory_collect(struct pmc_inventory *ret)
 	ret->probe_errno = probe_instructions();
 	vin = (struct pmc_verdict_input){ .has_core_pmu = ret->core_pmu >= 0, .probe_errno = ret->probe_errno,
 					  .paranoid = ret->paranoid, .can_count_kernel = ret->can_count_kernel,
-					  .rdpmc = ret->rdpmc, .hypervisor = ret->cpu.hypervisor };
+					  .rdpmc = ret->rdpmc, .hypervisor = ret->acpu.hypervisor };
 	pmc_inventory_verdict(&vin, &ret->verdict);
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What this machine can count and why: CPUID, libpfm4, kernel PMUs, permissions, the counter budget, a verdict. */
+/* What this machine can count and why: the CPU's own facts, libpfm4, kernel PMUs, permissions, the counter budget, a verdict. */
 #ifndef PMC_INFO_INVENTORY_H
 #define PMC_INFO_INVENTORY_H
 
@@ -10,30 +10,10 @@
 #include <linux/perf_event.h>
 
 #include "arch/arch.h"
-#include "arch/x86_64/cpuid.h"
 #include "sys/sysfs.h"
 
 #define PMC_INV_MAX_PFM_PMUS 64
 #define PMC_INV_WHY_LEN 1024
-
-/* Inputs of the counter-budget reasoning; pmc_inventory_collect fills them from the machine, tests inject them. */
-struct pmc_budget_input {
-	enum pmc_vendor vendor;
-	unsigned family, model;
-	bool has_kernel_pmu;   /* a kernel core PMU driver exists (sysfs cpu / cpu_core / cpu_atom) */
-	unsigned cpuid_gp;     /* live count: CPUID 0xA/0x23 GP counters per logical CPU, AMD core counters; 0 unknown */
-	unsigned table_gp;     /* libpfm4's static num_cntrs for the core PMU; 0 unknown */
-	int smt_active;        /* 1 on, 0 off, -1 unknown */
-	int nmi_watchdog;      /* /proc/sys/kernel/nmi_watchdog: 1 on, 0 off, -1 unknown */
-	int tsx_force_abort;   /* cpu/allow_tsx_force_abort: 0 = the kernel keeps PMC3 for TSX; -1 absent */
-	bool amd_v2;           /* AMD: cpuid_gp came from CPUID 0x80000022 EBX (PerfMonV2), not from a feature bit */
-};
-
-/*
- * Programmable counters a user can rely on in one batch, with the reasoning as text lines ('\n'-separated) in why
- * (may be NULL). -ENODEV (why says so) when there is no kernel PMU or no count is known; *ret_n untouched then.
- */
-int pmc_counter_budget(const struct pmc_budget_input *in, unsigned *ret_n, char *why, size_t whylen);
 
 /* Opens attr in group group_fd (-1: a leader) and returns the fd or -errno; tests inject one. */
 typedef int (*pmc_budget_opener)(struct perf_event_attr *attr, int group_fd);
@@ -47,14 +27,9 @@ typedef int (*pmc_budget_opener)(struct perf_event_attr *attr, int group_fd);
  */
 int pmc_budget_from_kernel(pmc_budget_opener opener, unsigned *ret_n, char *why, size_t whylen);
 
-/* The budget for a forced libpfm4 PMU (LIBPFM_FORCE_PMU) where the host has no PMU to ask: its static table, read
- * the way a live count would be (AMD 6; Intel 8 since Ice Lake, 4 per thread before it with SMT assumed on).
- * name is libpfm4's PMU name; intel selects Intel's reading of the table. 0, or -ENODEV when the table says nothing. */
+/* The budget for a forced libpfm4 PMU (LIBPFM_FORCE_PMU): pmc_arch_forced_pmu_budget (arch/arch.h), under the name the
+ * engine calls. */
 int pmc_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, unsigned *ret_n, char *why, size_t whylen);
-
-/* True for Intel family-6 big cores from Sandy Bridge to before Ice Lake, whose 8 counters per core are split 4 per
- * thread with SMT on (Nehalem and Westmere have 4 per thread either way). */
-bool pmc_intel_smt_splits_counters(unsigned family, unsigned model);
 
 enum pmc_verdict {
 	PMC_VERDICT_AVAILABLE = 0,
@@ -85,12 +60,8 @@ const char *pmc_verdict_name(enum pmc_verdict v);
 
 /* Everything pmctool info shows. Large: allocate it (or make it static); plain data, nothing to free. */
 struct pmc_inventory {
-	struct pmc_cpu_id cpu;
-	char model_name[128];        /* /proc/cpuinfo model name, "" when unknown */
-	bool has_arch_perfmon;
-	struct pmc_arch_perfmon arch;
-	bool has_amd_perfmon;
-	struct pmc_amd_perfmon amd;
+	size_t ncpu_facts;
+	struct pmc_arch_fact cpu_facts[PMC_ARCH_FACTS_MAX]; /* what the CPU says about itself (pmc_arch_describe) */
 
 	int pfm_error;               /* libpfm4 pfm_initialize result (PFM_SUCCESS = 0) */
 	unsigned npfm_pmus;
@@ -121,7 +92,6 @@ struct pmc_inventory {
 	double tsc_hz;
 	const char *tsc_source;
 
-	struct pmc_budget_input budget_in;
 	bool budget_from_kernel;     /* the budget was learnt by opening a group (arm64), not reasoned from CPUID */
 	int budget_error;            /* 0 or -ENODEV */
 	unsigned gp_budget;
@@ -144,15 +114,6 @@ int pmc_inventory_collect(struct pmc_inventory *ret);
 /* Programmable counters one batch may use (the batch budget), reasoning in why ('\n'-separated lines).
  * -ENODEV (and why says so) when there is no kernel PMU. */
 int pmc_inventory_gp_counters(unsigned *ret_n, char *why, size_t whylen);
-
-/* A kernel core PMU (sysfs cpu / cpu_core / cpu_atom) exists. */
-bool pmc_inventory_has_core_pmu(void);
-
-/* /proc/sys/kernel/perf_event_paranoid, or INT_MIN if unreadable. */
-int pmc_inventory_paranoid(void);
-
-/* The effective CAP_PERFMON and CAP_SYS_ADMIN of this process (false when capget fails). */
-void pmc_inventory_caps(bool *ret_perfmon, bool *ret_sys_admin);
 
 /* Kernel-mode counting is allowed: paranoid < 2, or CAP_PERFMON / CAP_SYS_ADMIN held. */
 bool pmc_inventory_can_count_kernel(void);

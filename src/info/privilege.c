@@ -5,13 +5,13 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "info/inventory.h"
+#include "sys/perf_access.h"
 #include "perf/open.h"
 
 void pmc_privilege_read(struct pmc_privilege *ret)
 {
-	ret->paranoid = pmc_inventory_paranoid();
-	pmc_inventory_caps(&ret->cap_perfmon, &ret->cap_sys_admin);
+	ret->paranoid = pmc_perf_paranoid();
+	pmc_perf_caps(&ret->cap_perfmon, &ret->cap_sys_admin);
 	ret->kernel_err = -pmc_perf_probe_user_counting();
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What kernel.perf_event_paranoid and the process's capabilities allow, and how to say so. Pure functions: the
- * caller reads the sysctl and the capabilities (pmc_inventory_paranoid, pmc_inventory_caps) and passes them in, so
+ * caller reads the sysctl and the capabilities (pmc_perf_paranoid, pmc_perf_caps) and passes them in, so
  * every combination can be tested on any machine. pmctool never changes the sysctl itself. */
 #ifndef PMC_INFO_PRIVILEGE_H
 #define PMC_INFO_PRIVILEGE_H

@@ -8,16 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/arch.h" /* enum pmc_isa */
 #include "report/report.h"
 #include "run/measure.h"
-
-/* Instruction-set extensions a kernel needs (CPU support and OS-enabled register state). */
-enum pmc_isa {
-	PMC_ISA_AVX = 1u << 0,
-	PMC_ISA_AVX2 = 1u << 1,
-	PMC_ISA_FMA = 1u << 2,
-	PMC_ISA_AVX512F = 1u << 3,
-};
 
 /* Width of the FLOP instructions of a kernel. */
 enum pmc_kernel_width {
@@ -74,7 +67,7 @@ struct pmc_kernel {
 	const char *desc;                            /* one line */
 	const struct pmc_kernel_param_desc *params;  /* nparams entries */
 	size_t nparams;
-	unsigned isa;                                /* enum pmc_isa bits */
+	unsigned isa;                                /* enum pmc_isa bits (arch/arch.h) */
 	enum pmc_kernel_width width;
 	bool assembly;                               /* instruction and branch counts exact (assembly kernel) */
 	const char *symbol;                          /* the function measured (assembly kernels), for profilers */

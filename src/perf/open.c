@@ -2,62 +2,10 @@
 #include "perf/open.h"
 
 #include <errno.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "perf/perf.h"
-
-static pmc_perf_observer observer;
-static void *observer_ctx;
-
-void pmc_perf_set_observer(pmc_perf_observer fn, void *ctx)
-{
-	observer = fn;
-	observer_ctx = ctx;
-}
-
-int pmc_perf_open_noted(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags,
-			const char *note)
-{
-	struct pmc_open_record rec;
-	long fd;
-	int r;
-
-	attr->size = sizeof(*attr);
-	flags |= PERF_FLAG_FD_CLOEXEC;
-	fd = syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, flags);
-	r = fd < 0 ? -errno : (int)fd;
-	if (observer) {
-		rec = (struct pmc_open_record){ attr, pid, cpu, group_fd, flags, r, note };
-		observer(&rec, observer_ctx);
-	}
-	return r;
-}
-
-int pmc_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
-{
-	return pmc_perf_open_noted(attr, pid, cpu, group_fd, flags, NULL);
-}
-
-int pmc_perf_record_format(const struct pmc_open_record *rec, char *buf, size_t len)
-{
-	const struct perf_event_attr *a = rec->attr;
-	const char *ename = rec->result < 0 ? strerrorname_np(-rec->result) : NULL;
-	int n;
-
-	n = snprintf(buf, len,
-		     "perf_event_open(type=%u config=%#llx config1=%#llx config2=%#llx exclude_user=%u exclude_kernel=%u "
-		     "exclude_hv=%u exclude_guest=%u exclude_host=%u disabled=%u inherit=%u enable_on_exec=%u "
-		     "read_format=%#llx pinned=%u, pid=%d, cpu=%d, group_fd=%d, flags=%#lx) = %d%s%s%s%s%s",
-		     a->type, (unsigned long long)a->config, (unsigned long long)a->config1,
-		     (unsigned long long)a->config2, a->exclude_user, a->exclude_kernel, a->exclude_hv, a->exclude_guest,
-		     a->exclude_host, a->disabled, a->inherit, a->enable_on_exec, (unsigned long long)a->read_format,
-		     a->pinned, (int)rec->pid, rec->cpu, rec->group_fd, rec->flags, rec->result, ename ? " " : "",
-		     ename ? ename : "", rec->note ? " [" : "", rec->note ? rec->note : "", rec->note ? "]" : "");
-	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
-}
+#include "sys/perf_fallback.h"
 
 int pmc_perf_probe_user_counting(void)
 {
@@ -88,19 +36,15 @@ int pmc_perf_open_counting_via(pmc_perf_open_fn open_fn, struct perf_event_attr 
 	if (pmc_perf_kernel_side_only(a) && a->exclude_kernel)
 		return -EOPNOTSUPP;
 	fd = open_fn(a, pid, cpu, group_fd, 0, NULL);
-	if (fd != -EACCES && fd != -EPERM)
+	switch (pmc_perf_fallback(a, fd, !(opts & PMC_OPEN_NO_EXCLUDE))) {
+	case PMC_FALLBACK_NONE:
 		return fd;
-	if (pmc_perf_kernel_side_only(a)) {
+	case PMC_FALLBACK_KERNEL_DENIED:
 		*ret_count_flags |= PMC_COUNT_KERNEL_DENIED; /* no user-only retry: it would count nothing */
 		return fd;
+	case PMC_FALLBACK_USER_ONLY:
+		break;
 	}
-	if (a->exclude_user && !a->exclude_kernel) {
-		/* perf's evsel__fallback guard: excluding the kernel too would leave nothing to count. */
-		*ret_count_flags |= PMC_COUNT_KERNEL_DENIED;
-		return fd;
-	}
-	if (a->exclude_kernel || (opts & PMC_OPEN_NO_EXCLUDE))
-		return fd;
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
 	fd = open_fn(a, pid, cpu, group_fd, 0, "retry: user mode only (perf_event_paranoid)");

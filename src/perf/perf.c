@@ -8,7 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "info/inventory.h"
+#include "arch/arch.h"
+#include "sys/perf_access.h"
 #include "sys/sysfs.h"
 
 int pmc_perf_read(int fd, struct pmc_count *ret)
@@ -68,13 +69,6 @@ static bool per_cpu_pmu(unsigned type)
 	return found;
 }
 
-bool pmc_perf_kernel_side_only(const struct perf_event_attr *a)
-{
-	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
-						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS ||
-						 a->config == PERF_COUNT_SW_CGROUP_SWITCHES);
-}
-
 const char *pmc_perf_event_reason_for(int err, const struct perf_event_attr *a, int hardware, bool privileged)
 {
 	bool refused = err == EACCES || err == EPERM;
@@ -96,7 +90,7 @@ const char *pmc_perf_event_reason_for(int err, const struct perf_event_attr *a, 
 	if (err == EINVAL && per_cpu_pmu(a->type))
 		return "this PMU counts per CPU, not per task (uncore, RAPL, cstate): the kernel refuses it for a "
 		       "workload; it needs system-wide counting";
-	return pmc_perf_hw_reason(err, hardware, err == ENOENT && hardware && pmc_inventory_has_core_pmu());
+	return pmc_perf_hw_reason(err, hardware, err == ENOENT && hardware && pmc_arch_has_core_pmu());
 }
 
 const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int hardware)
@@ -104,6 +98,6 @@ const char *pmc_perf_event_reason(int err, const struct perf_event_attr *a, int 
 	bool perfmon = false, sys_admin = false;
 
 	if (err == EACCES || err == EPERM)
-		pmc_inventory_caps(&perfmon, &sys_admin);
+		pmc_perf_caps(&perfmon, &sys_admin);
 	return pmc_perf_event_reason_for(err, a, hardware, perfmon || sys_admin);
 }

@@ -9,6 +9,8 @@
 #include <sys/types.h>
 
 #include "perf/reason.h"
+#include "sys/perf_fallback.h"
+#include "sys/perf_open.h"
 
 enum pmc_count_status {
 	PMC_COUNT_OK = 0,
@@ -32,10 +34,6 @@ enum pmc_count_flags {
 	PMC_COUNT_KERNEL_DENIED = 1u << 1, /* a kernel-only event perf_event_paranoid refused: never retried user-only */
 };
 
-/* perf_event_open(2), the only call of it in pmctool (see perf/open.h for the observer and the paranoid fallback).
- * PERF_FLAG_FD_CLOEXEC is always added. Returns the fd, or -errno. attr->size is set here. */
-int pmc_perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
-
 /* read() one event opened with read_format TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING (no GROUP). Fills ret and its
  * status (OK or NOT_COUNTED). 0 or -errno. */
 int pmc_perf_read(int fd, struct pmc_count *ret);
@@ -43,11 +41,6 @@ int pmc_perf_read(int fd, struct pmc_count *ret);
 /* Value scaled to the full enabled time: value * enabled / running (exact when running == enabled).
  * Only meaningful when status is OK. */
 double pmc_count_scaled(const struct pmc_count *c);
-
-/* Software events the kernel counts only in kernel mode, whatever the task does (context-switches, cpu-migrations,
- * cgroup-switches: the scheduler's): in user mode only they count nothing, so pmc_perf_open_counting never opens them
- * so (-EOPNOTSUPP for :u) and never retries them user-only under perf_event_paranoid. */
-bool pmc_perf_kernel_side_only(const struct perf_event_attr *a);
 
 /* The reason for an open failure of the event with attr a: like pmc_perf_open_reason, and more exact where the attr
  * tells more (a kernel-only event refused by perf_event_paranoid, a per-CPU PMU asked to count a task, a hardware event

@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
-#include "arch/x86_64/cpuid.h"
 #include "sys/sysfs.h"
 #include "pmu/pmu_internal.h"
 
@@ -80,20 +79,6 @@ void pmc_pmu_fini(void)
 	pmu_state.fixed = -1;
 }
 
-/* CPUID 0xA on an Intel CPU (EDX[4:0], or the v5 bitmap): the live count, without starting libpfm4. */
-static unsigned cpuid_fixed_counters(void)
-{
-	struct pmc_cpu_id id;
-	struct pmc_arch_perfmon arch;
-	struct pmc_amd_perfmon amd;
-	bool has_arch, has_amd;
-
-	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
-	if (id.vendor != PMC_VENDOR_INTEL || !has_arch || arch.version < 2)
-		return 0;
-	return arch.fixed_counters;
-}
-
 unsigned pmc_pmu_fixed_counters(void)
 {
 	if (pmu_state.fixed < 0) {
@@ -102,7 +87,7 @@ unsigned pmc_pmu_fixed_counters(void)
 			pmc_pmu_init(NULL, 0);
 			pmu_state.fixed = pmu_state.intel_fixed ? pmu_state.table_fixed : 0;
 		} else {
-			pmu_state.fixed = (int)cpuid_fixed_counters();
+			pmu_state.fixed = (int)pmc_arch_fixed_counters();
 		}
 	}
 	return (unsigned)pmu_state.fixed;
@@ -124,10 +109,6 @@ bool pmc_pmu_has_ref_cycles(void)
 {
 	static const char *const core[] = { "cpu", "cpu_core" };
 	char path[600];
-	struct pmc_cpu_id id;
-	struct pmc_arch_perfmon arch;
-	struct pmc_amd_perfmon amd;
-	bool has_arch, has_amd;
 
 	if (getenv("LIBPFM_FORCE_PMU"))
 		return pmc_pmu_has_intel_fixed();
@@ -141,8 +122,7 @@ bool pmc_pmu_has_ref_cycles(void)
 		return access(path, F_OK) == 0;
 	}
 	/* No PMU to ask: what the vendor's PMU would have. */
-	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
-	return id.vendor == PMC_VENDOR_INTEL;
+	return pmc_arch_cpu_is_intel();
 }
 
 int pmc_pmu_hw_event_missing(uint64_t id, char *why, size_t len)

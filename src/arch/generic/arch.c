@@ -133,3 +133,41 @@ const struct pmc_kernel *pmc_arch_kernels(size_t *ret_n)
 	*ret_n = 0;
 	return NULL;
 }
+
+unsigned pmc_arch_fixed_counters(void)
+{
+	return 0;
+}
+
+int pmc_arch_base_hz(double *ret_hz)
+{
+	(void)ret_hz;
+	return -ENODEV;
+}
+
+int pmc_arch_tsc_hz(double *ret_hz, const char **ret_source)
+{
+	(void)ret_hz;
+	(void)ret_source;
+	return -ENODEV;
+}
+
+size_t pmc_arch_describe(struct pmc_arch_fact *ret, size_t max)
+{
+	struct pmc_arch_cpu cpu;
+	char model_name[128];
+
+	pmc_arch_cpu_identify(&cpu);
+	if (pmc_arch_cpuinfo_field(NULL, "model name", model_name, sizeof(model_name)))
+		model_name[0] = '\0';
+	return pmc_arch_describe_midr(&cpu, model_name, ret, max);
+}
+
+int pmc_arch_counter_budget(const struct pmc_budget_facts *f, unsigned *ret_n, char *why, size_t whylen)
+{
+	(void)f;
+	(void)ret_n;
+	if (why)
+		snprintf(why, whylen, "%s learns the counter budget from the kernel", pmc_arch_name());
+	return -EOPNOTSUPP;
+}

@@ -11,11 +11,12 @@
 #include <unistd.h>
 
 #include "arch/common.h"
+#include "arch/x86_64/budget.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/fixed.h"
+#include "arch/x86_64/tsc.h"
+#include "sys/perf_time.h"
 #include "sys/sysfs.h"
-#include "info/tsc.h"
-#include "kernels/kernels.h"
 
 const char *pmc_arch_name(void)
 {
@@ -144,6 +145,53 @@ int pmc_arch_timer_hz(double *ret_hz, const char **ret_source)
 	return 0;
 }
 
+int pmc_arch_tsc_hz(double *ret_hz, const char **ret_source)
+{
+	return pmc_arch_timer_hz(ret_hz, ret_source);
+}
+
+/* CPUID 0x16 EAX: the nominal (base) frequency in MHz, where the CPU reports it. */
+int pmc_arch_base_hz(double *ret_hz)
+{
+	struct pmc_cpuid_regs r;
+
+	if (!pmc_cpuid(0x16, 0, &r) || !(r.eax & 0xffff))
+		return -ENODEV;
+	*ret_hz = (double)(r.eax & 0xffff) * 1e6;
+	return 0;
+}
+
+/* CPUID 0xA on an Intel CPU (EDX[4:0], or the v5 bitmap): the live count. */
+unsigned pmc_arch_fixed_counters(void)
+{
+	struct pmc_cpu_id id;
+	struct pmc_arch_perfmon arch;
+	struct pmc_amd_perfmon amd;
+	bool has_arch, has_amd;
+
+	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+	if (id.vendor != PMC_VENDOR_INTEL || !has_arch || arch.version < 2)
+		return 0;
+	return arch.fixed_counters;
+}
+
+size_t pmc_arch_describe(struct pmc_arch_fact *ret, size_t max)
+{
+	struct pmc_x86_cpu_facts in = { .arch_name = pmc_arch_name() };
+	struct pmc_arch_cpu cpu;
+	char model_name[128];
+
+	pmc_cpuid_read(&in.id, &in.arch, &in.has_arch, &in.amd, &in.has_amd);
+	pmc_arch_cpu_identify(&cpu);
+	if (pmc_arch_cpuinfo_field(NULL, "model name", model_name, sizeof(model_name)))
+		model_name[0] = '\0';
+	if (!in.id.max_leaf)
+		return pmc_arch_describe_midr(&cpu, model_name, ret, max);
+	in.model_name = model_name;
+	in.name = cpu.name;
+	return pmc_x86_describe(&in, ret, max);
+}
+
 void pmc_arch_selfread_attr(struct perf_event_attr *attr)
 {
 	(void)attr; /* x86 needs nothing in the attr: the page's cap_user_rdpmc and the cpu/rdpmc knob decide */
@@ -221,6 +269,29 @@ int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, co
 bool pmc_arch_budget_from_kernel(void)
 {
 	return false;
+}
+
+int pmc_arch_counter_budget(const struct pmc_budget_facts *f, unsigned *ret_n, char *why, size_t whylen)
+{
+	struct pmc_cpu_id id;
+	struct pmc_arch_perfmon arch;
+	struct pmc_amd_perfmon amd;
+	bool has_arch, has_amd;
+	struct pmc_budget_input in;
+
+	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+	in = (struct pmc_budget_input){ .vendor = id.vendor, .family = id.family, .model = id.model,
+					.has_kernel_pmu = f->has_kernel_pmu, .smt_active = f->smt_active,
+					.nmi_watchdog = f->nmi_watchdog, .tsx_force_abort = f->tsx_force_abort };
+	if (has_arch)
+		in.cpuid_gp = arch.gp_counters;
+	else if (has_amd)
+		in.cpuid_gp = amd.core_counters;
+	in.amd_v2 = has_amd && amd.perfmon_v2 && amd.v2_core_counters;
+	/* libpfm4's static table only where CPUID gives no live count: starting it costs ~0.5 ms and 1 MiB. */
+	if (!in.cpuid_gp && f->table_gp)
+		in.table_gp = f->table_gp();
+	return pmc_counter_budget(&in, ret_n, why, whylen);
 }
 
 bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a)

@@ -4,7 +4,10 @@
 #define PMC_ARCH_X86_64_CPUID_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "arch/arch.h"
 
 struct pmc_cpuid_regs {
 	uint32_t eax, ebx, ecx, edx;
@@ -72,5 +75,22 @@ const char *pmc_cpuid_arch_event_name(unsigned i);
 /* Read the running CPU: identity, perfmon leaves. Fills what the CPU has; flags say which parts are valid. */
 void pmc_cpuid_read(struct pmc_cpu_id *ret_id, struct pmc_arch_perfmon *ret_arch, bool *ret_has_arch,
 		    struct pmc_amd_perfmon *ret_amd, bool *ret_has_amd);
+
+/* What pmc_x86_describe shows: CPUID's identity and counter leaves, /proc/cpuinfo's model name (NULL or "" when
+ * unknown), the architecture's name and the CPU's display name (pmc_arch_cpu's). */
+struct pmc_x86_cpu_facts {
+	struct pmc_cpu_id id;
+	const char *model_name;
+	bool has_arch;
+	struct pmc_arch_perfmon arch;
+	bool has_amd;
+	struct pmc_amd_perfmon amd;
+	const char *arch_name, *name;
+};
+
+/* `pmctool info`'s CPU facts from CPUID (pure: pmc_arch_describe of x86_64 reads the CPU and calls this). Text lines
+ * vendor, family/model, hypervisor, the 0xA/0x23.1 leaves and the AMD counters; JSON "cpu" members and the top-level
+ * "cpuid_arch_perfmon" and "amd_perfmon". Returns how many facts it filled (at most max). */
+size_t pmc_x86_describe(const struct pmc_x86_cpu_facts *in, struct pmc_arch_fact *ret, size_t max);
 
 #endif

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The counter budget and the verdict: pure functions of their inputs, so tests can pose any machine. */
-#include "info/inventory.h"
+/* x86's counter budget: the vendor, SMT and model rules read from CPUID's counts or libpfm4's table. Pure functions of
+ * their inputs, built on every architecture: tests pose any machine, and a forced libpfm4 PMU (LIBPFM_FORCE_PMU) is
+ * read the same way on any host. */
+#include "arch/x86_64/budget.h"
+
 #include "util/util.h"
 
 #include <errno.h>
@@ -104,7 +107,7 @@ static unsigned base_count(const struct pmc_budget_input *in, struct why *w)
 	return (unsigned)in->table_gp;
 }
 
-int pmc_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, unsigned *ret_n, char *why, size_t whylen)
+int pmc_arch_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, unsigned *ret_n, char *why, size_t whylen)
 {
 	struct why w = { why, whylen, 0 };
 	unsigned n = table_gp;
@@ -163,69 +166,4 @@ int pmc_counter_budget(const struct pmc_budget_input *in, unsigned *ret_n, char 
 	say(&w, "budget: %u programmable counter%s per batch", n, n == 1 ? "" : "s");
 	*ret_n = n;
 	return 0;
-}
-
-const char *pmc_verdict_name(enum pmc_verdict v)
-{
-	switch (v) {
-	case PMC_VERDICT_AVAILABLE:
-		return "available";
-	case PMC_VERDICT_DEGRADED:
-		return "degraded";
-	default:
-		return "not available";
-	}
-}
-
-static void unavailable(const struct pmc_verdict_input *in, struct pmc_verdict_result *r)
-{
-	r->verdict = PMC_VERDICT_UNAVAILABLE;
-	if (in->probe_errno == EACCES || in->probe_errno == EPERM) {
-		snprintf(r->reason, sizeof(r->reason), "perf_event_paranoid=%d denies counting to this user (%s)",
-			 in->paranoid, strerror(in->probe_errno));
-		snprintf(r->action, sizeof(r->action), "sysctl -w kernel.perf_event_paranoid=2 (own user space), or "
-			 "grant CAP_PERFMON (setcap cap_perfmon+ep $(command -v pmctool))");
-		return;
-	}
-	if (!in->has_core_pmu || in->probe_errno == ENOENT || in->probe_errno == EOPNOTSUPP) {
-		const char *name = in->probe_errno ? strerrorname_np(in->probe_errno) : NULL;
-
-		snprintf(r->reason, sizeof(r->reason), "the kernel has no driver for this CPU's counters (dmesg: 'no PMU "
-			 "driver, software events only' or 'PMU not available due to virtualization'); hardware events "
-			 "fail with %s", name ? name : "ENOENT");
-		snprintf(r->action, sizeof(r->action), "%ssoftware events, msr/tsc/ and breakpoints still count",
-			 in->hypervisor ? "in a VM, enable a virtual PMU (e.g. KVM -cpu host,pmu=on, or a cloud instance "
-					  "type with vPMU); " :
-					  "update the kernel to one that knows this CPU; ");
-		return;
-	}
-	snprintf(r->reason, sizeof(r->reason), "opening a hardware event fails: %s", strerror(in->probe_errno));
-	snprintf(r->action, sizeof(r->action), "check dmesg for PMU messages; software events still count");
-}
-
-void pmc_inventory_verdict(const struct pmc_verdict_input *in, struct pmc_verdict_result *ret)
-{
-	struct pmc_verdict_result r = { .verdict = PMC_VERDICT_AVAILABLE };
-	size_t used = 0;
-
-	if (in->probe_errno || !in->has_core_pmu) {
-		unavailable(in, &r);
-		*ret = r;
-		return;
-	}
-	if (!in->can_count_kernel) {
-		r.verdict = PMC_VERDICT_DEGRADED;
-		used += (size_t)snprintf(r.reason, sizeof(r.reason), "user-only counting (perf_event_paranoid=%d): "
-					 "kernel time is not counted", in->paranoid);
-		snprintf(r.action, sizeof(r.action), "sysctl -w kernel.perf_event_paranoid=1, or grant CAP_PERFMON");
-	}
-	if (in->rdpmc == 0) {
-		r.verdict = PMC_VERDICT_DEGRADED;
-		snprintf(r.reason + used, sizeof(r.reason) - used, "%srdpmc is off (/sys/bus/event_source/devices/cpu/"
-			 "rdpmc=0): built-in kernels read counters through read(), slower", used ? "; " : "");
-		used = strlen(r.action);
-		snprintf(r.action + used, sizeof(r.action) - used, "%secho 1 > /sys/bus/event_source/devices/cpu/rdpmc",
-			 used ? "; " : "");
-	}
-	*ret = r;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The engine: a scoped measurement: attach (-p, -t), system-wide (-a, -C), rows (-A, --per-core, --per-die,
  * --per-socket, --per-thread), intervals (-I), -D and --control. Targets and rows come from engine/targets.c, the
- * counters from run/scope.c, the wait from run/session.c; the -I records go to the caller's interval sink. */
+ * counters from perf/evlist.c, the wait from run/session.c; the -I records go to the caller's interval sink. */
 #include <errno.h>
 #include <stdio.h>
 #include <fcntl.h>
@@ -26,7 +26,7 @@ struct scope_run {
 	const struct pmc_engine_opts *o;
 	struct pmc_report *rep;
 	struct scope_targets *st;
-	struct pmc_scope sc;
+	struct pmc_evlist *sc;        /* the counters of this run */
 	struct pmc_measure_req req;
 	size_t *idx;               /* request position -> event index in se */
 	unsigned run, batch;       /* the sample's run and batch */
@@ -138,7 +138,7 @@ static void fold(struct scope_run *x, const struct pmc_count *per, struct pmc_co
 	for (size_t t = 0; t < x->st->ntargets; t++)
 		for (size_t i = 0; i < n; i++) {
 			const struct pmc_count *c = &per[t * n + i];
-			if (x->sc.skip[t * n + i])
+			if (pmc_evlist_skipped(x->sc, t, i))
 				continue;
 			scope_count_add(&tot[i], c);
 			if (x->st->row_of[t] >= 0)
@@ -162,21 +162,21 @@ static bool deferred(const struct scope_run *x, size_t i)
  * open; the other events are stopped and started. */
 static void turn(struct scope_run *x)
 {
-	unsigned flags = PMC_SCOPE_INHERIT | (x->enabled ? 0 : PMC_SCOPE_DISABLED);
+	unsigned flags = PMC_EVL_INHERIT | (x->enabled ? 0 : PMC_EVL_DISABLED);
 
-	pmc_scope_enable(&x->sc, false, NULL);
+	pmc_evlist_disable(x->sc, NULL);
 	for (size_t i = 0; i < x->req.n; i++) /* first free the registers, then take them */
 		if (deferred(x, i) && !x->active[i])
-			pmc_scope_close_event(&x->sc, i);
+			pmc_evlist_close_event(x->sc, i);
 	for (size_t i = 0; i < x->req.n; i++) {
 		if (!deferred(x, i) || !x->active[i])
 			continue;
-		pmc_scope_reopen_event(&x->sc, i, flags);
+		pmc_evlist_reopen_event(x->sc, i, flags);
 		for (size_t t = 0; t < x->st->ntargets; t++)
 			memset(&x->prev[t * x->req.n + i], 0, sizeof(x->prev[0]));
 	}
 	if (x->enabled)
-		pmc_scope_enable(&x->sc, true, x->active);
+		pmc_evlist_enable(x->sc, x->active);
 }
 
 /* -I: one interval's records, from the difference of this read and the last. */
@@ -194,9 +194,9 @@ static int on_tick(void *ctx, unsigned n, bool last)
 		x->err = -ENOMEM;
 		goto out;
 	}
-	pmc_scope_read(&x->sc);
+	pmc_evlist_read(x->sc);
 	for (size_t k = 0; k < nc; k++) {
-		const struct pmc_count *c = &x->sc.counts[k], *p = &x->prev[k];
+		const struct pmc_count *c = &pmc_evlist_counts(x->sc)[k], *p = &x->prev[k];
 		delta[k] = *c;
 		if (c->status == PMC_COUNT_OK || c->status == PMC_COUNT_NOT_COUNTED) {
 			delta[k].value = c->value - p->value;
@@ -249,7 +249,10 @@ static void on_enable(void *ctx, bool on)
 	struct scope_run *x = ctx;
 	uint64_t now = pmc_now_ns();
 
-	pmc_scope_enable(&x->sc, on, on && x->rotate ? x->active : NULL);
+	if (on)
+		pmc_evlist_enable(x->sc, x->rotate ? x->active : NULL);
+	else
+		pmc_evlist_disable(x->sc, NULL);
 	if (on && !x->enabled)
 		x->on_since = now;
 	else if (!on && x->enabled)
@@ -298,8 +301,8 @@ static int push_counts(struct scope_run *x, const struct pmc_count *per)
 /* Attached tasks the kernel refused: say why and what to do, once. */
 static void explain_attach_refusal(const struct scope_run *x)
 {
-	size_t eacces = pmc_scope_count_err(&x->sc, EACCES) + pmc_scope_count_err(&x->sc, EPERM);
-	size_t esrch = pmc_scope_count_err(&x->sc, ESRCH);
+	size_t eacces = pmc_evlist_count_err(x->sc, EACCES) + pmc_evlist_count_err(x->sc, EPERM);
+	size_t esrch = pmc_evlist_count_err(x->sc, ESRCH);
 
 	if (x->st->cpus || !(x->o->pids || x->o->tids))
 		return;
@@ -319,20 +322,38 @@ static void explain_attach_refusal(const struct scope_run *x)
 static void mark_deferred(struct scope_run *x)
 {
 	for (size_t i = 0; i < x->req.n; i++)
-		x->sc.defer[i] = deferred(x, i) && x->rep->events[x->idx[i]].batch != 0;
+		if (deferred(x, i) && x->rep->events[x->idx[i]].batch != 0)
+			pmc_evlist_defer(x->sc, i);
 }
 
 static unsigned open_flags(const struct pmc_engine_opts *o, bool command, bool rotate)
 {
-	unsigned f = PMC_SCOPE_INHERIT;
+	unsigned f = PMC_EVL_INHERIT;
 
 	if (o->delay_ms || command || rotate)
-		f |= PMC_SCOPE_DISABLED;
+		f |= PMC_EVL_DISABLED;
 	if (command && !rotate && !o->delay_ms && !o->system_wide && !o->cpu_list)
-		f |= PMC_SCOPE_ENABLE_ON_EXEC; /* a task counter starts at exec, as a plain run's */
+		f |= PMC_EVL_ENABLE_ON_EXEC; /* a task counter starts at exec, as a plain run's */
 	if (command && o->aggr == PMC_AGGR_THREAD)
-		f |= PMC_SCOPE_INHERIT_STAT; /* each exiting task's own count, for its row */
+		f |= PMC_EVL_INHERIT_STAT; /* each exiting task's own count, for its row */
 	return f;
+}
+
+/* The counters of this run on the targets, with the set's flags and the batch's grouping: 0, PMC_EVL_SPLIT (closed
+ * again: the kernel refused the group) or -ENOMEM. */
+static int open_counters(struct scope_run *x, unsigned flags)
+{
+	struct pmc_evlist_opts eo = { .flags = flags | (x->req.group ? PMC_EVL_GROUP : 0) };
+	int r;
+
+	pmc_evlist_delete(x->sc);
+	x->sc = NULL;
+	r = pmc_evlist_new(x->req.events, x->req.n, x->st->t, x->st->ntargets, &eo, &x->sc);
+	if (r < 0)
+		return r;
+	scope_targets_mark_cpumask(x->st, x->sc);
+	mark_deferred(x);
+	return pmc_evlist_open(x->sc, NULL);
 }
 
 /* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0 or exit status. */
@@ -344,7 +365,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	struct pmc_session ss;
 	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus;
 	size_t nc;
-	int at = -1, r, rc = 0;
+	int r, rc = 0;
 	bool stopped = false, privileged = false;
 	char why[4200];
 
@@ -355,31 +376,22 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
 		x->st->t[0].pid = l.pid;
-	if (pmc_scope_init(&x->sc, &x->req, x->st->t, x->st->ntargets) < 0) {
-		rc = PMC_EXIT_INTERNAL;
-		goto out;
-	}
-	scope_targets_mark_cpumask(x->st, &x->sc);
-	mark_deferred(x);
-	r = pmc_scope_open(&x->sc, open_flags(o, command, x->rotate), &at);
-	if (r == 1) {
+	r = open_counters(x, open_flags(o, command, x->rotate));
+	if (r == PMC_EVL_SPLIT) {
 		/* A group the kernel refuses: count this batch ungrouped (its events may then be multiplexed). */
-		pmc_scope_fini(&x->sc);
 		x->req.group = false;
 		pmc_report_add_check(x->rep, PMC_CHECK_WARN, "ungrouped",
 				     "the kernel refused batch %u as one group; its events were counted ungrouped and may "
 				     "have been multiplexed", x->batch + 1);
-		if (pmc_scope_init(&x->sc, &x->req, x->st->t, x->st->ntargets) < 0) {
-			rc = PMC_EXIT_INTERNAL;
-			goto out;
-		}
-		scope_targets_mark_cpumask(x->st, &x->sc);
-		mark_deferred(x);
-		pmc_scope_open(&x->sc, open_flags(o, command, x->rotate), &at);
+		r = open_counters(x, open_flags(o, command, x->rotate));
+	}
+	if (r < 0) {
+		rc = PMC_EXIT_INTERNAL;
+		goto out;
 	}
 	if (x->run == 0)
 		explain_attach_refusal(x);
-	if ((o->pids || o->tids) && pmc_scope_count_err(&x->sc, EACCES) + pmc_scope_count_err(&x->sc, EPERM) ==
+	if ((o->pids || o->tids) && pmc_evlist_count_err(x->sc, EACCES) + pmc_evlist_count_err(x->sc, EPERM) ==
 					    x->st->ntargets * x->req.n) {
 		pmc_diag_error("cannot attach to %s %s: permission denied: counting another user's process "
 				"needs ptrace access to it (kernel.yama.ptrace_scope 0, or 1 for descendants only) or "
@@ -402,14 +414,14 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	for (size_t i = 0; i < x->req.n; i++)
 		x->active[i] = !x->rotate || x->se->plan.in_every[x->idx[i]] || x->rep->events[x->idx[i]].batch == 0;
 	/* Started here: CPU-wide counters with the command, rotated batches (only the first batch's), after -D never */
-	ss.enabled = !(open_flags(o, command, x->rotate) & PMC_SCOPE_DISABLED) ||
-		     (open_flags(o, command, x->rotate) & PMC_SCOPE_ENABLE_ON_EXEC);
+	ss.enabled = !(open_flags(o, command, x->rotate) & PMC_EVL_DISABLED) ||
+		     (open_flags(o, command, x->rotate) & PMC_EVL_ENABLE_ON_EXEC);
 	if (!ss.enabled && !o->delay_ms) {
 		on_enable(x, true);
 		ss.enabled = true;
 	}
 	x->enabled = x->ever = ss.enabled;
-	if (x->thr && (rc = pmc_eng_threads_begin(x->thr, &x->sc, l.pid, o->argv[0], true)))
+	if (x->thr && (rc = pmc_eng_threads_begin(x->thr, x->sc, l.pid, o->argv[0], true)))
 		goto out;
 	if (command && pmc_launch_go(&l, &le) < 0) {
 		rc = pmc_eng_report_launch_failure(o, &le);
@@ -449,11 +461,11 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 			pmc_launch_end_tree(&l, stopped ? SIGTERM : 0);
 		pmc_launch_reap(&l, true, &le);
 	}
-	pmc_scope_enable(&x->sc, false, NULL);
+	pmc_evlist_disable(x->sc, NULL);
 	/* A task that never ran while counted (time enabled 0) stays <not counted>: nothing was measured in it. */
-	pmc_scope_read(&x->sc);
+	pmc_evlist_read(x->sc);
 	if (privileged) {
-		pmc_launch_mark_privileged(&x->req, x->sc.counts);
+		pmc_launch_mark_privileged(&x->req, pmc_evlist_counts(x->sc));
 		pmc_launch_mark_privileged(&x->req, x->acc);
 	}
 	if (r < 0) {
@@ -465,7 +477,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		pmc_report_add_check(x->rep, PMC_CHECK_WARN, "control",
 				     "%u line%s on --control %s no command (enable, disable, stop, ping)", ss.bad_commands,
 				     ss.bad_commands == 1 ? "" : "s", ss.bad_commands == 1 ? "was" : "were");
-	if (!rc && push_counts(x, x->rotate ? x->acc : x->sc.counts))
+	if (!rc && push_counts(x, x->rotate ? x->acc : pmc_evlist_counts(x->sc)))
 		rc = PMC_EXIT_INTERNAL;
 	if (!rc && x->thr && pmc_eng_threads_push(x->thr, x->se, x->rep, x->idx, x->run, x->batch))
 		rc = PMC_EXIT_INTERNAL;
@@ -495,7 +507,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 out:
 	if (x->thr)
 		pmc_eng_threads_end(x->thr);
-	pmc_scope_fini(&x->sc);
+	pmc_evlist_delete(x->sc);
+	x->sc = NULL;
 	if (command && pmc_launch_finish(&l, &le) < 0 && !rc)
 		rc = pmc_eng_report_launch_failure(o, &le);
 	free(x->prev);

@@ -7,7 +7,8 @@
 #include <stdio.h>
 
 #include "engine/engine.h"
-#include "run/scope.h"
+#include "perf/evlist.h"
+#include "run/measure.h"
 
 /* Who is counted and how the counts fold into rows. */
 struct scope_targets {
@@ -39,7 +40,7 @@ int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *s
 /* Events of a PMU with its own cpumask (uncore, RAPL, cstate: one instance per socket), or its own cpus (a hybrid
  * CPU's cpu_core / cpu_atom), count only on the CPUs of
  * that mask: mark the others skipped. */
-void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_scope *s);
+void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_evlist *el);
 void scope_targets_fini(struct scope_targets *st);
 
 /* Sum c into *sum (value, enabled, running of OK counts; the status: OK when any counted, else NOT_SUPPORTED with
@@ -51,8 +52,8 @@ struct pmc_eng_threads;
 struct pmc_eng_threads *pmc_eng_threads_new(void);
 void pmc_eng_threads_free(struct pmc_eng_threads *s);
 /* Before the command execs: the buffer on pid, the counting events of target 0 of sc (opened with
- * PMC_SCOPE_INHERIT_STAT) redirected to it. 0, or an exit status after the message. */
-int pmc_eng_threads_begin(struct pmc_eng_threads *s, const struct pmc_scope *sc, pid_t pid, const char *argv0,
+ * PMC_EVL_INHERIT_STAT) redirected to it. 0, or an exit status after the message. */
+int pmc_eng_threads_begin(struct pmc_eng_threads *s, const struct pmc_evlist *sc, pid_t pid, const char *argv0,
 		       bool on_exec);
 /* Read what the kernel wrote so far (while the command runs); s is a struct pmc_eng_threads (a session's drain). */
 void pmc_eng_threads_drain(void *s);

@@ -373,7 +373,7 @@ int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *s
 	return 0;
 }
 
-void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_scope *s)
+void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_evlist *el)
 {
 	struct pmc_sysfs_pmu *pmus;
 	size_t npmus = 0;
@@ -385,8 +385,8 @@ void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_scope
 		free(pmus);
 		return;
 	}
-	for (size_t i = 0; i < s->req->n; i++) {
-		const struct pmc_event *ev = s->req->events[i];
+	for (size_t i = 0; i < pmc_evlist_nevents(el); i++) {
+		const struct pmc_event *ev = pmc_evlist_event(el, i);
 		char path[512], mask[1024] = "";
 		unsigned type = ev->attr.type;
 
@@ -405,7 +405,7 @@ void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_scope
 			continue;
 		for (size_t t = 0; t < st->ntargets; t++)
 			if (!pmc_cpulist_has(mask, st->t[t].cpu))
-				s->skip[t * s->req->n + i] = 1;
+				pmc_evlist_skip(el, t, i);
 	}
 	free(pmus);
 }

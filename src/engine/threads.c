@@ -15,7 +15,7 @@
 
 struct pmc_eng_threads {
 	struct pmc_threads th;
-	const struct pmc_scope *sc;
+	const struct pmc_evlist *sc;
 	bool open;
 	struct pmc_row_scope *rows;  /* nrows, keyed by creation order */
 	size_t nrows;
@@ -51,16 +51,17 @@ static void comm_of(const char *path, char *buf, size_t len)
 	snprintf(buf, len < PMC_THREADS_COMM_LEN ? len : PMC_THREADS_COMM_LEN, "%s", slash ? slash + 1 : path);
 }
 
-int pmc_eng_threads_begin(struct pmc_eng_threads *s, const struct pmc_scope *sc, pid_t pid, const char *argv0,
+int pmc_eng_threads_begin(struct pmc_eng_threads *s, const struct pmc_evlist *sc, pid_t pid, const char *argv0,
 		       bool on_exec)
 {
 	char comm[PMC_THREADS_COMM_LEN];
-	int *fds, r;
+	const int *fds;
+	int r;
 
 	comm_of(argv0, comm, sizeof(comm));
-	if (pmc_threads_init(&s->th, sc->req->n, pid, comm) < 0)
+	if (pmc_threads_init(&s->th, pmc_evlist_nevents(sc), pid, comm) < 0)
 		return PMC_EXIT_INTERNAL;
-	fds = sc->fds; /* target 0: the command */
+	fds = pmc_evlist_fds(sc, 0); /* target 0: the command */
 	r = pmc_threads_open(&s->th, pid, fds, on_exec, RING_PAGES);
 	if (r < 0) {
 		pmc_diag_error("--per-thread: cannot set up the buffer the kernel writes each thread's "
@@ -146,7 +147,7 @@ int pmc_eng_threads_push(struct pmc_eng_threads *s, const struct pmc_engine *se,
 	rows = calloc(ntask * (n ? n : 1), sizeof(*rows));
 	if (!rows)
 		return -ENOMEM;
-	s->missing = PMC_MAX(s->missing, pmc_threads_split(&s->th, s->sc->counts, rows));
+	s->missing = PMC_MAX(s->missing, pmc_threads_split(&s->th, pmc_evlist_counts(s->sc), rows));
 	s->silent = PMC_MAX(s->silent, pmc_threads_kernel_silent(&s->th));
 	s->unnamed = PMC_MAX(s->unnamed, pmc_threads_unnamed(&s->th));
 	if (pmc_threads_stalled(&s->th)) {
@@ -162,7 +163,7 @@ int pmc_eng_threads_push(struct pmc_eng_threads *s, const struct pmc_engine *se,
 	for (size_t k = 0; k < ntask && !rc; k++) {
 		rc = ensure_row(s, se, rep, k, &s->th.t[k]);
 		for (size_t i = 0; i < n && !rc; i++)
-			if (s->sc->fds[i] >= 0 && (k == 0 || rows[k * n + i].status == PMC_COUNT_OK))
+			if (pmc_evlist_fds(s->sc, 0)[i] >= 0 && (k == 0 || rows[k * n + i].status == PMC_COUNT_OK))
 				rc = pmc_eng_push_sample(&rep->events[(k + 1) * se->n + idx[i]], run, batch, &rows[k * n + i]);
 	}
 	s->lost += s->th.lost;

@@ -22,6 +22,12 @@ int pmc_perf_probe_user_counting(void)
 int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned opts,
 			   unsigned *ret_count_flags)
 {
+	return pmc_perf_open_counting_via(pmc_perf_open_noted, a, pid, cpu, group_fd, opts, ret_count_flags);
+}
+
+int pmc_perf_open_counting_via(pmc_perf_open_fn open_fn, struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+			       unsigned opts, unsigned *ret_count_flags)
+{
 	int fd;
 
 	if (opts & PMC_OPEN_NO_COUNTER)
@@ -29,7 +35,7 @@ int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int gr
 	/* Counted in the scheduler, in kernel mode: in user mode only they can never count (0 would read as measured). */
 	if (pmc_perf_kernel_side_only(a) && a->exclude_kernel)
 		return -EOPNOTSUPP;
-	fd = pmc_perf_open(a, pid, cpu, group_fd, 0);
+	fd = open_fn(a, pid, cpu, group_fd, 0, NULL);
 	switch (pmc_perf_fallback(a, fd, !(opts & PMC_OPEN_NO_EXCLUDE))) {
 	case PMC_FALLBACK_NONE:
 		return fd;
@@ -41,7 +47,7 @@ int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int gr
 	}
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
-	fd = pmc_perf_open_noted(a, pid, cpu, group_fd, 0, "retry: user mode only (perf_event_paranoid)");
+	fd = open_fn(a, pid, cpu, group_fd, 0, "retry: user mode only (perf_event_paranoid)");
 	if (fd >= 0)
 		*ret_count_flags |= PMC_COUNT_USER_ONLY;
 	return fd;

@@ -30,5 +30,11 @@ int pmc_perf_probe_user_counting(void);
  */
 int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned opts,
 			   unsigned *ret_count_flags);
+/* The raw open under the fallback, pmc_perf_open_noted's shape; and the fallback over another one (tests play the
+ * kernel with it). */
+typedef int (*pmc_perf_open_fn)(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags,
+				const char *note);
+int pmc_perf_open_counting_via(pmc_perf_open_fn open_fn, struct perf_event_attr *a, pid_t pid, int cpu, int group_fd,
+			       unsigned opts, unsigned *ret_count_flags);
 
 #endif

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -16,10 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perf/open.h"
+#include "perf/evlist.h"
 #include "perf/perf.h"
-#include "pmu/hybrid.h"
-#include "run/group.h"
 #include "util/util.h"
 
 volatile sig_atomic_t pmc_launch_group;
@@ -301,75 +298,6 @@ void pmc_launch_end_tree(struct pmc_launch *l, int sig)
 	}
 }
 
-/* An attr ready to count the child from exec on: leaders start disabled and are enabled by exec. */
-static void prepare_attr(struct perf_event_attr *a, const struct pmc_event *ev, bool leader)
-{
-	*a = ev->attr;
-	a->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	if (ev->cpu_wide) {
-		/* CPU-wide events know no exec: they are enabled just before the go byte and disabled after wait. */
-		a->disabled = 1;
-		return;
-	}
-	a->inherit = 1;
-	a->disabled = leader;
-	a->enable_on_exec = leader;
-}
-
-/* Open one event (with the paranoid fallback every mode shares) and note in c how it was opened. */
-static int open_event(const struct pmc_event *ev, pid_t pid, int group_fd, struct pmc_count *c)
-{
-	struct perf_event_attr a;
-
-	prepare_attr(&a, ev, group_fd < 0);
-	if (ev->cpu_wide) {
-		pid = -1;
-		group_fd = -1;
-	}
-	return pmc_perf_open_counting(&a, pid, ev->cpu_wide ? ev->cpu : -1, group_fd, pmc_event_open_opts(ev),
-				      &c->flags);
-}
-
-static int open_in_group(const struct pmc_event *ev, int group_fd, struct pmc_count *c, void *ctx)
-{
-	return open_event(ev, *(const pid_t *)ctx, group_fd, c);
-}
-
-/* Open the batch on pid. Group mode puts the hardware events in one group (they run together, never multiplexed
- * against each other); free events and breakpoints stand alone so one failing never takes the others down.
- * Returns 0, or 1 when the kernel rejected the group (out->group_err set). */
-static int open_batch(const struct pmc_measure_req *req, pid_t pid, int *fds, struct pmc_measure_out *out)
-{
-	int leaders[PMC_MAX_CORE_PMUS + 1];
-
-	/* One group per core PMU: a hybrid CPU's kernel refuses a group mixing cpu_core and cpu_atom events. */
-	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
-		leaders[k] = -1;
-	for (size_t i = 0; i < req->n; i++) {
-		const struct pmc_event *ev = req->events[i];
-		bool grouped = req->group && (ev->flags & PMC_EVF_HARDWARE) && !ev->cpu_wide;
-		int *leader_p = &leaders[ev->core_pmu <= PMC_MAX_CORE_PMUS ? ev->core_pmu : 0], leader = *leader_p;
-		struct pmc_count *c = &out->counts[i];
-		int fd;
-
-		memset(c, 0, sizeof(*c));
-		if (pmc_group_open(open_in_group, &pid, ev, grouped ? leader : -1, c, &fd)) {
-			out->group_err = EINVAL;
-			out->group_err_index = (int)i;
-			return 1;
-		}
-		if (fd < 0) {
-			c->status = PMC_COUNT_NOT_SUPPORTED;
-			c->err = -fd;
-			continue;
-		}
-		fds[i] = fd;
-		if (grouped && leader < 0)
-			*leader_p = fd;
-	}
-	return 0;
-}
-
 /* Whether the batch's own events all failed to open (with req->skip_unsupported): then running the command would
  * count only the every-batch events, which every other batch counts too. */
 static bool own_none_open(const struct pmc_measure_req *req, const int *fds)
@@ -380,32 +308,6 @@ static bool own_none_open(const struct pmc_measure_req *req, const int *fds)
 		if (fds[i] >= 0)
 			return false;
 	return true;
-}
-
-/* Start or stop the CPU-wide events of the batch (the task events follow exec and exit by themselves). */
-static void toggle_cpu_wide(const struct pmc_measure_req *req, const int *fds, unsigned long op)
-{
-	for (size_t i = 0; i < req->n; i++)
-		if (fds[i] >= 0 && req->events[i]->cpu_wide)
-			ioctl(fds[i], op, 0);
-}
-
-static void read_batch(const struct pmc_measure_req *req, const int *fds, struct pmc_measure_out *out)
-{
-	for (size_t i = 0; i < req->n; i++) {
-		struct pmc_count *c = &out->counts[i];
-		unsigned flags = c->flags;
-		int r;
-
-		if (fds[i] < 0)
-			continue;
-		r = pmc_perf_read(fds[i], c);
-		c->flags = flags;
-		if (r < 0) {
-			c->status = PMC_COUNT_NOT_COUNTED;
-			c->err = -r;
-		}
-	}
 }
 
 void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts)
@@ -558,8 +460,17 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
 int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
 		       struct pmc_launch_error *err)
 {
+	/* Counting the child from exec on: leaders start stopped and exec starts them; group mode puts the hardware
+	 * events in one group per core PMU (they run together, never multiplexed against each other), free events and
+	 * breakpoints stand alone so one failing never takes the others down; CPU-wide events know no exec: they are
+	 * enabled just before the go byte and disabled after wait. */
+	struct pmc_evlist_opts eo = { .flags = PMC_EVL_INHERIT | PMC_EVL_DISABLED | PMC_EVL_ENABLE_ON_EXEC |
+					       PMC_EVL_CPU_WIDE | (req->group ? PMC_EVL_GROUP : 0),
+				      .counts = out->counts };
+	struct pmc_evlist_fail fail = { 0 };
+	struct pmc_evlist *el = NULL;
+	struct pmc_target target = { -1, -1 };
 	struct pmc_launch l;
-	int *fds = NULL;
 	int rc = -1;
 	char why[4200];
 	bool privileged;
@@ -569,45 +480,43 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	out->group_err_index = -1;
 	out->interrupted = false;
 	out->skipped = false;
-	fds = malloc((req->n ? req->n : 1) * sizeof(*fds));
-	if (!fds) {
+	if (pmc_evlist_new(req->events, req->n, &target, 1, &eo, &el) < 0) {
 		err->what = PMC_LAUNCH_SYSTEM;
 		err->err = ENOMEM;
 		return -1;
 	}
-	for (size_t i = 0; i < req->n; i++)
-		fds[i] = -1;
 	privileged = pmc_launch_gains_privilege(argv[0], why, sizeof(why));
 	if (launch_start(argv, req->child, &l, err, req->keep_fd_set ? req->keep_fd : -1) < 0) {
-		free(fds);
+		pmc_evlist_delete(el);
 		return -1;
 	}
-	if (open_batch(req, l.pid, fds, out)) {
+	target.pid = l.pid;
+	if (pmc_evlist_open(el, &fail) == PMC_EVL_SPLIT) {
+		out->group_err = fail.err;
+		out->group_err_index = (int)fail.index;
 		err->what = PMC_LAUNCH_GROUP;
 		err->err = out->group_err;
 		pmc_launch_cancel(&l);
-	} else if (own_none_open(req, fds)) {
+	} else if (own_none_open(req, pmc_evlist_fds(el, 0))) {
 		out->skipped = true; /* the held child exits without exec */
 		pmc_launch_cancel(&l);
 	} else {
-		toggle_cpu_wide(req, fds, PERF_EVENT_IOC_ENABLE);
+		pmc_evlist_toggle_cpu_wide(el, true);
 		pmc_launch_go(&l, err);
 	}
 	pmc_launch_reap(&l, true, err);
 	out->ru = l.ru;
 	out->wall_ns = l.wall_ns;
-	toggle_cpu_wide(req, fds, PERF_EVENT_IOC_DISABLE);
+	pmc_evlist_toggle_cpu_wide(el, false);
 	out->wait_status = l.status;
 	if (pmc_launch_finish(&l, err) == 0) {
 		/* Every counter is read before any is closed: closing a leader would detach its group. */
 		if (!out->skipped)
-			read_batch(req, fds, out);
+			pmc_evlist_read(el);
 		if (!out->skipped && privileged)
 			pmc_launch_mark_privileged(req, out->counts);
 		rc = 0;
 	}
-	for (size_t i = 0; i < req->n; i++)
-		close_fd(&fds[i]);
-	free(fds);
+	pmc_evlist_delete(el);
 	return rc;
 }

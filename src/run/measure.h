@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 
+#include "perf/evlist.h"
 #include "perf/open.h"
 #include "perf/perf.h"
 #include "pmu/event.h"
@@ -36,13 +37,5 @@ struct pmc_measure_out {
 				     split by the planner), 0 otherwise */
 	int group_err_index;      /* index in req->events of the member whose open failed with group_err */
 };
-
-/* How the shared open path may treat ev (perf/open.h): the msr PMU refuses every exclude bit; an event no counter can
- * count (PMC_EVF_ABSENT: the kernel would refuse it, or count nothing) is not opened. */
-static inline unsigned pmc_event_open_opts(const struct pmc_event *ev)
-{
-	return ((ev->flags & PMC_EVF_TSC) ? PMC_OPEN_NO_EXCLUDE : 0) |
-	       ((ev->flags & PMC_EVF_ABSENT) ? PMC_OPEN_NO_COUNTER : 0);
-}
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The wait of a scoped measurement (attach, system-wide, intervals): until the launched command exits, the attached
  * tasks are gone, --timeout, --interval-count, a signal or a 'stop' command; starting the counters after -D and on
- * --control's 'enable'/'disable'; an interval callback every -I. The counters are the caller's (run/scope.h). */
+ * --control's 'enable'/'disable'; an interval callback every -I. The counters are the caller's (perf/evlist.h). */
 #ifndef PMC_RUN_SESSION_H
 #define PMC_RUN_SESSION_H
 

@@ -123,13 +123,9 @@ static int x86_encode(const struct pmc_jvalue *o, struct pmc_table_event *e, cha
 			e->fixed_name = true;
 			return 0;
 		}
-	r = field_u64(o, "EventCode", 0xfff, &code, why, whylen);
-	if (r < 0)
+	/* no EventCode is event 0, as in perf (older trees leave it out of the fixed counters' entries) */
+	if ((r = field_u64(o, "EventCode", 0xfff, &code, why, whylen)) < 0)
 		return r;
-	if (r == 0) {
-		snprintf(why, whylen, "no EventCode");
-		return -EINVAL;
-	}
 	if ((r = field_u64(o, "ExtSel", 0xf, &ext, why, whylen)) < 0)
 		return r;
 	code |= ext << 8;
@@ -294,7 +290,7 @@ static int add_metric(struct pmc_tables *t, const struct pmc_jvalue *o, const ch
 struct walk {
 	struct pmc_tables *t;
 	const char *source;
-	size_t events, metrics, bad;
+	size_t events, metrics, bad, uncore, matrix;
 	char *why;
 	size_t whylen;
 };
@@ -317,6 +313,20 @@ static int take(struct walk *w, const struct pmc_jvalue *o, const char *key, boo
 		}
 		w->metrics += (r == 0);
 		return r;
+	}
+	if (pmc_json_get(o, "MATRIX_REQUEST")) {
+		w->matrix++; /* perfmon's offcore matrix: request and response bits to build offcore events from */
+		return 0;
+	}
+	if (pmc_json_get(o, "MATRIX_REQUEST")) {
+		w->matrix++; /* perfmon's offcore matrix: request and response bits to build offcore events from */
+		return 0;
+	}
+	const char *unit = pmc_json_get_str(o, "Unit", NULL);
+	if (unit && strcasecmp(unit, "cpu") != 0 && strcasecmp(unit, "cpu_core") != 0 &&
+	    strcasecmp(unit, "cpu_atom") != 0) {
+		w->uncore++; /* an uncore PMU's event (perf's Unit names the PMU): core-PMU tables only, for now */
+		return 0;
 	}
 	r = event_from(o, key, w->t->enc, w->t->std, &e, why, sizeof(why));
 	if (r == -ENOMEM)
@@ -348,6 +358,41 @@ static int take_all(struct walk *w, const struct pmc_jvalue *v, bool keyed, bool
 	return 0;
 }
 
+/* The vendors' files are not always strict JSON: older perf trees have trailing commas and raw tabs or newlines in
+ * descriptions (perf's old C reader took them). Blank those out in place, same length, so the strict reader takes
+ * the file and its line and column numbers still point into the file: a comma whose next non-blank character closes
+ * an object or array, and a control character inside a string; a comma goes into the blank between "}" and "{". */
+static void tolerate(char *s, size_t len)
+{
+	bool in = false;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (in) {
+			if (c == '\\' && i + 1 < len)
+				i++;
+			else if (c == '"')
+				in = false;
+			else if ((unsigned char)c < 0x20)
+				s[i] = ' ';
+		} else if (c == '"') {
+			in = true;
+		} else if (c == ',') {
+			size_t j = i + 1;
+			while (j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r'))
+				j++;
+			if (j < len && (s[j] == '}' || s[j] == ']'))
+				s[i] = ' ';
+		} else if (c == '}' && i + 2 < len && (s[i + 1] == '\n' || s[i + 1] == ' ')) {
+			size_t j = i + 1; /* "}" blank "{" is never JSON: the comma an older tree left out goes in */
+			while (j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r'))
+				j++;
+			if (j < len && s[j] == '{') /* in the indent before "{" when there is one: lines stay where they are */
+				s[s[j - 1] == ' ' || s[j - 1] == '\t' ? j - 1 : i + 1] = ',';
+		}
+	}
+}
+
 int pmc_tables_parse_note(struct pmc_tables *t, const char *text, size_t len, const char *source,
                           struct pmc_table_note *note)
 {
@@ -358,7 +403,14 @@ int pmc_tables_parse_note(struct pmc_tables *t, const char *text, size_t len, co
 	int r;
 
 	why[0] = '\0';
-	r = pmc_json_parse(text, len, &doc, err, sizeof(err));
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	tolerate(copy, len);
+	r = pmc_json_parse(copy, len, &doc, err, sizeof(err));
+	free(copy);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
@@ -386,10 +438,18 @@ int pmc_tables_parse_note(struct pmc_tables *t, const char *text, size_t len, co
 	}
 	pmc_json_free(doc);
 	if (r == 0 && w.events + w.metrics == 0) {
-		if (!why[0])
+		if (why[0])
+			; /* the first bad item says why */
+		else if (w.matrix)
+			snprintf(why, whylen, "an offcore matrix (%zu request and response entries), not events: not read",
+			         w.matrix);
+		else if (w.uncore)
+			snprintf(why, whylen, "only uncore events (%zu): core-PMU tables only", w.uncore);
+		else
 			snprintf(why, whylen, "no events or metrics in it");
 		r = -EINVAL;
 	}
+	note->uncore = w.uncore;
 	note->events = w.events;
 	note->metrics = w.metrics;
 	note->bad = w.bad;

@@ -215,6 +215,18 @@ static char *field(char **line)
 	return s;
 }
 
+/* The perfmon mapfile types read: core-PMU events and metrics ("uncore", "retire latency", "fp_arith_inst" (a table
+ * of FP_ARITH umask bits, not events) are not). */
+static bool type_read(const char *type)
+{
+	static const char *const read[] = { "core", "hybridcore", "offcore", "metrics" };
+
+	for (size_t i = 0; i < sizeof(read) / sizeof(read[0]); i++)
+		if (strcasecmp(type, read[i]) == 0)
+			return true;
+	return false;
+}
+
 /* What a location gave: 1 loaded, 0 nothing for this CPU (loc's why says why), -ENOMEM. */
 static int try_mapfile(struct pmc_tables *t, const char *root, const char *mapfile, struct pmc_table_note *loc)
 {
@@ -233,6 +245,9 @@ static int try_mapfile(struct pmc_tables *t, const char *root, const char *mapfi
 		char *rest = line, *pattern = field(&rest);
 		(void)field(&rest); /* version */
 		char *file = field(&rest), *type = field(&rest);
+		(void)field(&rest); /* perfmon's core type and native model id */
+		(void)field(&rest);
+		char *role = field(&rest); /* perfmon's core role name: Core or Atom on a hybrid CPU */
 		rows++;
 		int m = pmc_table_cpuid_match(pattern, t->rep.cpuid);
 		if (m < 0) {
@@ -252,14 +267,14 @@ static int try_mapfile(struct pmc_tables *t, const char *root, const char *mapfi
 		bool perfmon = fl > 5 && strcmp(file + fl - 5, ".json") == 0;
 		if (!perfmon && hits) /* perf: the first matching row names the model */
 			continue;
-		if (strcasestr(type, "uncore")) { /* core PMU events only, for now */
+		if (perfmon && !type_read(type)) { /* core PMU events and metrics only, for now */
 			struct pmc_table_note *n = pmc_tables_note(t, false, file);
 			if (!n) {
 				r = -ENOMEM;
 				goto out;
 			}
 			n->skipped = true;
-			snprintf(n->why, sizeof(n->why), "a %.40s table: only core-PMU tables are read", type);
+			snprintf(n->why, sizeof(n->why), "a %.40s table: only core-PMU events and metrics are read", type);
 			continue;
 		}
 		char *path;
@@ -281,15 +296,14 @@ static int try_mapfile(struct pmc_tables *t, const char *root, const char *mapfi
 			}
 		}
 		if (perfmon) {
+			size_t first = t->nev;
 			r = load_file(t, path);
-			/* perfmon keeps a platform's metrics in the folder "metrics" beside its "events" */
-			char *ev = strstr(path, "/events/");
-			if (r == 0 && ev && strcasecmp(type, "core") == 0) {
-				strcpy(ev, "/metrics");
-				struct stat st;
-				if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-					r = load_dir(t, path);
-			}
+			/* a hybrid CPU's rows say which core type: its events belong to that PMU, as perf names it */
+			const char *pmu = strcasecmp(role, "Core") == 0 ? "cpu_core" :
+			                  strcasecmp(role, "Atom") == 0 ? "cpu_atom" : NULL;
+			for (size_t i = first; r == 0 && pmu && i < t->nev; i++)
+				if (!t->ev[i].pmu && !(t->ev[i].pmu = strdup(pmu)))
+					r = -ENOMEM;
 		} else {
 			r = load_std(t, root);
 			if (r == 0)

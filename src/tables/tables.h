@@ -45,6 +45,7 @@ struct pmc_table_note {
 	char why[200];
 	size_t events, metrics;     /* what it gave when loaded */
 	size_t bad;                 /* items skipped inside a loaded file (a malformed field): why names the first */
+	size_t uncore;              /* events of an uncore PMU ("Unit": "CBO", "iMC", ...) left out: core PMU only */
 };
 
 struct pmc_tables_report {

@@ -110,6 +110,9 @@ static const struct shape {
 	{ __LINE__, "pmu-events", AMD_FAKEZEN, "ls_fake_high.code", 0xff | 0xff << 8 | 0xfull << 32, 0, 0, false, false },
 	{ __LINE__, "pmu-events", AMD_FAKEZEN, "ex_fake_cmask", 0x76 | 1 << 23 | 2ull << 24, 0, 0, false, false },
 	{ __LINE__, "pmu-events", AMD_FAKEZEN, "ex_fake_old", 0x77, 0, 0, true, false },
+	/* a trailing comma and a raw tab (older perf trees) are tolerated */
+	{ __LINE__, "pmu-events", AMD_FAKEZEN, "ex_fake_trailing.comma", 0x032c, 0, 0, false, false },
+	{ __LINE__, "pmu-events", AMD_FAKEZEN, "ex_fake_after_nocomma", 0x2e, 0, 0, false, false }, /* "}" "{" */
 	/* arm64: the event number; ArchStdEvent takes the architecture's standard entry */
 	{ __LINE__, "pmu-events", ARM_A57, "cpu_cycles", 0x11, 0, 1, false, false },
 	{ __LINE__, "pmu-events", ARM_A57, "l1d_cache_refill", 0x03, 0, 1, false, false },
@@ -204,11 +207,13 @@ static const struct model {
 	{ __LINE__, "perfmon", "GenuineIntel-6-77-0", 0, PMC_TABLE_PERFMON, "OTHERLAKE/events/otherlake_core.json", 1, 0,
 	  0 },
 	{ __LINE__, "perfmon", "GenuineIntel-6-99-1", -ENOENT, PMC_TABLE_NONE, NULL, 0, 0, 0 },
+	{ __LINE__, "perfmon", "GenuineIntel-6-AA-4", 0, PMC_TABLE_PERFMON, "HYBRIDLAKE/events/hybridlake_big_core.json", 4,
+	  0, 0 },
 	{ __LINE__, "pmu-events", INTEL_FAKESKY, 0, PMC_TABLE_PERF, "fakesky", 7, 1, 0 },
-	{ __LINE__, "pmu-events", AMD_FAKEZEN, 0, PMC_TABLE_PERF, "fakezen", 6, 2, 1 },
+	{ __LINE__, "pmu-events", AMD_FAKEZEN, 0, PMC_TABLE_PERF, "fakezen", 9, 2, 1 },
 	{ __LINE__, "pmu-events", ARM_A57, 0, PMC_TABLE_PERF, "arm/fake-a57", 4, 1, 0 },
 	{ __LINE__, "pmu-events/arch", ARM_A57, 0, PMC_TABLE_PERF, "arm/fake-a57", 4, 1, 0 },
-	{ __LINE__, "pmu-events/arch/x86", AMD_FAKEZEN, 0, PMC_TABLE_PERF, "fakezen", 6, 2, 1 },
+	{ __LINE__, "pmu-events/arch/x86", AMD_FAKEZEN, 0, PMC_TABLE_PERF, "fakezen", 9, 2, 1 },
 	{ __LINE__, "pmu-events", "AuthenticAMD-23-1-1", -ENOENT, PMC_TABLE_NONE, NULL, 0, 0, 0 },
 	{ __LINE__, "arm", ARM_N1, 0, PMC_TABLE_ARM, "fake-neoverse-n.json", 5, 2, 0 },
 	{ __LINE__, "arm", ARM_A57, -ENOENT, PMC_TABLE_NONE, NULL, 0, 0, 0 },
@@ -298,9 +303,12 @@ static const struct skip {
 	const char *dir, *cpuid, *file, *why;
 } skips[] = {
 	{ __LINE__, "pmu-events", AMD_FAKEZEN, "fakezen/broken.json", "not valid JSON: line 2" },
+	{ __LINE__, "pmu-events", INTEL_FAKESKY, "fakesky/uncore-fake.json", "only uncore events (2)" },
 	{ __LINE__, "perfmon", INTEL_FAKELAKE, "FAKELAKE/events/fakelake_offcore.json", "not valid JSON: line 1" },
-	{ __LINE__, "perfmon", INTEL_FAKELAKE, "FAKELAKE/events/fakelake_uncore.json", "only core-PMU tables are read" },
-	{ __LINE__, "perfmon", INTEL_FAKELAKE, "perfmon/mapfile.csv", "row 5: 'GenuineIntel-6-(9A' is not a POSIX" },
+	{ __LINE__, "perfmon", INTEL_FAKELAKE, "FAKELAKE/events/fakelake_uncore.json", "a uncore table: only core-PMU events" },
+	{ __LINE__, "perfmon", INTEL_FAKELAKE, "perfmon/mapfile.csv", "row 6: 'GenuineIntel-6-(9A' is not a POSIX" },
+	{ __LINE__, "perfmon", INTEL_FAKELAKE, "fakelake_matrix.json", "an offcore matrix (1 request and response" },
+	{ __LINE__, "perfmon", INTEL_FAKELAKE, "fakelake_retire_latency.json", "a retire latency table: only core-PMU" },
 	{ __LINE__, "arm", ARM_N1, "fake-neoverse-broken.json", "not valid JSON" },
 };
 
@@ -354,6 +362,30 @@ static void test_bad_event_is_left_out_and_counted(void **state)
 }
 
 /* ---- lookup ---- */
+/* a hybrid CPU: each core type's file gives its events that PMU (perfmon's Core Role Name); the same name in both
+ * is found once, the big core's (read first) */
+static void test_hybrid_rows_name_the_core_pmu(void **state)
+{
+	static const struct {
+		const char *name, *pmu;
+		const char *desc;
+	} rows[] = {
+		{ "big_only.fake", "cpu_core", NULL },
+		{ "small_only.fake", "cpu_atom", NULL },
+		{ "br_fake_retired.all", "cpu_core", "Fixture: big-core branches (made up)." },
+	};
+	struct pmc_tables *t = load_ok(fx("perfmon"), "GenuineIntel-6-AA-4");
+	const struct pmc_table_event *e;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(pmc_tables_find(t, rows[i].name, &e), 0);
+		assert_string_equal(e->pmu, rows[i].pmu);
+		if (rows[i].desc)
+			assert_string_equal(e->desc, rows[i].desc);
+	}
+	pmc_tables_free(t);
+}
+
 static void test_lookup_ignores_case(void **state)
 {
 	static const char *const spellings[] = { "ocr.demand_data_rd.any_response", "OCR.DEMAND_DATA_RD.ANY_RESPONSE",
@@ -490,6 +522,7 @@ int main(void)
 		cmocka_unit_test_setup(test_no_cpuid_is_enoent_with_a_report, clean_env),
 		cmocka_unit_test_setup(test_malformed_file_is_skipped_and_named, clean_env),
 		cmocka_unit_test_setup(test_bad_event_is_left_out_and_counted, clean_env),
+		cmocka_unit_test_setup(test_hybrid_rows_name_the_core_pmu, clean_env),
 		cmocka_unit_test_setup(test_lookup_ignores_case, clean_env),
 		cmocka_unit_test_setup(test_events_listed_sorted_by_name, clean_env),
 		cmocka_unit_test_setup(test_metrics_kept_with_groups_threshold_unit, clean_env),

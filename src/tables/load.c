@@ -75,8 +75,15 @@ static int read_file(const char *path, char **ret, size_t *retlen, char *why, si
 		ssize_t r = read(fd, buf + len, (size_t)st.st_size - len);
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
-			break;
+		if (r < 0) {
+			int e = errno;
+			snprintf(why, whylen, "read failed: %s", strerror(e));
+			free(buf);
+			close(fd);
+			return -e;
+		}
+		if (r == 0)
+			break; /* the file shrank while read: what was there is parsed */
 		len += (size_t)r;
 	}
 	close(fd);

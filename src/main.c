@@ -110,6 +110,10 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	int rc;
+
 	signal(SIGPIPE, SIG_IGN);
-	return finish_stdout(run(argc, argv));
+	rc = run(argc, argv);
+	pmc_pmu_fini(); /* libpfm4 is process-wide (not reentrant): started by whoever needed it, ended once here */
+	return finish_stdout(rc);
 }

@@ -442,7 +442,7 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 			r = push_arg(o->fail_if, &o->nfail_if, PMC_ARRAY_SIZE(o->fail_if), "--fail-if", optarg);
 			break;
 		case 'v':
-			o->e.verbose = true;
+			o->verbose = true;
 			break;
 		case OPT_REGIONS:
 			o->e.regions = true;
@@ -520,20 +520,24 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 /* -k: a kernel runs inside pmctool; the first signal stops it where it is (the kernel runner's handler takes the
  * counts so far) and says so, a second one quits. */
 static bool kernel_mode;
+/* The signal that stops the measurement (the engine context's stop flag). */
+static volatile sig_atomic_t stat_stop;
+/* The measurement's context: its child is the command running now. */
+static struct pmc_engine_ctx *stat_ctx;
 
 static void on_signal(int sig)
 {
 	static const char note[] = "\npmctool: interrupted: the kernel stops; the counts so far follow "
 				   "(interrupt again to quit at once, without them)\n";
-	pid_t child = pmc_launch_child;
+	pid_t child = stat_ctx ? stat_ctx->child : 0;
 
-	if (kernel_mode && pmc_eng_interrupted) {
+	if (kernel_mode && stat_stop) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	pmc_eng_interrupted = sig;
+	stat_stop = sig;
 	if (child > 0 || pmc_launch_group > 0)
-		pmc_launch_signal(sig); /* the command's whole process group */
+		pmc_launch_signal(sig, child); /* the command's whole process group */
 	else if (kernel_mode && write(STDERR_FILENO, note, sizeof(note) - 1) < 0) {
 		/* stderr is gone: the report will say the same */
 	}
@@ -628,6 +632,7 @@ static int expand_outpath(struct stat_opts *o, const struct pmc_origin *origin)
 int pmc_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
+	struct pmc_engine_ctx ctx = { .stop = &stat_stop }; /* messages: the thread's sink, stderr */
 	struct pmc_engine se;
 	struct pmc_report rep;
 	struct pmc_metric_def *metrics = NULL;
@@ -638,11 +643,13 @@ int pmc_cmd_stat(int argc, char **argv)
 	int rc, r;
 
 	memset(&o, 0, sizeof(o));
-	memset(&se, 0, sizeof(se));
+	pmc_engine_init(&se, &ctx);
 	memset(&rep, 0, sizeof(rep));
 	rc = stat_parse_opts(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? PMC_EXIT_OK : rc;
+	if (o.verbose)
+		ctx.observer = pmc_eng_trace_open;
 	pmc_origin_get(&rep.origin);
 	rep.has_origin = true;
 	if (o.outpath && (rc = expand_outpath(&o, &rep.origin)))
@@ -666,6 +673,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (rc)
 		goto out;
 	kernel_mode = o.e.k != NULL;
+	stat_ctx = &ctx;
 	install_signals();
 	rc = pmc_engine_measure(&se, &o.e, metrics, &rep);
 	if (rc && !rep.nruns)
@@ -677,8 +685,9 @@ int pmc_cmd_stat(int argc, char **argv)
 		goto out;
 	}
 	if (!rc)
-		rc = pmc_engine_status(&rep);
+		rc = pmc_engine_status(&se, &rep);
 out:
+	stat_ctx = NULL;
 	stat_stream_finish(&stream, NULL);
 	free(metrics);
 	pmc_report_fini(&rep);

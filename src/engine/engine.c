@@ -19,7 +19,37 @@ void pmc_engine_opts_init(struct pmc_engine_opts *o)
 	o->warmup_s = 0.2;
 }
 
-int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics)
+void pmc_engine_init(struct pmc_engine *se, struct pmc_engine_ctx *ctx)
+{
+	memset(se, 0, sizeof(*se));
+	se->ctx = ctx;
+}
+
+/* An engine call's messages go to its context's sink while it runs; the caller's sink is back when it returns. */
+struct eng_call {
+	bool swapped;
+	struct pmc_diag_sink prev;
+};
+
+static struct eng_call eng_enter(const struct pmc_engine *se)
+{
+	struct eng_call c = { 0 };
+
+	if (se->ctx && se->ctx->diag) {
+		c.prev = pmc_diag_exchange((struct pmc_diag_sink){ se->ctx->diag, se->ctx->diag_ctx });
+		c.swapped = true;
+	}
+	return c;
+}
+
+static int eng_leave(struct eng_call c, int rc)
+{
+	if (c.swapped)
+		pmc_diag_exchange(c.prev);
+	return rc;
+}
+
+static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics)
 {
 	char err[256];
 	int rc;
@@ -44,7 +74,14 @@ int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct 
 	return rc;
 }
 
-int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
+int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics)
+{
+	struct eng_call c = eng_enter(se);
+
+	return eng_leave(c, prepare(se, o, metrics));
+}
+
+static int check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	bool scoped = pmc_eng_scope_wanted(o);
 	int rc;
@@ -59,6 +96,13 @@ int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *
 	if (!rc && scoped)
 		rc = pmc_eng_scope_guard(o);
 	return rc;
+}
+
+int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
+{
+	struct eng_call c = eng_enter(se);
+
+	return eng_leave(c, check(se, o));
 }
 
 static void describe_workload(const struct pmc_engine_opts *o, struct pmc_report *rep)
@@ -99,7 +143,7 @@ void pmc_eng_counted_list(const struct pmc_report *rep, char *buf, size_t len)
 }
 
 /* Whole-report notes that only the whole measurement can see: interrupted, hardware counting missing, user-only. */
-static void add_checks(struct pmc_report *rep)
+static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
 {
 	size_t hw_enoent = 0, user_only = 0;
 	char note[512], counted[200];
@@ -121,7 +165,7 @@ static void add_checks(struct pmc_report *rep)
 	if (rep->partial)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "partial",
 				     "interrupted by %s: the counts are those measured before it; events whose batch "
-				     "never ran are <not run>", pmc_eng_interrupted == SIGTERM ? "SIGTERM" : "SIGINT");
+				     "never ran are <not run>", pmc_eng_stopped(se) == SIGTERM ? "SIGTERM" : "SIGINT");
 	/* Decided from the kernel (no core PMU in sysfs), never from one event's ENOENT: a working PMU may lack an event,
 	 * and that event's reason says so. */
 	if (hw_enoent && !pmc_arch_has_core_pmu()) {
@@ -140,8 +184,8 @@ static void add_checks(struct pmc_report *rep)
 				     user_only, user_only == 1 ? "" : "s");
 }
 
-int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
-		       struct pmc_report *rep)
+static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		   struct pmc_report *rep)
 {
 	bool scoped = pmc_eng_scope_wanted(o);
 	int rc;
@@ -163,13 +207,21 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 	pmc_eng_names_report(se, rep);
 	if (scoped)
 		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_args, rep);
-	add_checks(rep);
+	add_checks(se, rep);
 	/* Interrupted: pmctool exits 128 + the signal (pmc_engine_status), and the report's status says the same. */
-	if (pmc_eng_interrupted) {
-		rep->exit_status = 128 + pmc_eng_interrupted;
-		rep->term_signal = pmc_eng_interrupted;
+	if (pmc_eng_stopped(se)) {
+		rep->exit_status = 128 + pmc_eng_stopped(se);
+		rep->term_signal = pmc_eng_stopped(se);
 	}
 	return rc;
+}
+
+int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		       struct pmc_report *rep)
+{
+	struct eng_call c = eng_enter(se);
+
+	return eng_leave(c, measure(se, o, metrics, rep));
 }
 
 /* Whether some event counted, or was counting while its task never ran (time enabled 0: a sleeping process was
@@ -189,10 +241,10 @@ static bool counted_anything(const struct pmc_report *rep)
 	return false;
 }
 
-int pmc_engine_status(const struct pmc_report *rep)
+int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep)
 {
-	if (pmc_eng_interrupted)
-		return 128 + pmc_eng_interrupted;
+	if (pmc_eng_stopped(se))
+		return 128 + pmc_eng_stopped(se);
 	if (rep->exit_status)
 		return rep->exit_status;
 	return counted_anything(rep) ? PMC_EXIT_OK : PMC_EXIT_NOCOUNT;
@@ -202,23 +254,23 @@ void pmc_engine_fini(struct pmc_engine *se)
 {
 	pmc_launch_reap_guards(false);
 	pmc_eng_events_fini(se);
-	pmc_pmu_fini();
+	/* libpfm4 stays: it is the process's (main.c ends it at exit), and another measurement may follow */
 }
 
-int pmc_engine_run(struct pmc_engine_opts *o, struct pmc_report *rep)
+int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	struct pmc_engine se;
 	struct pmc_metric_def *metrics = NULL;
 	int rc;
 
-	memset(&se, 0, sizeof(se));
+	pmc_engine_init(&se, ctx);
 	rc = pmc_engine_prepare(&se, o, &metrics);
 	if (!rc)
 		rc = pmc_engine_check(&se, o);
 	if (!rc) {
 		rc = pmc_engine_measure(&se, o, metrics, rep);
 		if (!rc)
-			rc = pmc_engine_status(rep);
+			rc = pmc_engine_status(&se, rep);
 	}
 	free(metrics);
 	pmc_engine_fini(&se);

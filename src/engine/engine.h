@@ -58,7 +58,6 @@ struct pmc_engine_opts {
 	unsigned counters;             /* --counters, 0 = detect */
 	bool plan_only;                /* plan, never run (--dry-run): no check that needs the machine as it runs */
 	bool no_anchors;
-	bool verbose;                  /* -v: print every perf_event_open */
 	bool regions;                  /* --regions: the program counts its own regions (engine/regions.c) */
 	/* Scopes and time (engine/scope.c): */
 	const char *pids;              /* -p PID[,PID...] */
@@ -77,8 +76,23 @@ struct pmc_engine_opts {
 	struct pmc_kernel_params kp;
 };
 
+/* What the engine needs of its caller, owned by the caller (the engine keeps no state of its own between
+ * measurements): two measurements with two contexts, in one process, share nothing but libpfm4 (main.c starts it
+ * once and ends it at exit). */
+struct pmc_engine_ctx {
+	pmc_diag_fn diag;              /* where the messages go while an engine call runs; NULL: the thread's sink */
+	void *diag_ctx;
+	volatile sig_atomic_t *stop;   /* the caller's signal flag (the signal's number, 0 none): the runs stop, the
+					  report is partial; NULL: never stopped */
+	volatile sig_atomic_t child;   /* the command running now (0 none), for the caller's signal handler */
+	pmc_perf_observer observer;    /* -v: each perf_event_open while the runs go (pmc_eng_trace_open: a trace line
+					  to the sink); NULL none */
+	void *observer_ctx;
+};
+
 /* A measurement's events and the plan that packs them (the engine's state between the calls below). */
 struct pmc_engine {
+	struct pmc_engine_ctx *ctx;    /* the caller's (pmc_engine_init) */
 	struct pmc_event *evs;
 	size_t n, cap;
 	struct pmc_plan plan;
@@ -96,6 +110,8 @@ struct pmc_engine {
  */
 /* Defaults: one run, the current CPU, no log. */
 void pmc_engine_opts_init(struct pmc_engine_opts *o);
+/* An empty measurement on the caller's context (never NULL; it outlives se). */
+void pmc_engine_init(struct pmc_engine *se, struct pmc_engine_ctx *ctx);
 /* Resolve -k, the events (-e, -g or the default set) and --metric, and plan the batches. *metrics (the --metric
  * definitions) is the caller's to free; se is pmc_engine_fini's to release, whatever this returns. */
 int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics);
@@ -105,12 +121,13 @@ int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *
  * A status with rep->nruns > 0 leaves a partial report worth printing (interrupted, a run that failed). */
 int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
 		       struct pmc_report *rep);
-/* The exit status of a measurement that ran: 128+N when interrupted by signal N; else the first failing run's own
+/* The exit status of a measurement that ran: 128+N when stopped by signal N (the context's flag); else the first failing run's own
  * status (a measured command's status is never replaced); else 3 when nothing at all was counted; else 0. */
-int pmc_engine_status(const struct pmc_report *rep);
+int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep);
+/* Release se's events and plan (not libpfm4, which is the process's: pmc_pmu_fini at exit). */
 void pmc_engine_fini(struct pmc_engine *se);
 /* All of the above for a caller that only wants the report (rep: pmc_report_fini's). */
-int pmc_engine_run(struct pmc_engine_opts *o, struct pmc_report *rep);
+int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct pmc_report *rep);
 
 /* The stages, for the CLI's other commands and the tests. */
 /* Resolve one spec and append it. On a bad name gives the error (and suggestions) to the diagnostics sink and returns
@@ -138,7 +155,7 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 
 /* A command that could not be launched: the message; the exit status (127 not found, 126 not executable, 5). */
 int pmc_eng_report_launch_failure(const struct pmc_engine_opts *o, const struct pmc_launch_error *le);
-/* -v: a perf_event_open record as a trace line to the diagnostics sink (a pmc_perf_set_observer callback). */
+/* -v: a perf_event_open record as a trace line to the diagnostics sink (a context's observer). */
 void pmc_eng_trace_open(const struct pmc_open_record *rec, void *ctx);
 /* Batch b's request: the every-batch events it keeps, then its own (reqev[k] = &se->evs[idx[k]]); the count. */
 size_t pmc_eng_build_request(const struct pmc_engine *se, size_t b, const struct pmc_event **reqev, size_t *idx);
@@ -234,7 +251,10 @@ int pmc_eng_regions_collect(struct pmc_report *rep, const struct pmc_measure_req
 /* Close the channel and clear the environment (any outcome). */
 void pmc_eng_regions_end(struct pmc_measure_req *req);
 
-/* Set by the SIGINT/SIGTERM handler: the signal number, 0 when none arrived. */
-extern volatile sig_atomic_t pmc_eng_interrupted;
+/* The signal that stopped se's measurement (its context's stop flag), 0 when none did. */
+static inline int pmc_eng_stopped(const struct pmc_engine *se)
+{
+	return se->ctx && se->ctx->stop ? *se->ctx->stop : 0;
+}
 
 #endif

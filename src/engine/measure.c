@@ -13,7 +13,6 @@
 #include "run/launch.h"
 #include "util/fdlimit.h"
 
-volatile sig_atomic_t pmc_eng_interrupted;
 
 /* -v: one trace line per perf_event_open (the format is perf/open.h's; tests compare it). */
 void pmc_eng_trace_open(const struct pmc_open_record *rec, void *ctx)
@@ -117,6 +116,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
 	req.first_own = req.n - se->plan.batches[b].n;
 	req.skip_unsupported = another_batch_runs(se, b);
+	req.child = se->ctx ? &se->ctx->child : NULL;
 	out.counts = counts;
 	if (o->regions && (rc = pmc_eng_regions_begin(o, &req)))
 		goto out;
@@ -181,7 +181,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	{
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
 		struct pmc_report_exec x = {
-			.run = run, .batch = (unsigned)b, .interrupted = pmc_eng_interrupted != 0,
+			.run = run, .batch = (unsigned)b, .interrupted = pmc_eng_stopped(se) != 0,
 			.wall_ns = (double)out.wall_ns, .counting_ns = (double)out.wall_ns,
 			.user_s = (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6,
 			.sys_s = (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6,
@@ -270,8 +270,8 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 	rep->events = calloc(se->n ? se->n : 1, sizeof(*rep->events));
 	if (!rep->events)
 		return PMC_EXIT_INTERNAL;
-	if (o->verbose)
-		pmc_perf_set_observer(pmc_eng_trace_open, NULL);
+	if (se->ctx && se->ctx->observer)
+		pmc_perf_set_observer(se->ctx->observer, se->ctx->observer_ctx);
 	rep->nevents = se->n;
 	for (size_t i = 0; i < se->n; i++)
 		rep->events[i].ev = se->evs[i];
@@ -280,10 +280,10 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 	if (!rc)
 		pmc_eng_keep_open(se, o->runs, 1, false, &keep);
 
-	for (unsigned run = 0; run < o->runs && !pmc_eng_interrupted && !rc; run++) {
+	for (unsigned run = 0; run < o->runs && !pmc_eng_stopped(se) && !rc; run++) {
 		unsigned done_before = done;
 
-		for (size_t b = 0; b < se->plan.nbatches && !pmc_eng_interrupted; b++) {
+		for (size_t b = 0; b < se->plan.nbatches && !pmc_eng_stopped(se); b++) {
 			int r;
 
 			if (se->plan.batches[b].unsupported)
@@ -334,7 +334,7 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 		rep->user_s /= done;
 		rep->sys_s /= done;
 	}
-	rep->partial = pmc_eng_interrupted != 0;
+	rep->partial = pmc_eng_stopped(se) != 0;
 	pmc_keep_close(&keep);
 	pmc_perf_set_observer(NULL, NULL);
 	return rc;

@@ -351,7 +351,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	memset(&ss, 0, sizeof(ss));
 	/* A command that gains privilege at exec is not counted by the kernel from then on: its counts say so */
 	privileged = tasks_cmd && pmc_launch_gains_privilege(o->argv[0], why, sizeof(why));
-	if (command && pmc_launch_start(o->argv, &l, &le) < 0)
+	if (command && pmc_launch_start(o->argv, x->se->ctx ? &x->se->ctx->child : NULL, &l, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
 		x->st->t[0].pid = l.pid;
@@ -424,7 +424,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.cmd = command ? &l : NULL;
 	ss.tasks = x->st->watch;
 	ss.ntasks = x->st->nwatch;
-	ss.stop = &pmc_eng_interrupted;
+	ss.stop = x->se->ctx ? x->se->ctx->stop : NULL;
 	ss.enable = on_enable;
 	ss.tick = on_tick;
 	ss.drain_ns = x->thr ? 10000000ull : 0;
@@ -472,7 +472,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	if (!rc) {
 		/* user/sys time only for a command pmctool launched: attached tasks and CPUs have no rusage (NAN:
 		 * null in JSON, empty in CSV, no line in the table), never a 0 that reads as measured. */
-		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = pmc_eng_interrupted != 0,
+		struct pmc_report_exec e = { .run = x->run, .batch = x->batch, .interrupted = pmc_eng_stopped(x->se) != 0,
 					     .wall_ns = (double)ss.elapsed_ns, .user_s = NAN, .sys_s = NAN };
 		counting_times(x, ss.elapsed_ns, &e);
 		if (command && !stopped) {
@@ -616,16 +616,16 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	}
 	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	rep->nbatches = (unsigned)se->plan.nbatches;
-	if (o->verbose)
-		pmc_perf_set_observer(pmc_eng_trace_open, NULL);
+	if (se->ctx && se->ctx->observer)
+		pmc_perf_set_observer(se->ctx->observer, se->ctx->observer_ctx);
 	/* each run's and each rotation's tracepoint closes would cost the kernel a synchronization: keep one copy open */
 	pmc_eng_keep_open(se, o->runs, st.ntargets, x.rotate || se->popts.multiplex, &keep);
 	if (o->interval_ms && o->intervals.begin)
 		o->intervals.begin(o->intervals.ctx, st.nrows > 0);
-	for (unsigned run = 0; run < o->runs && !pmc_eng_interrupted && !rc; run++) {
+	for (unsigned run = 0; run < o->runs && !pmc_eng_stopped(se) && !rc; run++) {
 		/* rerun: one batch per execution; rotate and multiplex: every event at once */
 		size_t passes = x.rotate || se->popts.multiplex ? 1 : se->plan.nbatches;
-		for (size_t b = 0; b < passes && !pmc_eng_interrupted && !rc; b++) {
+		for (size_t b = 0; b < passes && !pmc_eng_stopped(se) && !rc; b++) {
 			x.run = run;
 			x.batch = (unsigned)b;
 			if (passes == 1 && se->plan.nbatches > 1) {
@@ -653,7 +653,7 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 		rep->user_s /= done;
 		rep->sys_s /= done;
 	}
-	rep->partial = pmc_eng_interrupted != 0;
+	rep->partial = pmc_eng_stopped(se) != 0;
 out:
 	if (ctl >= 0 && strncmp(o->control, "fd:", 3))
 		close(ctl);

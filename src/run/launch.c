@@ -22,13 +22,12 @@
 #include "run/group.h"
 #include "util/util.h"
 
-volatile sig_atomic_t pmc_launch_child;
 volatile sig_atomic_t pmc_launch_group;
 volatile sig_atomic_t pmc_launch_ending;
 
-void pmc_launch_signal(int sig)
+void pmc_launch_signal(int sig, pid_t child)
 {
-	pid_t g = pmc_launch_group, c = pmc_launch_child;
+	pid_t g = pmc_launch_group, c = child;
 
 	pmc_launch_ending = sig;
 	if (g > 0)
@@ -421,7 +420,8 @@ void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_co
 static bool subreaper;
 
 /* keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for none. */
-static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err, int keep_fd)
+static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
+			struct pmc_launch_error *err, int keep_fd)
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
 	pid_t parent = getpid();
@@ -433,6 +433,7 @@ static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_lau
 	l->guard_wr = -1;
 	l->go_wr = -1;
 	l->err_rd = -1;
+	l->child_slot = child;
 	l->own_group = !terminal_foreground();
 	/* Orphans of the workload (a child whose parent died, a daemon) come to pmctool, which can then end them */
 	if (!subreaper)
@@ -459,7 +460,8 @@ static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_lau
 		close(ep[0]);
 		child_main(argv, go[0], ep[1], parent, l->own_group, keep_fd);
 	}
-	pmc_launch_child = l->pid;
+	if (l->child_slot)
+		*l->child_slot = l->pid;
 	if (l->own_group)
 		pmc_launch_group = l->pid;
 	close_fd(&go[0]);
@@ -473,9 +475,10 @@ static int launch_start(char *const argv[], struct pmc_launch *l, struct pmc_lau
 	return 0;
 }
 
-int pmc_launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err)
+int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
+		     struct pmc_launch_error *err)
 {
-	return launch_start(argv, l, err, -1);
+	return launch_start(argv, child, l, err, -1);
 }
 
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err)
@@ -517,7 +520,8 @@ int pmc_launch_reap(struct pmc_launch *l, bool block, struct pmc_launch_error *e
 	}
 	l->wall_ns = l->t0 ? pmc_now_ns() - l->t0 : 0;
 	l->reaped = true;
-	pmc_launch_child = 0;
+	if (l->child_slot)
+		*l->child_slot = 0;
 	return 1;
 }
 
@@ -574,7 +578,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	for (size_t i = 0; i < req->n; i++)
 		fds[i] = -1;
 	privileged = pmc_launch_gains_privilege(argv[0], why, sizeof(why));
-	if (launch_start(argv, &l, err, req->keep_fd_set ? req->keep_fd : -1) < 0) {
+	if (launch_start(argv, req->child, &l, err, req->keep_fd_set ? req->keep_fd : -1) < 0) {
 		free(fds);
 		return -1;
 	}

@@ -33,7 +33,8 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 /* A launched command, held before exec until pmc_launch_go: the steps of pmc_launch_measure, for callers that open
  * their own counters on l->pid (attach-style scopes, intervals) and wait their own way. */
 struct pmc_launch {
-	pid_t pid;              /* the child; pmc_launch_child while it runs */
+	pid_t pid;              /* the child; *child_slot while it runs */
+	volatile sig_atomic_t *child_slot; /* pmc_launch_start's child, or NULL */
 	pid_t guard;            /* the guard process, -1 when none (terminal foreground) */
 	int go_wr, err_rd, guard_wr;
 	bool own_group, reaped;
@@ -42,8 +43,10 @@ struct pmc_launch {
 	struct rusage ru;
 };
 
-/* Fork the child, held on its go pipe. 0, or -1 with *err filled (nothing left running). */
-int pmc_launch_start(char *const argv[], struct pmc_launch *l, struct pmc_launch_error *err);
+/* Fork the child, held on its go pipe; its pid goes to *child (when not NULL) until it is reaped, for the caller's
+ * signal handler. 0, or -1 with *err filled (nothing left running). */
+int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
+		     struct pmc_launch_error *err);
 /* Let it exec (the clock starts). 0 or -1 with *err filled. */
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err);
 /* Never let it exec: it exits at once. */
@@ -58,17 +61,15 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err);
  * the command is given them back before exec. */
 void pmc_launch_keep_limits(void);
 
-/* The pid of the command being measured now (0 when none). */
-extern volatile sig_atomic_t pmc_launch_child;
 /* Its process group when it has one of its own (not in a terminal's foreground), else 0. */
 extern volatile sig_atomic_t pmc_launch_group;
 /* The signal pmctool was ended with (pmc_launch_signal), 0 before. */
 extern volatile sig_atomic_t pmc_launch_ending;
 
-/* For a SIGINT/SIGTERM handler (async-signal-safe): send sig to the command's process group (to the command alone
- * when it has none), and remember that pmctool is ending it: from then on every wait for the command is bounded
+/* For a SIGINT/SIGTERM handler (async-signal-safe): send sig to the command's process group (to the command alone,
+ * child: the pid its launch wrote, when it has none), and remember that pmctool is ending it: from then on every wait for the command is bounded
  * (pmc_launch_end_tree) and pmc_launch_finish ends what is left of its tree. */
-void pmc_launch_signal(int sig);
+void pmc_launch_signal(int sig, pid_t child);
 
 /* How long the workload has to go after it was signalled, before SIGKILL (and again after SIGKILL, before giving
  * up on a process that cannot die). */

@@ -3,6 +3,7 @@
 #ifndef PMC_RUN_MEASURE_H
 #define PMC_RUN_MEASURE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,6 +21,7 @@ struct pmc_measure_req {
 	int keep_fd;
 	bool skip_unsupported; /* when none of the batch's own events [first_own, n) opens, do not run the command */
 	size_t first_own;      /* events before it are every-batch events (anchors, free events) */
+	volatile sig_atomic_t *child; /* the command's pid while it runs, 0 after (the caller's signal handler); NULL */
 };
 
 struct pmc_measure_out {

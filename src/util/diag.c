@@ -4,8 +4,9 @@
 
 #include "util/diag.h"
 
-static pmc_diag_fn sink = pmc_diag_stderr;
-static void *sink_ctx;
+/* Per thread: an engine measuring in one thread never sends its messages to another's sink. */
+static _Thread_local pmc_diag_fn sink = pmc_diag_stderr;
+static _Thread_local void *sink_ctx;
 
 void pmc_diag_stderr(void *ctx, enum pmc_diag_kind kind, const char *msg)
 {
@@ -20,6 +21,14 @@ void pmc_diag_set(pmc_diag_fn fn, void *ctx)
 {
 	sink = fn ? fn : pmc_diag_stderr;
 	sink_ctx = fn ? ctx : NULL;
+}
+
+struct pmc_diag_sink pmc_diag_exchange(struct pmc_diag_sink s)
+{
+	struct pmc_diag_sink old = { sink, sink_ctx };
+
+	pmc_diag_set(s.fn, s.ctx);
+	return old;
 }
 
 void pmc_diag_v(enum pmc_diag_kind kind, const char *fmt, va_list ap)

@@ -19,6 +19,14 @@ typedef void (*pmc_diag_fn)(void *ctx, enum pmc_diag_kind kind, const char *msg)
 /* Install fn (NULL: the default, which writes "pmctool: MESSAGE\n" to stderr, TRACE lines as they are). */
 void pmc_diag_set(pmc_diag_fn fn, void *ctx);
 
+/* The sink installed now (for a caller that installs its own for a while and then gives the old one back). */
+struct pmc_diag_sink {
+	pmc_diag_fn fn;
+	void *ctx;
+};
+/* Install s (fn NULL: the default) and return the sink it replaces. */
+struct pmc_diag_sink pmc_diag_exchange(struct pmc_diag_sink s);
+
 void pmc_diag(enum pmc_diag_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pmc_diag_v(enum pmc_diag_kind kind, const char *fmt, va_list ap);
 #define pmc_diag_error(...) pmc_diag(PMC_DIAG_ERROR, __VA_ARGS__)

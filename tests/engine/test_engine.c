@@ -4,6 +4,7 @@
  * instead of stderr, -I records by an interval sink. Breakpoints on the workload's bump() count exactly. */
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -96,6 +97,7 @@ static void test_engine_case(void **state)
 {
 	const struct engine_case *c = *state;
 	struct pmc_engine_opts o;
+	struct pmc_engine_ctx ctx = { 0 }; /* the messages: the thread's sink, catch_diag */
 	struct pmc_report rep;
 	char events[512], errpath[] = "/tmp/pmc-engine-err-XXXXXX", *argv[6] = { 0 };
 	struct stat st;
@@ -122,7 +124,7 @@ static void test_engine_case(void **state)
 	fflush(stderr);
 	saved = dup(STDERR_FILENO);
 	dup2(errfd, STDERR_FILENO);
-	rc = pmc_engine_run(&o, &rep);
+	rc = pmc_engine_run(&ctx, &o, &rep);
 	fflush(stderr);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
@@ -157,11 +159,144 @@ static void test_engine_case(void **state)
 	pmc_report_fini(&rep);
 }
 
+/* One caller of the engine: its context, what its sink got and what its observer saw. */
+struct caller {
+	struct pmc_engine_ctx ctx;
+	volatile sig_atomic_t stop;
+	char log[16384];             /* its sink: "E|N|T message" lines */
+	unsigned opens;              /* its observer: perf_event_open calls */
+	unsigned opens_on_child;     /* of them, on the pid its context named as the running command */
+	unsigned opens_on_other;     /* on another process (pid > 0, not its context's child) */
+};
+
+static void caller_diag(void *ctx, enum pmc_diag_kind kind, const char *msg)
+{
+	struct caller *c = ctx;
+	size_t off = strlen(c->log);
+
+	snprintf(c->log + off, sizeof(c->log) - off, "%c %s\n", "ENT"[kind], msg);
+}
+
+static void caller_observe(const struct pmc_open_record *rec, void *ctx)
+{
+	struct caller *c = ctx;
+
+	c->opens++;
+	if (rec->pid > 0 && rec->pid == c->ctx.child)
+		c->opens_on_child++;
+	else if (rec->pid > 0)
+		c->opens_on_other++;
+	pmc_eng_trace_open(rec, NULL); /* the trace line goes to the sink of the call running now */
+}
+
+static void caller_init(struct caller *c, bool observe)
+{
+	memset(c, 0, sizeof(*c));
+	c->ctx.diag = caller_diag;
+	c->ctx.diag_ctx = c;
+	c->ctx.stop = &c->stop;
+	if (observe) {
+		c->ctx.observer = caller_observe;
+		c->ctx.observer_ctx = c;
+	}
+}
+
+static int measure_as(struct caller *c, const char *events, const char *arg0, const char *arg1, unsigned runs,
+		      struct pmc_report *rep)
+{
+	struct pmc_engine_opts o;
+	char *argv[] = { getenv("PMC_WORKLOAD"), (char *)arg0, (char *)arg1, NULL };
+
+	pmc_engine_opts_init(&o);
+	o.event_lists[o.nlists++] = events;
+	o.runs = runs;
+	o.argv = argv;
+	memset(rep, 0, sizeof(*rep));
+	return pmc_engine_run(&c->ctx, &o, rep);
+}
+
+static bool has_event(const struct pmc_report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->nevents; i++)
+		if (!strcmp(rep->events[i].ev.name, name))
+			return true;
+	return false;
+}
+
+/* Issue 26 step 16: the engine keeps no state between measurements. A measures software events with -v's observer;
+ * B, another context with another request, was stopped by its own flag before it ran; A again measures after B.
+ * Each context's messages, trace lines, stop flag and running command stay its own; the thread's sink gets nothing. */
+static void test_two_measurements_two_contexts_share_nothing(void **state)
+{
+	static struct caller a, b;
+	struct pmc_report ra, rb, ra2;
+	char five_bps[512];
+	size_t a_log;
+	int rc;
+
+	(void)state;
+	caller_init(&a, true);
+	caller_init(&b, false);
+	b.stop = SIGTERM; /* B's caller was told to stop before B began */
+	diag_log[0] = '\0';
+
+	rc = measure_as(&a, "task-clock,context-switches", "calls", "1000", 2, &ra);
+	assert_int_equal(rc, 0);
+	assert_int_equal(ra.nruns, 2);
+	assert_int_equal(ra.nevents, 2);
+	assert_false(ra.partial);
+	assert_true(a.opens_on_child >= 4);           /* two events, two runs, on the command A's context named */
+	assert_int_equal(a.opens_on_other, 0);        /* (the others: pmctool's own probes, pid 0 or -1) */
+	assert_int_equal(a.ctx.child, 0);             /* none running once it returned */
+	assert_non_null(strstr(a.log, "T perf_event_open("));
+	a_log = strlen(a.log);
+
+	snprintf(five_bps, sizeof(five_bps), "%s,%s,%s,%s,%s", bump_bp, bump_bp, bump_bp, bump_bp, bump_bp);
+	rc = measure_as(&b, five_bps, "exit", "7", 1, &rb);
+	if (rc != 128 + SIGTERM)
+		print_message("B: rc %d, its sink:\n%s", rc, b.log);
+	assert_int_equal(rc, 128 + SIGTERM);          /* its own flag's signal, not the command's status */
+	assert_int_equal(rb.nruns, 0);
+	assert_true(rb.partial);
+	assert_int_equal(b.opens, 0);
+	if (strncmp(b.log, "N ", 2) || !strstr(b.log, " events need 2 batches ("))
+		fail_msg("B's note is not in B's sink:\n%s", b.log);            /* B's note went to B */
+	assert_null(strstr(b.log, "T "));                                 /* no observer, no trace */
+	assert_int_equal(strlen(a.log), a_log);                           /* nothing of B's reached A */
+	assert_false(has_event(&rb, "task-clock"));
+
+	a.opens = a.opens_on_child = a.opens_on_other = 0;
+	rc = measure_as(&a, "task-clock", "exit", "0", 1, &ra2);
+	assert_int_equal(rc, 0);                      /* B's stop flag did not stop A */
+	assert_int_equal(ra2.nruns, 1);
+	assert_false(ra2.partial);
+	assert_int_equal(ra2.nevents, 1);             /* A's new request, nothing of A's first or of B's */
+	assert_true(has_event(&ra2, "task-clock"));
+	assert_int_equal(ra2.events[0].status, PMC_COUNT_OK);
+	assert_true(a.opens_on_child >= 1);
+	assert_int_equal(a.opens_on_other, 0);
+	assert_null(strstr(a.log, "need 2 batches"));
+	assert_string_equal(diag_log, "");            /* the thread's own sink heard nothing */
+	assert_int_equal(ra.events[0].status, PMC_COUNT_OK);
+	pmc_report_fini(&ra);
+	pmc_report_fini(&rb);
+	pmc_report_fini(&ra2);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	pmc_pmu_fini(); /* the engine leaves libpfm4 to the process */
+	return 0;
+}
+
 int main(void)
 {
-	struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0])];
+	struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 1];
+	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		tests[i] = (struct CMUnitTest){ cases[i].name, test_engine_case, NULL, NULL, (void *)&cases[i] };
-	return cmocka_run_group_tests(tests, setup, NULL);
+		tests[n++] = (struct CMUnitTest){ cases[i].name, test_engine_case, NULL, NULL, (void *)&cases[i] };
+	tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_two_measurements_two_contexts_share_nothing);
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

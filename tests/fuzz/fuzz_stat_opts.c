@@ -16,10 +16,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void plan_and_print(struct stat_opts *o)
 {
 	struct pmc_metric_def *metrics = NULL;
+	struct pmc_engine_ctx ctx = { 0 };
 	struct pmc_engine se;
 	FILE *null = fopen("/dev/null", "w");
 
-	memset(&se, 0, sizeof(se));
+	pmc_engine_init(&se, &ctx);
 	if (pmc_engine_prepare(&se, &o->e, &metrics) == 0 && null)
 		stat_events_print_plan(&se, null);
 	if (null)

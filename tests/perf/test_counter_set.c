@@ -8,11 +8,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "perf/evlist.h"
+#include "perf/selfread.h"
 
 #define MAX_OPENS 64
 
@@ -237,6 +239,80 @@ static void test_einval_alone_too_is_a_bad_encoding_not_a_split_injected(void **
 	pmc_evlist_delete(el);
 }
 
+static void test_no_alone_try_einval_in_group_is_not_supported_and_the_rest_stays_open_injected(void **state)
+{
+	/* The kernels runner's rule: no alone-try; the first refusal is the split point, every other counter opens. */
+	struct pmc_event evs[4] = { sw_event(1, 0, true), sw_event(2, 0, true), sw_event(3, 0, true),
+				    sw_event(4, 0, true) };
+	const struct pmc_event *ev[4] = { &evs[0], &evs[1], &evs[2], &evs[3] };
+	const struct pmc_target target = { 0, -1 };
+	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP | PMC_EVL_NO_ALONE_TRY, .open = open_injected };
+	struct pmc_evlist_fail fail = { 0 };
+	struct pmc_evlist *el;
+	const struct pmc_count *c;
+
+	(void)state;
+	refuse_in_group_config = 2;
+	refuse_alone_config = 3;
+	assert_int_equal(pmc_evlist_new(ev, 4, &target, 1, &o, &el), 0);
+	assert_int_equal(pmc_evlist_open(el, &fail), PMC_EVL_SPLIT);
+	assert_int_equal(fail.index, 1); /* the first refusal */
+	assert_int_equal(fail.err, EINVAL);
+	assert_int_equal(nopens, 4);     /* one open each: nothing tried alone */
+	for (size_t k = 1; k < 4; k++)
+		assert_int_equal(opens[k].group_fd, pmc_evlist_fds(el, 0)[0]);
+	c = pmc_evlist_counts(el);
+	assert_int_equal(c[1].status, PMC_COUNT_NOT_SUPPORTED);
+	assert_int_equal(c[1].err, EINVAL);
+	assert_int_equal(c[2].status, PMC_COUNT_NOT_SUPPORTED);
+	assert_true(pmc_evlist_fds(el, 0)[0] >= 0 && pmc_evlist_fds(el, 0)[3] >= 0); /* still open */
+	pmc_evlist_delete(el);
+	for (size_t k = 0; k < nopens; k++)
+		if (opens[k].result >= 0)
+			assert_false(fd_open(opens[k].result));
+}
+
+static void test_selfread_maps_each_counters_page_on_real_software_events(void **state)
+{
+	struct pmc_event evs[2] = { sw_event(PERF_COUNT_SW_TASK_CLOCK, 0, true),
+				    sw_event(PERF_COUNT_SW_CPU_CLOCK, 0, true) };
+	const struct pmc_event *ev[2] = { &evs[0], &evs[1] };
+	const struct pmc_target target = { 0, -1 };
+	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP | PMC_EVL_DISABLED | PMC_EVL_SELFREAD,
+				     .open = open_recorded };
+	struct pmc_evlist_opts plain = { .flags = PMC_EVL_GROUP | PMC_EVL_DISABLED };
+	struct perf_event_attr want = evs[0].attr;
+	struct pmc_evlist *el;
+	void *pages[2];
+
+	(void)state;
+	assert_int_equal(pmc_evlist_new(ev, 2, &target, 1, &o, &el), 0);
+	assert_int_equal(pmc_evlist_open(el, NULL), 0);
+	assert_int_equal(nopens, 2);
+	pmc_arch_selfread_attr(&want); /* the architecture's user-read bits (arm64: config1 bit 1) */
+	assert_int_equal(opens[0].attr.config1, want.config1);
+	assert_int_equal(opens[0].attr.config2, want.config2);
+	for (size_t i = 0; i < 2; i++) {
+		struct pmc_selfread *s = pmc_evlist_selfread(el, 0, i);
+
+		assert_non_null(s);
+		assert_int_equal(s->fd, pmc_evlist_fds(el, 0)[i]);
+		pages[i] = s->page;
+	}
+	pmc_evlist_close_event(el, 1);
+	assert_null(pmc_evlist_selfread(el, 0, 1));
+	/* an unmapped page: mincore says ENOMEM */
+	assert_int_equal(mincore(pages[1], (size_t)sysconf(_SC_PAGESIZE), (unsigned char[1]){ 0 }), -1);
+	assert_int_equal(errno, ENOMEM);
+	pmc_evlist_delete(el);
+	assert_int_equal(mincore(pages[0], (size_t)sysconf(_SC_PAGESIZE), (unsigned char[1]){ 0 }), -1);
+
+	assert_int_equal(pmc_evlist_new(ev, 2, &target, 1, &plain, &el), 0); /* no flag: no page */
+	assert_int_equal(pmc_evlist_open(el, NULL), 0);
+	assert_null(pmc_evlist_selfread(el, 0, 0));
+	pmc_evlist_delete(el);
+}
+
 static void test_never_ran_needs_two_grouped_members_enabled_and_none_running(void **state)
 {
 	static const struct {
@@ -283,6 +359,9 @@ int main(void)
 		cmocka_unit_test_setup(test_einval_in_group_accepted_alone_splits_injected, setup),
 		cmocka_unit_test_setup(test_einval_alone_too_is_a_bad_encoding_not_a_split_injected, setup),
 		cmocka_unit_test_setup(test_never_ran_needs_two_grouped_members_enabled_and_none_running, setup),
+		cmocka_unit_test_setup(test_no_alone_try_einval_in_group_is_not_supported_and_the_rest_stays_open_injected,
+				       setup),
+		cmocka_unit_test_setup(test_selfread_maps_each_counters_page_on_real_software_events, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

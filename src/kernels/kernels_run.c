@@ -48,16 +48,19 @@ static uint64_t (*kernel_fn(const struct pmc_kernel *k, const struct pmc_kernel_
 }
 
 /* Open the events on this thread (no inherit; leaders and lone events stopped, enabled around the region), each
- * with its perf page. An event refused in the group (EINVAL) is NOT_SUPPORTED, the first one noted in out->group_err
- * for the engine to split the batch; the others count on. */
-static void open_events(struct runner *r, struct pmc_measure_out *out)
+ * with its perf page. An event refused in the group (EINVAL) is tried alone: refused again, its encoding is bad and
+ * it is NOT_SUPPORTED; accepted alone, the combination is at fault: every counter is closed, out->group_err names it
+ * for the engine to split the batch, and false is returned (nothing to measure). */
+static bool open_events(struct runner *r, struct pmc_measure_out *out)
 {
 	struct pmc_evlist_fail fail;
 
 	if (pmc_evlist_open(r->el, &fail) == PMC_EVL_SPLIT) {
 		out->group_err = fail.err;
 		out->group_err_index = (int)fail.index;
+		return false;
 	}
+	return true;
 }
 
 /* After enabling: which events can be read in process. */
@@ -408,7 +411,7 @@ static void subtract(struct pmc_measure_out *out, struct pmc_kernel_info *info, 
 static int alloc_runner(struct runner *r, size_t n, struct pmc_measure_out *out, struct pmc_kernel_info *info)
 {
 	struct pmc_evlist_opts eo = {
-		.flags = PMC_EVL_DISABLED | PMC_EVL_SELFREAD | PMC_EVL_NO_ALONE_TRY | (r->req->group ? PMC_EVL_GROUP : 0),
+		.flags = PMC_EVL_DISABLED | PMC_EVL_SELFREAD | (r->req->group ? PMC_EVL_GROUP : 0),
 		.counts = n ? out->counts : NULL,
 	};
 	size_t m = n ? n : 1;
@@ -458,7 +461,10 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 	struct region reg;
 	int rc;
 
-	open_events(r, out);
+	if (!open_events(r, out)) {
+		read_method(r, info);
+		return 0; /* the kernel is not run for a batch the engine splits */
+	}
 	if (!warm_up(fn, ctx, o->warmup_s, info)) {
 		/* Stopped before anything was measured: the events stay <not counted>. */
 		for (size_t i = 0; i < r->n; i++)

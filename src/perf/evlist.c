@@ -135,11 +135,9 @@ static void close_fd(struct pmc_evlist *el, size_t k)
 }
 
 /* One target's events: its hardware events in one group per core PMU (with PMC_EVL_GROUP), the others alone. 0, or
- * 1 when a group was refused (EINVAL in the group, accepted alone; with PMC_EVL_NO_ALONE_TRY: the first refusal, the
- * target opened on) at event *at. */
+ * 1 when a group was refused (EINVAL in the group, accepted alone) at event *at. */
 static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 {
-	int split = 0;
 
 	const struct pmc_target *tg = &el->targets[t];
 	int leaders[PMC_MAX_CORE_PMUS + 1];
@@ -163,11 +161,7 @@ static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 			continue;
 		}
 		fd = open_one(el, ev, tg, leader, c);
-		if (fd == -EINVAL && leader >= 0 && (el->flags & PMC_EVL_NO_ALONE_TRY) && !split) {
-			*at = i;
-			split = 1;
-		} else if (fd == -EINVAL && leader >= 0 && !(el->flags & PMC_EVL_NO_ALONE_TRY) &&
-			   !(pmc_arch_group_rule(&ev->attr) & PMC_GROUP_MUST_GROUP)) {
+		if (fd == -EINVAL && leader >= 0 && !(pmc_arch_group_rule(&ev->attr) & PMC_GROUP_MUST_GROUP)) {
 			/* Does it fail alone too? Then the encoding is bad, not the combination. */
 			int alone = open_one(el, ev, tg, -1, c);
 
@@ -187,31 +181,22 @@ static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 		if (in_group && *leader_p < 0)
 			*leader_p = fd;
 	}
-	return split;
+	return 0;
 }
 
 int pmc_evlist_open(struct pmc_evlist *el, struct pmc_evlist_fail *ret_fail)
 {
-	int split = 0;
-
 	for (size_t t = 0; t < el->ntargets; t++) {
 		size_t at = 0;
 
 		if (open_target(el, t, &at)) {
-			if (el->flags & PMC_EVL_NO_ALONE_TRY) {
-				/* the first refusal only; every target is opened on */
-				if (ret_fail && !split)
-					*ret_fail = (struct pmc_evlist_fail){ .index = at, .err = EINVAL };
-				split = PMC_EVL_SPLIT;
-				continue;
-			}
 			pmc_evlist_close(el);
 			if (ret_fail)
 				*ret_fail = (struct pmc_evlist_fail){ .index = at, .err = EINVAL };
 			return PMC_EVL_SPLIT;
 		}
 	}
-	return split;
+	return 0;
 }
 
 static void set_enabled(struct pmc_evlist *el, bool on, const bool *which, bool cpu_wide_only)

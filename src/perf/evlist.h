@@ -32,9 +32,6 @@ enum pmc_evlist_flags {
 					     opened alone, stopped, without inherit (enable it around the workload) */
 	PMC_EVL_SELFREAD = 1u << 6,       /* the architecture's user-read bits (pmc_arch_selfread_attr) and each
 					     counter's perf page mapped (pmc_evlist_selfread): read in process */
-	PMC_EVL_NO_ALONE_TRY = 1u << 7,   /* an event refused in its group (EINVAL) is not tried alone: it is
-					     NOT_SUPPORTED, the first one goes to ret_fail, the others stay open and
-					     pmc_evlist_open returns PMC_EVL_SPLIT (the kernels runner's rule today) */
 };
 
 struct pmc_evlist_opts {

@@ -239,39 +239,6 @@ static void test_einval_alone_too_is_a_bad_encoding_not_a_split_injected(void **
 	pmc_evlist_delete(el);
 }
 
-static void test_no_alone_try_einval_in_group_is_not_supported_and_the_rest_stays_open_injected(void **state)
-{
-	/* The kernels runner's rule: no alone-try; the first refusal is the split point, every other counter opens. */
-	struct pmc_event evs[4] = { sw_event(1, 0, true), sw_event(2, 0, true), sw_event(3, 0, true),
-				    sw_event(4, 0, true) };
-	const struct pmc_event *ev[4] = { &evs[0], &evs[1], &evs[2], &evs[3] };
-	const struct pmc_target target = { 0, -1 };
-	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP | PMC_EVL_NO_ALONE_TRY, .open = open_injected };
-	struct pmc_evlist_fail fail = { 0 };
-	struct pmc_evlist *el;
-	const struct pmc_count *c;
-
-	(void)state;
-	refuse_in_group_config = 2;
-	refuse_alone_config = 3;
-	assert_int_equal(pmc_evlist_new(ev, 4, &target, 1, &o, &el), 0);
-	assert_int_equal(pmc_evlist_open(el, &fail), PMC_EVL_SPLIT);
-	assert_int_equal(fail.index, 1); /* the first refusal */
-	assert_int_equal(fail.err, EINVAL);
-	assert_int_equal(nopens, 4);     /* one open each: nothing tried alone */
-	for (size_t k = 1; k < 4; k++)
-		assert_int_equal(opens[k].group_fd, pmc_evlist_fds(el, 0)[0]);
-	c = pmc_evlist_counts(el);
-	assert_int_equal(c[1].status, PMC_COUNT_NOT_SUPPORTED);
-	assert_int_equal(c[1].err, EINVAL);
-	assert_int_equal(c[2].status, PMC_COUNT_NOT_SUPPORTED);
-	assert_true(pmc_evlist_fds(el, 0)[0] >= 0 && pmc_evlist_fds(el, 0)[3] >= 0); /* still open */
-	pmc_evlist_delete(el);
-	for (size_t k = 0; k < nopens; k++)
-		if (opens[k].result >= 0)
-			assert_false(fd_open(opens[k].result));
-}
-
 static void test_selfread_maps_each_counters_page_on_real_software_events(void **state)
 {
 	struct pmc_event evs[2] = { sw_event(PERF_COUNT_SW_TASK_CLOCK, 0, true),
@@ -359,8 +326,6 @@ int main(void)
 		cmocka_unit_test_setup(test_einval_in_group_accepted_alone_splits_injected, setup),
 		cmocka_unit_test_setup(test_einval_alone_too_is_a_bad_encoding_not_a_split_injected, setup),
 		cmocka_unit_test_setup(test_never_ran_needs_two_grouped_members_enabled_and_none_running, setup),
-		cmocka_unit_test_setup(test_no_alone_try_einval_in_group_is_not_supported_and_the_rest_stays_open_injected,
-				       setup),
 		cmocka_unit_test_setup(test_selfread_maps_each_counters_page_on_real_software_events, setup),
 	};
 

@@ -25,5 +25,6 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_kernels,
 	&pmc_opts_sets,
 	&pmc_opts_merge,
+	&pmc_opts_stat,
 	NULL,
 };

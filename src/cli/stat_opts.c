@@ -376,12 +376,14 @@ static const struct pmc_opt_group stat_groups[] = {
 	{ 0, NULL, false },
 };
 
-/* The options whose value getopt found missing are named by their short spelling (today's text). */
+/* An option without its value is named as the help spells it ("-e", "--batch"); anything else is unknown. */
 static int stat_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
+	char name[64];
+
 	(void)cmd;
-	if (missing && missing->short_name && strchr("egrkxoptCID", missing->short_name))
-		fprintf(stderr, "pmctool stat: option -%c needs a value\n", missing->short_name);
+	if (missing)
+		fprintf(stderr, "pmctool stat: option %s needs a value\n", pmc_opt_name(missing, name, sizeof(name)));
 	else
 		fprintf(stderr, "pmctool stat: unknown option '%s'\n", arg);
 	fprintf(stderr, "Run 'pmctool stat --help' for the options.\n");

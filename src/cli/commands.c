@@ -26,5 +26,6 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_sets,
 	&pmc_opts_merge,
 	&pmc_opts_stat,
+	&pmc_opts_compare,
 	NULL,
 };

@@ -2,7 +2,6 @@
 /* pmctool compare A.json B.json, and pmctool stat --compare CMD_A -- CMD_B (both measured, interleaved): per event
  * and metric A, B, the difference, the ratio and a significance test over the per-run samples; --fail-if for CI. */
 #include <errno.h>
-#include <getopt.h> /* optopt, for the message of an unknown short option */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +146,7 @@ static int compare_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, c
 {
 	(void)cmd;
 	fprintf(stderr, "pmctool compare: %s '%s'\nRun 'pmctool compare --help' for the options.\n",
-		missing || optopt ? "option needs a value:" : "unknown option", arg);
+		missing ? "option needs a value:" : "unknown option", arg);
 	return PMC_EXIT_USAGE;
 }
 

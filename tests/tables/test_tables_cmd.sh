@@ -50,6 +50,11 @@ if [ "$(uname -m)" = x86_64 ]; then
 	expect_out "-> fakezen$" "LIBPFM_FORCE_PMU=amd64_fam19h_zen3"
 	LIBPFM_FORCE_PMU=amd64_fam19h_zen3 PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
 	expect_out "-> fakesky$" "PMCTOOL_CPUID over a forced PMU"
+	# This CPU's own CPUID in perf's spelling, from /proc/cpuinfo's decimal fields.
+	cpuinfo() { awk -F': *' -v k="$1" '$1 ~ "^"k"[[:space:]]*$" {print $2; exit}' /proc/cpuinfo; }
+	want=$(printf '%s-%u-%X-%X' "$(cpuinfo vendor_id)" "$(cpuinfo 'cpu family')" "$(cpuinfo model)" "$(cpuinfo stepping)")
+	PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+	expect_out "^CPUID: $want \\(cpuid\\)$" "this CPU's CPUID as /proc/cpuinfo gives it"
 	LIBPFM_FORCE_PMU=core PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
 	expect_rc 1 "a forced PMU without a known CPUID"
 	expect_out "^CPUID: none known" "no CPUID for libpfm4's core table"

@@ -98,6 +98,14 @@ struct pmc_arch_cpu {
 /* Identify the running CPU (cached: later calls are free). Fills what is known; never fails. */
 void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret);
 
+/* The CPUID string the vendor tables' mapfiles match (src/tables, doc/tables.md), in perf's spelling: x86
+ * "GenuineIntel-6-55-4" (family decimal, model and stepping upper-case hex), arm64 the MIDR as "0x%016x". A forced
+ * libpfm4 PMU (LIBPFM_FORCE_PMU) gives the CPUID of that model where the port knows one (x86_64/tables_cpuid.c);
+ * *ret_from says where the string came from ("cpuid", "midr_el1", "LIBPFM_FORCE_PMU"). 0, or -ENOENT: none (an
+ * unported architecture, an unknown CPU, a forced PMU with no known model; the tables are then not read unless
+ * PMCTOOL_CPUID names one). */
+int pmc_arch_tables_cpuid(char *buf, size_t len, const char **ret_from);
+
 /* An Intel x86 CPU (cheap: one CPUID, no file read); false on every other architecture. */
 bool pmc_arch_cpu_is_intel(void);
 

@@ -28,6 +28,14 @@ PMC_WEAK void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)
 		ret->source = "/proc/cpuinfo";
 }
 
+PMC_WEAK int pmc_arch_tables_cpuid(char *buf, size_t len, const char **ret_from)
+{
+	(void)buf, (void)len;
+	if (ret_from)
+		*ret_from = NULL;
+	return -ENOENT;
+}
+
 PMC_WEAK bool pmc_arch_cpu_is_intel(void)
 {
 	return false;

@@ -13,7 +13,7 @@
 #include "output/output.h"
 
 struct encode_cli {
-	const char *pmu, *config1;
+	const char *pmu, *config1, *tables;
 	bool json;
 };
 
@@ -23,6 +23,8 @@ static const struct pmc_opt encode_opts[] = {
 		  "NAME is not this machine's PMU" },
 	{ .long_name = "json", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct encode_cli, json),
 	  .help = "one JSON array of objects instead of text" },
+	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .field = PMC_OPT_FIELD(struct encode_cli, tables),
+	  .help = "look vendor table names up in DIR first (see pmctool-tables(1))" },
 	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this help" },
 	{ .kind = PMC_OPT_END },
 };
@@ -30,17 +32,18 @@ static const struct pmc_opt encode_opts[] = {
 const struct pmc_opts_cmd pmc_opts_encode = {
 	.name = "encode",
 	.opts = encode_opts,
-	.usage = "Usage: pmctool encode [--pmu NAME] [--json] EVENT...\n\n"
+	.usage = "Usage: pmctool encode [--pmu NAME] [--json] [--tables DIR] EVENT...\n\n"
 		 "Show how each EVENT is encoded for perf_event_open: libpfm4's fully qualified name, the attr fields\n"
 		 "(type, config, config1, config2, exclude_user/kernel/hv), the counter class, and perf's spelling of the\n"
 		 "event, which can be pasted into 'perf stat -e' (a raw event in the core PMU's own terms: cpu/event=../ on\n"
 		 "x86, armv8_pmuv3_0/event=../ on arm64; rNN where sysfs has no core PMU).\n\n"
-		 "EVENT spellings: generic (cycles, task-clock), libpfm4 ([pmu::]EVENT[:UMASK][:mod=val]), test-bench\n"
+		 "EVENT spellings: generic (cycles, task-clock), vendor table names (ocr.demand_data_rd.any_response,\n"
+		 "cpu/uops_issued.any/: pmctool-tables(1)), libpfm4 ([pmu::]EVENT[:UMASK][:mod=val]), test-bench\n"
 		 "(uops_issued.any>=2), sysfs (msr/tsc/, cpu/event=0x0e,umask=0x01/), raw (r53010e), breakpoint\n"
 		 "(mem:ADDR[:r|w|rw|x][/LEN]); generic, raw and sysfs events take :u / :k.\n\n"
 		 "Options:\n",
 	.epilogue = "\nExit status: 0 all encoded, 2 a bad option or an event that does not resolve (named on stderr).\n",
-	.col = 15,
+	.col = 16,
 };
 
 static const struct pmc_opt decode_opts[] = {
@@ -176,6 +179,8 @@ int pmc_cmd_encode(int argc, char **argv)
 
 	if (first < 0)
 		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
+	if (o.tables)
+		pmc_pmu_tables_dir(o.tables);
 	if ((status = init_pmu(argv[0], pmu)))
 		return status;
 	if (json) {

@@ -14,6 +14,7 @@ const struct pmc_command pmc_commands[] = {
 	{ "sweep", pmc_cmd_sweep, "measure over a range of a parameter: table, plots, steps (PARAM=RANGE)" },
 	{ "compare", pmc_cmd_compare, "compare two reports per event and metric, with a significance test" },
 	{ "merge", pmc_cmd_merge, "merge per-rank reports (MPI, Slurm): totals, min/mean/max, imbalance" },
+	{ "tables", pmc_cmd_tables, "the vendor event tables found for this CPU, from where, and what was skipped" },
 	{ NULL, NULL, NULL },
 };
 
@@ -27,5 +28,6 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_merge,
 	&pmc_opts_stat,
 	&pmc_opts_compare,
+	&pmc_opts_tables_cmd,
 	NULL,
 };

@@ -63,6 +63,10 @@ void pmc_json_event_encoding(FILE *f, const struct pmc_event *ev)
 		pmc_json_string(f, perf);
 	else
 		fputs("null", f);
+	if (ev->source) {
+		fputs(",\"source\":", f);
+		pmc_json_string(f, ev->source);
+	}
 }
 
 void pmc_json_header(FILE *f, const char *kind)

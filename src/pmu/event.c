@@ -321,6 +321,11 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': bad modifier", spec);
 		return rc;
 	}
+	if (!pmc_pmu_table_event(base, ev)) {
+		if (mods && pmc_apply_plm_mods(mods, &ev->attr))
+			return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL, "'%s': bad modifier", spec);
+		return 0;
+	}
 	if (!try_libpfm(spec, ev, &pfm_rc))
 		return 0;
 	if (!strncasecmp(spec, "perf::", 6) && !perf_table_name(spec + 6, ev))

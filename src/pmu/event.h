@@ -54,6 +54,7 @@ struct pmc_event {
 					 share a group or a counter budget */
 	unsigned group;               /* perf's {a,b} group: 1 + the group's number on the command line, 0 for none; the
 					 planner keeps a group's events in one batch */
+	const char *source;           /* the vendor table file the encoding came from (pmu/tables.c), NULL otherwise */
 };
 
 enum pmc_resolve_code {
@@ -72,6 +73,15 @@ struct pmc_resolve_error {
 	char suggest[PMC_MAX_SUGGEST][PMC_NAME_MAX];   /* nearest valid names, best first */
 	int nsuggest;
 };
+
+/* Vendor event tables (src/tables) in name resolution: names are looked up there before libpfm4, the tables loaded
+ * on the first name that needs them (once per process). pmc_pmu_tables_dir gives the --tables DIR searched first:
+ * 0, or -EBUSY once the tables were loaded. pmc_pmu_tables: the tables (loaded now if not yet; NULL out of memory).
+ * pmc_pmu_table_event: name (no ':') from the tables into ev as a raw core event with its source; 0 or -ENOENT. */
+struct pmc_tables;
+int pmc_pmu_tables_dir(const char *dir);
+const struct pmc_tables *pmc_pmu_tables(void);
+int pmc_pmu_table_event(const char *name, struct pmc_event *ev);
 
 /* Initialize libpfm4 once (idempotent). 0, or -errno with a message in err (may be NULL). */
 int pmc_pmu_init(char *err, size_t errlen);

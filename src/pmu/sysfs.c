@@ -23,6 +23,7 @@ struct term_ctx {
 	int depth;              /* alias expansion depth */
 	struct pmc_resolve_error *err;
 	int rc;
+	const char *source;     /* a vendor table's file, when a term was a table event (cpu/uops_issued.any/) */
 };
 
 const char *pmc_event_source_dir(void)
@@ -151,6 +152,25 @@ static int unknown_term(struct term_ctx *c, const char *name)
 	return rc;
 }
 
+static bool is_core_pmu(const char *pmu, const char *pmudir);
+
+/* perf's PMU-qualified table name (cpu/uops_issued.any/, cpu_core/...): a bare term of a core PMU that names a
+ * vendor table event gives that event's config and config1; the terms after it modify them. 0, or -ENOENT. */
+static int table_term(struct term_ctx *c, const char *name, const char *value)
+{
+	struct pmc_event tmp;
+
+	if (value || c->depth || !is_core_pmu(c->pmu, c->pmudir))
+		return -ENOENT;
+	pmc_event_init(&tmp, name);
+	if (pmc_pmu_table_event(name, &tmp))
+		return -ENOENT;
+	c->cfg[0] |= tmp.attr.config;
+	c->cfg[1] |= tmp.attr.config1;
+	c->source = tmp.source;
+	return 0;
+}
+
 static int term_cb(const char *name, const char *value, void *vctx)
 {
 	struct term_ctx *c = vctx;
@@ -180,6 +200,8 @@ static int term_cb(const char *name, const char *value, void *vctx)
 		for (size_t i = 0; f && i < f->nterms; i++)
 			if (!strcasecmp(name, f->terms[i].term))
 				return apply_format(c, name, value, f->terms[i].format);
+		if (!table_term(c, name, value))
+			return 0;
 		return unknown_term(c, name);
 	}
 	snprintf(dir, sizeof(dir), "%s/format", c->pmudir);
@@ -191,6 +213,8 @@ static int term_cb(const char *name, const char *value, void *vctx)
 	snprintf(dir, sizeof(dir), "%s/events", c->pmudir);
 	if (!value && c->depth == 0 && !find_ci(dir, name, path, sizeof(path)))
 		return apply_alias(c, name, path);
+	if (!table_term(c, name, value))
+		return 0;
 	return unknown_term(c, name);
 }
 
@@ -223,13 +247,20 @@ static int find_pmu(struct term_ctx *c, uint32_t *type)
 
 /* The CPU's core PMU, whatever its name (cpu, cpu_core, armv8_pmuv3_0...: the arch seam knows them), gives core
  * events, classed and planned like rNN; every other PMU's events need no core counter. */
+static bool is_core_pmu(const char *pmu, const char *pmudir)
+{
+	const char *base = pmudir[0] ? strrchr(pmudir, '/') + 1 : pmu;
+
+	return pmudir[0] ? pmc_arch_core_pmu(base, pmudir) : builtin_layout_pmu(base);
+}
+
 static void classify(struct pmc_event *ev, const char *pmu, const char *pmudir)
 {
 	const char *base = pmudir[0] ? strrchr(pmudir, '/') + 1 : pmu;
 
 	ev->fixed_index = -1;
 	ev->cls = PMC_CLASS_FREE;
-	if (pmudir[0] ? pmc_arch_core_pmu(base, pmudir) : builtin_layout_pmu(base)) {
+	if (is_core_pmu(pmu, pmudir)) {
 		pmc_event_raw_plm(&ev->attr);
 		pmc_event_classify_core(ev);
 	} else if (!strcasecmp(base, "msr") && ev->attr.config == 0 && !ev->attr.config1) {
@@ -283,5 +314,6 @@ int pmc_sysfs_resolve(const char *spec, struct pmc_event *ev, struct pmc_resolve
 	ev->attr.config2 = c.cfg[2];
 	classify(ev, pmu, c.pmudir);
 	snprintf(ev->canonical, sizeof(ev->canonical), "%s", spec);
+	ev->source = c.source;
 	return 0;
 }

@@ -16,6 +16,21 @@ const char *pmc_arch_name(void)
 	return "aarch64";
 }
 
+/* perf's arm64 CPUID: the MIDR with its variant (23-20) and revision (3-0) cleared, as 16 hex digits. A forced
+ * libpfm4 PMU maps to no MIDR yet (PMCTOOL_CPUID names one). */
+int pmc_arch_tables_cpuid(char *buf, size_t len, const char **ret_from)
+{
+	struct pmc_arch_cpu cpu;
+
+	*ret_from = NULL;
+	pmc_arch_cpu_identify(&cpu);
+	if (!cpu.midr)
+		return -ENOENT;
+	*ret_from = "midr_el1";
+	snprintf(buf, len, "0x%016llx", (unsigned long long)(cpu.midr & ~0x00f0000fu));
+	return 0;
+}
+
 void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)
 {
 	static struct pmc_arch_cpu cpu;

@@ -5,6 +5,7 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -21,6 +22,27 @@
 const char *pmc_arch_name(void)
 {
 	return "x86_64";
+}
+
+int pmc_arch_tables_cpuid(char *buf, size_t len, const char **ret_from)
+{
+	const char *forced = getenv("LIBPFM_FORCE_PMU"), *id;
+	struct pmc_arch_cpu cpu;
+
+	*ret_from = NULL;
+	if (forced && *forced) {
+		if (!(id = pmc_x86_forced_cpuid(forced)))
+			return -ENOENT;
+		*ret_from = "LIBPFM_FORCE_PMU";
+		snprintf(buf, len, "%s", id);
+		return 0;
+	}
+	pmc_arch_cpu_identify(&cpu);
+	if (!cpu.vendor[0] || !cpu.family)
+		return -ENOENT;
+	*ret_from = "cpuid";
+	snprintf(buf, len, "%s-%u-%X-%X", cpu.vendor, cpu.family, cpu.model, cpu.stepping);
+	return 0;
 }
 
 void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)

@@ -93,4 +93,8 @@ struct pmc_x86_cpu_facts {
  * "cpuid_arch_perfmon" and "amd_perfmon". Returns how many facts it filled (at most max). */
 size_t pmc_x86_describe(const struct pmc_x86_cpu_facts *in, struct pmc_arch_fact *ret, size_t max);
 
+/* The vendor tables' CPUID string of libpfm4 core table pfm (LIBPFM_FORCE_PMU's value: "skx" ->
+ * "GenuineIntel-6-55-4"), or NULL when none is known (x86_64/tables_cpuid.c lists them). */
+const char *pmc_x86_forced_cpuid(const char *pfm);
+
 #endif

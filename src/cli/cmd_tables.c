@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* pmctool tables: which vendor event tables (doc/tables.md) were looked for, which matched this CPU and from where,
+ * what they hold, and why a file or a location was passed over: pmc_tables_report, printed. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arch/arch.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "tables/tables.h"
+#include "util/json_write.h"
+#include "util/util.h"
+
+struct tables_cli {
+	const char *dir;
+	bool json;
+};
+
+static const struct pmc_opt tables_opts[] = {
+	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .field = PMC_OPT_FIELD(struct tables_cli, dir),
+	  .help = "look in DIR first (a perf pmu-events tree, an Intel perfmon checkout, Arm Neoverse files)" },
+	{ .long_name = "json", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct tables_cli, json),
+	  .help = "one JSON object instead of text" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this help" },
+	{ .kind = PMC_OPT_END },
+};
+
+const struct pmc_opts_cmd pmc_opts_tables_cmd = {
+	.name = "tables",
+	.opts = tables_opts,
+	.usage = "Usage: pmctool tables [--tables DIR] [--json]\n\n"
+		 "Show the vendor event tables (JSON event lists: Linux perf's pmu-events tree, Intel perfmon, Arm's\n"
+		 "Neoverse files) that pmctool reads at run time: the locations searched (--tables DIR, $PMCTOOL_TABLES,\n"
+		 "$XDG_DATA_HOME/pmctool/tables, ~/.local/share/pmctool/tables, /usr/local/share/pmctool/tables,\n"
+		 "/usr/share/pmctool/tables) and why each was passed over, the CPUID matched and where it came from\n"
+		 "($PMCTOOL_CPUID overrides it), the mapfile row, the events and metrics read, and every file skipped\n"
+		 "with the reason.\n\n"
+		 "Options:\n",
+	.epilogue = "\nExit status: 0 tables found for this CPU, 1 none found (the report says where it looked), 2 a bad\n"
+		    "option, 5 out of memory. See pmctool-tables(1) and doc/tables.md.\n",
+	.col = 16,
+};
+
+static const char *format_name(enum pmc_table_format f)
+{
+	switch (f) {
+	case PMC_TABLE_PERFMON:
+		return "Intel perfmon";
+	case PMC_TABLE_PERF:
+		return "Linux perf pmu-events";
+	case PMC_TABLE_ARM:
+		return "Arm Neoverse";
+	default:
+		return NULL;
+	}
+}
+
+static void print_note_text(const struct pmc_table_note *n)
+{
+	printf("  %s: ", n->path);
+	if (n->skipped) {
+		printf("skipped: %s\n", n->why);
+		return;
+	}
+	printf("%zu events, %zu metrics", n->events, n->metrics);
+	if (n->uncore)
+		printf(", %zu uncore events left out", n->uncore);
+	if (n->bad)
+		printf(", %zu left out (%s)", n->bad, n->why);
+	printf("\n");
+}
+
+static void print_text(const struct pmc_tables_report *r)
+{
+	printf("CPUID: %s (%s)\n", r->cpuid ? r->cpuid : "none known", r->cpuid ? r->cpuid_from : "set PMCTOOL_CPUID");
+	printf("Locations:\n");
+	for (size_t i = 0; i < r->nlocations; i++) {
+		const struct pmc_table_note *n = &r->locations[i];
+		if (r->dir && strcmp(n->path, r->dir) == 0 && !n->why[0])
+			printf("  %s: used\n", n->path);
+		else
+			printf("  %s: %s\n", n->path, n->why[0] ? n->why : "passed over");
+	}
+	if (!r->dir) {
+		printf("No tables for this CPU.\n");
+		return;
+	}
+	printf("Tables: %s (%s, from %s)\n", r->dir, format_name(r->format), r->dir_from);
+	if (r->mapfile)
+		printf("Mapfile: %s, row '%s' -> %s\n", r->mapfile, r->matched, r->model);
+	else
+		printf("Matched: %s -> %s\n", r->matched, r->model);
+	printf("Events: %zu (%zu deprecated), metrics: %zu\n", r->nevents, r->ndeprecated, r->nmetrics);
+	printf("Files:\n");
+	for (size_t i = 0; i < r->nfiles; i++)
+		print_note_text(&r->files[i]);
+}
+
+static void json_note(const struct pmc_table_note *n, bool file)
+{
+	printf("{\"path\":");
+	pmc_json_string(stdout, n->path);
+	if (file) {
+		printf(",\"skipped\":%s", n->skipped ? "true" : "false");
+		printf(",\"events\":%zu,\"metrics\":%zu,\"bad\":%zu,\"uncore\":%zu", n->events, n->metrics, n->bad,
+		       n->uncore);
+	}
+	printf(",\"why\":");
+	pmc_json_string_or_null(stdout, n->why);
+	printf("}");
+}
+
+static void print_json(const struct pmc_tables_report *r)
+{
+	printf("{\"schema_version\":%d,\"cpuid\":", PMC_JSON_SCHEMA_VERSION);
+	pmc_json_string_or_null(stdout, r->cpuid);
+	printf(",\"cpuid_from\":");
+	pmc_json_string_or_null(stdout, r->cpuid ? r->cpuid_from : NULL);
+	printf(",\"dir\":");
+	pmc_json_string_or_null(stdout, r->dir);
+	printf(",\"dir_from\":");
+	pmc_json_string_or_null(stdout, r->dir ? r->dir_from : NULL);
+	printf(",\"format\":");
+	pmc_json_string_or_null(stdout, format_name(r->format));
+	printf(",\"mapfile\":");
+	pmc_json_string_or_null(stdout, r->mapfile);
+	printf(",\"matched\":");
+	pmc_json_string_or_null(stdout, r->matched);
+	printf(",\"model\":");
+	pmc_json_string_or_null(stdout, r->model);
+	printf(",\"events\":%zu,\"deprecated\":%zu,\"metrics\":%zu,\"locations\":[", r->nevents, r->ndeprecated,
+	       r->nmetrics);
+	for (size_t i = 0; i < r->nlocations; i++) {
+		printf(i ? "," : "");
+		json_note(&r->locations[i], false);
+	}
+	printf("],\"files\":[");
+	for (size_t i = 0; i < r->nfiles; i++) {
+		printf(i ? "," : "");
+		json_note(&r->files[i], true);
+	}
+	printf("]}\n");
+}
+
+int pmc_cmd_tables(int argc, char **argv)
+{
+	struct tables_cli o = { 0 };
+	const struct pmc_tables_report *rep;
+	struct pmc_tables *t = NULL;
+	const char *from;
+	char cpuid[64];
+	int first, rc = pmc_opts_parse(&pmc_opts_tables_cmd, argc, argv, &o, &first);
+
+	if (rc)
+		return rc == PMC_OPTS_HELP ? PMC_EXIT_OK : rc;
+	if (first < argc) {
+		fprintf(stderr, "pmctool tables: unexpected argument '%s'; run 'pmctool tables --help'\n", argv[first]);
+		return PMC_EXIT_USAGE;
+	}
+	if (pmc_arch_tables_cpuid(cpuid, sizeof(cpuid), &from))
+		cpuid[0] = '\0';
+	rc = pmc_tables_load(o.dir, cpuid[0] ? cpuid : NULL, &t);
+	if (rc == -ENOMEM) {
+		fprintf(stderr, "pmctool tables: out of memory\n");
+		return PMC_EXIT_INTERNAL;
+	}
+	pmc_tables_report(t, &rep);
+	/* The report says "caller" for the CPUID the arch hook gave: name the hook's source instead. */
+	struct pmc_tables_report shown = *rep;
+	if (shown.cpuid && strcmp(shown.cpuid_from, "caller") == 0 && from)
+		shown.cpuid_from = from;
+	if (o.json)
+		print_json(&shown);
+	else
+		print_text(&shown);
+	pmc_tables_free(t);
+	return rc == 0 ? PMC_EXIT_OK : 1; /* 1: no tables for this CPU */
+}

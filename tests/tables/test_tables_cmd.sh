@@ -1,0 +1,66 @@
+#!/bin/bash
+# pmctool tables against the fixture tables (tests/tables/fixtures) with PMCTOOL_CPUID: text and JSON byte for byte
+# against tests/golden/tables/ (the source dir written as @FIX@), a malformed file named and skipped (exit 0), no
+# tables for a CPUID exit 1 with the locations looked at, --tables DIR searched before PMCTOOL_TABLES. HOME and
+# XDG_DATA_HOME point into the test's temp dir so the user's own tables never take part.
+. "$PMC_SOURCE_DIR/tests/lib.sh"
+
+fix=$PMC_SOURCE_DIR/tests/tables/fixtures
+golden=$PMC_SOURCE_DIR/tests/golden/tables
+export HOME=$TMP/home XDG_DATA_HOME=$TMP/xdg
+unset LIBPFM_FORCE_PMU
+
+same() { # NAME: $TMP/out with the fixture path as @FIX@ equals the golden file NAME
+	sed "s|$fix|@FIX@|g" "$TMP/out" >"$TMP/norm"
+	cmp -s "$TMP/norm" "$golden/$1" || { diff -u "$golden/$1" "$TMP/norm" >&2; fail "tables output differs from tests/golden/tables/$1"; }
+}
+
+# Skylake-X fixture: an uncore-only file skipped with its reason.
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+expect_rc 0 "tables with the fakesky fixture"
+same fakesky.txt
+# Zen fixture: a malformed file (broken.json) is named with line and column, skipped, and not fatal.
+PMCTOOL_CPUID=AuthenticAMD-25-1-1 PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+expect_rc 0 "tables with a malformed file among the fakezen fixture"
+same fakezen.txt
+expect_out "broken.json: skipped: not valid JSON: line 2, column 49" "the malformed file named"
+PMCTOOL_CPUID=AuthenticAMD-25-1-1 run_pmc tables --tables "$fix/pmu-events" --json
+expect_rc 0 "tables --json"
+same fakezen.json
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["dir_from"] == "argument" and d["events"] == 9, d' \
+	"$TMP/out" || fail "tables --json: not the document expected"
+# perfmon layout, argument before PMCTOOL_TABLES.
+PMCTOOL_CPUID=GenuineIntel-6-9A-3 PMCTOOL_TABLES=$TMP/nothere run_pmc tables --tables "$fix/perfmon"
+expect_rc 0 "tables --tables with PMCTOOL_TABLES set"
+same fakelake.txt
+expect_out "^Tables: .*perfmon \(Intel perfmon, from argument\)" "--tables DIR is searched first"
+# No tables for this CPUID: exit 1, every location with its reason.
+PMCTOOL_CPUID=GenuineIntel-6-99-1 PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+expect_rc 1 "tables for a CPUID no mapfile row matches"
+expect_out "pmu-events: .*mapfile.csv: none of its" "why the fixture was passed over"
+expect_out "/home/.local/share/pmctool/tables: no such directory" "the per-user location listed"
+expect_out "^No tables for this CPU" "the verdict"
+# A forced libpfm4 PMU picks that model's tables (x86_64/tables_cpuid.c); one it has no CPUID for reads none.
+if [ "$(uname -m)" = x86_64 ]; then
+	LIBPFM_FORCE_PMU=skx PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+	expect_rc 0 "tables under LIBPFM_FORCE_PMU=skx"
+	expect_out "^CPUID: GenuineIntel-6-55-4 \(LIBPFM_FORCE_PMU\)" "the forced PMU's CPUID"
+	expect_out "-> fakesky$" "the forced PMU's tables"
+	LIBPFM_FORCE_PMU=amd64_fam19h_zen3 PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+	expect_out "-> fakezen$" "LIBPFM_FORCE_PMU=amd64_fam19h_zen3"
+	LIBPFM_FORCE_PMU=amd64_fam19h_zen3 PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+	expect_out "-> fakesky$" "PMCTOOL_CPUID over a forced PMU"
+	# This CPU's own CPUID in perf's spelling, from /proc/cpuinfo's decimal fields.
+	cpuinfo() { awk -F': *' -v k="$1" '$1 ~ "^"k"[[:space:]]*$" {print $2; exit}' /proc/cpuinfo; }
+	want=$(printf '%s-%u-%X-%X' "$(cpuinfo vendor_id)" "$(cpuinfo 'cpu family')" "$(cpuinfo model)" "$(cpuinfo stepping)")
+	PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+	expect_out "^CPUID: $want \\(cpuid\\)$" "this CPU's CPUID as /proc/cpuinfo gives it"
+	LIBPFM_FORCE_PMU=core PMCTOOL_TABLES=$fix/pmu-events run_pmc tables
+	expect_rc 1 "a forced PMU without a known CPUID"
+	expect_out "^CPUID: none known" "no CPUID for libpfm4's core table"
+else
+	echo "forced-PMU CPUIDs are x86 only: not checked on $(uname -m)"
+fi
+run_pmc tables extra
+expect_rc 2 "an operand"
+ok "tables: golden text and JSON, malformed file skipped, argument first, exit 1 without tables, 2 for a usage error"

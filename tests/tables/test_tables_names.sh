@@ -1,0 +1,65 @@
+#!/bin/bash
+# Vendor table names in name resolution (pmu/tables.c), with the fixture tables (tests/tables/fixtures) and
+# PMCTOOL_CPUID: encode gives the fixture's config and config1 with its source file, stat --dry-run --json plans it
+# with its source (and validates against the schema), a PMU-qualified cpu/NAME/ resolves, a name in neither the
+# tables nor libpfm4 gives the same error as without tables, a malformed fixture file is not fatal, and the tables
+# are never looked for while no name needs them (strace). LIBPFM_FORCE_PMU keeps libpfm4's answers the same here
+# and on any host.
+. "$PMC_SOURCE_DIR/tests/lib.sh"
+
+fix=$PMC_SOURCE_DIR/tests/tables/fixtures
+export HOME=$TMP/home XDG_DATA_HOME=$TMP/xdg LIBPFM_FORCE_PMU=skx
+export PMCTOOL_TABLES=$fix/pmu-events PMCTOOL_CPUID=GenuineIntel-6-55-4
+sky=$fix/pmu-events/arch/x86/fakesky/pipeline.json
+
+jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/out" "$1"; }
+
+# A multi-dot name libpfm4 does not have, and one it has (the table wins: resolved before libpfm4), any case.
+run_pmc encode --json idq_uops_not_delivered.cycles_0_uops_deliv.core UOPS_ISSUED.ANY
+expect_rc 0 "encode of table names"
+[ "$(jget 'd["events"][0]["config"]')" = 0x400019c ] || fail "multi-dot table name: config $(jget 'd["events"][0]["config"]'), fixture gives 0x400019c"
+[ "$(jget 'd["events"][1]["config"]')" = 0x10e ] || fail "UOPS_ISSUED.ANY: not the fixture's 0x10e"
+[ "$(jget 'd["events"][0]["source"]')" = "$sky" ] || fail "encode --json: source is not $sky"
+# Modifiers apply on top; a PMU-qualified name with a term after it.
+run_pmc encode uops_issued.any:u cpu/uops_issued.any,cmask=2/
+expect_rc 0 "modifiers and cpu/NAME/"
+expect_out "exclude    user=0 kernel=1 hv=1" ":u on a table name"
+expect_out "config     0x200010e" "cpu/uops_issued.any,cmask=2/: the table's config with cmask on top"
+# config1 from MSRValue (offcore), and --tables DIR before PMCTOOL_TABLES (perfmon fixture).
+PMCTOOL_TABLES=$TMP/none PMCTOOL_CPUID=GenuineIntel-6-9A-3 run_pmc encode --tables "$fix/perfmon" --json \
+	ocr.demand_data_rd.any_response
+expect_rc 0 "encode --tables DIR of an offcore name"
+python3 - "$TMP/out" "$fix/perfmon/FAKELAKE/events/fakelake_core.json" <<'PY' || fail "offcore name: not the fixture's encoding"
+import json, sys
+e = json.load(open(sys.argv[1]))["events"][0]
+assert e["config"] == "0x1b7" and e["config1"] == "0x10001" and e["source"] == sys.argv[2], e
+PY
+# stat --dry-run --json plans it with its source; the document validates against the schema.
+run_pmc stat -e idq_uops_not_delivered.cycles_0_uops_deliv.core,task-clock --dry-run --json true
+expect_rc 0 "stat --dry-run of a table name"
+[ "$(jget '[e for b in d["batches"] for e in b if "idq" in e["name"]][0]["source"]')" = "$sky" ] ||
+	fail "the plan does not record the table file"
+python3 "$PMC_SOURCE_DIR/tests/core/validate_json.py" "$PMC_SOURCE_DIR/schema/pmctool-report.schema.json" "$TMP/out" ||
+	fail "the plan with a table source does not validate"
+# A name in neither: today's error, word for word.
+run_pmc encode nosuch.event.name
+expect_rc 2 "a name in neither the tables nor libpfm4"
+cp "$TMP/err" "$TMP/err.tables"
+PMCTOOL_TABLES= run_pmc encode nosuch.event.name
+expect_rc 2 "the same name without tables"
+cmp -s "$TMP/err" "$TMP/err.tables" || { diff "$TMP/err" "$TMP/err.tables" >&2; fail "the error changed with tables loaded"; }
+# A malformed file (fakezen/broken.json) is skipped: the other files' names resolve; a deprecated name says so.
+PMCTOOL_CPUID=AuthenticAMD-25-1-1 LIBPFM_FORCE_PMU=amd64_fam19h_zen3 run_pmc encode de_src_op_disp.all ex_fake_old
+expect_rc 0 "names beside a malformed file"
+expect_out "config     0x1000007aa" "an extended AMD code"
+expect_err "event 'ex_fake_old' is marked deprecated in .*fakezen/core.json" "the deprecated note"
+# Not looked for until a name needs them: task-clock, cycles, raw and sysfs names stat no table location.
+if command -v strace >/dev/null; then
+	strace -f -e trace=%file -o "$TMP/trace" "$PMCTOOL" stat -e task-clock,r10e,msr/tsc/ --dry-run true >/dev/null 2>&1 || true
+	! grep -q "pmctool/tables\|pmu-events" "$TMP/trace" || { grep tables "$TMP/trace" >&2; fail "tables looked for without a table name"; }
+	strace -f -e trace=%file -o "$TMP/trace" "$PMCTOOL" encode uops_issued.any >/dev/null 2>&1 || true
+	grep -q "pmu-events" "$TMP/trace" || fail "strace saw no table access for a table name (the check above proves nothing)"
+else
+	echo "strace not installed: the no-access check is not run"
+fi
+ok "table names: encode, modifiers, cpu/NAME/, config1, --tables, plan source, unchanged error, malformed file, lazy load"

@@ -2,38 +2,15 @@
 /* pmctool compare A.json B.json, and pmctool stat --compare CMD_A -- CMD_B (both measured, interleaved): per event
  * and metric A, B, the difference, the ratio and a significance test over the per-run samples; --fail-if for CI. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
 #include "cli/multi.h"
+#include "cli/opts.h"
 #include "output/multi.h"
 #include "report/multi.h"
-
-static const char compare_help[] =
-	"Usage: pmctool compare [OPTIONS] A.json B.json\n"
-	"       pmctool stat --compare 'CMD_A' [STAT OPTIONS] [--fail-if COND]... -- CMD_B [ARGS...]\n"
-	"\n"
-	"Compare two stat reports (written with 'pmctool stat --json -o FILE'), per event, metric and the wall time:\n"
-	"A, B, B - A, B / A and whether the difference is significant, by a two-sided test over the per-run\n"
-	"samples (run both with -r 5 or more); 'not enough runs' when a side has too few.\n"
-	"\n"
-	"  -t, --test TEST      welch (Welch's t-test, the default) or mann-whitney (Mann-Whitney U, needs 4 runs\n"
-	"                       a side)\n"
-	"      --alpha P        significant when p < P (default 0.05; 0 < P < 1)\n"
-	"      --fail-if COND   exit 1 when COND holds: NAME>+N% (B more than N% above A), NAME<-N% (below),\n"
-	"                       NAME>+N (an absolute change); a change the test calls not significant does not\n"
-	"                       hold. Repeatable\n"
-	"      --csv, --json    CSV (one row per event or metric) or one JSON document (schema kind 'compare')\n"
-	"  -o, --output FILE    write there ('-' for stdout; the default)\n"
-	"  -h, --help           this text\n"
-	"\n"
-	"Exit status: 0 compared (no --fail-if condition holds); 1 a --fail-if condition holds; 2 bad usage or a\n"
-	"report that cannot be read; 3 a --fail-if condition cannot be judged (its event was not measured in both);\n"
-	"4 the output could not be written. stat --compare also: 130 / 143 interrupted.\n"
-	"See pmctool-compare(1).\n";
 
 static int parse_conds(const char *const *texts, size_t n, struct pmc_fail_cond *conds)
 {
@@ -94,78 +71,132 @@ static int parse_test(const char *s, enum pmc_test *ret)
 	return 0;
 }
 
-int pmc_cmd_compare(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "test", required_argument, NULL, 't' }, { "alpha", required_argument, NULL, 'a' },
-		{ "fail-if", required_argument, NULL, 'f' }, { "csv", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' }, { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
-	};
-	const char *texts[16], *out = NULL;
-	struct pmc_fail_cond conds[16];
-	size_t nconds = 0;
-	enum pmc_test test = PMC_TEST_WELCH;
-	enum pmc_output_format fmt = PMC_OUTPUT_TABLE;
-	struct pmc_loaded l[2];
-	double alpha = 0.05;
-	char err[256], *end;
-	int c, rc = 0;
+/* compare's options (cli/opts.h): ctx is struct compare_cli. */
+struct compare_cli {
+	enum pmc_test test;
+	double alpha;
+	const char *texts[16]; /* --fail-if, parsed after the options */
+	size_t nconds;
+	enum pmc_output_format fmt;
+	const char *out;
+};
 
-	memset(l, 0, sizeof(l));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+t:o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 't':
-			if ((rc = parse_test(optarg, &test)))
-				return rc;
-			break;
-		case 'a':
-			alpha = strtod(optarg, &end);
-			if (*end || !(alpha > 0 && alpha < 1) || strspn(optarg, "0123456789.") != strlen(optarg)) {
-				fprintf(stderr, "pmctool compare: --alpha '%.40s': expected a decimal number between 0 and 1\n",
-					optarg);
-				return PMC_EXIT_USAGE;
-			}
-			break;
-		case 'f':
-			if (nconds >= 16) {
-				fprintf(stderr, "pmctool compare: too many --fail-if (at most 16)\n");
-				return PMC_EXIT_USAGE;
-			}
-			texts[nconds++] = optarg;
-			break;
-		case 'c':
-		case 'j':
-			if ((rc = multi_set_format("compare", &fmt, c == 'c')))
-				return rc;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'h':
-			fputs(compare_help, stdout);
-			return 0;
-		default:
-			fprintf(stderr, "pmctool compare: %s '%s'\nRun 'pmctool compare --help' for the options.\n",
-				optopt ? "option needs a value:" : "unknown option", argv[optind - 1]);
-			return PMC_EXIT_USAGE;
-		}
-	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "pmctool compare: give two reports, A.json B.json (got %d)\n", argc - optind);
+enum { COMPARE_FORMAT = 1 }; /* the one-of group of --csv and --json */
+
+static int apply_test(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	(void)opt;
+	return parse_test(val, &((struct compare_cli *)ctx)->test);
+}
+
+static int apply_alpha(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct compare_cli *c = ctx;
+	char *end;
+
+	(void)opt;
+	c->alpha = strtod(val, &end);
+	if (*end || !(c->alpha > 0 && c->alpha < 1) || strspn(val, "0123456789.") != strlen(val)) {
+		fprintf(stderr, "pmctool compare: --alpha '%.40s': expected a decimal number between 0 and 1\n", val);
 		return PMC_EXIT_USAGE;
 	}
-	if ((rc = parse_conds(texts, nconds, conds)))
+	return 0;
+}
+
+static int apply_fail_if(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct compare_cli *c = ctx;
+
+	(void)opt;
+	if (c->nconds >= PMC_ARRAY_SIZE(c->texts)) {
+		fprintf(stderr, "pmctool compare: too many --fail-if (at most 16)\n");
+		return PMC_EXIT_USAGE;
+	}
+	c->texts[c->nconds++] = val;
+	return 0;
+}
+
+static const struct pmc_opt compare_table[] = {
+	{ .short_name = 't', .long_name = "test", .kind = PMC_OPT_VALUE, .metavar = "TEST", .apply = apply_test,
+	  .help = "welch (Welch's t-test, the default) or mann-whitney (Mann-Whitney U, needs 4 runs\n"
+		  "a side)" },
+	{ .long_name = "alpha", .kind = PMC_OPT_VALUE, .metavar = "P", .apply = apply_alpha,
+	  .help = "significant when p < P (default 0.05; 0 < P < 1)" },
+	{ .long_name = "fail-if", .kind = PMC_OPT_LIST, .metavar = "COND", .apply = apply_fail_if,
+	  .help = "exit 1 when COND holds: NAME>+N% (B more than N% above A), NAME<-N% (below),\n"
+		  "NAME>+N (an absolute change); a change the test calls not significant does not\n"
+		  "hold. Repeatable" },
+	{ .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = COMPARE_FORMAT, .left = "    --csv, --json",
+	  .field = PMC_OPT_FIELD(struct compare_cli, fmt), .apply = pmc_opt_set_format,
+	  .help = "CSV (one row per event or metric) or one JSON document (schema kind 'compare')" },
+	{ .long_name = "json", .kind = PMC_OPT_FLAG, .conflict = COMPARE_FORMAT,
+	  .field = PMC_OPT_FIELD(struct compare_cli, fmt), .apply = pmc_opt_set_format },
+	{ .short_name = 'o', .long_name = "output", .kind = PMC_OPT_VALUE, .metavar = "FILE",
+	  .field = PMC_OPT_FIELD(struct compare_cli, out), .help = "write there ('-' for stdout; the default)" },
+	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this text" },
+	{ .kind = PMC_OPT_END },
+};
+
+static const struct pmc_opt_group compare_groups[] = {
+	{ COMPARE_FORMAT, "--csv and --json both choose the format: give one", true },
+	{ 0, NULL, false },
+};
+
+static int compare_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
+{
+	(void)cmd;
+	fprintf(stderr, "pmctool compare: %s '%s'\nRun 'pmctool compare --help' for the options.\n",
+		missing ? "option needs a value:" : "unknown option", arg);
+	return PMC_EXIT_USAGE;
+}
+
+const struct pmc_opts_cmd pmc_opts_compare = {
+	.name = "compare",
+	.opts = compare_table,
+	.groups = compare_groups,
+	.usage = "Usage: pmctool compare [OPTIONS] A.json B.json\n"
+		 "       pmctool stat --compare 'CMD_A' [STAT OPTIONS] [--fail-if COND]... -- CMD_B [ARGS...]\n"
+		 "\n"
+		 "Compare two stat reports (written with 'pmctool stat --json -o FILE'), per event, metric and the wall time:\n"
+		 "A, B, B - A, B / A and whether the difference is significant, by a two-sided test over the per-run\n"
+		 "samples (run both with -r 5 or more); 'not enough runs' when a side has too few.\n"
+		 "\n",
+	.epilogue = "\n"
+		    "Exit status: 0 compared (no --fail-if condition holds); 1 a --fail-if condition holds; 2 bad usage or a\n"
+		    "report that cannot be read; 3 a --fail-if condition cannot be judged (its event was not measured in both);\n"
+		    "4 the output could not be written. stat --compare also: 130 / 143 interrupted.\n"
+		    "See pmctool-compare(1).\n",
+	.col = 23,
+	.long_indent = "    ",
+	.stop_at_operand = true,
+	.bad_option = compare_bad_option,
+};
+
+int pmc_cmd_compare(int argc, char **argv)
+{
+	struct compare_cli cli = { .test = PMC_TEST_WELCH, .alpha = 0.05, .fmt = PMC_OUTPUT_TABLE };
+	struct pmc_fail_cond conds[16];
+	struct pmc_loaded l[2];
+	char err[256];
+	int operand = argc, rc;
+
+	memset(l, 0, sizeof(l));
+	rc = pmc_opts_parse(&pmc_opts_compare, argc, argv, &cli, &operand);
+	if (rc)
+		return rc == PMC_OPTS_HELP ? 0 : rc;
+	if (argc - operand != 2) {
+		fprintf(stderr, "pmctool compare: give two reports, A.json B.json (got %d)\n", argc - operand);
+		return PMC_EXIT_USAGE;
+	}
+	if ((rc = parse_conds(cli.texts, cli.nconds, conds)))
 		return rc;
 	for (int i = 0; i < 2 && !rc; i++)
-		if (pmc_loaded_read_file(argv[optind + i], &l[i], err, sizeof(err)) < 0) {
-			fprintf(stderr, "pmctool compare: cannot read '%s': %s\n", argv[optind + i], err);
+		if (pmc_loaded_read_file(argv[operand + i], &l[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "pmctool compare: cannot read '%s': %s\n", argv[operand + i], err);
 			rc = PMC_EXIT_USAGE;
 		}
 	if (!rc)
-		rc = finish(&l[0], &l[1], test, alpha, conds, nconds, fmt, out, false);
+		rc = finish(&l[0], &l[1], cli.test, cli.alpha, conds, cli.nconds, cli.fmt, cli.out, false);
 	pmc_loaded_fini(&l[0]);
 	pmc_loaded_fini(&l[1]);
 	return rc;

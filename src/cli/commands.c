@@ -25,5 +25,7 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_kernels,
 	&pmc_opts_sets,
 	&pmc_opts_merge,
+	&pmc_opts_stat,
+	&pmc_opts_compare,
 	NULL,
 };

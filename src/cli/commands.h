@@ -25,7 +25,7 @@ int pmc_cmd_merge(int argc, char **argv);
  * unit tests check every table's help against its golden file's options and its spellings for clashes). */
 struct pmc_opts_cmd;
 extern const struct pmc_opts_cmd pmc_opts_info, pmc_opts_list, pmc_opts_encode, pmc_opts_decode, pmc_opts_kernels,
-	pmc_opts_sets, pmc_opts_merge;
+	pmc_opts_sets, pmc_opts_merge, pmc_opts_stat, pmc_opts_compare;
 extern const struct pmc_opts_cmd *const pmc_opts_tables[];
 
 /* The table, ending with a NULL name. */

@@ -46,9 +46,6 @@ void multi_tmpdir_remove(const char *dir);
 /* Write buf to path ("-" stdout; NULL: stdout or stderr as to_stderr says); 0 or an exit status after the message. */
 int multi_emit(const char *cmd, const char *path, const char *buf, size_t len, bool to_stderr);
 
-/* --csv (csv true) or --json into *fmt; the other one already chosen is an error. 0 or PMC_EXIT_USAGE. */
-int multi_set_format(const char *cmd, enum pmc_output_format *fmt, bool csv);
-
 /* Split a command given as one string into words: spaces separate, '...' and "..." quote, backslash escapes; no
  * expansion of any kind. 0, or -EINVAL (an open quote) / -E2BIG. The words point into buf, which is overwritten. */
 int multi_split_words(char *buf, char **words, size_t max, size_t *ret_n);

@@ -271,15 +271,3 @@ int multi_split_words(char *buf, char **words, size_t max, size_t *ret_n)
 	*ret_n = n;
 	return 0;
 }
-
-int multi_set_format(const char *cmd, enum pmc_output_format *fmt, bool csv)
-{
-	enum pmc_output_format want = csv ? PMC_OUTPUT_CSV : PMC_OUTPUT_JSON;
-
-	if (*fmt != PMC_OUTPUT_TABLE && *fmt != want) {
-		fprintf(stderr, "pmctool %s: --csv and --json both choose the format: give one\n", cmd);
-		return PMC_EXIT_USAGE;
-	}
-	*fmt = want;
-	return 0;
-}

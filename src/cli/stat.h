@@ -17,6 +17,7 @@ struct stat_opts {
 	const char *compare;           /* --compare CMD_A: measure it beside the command (cmd_compare.c) */
 	const char *fail_if[16];       /* --fail-if CONDITION, with --compare */
 	size_t nfail_if;
+	const char *kernel_only;       /* the first option given that needs -k ("iters"), for the message */
 	bool verbose;                  /* -v: every perf_event_open as a trace line (the engine context's observer) */
 	char outpath_buf[4096];        /* -o after its %h %p %r %j were expanded */
 };

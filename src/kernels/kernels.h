@@ -175,7 +175,9 @@ void pmc_kernel_info_fini(struct pmc_kernel_info *info); /* accepts NULL */
  * Measure a kernel in this process: pin to one CPU, prepare its data, open req's events on this thread (pid 0,
  * cpu -1, inherit 0; hardware events as one group when req->group, others alone), mmap each, warm up, enable,
  * read (RDPMC or read()), run, read again; stop - start goes to out->counts[i] for req->events[i]. An event whose
- * open failed gets PMC_COUNT_NOT_SUPPORTED and its errno; the kernel runs anyway. out->wall_ns, out->ru
+ * open failed gets PMC_COUNT_NOT_SUPPORTED and its errno (one refused in the group is tried alone first); the kernel
+ * runs anyway. A member refused in the group but accepted alone: out->group_err and out->group_err_index name it
+ * (the batch must be split), no counter stays open and the kernel is not run. out->wall_ns, out->ru
  * (RUSAGE_THREAD delta) and info are filled. The affinity is restored before returning.
  * 0, or -errno with a message in err: bad input (-EINVAL), CPU lacks the ISA (-ENOTSUP), out of memory, pinning
  * failed. SIGINT or SIGTERM while the kernel runs stops it at once (out->interrupted, info->stopped: the counts are

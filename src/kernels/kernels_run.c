@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Measuring a kernel in-process: counters on this thread, read in process through the perf page (RDPMC, mrs), else
- * read(). */
+/* Measuring a kernel in-process: counters on this thread (the counter set, perf/evlist.h), read in process through
+ * the perf page (RDPMC, mrs), else read(). */
 #include "kernels/kernels.h"
 
 #include <errno.h>
@@ -10,21 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "perf/evlist.h"
 #include "perf/selfread.h"
 
 /* Empty regions measured for the overhead median. */
 #define OVERHEAD_SAMPLES 63
-
-struct slot {
-	int fd;                /* -1: not opened */
-	bool enable;           /* a leader or a lone event: enabled by ioctl */
-	struct pmc_selfread sr;
-	bool rdpmc;            /* read in process (probed); each read still decides from its page */
-};
 
 /* One snapshot of every event: the counts, and which were read in process with full times (enabled == running on
  * the page: the times are as of the last update, and the event ran all the time). */
@@ -35,7 +28,10 @@ struct snap {
 
 struct runner {
 	const struct pmc_measure_req *req;
-	struct slot *slots;
+	struct pmc_target self;  /* this thread, on any CPU */
+	struct pmc_evlist *el;   /* the counters, with their perf pages (PMC_EVL_SELFREAD) */
+	const int *fds;          /* the set's, one per event: -1 when not opened */
+	bool *rdpmc;             /* per event: read in process (probed); each read still decides from its page */
 	size_t n;
 	/* The RDPMC events, snapshotted together. */
 	const struct perf_event_mmap_page **pages;
@@ -51,40 +47,20 @@ static uint64_t (*kernel_fn(const struct pmc_kernel *k, const struct pmc_kernel_
 	return k->select ? k->select(p) : k->run;
 }
 
-static int open_events(struct runner *r, struct pmc_measure_out *out)
+/* Open the events on this thread (no inherit; leaders and lone events stopped, enabled around the region), each
+ * with its perf page. An event refused in the group (EINVAL) is tried alone: refused again, its encoding is bad and
+ * it is NOT_SUPPORTED; accepted alone, the combination is at fault: every counter is closed, out->group_err names it
+ * for the engine to split the batch, and false is returned (nothing to measure). */
+static bool open_events(struct runner *r, struct pmc_measure_out *out)
 {
-	int leader = -1;
+	struct pmc_evlist_fail fail;
 
-	for (size_t i = 0; i < r->n; i++) {
-		const struct pmc_event *ev = r->req->events[i];
-		struct perf_event_attr attr = ev->attr;
-		bool grouped = r->req->group && (ev->flags & PMC_EVF_HARDWARE);
-		int fd;
-
-		attr.inherit = 0;
-		attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-		pmc_arch_selfread_attr(&attr); /* arm64: the rdpmc format term's bit asks for user-space reads */
-		attr.disabled = !(grouped && leader >= 0);
-		memset(&out->counts[i], 0, sizeof(out->counts[i]));
-		fd = pmc_perf_open_counting(&attr, 0, -1, grouped && leader >= 0 ? leader : -1, pmc_event_open_opts(ev),
-					    &out->counts[i].flags);
-		if (fd < 0) {
-			out->counts[i].status = PMC_COUNT_NOT_SUPPORTED;
-			out->counts[i].err = -fd;
-			if (fd == -EINVAL && grouped && leader >= 0 && !out->group_err) {
-				out->group_err = EINVAL;
-				out->group_err_index = (int)i;
-			}
-			continue;
-		}
-		r->slots[i].fd = fd;
-		r->slots[i].enable = !(grouped && leader >= 0);
-		if (grouped && leader < 0)
-			leader = fd;
-		/* No page, no RDPMC: read() still works. */
-		(void)pmc_selfread_map(&r->slots[i].sr, fd);
+	if (pmc_evlist_open(r->el, &fail) == PMC_EVL_SPLIT) {
+		out->group_err = fail.err;
+		out->group_err_index = (int)fail.index;
+		return false;
 	}
-	return 0;
+	return true;
 }
 
 /* After enabling: which events can be read in process. */
@@ -93,16 +69,16 @@ static void probe_rdpmc(struct runner *r)
 	char why[160];
 
 	for (size_t i = 0; i < r->n; i++) {
-		struct slot *s = &r->slots[i];
-		if (s->fd < 0 || !s->sr.page)
+		struct pmc_selfread *s = pmc_evlist_selfread(r->el, 0, i);
+		if (!s)
 			continue;
-		if (pmc_selfread_probe(&s->sr, why, sizeof(why))) {
+		if (pmc_selfread_probe(s, why, sizeof(why))) {
 			if (!r->why[0])
 				snprintf(r->why, sizeof(r->why), "%s", why);
 			continue;
 		}
-		s->rdpmc = true;
-		r->pages[r->npages] = s->sr.page;
+		r->rdpmc[i] = true;
+		r->pages[r->npages] = s->page;
 		r->page_slot[r->npages++] = i;
 	}
 }
@@ -110,11 +86,10 @@ static void probe_rdpmc(struct runner *r)
 static void read_syscall(struct runner *r, struct snap *ret)
 {
 	for (size_t i = 0; i < r->n; i++) {
-		struct slot *s = &r->slots[i];
-		if (s->fd < 0 || s->rdpmc)
+		if (r->fds[i] < 0 || r->rdpmc[i])
 			continue;
 		ret->full[i] = false;
-		if (pmc_perf_read(s->fd, &ret->c[i]))
+		if (pmc_perf_read(r->fds[i], &ret->c[i]))
 			ret->c[i].status = PMC_COUNT_NOT_COUNTED;
 	}
 }
@@ -132,7 +107,7 @@ static void read_pages(struct runner *r, struct snap *ret)
 
 		ret->full[i] = false;
 		if (!pmc_selfread_usable(v)) {
-			if (pmc_perf_read(r->slots[i].fd, c))
+			if (pmc_perf_read(r->fds[i], c))
 				c->status = PMC_COUNT_NOT_COUNTED;
 			continue;
 		}
@@ -280,7 +255,7 @@ static int measure_overhead(struct runner *r, struct pmc_kernel_info *info)
 	}
 	walls = samples + (n + 1) * ns;
 	for (size_t i = 0; i < n; i++)
-		ok[i] = r->slots[i].fd >= 0;
+		ok[i] = r->fds[i] >= 0;
 	for (size_t s = 0; s < ns; s++) {
 		region(r, NULL, 0, NULL, &r->s0, &r->s1, &reg);
 		samples[n * ns + s] = reg.tsc;
@@ -404,7 +379,7 @@ static void read_method(struct runner *r, struct pmc_kernel_info *info)
 	size_t opened = 0;
 
 	for (size_t i = 0; i < r->n; i++)
-		opened += r->slots[i].fd >= 0;
+		opened += r->fds[i] >= 0;
 	info->rdpmc = r->npages > 0;
 	if (opened == 0)
 		snprintf(info->read_method, sizeof(info->read_method), "none: no event could be opened");
@@ -433,12 +408,20 @@ static void subtract(struct pmc_measure_out *out, struct pmc_kernel_info *info, 
 	info->overhead_subtracted = true;
 }
 
-static int alloc_runner(struct runner *r, size_t n, struct pmc_kernel_info *info)
+static int alloc_runner(struct runner *r, size_t n, struct pmc_measure_out *out, struct pmc_kernel_info *info)
 {
+	struct pmc_evlist_opts eo = {
+		.flags = PMC_EVL_DISABLED | PMC_EVL_SELFREAD | (r->req->group ? PMC_EVL_GROUP : 0),
+		.counts = n ? out->counts : NULL,
+	};
 	size_t m = n ? n : 1;
 
 	r->n = n;
-	r->slots = calloc(m, sizeof(*r->slots));
+	r->self = (struct pmc_target){ .pid = 0, .cpu = -1 };
+	if (pmc_evlist_new(r->req->events, n, &r->self, 1, &eo, &r->el))
+		return -ENOMEM;
+	r->fds = pmc_evlist_fds(r->el, 0);
+	r->rdpmc = calloc(m, sizeof(*r->rdpmc));
 	r->pages = calloc(m, sizeof(*r->pages));
 	r->page_slot = calloc(m, sizeof(*r->page_slot));
 	r->vals = calloc(m, sizeof(*r->vals));
@@ -451,36 +434,21 @@ static int alloc_runner(struct runner *r, size_t n, struct pmc_kernel_info *info
 	info->overhead = calloc(m, sizeof(*info->overhead));
 	info->overhead_valid = calloc(m, sizeof(*info->overhead_valid));
 	info->event_rdpmc = calloc(m, sizeof(*info->event_rdpmc));
-	if (!r->slots || !r->pages || !r->page_slot || !r->vals || !r->s0.c || !r->s0.full || !info->overhead || !info->overhead_valid ||
+	if (!r->rdpmc || !r->pages || !r->page_slot || !r->vals || !r->s0.c || !r->s0.full || !info->overhead || !info->overhead_valid ||
 	    !info->event_rdpmc)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		r->slots[i].fd = -1;
-		r->slots[i].sr.fd = -1;
-	}
 	return 0;
 }
 
 static void free_runner(struct runner *r)
 {
-	for (size_t i = 0; r->slots && i < r->n; i++) {
-		pmc_selfread_unmap(&r->slots[i].sr);
-		if (r->slots[i].fd >= 0)
-			close(r->slots[i].fd);
-	}
-	free(r->slots);
+	pmc_evlist_delete(r->el);
+	free(r->rdpmc);
 	free(r->pages);
 	free(r->page_slot);
 	free(r->vals);
 	free(r->s0.c);
 	free(r->s0.full);
-}
-
-static void enable_all(struct runner *r, unsigned long req)
-{
-	for (size_t i = 0; i < r->n; i++)
-		if (r->slots[i].fd >= 0 && r->slots[i].enable)
-			ioctl(r->slots[i].fd, req, PERF_IOC_FLAG_GROUP);
 }
 
 /* Open, warm up, enable, measure the overhead and the region. The counts land in out, the rest in info. A stop
@@ -493,17 +461,20 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 	struct region reg;
 	int rc;
 
-	open_events(r, out);
+	if (!open_events(r, out)) {
+		read_method(r, info);
+		return 0; /* the kernel is not run for a batch the engine splits */
+	}
 	if (!warm_up(fn, ctx, o->warmup_s, info)) {
 		/* Stopped before anything was measured: the events stay <not counted>. */
 		for (size_t i = 0; i < r->n; i++)
-			if (r->slots[i].fd >= 0)
+			if (r->fds[i] >= 0)
 				out->counts[i].status = PMC_COUNT_NOT_COUNTED;
 		out->interrupted = info->stopped = true;
 		read_method(r, info);
 		return 0;
 	}
-	enable_all(r, PERF_EVENT_IOC_ENABLE);
+	pmc_evlist_enable(r->el, NULL);
 	probe_rdpmc(r);
 	rc = measure_overhead(r, info);
 	if (rc)
@@ -511,13 +482,13 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 	getrusage(RUSAGE_THREAD, &ru0);
 	region(r, fn, info->iters, ctx, &r->s0, &r->s1, &reg);
 	getrusage(RUSAGE_THREAD, &ru1);
-	enable_all(r, PERF_EVENT_IOC_DISABLE);
+	pmc_evlist_disable(r->el, NULL);
 	for (size_t i = 0; i < r->n; i++) {
-		if (r->slots[i].fd < 0)
+		if (r->fds[i] < 0)
 			continue;
 		pmc_kernel_count_delta(&r->s0.c[i], r->s0.full[i], &r->s1.c[i], r->s1.full[i], reg.wall_ns,
 				       &out->counts[i]);
-		info->event_rdpmc[i] = r->slots[i].rdpmc;
+		info->event_rdpmc[i] = r->rdpmc[i];
 	}
 	rusage_sub(&ru1, &ru0);
 	out->ru = ru1;
@@ -557,7 +528,7 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 	info->iters = o->iters ? o->iters : pmc_kernel_default_iters(k, p);
 	/* From here a stop signal is held for the kernel (preparing matmul n=2048's data takes a while too). */
 	guard_install(&g);
-	rc = alloc_runner(&r, req->n, info);
+	rc = alloc_runner(&r, req->n, out, info);
 	if (rc) {
 		snprintf(err, errlen, "out of memory for %zu events", req->n);
 		goto out;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "perf/selfread.h"
 #include "pmu/hybrid.h"
 
 struct pmc_evlist {
@@ -22,6 +23,7 @@ struct pmc_evlist {
 	bool own_counts;
 	unsigned char *skip;      /* ntargets x n */
 	unsigned char *defer;     /* n */
+	struct pmc_selfread *sr;  /* ntargets x n with PMC_EVL_SELFREAD, else NULL */
 };
 
 int pmc_evlist_new(const struct pmc_event *const *evs, size_t n, const struct pmc_target *targets, size_t ntargets,
@@ -44,7 +46,12 @@ int pmc_evlist_new(const struct pmc_event *const *evs, size_t n, const struct pm
 	el->counts = el->own_counts ? calloc(cells, sizeof(*el->counts)) : o->counts;
 	el->skip = calloc(cells, 1);
 	el->defer = calloc(n ? n : 1, 1);
-	if (!el->fds || !el->counts || !el->skip || !el->defer) {
+	if (el->flags & PMC_EVL_SELFREAD) {
+		el->sr = calloc(cells, sizeof(*el->sr));
+		for (size_t i = 0; el->sr && i < cells; i++)
+			el->sr[i].fd = -1;
+	}
+	if (!el->fds || !el->counts || !el->skip || !el->defer || (!el->sr && (el->flags & PMC_EVL_SELFREAD))) {
 		pmc_evlist_delete(el);
 		return -ENOMEM;
 	}
@@ -83,6 +90,8 @@ static int open_one(const struct pmc_evlist *el, const struct pmc_event *ev, con
 	bool leader = group_fd < 0;
 
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (el->flags & PMC_EVL_SELFREAD)
+		pmc_arch_selfread_attr(&a); /* arm64: the rdpmc format term's bit asks for user-space reads */
 	if (on_own_cpu(el, ev, t)) {
 		/* CPU-wide events know no exec: they are enabled around the workload (pmc_evlist_toggle_cpu_wide). */
 		a.disabled = 1;
@@ -107,10 +116,29 @@ static bool grouped(const struct pmc_evlist *el, const struct pmc_event *ev, con
 	       !(pmc_arch_group_rule(&ev->attr) & PMC_GROUP_NEVER);
 }
 
+/* Keep fd as counter k; with PMC_EVL_SELFREAD map its page (no page: read() still works). */
+static void keep_fd(struct pmc_evlist *el, size_t k, int fd)
+{
+	el->fds[k] = fd;
+	if (el->sr)
+		(void)pmc_selfread_map(&el->sr[k], fd);
+}
+
+/* Close counter k (and unmap its page). */
+static void close_fd(struct pmc_evlist *el, size_t k)
+{
+	if (el->sr)
+		pmc_selfread_unmap(&el->sr[k]);
+	if (el->fds[k] >= 0)
+		close(el->fds[k]);
+	el->fds[k] = -1;
+}
+
 /* One target's events: its hardware events in one group per core PMU (with PMC_EVL_GROUP), the others alone. 0, or
  * 1 when a group was refused (EINVAL in the group, accepted alone) at event *at. */
 static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 {
+
 	const struct pmc_target *tg = &el->targets[t];
 	int leaders[PMC_MAX_CORE_PMUS + 1];
 
@@ -149,7 +177,7 @@ static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 			c->err = -fd;
 			continue;
 		}
-		el->fds[t * el->n + i] = fd;
+		keep_fd(el, t * el->n + i, fd);
 		if (in_group && *leader_p < 0)
 			*leader_p = fd;
 	}
@@ -262,13 +290,8 @@ size_t pmc_evlist_count_err(const struct pmc_evlist *el, int err)
 
 void pmc_evlist_close_event(struct pmc_evlist *el, size_t ev)
 {
-	for (size_t t = 0; t < el->ntargets; t++) {
-		int *fd = &el->fds[t * el->n + ev];
-
-		if (*fd >= 0)
-			close(*fd);
-		*fd = -1;
-	}
+	for (size_t t = 0; t < el->ntargets; t++)
+		close_fd(el, t * el->n + ev);
 }
 
 void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev, unsigned flags)
@@ -290,7 +313,7 @@ void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev, unsigned flags)
 			c->err = -fd;
 			continue;
 		}
-		el->fds[k] = fd;
+		keep_fd(el, k, fd);
 	}
 	el->flags = saved;
 }
@@ -298,6 +321,13 @@ void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev, unsigned flags)
 const int *pmc_evlist_fds(const struct pmc_evlist *el, size_t t)
 {
 	return &el->fds[t * el->n];
+}
+
+struct pmc_selfread *pmc_evlist_selfread(const struct pmc_evlist *el, size_t t, size_t ev)
+{
+	struct pmc_selfread *s = el->sr ? &el->sr[t * el->n + ev] : NULL;
+
+	return s && s->page ? s : NULL;
 }
 
 size_t pmc_evlist_nevents(const struct pmc_evlist *el)
@@ -312,11 +342,8 @@ const struct pmc_event *pmc_evlist_event(const struct pmc_evlist *el, size_t ev)
 
 void pmc_evlist_close(struct pmc_evlist *el)
 {
-	for (size_t k = 0; el->fds && k < el->ntargets * el->n; k++) {
-		if (el->fds[k] >= 0)
-			close(el->fds[k]);
-		el->fds[k] = -1;
-	}
+	for (size_t k = 0; el->fds && k < el->ntargets * el->n; k++)
+		close_fd(el, k);
 }
 
 void pmc_evlist_delete(struct pmc_evlist *el)
@@ -329,6 +356,7 @@ void pmc_evlist_delete(struct pmc_evlist *el)
 		free(el->counts);
 	free(el->skip);
 	free(el->defer);
+	free(el->sr);
 	free(el);
 }
 

@@ -30,6 +30,8 @@ enum pmc_evlist_flags {
 	PMC_EVL_ENABLE_ON_EXEC = 1u << 4, /* with DISABLED: the target's exec starts them (a launched command) */
 	PMC_EVL_CPU_WIDE = 1u << 5,       /* an event with ev->cpu_wide counts its CPU ev->cpu, not the task target:
 					     opened alone, stopped, without inherit (enable it around the workload) */
+	PMC_EVL_SELFREAD = 1u << 6,       /* the architecture's user-read bits (pmc_arch_selfread_attr) and each
+					     counter's perf page mapped (pmc_evlist_selfread): read in process */
 };
 
 struct pmc_evlist_opts {
@@ -87,6 +89,10 @@ void pmc_evlist_close_event(struct pmc_evlist *el, size_t ev);
 /* Open event ev alone on every target (not skipped) where it is not open, with flags (enum pmc_evlist_flags) in
  * place of the set's (a rotation reopens a breakpoint stopped or running, as the counting is). */
 void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev, unsigned flags);
+/* With PMC_EVL_SELFREAD: the mapped page of (target t, event ev), NULL when it is not open or its page could not be
+ * mapped (read() still works). The set unmaps it when the counter is closed. */
+struct pmc_selfread;
+struct pmc_selfread *pmc_evlist_selfread(const struct pmc_evlist *el, size_t t, size_t ev);
 /* Target t's descriptors, one per event (-1: not open), for perf/ring.c and the side-band records. */
 const int *pmc_evlist_fds(const struct pmc_evlist *el, size_t t);
 size_t pmc_evlist_nevents(const struct pmc_evlist *el);

@@ -39,6 +39,17 @@ run_pmc stat --bogus -- true
 expect_rc 2 "unknown option"
 expect_err "unknown option '--bogus'" "unknown option named"
 
+# An option given without its value is named as spelled in the help, long-only ones included (this printed a NUL
+# byte for the letter, then called --batch unknown).
+for opt in -e --event -r --batch --counters --control --metric --log-fd; do
+	run_pmc stat "$opt"
+	expect_rc 2 "$opt without its value"
+	[ "$opt" = --event ] && want=-e || want=$opt
+	expect_err "option $want needs a value" "$opt without its value: named"
+	[ "$(tr -d '\000' <"$TMP/err" | wc -c)" = "$(wc -c <"$TMP/err")" ] || fail "$opt without its value: a NUL on stderr"
+	expect_err "Run 'pmctool stat --help' for the options." "$opt without its value: points at --help"
+done
+
 run_pmc stat
 expect_rc 2 "no command"
 expect_err "no command to measure" "no command"

@@ -14,6 +14,8 @@
  * PMC_FAKE_PMU_TYPES=10[,N...] (a hybrid CPU, with the sysfs fixture naming these types) fakes those PMU types too,
  * and, like the kernel on a hybrid CPU, refuses (EINVAL) a group mixing two core PMUs: the PMU of an event is the type
  * in config bits 32-63 of a generic event (0: PERF_TYPE_RAW's), else attr.type.
+ * PMC_FAKE_PMU_BAD=0xCONFIG: a raw event (PERF_TYPE_RAW) of that config is refused (EINVAL) in a group and alone, as
+ * the kernel refuses an encoding its PMU does not have.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -78,6 +80,14 @@ static int is_refcycles(const struct perf_event_attr *a)
 
 static long (*real_syscall)(long, ...);
 
+/* PMC_FAKE_PMU_BAD names an encoding refused even alone. */
+static int is_bad(const struct perf_event_attr *a)
+{
+	const char *env = getenv("PMC_FAKE_PMU_BAD");
+
+	return env && *env && a->type == PERF_TYPE_RAW && a->config == strtoull(env, NULL, 0);
+}
+
 static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_fd, long flags)
 {
 	struct perf_event_attr sw;
@@ -89,6 +99,10 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 	if (group_fd >= 0 && group_fd < MAX_FD && fakes[group_fd].leader == group_fd &&
 	    fakes[group_fd].members)
 		g = &fakes[group_fd];
+	if (is_bad(a)) {
+		errno = EINVAL;
+		return -1;
+	}
 	if (g && (g->members + 1 > limit || (is_refcycles(a) && g->refcyc) ||
 		  (getenv("PMC_FAKE_PMU_TYPES") && g->pmu != core_pmu_of(a)))) {
 		errno = EINVAL;

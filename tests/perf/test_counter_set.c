@@ -8,11 +8,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "perf/evlist.h"
+#include "perf/selfread.h"
 
 #define MAX_OPENS 64
 
@@ -237,6 +239,47 @@ static void test_einval_alone_too_is_a_bad_encoding_not_a_split_injected(void **
 	pmc_evlist_delete(el);
 }
 
+static void test_selfread_maps_each_counters_page_on_real_software_events(void **state)
+{
+	struct pmc_event evs[2] = { sw_event(PERF_COUNT_SW_TASK_CLOCK, 0, true),
+				    sw_event(PERF_COUNT_SW_CPU_CLOCK, 0, true) };
+	const struct pmc_event *ev[2] = { &evs[0], &evs[1] };
+	const struct pmc_target target = { 0, -1 };
+	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP | PMC_EVL_DISABLED | PMC_EVL_SELFREAD,
+				     .open = open_recorded };
+	struct pmc_evlist_opts plain = { .flags = PMC_EVL_GROUP | PMC_EVL_DISABLED };
+	struct perf_event_attr want = evs[0].attr;
+	struct pmc_evlist *el;
+	void *pages[2];
+
+	(void)state;
+	assert_int_equal(pmc_evlist_new(ev, 2, &target, 1, &o, &el), 0);
+	assert_int_equal(pmc_evlist_open(el, NULL), 0);
+	assert_int_equal(nopens, 2);
+	pmc_arch_selfread_attr(&want); /* the architecture's user-read bits (arm64: config1 bit 1) */
+	assert_int_equal(opens[0].attr.config1, want.config1);
+	assert_int_equal(opens[0].attr.config2, want.config2);
+	for (size_t i = 0; i < 2; i++) {
+		struct pmc_selfread *s = pmc_evlist_selfread(el, 0, i);
+
+		assert_non_null(s);
+		assert_int_equal(s->fd, pmc_evlist_fds(el, 0)[i]);
+		pages[i] = s->page;
+	}
+	pmc_evlist_close_event(el, 1);
+	assert_null(pmc_evlist_selfread(el, 0, 1));
+	/* an unmapped page: mincore says ENOMEM */
+	assert_int_equal(mincore(pages[1], (size_t)sysconf(_SC_PAGESIZE), (unsigned char[1]){ 0 }), -1);
+	assert_int_equal(errno, ENOMEM);
+	pmc_evlist_delete(el);
+	assert_int_equal(mincore(pages[0], (size_t)sysconf(_SC_PAGESIZE), (unsigned char[1]){ 0 }), -1);
+
+	assert_int_equal(pmc_evlist_new(ev, 2, &target, 1, &plain, &el), 0); /* no flag: no page */
+	assert_int_equal(pmc_evlist_open(el, NULL), 0);
+	assert_null(pmc_evlist_selfread(el, 0, 0));
+	pmc_evlist_delete(el);
+}
+
 static void test_never_ran_needs_two_grouped_members_enabled_and_none_running(void **state)
 {
 	static const struct {
@@ -283,6 +326,7 @@ int main(void)
 		cmocka_unit_test_setup(test_einval_in_group_accepted_alone_splits_injected, setup),
 		cmocka_unit_test_setup(test_einval_alone_too_is_a_bad_encoding_not_a_split_injected, setup),
 		cmocka_unit_test_setup(test_never_ran_needs_two_grouped_members_enabled_and_none_running, setup),
+		cmocka_unit_test_setup(test_selfread_maps_each_counters_page_on_real_software_events, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

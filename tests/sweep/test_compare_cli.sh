@@ -7,6 +7,20 @@ source "$PMC_SOURCE_DIR/tests/lib.sh"
 W=${PMC_WORKLOAD:?}
 SCHEMA="$PMC_SOURCE_DIR/schema/pmctool-report.schema.json"
 
+# Bad options: an unknown one is called unknown (a short one was said to need a value), one without its value says so.
+run_pmc compare -z a.json b.json
+expect_rc 2 "compare -z"
+expect_err "^pmctool compare: unknown option '-z'$" "compare -z is unknown"
+for opt in -t --test --alpha --fail-if -o; do
+	run_pmc compare "$opt"
+	expect_rc 2 "compare $opt without its value"
+	expect_err "^pmctool compare: option needs a value: '$opt'$" "compare $opt without its value"
+done
+run_pmc compare --json --csv a.json b.json
+expect_rc 2 "compare --json --csv"
+expect_err "^pmctool compare: --csv and --json both choose the format: give one$" "compare --json --csv"
+ok "compare names an unknown option, an option without its value and two formats"
+
 run_pmc stat --json -o "$TMP/t.json" -r 20 -e task-clock,page-faults -- true
 expect_rc 0 "the template report"
 run_pmc stat --json -o "$TMP/one.json" -e task-clock,page-faults -- true

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "engine/engine.h"
+#include "perf/evlist.h"
 #include "perf/keep.h"
 #include "perf/open.h"
 #include "run/launch.h"
@@ -28,6 +29,25 @@ void pmc_eng_trace_open(const struct pmc_open_record *rec, void *ctx)
 int pmc_eng_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
 {
 	return pmc_report_push_sample(e, run, batch, c);
+}
+
+/* Whether the run's group opened but never ran: the counter set's rule (pmc_evlist_never_ran) on the counts the run
+ * read, its one task target (a command or this thread) in request order, CPU-wide events no members. The kernel's
+ * group check ignores the NMI watchdog, other users and HT-exclusive constraints, and on arm64 skips a disabled
+ * leader (one member too many is accepted): such a group is split like one the kernel refused. ENOMEM: false (the
+ * counts stay as read, their zero running time shown). */
+static bool group_never_ran(const struct pmc_measure_req *req, struct pmc_count *counts)
+{
+	const struct pmc_target task = { 0, -1 };
+	struct pmc_evlist_opts eo = { .flags = PMC_EVL_GROUP | PMC_EVL_CPU_WIDE, .counts = counts };
+	struct pmc_evlist *el;
+	bool r;
+
+	if (pmc_evlist_new(req->events, req->n, &task, 1, &eo, &el) < 0)
+		return false;
+	r = pmc_evlist_never_ran(el, NULL);
+	pmc_evlist_delete(el);
+	return r;
 }
 
 /* The batch each planned event belongs to, after any split. */
@@ -134,7 +154,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 			rc = r == -EINVAL || r == -ENOTSUP ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
 		} else if (out.group_err && req.group) {
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
-		} else if (req.group && pmc_group_never_ran(counts, req.events, req.n)) {
+		} else if (req.group && group_never_ran(&req, counts)) {
 			se->never_ran++;
 			rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
 		} else if (run == 0 && b == 0) {
@@ -157,7 +177,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 			if (pmc_eng_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
 				rc = PMC_EXIT_INTERNAL;
 		goto out;
-	} else if (req.group && !out.interrupted && pmc_group_never_ran(counts, req.events, req.n)) {
+	} else if (req.group && !out.interrupted && group_never_ran(&req, counts)) {
 		se->never_ran++;
 		rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
 		goto out;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The engine, --per-thread for a launched command: the rows are the command's tasks (threads and child processes),
- * learnt from the records run/threads.c reads as they exit. Row k of every run and batch is the k-th task created
+ * learnt from the records perf/ring.c reads as they exit. Row k of every run and batch is the k-th task created
  * (the command itself first), since tids differ between runs; its tid and comm are those of the first run that had
  * it. */
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engine/scope.h"
-#include "run/threads.h"
+#include "perf/ring.h"
 
 #define RING_PAGES 64 /* 256 KiB of records with 4 KiB pages: thousands of exits between two drains */
 

@@ -12,6 +12,7 @@
 
 #include "arch/arch.h"
 #include "perf/perf.h"
+#include "perf/probe.h"
 #include "sys/perf_access.h"
 #include "util/util.h"
 
@@ -98,7 +99,7 @@ static void fill_budget_facts(struct pmc_budget_facts *f)
 /* The real opener: perf_event_open on this thread, any CPU. */
 static int open_self(struct perf_event_attr *attr, int group_fd)
 {
-	return pmc_perf_open(attr, 0, -1, group_fd, 0);
+	return pmc_perf_open_self(attr, group_fd, NULL);
 }
 
 int pmc_budget_from_kernel(pmc_budget_opener opener, unsigned *ret_n, char *why, size_t whylen)
@@ -164,7 +165,7 @@ static int probe_instructions(void)
 	struct perf_event_attr attr = { .size = sizeof(attr), .type = PERF_TYPE_HARDWARE,
 					.config = PERF_COUNT_HW_INSTRUCTIONS, .disabled = 1,
 					.exclude_kernel = 1, .exclude_hv = 1 };
-	int fd = pmc_perf_open(&attr, 0, -1, -1, 0);
+	int fd = pmc_perf_open_self(&attr, -1, NULL);
 
 	if (fd < 0)
 		return -fd;

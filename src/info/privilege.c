@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "sys/perf_access.h"
-#include "perf/open.h"
+#include "perf/probe.h"
 
 void pmc_privilege_read(struct pmc_privilege *ret)
 {

@@ -25,7 +25,7 @@ enum pmc_evlist_flags {
 	PMC_EVL_GROUP = 1u << 0,          /* hardware events in one group per core PMU per target (else each alone) */
 	PMC_EVL_INHERIT = 1u << 1,        /* task targets: children and threads created later count with them */
 	PMC_EVL_INHERIT_STAT = 1u << 2,   /* with INHERIT: each inherited task's own count is written, as it exits, to
-					     a buffer (run/threads.h); records carry the event's id */
+					     a buffer (perf/ring.h); records carry the event's id */
 	PMC_EVL_DISABLED = 1u << 3,       /* leaders (and events alone) open stopped; pmc_evlist_enable starts them */
 	PMC_EVL_ENABLE_ON_EXEC = 1u << 4, /* with DISABLED: the target's exec starts them (a launched command) */
 	PMC_EVL_CPU_WIDE = 1u << 5,       /* an event with ev->cpu_wide counts its CPU ev->cpu, not the task target:

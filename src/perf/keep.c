@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "perf/open.h"
 #include "perf/perf.h"
+#include "perf/probe.h"
 
 bool pmc_keep_wanted(const struct perf_event_attr *a)
 {
@@ -54,7 +54,7 @@ size_t pmc_keep_open(struct pmc_keep *k, const struct pmc_event *evs, size_t n, 
 		a.disabled = 1;
 		a.exclude_kernel = 1; /* counts nothing anyway; asks for no privilege */
 		a.exclude_hv = 1;
-		fd = pmc_perf_open_noted(&a, 0, -1, -1, 0, "kept open, disabled, for the whole measurement");
+		fd = pmc_perf_open_self(&a, -1, "kept open, disabled, for the whole measurement");
 		if (fd >= 0)
 			k->fds[k->n++] = fd;
 	}

@@ -2,22 +2,9 @@
 #include "perf/open.h"
 
 #include <errno.h>
-#include <unistd.h>
 
 #include "perf/perf.h"
 #include "sys/perf_fallback.h"
-
-int pmc_perf_probe_user_counting(void)
-{
-	struct perf_event_attr a = { .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK, .disabled = 1,
-				     .exclude_kernel = 1, .exclude_hv = 1 };
-	int fd = pmc_perf_open_noted(&a, 0, -1, -1, 0, "probe: may this user count at all");
-
-	if (fd < 0)
-		return fd;
-	close(fd);
-	return 0;
-}
 
 int pmc_perf_open_counting(struct perf_event_attr *a, pid_t pid, int cpu, int group_fd, unsigned opts,
 			   unsigned *ret_count_flags)

@@ -16,11 +16,6 @@ enum pmc_open_opts {
 					  opened, -ENOENT */
 };
 
-/* Ask the kernel whether this process may count at all: open (and close) task-clock on itself in user mode only, the
- * least any perf_event_paranoid short of "no perf_event_open for users" allows. 0 when it may, else -errno. The number
- * in the sysctl does not tell: 3 forbids everything only on kernels with Debian's and Android's patch. */
-int pmc_perf_probe_user_counting(void);
-
 /*
  * Open a counting event with perf's perf_event_paranoid fallback: when the kernel refuses (EACCES/EPERM) an event
  * that counts kernel mode, retry it with exclude_kernel and exclude_hv, and set PMC_COUNT_USER_ONLY in

@@ -253,24 +253,6 @@ int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at)
 	return 0;
 }
 
-bool pmc_group_never_ran(const struct pmc_count *counts, const struct pmc_event *const *evs, size_t n)
-{
-	size_t members = 0;
-	bool enabled = false;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!(evs[i]->flags & PMC_EVF_HARDWARE) || evs[i]->cpu_wide)
-			continue;
-		if (counts[i].status != PMC_COUNT_OK && counts[i].status != PMC_COUNT_NOT_COUNTED)
-			continue; /* never opened */
-		if (counts[i].running)
-			return false;
-		enabled |= counts[i].enabled > 0;
-		members++;
-	}
-	return members > 1 && enabled; /* one event alone is never refused as a group */
-}
-
 void pmc_plan_fini(struct pmc_plan *p)
 {
 	if (!p)

@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "perf/perf.h"
 #include "pmu/event.h"
 
 struct pmc_plan_opts {
@@ -61,12 +60,6 @@ int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at);
 
 /* GP slots an event set takes in one batch (anchors that are not fixed cost GP slots on CPUs without fixed counters). */
 unsigned pmc_plan_gp_cost(const struct pmc_event *ev, unsigned fixed_slots);
-
-/* A group that opened but never ran: every grouped event of the request (hardware, not CPU-wide) that opened has
- * time_running 0 while at least one was enabled. The kernel's group check ignores the NMI watchdog, other users and
- * HT-exclusive constraints, and on arm64 skips a disabled leader (one member too many is accepted): such a group
- * is treated like one the kernel refused. counts and evs have n entries, in request order. */
-bool pmc_group_never_ran(const struct pmc_count *counts, const struct pmc_event *const *evs, size_t n);
 
 void pmc_plan_fini(struct pmc_plan *p);
 

@@ -254,45 +254,6 @@ static void test_plan_fixed_only_follows_the_flag_and_the_fixed_slots(void **sta
 	}
 }
 
-/* Injected counts (no counter is opened): a group whose every opened member has time_running 0 while enabled never
- * ran; a counted member, a lone event, or nothing enabled is not that (issue 11 item 5). */
-static void test_group_never_ran_decided_from_injected_counts(void **state)
-{
-	static const struct {
-		int line;
-		uint64_t ena[3], run[3];
-		enum pmc_count_status st[3];
-		bool hw[3];
-		bool want;
-	} rows[] = {
-		{ __LINE__, { 900, 900, 900 }, { 0, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 }, true },
-		{ __LINE__, { 900, 900, 900 }, { 0, 0, 900 }, { 1, 1, 0 }, { 1, 1, 1 }, false },
-		{ __LINE__, { 0, 0, 0 }, { 0, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 }, false },
-		{ __LINE__, { 900, 900, 900 }, { 0, 0, 500 }, { 1, 1, 0 }, { 1, 1, 0 }, true }, /* software ran: not a member */
-		{ __LINE__, { 900, 0, 0 }, { 0, 0, 0 }, { 1, 2, 2 }, { 1, 1, 1 }, false }, /* one opened: a lone event */
-		{ __LINE__, { 900, 900, 0 }, { 0, 0, 0 }, { 1, 1, 2 }, { 1, 1, 1 }, true },  /* one failed to open */
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		struct pmc_event evs[3];
-		const struct pmc_event *pev[3];
-		struct pmc_count c[3];
-
-		for (int k = 0; k < 3; k++) {
-			evs[k] = mk(rows[i].hw[k] ? PMC_CLASS_GP : PMC_CLASS_FREE, -1, rows[i].hw[k] ? PMC_EVF_HARDWARE : 0);
-			pev[k] = &evs[k];
-			memset(&c[k], 0, sizeof(c[k]));
-			c[k].enabled = rows[i].ena[k];
-			c[k].running = rows[i].run[k];
-			c[k].status = rows[i].st[k] == 1 ? PMC_COUNT_NOT_COUNTED
-				    : rows[i].st[k] == 2 ? PMC_COUNT_NOT_SUPPORTED : PMC_COUNT_OK;
-		}
-		if (pmc_group_never_ran(c, pev, 3) != rows[i].want)
-			fail_msg("row at line %d", rows[i].line);
-	}
-}
-
 static void test_plan_rejects_zero_budget(void **state)
 {
 	struct pmc_event ev = mk(PMC_CLASS_GP, -1, 0);
@@ -316,7 +277,6 @@ int main(void)
 		cmocka_unit_test(test_plan_split_moves_the_rejected_tail_to_a_new_batch),
 		cmocka_unit_test(test_plan_second_user_of_a_fixed_only_encoding_gets_its_own_batch_not_a_gp_slot),
 		cmocka_unit_test(test_plan_fixed_only_follows_the_flag_and_the_fixed_slots),
-		cmocka_unit_test(test_group_never_ran_decided_from_injected_counts),
 		cmocka_unit_test(test_plan_rejects_zero_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The reader of --per-thread's buffer (run/threads.c), fed crafted buffers instead of the kernel's: records laid out
+/* The reader of --per-thread's buffer (perf/ring.c), fed crafted buffers instead of the kernel's: records laid out
  * as include/uapi/linux/perf_event.h describes them (PERF_RECORD_READ/FORK/EXIT/COMM/LOST, each ending with the
  * event's id), a record that wraps the end of the buffer, lost and unknown records, and sizes that cannot be. The
  * kernel side is tested for real by tests/run/test_stat_per_thread.sh. */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "run/threads.h"
+#include "perf/ring.h"
 
 #define ID0 0x1111
 #define ID1 0x2222

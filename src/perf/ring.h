@@ -8,8 +8,8 @@
  * inherited dummy with comm and task adds PERF_RECORD_FORK (the order threads are created in), PERF_RECORD_COMM
  * (their names) and PERF_RECORD_EXIT. The first thread never writes a record: its own count is the parent event's
  * total minus what the others wrote. No printing here. */
-#ifndef PMC_RUN_THREADS_H
-#define PMC_RUN_THREADS_H
+#ifndef PMC_PERF_RING_H
+#define PMC_PERF_RING_H
 
 #include <linux/perf_event.h>
 #include <stdbool.h>

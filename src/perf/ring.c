@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-#include "run/threads.h"
+#include "perf/ring.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perf/open.h"
+#include "sys/perf_open.h"
 
 #define SCRATCH_LEN 65536 /* a record's size is 16 bits */
 

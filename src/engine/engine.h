@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/time.h>
 
 #include "eventsets/eventset.h"
 #include "kernels/kernels.h"
@@ -191,6 +192,18 @@ int pmc_eng_metrics_check(const struct pmc_engine *se, const struct pmc_metric_d
 /* Each metric in each run into rep->metric_runs (the same definitions pmc_eng_metrics_apply evaluated). */
 void pmc_eng_metrics_per_run(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
 			  struct pmc_report *rep);
+
+/* One execution into the report (engine/runs.c), the same for a command run, a kernel and a scope: its wall time
+ * into the mean (summed here), min and max, its user/sys times into the sums (NAN where it has none: attached tasks
+ * and CPUs), then its record. 0 or -ENOMEM. */
+int pmc_eng_exec_record(struct pmc_report *rep, const struct pmc_report_exec *e);
+/* After the runs: the sums become means over the DONE runs that counted, and the report is partial when stopped. */
+void pmc_eng_runs_finish(const struct pmc_engine *se, struct pmc_report *rep, unsigned done);
+/* A rusage time in seconds. */
+static inline double pmc_eng_tv_s(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
 
 /* Hybrid CPUs (engine/hybrid.c; each does nothing on other machines). -k: fix the CPU the kernel runs on (the current
  * one unless --cpu), since the events are chosen for its core type. 0 or an exit status (message given to the diagnostics sink). */

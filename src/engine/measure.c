@@ -191,26 +191,17 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	if (o->regions && (rc = pmc_eng_regions_collect(rep, &req, idx)))
 		goto out;
 	{
-		double w = (double)out.wall_ns;
-		rep->wall_ns_mean += w;
-		rep->wall_ns_min = rep->wall_ns_min == 0 || w < rep->wall_ns_min ? w : rep->wall_ns_min;
-		rep->wall_ns_max = w > rep->wall_ns_max ? w : rep->wall_ns_max;
-		rep->user_s += (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6;
-		rep->sys_s += (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6;
-	}
-	{
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
 		struct pmc_report_exec x = {
 			.run = run, .batch = (unsigned)b, .interrupted = pmc_eng_stopped(se) != 0,
 			.wall_ns = (double)out.wall_ns, .counting_ns = (double)out.wall_ns,
-			.user_s = (double)out.ru.ru_utime.tv_sec + (double)out.ru.ru_utime.tv_usec / 1e6,
-			.sys_s = (double)out.ru.ru_stime.tv_sec + (double)out.ru.ru_stime.tv_usec / 1e6,
+			.user_s = pmc_eng_tv_s(&out.ru.ru_utime), .sys_s = pmc_eng_tv_s(&out.ru.ru_stime),
 		};
 		if (!o->k) {
 			x.exit_status = pmc_wait_status_code(out.wait_status);
 			x.signal = WIFSIGNALED(out.wait_status) ? WTERMSIG(out.wait_status) : 0;
 		}
-		if (pmc_report_add_exec(rep, &x))
+		if (pmc_eng_exec_record(rep, &x))
 			rc = PMC_EXIT_INTERNAL;
 	}
 out:
@@ -349,12 +340,7 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	assign_batches(se, rep);
 	pmc_eng_hybrid_report(o, rep); /* after assign_batches: the merged rows follow the measured events */
-	if (done) {
-		rep->wall_ns_mean /= done;
-		rep->user_s /= done;
-		rep->sys_s /= done;
-	}
-	rep->partial = pmc_eng_stopped(se) != 0;
+	pmc_eng_runs_finish(se, rep, done);
 	pmc_keep_close(&keep);
 	pmc_perf_set_observer(NULL, NULL);
 	return rc;

@@ -132,3 +132,23 @@ void pmc_eng_metrics_per_run(const struct pmc_engine *se, const struct pmc_metri
 	free(c.ev);
 	free(c.sorted);
 }
+
+int pmc_eng_exec_record(struct pmc_report *rep, const struct pmc_report_exec *e)
+{
+	rep->wall_ns_mean += e->wall_ns;
+	rep->wall_ns_min = rep->wall_ns_min == 0 || e->wall_ns < rep->wall_ns_min ? e->wall_ns : rep->wall_ns_min;
+	rep->wall_ns_max = e->wall_ns > rep->wall_ns_max ? e->wall_ns : rep->wall_ns_max;
+	rep->user_s += e->user_s;
+	rep->sys_s += e->sys_s;
+	return pmc_report_add_exec(rep, e) ? -ENOMEM : 0;
+}
+
+void pmc_eng_runs_finish(const struct pmc_engine *se, struct pmc_report *rep, unsigned done)
+{
+	if (done) {
+		rep->wall_ns_mean /= done;
+		rep->user_s /= done;
+		rep->sys_s /= done;
+	}
+	rep->partial = pmc_eng_stopped(se) != 0;
+}

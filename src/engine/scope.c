@@ -492,16 +492,10 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 			e.signal = WIFSIGNALED(l.status) ? WTERMSIG(l.status) : 0;
 		}
 		if (command) {
-			e.user_s = (double)l.ru.ru_utime.tv_sec + (double)l.ru.ru_utime.tv_usec / 1e6;
-			e.sys_s = (double)l.ru.ru_stime.tv_sec + (double)l.ru.ru_stime.tv_usec / 1e6;
+			e.user_s = pmc_eng_tv_s(&l.ru.ru_utime);
+			e.sys_s = pmc_eng_tv_s(&l.ru.ru_stime);
 		}
-		x->rep->wall_ns_mean += e.wall_ns;
-		x->rep->wall_ns_min = x->rep->wall_ns_min == 0 || e.wall_ns < x->rep->wall_ns_min ? e.wall_ns
-												   : x->rep->wall_ns_min;
-		x->rep->wall_ns_max = PMC_MAX(x->rep->wall_ns_max, e.wall_ns);
-		x->rep->user_s += e.user_s;
-		x->rep->sys_s += e.sys_s;
-		if (pmc_report_add_exec(x->rep, &e))
+		if (pmc_eng_exec_record(x->rep, &e))
 			rc = PMC_EXIT_INTERNAL;
 	}
 out:
@@ -661,12 +655,7 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	pmc_perf_set_observer(NULL, NULL);
 	pmc_eng_threads_note(x.thr, rep);
 	drop_empty_rows(rep, se->n);
-	if (done) {
-		rep->wall_ns_mean /= done;
-		rep->user_s /= done;
-		rep->sys_s /= done;
-	}
-	rep->partial = pmc_eng_stopped(se) != 0;
+	pmc_eng_runs_finish(se, rep, done);
 out:
 	if (ctl >= 0 && strncmp(o->control, "fd:", 3))
 		close(ctl);

@@ -142,14 +142,6 @@ static const struct pmc_opt_group compare_groups[] = {
 	{ 0, NULL, false },
 };
 
-static int compare_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
-{
-	(void)cmd;
-	fprintf(stderr, "pmctool compare: %s '%s'\nRun 'pmctool compare --help' for the options.\n",
-		missing ? "option needs a value:" : "unknown option", arg);
-	return PMC_EXIT_USAGE;
-}
-
 const struct pmc_opts_cmd pmc_opts_compare = {
 	.name = "compare",
 	.opts = compare_table,
@@ -169,7 +161,7 @@ const struct pmc_opts_cmd pmc_opts_compare = {
 	.col = 23,
 	.long_indent = "    ",
 	.stop_at_operand = true,
-	.bad_option = compare_bad_option,
+	.bad_option = pmc_opts_bad_option_see_help,
 };
 
 int pmc_cmd_compare(int argc, char **argv)

@@ -42,14 +42,6 @@ static const struct pmc_opt_group merge_groups[] = {
 	{ 0, NULL, false },
 };
 
-static int merge_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
-{
-	(void)cmd;
-	fprintf(stderr, "pmctool merge: %s '%s'\nRun 'pmctool merge --help' for the options.\n",
-		missing ? "option needs a value:" : "unknown option", arg);
-	return PMC_EXIT_USAGE;
-}
-
 const struct pmc_opts_cmd pmc_opts_merge = {
 	.name = "merge",
 	.opts = merge_opts,
@@ -70,7 +62,7 @@ const struct pmc_opts_cmd pmc_opts_merge = {
 		    "See pmctool-merge(1).\n",
 	.col = 23,
 	.long_indent = "    ",
-	.bad_option = merge_bad_option,
+	.bad_option = pmc_opts_bad_option_see_help,
 };
 
 static int read_ranks(int n, char **files, struct pmc_merge *m)

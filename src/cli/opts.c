@@ -48,6 +48,13 @@ const char *pmc_opt_name(const struct pmc_opt *opt, char *buf, size_t len)
 	return buf;
 }
 
+int pmc_opts_bad_option_see_help(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
+{
+	fprintf(stderr, "pmctool %s: %s '%s'\nRun 'pmctool %s --help' for the options.\n", cmd->name,
+		missing ? "option needs a value:" : "unknown option", arg, cmd->name);
+	return PMC_EXIT_USAGE;
+}
+
 static int default_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
 	(void)missing;

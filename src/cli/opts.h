@@ -91,6 +91,9 @@ void pmc_opts_words(const struct pmc_opts_cmd *cmd, FILE *f);
 /* An apply for the options that choose an output format (--csv, --json; field: an enum pmc_output_format): the
  * format registry's entry for the option's flag (output/format.h) goes into the field. */
 int pmc_opt_set_format(void *ctx, const struct pmc_opt *opt, const char *val);
+/* A bad_option for the report commands (compare, merge): "pmctool CMD: unknown option 'ARG'" or "option needs a
+ * value: 'ARG'", then where the options are. PMC_EXIT_USAGE. */
+int pmc_opts_bad_option_see_help(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing);
 
 /* The number of entries of a table (up to its PMC_OPT_END). */
 size_t pmc_opts_count(const struct pmc_opt *opts);

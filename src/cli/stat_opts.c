@@ -190,6 +190,18 @@ static int apply_delay(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* --topdown[=LEVEL]: the top-down tree of levels 1..LEVEL (engine/topdown.c; the tree says how deep it goes). */
+static int apply_topdown(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	char name[64];
+	uint64_t u = 1;
+	int r = val ? parse_uint_opt(NAME(opt), val, 1, 2, &u) : 0;
+
+	o->e.topdown_level = (int)u;
+	return r;
+}
+
 /* -x SEP: perf stat's separated layout (given twice and the format group are the table's checks). */
 static int apply_sep(void *ctx, const struct pmc_opt *opt, const char *val)
 {
@@ -234,6 +246,16 @@ static const struct pmc_opt stat_table[] = {
 	  .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
 	  .help = "add a derived metric (see pmctool-events(5) for the formula language)" },
+	{ .long_name = "topdown", .kind = PMC_OPT_VALUE, .metavar = "[=LEVEL]", .flags = PMC_OPT_SINGLE | PMC_OPT_OPTIONAL,
+	  .apply = apply_topdown,
+	  .help = "top-down analysis: where the slots (or cycles) go, as a tree of levels 1..LEVEL\n"
+		  "(1 or 2; 1 when left out), its tree chosen for this CPU; each level counted as\n"
+		  "one group, never multiplexed unless --batch=multiplex; n/a with the reason where\n"
+		  "an event is not counted (pmctool-topdown(7): the trees and nodes)" },
+	{ .long_name = "topdown-def", .kind = PMC_OPT_VALUE, .metavar = "NAME", .flags = PMC_OPT_SINGLE,
+	  .field = F(e.topdown_def),
+	  .help = "the tree --topdown evaluates, in place of this CPU's (intel-icl-tma: Intel's\n"
+		  "corrected level 1 on Ice Lake; pmctool-topdown(7) lists them)" },
 	TEXT(""),
 	TEXT("Batches:"),
 	{ .long_name = "batch", .kind = PMC_OPT_VALUE, .metavar = "=MODE", .flags = PMC_OPT_SINGLE, .apply = apply_batch,

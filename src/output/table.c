@@ -337,6 +337,7 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 	print_runs(f, rep);
 	print_statistics(f, rep, w);
 	print_metrics(f, rep, w);
+	pmc_output_topdown_table(f, rep);
 	pmc_output_regions_table(f, rep);
 	print_checks(f, rep);
 	/* As perf: the time elapsed is the time counting was on; with -D / --control the whole run's follows. */

@@ -285,4 +285,9 @@ enum pmc_arch_group_rule {
 };
 unsigned pmc_arch_group_rule(const struct perf_event_attr *a);
 
+/* Whether the core PMU implements the event a encodes, as far as the kernel says: 1 yes; 0 no (why filled: arm64's
+ * driver lists in sysfs events/ exactly the common events the CPU's PMCEID registers say it implements, and QEMU's PMU
+ * opens the others and reads 0); -1 unknown (the default, and any event the kernel does not judge). */
+int pmc_arch_event_implemented(const struct perf_event_attr *a, char *why, size_t len);
+
 #endif

@@ -253,9 +253,10 @@ static unsigned deep_elsewhere(const struct pmc_engine *se, const struct pmc_eng
 
 /* The report's totals row of input i: its mean, or not counted with the reason. */
 static void input_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_report *rep,
-			struct pmc_td_value *v, bool *scaled)
+			struct pmc_td_value *v, bool *scaled, char *why, size_t whylen)
 {
 	const struct pmc_td_input *in = &td->tree->inputs[i];
+	char not_impl[PMC_TD_REASON_LEN];
 
 	*v = (struct pmc_td_value){ .counted = false, .reason = td->why_not[i] };
 	if (in->kind == PMC_TD_PROPERTY) {
@@ -270,7 +271,12 @@ static void input_value(const struct pmc_eng_topdown *td, size_t i, const struct
 
 		if (e->scope.kind != PMC_ROW_ALL || strcmp(e->ev.name, td->name[i]))
 			continue;
-		if (e->status == PMC_COUNT_OK) {
+		if (e->status == PMC_COUNT_OK && e->max == 0 &&
+		    pmc_arch_event_implemented(&e->ev.attr, not_impl, sizeof(not_impl)) == 0) {
+			/* it opened and read 0 on a PMU that does not implement it (QEMU's): not a count */
+			snprintf(why, whylen, "it read 0 and %.180s", not_impl);
+			v->reason = why;
+		} else if (e->status == PMC_COUNT_OK) {
 			v->counted = true;
 			v->value = e->mean;
 			*scaled |= e->running_pct < 100.0;
@@ -286,6 +292,7 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 {
 	const struct pmc_eng_topdown *td = se->topdown;
 	struct pmc_td_value vals[PMC_TD_MAX_INPUTS];
+	char why[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN];
 	struct pmc_td_result *res;
 	struct pmc_report_topdown *out;
 	bool scaled = false;
@@ -294,7 +301,7 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 	if (!td || !td->tree)
 		return 0;
 	for (size_t i = 0; i < td->tree->ninputs; i++)
-		input_value(td, i, rep, &vals[i], &scaled);
+		input_value(td, i, rep, &vals[i], &scaled, why[i], sizeof(why[i]));
 	res = calloc(1, sizeof(*res));
 	out = calloc(1, sizeof(*out));
 	r = res && out ? pmc_td_eval(td->tree, vals, res) : -ENOMEM;

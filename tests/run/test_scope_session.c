@@ -15,6 +15,7 @@
 
 #include "engine/scope.h"
 #include "run/session.h"
+#include "sys/lists.h"
 #include "util/util.h"
 
 struct calls {
@@ -230,8 +231,8 @@ static void test_lists_parse_as_perf_writes_them_and_malformed_ones_are_refused(
 	(void)st;
 	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
 		char out[128] = "";
-		int rc = rows[i].which == 'c' ? scope_parse_cpu_list(rows[i].in, collect, out)
-					       : scope_parse_id_list(rows[i].in, collect, out);
+		int rc = rows[i].which == 'c' ? pmc_parse_cpu_list(rows[i].in, collect, out)
+					       : pmc_parse_id_list(rows[i].in, collect, out);
 		if (rc != rows[i].rc || strcmp(out, rows[i].want))
 			fail_msg("line %d: '%s' gave %d '%s'", rows[i].line, rows[i].in, rc, out);
 	}
@@ -243,18 +244,18 @@ static void test_control_spec_names_a_fifo_or_descriptors(void **st)
 	bool fd = true;
 
 	(void)st;
-	assert_int_equal(scope_parse_control("fifo:/tmp/c,/tmp/a", c, sizeof(c), a, sizeof(a), &fd), 0);
+	assert_int_equal(pmc_parse_control("fifo:/tmp/c,/tmp/a", c, sizeof(c), a, sizeof(a), &fd), 0);
 	assert_string_equal(c, "/tmp/c");
 	assert_string_equal(a, "/tmp/a");
 	assert_false(fd);
-	assert_int_equal(scope_parse_control("fd:3", c, sizeof(c), a, sizeof(a), &fd), 0);
+	assert_int_equal(pmc_parse_control("fd:3", c, sizeof(c), a, sizeof(a), &fd), 0);
 	assert_string_equal(c, "3");
 	assert_string_equal(a, "");
 	assert_true(fd);
-	assert_int_equal(scope_parse_control("fd:x,4", c, sizeof(c), a, sizeof(a), &fd), -EINVAL);
-	assert_int_equal(scope_parse_control("fifo:", c, sizeof(c), a, sizeof(a), &fd), -EINVAL);
-	assert_int_equal(scope_parse_control("fifo:a,", c, sizeof(c), a, sizeof(a), &fd), -EINVAL);
-	assert_int_equal(scope_parse_control("pipe:a", c, sizeof(c), a, sizeof(a), &fd), -EINVAL);
+	assert_int_equal(pmc_parse_control("fd:x,4", c, sizeof(c), a, sizeof(a), &fd), -EINVAL);
+	assert_int_equal(pmc_parse_control("fifo:", c, sizeof(c), a, sizeof(a), &fd), -EINVAL);
+	assert_int_equal(pmc_parse_control("fifo:a,", c, sizeof(c), a, sizeof(a), &fd), -EINVAL);
+	assert_int_equal(pmc_parse_control("pipe:a", c, sizeof(c), a, sizeof(a), &fd), -EINVAL);
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "engine/engine.h"
 #include "metrics/topdown.h"
+#include "pmu/hybrid.h"
 #include "report/topdown.h"
 #include "sys/sysfs.h"
 
@@ -175,6 +176,17 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 	if (pmc_pmu_init(err, sizeof(err)) < 0) {
 		pmc_diag_error("--topdown: libpfm4 could not start: %s", err);
 		return PMC_EXIT_INTERNAL;
+	}
+	{
+		struct pmc_core_pmu pmus[PMC_MAX_CORE_PMUS];
+		size_t n = pmc_hybrid_core_pmus(pmus, PMC_MAX_CORE_PMUS);
+
+		if (n > 1) { /* each core type has its own tree and events (doc/topdown.md): not built yet */
+			pmc_diag_error("--topdown on a hybrid CPU (%s and %s): one tree per core type is not built yet (issue "
+				       "27); pmctool will not merge the core types' counts into one tree", pmus[0].name,
+				       pmus[1].name);
+			return PMC_EXIT_USAGE;
+		}
 	}
 	td = calloc(1, sizeof(*td));
 	if (!td)

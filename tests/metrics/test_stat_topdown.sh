@@ -7,22 +7,25 @@ source "$PMC_SOURCE_DIR/tests/lib.sh"
 # A CPU without a top-down tree (Zen 3 has no per-slot dispatch events): exit 2, says why, runs nothing.
 LIBPFM_FORCE_PMU=amd64_fam19h_zen3 run_pmc stat --topdown -- touch "$TMP/ran"
 expect_rc 2 "--topdown on Zen 3"
-expect_err "no top-down tree for this CPU.*Zen 3 has no per-slot dispatch events"
+expect_err "no top-down tree for this CPU.*Zen 3 has no per-slot dispatch events" "Zen 3"
 [ ! -e "$TMP/ran" ] || fail "--topdown on Zen 3 ran the command"
 
 run_pmc stat --topdown=3 -- true
 expect_rc 2 "--topdown=3"
-expect_err "invalid value '3' for --topdown: expected a decimal whole number from 1 to 2"
+expect_err "invalid value '3' for --topdown: expected a decimal whole number from 1 to 2" "--topdown=3"
 run_pmc stat --topdown-def nosuch -- true
 expect_rc 2 "--topdown-def nosuch"
-expect_err "--topdown-def 'nosuch': no such top-down tree; the trees are: .*intel-icl-tma"
+expect_err "--topdown-def 'nosuch': no such top-down tree; the trees are: .*intel-icl-tma" "--topdown-def"
 LIBPFM_FORCE_PMU=icl run_pmc stat --topdown=2 -- true
 expect_rc 2 "--topdown=2 on Ice Lake"
-expect_err "the tree intel-icl .* has level 1$"
+expect_err "the tree intel-icl .* has level 1$" "icl level 2"
 LIBPFM_FORCE_PMU=skl run_pmc stat --topdown --counters 2 -- true
 expect_rc 2 "--topdown on 2 counters"
-expect_err "level 1 of intel-skl needs its 5 events in one group .* do not fit one batch"
-ok "usage errors: no tree, bad level, bad tree, level 1 that does not fit"
+expect_err "level 1 of intel-skl needs its 5 events in one group .* do not fit one batch" "2 counters"
+PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-adl LIBPFM_FORCE_PMU=icl run_pmc stat --topdown -- true
+expect_rc 2 "--topdown on the hybrid fixture"
+expect_err "--topdown on a hybrid CPU \(cpu_(core|atom) and cpu_(core|atom)\): one tree per core type is not built yet" "hybrid"
+ok "usage errors: no tree, bad level, bad tree, level 1 that does not fit, a hybrid CPU"
 
 # plan NAME: the dry-run plan as "every: names / batch N: name@group ..." lines, from the JSON plan.
 plan() {
@@ -38,7 +41,7 @@ expect_rc 0 "icl plan"
 [ "$(plan)" = "every: slots
 batch 1: topdown-retiring topdown-bad-spec topdown-fe-bound topdown-be-bound" ] || { plan >&2; fail "icl plan"; }
 LIBPFM_FORCE_PMU=icl run_pmc stat --topdown --dry-run -- true
-expect_out "^    slots +fixed .*\(group [0-9]+\)"
+expect_out "^    slots +fixed .*\(group [0-9]+\)" "icl plan table"
 LIBPFM_FORCE_PMU=skl run_pmc stat --topdown --dry-run --json -- true
 [ "$(plan)" = "every: cpu_clk_unhalted.thread
 batch 1: idq_uops_not_delivered.core uops_issued.any uops_retired.retire_slots int_misc.recovery_cycles" ] ||

@@ -62,6 +62,13 @@ PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-armv8 run_pmc stat --topdown-
 batch 1: cpu_cycles stall_frontend stall_backend" ] || { plan >&2; fail "arm-cycles plan"; }
 ok "plans: icl (slots leads its metrics), skl levels 1 and 2, zen4 (six counters, one group), arm-cycles"
 
+# --batch=multiplex: allowed, and the report says the tree is built from scaled estimates.
+LIBPFM_FORCE_PMU=icl run_pmc stat --topdown --batch=multiplex -- true
+expect_err "\[warn\] topdown-multiplexed: the top-down tree is built from scaled estimates" "--batch=multiplex"
+LIBPFM_FORCE_PMU=icl run_pmc stat --topdown -- true
+! grep -q "topdown-multiplexed" "$TMP/err" || fail "a tree counted as one group is called multiplexed"
+ok "--batch=multiplex warns that the tree is estimated; the default does not"
+
 if has_hw_pmu; then
 	echo "note: this machine has a core PMU: the forced-PMU run below would count real events; not run here"
 else

@@ -585,6 +585,11 @@ static int check_combinations(const struct stat_opts *o)
 				"combine with -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout, --control or --compare\n");
 		return PMC_EXIT_USAGE;
 	}
+	if ((o->e.topdown_level || o->e.topdown_def) && o->compare) {
+		fprintf(stderr, "pmctool stat: --topdown prints one measurement's tree; it does not combine with --compare "
+				"(measure each command with --topdown)\n");
+		return PMC_EXIT_USAGE;
+	}
 	if (o->nfail_if && !o->compare) {
 		fprintf(stderr, "pmctool stat: --fail-if needs --compare CMD_A (it judges B against A)\n");
 		return PMC_EXIT_USAGE;

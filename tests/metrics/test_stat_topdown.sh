@@ -25,7 +25,13 @@ expect_err "level 1 of intel-skl needs its 5 events in one group .* do not fit o
 PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-adl LIBPFM_FORCE_PMU=icl run_pmc stat --topdown -- true
 expect_rc 2 "--topdown on the hybrid fixture"
 expect_err "--topdown on a hybrid CPU \(cpu_(core|atom) and cpu_(core|atom)\): one tree per core type is not built yet" "hybrid"
-ok "usage errors: no tree, bad level, bad tree, level 1 that does not fit, a hybrid CPU"
+run_pmc stat --topdown --compare true -- true
+expect_rc 2 "--topdown --compare"
+expect_err "--topdown prints one measurement's tree; it does not combine with --compare" "--compare"
+run_pmc sweep n=1,2 --topdown -- true
+expect_rc 2 "sweep --topdown"
+expect_err "--topdown is a stat option that sweep does not take" "sweep"
+ok "usage errors: no tree, --compare and sweep, bad level, bad tree, level 1 that does not fit, a hybrid CPU"
 
 # plan NAME: the dry-run plan as "every: names / batch N: name@group ..." lines, from the JSON plan.
 plan() {

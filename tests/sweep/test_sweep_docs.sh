@@ -28,7 +28,7 @@ ok "sweep, compare and merge: options and exit statuses of --help are in their m
 # src/cli/multi_child.c) or deliberately not: a new stat option fails here until it is placed.
 forwarded="--event --group --metric --batch --counters --no-anchors --kernel --iters --param --cpu --warmup --subtract-overhead"
 own="--repeat --csv --json --output --compare --fail-if --help"   # rounds and output of sweep / compare themselves
-refused="--dry-run --field-separator --log-fd --regions"         # errors in sweep and stat --compare
+refused="--dry-run --field-separator --log-fd --regions --topdown --topdown-def" # errors in sweep and stat --compare
 refused="$refused --pid --tid --all-cpus --no-aggr --per-core --per-die --per-socket --per-thread --interval-print"
 refused="$refused --interval-count --timeout --delay --control"     # scopes: each point measures what it launches
 quiet="--verbose"                                                 # the children's stderr is kept apart

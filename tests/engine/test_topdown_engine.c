@@ -86,6 +86,16 @@ static void inject(const struct pmc_engine *se, const struct injected *v, size_t
 	}
 }
 
+/* Prepare Skylake level 1 and evaluate it on the injected counts v[0..n). */
+static void eval_injected(const struct injected *v, size_t n, struct pmc_engine *se, struct pmc_engine_opts *o,
+			  struct pmc_report *rep)
+{
+	assert_int_equal(prepare("skl", 1, 0, se, o), 0);
+	inject(se, v, n, rep);
+	assert_int_equal(pmc_eng_topdown_eval(se, o, rep), 0);
+	assert_non_null(rep->topdown);
+}
+
 static const struct pmc_report_td_node *node(const struct pmc_report *rep, const char *name)
 {
 	for (size_t i = 0; rep->topdown && i < rep->topdown->nnodes; i++)
@@ -135,10 +145,7 @@ static void test_skl_level1_from_injected_counts_marks_backend_bound(void **stat
 	struct pmc_report rep;
 
 	(void)state;
-	assert_int_equal(prepare("skl", 1, 0, &se, &o), 0);
-	inject(&se, v, 5, &rep);
-	assert_int_equal(pmc_eng_topdown_eval(&se, &o, &rep), 0);
-	assert_non_null(rep.topdown);
+	eval_injected(v, 5, &se, &o, &rep);
 	assert_string_equal(rep.topdown->tree, "intel-skl");
 	assert_int_equal(rep.topdown->nnodes, 4);
 	assert_true(node(&rep, "frontend_bound")->ok);
@@ -165,9 +172,7 @@ static void test_uncounted_input_makes_its_nodes_na_with_the_reason_injected(voi
 	struct pmc_report rep;
 
 	(void)state;
-	assert_int_equal(prepare("skl", 1, 0, &se, &o), 0);
-	inject(&se, v, 4, &rep);
-	assert_int_equal(pmc_eng_topdown_eval(&se, &o, &rep), 0);
+	eval_injected(v, 4, &se, &o, &rep);
 	assert_false(node(&rep, "frontend_bound")->ok);
 	assert_non_null(strstr(node(&rep, "frontend_bound")->reason, "idq_uops_not_delivered.core"));
 	assert_non_null(strstr(node(&rep, "frontend_bound")->reason, "injected: not counted"));

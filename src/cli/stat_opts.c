@@ -509,11 +509,12 @@ static int stat_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, cons
 {
 	char name[64];
 
-	(void)cmd;
 	if (missing)
 		fprintf(stderr, "pmctool stat: option %s needs a value\n", pmc_opt_name(missing, name, sizeof(name)));
 	else
 		fprintf(stderr, "pmctool stat: unknown option '%s'\n", arg);
+	if (!missing)
+		pmc_opts_suggest(cmd, arg);
 	fprintf(stderr, "Run 'pmctool stat --help' for the options.\n");
 	return PMC_EXIT_USAGE;
 }
@@ -546,7 +547,9 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 static int check_combinations(const struct stat_opts *o)
 {
 	if (o->kernel_only && !o->e.kernel) {
-		fprintf(stderr, "pmctool stat: --%s needs -k KERNEL (it sets up a built-in kernel)\n", o->kernel_only);
+		fprintf(stderr, "pmctool stat: --%s needs -k KERNEL (it sets up a built-in kernel)%s\n", o->kernel_only,
+			!strcmp(o->kernel_only, "cpu") ? "; to count on some CPUs give -C LIST (perf's CPU list, as in "
+							 "perf stat -C 0-3)" : "");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->e.kernel && o->e.argv) {

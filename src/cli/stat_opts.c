@@ -584,6 +584,11 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
+	if (o->compare && (o->quiet || o->out.append)) {
+		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
+			o->quiet ? "-q" : "--append");
+		return PMC_EXIT_USAGE;
+	}
 	if (o->out.append && !o->outpath) {
 		fprintf(stderr, "pmctool stat: --append adds to the file -o names: give -o FILE\n");
 		return PMC_EXIT_USAGE;

@@ -71,6 +71,10 @@ void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const
 		child_args_push(a, child_args_fmt(a, "--counters=%u", o->e.counters));
 	if (o->e.no_anchors)
 		child_args_push(a, "--no-anchors");
+	for (unsigned d = 0; d < o->e.detailed; d++)
+		child_args_push(a, "-d");
+	if (o->e.priv != PMC_PRIV_AS_GIVEN)
+		child_args_push(a, o->e.priv == PMC_PRIV_ALL_USER ? "--all-user" : "--all-kernel");
 	if (!o->e.kernel)
 		return;
 	child_args_push(a, "-k");

@@ -19,6 +19,7 @@ struct stat_opts {
 	size_t nfail_if;
 	const char *kernel_only;       /* the first option given that needs -k ("iters"), for the message */
 	bool verbose;                  /* -v: every perf_event_open as a trace line (the engine context's observer) */
+	bool quiet;                    /* -q: no report unless -o / --log-fd say where, no notes; errors still */
 	char outpath_buf[4096];        /* -o after its %h %p %r %j were expanded */
 	pid_t *pid_buf, *tid_buf;      /* -p, -t parsed: e.targets points here (stat_opts_fini frees) */
 	int *cpu_buf;                  /* -C parsed */

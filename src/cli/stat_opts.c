@@ -14,7 +14,8 @@
 #include "sys/lists.h"
 #include "sys/sysfs.h"
 
-enum { STAT_FORMAT = 1, STAT_ROWS = 2 }; /* the one-of groups: -x/--csv/--json; -A/--per-* */
+enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
+						     --all-user/--all-kernel */
 
 /* The ids of the options that share an apply (-A and --per-* use enum pmc_aggr's). */
 enum {
@@ -341,6 +342,27 @@ static int apply_aggr(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* -d, -dd, -ddd: each -d one level more of perf's detailed events (three at most, as perf). */
+static int apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	(void)opt, (void)val;
+	if (o->e.detailed < 3)
+		o->e.detailed++;
+	return 0;
+}
+
+/* --all-user / --all-kernel (the table's PRIV group refuses both). */
+static int apply_priv(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	(void)val;
+	o->e.priv = (enum pmc_priv_override)opt->id;
+	return 0;
+}
+
 #define F(member) PMC_OPT_FIELD(struct stat_opts, member)
 #define TEXT(line) { .kind = PMC_OPT_TEXT, .help = line }
 
@@ -362,6 +384,16 @@ static const struct pmc_opt stat_table[] = {
 	  .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
 	  .help = "add a derived metric (see pmctool-events(5) for the formula language)" },
+	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = apply_detailed,
+	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
+		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"
+		  "with their miss shares as metrics (not supported where the CPU lacks them)" },
+	{ .id = PMC_PRIV_ALL_USER, .long_name = "all-user", .kind = PMC_OPT_FLAG, .conflict = STAT_PRIV,
+	  .apply = apply_priv,
+	  .help = "count every event in user mode only, whatever its modifier (perf's; PMUs\n"
+		  "without privilege filters, e.g. msr/tsc/, uncore, power, count as they are)" },
+	{ .id = PMC_PRIV_ALL_KERNEL, .long_name = "all-kernel", .kind = PMC_OPT_FLAG, .conflict = STAT_PRIV,
+	  .apply = apply_priv, .help = "count every event in kernel mode only (as --all-user)" },
 	TEXT(""),
 	TEXT("Batches:"),
 	{ .long_name = "batch", .kind = PMC_OPT_VALUE, .metavar = "=MODE", .flags = PMC_OPT_SINGLE, .apply = apply_batch,
@@ -482,6 +514,11 @@ static const struct pmc_opt stat_table[] = {
 		  "the report goes to stderr" },
 	{ .id = N_LOG_FD, .long_name = "log-fd", .kind = PMC_OPT_VALUE, .metavar = "N", .apply = apply_uint,
 	  .help = "write the report to file descriptor N (as perf stat; not with -o)" },
+	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
+	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
+	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),
+	  .help = "print no report and no notes (errors still go to stderr; -o and --log-fd still\n"
+		  "get the report; the exit status still says how it went), as perf -q" },
 	{ .short_name = 'v', .long_name = "verbose", .kind = PMC_OPT_FLAG, .field = F(verbose),
 	  .help = "print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
 		  "kernel's answer) to stderr, as perf -vv does" },
@@ -501,6 +538,7 @@ static const struct pmc_opt stat_table[] = {
 static const struct pmc_opt_group stat_groups[] = {
 	{ STAT_FORMAT, "%s and %s both choose the report's format: give one", false },
 	{ STAT_ROWS, "%s and %s both choose the rows: give one", false },
+	{ STAT_PRIV, "%s and %s both choose the privilege level of every event: give one", false },
 	{ 0, NULL, false },
 };
 
@@ -509,11 +547,12 @@ static int stat_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, cons
 {
 	char name[64];
 
-	(void)cmd;
 	if (missing)
 		fprintf(stderr, "pmctool stat: option %s needs a value\n", pmc_opt_name(missing, name, sizeof(name)));
 	else
 		fprintf(stderr, "pmctool stat: unknown option '%s'\n", arg);
+	if (!missing)
+		pmc_opts_suggest(cmd, arg);
 	fprintf(stderr, "Run 'pmctool stat --help' for the options.\n");
 	return PMC_EXIT_USAGE;
 }
@@ -545,8 +584,19 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
+	if (o->compare && (o->quiet || o->out.append)) {
+		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
+			o->quiet ? "-q" : "--append");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->out.append && !o->outpath) {
+		fprintf(stderr, "pmctool stat: --append adds to the file -o names: give -o FILE\n");
+		return PMC_EXIT_USAGE;
+	}
 	if (o->kernel_only && !o->e.kernel) {
-		fprintf(stderr, "pmctool stat: --%s needs -k KERNEL (it sets up a built-in kernel)\n", o->kernel_only);
+		fprintf(stderr, "pmctool stat: --%s needs -k KERNEL (it sets up a built-in kernel)%s\n", o->kernel_only,
+			!strcmp(o->kernel_only, "cpu") ? "; to count on some CPUs give -C LIST (perf's CPU list, as in "
+							 "perf stat -C 0-3)" : "");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->e.kernel && o->e.argv) {

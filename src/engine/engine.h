@@ -92,6 +92,12 @@ struct pmc_engine_opts {
 	unsigned counters;             /* --counters, 0 = detect */
 	bool plan_only;                /* plan, never run (--dry-run): no check that needs the machine as it runs */
 	bool no_anchors;
+	unsigned detailed;             /* -d, -dd, -ddd: perf's detailed cache and TLB events added, levels 1 to 3 */
+	enum pmc_priv_override {       /* --all-user, --all-kernel: perf's, on every core, cache, software, */
+		PMC_PRIV_AS_GIVEN = 0, /* tracepoint and breakpoint event (exclude_kernel / exclude_user set, */
+		PMC_PRIV_ALL_USER,     /* modifiers overridden); PMUs without privilege filters (msr, uncore, */
+		PMC_PRIV_ALL_KERNEL,   /* power) are left as they are */
+	} priv;
 	bool regions;                  /* --regions: the program counts its own regions (engine/regions.c) */
 	/* Scopes and time (engine/scope.c): */
 	struct pmc_target_req targets; /* -p, -t, -a, -C: none of them counts the command */
@@ -166,6 +172,8 @@ int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct
 int pmc_eng_events_add_spec(struct pmc_engine *se, const char *spec, unsigned flags);
 /* Append one resolved event. 0, or an exit status after the error went to the diagnostics sink. */
 int pmc_eng_events_push(struct pmc_engine *se, const struct pmc_event *ev);
+/* --all-user / --all-kernel applied to one event (o->priv; nothing for PMUs without privilege filters). */
+void pmc_eng_priv_override(const struct pmc_engine_opts *o, struct pmc_event *ev);
 /* Fill from -e lists, or the default set. Returns 0 or an exit status. */
 int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts *o);
 /* Work out the counter budget and plan; adds the anchors when more than one batch is needed. 0 or exit status. */

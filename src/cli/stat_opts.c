@@ -505,6 +505,10 @@ static const struct pmc_opt stat_table[] = {
 	  .apply = pmc_opt_set_format,
 	  .help = "one JSON document (schema/pmctool-report.schema.json)\n"
 		  "(-x, --csv and --json exclude each other)" },
+	{ .short_name = 'j', .long_name = "json-output", .kind = PMC_OPT_FLAG, .conflict = STAT_FORMAT,
+	  .field = F(out.format), .apply = pmc_opt_set_format,
+	  .help = "perf stat's JSON lines (perf -j): one object per event with perf's keys and\n"
+		  "its metric beside the event (--json is pmctool's own document)" },
 	{ .short_name = 'o', .long_name = "output", .kind = PMC_OPT_VALUE, .metavar = "FILE", .flags = PMC_OPT_SINGLE,
 	  .field = F(outpath),
 	  .help = "write the report to FILE ('-' for stdout, /dev/fd/N for descriptor N); a regular\n"

@@ -14,6 +14,7 @@ enum pmc_output_format {
 	PMC_OUTPUT_SEP,  /* perf stat -x SEP */
 	PMC_OUTPUT_CSV,
 	PMC_OUTPUT_JSON,
+	PMC_OUTPUT_PERF_JSON, /* perf stat -j: a JSON object per event and line */
 };
 
 struct pmc_output_opts {

@@ -83,6 +83,7 @@ static void put(struct pmc_perf_shadow *s, const char *fmt, double v, const char
 		snprintf(s->value, sizeof(s->value), fmt, v);
 	else
 		s->value[0] = '\0';
+	s->v = fmt ? v : 0;
 	snprintf(s->unit, sizeof(s->unit), "%s", unit);
 	s->have = true;
 }

@@ -11,6 +11,7 @@
 struct pmc_perf_shadow {
 	bool have;
 	char value[48];     /* as perf prints it ("1.25", "74.221"); "" when perf names the metric but has no value */
+	double v;           /* the value itself (0 when value is "") */
 	char unit[40];      /* perf's words ("insn per cycle", "K/sec") */
 	const char *metric; /* pmctool's metric of the same meaning ("IPC"), NULL when none */
 };

@@ -29,7 +29,7 @@ ok "sweep, compare and merge: options and exit statuses of --help are in their m
 forwarded="--event --group --metric --batch --counters --no-anchors --kernel --iters --param --cpu --warmup --subtract-overhead"
 forwarded="$forwarded --detailed --all-user --all-kernel"
 own="--repeat --csv --json --output --compare --fail-if --help"   # rounds and output of sweep / compare themselves
-refused="--dry-run --field-separator --log-fd --regions --quiet --append" # errors in sweep and stat --compare
+refused="--dry-run --field-separator --json-output --log-fd --regions --quiet --append" # errors in sweep, compare
 refused="$refused --pid --tid --all-cpus --no-aggr --per-core --per-die --per-socket --per-thread --interval-print"
 refused="$refused --interval-count --timeout --delay --control"     # scopes: each point measures what it launches
 quiet="--verbose"                                                 # the children's stderr is kept apart

@@ -442,6 +442,11 @@ static const struct pmc_opt stat_table[] = {
 	  .apply = apply_aggr,
 	  .help = "a row per thread (tid, comm): with -p/-t each thread (threads it starts count\n"
 		  "in its row), with a COMMAND each task it creates, in order, the command first" },
+	{ .long_name = "pre", .kind = PMC_OPT_VALUE, .metavar = "CMD", .flags = PMC_OPT_SINGLE, .field = F(e.pre_cmd),
+	  .help = "run CMD with /bin/sh before each run of the command (each batch's too), as\n"
+		  "perf; a non-zero exit stops the runs and is pmctool's exit status" },
+	{ .long_name = "post", .kind = PMC_OPT_VALUE, .metavar = "CMD", .flags = PMC_OPT_SINGLE, .field = F(e.post_cmd),
+	  .help = "run CMD after each run of the command, as --pre" },
 	{ .id = N_TIMEOUT, .long_name = "timeout", .kind = PMC_OPT_VALUE, .metavar = "MS", .flags = PMC_OPT_SINGLE,
 	  .apply = apply_uint,
 	  .help = "stop counting after MS milliseconds (the command and what it started get\n"
@@ -591,6 +596,11 @@ static int check_combinations(const struct stat_opts *o)
 	if (o->compare && (o->quiet || o->out.append)) {
 		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
 			o->quiet ? "-q" : "--append");
+		return PMC_EXIT_USAGE;
+	}
+	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
+		fprintf(stderr, "pmctool stat: --pre and --post run around each run of a launched command: not with -k, "
+				"-p, -t, -a, -C or the time and row options\n");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->out.append && !o->outpath) {

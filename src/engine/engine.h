@@ -108,6 +108,7 @@ struct pmc_engine_opts {
 	long delay_ms;                 /* -D: 0 none, -1 until 'enable' on --control */
 	struct pmc_control_req control; /* --control */
 	char **argv;                   /* the command, NULL with -k */
+	const char *pre_cmd, *post_cmd; /* --pre, --post: shell commands run before / after each execution of argv */
 	struct pmc_interval_sink intervals; /* -I */
 	const struct pmc_kernel *k;    /* -k, resolved */
 	struct pmc_kernel_params kp;
@@ -136,6 +137,7 @@ struct pmc_engine {
 	struct pmc_plan_opts popts;
 	char budget_why[256];          /* where the counter budget came from */
 	unsigned never_ran;            /* groups the kernel accepted but never ran, split and measured again */
+	int hook_status;               /* --pre / --post: the non-zero status that stopped the runs */
 	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
 	const struct pmc_eventset_variant *variant;
 };

@@ -100,3 +100,30 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	ok "--append: adds the second report after the first; refused without -o (not root: the unwritable-file case skipped)"
 fi
+
+# --pre / --post: around each execution, in order, the measured command between; a failing hook stops the runs
+# (the executions before it are reported) and its status is pmctool's, as perf's.
+L="$TMP/hooks.log"
+: > "$L"
+run_pmc stat -r 3 --pre "echo pre >> $L" --post "echo post >> $L" -x, -e "$BP" -- sh -c "echo run >> $L; exec $W calls 5"
+expect_rc 0 "--pre/--post"
+[ "$(tr '\n' ' ' < "$L")" = "pre run post pre run post pre run post " ] || fail "--pre/--post order: $(tr '\n' ' ' < "$L")"
+grep -q "^5,,$BP," "$TMP/err" || fail "--pre/--post: the command's own count (5) changed"
+run_pmc stat -r 3 --pre "exit 7" -e task-clock -- true
+expect_rc 7 "a failing --pre"
+expect_err "--pre 'exit 7' exited with status 7 \(run 1, batch 1\)" "the failing --pre named"
+: > "$L"
+run_pmc stat -r 3 --post "echo x >> $L; [ \$(wc -l < $L) -lt 2 ]" --json -o "$TMP/h.json" -e "$BP" -- "$W" calls 3
+expect_rc 1 "a --post failing after run 2"
+python3 - "$TMP/h.json" <<'PY' || fail "--post failing: the two executions made are reported, with the check"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["executions"]) == 2, d["executions"]
+assert any(c["name"] == "hook-failed" for c in d["checks"]), d["checks"]
+assert [e["mean"] for e in d["events"] if e["name"].startswith("mem:")] == [3], d["events"]
+PY
+run_pmc stat --pre true -k fma
+expect_rc 2 "--pre with -k"
+run_pmc stat --post true -a -e task-clock
+expect_rc 2 "--post without a command"
+ok "--pre/--post: around each run in order, exact counts kept; a failing hook stops the runs with its status"

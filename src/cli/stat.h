@@ -24,6 +24,8 @@ struct stat_opts {
 	pid_t *pid_buf, *tid_buf;      /* -p, -t parsed: e.targets points here (stat_opts_fini frees) */
 	int *cpu_buf;                  /* -C parsed */
 	char control_ctl[4096], control_ack[4096]; /* --control parsed: e.control points here */
+	char *cgroup_buf;              /* -G, --for-each-cgroup: the list, split in place */
+	const char *cgroup_names[64];  /* e.targets.cgroups points here */
 };
 
 /* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */

@@ -14,7 +14,7 @@
 #include "sys/lists.h"
 #include "sys/sysfs.h"
 
-enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
+enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
 						     --all-user/--all-kernel */
 
 /* The ids of the options that share an apply (-A and --per-* use enum pmc_aggr's). */
@@ -309,8 +309,41 @@ static int apply_control(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* -G NAME (one cgroup for every event) and --for-each-cgroup NAME[,NAME...] (every event in each), perf's: the names
+ * (paths under the perf_event cgroup hierarchy) into the request; the table's CGROUP group refuses both. */
+static int apply_cgroups(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	const char *flag = opt->short_name == 'G' ? "-G" : "--for-each-cgroup";
+	size_t n = 0;
+	char *save = NULL;
+
+	free(o->cgroup_buf);
+	o->cgroup_buf = strdup(val);
+	if (!o->cgroup_buf)
+		return PMC_EXIT_INTERNAL;
+	if (!*val || val[strlen(val) - 1] == ',' || strstr(val, ",,"))
+		return bad_value(flag, val, "expected cgroup names such as work/a,work/b (paths under the cgroup file "
+					    "system), none empty");
+	for (char *t = strtok_r(o->cgroup_buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == PMC_ARRAY_SIZE(o->cgroup_names))
+			return bad_value(flag, val, "at most 64 cgroups");
+		if (strstr(t, ".."))
+			return bad_value(flag, val, "a cgroup name is a path under the cgroup file system, without '..'");
+		o->cgroup_names[n++] = t;
+	}
+	if (opt->short_name == 'G' && n > 1)
+		return bad_value(flag, val, "one cgroup for every event; perf's -G A,B (the i-th cgroup for the i-th "
+					    "event) is not taken: --for-each-cgroup A,B counts every event in each");
+	o->e.targets.cgroups = o->cgroup_names;
+	o->e.targets.ncgroups = n;
+	return 0;
+}
+
 void stat_opts_fini(struct stat_opts *o)
 {
+	free(o->cgroup_buf);
+	o->cgroup_buf = NULL;
 	free(o->pid_buf);
 	free(o->tid_buf);
 	free(o->cpu_buf);
@@ -429,6 +462,15 @@ static const struct pmc_opt stat_table[] = {
 		  "RAPL and cstate events count once per socket (their PMU's cpumask)" },
 	{ .short_name = 'C', .kind = PMC_OPT_VALUE, .metavar = "LIST", .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE,
 	  .apply = apply_cpus, .help = "count only these CPUs (0,2-3), as -a" },
+	{ .short_name = 'G', .long_name = "cgroup", .kind = PMC_OPT_VALUE, .metavar = "NAME",
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = apply_cgroups,
+	  .help = "with -a/-C: count only the tasks of cgroup NAME (a path under the cgroup file\n"
+		  "system holding perf_event), as perf -G NAME" },
+	/* --for-each-cgroup's left column is too wide: its help starts on the next line */
+	TEXT("      --for-each-cgroup LIST"),
+	TEXT("                          with -a/-C: every event once per cgroup of LIST (a,b/c), a row each (perf's)"),
+	{ .long_name = "for-each-cgroup", .kind = PMC_OPT_VALUE, .metavar = "LIST",
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = apply_cgroups },
 	{ .id = PMC_AGGR_CPU, .short_name = 'A', .long_name = "no-aggr", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr, .help = "with -a/-C: a row per CPU (and the total)" },
 	/* --per-core, --per-die and --per-socket share two lines of help */
@@ -548,6 +590,7 @@ static const struct pmc_opt_group stat_groups[] = {
 	{ STAT_FORMAT, "%s and %s both choose the report's format: give one", false },
 	{ STAT_ROWS, "%s and %s both choose the rows: give one", false },
 	{ STAT_PRIV, "%s and %s both choose the privilege level of every event: give one", false },
+	{ STAT_CGROUP, "%s and %s both name the cgroups: give one", false },
 	{ 0, NULL, false },
 };
 

@@ -51,6 +51,9 @@ struct pmc_target_req {
 	bool system_wide;              /* every online CPU */
 	const int *cpus;               /* these CPUs, each online, no repeats needed (repeats count once) */
 	size_t ncpus;
+	const char *const *cgroups;    /* with CPUs: each event counts the tasks of each of these cgroups (paths under
+					  the perf_event hierarchy, sys/cgroup.h), a row per cgroup */
+	size_t ncgroups;
 };
 
 /* perf's control channel (commands 'enable', 'disable', 'stop', 'ping' in, 'ack' out): FIFOs the engine opens

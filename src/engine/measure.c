@@ -39,7 +39,7 @@ int pmc_eng_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch
  * counts stay as read, their zero running time shown). */
 static bool group_never_ran(const struct pmc_measure_req *req, struct pmc_count *counts)
 {
-	const struct pmc_target task = { 0, -1 };
+	const struct pmc_target task = { .pid = 0, .cpu = -1 };
 	struct pmc_evlist_opts eo = { .flags = PMC_EVL_GROUP | PMC_EVL_CPU_WIDE, .counts = counts };
 	struct pmc_evlist *el;
 	bool r;

@@ -99,6 +99,8 @@ static void rec_scope(struct csv_rec *r, const struct pmc_row_scope *s)
 	if (!s || s->kind == PMC_ROW_ALL)
 		return;
 	r->f[F_SCOPE] = s->label;
+	if (s->kind == PMC_ROW_CGROUP)
+		return;
 	if (s->kind == PMC_ROW_THREAD) {
 		rec_int(r, F_PID, s->pid);
 		rec_int(r, F_TID, s->tid);
@@ -335,14 +337,18 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
  * warning check (as the table does); perf scripts skip them. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
-	bool variance = rep->nruns > 1, rows = false;
+	bool variance = rep->nruns > 1, rows = false, cgroups = false;
 	struct pmc_perf_shadow shadow;
 	char num[64];
 	char note[512];
 
 	/* Rows (-A, --per-*): as perf -A -x, each line starts with the row's label ("all" for the totals). */
-	for (size_t i = 0; i < rep->nevents; i++)
+	for (size_t i = 0; i < rep->nevents; i++) {
 		rows |= rep->events[i].scope.kind != PMC_ROW_ALL;
+		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
+	}
+	/* Cgroups (-G, --for-each-cgroup): as perf, the cgroup in a column after the event, and no total rows */
+	rows &= !cgroups;
 
 	if (rep->partial)
 		fprintf(f, "# partial: interrupted, counts so far%s\n",
@@ -365,6 +371,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		double run_ns = 0;
 		size_t n = 0;
 
+		if (cgroups && e->scope.kind == PMC_ROW_ALL)
+			continue;
 		for (size_t s = 0; s < e->nsamples; s++)
 			if (pmc_report_run_used(rep, e->samples[s].run)) {
 				run_ns += (double)e->samples[s].count.running;
@@ -381,6 +389,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		else
 			fprintf(f, "<%s>", pmc_output_status_name(e->status));
 		fprintf(f, "%s%s%s%s", sep, ns ? "msec" : "", sep, e->ev.name);
+		if (cgroups)
+			fprintf(f, "%s%s", sep, e->scope.label);
 		if (variance)
 			fprintf(f, "%s%.2f%%", sep, ok && e->mean > 0 ? 100.0 * pmc_report_sem(e) / e->mean : 0.0);
 		pmc_perf_shadow(rep, e, &shadow);

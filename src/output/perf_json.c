@@ -20,6 +20,8 @@ static void row_keys(FILE *f, const struct pmc_row_scope *s)
 	case PMC_ROW_CPU:
 		fprintf(f, "\"cpu\" : \"%d\", ", s->cpu);
 		return;
+	case PMC_ROW_CGROUP: /* after the event, as perf: see perf_json_report */
+		return;
 	case PMC_ROW_THREAD:
 		fputs("\"thread\" : ", f);
 		pmc_json_string(f, s->label);
@@ -54,15 +56,20 @@ static void metric_keys(FILE *f, const struct pmc_perf_shadow *s)
 
 static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
-	bool variance = rep->nruns > 1;
+	bool variance = rep->nruns > 1, cgroups = false;
 
 	(void)o;
+	for (size_t i = 0; i < rep->nevents; i++)
+		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
 		struct pmc_perf_shadow s;
 		double run_ns = 0;
 		size_t n = 0;
+
+		if (cgroups && e->scope.kind == PMC_ROW_ALL)
+			continue; /* perf prints no total of cgroups */
 
 		for (size_t k = 0; k < e->nsamples; k++)
 			if (pmc_report_run_used(rep, e->samples[k].run)) {
@@ -73,6 +80,10 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 		fputc('{', f);
 		row_keys(f, &e->scope);
 		value_keys(f, ok, e->ev.flags & PMC_EVF_TIME_NS, e->mean, pmc_output_status_name(e->status), e->ev.name);
+		if (e->scope.kind == PMC_ROW_CGROUP) {
+			fputs(", \"cgroup\" : ", f);
+			pmc_json_string(f, e->scope.label);
+		}
 		if (variance)
 			fprintf(f, ", \"variance\" : %.2f", ok && e->mean > 0 ? 100.0 * pmc_report_sem(e) / e->mean : 0.0);
 		fprintf(f, ", \"event-runtime\" : %.0f, \"pcnt-running\" : %.2f", ok && n ? round(run_ns / (double)n) : 0.0,

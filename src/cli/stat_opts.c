@@ -417,6 +417,9 @@ static const struct pmc_opt stat_table[] = {
 	  .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
 	  .help = "add a derived metric (see pmctool-events(5) for the formula language)" },
+	{ .short_name = 'n', .long_name = "null", .kind = PMC_OPT_FLAG, .field = F(e.null_run),
+	  .help = "count nothing: run the command and report its times only (perf's null run,\n"
+		  "for pmctool's own cost); not with -e, -g, -d or --metric" },
 	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = apply_detailed,
 	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
 		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"
@@ -644,6 +647,12 @@ static int check_combinations(const struct stat_opts *o)
 	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: --pre and --post run around each run of a launched command: not with -k, "
 				"-p, -t, -a, -C or the time and row options\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->e.null_run && (o->e.nlists || o->e.set_name || o->e.detailed || o->e.nmetric_args || o->e.kernel ||
+			      o->e.regions || pmc_eng_scope_wanted(&o->e))) {
+		fprintf(stderr, "pmctool stat: -n counts nothing: not with -e, -g, -d, --metric, -k, --regions or the "
+				"scope options\n");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->out.append && !o->outpath) {

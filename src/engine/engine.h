@@ -96,6 +96,7 @@ struct pmc_engine_opts {
 	bool plan_only;                /* plan, never run (--dry-run): no check that needs the machine as it runs */
 	bool no_anchors;
 	unsigned detailed;             /* -d, -dd, -ddd: perf's detailed cache and TLB events added, levels 1 to 3 */
+	bool null_run;                 /* -n: no counter at all, the command's times only (perf's null run) */
 	enum pmc_priv_override {       /* --all-user, --all-kernel: perf's, on every core, cache, software, */
 		PMC_PRIV_AS_GIVEN = 0, /* tracepoint and breakpoint event (exclude_kernel / exclude_user set, */
 		PMC_PRIV_ALL_USER,     /* modifiers overridden); PMUs without privilege filters (msr, uncore, */

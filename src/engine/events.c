@@ -198,6 +198,9 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 {
 	int r;
 
+	if (o->null_run)
+		return 0; /* -n: one empty batch, the command run and timed, nothing opened */
+
 	if (o->set_name) {
 		r = add_set_events(se, o);
 		if (r)

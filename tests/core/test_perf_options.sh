@@ -127,3 +127,18 @@ expect_rc 2 "--pre with -k"
 run_pmc stat --post true -a -e task-clock
 expect_rc 2 "--post without a command"
 ok "--pre/--post: around each run in order, exact counts kept; a failing hook stops the runs with its status"
+
+# -n: perf's null run: the command runs and is timed, nothing is opened (the -v trace is empty), its status kept.
+run_pmc stat -n -v -r 2 --json -o "$TMP/n.json" -- "$W" calls 10
+expect_rc 0 "-n"
+! grep -q "perf_event_open" "$TMP/err" || fail "-n opened a counter: $(grep -m1 perf_event_open "$TMP/err")"
+python3 - "$TMP/n.json" <<'PY' || fail "-n: JSON with no events, two timed executions"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["events"] == [] and len(d["executions"]) == 2 and d["wall_ns"]["mean"] > 0, d
+PY
+run_pmc stat -n -- sh -c 'exit 6'
+expect_rc 6 "-n keeps the command's status"
+run_pmc stat -n -e task-clock -- true
+expect_rc 2 "-n with -e"
+ok "-n: times only, no counter opened (-v), the command's status kept; refused with -e"

@@ -27,7 +27,7 @@ ok "sweep, compare and merge: options and exit statuses of --help are in their m
 # Every stat option is either passed on to the measurements of sweep and stat --compare (child_args_from_stat in
 # src/cli/multi_child.c) or deliberately not: a new stat option fails here until it is placed.
 forwarded="--event --group --metric --batch --counters --no-anchors --kernel --iters --param --cpu --warmup --subtract-overhead"
-forwarded="$forwarded --detailed --all-user --all-kernel --pre --post"
+forwarded="$forwarded --detailed --all-user --all-kernel --pre --post --null"
 own="--repeat --csv --json --output --compare --fail-if --help"   # rounds and output of sweep / compare themselves
 refused="--dry-run --field-separator --json-output --log-fd --regions --quiet --append" # errors in sweep, compare
 refused="$refused --pid --tid --all-cpus --no-aggr --per-core --per-die --per-socket --per-thread --interval-print"

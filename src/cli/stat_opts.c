@@ -386,6 +386,26 @@ static int apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* -B / --no-big-num: the last one given wins, as perf's. */
+static int apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	(void)val;
+	o->out.no_big_num = opt->short_name != 'B';
+	return 0;
+}
+
+/* --summary: pmctool prints the whole measurement after -I's records anyway; the flag only needs -I. */
+static int apply_summary(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	(void)opt, (void)val;
+	o->summary = true;
+	return 0;
+}
+
 /* --all-user / --all-kernel (the table's PRIV group refuses both). */
 static int apply_priv(void *ctx, const struct pmc_opt *opt, const char *val)
 {
@@ -568,6 +588,15 @@ static const struct pmc_opt stat_table[] = {
 		  "the report goes to stderr" },
 	{ .id = N_LOG_FD, .long_name = "log-fd", .kind = PMC_OPT_VALUE, .metavar = "N", .apply = apply_uint,
 	  .help = "write the report to file descriptor N (as perf stat; not with -o)" },
+	{ .short_name = 'B', .long_name = "big-num", .kind = PMC_OPT_FLAG, .apply = apply_big_num,
+	  .help = "the table's counts with thousands' separators (the default, as perf -B)" },
+	{ .long_name = "no-big-num", .kind = PMC_OPT_FLAG, .apply = apply_big_num,
+	  .help = "the table's counts without separators (perf's --no-big-num)" },
+	{ .long_name = "interval-clear", .kind = PMC_OPT_FLAG, .field = F(out.interval_clear),
+	  .help = "with -I and the table: clear the terminal before each interval (perf's)" },
+	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .apply = apply_summary,
+	  .help = "with -I: the whole measurement after the intervals (always printed; perf's\n"
+		  "option, taken so its command lines work)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
 	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
 	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),
@@ -639,9 +668,9 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
-	if (o->compare && (o->quiet || o->out.append)) {
+	if (o->compare && (o->quiet || o->out.append || o->out.no_big_num)) {
 		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
-			o->quiet ? "-q" : "--append");
+			o->quiet ? "-q" : o->out.append ? "--append" : "--no-big-num");
 		return PMC_EXIT_USAGE;
 	}
 	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
@@ -653,6 +682,15 @@ static int check_combinations(const struct stat_opts *o)
 			      o->e.regions || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: -n counts nothing: not with -e, -g, -d, --metric, -k, --regions or the "
 				"scope options\n");
+		return PMC_EXIT_USAGE;
+	}
+	if ((o->summary || o->out.interval_clear) && !o->e.interval_ms) {
+		fprintf(stderr, "pmctool stat: %s is for -I MS\n", o->summary ? "--summary" : "--interval-clear");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->out.interval_clear && o->out.format != PMC_OUTPUT_TABLE) {
+		fprintf(stderr, "pmctool stat: --interval-clear clears a terminal between the table's intervals: not with "
+				"-x, -j, --csv or --json\n");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->out.append && !o->outpath) {

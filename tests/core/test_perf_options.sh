@@ -142,3 +142,21 @@ expect_rc 6 "-n keeps the command's status"
 run_pmc stat -n -e task-clock -- true
 expect_rc 2 "-n with -e"
 ok "-n: times only, no counter opened (-v), the command's status kept; refused with -e"
+
+# -B / --no-big-num (the last wins), --interval-clear (the table's -I), --summary (accepted with -I).
+run_pmc stat --no-big-num -e "$BP" -- "$W" calls 12345
+grep -qE "^ +12345 +$BP" "$TMP/err" || { cat "$TMP/err" >&2; fail "--no-big-num: 12345 without a separator"; }
+run_pmc stat --no-big-num -B -e "$BP" -- "$W" calls 12345
+grep -qE "^ +12,345 +$BP" "$TMP/err" || { cat "$TMP/err" >&2; fail "-B after --no-big-num: 12,345"; }
+run_pmc stat -I 100 --interval-clear -e task-clock -- sleep 0.35
+expect_rc 0 "--interval-clear"
+clears=$(grep -o $'\033\[H\033\[2J' "$TMP/err" | wc -l)
+[ "$clears" -ge 3 ] || fail "--interval-clear: $clears clears for 3 or more intervals"
+run_pmc stat -I 100 --interval-clear -x, -e task-clock -- true
+expect_rc 2 "--interval-clear with -x"
+run_pmc stat -I 100 --summary -e task-clock -- sleep 0.15
+expect_rc 0 "--summary with -I"
+expect_err "seconds time elapsed" "--summary: the whole measurement after the intervals"
+run_pmc stat --summary -e task-clock -- true
+expect_rc 2 "--summary without -I"
+ok "-B/--no-big-num, --interval-clear ($clears clears) and --summary as perf takes them"

@@ -594,6 +594,9 @@ static const struct pmc_opt stat_table[] = {
 	  .help = "the table's counts without separators (perf's --no-big-num)" },
 	{ .long_name = "interval-clear", .kind = PMC_OPT_FLAG, .field = F(out.interval_clear),
 	  .help = "with -I and the table: clear the terminal before each interval (perf's)" },
+	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
+	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
+		  "(perf's table of individual measurements)" },
 	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .apply = apply_summary,
 	  .help = "with -I: the whole measurement after the intervals (always printed; perf's\n"
 		  "option, taken so its command lines work)" },
@@ -668,9 +671,9 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
-	if (o->compare && (o->quiet || o->out.append || o->out.no_big_num)) {
+	if (o->compare && (o->quiet || o->out.append || o->out.no_big_num || o->out.run_table)) {
 		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
-			o->quiet ? "-q" : o->out.append ? "--append" : "--no-big-num");
+			o->quiet ? "-q" : o->out.append ? "--append" : o->out.no_big_num ? "--no-big-num" : "--table");
 		return PMC_EXIT_USAGE;
 	}
 	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
@@ -682,6 +685,10 @@ static int check_combinations(const struct stat_opts *o)
 			      o->e.regions || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: -n counts nothing: not with -e, -g, -d, --metric, -k, --regions or the "
 				"scope options\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->out.run_table && o->e.runs < 2) {
+		fprintf(stderr, "pmctool stat: --table lists the runs of -r N (N >= 2)\n");
 		return PMC_EXIT_USAGE;
 	}
 	if ((o->summary || o->out.interval_clear) && !o->e.interval_ms) {

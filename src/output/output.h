@@ -23,6 +23,7 @@ struct pmc_output_opts {
 	bool append;  /* --append: a regular file gets the report after what it holds (pmc_output_append_path) */
 	bool no_big_num;    /* --no-big-num: the table's counts without thousands' separators */
 	bool interval_clear; /* --interval-clear: the table's -I clears the terminal before each interval */
+	bool run_table;     /* --table: the table lists each run's time (perf's table of individual measurements) */
 };
 
 /* interval.c: -I records as they happen. begin writes the header (table, -x: a comment line; CSV: the report's

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The human report: reads like perf stat's (count, unit, event, running %, a note), then metrics and checks. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/format.h"
@@ -328,14 +329,52 @@ static void print_checks(FILE *f, const struct pmc_report *rep)
 				rep->checks[i].msg);
 }
 
-static int table_write(FILE *f, const struct pmc_report *rep, bool big);
+static int table_write(FILE *f, const struct pmc_report *rep, bool big, bool run_table);
 
 int pmc_output_table(FILE *f, const struct pmc_report *rep)
 {
-	return table_write(f, rep, true);
+	return table_write(f, rep, true, false);
 }
 
-static int table_write(FILE *f, const struct pmc_report *rep, bool big)
+/* --table: perf's table of the runs' times, each with its difference from the mean and a bar of 1 + |difference| in
+ * steps of 5%, then the mean +- its standard error, to perf's precision (two digits past the error's first). */
+static void print_run_table(FILE *f, const struct pmc_report *rep)
+{
+	double sum = 0, sq = 0, mean, sem;
+	size_t n = 0;
+	int prec;
+
+	for (size_t i = 0; i < rep->nexecs; i++)
+		if (pmc_report_run_used(rep, rep->execs[i].run)) {
+			sum += rep->execs[i].wall_ns / 1e9;
+			n++;
+		}
+	if (n < 2)
+		return;
+	mean = sum / (double)n;
+	for (size_t i = 0; i < rep->nexecs; i++)
+		if (pmc_report_run_used(rep, rep->execs[i].run))
+			sq += (rep->execs[i].wall_ns / 1e9 - mean) * (rep->execs[i].wall_ns / 1e9 - mean);
+	sem = sqrt(sq / (double)(n - 1) / (double)n);
+	prec = (sem > 1 || sem <= 0 ? 0 : (int)lround(ceil(-log10(sem)))) + 2;
+	fprintf(f, "\n           # Table of individual measurements:\n");
+	for (size_t i = 0; i < rep->nexecs; i++) {
+		double run = rep->execs[i].wall_ns / 1e9;
+		int bars;
+
+		if (!pmc_report_run_used(rep, rep->execs[i].run))
+			continue;
+		bars = 1 + abs((int)(100.0 * (run - mean) / run)) / 5;
+		fprintf(f, " %17.*f (%+.*f) ", prec, run, prec, run - mean);
+		for (int h = 0; h < bars && h < 100; h++)
+			fputc('#', f);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n           # Final result:\n %17.*f +- %.*f seconds time elapsed  ( +- %5.2f%% )\n", prec, mean, prec,
+		sem, mean > 0 ? 100.0 * sem / mean : 0.0);
+}
+
+static int table_write(FILE *f, const struct pmc_report *rep, bool big, bool run_table)
 {
 	int w = name_width(rep);
 
@@ -355,6 +394,8 @@ static int table_write(FILE *f, const struct pmc_report *rep, bool big)
 	print_metrics(f, rep, w);
 	pmc_output_regions_table(f, rep);
 	print_checks(f, rep);
+	if (run_table)
+		print_run_table(f, rep);
 	/* As perf: the time elapsed is the time counting was on; with -D / --control the whole run's follows. */
 	fprintf(f, "\n  %20.9f seconds time elapsed%s", pmc_report_counting_ns(rep) / 1e9,
 		pmc_report_paused(rep) ? " while counting" : "");
@@ -429,7 +470,7 @@ static void table_interval(FILE *f, const struct pmc_output_opts *o, const struc
 static int table_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
 	(void)o;
-	return table_write(f, rep, !o->no_big_num);
+	return table_write(f, rep, !o->no_big_num, o->run_table);
 }
 
 /* runs: the Runs line under the events; counting-paused: the time lines at the end */

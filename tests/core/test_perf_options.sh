@@ -160,3 +160,21 @@ expect_err "seconds time elapsed" "--summary: the whole measurement after the in
 run_pmc stat --summary -e task-clock -- true
 expect_rc 2 "--summary without -I"
 ok "-B/--no-big-num, --interval-clear ($clears clears) and --summary as perf takes them"
+
+# --table: perf's table of individual measurements under -r, each run's time and its difference from the mean.
+run_pmc stat --table -r 4 -e task-clock -- "$W" calls 10
+expect_rc 0 "--table -r 4"
+python3 - "$TMP/err" <<'PY' || { cat "$TMP/err" >&2; fail "--table: four runs, their differences summing to 0, the final result"; }
+import re, sys
+t = open(sys.argv[1]).read()
+i = t.index("# Table of individual measurements:")
+rows = re.findall(r"^ +([0-9.]+) \(([-+][0-9.]+)\) #+$", t[i:], re.M)
+assert len(rows) == 4, rows
+runs = [float(r[0]) for r in rows]
+mean = sum(runs) / 4
+assert all(abs(float(d) - (r - mean)) < 2e-3 * max(1, mean) + 10 ** -len(rows[0][0].split(".")[1]) for r, (_, d) in zip(runs, rows)), rows
+assert re.search(r"# Final result:\n +[0-9.]+ \+- [0-9.]+ seconds time elapsed  \( \+- +[0-9.]+% \)", t), t[i:]
+PY
+run_pmc stat --table -e task-clock -- true
+expect_rc 2 "--table without -r"
+ok "--table: each of 4 runs with its difference from the mean, then perf's final result"

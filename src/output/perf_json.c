@@ -56,11 +56,11 @@ static void metric_keys(FILE *f, const struct pmc_perf_shadow *s)
 
 static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
-	bool variance = rep->nruns > 1, cgroups = false;
+	bool variance = rep->nruns > 1, cgroups = false; /* cgroups: rows of any kind */
 
 	(void)o;
 	for (size_t i = 0; i < rep->nevents; i++)
-		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
+		cgroups |= rep->events[i].scope.kind != PMC_ROW_ALL; /* rows of any kind: perf prints no total */
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
@@ -69,7 +69,7 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 		size_t n = 0;
 
 		if (cgroups && e->scope.kind == PMC_ROW_ALL)
-			continue; /* perf prints no total of cgroups */
+			continue; /* perf prints no total beside rows */
 
 		for (size_t k = 0; k < e->nsamples; k++)
 			if (pmc_report_run_used(rep, e->samples[k].run)) {
@@ -94,7 +94,7 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
 
-		if (!m->valid || pmc_perf_shadow_placed(rep, m))
+		if (!m->valid || pmc_perf_shadow_placed(rep, m) || (cgroups && !m->scope[0]))
 			continue;
 		fprintf(f, "{%s%s%s\"metric-value\" : %f, \"metric-unit\" : ", m->scope[0] ? "\"row\" : \"" : "",
 			m->scope, m->scope[0] ? "\", " : "", m->value);

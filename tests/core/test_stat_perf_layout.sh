@@ -77,3 +77,24 @@ for r in iv:
 print(f"{len(iv)} interval lines with perf's {next(iter(pw))} fields")
 PY
 ok "-I -x: perf's field count, the time first"
+
+# Rows: -A and --per-core/-die/-socket (CPU-wide: root or perf_event_paranoid <= 0), --per-thread of -p: perf's
+# labels first (with the aggregated CPUs' count for --per-*), no total row, perf's field count.
+if perf stat -a -x, -e cpu-clock -- true >/dev/null 2>&1; then
+	for opt in -A --per-core --per-die --per-socket; do
+		perf stat $opt -a -x, -e cpu-clock -- sleep 0.05 2>"$TMP/perf-r.csv" >/dev/null || fail "perf stat $opt"
+		run_pmc stat $opt -a -x, -e cpu-clock -- sleep 0.05
+		expect_rc 0 "pmctool stat $opt -a -x,"
+		python3 - "$TMP/perf-r.csv" "$TMP/err" "$opt" <<'PY' || fail "$opt -x: rows differ from perf's"
+import sys
+def rows(path):
+    return [l.strip().split(",") for l in open(path) if l.strip() and not l.startswith("#")]
+perf, ours, opt = rows(sys.argv[1]), rows(sys.argv[2]), sys.argv[3]
+key = (lambda r: (r[0], r[1])) if opt != "-A" else (lambda r: (r[0],))
+assert sorted(map(key, perf)) == sorted(map(key, ours)), (opt, perf, ours)
+assert {len(r) for r in perf} == {len(r) for r in ours}, (opt, perf, ours)
+assert all(r[-1] == "CPUs utilized" for r in ours), ours
+PY
+	done
+	ok "-A, --per-core, --per-die, --per-socket -x: perf's labels, CPU counts and field counts, no total row"
+fi

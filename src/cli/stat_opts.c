@@ -496,13 +496,14 @@ static const struct pmc_opt stat_table[] = {
 	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = apply_cgroups },
 	{ .id = PMC_AGGR_CPU, .short_name = 'A', .long_name = "no-aggr", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr, .help = "with -a/-C: a row per CPU (and the total)" },
-	/* --per-core, --per-die and --per-socket share two lines of help */
-	TEXT("      --per-core, --per-die, --per-socket"),
-	TEXT("                          with -a/-C: a row per core, die or socket (sysfs topology)"),
+	/* --per-core, --per-die, --per-socket and --per-node share two lines of help */
+	TEXT("      --per-core, --per-die, --per-socket, --per-node"),
+	TEXT("                          with -a/-C: a row per core, die, socket or NUMA node (sysfs topology)"),
 	{ .id = PMC_AGGR_CORE, .long_name = "per-core", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
 	{ .id = PMC_AGGR_DIE, .long_name = "per-die", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
 	{ .id = PMC_AGGR_SOCKET, .long_name = "per-socket", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr },
+	{ .id = PMC_AGGR_NODE, .long_name = "per-node", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
 	{ .id = PMC_AGGR_THREAD, .long_name = "per-thread", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr,
 	  .help = "a row per thread (tid, comm): with -p/-t each thread (threads it starts count\n"

@@ -28,9 +28,10 @@
 
 enum pmc_batch_mode { PMC_BATCH_AUTO = 0, PMC_BATCH_RERUN, PMC_BATCH_MULTIPLEX, PMC_BATCH_ROTATE };
 
-/* How the rows of a scoped measurement are aggregated (-A, --per-core, --per-die, --per-socket, --per-thread). */
+/* How the rows of a scoped measurement are aggregated (-A, --per-core, --per-die, --per-socket, --per-thread,
+ * --per-node). */
 enum pmc_aggr { PMC_AGGR_GLOBAL = 0, PMC_AGGR_CPU, PMC_AGGR_CORE, PMC_AGGR_DIE, PMC_AGGR_SOCKET,
-		 PMC_AGGR_THREAD };
+		 PMC_AGGR_THREAD, PMC_AGGR_NODE };
 
 /* -I: where the interval records go while the measurement runs (the CLI writes them to the report's stream). */
 struct pmc_interval_sink {

@@ -99,7 +99,7 @@ static void rec_scope(struct csv_rec *r, const struct pmc_row_scope *s)
 	if (!s || s->kind == PMC_ROW_ALL)
 		return;
 	r->f[F_SCOPE] = s->label;
-	if (s->kind == PMC_ROW_CGROUP)
+	if (s->kind == PMC_ROW_CGROUP || s->kind == PMC_ROW_NODE)
 		return;
 	if (s->kind == PMC_ROW_THREAD) {
 		rec_int(r, F_PID, s->pid);
@@ -383,7 +383,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 			run_ns /= (double)n;
 		if (rows)
 			fprintf(f, "%s%s", e->scope.label, sep);
-		if (rows && (e->scope.kind == PMC_ROW_CORE || e->scope.kind == PMC_ROW_DIE || e->scope.kind == PMC_ROW_SOCKET))
+		if (rows && (e->scope.kind == PMC_ROW_CORE || e->scope.kind == PMC_ROW_DIE || e->scope.kind == PMC_ROW_SOCKET ||
+			     e->scope.kind == PMC_ROW_NODE))
 			fprintf(f, "%u%s", e->scope.ncpus, sep); /* perf's count of the CPUs aggregated */
 		if (ok && ns)
 			fprintf(f, "%.2f", e->mean / 1e6);

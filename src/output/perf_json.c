@@ -28,7 +28,8 @@ static void row_keys(FILE *f, const struct pmc_row_scope *s)
 		fputs(", ", f);
 		return;
 	default:
-		fprintf(f, "\"%s\" : ", s->kind == PMC_ROW_SOCKET ? "socket" : s->kind == PMC_ROW_DIE ? "die" : "core");
+		fprintf(f, "\"%s\" : ", s->kind == PMC_ROW_SOCKET ? "socket" : s->kind == PMC_ROW_DIE ? "die"
+					 : s->kind == PMC_ROW_NODE ? "node" : "core");
 		pmc_json_string(f, s->label);
 		fprintf(f, ", \"aggregate-number\" : %u, ", s->ncpus);
 		return;

@@ -31,7 +31,7 @@ forwarded="$forwarded --detailed --all-user --all-kernel --pre --post --null"
 own="--repeat --csv --json --output --compare --fail-if --help --big-num"   # rounds and output of sweep / compare themselves
 refused="--dry-run --field-separator --json-output --log-fd --regions --quiet --append --no-big-num --table" # errors in sweep, compare
 refused="$refused --interval-clear --summary"                     # need -I, which sweep and compare refuse
-refused="$refused --pid --tid --all-cpus --no-aggr --per-core --per-die --per-socket --per-thread --interval-print"
+refused="$refused --pid --tid --all-cpus --no-aggr --per-core --per-die --per-socket --per-node --per-thread --interval-print"
 refused="$refused --interval-count --timeout --delay --control --cgroup --for-each-cgroup" # scopes: each point measures what it launches
 quiet="--verbose"                                                 # the children's stderr is kept apart
 run_pmc stat --help

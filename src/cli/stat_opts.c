@@ -440,6 +440,8 @@ static const struct pmc_opt stat_table[] = {
 	{ .short_name = 'n', .long_name = "null", .kind = PMC_OPT_FLAG, .field = F(e.null_run),
 	  .help = "count nothing: run the command and report its times only (perf's null run,\n"
 		  "for pmctool's own cost); not with -e, -g, -d or --metric" },
+	{ .long_name = "no-merge", .kind = PMC_OPT_FLAG, .field = F(e.no_merge),
+	  .help = "on a hybrid CPU: each core type's row alone, no summed row (perf's)" },
 	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = apply_detailed,
 	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
 		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"

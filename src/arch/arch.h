@@ -87,7 +87,6 @@ const char *pmc_arch_name(void);
 struct pmc_arch_cpu {
 	char vendor[48];        /* "GenuineIntel", "AuthenticAMD"; on arm64 the implementer's name ("ARM", "Ampere") */
 	char name[128];         /* display name: /proc/cpuinfo model name, or "ARM Cortex-A57" from the MIDR part */
-	bool intel;             /* an Intel x86 CPU (its fixed counters, Intel libpfm4 tables) */
 	unsigned family, model, stepping; /* x86 display values; 0 elsewhere */
 	uint32_t midr;          /* arm64 MIDR_EL1; 0 unknown or not arm64 */
 	unsigned implementer, variant, part, revision; /* arm64 MIDR fields */

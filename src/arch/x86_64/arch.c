@@ -58,7 +58,6 @@ void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)
 
 		pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
 		snprintf(cpu.vendor, sizeof(cpu.vendor), "%s", id.vendor_str);
-		cpu.intel = id.vendor == PMC_VENDOR_INTEL;
 		cpu.family = id.family;
 		cpu.model = id.model;
 		cpu.stepping = id.stepping;

@@ -168,12 +168,16 @@ int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, co
 typedef int pmc_arch_place_fn(const struct perf_event_attr *a, unsigned nfixed, const char *name,
 			      struct pmc_arch_placement *ret, char *why, size_t len);
 
+/* A core PMU's map of the generic hardware events, in pmc_arch_hw_event_missing's shape. */
+typedef int pmc_arch_missing_fn(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len);
+
 /* A core PMU as the seam knows it: the libpfm4 table whose encodings are in use, or this CPU's own. */
 struct pmc_arch_core_id {
 	const char *vendor;       /* "Intel", "AMD", "Arm"; NULL: no port knows it */
 	unsigned nfixed;          /* fixed counters its rules place events on (Intel's; 0 for AMD, arm64, unknown) */
 	bool ref_cycles;          /* it has the generic ref-cycles event (Intel's fixed counter 2) */
 	pmc_arch_place_fn *place; /* its vendor's placement rules; NULL: this host's (pmc_arch_core_placement) */
+	pmc_arch_missing_fn *missing; /* its vendor's generic event map; NULL: this host's (pmc_arch_hw_event_missing) */
 };
 
 /* Whether libpfm4 PMU name (desc its description, table_fixed its table's num_fixed_cntrs; a PFM_PMU_TYPE_CORE one)

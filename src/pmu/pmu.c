@@ -137,15 +137,15 @@ int pmc_pmu_hw_event_missing(uint64_t id, char *why, size_t len)
 {
 	char buf[8];
 	const char *forced = getenv("LIBPFM_FORCE_PMU");
-	bool ref_cycles = core_id()->ref_cycles; /* first: it starts libpfm4 for a forced PMU */
+	const struct pmc_arch_core_id *core = core_id(); /* first: it starts libpfm4 for a forced PMU */
+	pmc_arch_missing_fn *f = core->missing ? core->missing : pmc_arch_hw_event_missing;
 
 	if (!why || !len) {
 		why = buf;
 		len = sizeof(buf);
 	}
 	/* A forced PMU's vendor is the only model there is (core_id); else this CPU's. */
-	return pmc_arch_hw_event_missing(id, ref_cycles, !forced ? NULL : pmu_state.core >= 0 ? pmu_state.core_name :
-					 forced, why, len);
+	return f(id, core->ref_cycles, !forced ? NULL : pmu_state.core >= 0 ? pmu_state.core_name : forced, why, len);
 }
 
 const char *pmc_pmu_core_name(void)

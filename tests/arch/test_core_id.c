@@ -3,7 +3,8 @@
  * whose (pmc_arch_pfm_core), and where each identity's rules place generic events and raw encodings. Pure: the
  * recognizers and rules are built on every architecture, so these rows hold on any host; in particular a forced
  * Intel table keeps Intel's fixed counters whatever CPU runs the test, and tables of other architectures that list
- * fixed counters (RISC-V, s390x, HiSilicon's arm_kunpeng) are not taken for Intel's. */
+ * fixed counters (RISC-V, s390x, HiSilicon's arm_kunpeng) are not taken for Intel's, and which generic events it
+ * lacks (ref-cycles on AMD and Arm) is the table's answer, not the host's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -128,6 +129,44 @@ static void test_forced_pmu_names_place_events_by_their_identity(void **state)
 	}
 }
 
+/* A forced PMU's generic event map comes from its identity too: ref-cycles is missing on AMD and Arm tables, with a
+ * reason that names the table, present on Intel's; other generic events are never missing. */
+static void test_forced_pmu_names_say_which_generic_events_they_lack(void **state)
+{
+	static const struct {
+		int line;
+		const char *name, *desc;
+		int table_fixed;
+		uint64_t id;
+		int missing;
+		const char *why; /* part of the reason */
+	} rows[] = {
+		{ __LINE__, "hsw", "Intel Haswell", 3, PERF_COUNT_HW_REF_CPU_CYCLES, 0, NULL },
+		{ __LINE__, "knc", "Intel Knights Corner", 0, PERF_COUNT_HW_REF_CPU_CYCLES, 1, "the core PMU knc" },
+		{ __LINE__, "amd64_fam19h_zen3", "AMD64 Fam19h Zen3", 0, PERF_COUNT_HW_REF_CPU_CYCLES, 1,
+		  "Intel's fixed counter 2 (reference cycles at the TSC rate), which the core PMU amd64_fam19h_zen3 does "
+		  "not have" },
+		{ __LINE__, "amd64_fam19h_zen3", "AMD64 Fam19h Zen3", 0, PERF_COUNT_HW_CPU_CYCLES, 0, NULL },
+		{ __LINE__, "arm_ac57", "ARM Cortex A57", 0, PERF_COUNT_HW_REF_CPU_CYCLES, 1,
+		  "the arm64 core PMU arm_ac57 has no reference-cycles event" },
+		{ __LINE__, "arm_ac57", "ARM Cortex A57", 0, PERF_COUNT_HW_INSTRUCTIONS, 0, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		struct pmc_arch_core_id id;
+		char why[600] = "";
+		int v;
+
+		if (!pmc_arch_pfm_core(rows[i].name, rows[i].desc, rows[i].table_fixed, &id) || !id.missing)
+			fail_msg("line %d: %s has no generic event map of its own", rows[i].line, rows[i].name);
+		v = id.missing(rows[i].id, id.ref_cycles, rows[i].name, why, sizeof(why));
+		if (v != rows[i].missing || (rows[i].why && !strstr(why, rows[i].why)))
+			fail_msg("line %d: %s event %llu: %d '%s'; expected %d '%s'", rows[i].line, rows[i].name,
+				 (unsigned long long)rows[i].id, v, why, rows[i].missing, rows[i].why ? rows[i].why : "");
+	}
+}
+
 /* This CPU's identity (no forced PMU) is the host's own hooks: its fixed counters are pmc_arch_fixed_counters, its
  * rules place a generic event as pmc_arch_core_placement does, and only a PMU with fixed counters or a CPU the port
  * says has them has ref-cycles without a kernel PMU to ask. */
@@ -160,6 +199,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pfm_core_identity_from_the_table_not_the_host),
 		cmocka_unit_test(test_forced_pmu_names_place_events_by_their_identity),
+		cmocka_unit_test(test_forced_pmu_names_say_which_generic_events_they_lack),
 		cmocka_unit_test(test_cpu_core_identity_agrees_with_the_host_hooks),
 	};
 

@@ -173,15 +173,9 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen)
 	return 0;
 }
 
-/* The PMUv3 driver's generic map (armv8_pmuv3_perf_map) has no reference cycles. */
 int pmc_arch_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
 {
-	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || ref_cycles)
-		return 0;
-	snprintf(why, len, "the arm64 core PMU%s%s has no reference-cycles event (the kernel's armv8 map has none and "
-		 "answers ENOENT), so ref-cycles is not counted; CNTVCT_EL0 counts at a constant rate",
-		 pmu ? " " : "", pmu ? pmu : "");
-	return 1;
+	return pmc_arm64_hw_event_missing(id, ref_cycles, pmu, why, len);
 }
 
 int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,

@@ -232,6 +232,18 @@ bool pmc_arm64_pfm_core(const char *name, const char *desc, int table_fixed, str
 	(void)table_fixed; /* arm_kunpeng lists its cycle counter as fixed: it is the cycle counter, planned as above */
 	if (strncmp(name, "arm_", 4))
 		return false;
-	*ret = (struct pmc_arch_core_id){ .vendor = "Arm", .place = pmc_arm64_core_placement };
+	*ret = (struct pmc_arch_core_id){ .vendor = "Arm", .place = pmc_arm64_core_placement,
+					  .missing = pmc_arm64_hw_event_missing };
 	return true;
+}
+
+/* The PMUv3 driver's generic map (armv8_pmuv3_perf_map) has no reference cycles. */
+int pmc_arm64_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
+{
+	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || ref_cycles)
+		return 0;
+	snprintf(why, len, "the arm64 core PMU%s%s has no reference-cycles event (the kernel's armv8 map has none and "
+		 "answers ENOENT), so ref-cycles is not counted; CNTVCT_EL0 counts at a constant rate",
+		 pmu ? " " : "", pmu ? pmu : "");
+	return 1;
 }

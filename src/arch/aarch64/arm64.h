@@ -62,6 +62,9 @@ bool pmc_arm64_cycle_counter_event(const struct perf_event_attr *a);
 
 /* arm64's placement rules (pmc_arch_place_fn): CPU_CYCLES on the cycle counter, planned as fixed counter 1 (it fits
  * an event counter too); everything else programmable. nfixed and name are not used. */
+/* arm64's generic event map (pmc_arch_missing_fn): ref-cycles is missing (the PMUv3 driver maps none). */
+int pmc_arm64_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len);
+
 int pmc_arm64_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
 			     struct pmc_arch_placement *ret, char *why, size_t len);
 

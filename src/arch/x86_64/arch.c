@@ -257,16 +257,13 @@ static uint64_t xgetbv0(void)
 int pmc_arch_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
 {
 	struct pmc_arch_cpu cpu;
+	char who[96];
 
-	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || ref_cycles)
-		return 0;
-	if (!pmu)
-		pmc_arch_cpu_identify(&cpu);
-	snprintf(why, len, "ref-cycles is Intel's fixed counter 2 (reference cycles at the TSC rate), which %s%s%s does "
-		 "not have: the kernel answers ENOENT, so it is not counted (msr/tsc/ counts at the TSC rate)",
-		 pmu ? "the core PMU " : "this CPU (", pmu ? pmu : cpu.vendor[0] ? cpu.vendor : "not Intel",
-		 pmu ? "" : ")");
-	return 1;
+	if (pmu || id != PERF_COUNT_HW_REF_CPU_CYCLES || ref_cycles)
+		return pmc_x86_hw_event_missing(id, ref_cycles, pmu, why, len);
+	pmc_arch_cpu_identify(&cpu);
+	snprintf(who, sizeof(who), "this CPU (%s)", cpu.vendor[0] ? cpu.vendor : "not Intel");
+	return pmc_x86_ref_cycles_missing(who, why, len);
 }
 
 int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
@@ -284,7 +281,8 @@ void pmc_arch_cpu_core(struct pmc_arch_core_id *ret)
 	bool has_arch, has_amd;
 
 	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
-	*ret = (struct pmc_arch_core_id){ .nfixed = pmc_arch_fixed_counters(), .place = pmc_x86_core_placement };
+	*ret = (struct pmc_arch_core_id){ .nfixed = pmc_arch_fixed_counters(), .place = pmc_x86_core_placement,
+					  .missing = pmc_arch_hw_event_missing };
 	ret->vendor = id.vendor == PMC_VENDOR_INTEL ? "Intel" : id.vendor == PMC_VENDOR_AMD ? "AMD" : NULL;
 	ret->ref_cycles = id.vendor == PMC_VENDOR_INTEL;
 }

@@ -127,12 +127,31 @@ bool pmc_x86_pfm_core(const char *name, const char *desc, int table_fixed, struc
 	/* libpfm4 names every AMD core table amd64_* and describes every Intel one as "Intel ..." (its Pentium 4
 	 * tables, "Pentium4", have no fixed counters): the tables' vendors, whatever CPU encodes with them. */
 	if (!strncmp(name, "amd64", 5)) {
-		*ret = (struct pmc_arch_core_id){ .vendor = "AMD", .place = pmc_x86_core_placement };
+		*ret = (struct pmc_arch_core_id){ .vendor = "AMD", .place = pmc_x86_core_placement,
+						  .missing = pmc_x86_hw_event_missing };
 		return true;
 	}
 	if (!desc || strncmp(desc, "Intel", 5))
 		return false;
 	*ret = (struct pmc_arch_core_id){ .vendor = "Intel", .nfixed = table_fixed > 0 ? (unsigned)table_fixed : 0,
-					  .ref_cycles = table_fixed > 0, .place = pmc_x86_core_placement };
+					  .ref_cycles = table_fixed > 0, .place = pmc_x86_core_placement,
+					  .missing = pmc_x86_hw_event_missing };
 	return true;
+}
+
+int pmc_x86_ref_cycles_missing(const char *who, char *why, size_t len)
+{
+	snprintf(why, len, "ref-cycles is Intel's fixed counter 2 (reference cycles at the TSC rate), which %s does not "
+		 "have: the kernel answers ENOENT, so it is not counted (msr/tsc/ counts at the TSC rate)", who);
+	return 1;
+}
+
+int pmc_x86_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
+{
+	char who[96];
+
+	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || ref_cycles)
+		return 0;
+	snprintf(who, sizeof(who), "the core PMU %s", pmu ? pmu : "in use");
+	return pmc_x86_ref_cycles_missing(who, why, len);
 }

@@ -71,6 +71,20 @@ void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const
 		child_args_push(a, child_args_fmt(a, "--counters=%u", o->e.counters));
 	if (o->e.no_anchors)
 		child_args_push(a, "--no-anchors");
+	if (o->e.null_run)
+		child_args_push(a, "-n");
+	for (unsigned d = 0; d < o->e.detailed; d++)
+		child_args_push(a, "-d");
+	if (o->e.pre_cmd) {
+		child_args_push(a, "--pre");
+		child_args_push(a, o->e.pre_cmd);
+	}
+	if (o->e.post_cmd) {
+		child_args_push(a, "--post");
+		child_args_push(a, o->e.post_cmd);
+	}
+	if (o->e.priv != PMC_PRIV_AS_GIVEN)
+		child_args_push(a, o->e.priv == PMC_PRIV_ALL_USER ? "--all-user" : "--all-kernel");
 	if (!o->e.kernel)
 		return;
 	child_args_push(a, "-k");

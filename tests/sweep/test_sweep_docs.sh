@@ -27,10 +27,12 @@ ok "sweep, compare and merge: options and exit statuses of --help are in their m
 # Every stat option is either passed on to the measurements of sweep and stat --compare (child_args_from_stat in
 # src/cli/multi_child.c) or deliberately not: a new stat option fails here until it is placed.
 forwarded="--event --group --metric --batch --counters --no-anchors --kernel --iters --param --cpu --warmup --subtract-overhead"
-own="--repeat --csv --json --output --compare --fail-if --help"   # rounds and output of sweep / compare themselves
-refused="--dry-run --field-separator --log-fd --regions"         # errors in sweep and stat --compare
+forwarded="$forwarded --detailed --all-user --all-kernel --pre --post --null"
+own="--repeat --csv --json --output --compare --fail-if --help --big-num"   # rounds and output of sweep / compare themselves
+refused="--dry-run --field-separator --json-output --log-fd --regions --quiet --append --no-big-num --table" # errors in sweep, compare
+refused="$refused --interval-clear --summary"                     # need -I, which sweep and compare refuse
 refused="$refused --pid --tid --all-cpus --no-aggr --per-core --per-die --per-socket --per-thread --interval-print"
-refused="$refused --interval-count --timeout --delay --control"     # scopes: each point measures what it launches
+refused="$refused --interval-count --timeout --delay --control --cgroup --for-each-cgroup" # scopes: each point measures what it launches
 quiet="--verbose"                                                 # the children's stderr is kept apart
 run_pmc stat --help
 for opt in $(grep -oE -- '--[a-z][a-z-]+' "$TMP/out" | sort -u); do

@@ -73,6 +73,8 @@ void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const
 		child_args_push(a, "--no-anchors");
 	if (o->e.null_run)
 		child_args_push(a, "-n");
+	if (o->e.no_merge)
+		child_args_push(a, "--no-merge");
 	for (unsigned d = 0; d < o->e.detailed; d++)
 		child_args_push(a, "-d");
 	if (o->e.pre_cmd) {

@@ -11,10 +11,11 @@
 #include "cli/opts.h"
 #include "cli/stat.h"
 #include "output/format.h"
+#include "eventsets/eventset.h"
 #include "sys/lists.h"
 #include "sys/sysfs.h"
 
-enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
+enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8, STAT_SET = 16 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
 						     --all-user/--all-kernel */
 
 /* The ids of the options that share an apply (-A and --per-* use enum pmc_aggr's). */
@@ -398,6 +399,26 @@ static int apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* -M NAME (perf's metric groups): pmctool's event sets are its metric groups, so -M SET is -g SET; vendor metric
+ * groups come with the event tables (pmctool tables). One set, as -g. */
+static int apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	struct pmc_eventset *set = NULL;
+	char err[256];
+
+	(void)opt;
+	if (strchr(val, ','))
+		return bad_value("-M", val, "one metric group: pmctool's groups are its event sets, measured one at a time "
+					    "('pmctool sets' lists them)");
+	if (pmc_eventset_find(val, &set, err, sizeof(err)) < 0)
+		return bad_value("-M", val, "no such metric group: -M takes pmctool's event sets ('pmctool sets' lists "
+					    "them); vendor metric groups come with event tables ('pmctool tables')");
+	pmc_eventset_free(set);
+	o->e.set_name = val;
+	return 0;
+}
+
 /* -B / --no-big-num: the last one given wins, as perf's. */
 static int apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val)
 {
@@ -446,7 +467,7 @@ static const struct pmc_opt stat_table[] = {
 		  "Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
 		  "cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/." },
 	{ .short_name = 'g', .long_name = "group", .kind = PMC_OPT_VALUE, .metavar = "SET", .flags = PMC_OPT_SINGLE,
-	  .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
+	  .conflict = STAT_SET, .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
 	  .help = "add a derived metric (see pmctool-events(5) for the formula language)" },
 	{ .long_name = "topdown", .kind = PMC_OPT_VALUE, .metavar = "[=LEVEL]", .flags = PMC_OPT_SINGLE | PMC_OPT_OPTIONAL,
@@ -462,6 +483,12 @@ static const struct pmc_opt stat_table[] = {
 	{ .short_name = 'n', .long_name = "null", .kind = PMC_OPT_FLAG, .field = F(e.null_run),
 	  .help = "count nothing: run the command and report its times only (perf's null run,\n"
 		  "for pmctool's own cost); not with -e, -g, -d or --metric" },
+	{ .long_name = "no-merge", .kind = PMC_OPT_FLAG, .field = F(e.no_merge),
+	  .help = "on a hybrid CPU: each core type's row alone, no summed row (perf's)" },
+	{ .short_name = 'M', .long_name = "metrics", .kind = PMC_OPT_VALUE, .metavar = "GROUP", .flags = PMC_OPT_SINGLE,
+	  .conflict = STAT_SET, .apply = apply_metric_group,
+	  .help = "perf's metric group: here pmctool's event sets (-M cache is -g cache), with\n"
+		  "their metrics; one group" },
 	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = apply_detailed,
 	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
 		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"
@@ -649,6 +676,7 @@ static const struct pmc_opt_group stat_groups[] = {
 	{ STAT_ROWS, "%s and %s both choose the rows: give one", false },
 	{ STAT_PRIV, "%s and %s both choose the privilege level of every event: give one", false },
 	{ STAT_CGROUP, "%s and %s both name the cgroups: give one", false },
+	{ STAT_SET, "%s and %s both choose the event set: give one", false },
 	{ 0, NULL, false },
 };
 

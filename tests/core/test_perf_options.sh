@@ -178,3 +178,15 @@ PY
 run_pmc stat --table -e task-clock -- true
 expect_rc 2 "--table without -r"
 ok "--table: each of 4 runs with its difference from the mean, then perf's final result"
+
+# -M GROUP: pmctool's event sets are its metric groups (-M branch is -g branch); unknown groups and -M with -g refused.
+run_pmc stat -M branch --dry-run --json -o "$TMP/m.json" -- true
+expect_rc 0 "-M branch"
+run_pmc stat -g branch --dry-run --json -o "$TMP/g.json" -- true
+cmp -s "$TMP/m.json" "$TMP/g.json" || fail "-M branch plans other than -g branch"
+run_pmc stat -M no-such-group -- true
+expect_rc 2 "-M with an unknown group"
+expect_err "pmctool sets" "the unknown group points at the list"
+run_pmc stat -M branch -g cache -- true
+expect_rc 2 "-M with -g"
+ok "-M GROUP: pmctool's sets as perf's metric groups; unknown ones and -M with -g refused"

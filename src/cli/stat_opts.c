@@ -461,6 +461,12 @@ static const struct pmc_opt stat_table[] = {
 	{ .short_name = 'n', .long_name = "null", .kind = PMC_OPT_FLAG, .field = F(e.null_run),
 	  .help = "count nothing: run the command and report its times only (perf's null run,\n"
 		  "for pmctool's own cost); not with -e, -g, -d or --metric" },
+	{ .short_name = 'i', .long_name = "no-inherit", .kind = PMC_OPT_FLAG, .field = F(e.no_inherit),
+	  .help = "count the command (or the tasks of -p/-t) alone, not the tasks it starts\n"
+		  "(perf's -i)" },
+	{ .short_name = 'S', .long_name = "sync", .kind = PMC_OPT_FLAG, .field = F(e.sync_first),
+	  .help = "call sync() before each run, so writeback left by the last one is not counted\n"
+		  "(perf's -S)" },
 	{ .long_name = "no-merge", .kind = PMC_OPT_FLAG, .field = F(e.no_merge),
 	  .help = "on a hybrid CPU: each core type's row alone, no summed row (perf's)" },
 	{ .short_name = 'M', .long_name = "metrics", .kind = PMC_OPT_VALUE, .metavar = "GROUP", .flags = PMC_OPT_SINGLE,

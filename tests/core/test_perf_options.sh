@@ -190,3 +190,15 @@ expect_err "pmctool sets" "the unknown group points at the list"
 run_pmc stat -M branch -g cache -- true
 expect_rc 2 "-M with -g"
 ok "-M GROUP: pmctool's sets as perf's metric groups; unknown ones and -M with -g refused"
+
+# -i (perf's --no-inherit): the tasks the command starts are not counted; -S: sync() before each run.
+run_pmc stat -x, -e "$BP" -- sh -c "$W calls 100; true"
+grep -q "^100,,$BP," "$TMP/err" || { cat "$TMP/err" >&2; fail "inherited: the child's 100 calls"; }
+run_pmc stat -i -x, -e "$BP" -- sh -c "$W calls 100; true"
+expect_rc 0 "-i"
+grep -q "^0,,$BP," "$TMP/err" || { cat "$TMP/err" >&2; fail "-i: the child's calls counted"; }
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=sync -o "$TMP/st" "$PMCTOOL" stat -S -r 3 -e task-clock -x, -- true 2>/dev/null
+	[ "$(grep -c 'sync()' "$TMP/st")" -eq 3 ] || fail "-S -r 3: $(grep -c 'sync()' "$TMP/st") sync() calls"
+fi
+ok "-i counts the command alone (0 of its child's 100 calls), -S syncs before each of 3 runs"

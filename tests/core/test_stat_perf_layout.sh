@@ -99,3 +99,19 @@ PY
 	done
 	ok "-A, --per-core, --per-die, --per-socket, --per-node -x: perf's labels, CPU counts and field counts, no total row"
 fi
+
+# --per-thread of -p (where perf allows it): a row per thread, comm-tid first, no total line.
+sleep 5 &
+SP=$!
+perf stat -p "$SP" --per-thread -x, -e task-clock,page-faults --timeout 200 2>"$TMP/perf-t.csv" >/dev/null || true
+run_pmc stat -p "$SP" --per-thread -x, -e task-clock,page-faults --timeout 200
+kill "$SP" 2>/dev/null || true
+wait "$SP" 2>/dev/null || true
+python3 - "$TMP/perf-t.csv" "$TMP/err" <<'PY' || fail "-p --per-thread -x: rows differ from perf's"
+import sys
+def rows(path):
+    return [l.strip().split(",") for l in open(path) if l.strip() and not l.startswith("#")]
+perf, ours = rows(sys.argv[1]), rows(sys.argv[2])
+assert perf and [(r[0], r[3], len(r)) for r in perf] == [(r[0], r[3], len(r)) for r in ours], (perf, ours)
+PY
+ok "-p --per-thread -x: perf's rows (comm-tid, event, field count)"

@@ -27,7 +27,7 @@ ok "sweep, compare and merge: options and exit statuses of --help are in their m
 # Every stat option is either passed on to the measurements of sweep and stat --compare (child_args_from_stat in
 # src/cli/multi_child.c) or deliberately not: a new stat option fails here until it is placed.
 forwarded="--event --group --metric --batch --counters --no-anchors --kernel --iters --param --cpu --warmup --subtract-overhead"
-forwarded="$forwarded --detailed --all-user --all-kernel --pre --post --null --no-merge --metrics"
+forwarded="$forwarded --detailed --all-user --all-kernel --pre --post --null --no-merge --metrics --no-inherit --sync"
 own="--repeat --csv --json --output --compare --fail-if --help --big-num"   # rounds and output of sweep / compare themselves
 refused="--dry-run --field-separator --json-output --log-fd --regions --quiet --append --no-big-num --table" # errors in sweep, compare
 refused="$refused --interval-clear --summary"                     # need -I, which sweep and compare refuse

@@ -32,6 +32,10 @@ struct pmc_output_opts {
  * JSON: nothing, each record is one line). */
 void pmc_output_interval_begin(FILE *f, const struct pmc_output_opts *o, bool rows);
 void pmc_output_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r);
+/* Whether o's format writes an interval's records together when it ends (pmc_output_interval_group: -x and -j, whose
+ * lines carry perf's metric beside each event), rather than each as it comes. */
+bool pmc_output_interval_grouped(const struct pmc_output_opts *o);
+void pmc_output_interval_group(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r, size_t n);
 void pmc_output_interval_csv_header(FILE *f);
 /* running / enabled in percent (0 when the counter was never enabled), for the -I writers. */
 double pmc_output_running_pct(const struct pmc_count *c);

@@ -75,6 +75,10 @@ void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const
 		child_args_push(a, "-n");
 	if (o->e.no_merge)
 		child_args_push(a, "--no-merge");
+	if (o->e.no_inherit)
+		child_args_push(a, "-i");
+	if (o->e.sync_first)
+		child_args_push(a, "-S");
 	for (unsigned d = 0; d < o->e.detailed; d++)
 		child_args_push(a, "-d");
 	if (o->e.pre_cmd) {

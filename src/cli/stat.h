@@ -51,6 +51,8 @@ struct stat_stream {
 	FILE *f;
 	const struct pmc_output_opts *out;
 	bool per_row; /* the records have a scope column (for --interval-clear's headers) */
+	struct pmc_interval_record *held; /* -x, -j: this interval's records, written together when it ends */
+	size_t nheld, capheld;
 };
 int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct stat_stream *s,
 		     struct pmc_interval_sink *sink);

@@ -483,6 +483,12 @@ static const struct pmc_opt stat_table[] = {
 	{ .short_name = 'n', .long_name = "null", .kind = PMC_OPT_FLAG, .field = F(e.null_run),
 	  .help = "count nothing: run the command and report its times only (perf's null run,\n"
 		  "for pmctool's own cost); not with -e, -g, -d or --metric" },
+	{ .short_name = 'i', .long_name = "no-inherit", .kind = PMC_OPT_FLAG, .field = F(e.no_inherit),
+	  .help = "count the command (or the tasks of -p/-t) alone, not the tasks it starts\n"
+		  "(perf's -i)" },
+	{ .short_name = 'S', .long_name = "sync", .kind = PMC_OPT_FLAG, .field = F(e.sync_first),
+	  .help = "call sync() before each run, so writeback left by the last one is not counted\n"
+		  "(perf's -S)" },
 	{ .long_name = "no-merge", .kind = PMC_OPT_FLAG, .field = F(e.no_merge),
 	  .help = "on a hybrid CPU: each core type's row alone, no summed row (perf's)" },
 	{ .short_name = 'M', .long_name = "metrics", .kind = PMC_OPT_VALUE, .metavar = "GROUP", .flags = PMC_OPT_SINGLE,
@@ -644,6 +650,9 @@ static const struct pmc_opt stat_table[] = {
 	  .help = "the table's counts without separators (perf's --no-big-num)" },
 	{ .long_name = "interval-clear", .kind = PMC_OPT_FLAG, .field = F(out.interval_clear),
 	  .help = "with -I and the table: clear the terminal before each interval (perf's)" },
+	{ .long_name = "metric-only", .kind = PMC_OPT_FLAG, .field = F(out.metric_only),
+	  .help = "print the metrics alone, a column each, a line per row (perf's); the table,\n"
+		  "-x or -j" },
 	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
 	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
 		  "(perf's table of individual measurements)" },
@@ -722,9 +731,10 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
-	if (o->compare && (o->quiet || o->out.append || o->out.no_big_num || o->out.run_table)) {
+	if (o->compare && (o->quiet || o->out.append || o->out.no_big_num || o->out.run_table || o->out.metric_only)) {
 		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
-			o->quiet ? "-q" : o->out.append ? "--append" : o->out.no_big_num ? "--no-big-num" : "--table");
+			o->quiet ? "-q" : o->out.append ? "--append" : o->out.no_big_num ? "--no-big-num"
+			: o->out.run_table ? "--table" : "--metric-only");
 		return PMC_EXIT_USAGE;
 	}
 	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
@@ -736,6 +746,12 @@ static int check_combinations(const struct stat_opts *o)
 			      o->e.regions || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: -n counts nothing: not with -e, -g, -d, --metric, -k, --regions or the "
 				"scope options\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->out.metric_only && (o->out.format == PMC_OUTPUT_CSV || o->out.format == PMC_OUTPUT_JSON ||
+				   o->e.interval_ms || o->e.plan_only)) {
+		fprintf(stderr, "pmctool stat: --metric-only prints the metrics of the table, -x or -j: not with --csv or "
+				"--json (they hold the metrics anyway), -I or --dry-run\n");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->out.run_table && o->e.runs < 2) {

@@ -3,6 +3,7 @@
  * the report follows them on the same stream. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +23,22 @@ static void sink_record(void *ctx, const struct pmc_interval_record *r)
 {
 	struct stat_stream *s = ctx;
 
+	if (pmc_output_interval_grouped(s->out)) { /* held until the interval ends (its records point at the engine's
+						       events and rows, which outlive it) */
+		if (s->nheld == s->capheld) {
+			size_t cap = s->capheld ? 2 * s->capheld : 64;
+			struct pmc_interval_record *p = realloc(s->held, cap * sizeof(*p));
+
+			if (!p) { /* out of memory: this record alone, without its metric */
+				pmc_output_interval(s->f, s->out, r);
+				return;
+			}
+			s->held = p;
+			s->capheld = cap;
+		}
+		s->held[s->nheld++] = *r;
+		return;
+	}
 	pmc_output_interval(s->f, s->out, r);
 }
 
@@ -29,6 +46,9 @@ static void sink_end(void *ctx)
 {
 	struct stat_stream *s = ctx;
 
+	if (s->nheld)
+		pmc_output_interval_group(s->f, s->out, s->held, s->nheld);
+	s->nheld = 0;
 	fflush(s->f); /* each interval is seen when it ends */
 	if (s->out->interval_clear) { /* the next one replaces it on the screen */
 		fputs("\033[H\033[2J", s->f);
@@ -70,6 +90,11 @@ int stat_stream_finish(struct stat_stream *s, const struct pmc_report *rep)
 {
 	int r = 0;
 
+	if (s->nheld) /* an interval that never ended (an error part way): its records still go out */
+		pmc_output_interval_group(s->f, s->out, s->held, s->nheld);
+	free(s->held);
+	s->held = NULL;
+	s->nheld = s->capheld = 0;
 	if (!s->f)
 		return 0;
 	if (rep) {

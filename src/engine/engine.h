@@ -99,6 +99,8 @@ struct pmc_engine_opts {
 	unsigned detailed;             /* -d, -dd, -ddd: perf's detailed cache and TLB events added, levels 1 to 3 */
 	bool null_run;                 /* -n: no counter at all, the command's times only (perf's null run) */
 	bool no_merge;                 /* --no-merge: a hybrid CPU's per-core-type rows alone, not summed */
+	bool no_inherit;               /* -i: the tasks a command or attached task starts are not counted (perf's) */
+	bool sync_first;               /* -S: sync() before each execution, as perf's --sync */
 	enum pmc_priv_override {       /* --all-user, --all-kernel: perf's, on every core, cache, software, */
 		PMC_PRIV_AS_GIVEN = 0, /* tracepoint and breakpoint event (exclude_kernel / exclude_user set, */
 		PMC_PRIV_ALL_USER,     /* modifiers overridden); PMUs without privilege filters (msr, uncore, */

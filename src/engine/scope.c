@@ -200,7 +200,7 @@ static bool deferred(const struct scope_run *x, size_t i)
  * open; the other events are stopped and started. */
 static void turn(struct scope_run *x)
 {
-	unsigned flags = PMC_EVL_INHERIT | (x->enabled ? 0 : PMC_EVL_DISABLED);
+	unsigned flags = (x->o->no_inherit ? 0 : PMC_EVL_INHERIT) | (x->enabled ? 0 : PMC_EVL_DISABLED);
 
 	pmc_evlist_disable(x->sc, NULL);
 	for (size_t i = 0; i < x->req.n; i++) /* first free the registers, then take them */
@@ -366,7 +366,7 @@ static void mark_deferred(struct scope_run *x)
 
 static unsigned open_flags(const struct pmc_engine_opts *o, bool command, bool rotate)
 {
-	unsigned f = PMC_EVL_INHERIT;
+	unsigned f = o->no_inherit ? 0 : PMC_EVL_INHERIT;
 
 	if (o->delay_ms || command || rotate)
 		f |= PMC_EVL_DISABLED;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Machine-readable layouts: perf's -x SEP, RFC 4180 CSV, and one JSON document. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -432,10 +433,9 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 
 /* ---- -I records and the registry entries of -x SEP and --csv ---- */
 
-/* perf's -I -x layout: time, [scope,] value, unit, event, run time, running %, metric value, metric unit. The metric
- * fields are there (perf's field count) but empty: a record comes alone, without the interval's other counts that
- * perf's metric beside it needs. */
-static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *sep)
+/* perf's -I -x layout: time, [scope,] value, unit, event, run time, running %, metric value, metric unit (perf's
+ * metric beside the event, from the interval's counts). */
+static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *sep, const struct pmc_perf_shadow *s)
 {
 	const struct pmc_count *c = &r->count;
 	bool ok = c->status == PMC_COUNT_OK, ns = r->ev->flags & PMC_EVF_TIME_NS;
@@ -449,13 +449,27 @@ static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *s
 		fprintf(f, "%.0f", pmc_count_scaled(c));
 	else
 		fprintf(f, "<%s>", pmc_output_status_name(c->status));
-	fprintf(f, "%s%s%s%s%s%llu%s%.2f%s%s\n", sep, ns ? "msec" : "", sep, r->ev->name, sep,
-		ok ? (unsigned long long)c->running : 0ull, sep, ok ? pmc_output_running_pct(c) : 100.0, sep, sep);
+	fprintf(f, "%s%s%s%s%s%llu%s%.2f%s%s%s%s\n", sep, ns ? "msec" : "", sep, r->ev->name, sep,
+		ok ? (unsigned long long)c->running : 0ull, sep, ok ? pmc_output_running_pct(c) : 100.0, sep,
+		s && s->have ? s->value : "", sep, s && s->have ? s->unit : "");
 }
 
 static void sep_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)
 {
-	sep_line(f, r, o->sep);
+	sep_line(f, r, o->sep, NULL);
+}
+
+static void sep_interval_group(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r, size_t n)
+{
+	struct pmc_perf_shadow *s = calloc(n ? n : 1, sizeof(*s));
+
+	if (s && pmc_perf_shadow_interval(r, n, s) < 0) {
+		free(s);
+		s = NULL; /* out of memory: the lines without their metric */
+	}
+	for (size_t i = 0; i < n; i++)
+		sep_line(f, &r[i], o->sep, s ? &s[i] : NULL);
+	free(s);
 }
 
 static int sep_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
@@ -490,6 +504,7 @@ const struct pmc_format pmc_format_sep = {
 	.flag = "-x",
 	.report = sep_report,
 	.interval = sep_interval,
+	.interval_group = sep_interval_group,
 	.own_checks = sep_own_checks,
 };
 

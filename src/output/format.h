@@ -19,6 +19,9 @@ struct pmc_format {
 	/* -I: before the first record (rows: a scope column), and one record */
 	void (*interval_begin)(FILE *f, const struct pmc_output_opts *o, bool rows);
 	void (*interval)(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r);
+	/* -I, where a record's line needs the interval's other counts (perf's metric beside it): all of one
+	 * interval's records at once, when it ends, in place of interval(); NULL: interval() each as it comes */
+	void (*interval_group)(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r, size_t n);
 	/* The checks this format prints in a place of its own (the table's Runs line, CSV's runs comment), so not again
 	 * in its list of checks; ends with NULL. */
 	const char *const *own_checks;

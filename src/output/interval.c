@@ -18,6 +18,16 @@ void pmc_output_interval(FILE *f, const struct pmc_output_opts *o, const struct 
 	pmc_format_get(o->format)->interval(f, o, r);
 }
 
+bool pmc_output_interval_grouped(const struct pmc_output_opts *o)
+{
+	return pmc_format_get(o->format)->interval_group != NULL;
+}
+
+void pmc_output_interval_group(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r, size_t n)
+{
+	pmc_format_get(o->format)->interval_group(f, o, r, n);
+}
+
 double pmc_output_running_pct(const struct pmc_count *c)
 {
 	return c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 0;

@@ -5,6 +5,7 @@
  * metric beside the event: output/perf_shadow.c). pmctool's own document is --json; this is for perf's readers. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/format.h"
@@ -105,13 +106,11 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 	return ferror(f) ? -1 : 0;
 }
 
-static void perf_json_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)
+static void interval_line(FILE *f, const struct pmc_interval_record *r, const struct pmc_perf_shadow *s)
 {
 	const struct pmc_count *c = &r->count;
 	bool ok = c->status == PMC_COUNT_OK;
-	struct pmc_perf_shadow none = { 0 };
 
-	(void)o;
 	fprintf(f, "{\"interval\" : %.9f, ", r->end_s);
 	if (r->scope)
 		row_keys(f, r->scope);
@@ -119,7 +118,27 @@ static void perf_json_interval(FILE *f, const struct pmc_output_opts *o, const s
 		   r->ev->name);
 	fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f", ok ? (unsigned long long)c->running : 0ull,
 		ok ? pmc_output_running_pct(c) : 100.0);
-	metric_keys(f, &none); /* a record comes alone: no metric beside it (as -I -x) */
+	metric_keys(f, s);
+}
+
+static void perf_json_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)
+{
+	struct pmc_perf_shadow none = { 0 };
+
+	(void)o;
+	interval_line(f, r, &none);
+}
+
+static void perf_json_interval_group(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r,
+				     size_t n)
+{
+	struct pmc_perf_shadow *s = calloc(n ? n : 1, sizeof(*s)), none = { 0 };
+	bool have = s && pmc_perf_shadow_interval(r, n, s) == 0;
+
+	(void)o;
+	for (size_t i = 0; i < n; i++)
+		interval_line(f, &r[i], have ? &s[i] : &none);
+	free(s);
 }
 
 const struct pmc_format pmc_format_perf_json = {
@@ -128,4 +147,5 @@ const struct pmc_format pmc_format_perf_json = {
 	.flag = "-j",
 	.report = perf_json_report,
 	.interval = perf_json_interval,
+	.interval_group = perf_json_interval_group,
 };

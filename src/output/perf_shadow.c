@@ -7,6 +7,7 @@
 
 #include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A generic cache event's config: cache id | op << 8 | result << 16. */
@@ -148,4 +149,28 @@ bool pmc_perf_shadow_placed(const struct pmc_report *rep, const struct pmc_metri
 			return true;
 	}
 	return false;
+}
+
+int pmc_perf_shadow_interval(const struct pmc_interval_record *recs, size_t n, struct pmc_perf_shadow *out)
+{
+	struct pmc_report_event *evs = calloc(n ? n : 1, sizeof(*evs));
+	struct pmc_report rep;
+
+	if (!evs)
+		return -1;
+	memset(&rep, 0, sizeof(rep));
+	for (size_t i = 0; i < n; i++) {
+		evs[i].ev = *recs[i].ev;
+		evs[i].status = recs[i].count.status;
+		evs[i].mean = recs[i].count.status == PMC_COUNT_OK ? pmc_count_scaled(&recs[i].count) : 0;
+		if (recs[i].scope)
+			evs[i].scope = *recs[i].scope;
+	}
+	rep.events = evs;
+	rep.nevents = n;
+	rep.wall_ns_mean = n ? (recs[0].end_s - recs[0].start_s) * 1e9 : 0; /* the interval: CPUs utilized over it */
+	for (size_t i = 0; i < n; i++)
+		pmc_perf_shadow(&rep, &evs[i], &out[i]);
+	free(evs);
+	return 0;
 }

@@ -20,5 +20,8 @@ struct pmc_perf_shadow {
 bool pmc_perf_shadow(const struct pmc_report *rep, const struct pmc_report_event *e, struct pmc_perf_shadow *s);
 /* Whether metric m is printed beside an event already (so not again on a line of its own). */
 bool pmc_perf_shadow_placed(const struct pmc_report *rep, const struct pmc_metric_value *m);
+/* The same for one interval's records (-I): out[i] beside recs[i], from the interval's counts, "CPUs utilized" over
+ * its length. 0, or -1 out of memory. */
+int pmc_perf_shadow_interval(const struct pmc_interval_record *recs, size_t n, struct pmc_perf_shadow *out);
 
 #endif

@@ -190,3 +190,34 @@ expect_err "pmctool sets" "the unknown group points at the list"
 run_pmc stat -M branch -g cache -- true
 expect_rc 2 "-M with -g"
 ok "-M GROUP: pmctool's sets as perf's metric groups; unknown ones and -M with -g refused"
+
+# -i (perf's --no-inherit): the tasks the command starts are not counted; -S: sync() before each run.
+run_pmc stat -x, -e "$BP" -- sh -c "$W calls 100; true"
+grep -q "^100,,$BP," "$TMP/err" || { cat "$TMP/err" >&2; fail "inherited: the child's 100 calls"; }
+run_pmc stat -i -x, -e "$BP" -- sh -c "$W calls 100; true"
+expect_rc 0 "-i"
+grep -q "^0,,$BP," "$TMP/err" || { cat "$TMP/err" >&2; fail "-i: the child's calls counted"; }
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=sync -o "$TMP/st" "$PMCTOOL" stat -S -r 3 -e task-clock -x, -- true 2>/dev/null
+	[ "$(grep -c 'sync()' "$TMP/st")" -eq 3 ] || fail "-S -r 3: $(grep -c 'sync()' "$TMP/st") sync() calls"
+fi
+ok "-i counts the command alone (0 of its child's 100 calls), -S syncs before each of 3 runs"
+
+# --metric-only: the metrics alone, a column each: perf's words beside events (a rate names its event), pmctool's
+# others by name; the table, -x and -j; refused with --csv, --json and -I.
+run_pmc stat --metric-only -x, -e task-clock,page-faults -- "$W" calls 10
+expect_rc 0 "--metric-only -x"
+python3 - "$TMP/err" <<'PY' || { cat "$TMP/err" >&2; fail "--metric-only -x: a header of metric names and one line of values"; }
+import sys
+lines = [l.rstrip("\n").split(",") for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+assert len(lines) == 2, lines
+head, vals = lines
+assert head[:2] == ["CPUs utilized", "page-faults K/sec"], head
+assert len(head) == len(vals) and all(float(v) >= 0 for v in vals if v), vals
+PY
+run_pmc stat --metric-only -j -e task-clock -- true
+python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert "CPUs utilized" in d, d' "$TMP/err" ||
+	fail "--metric-only -j: one object with the metrics"
+run_pmc stat --metric-only --json -- true
+expect_rc 2 "--metric-only with --json"
+ok "--metric-only: -x header and values, -j object; refused with --json"

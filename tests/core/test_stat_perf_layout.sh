@@ -56,7 +56,7 @@ PY
 	ok "-r $rep: pmctool -x, has perf's fields, in perf's order"
 done
 
-# -I -x: the time first, then perf's fields (the metric fields there but empty: see pmctool-stat(1)).
+# -I -x: the time first, then perf's fields, perf's metric beside each event from the interval's counts.
 perf stat -I 100 -x, -e task-clock,page-faults -- sleep 0.35 2>"$TMP/perf-i.csv" >/dev/null || fail "perf stat -I failed"
 run_pmc stat -I 100 -x, -e task-clock,page-faults -- sleep 0.35
 expect_rc 0 "pmctool stat -I 100 -x,"
@@ -74,10 +74,14 @@ for r in iv:
     assert len(r) == next(iter(pw)), f"{r}: {len(r)} fields, perf has {pw}"
     assert r[3] in ("task-clock", "page-faults"), r
     if r[1].startswith("<"):
-        assert r[4:6] == ["0", "100.00"], f"{r}: perf prints an uncounted interval with run time 0, 100.00"
+        assert r[4:6] == ["0", "100.00"] and r[6:] == ["", ""], f"{r}: perf prints an uncounted interval so"
+    else:
+        unit = {"task-clock": "CPUs utilized"}.get(r[3], "*/sec")
+        got = "*/sec" if r[7] in ("/sec", "K/sec", "M/sec", "G/sec") else r[7]
+        assert got == unit and re.match(r"^[0-9]+\.[0-9]{3}$", r[6]), f"{r}: perf's metric beside the event"
 print(f"{len(iv)} interval lines with perf's {next(iter(pw))} fields")
 PY
-ok "-I -x: perf's field count, the time first"
+ok "-I -x: perf's field count, the time first, perf's metric beside each event"
 
 # Rows: -A and --per-core/-die/-socket (CPU-wide: root or perf_event_paranoid <= 0), --per-thread of -p: perf's
 # labels first (with the aggregated CPUs' count for --per-*), no total row, perf's field count.
@@ -99,3 +103,19 @@ PY
 	done
 	ok "-A, --per-core, --per-die, --per-socket, --per-node -x: perf's labels, CPU counts and field counts, no total row"
 fi
+
+# --per-thread of -p (where perf allows it): a row per thread, comm-tid first, no total line.
+sleep 5 &
+SP=$!
+perf stat -p "$SP" --per-thread -x, -e task-clock,page-faults --timeout 200 2>"$TMP/perf-t.csv" >/dev/null || true
+run_pmc stat -p "$SP" --per-thread -x, -e task-clock,page-faults --timeout 200
+kill "$SP" 2>/dev/null || true
+wait "$SP" 2>/dev/null || true
+python3 - "$TMP/perf-t.csv" "$TMP/err" <<'PY' || fail "-p --per-thread -x: rows differ from perf's"
+import sys
+def rows(path):
+    return [l.strip().split(",") for l in open(path) if l.strip() and not l.startswith("#")]
+perf, ours = rows(sys.argv[1]), rows(sys.argv[2])
+assert perf and [(r[0], r[3], len(r)) for r in perf] == [(r[0], r[3], len(r)) for r in ours], (perf, ours)
+PY
+ok "-p --per-thread -x: perf's rows (comm-tid, event, field count)"

@@ -303,10 +303,15 @@ const struct pmc_kernel *pmc_arch_kernels(size_t *ret_n);
  * combination of these bits (the default, weak: PMC_GROUP_ANY, anything goes). */
 enum pmc_arch_group_rule {
 	PMC_GROUP_ANY = 0,
-	PMC_GROUP_MUST_LEAD = 1u << 0,  /* first in its group (x86 slots); not yet honoured by the set */
+	PMC_GROUP_MUST_LEAD = 1u << 0,  /* first in its group (x86 slots): the set opens it before the others */
 	PMC_GROUP_MUST_GROUP = 1u << 1, /* never alone: a refusal in its group is not tried alone */
 	PMC_GROUP_NEVER = 1u << 2,      /* opened alone even when the set groups its hardware events */
 };
 unsigned pmc_arch_group_rule(const struct perf_event_attr *a);
+
+/* Whether the core PMU implements the event a encodes, as far as the kernel says: 1 yes; 0 no (why filled: arm64's
+ * driver lists in sysfs events/ exactly the common events the CPU's PMCEID registers say it implements, and QEMU's PMU
+ * opens the others and reads 0); -1 unknown (the default, and any event the kernel does not judge). */
+int pmc_arch_event_implemented(const struct perf_event_attr *a, char *why, size_t len);
 
 #endif

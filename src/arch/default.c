@@ -186,3 +186,9 @@ PMC_WEAK size_t pmc_arch_hybrid_pmus(const struct pmc_arch_hybrid **ret)
 	*ret = NULL;
 	return 0;
 }
+
+PMC_WEAK int pmc_arch_event_implemented(const struct perf_event_attr *a, char *why, size_t len)
+{
+	(void)a, (void)why, (void)len;
+	return -1;
+}

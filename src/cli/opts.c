@@ -166,8 +166,11 @@ static struct option *long_table(const struct pmc_opts_cmd *cmd, size_t n)
 
 		if (!is_option(o) || !o->long_name)
 			continue;
-		l[k++] = (struct option){ o->long_name, o->kind == PMC_OPT_FLAG ? no_argument : required_argument, NULL,
-					  LONG_BASE + (int)i };
+		l[k++] = (struct option){ o->long_name,
+					  o->kind == PMC_OPT_FLAG		? no_argument
+					  : (o->flags & PMC_OPT_OPTIONAL) ? optional_argument
+									  : required_argument,
+					  NULL, LONG_BASE + (int)i };
 	}
 	return l;
 }
@@ -282,7 +285,7 @@ static void left_column(const struct pmc_opts_cmd *cmd, const struct pmc_opt *o,
 	if (o->short_name)
 		snprintf(s, sizeof(s), "-%c%s", o->short_name, o->long_name ? ", " : "");
 	snprintf(buf, len, "%s%s%s%s%s%s", o->short_name ? s : indent, o->long_name ? "--" : "",
-		 o->long_name ? o->long_name : "", mv && mv[0] != '=' ? " " : "", mv ? mv : "", "");
+		 o->long_name ? o->long_name : "", mv && mv[0] != '=' && mv[0] != '[' ? " " : "", mv ? mv : "", "");
 }
 
 void pmc_opts_help(const struct pmc_opts_cmd *cmd, FILE *f)

@@ -23,6 +23,8 @@ enum {
 	PMC_OPT_HIDDEN = 1u << 2, /* not in the help (nor offered to completion) */
 	PMC_OPT_KERNEL_ONLY = 1u << 3, /* means something only with -k: for the command's own check */
 	PMC_OPT_SCOPE = 1u << 4,       /* chooses what is counted (-p, -t, -a, -C...): for the command's own check */
+	PMC_OPT_OPTIONAL = 1u << 5,    /* a VALUE whose value may be left out (--topdown[=LEVEL]): apply gets NULL then;
+					  the value is only taken as --opt=VALUE, and metavar is written "[=LEVEL]" */
 };
 
 struct pmc_opt;

@@ -194,6 +194,18 @@ static int apply_delay(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* --topdown[=LEVEL]: the top-down tree of levels 1..LEVEL (engine/topdown.c; the tree says how deep it goes). */
+static int apply_topdown(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	char name[64];
+	uint64_t u = 1;
+	int r = val ? parse_uint_opt(NAME(opt), val, 1, 2, &u) : 0;
+
+	o->e.topdown_level = (int)u;
+	return r;
+}
+
 /* -p, -t, -C and --control: the user's spelling parsed into the request's data here (sys/lists.h); the engine
  * never sees the text. Given twice with one value, the second replaces the first. */
 struct id_list {
@@ -458,6 +470,16 @@ static const struct pmc_opt stat_table[] = {
 	  .conflict = STAT_SET, .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
 	  .help = "add a derived metric (see pmctool-events(5) for the formula language)" },
+	{ .long_name = "topdown", .kind = PMC_OPT_VALUE, .metavar = "[=LEVEL]", .flags = PMC_OPT_SINGLE | PMC_OPT_OPTIONAL,
+	  .apply = apply_topdown,
+	  .help = "top-down analysis: where the slots (or cycles) go, as a tree of levels 1..LEVEL\n"
+		  "(1 or 2; 1 when left out), its tree chosen for this CPU; each level counted as\n"
+		  "one group, never multiplexed unless --batch=multiplex; n/a with the reason where\n"
+		  "an event is not counted (pmctool-topdown(7): the trees and nodes)" },
+	{ .long_name = "topdown-def", .kind = PMC_OPT_VALUE, .metavar = "NAME", .flags = PMC_OPT_SINGLE,
+	  .field = F(e.topdown_def),
+	  .help = "the tree --topdown evaluates, in place of this CPU's (intel-icl-tma: Intel's\n"
+		  "corrected level 1 on Ice Lake; pmctool-topdown(7) lists them)" },
 	{ .short_name = 'n', .long_name = "null", .kind = PMC_OPT_FLAG, .field = F(e.null_run),
 	  .help = "count nothing: run the command and report its times only (perf's null run,\n"
 		  "for pmctool's own cost); not with -e, -g, -d or --metric" },
@@ -767,6 +789,11 @@ static int check_combinations(const struct stat_opts *o)
 	if (o->e.regions && (pmc_eng_scope_wanted(&o->e) || o->compare)) {
 		fprintf(stderr, "pmctool stat: --regions runs the command per batch and counts its regions; it does not "
 				"combine with -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout, --control or --compare\n");
+		return PMC_EXIT_USAGE;
+	}
+	if ((o->e.topdown_level || o->e.topdown_def) && o->compare) {
+		fprintf(stderr, "pmctool stat: --topdown prints one measurement's tree; it does not combine with --compare "
+				"(measure each command with --topdown)\n");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->nfail_if && !o->compare) {

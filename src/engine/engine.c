@@ -60,6 +60,8 @@ static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_
 	rc = pmc_eng_metrics_parse(o, metrics);
 	if (!rc && o->kernel)
 		rc = pmc_eng_kernel_prepare(o);
+	if (!rc)
+		rc = pmc_eng_topdown_prepare(se, o);
 	if (rc)
 		return rc;
 	rc = pmc_eng_events_from_opts(se, o);
@@ -71,6 +73,8 @@ static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_
 		rc = pmc_eng_metrics_check(se, *metrics, o->nmetric_args);
 	if (!rc)
 		rc = pmc_eng_events_plan(se, o);
+	if (!rc)
+		rc = pmc_eng_topdown_plan(se, o);
 	return rc;
 }
 
@@ -205,6 +209,8 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	pmc_eng_metrics_apply(se, metrics, o->nmetric_args, rep);
 	pmc_eng_metrics_per_run(se, metrics, o->nmetric_args, rep);
 	pmc_eng_names_report(se, rep);
+	if (pmc_eng_topdown_eval(se, o, rep))
+		pmc_diag_error("--topdown: out of memory: the tree is left out");
 	if (scoped)
 		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_args, rep);
 	add_checks(se, rep);
@@ -253,6 +259,7 @@ int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep)
 void pmc_engine_fini(struct pmc_engine *se)
 {
 	pmc_launch_reap_guards(false);
+	pmc_eng_topdown_fini(se);
 	pmc_eng_events_fini(se);
 	/* libpfm4 stays: it is the process's (main.c ends it at exit), and another measurement may follow */
 }

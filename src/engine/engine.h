@@ -120,6 +120,8 @@ struct pmc_engine_opts {
 	struct pmc_interval_sink intervals; /* -I */
 	const struct pmc_kernel *k;    /* -k, resolved */
 	struct pmc_kernel_params kp;
+	int topdown_level;             /* --topdown[=LEVEL]: 0 none (engine/topdown.c) */
+	const char *topdown_def;       /* --topdown-def NAME: the tree, else the chooser's for this CPU */
 };
 
 /* What the engine needs of its caller, owned by the caller (the engine keeps no state of its own between
@@ -148,6 +150,7 @@ struct pmc_engine {
 	int hook_status;               /* --pre / --post: the non-zero status that stopped the runs */
 	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
 	const struct pmc_eventset_variant *variant;
+	struct pmc_eng_topdown *topdown; /* --topdown: the tree and its inputs' events (engine/topdown.c) */
 };
 
 
@@ -311,6 +314,15 @@ int pmc_eng_regions_begin(const struct pmc_engine_opts *o, struct pmc_measure_re
 int pmc_eng_regions_collect(struct pmc_report *rep, const struct pmc_measure_req *req, const size_t *idx);
 /* Close the channel and clear the environment (any outcome). */
 void pmc_eng_regions_end(struct pmc_measure_req *req);
+
+/* --topdown (engine/topdown.c; each does nothing without it). Before the other events: choose the tree and add the
+ * inputs of levels 1..LEVEL (level 1 as one group, its leader first). 0 or an exit status (message given). */
+int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* After planning: level 1 is one group in one batch, or PMC_EXIT_USAGE (message given). */
+int pmc_eng_topdown_plan(const struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* After the metrics: the tree from the report's totals into rep->topdown, its checks into the report. 0 or -ENOMEM. */
+int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep);
+void pmc_eng_topdown_fini(struct pmc_engine *se);
 
 /* The signal that stopped se's measurement (its context's stop flag), 0 when none did. */
 static inline int pmc_eng_stopped(const struct pmc_engine *se)

@@ -251,10 +251,16 @@ static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
 	       a->attr.exclude_user == b->attr.exclude_user && a->attr.exclude_kernel == b->attr.exclude_kernel;
 }
 
-/* Anchors the user did not ask for are added; an event the user asked for that equals an anchor becomes one. */
+/* Anchors the user did not ask for are added; an event the user asked for that equals an anchor becomes one; an
+ * anchor already there on the same fixed counter (--topdown's core clocks, engine/topdown.c) stands for it. */
 static int add_anchor(struct pmc_engine *se, struct pmc_event *ev)
 {
 	for (size_t i = 0; i < se->n; i++) {
+		const struct pmc_event *e = &se->evs[i];
+
+		if ((e->flags & PMC_EVF_ANCHOR) && e->cls == PMC_CLASS_FIXED && ev->cls == PMC_CLASS_FIXED &&
+		    e->fixed_index >= 0 && e->fixed_index == ev->fixed_index && e->core_pmu == ev->core_pmu)
+			return 0;
 		if (same_event(&se->evs[i], ev)) {
 			se->evs[i].flags |= PMC_EVF_ANCHOR;
 			return 0;

@@ -49,6 +49,17 @@ enum { F_RECORD, F_EVENT, F_CANON, F_RUN, F_BATCH, F_VALUE, F_SCALED, F_UNIT, F_
        F_SCOPE, F_CPU, F_CORE, F_DIE, F_SOCKET, F_PID, F_TID, F_COMM, F_INTERVAL, F_TIME_NS, F_REGION, F_THREAD,
        F_CALLS };
 
+void pmc_csv_named_row(FILE *f, const char *const *names, const char *const *vals, size_t n)
+{
+	const char *row[CSV_NFIELDS] = { 0 };
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t c = 0; c < CSV_NFIELDS; c++)
+			if (!strcmp(csv_header[c], names[k]))
+				row[c] = vals[k];
+	csv_row(f, row, CSV_NFIELDS);
+}
+
 /* A row being built: its fields point into the caller's strings or into num[] for numbers. */
 struct csv_rec {
 	const char *f[CSV_NFIELDS];
@@ -293,6 +304,7 @@ int pmc_output_csv_body(FILE *f, const struct pmc_report *rep, bool header)
 	for (size_t i = 0; i < rep->nmetrics; i++)
 		csv_metric(f, "metric", &rep->metrics[i], NULL);
 	csv_regions(f, rep);
+	pmc_output_topdown_csv(f, rep);
 	for (size_t i = 0; i < rep->nchecks; i++) {
 		const struct pmc_check_note *c = &rep->checks[i];
 		rec_start(&r, "check");
@@ -415,6 +427,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		fprintf(f, "%s%s%s", sep, num, sep);
 		fprintf(f, "%s%s%s\n", m->unit, m->unit[0] ? " " : "", m->name);
 	}
+	pmc_output_topdown_sep(f, rep, sep);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -338,6 +338,7 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	}
 	fputc(']', f);
 	pmc_output_regions_json(f, rep);
+	pmc_output_topdown_json(f, rep);
 	fputs(",\"checks\":[", f);
 	for (size_t i = 0; i < rep->nchecks; i++) {
 		const struct pmc_check_note *c = &rep->checks[i];

@@ -93,6 +93,14 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep);
 void pmc_output_regions_table(FILE *f, const struct pmc_report *rep);
 void pmc_output_regions_json(FILE *f, const struct pmc_report *rep);
 
+/* topdown.c: stat --topdown's tree (nothing without rep->topdown; JSON writes no "topdown" member then). */
+void pmc_output_topdown_table(FILE *f, const struct pmc_report *rep);
+void pmc_output_topdown_csv(FILE *f, const struct pmc_report *rep);
+void pmc_output_topdown_sep(FILE *f, const struct pmc_report *rep, const char *sep);
+void pmc_output_topdown_json(FILE *f, const struct pmc_report *rep);
+/* One CSV record of the report's columns, the fields given by column name (the others empty; csv.c). */
+void pmc_csv_named_row(FILE *f, const char *const *names, const char *const *vals, size_t n);
+
 /* Helpers the renderers and the other commands' machine-readable output share (json.c). */
 /* PMC_JSON_SCHEMA_VERSION, pmc_json_string, pmc_json_string_or_null: util/json_write.h. */
 /* v shortest-round-trip (the fewest %g digits that read back as v; integers whole); null when not finite. */

@@ -392,6 +392,7 @@ static int table_write(FILE *f, const struct pmc_report *rep, bool big, bool run
 	print_runs(f, rep);
 	print_statistics(f, rep, w, big);
 	print_metrics(f, rep, w);
+	pmc_output_topdown_table(f, rep);
 	pmc_output_regions_table(f, rep);
 	print_checks(f, rep);
 	if (run_table)

@@ -18,6 +18,7 @@ struct pmc_evlist {
 	size_t ntargets;
 	unsigned flags;
 	pmc_perf_open_fn open;
+	unsigned (*rule)(const struct perf_event_attr *a);
 	int *fds;                 /* ntargets x n, [t * n + i]; -1 when not open */
 	struct pmc_count *counts; /* ntargets x n: the caller's or own */
 	bool own_counts;
@@ -41,6 +42,7 @@ int pmc_evlist_new(const struct pmc_event *const *evs, size_t n, const struct pm
 	el->ntargets = ntargets;
 	el->flags = o ? o->flags : 0;
 	el->open = o && o->open ? o->open : pmc_perf_open_noted;
+	el->rule = o && o->group_rule ? o->group_rule : pmc_arch_group_rule;
 	el->fds = malloc(cells * sizeof(*el->fds));
 	el->own_counts = !(o && o->counts);
 	el->counts = el->own_counts ? calloc(cells, sizeof(*el->counts)) : o->counts;
@@ -114,7 +116,7 @@ static int open_one(const struct pmc_evlist *el, const struct pmc_event *ev, con
 static bool grouped(const struct pmc_evlist *el, const struct pmc_event *ev, const struct pmc_target *t)
 {
 	return (el->flags & PMC_EVL_GROUP) && (ev->flags & PMC_EVF_HARDWARE) && !on_own_cpu(el, ev, t) &&
-	       !(pmc_arch_group_rule(&ev->attr) & PMC_GROUP_NEVER);
+	       !(el->rule(&ev->attr) & PMC_GROUP_NEVER);
 }
 
 /* Keep fd as counter k; with PMC_EVL_SELFREAD map its page (no page: read() still works). */
@@ -135,8 +137,15 @@ static void close_fd(struct pmc_evlist *el, size_t k)
 	el->fds[k] = -1;
 }
 
-/* One target's events: its hardware events in one group per core PMU (with PMC_EVL_GROUP), the others alone. 0, or
- * 1 when a group was refused (EINVAL in the group, accepted alone) at event *at. */
+/* Whether ev must lead its group on t (PMC_GROUP_MUST_LEAD): opened in the first pass of open_target. */
+static bool leads(const struct pmc_evlist *el, const struct pmc_event *ev, const struct pmc_target *t)
+{
+	return grouped(el, ev, t) && (el->rule(&ev->attr) & PMC_GROUP_MUST_LEAD);
+}
+
+/* One target's events: its hardware events in one group per core PMU (with PMC_EVL_GROUP), the others alone; events
+ * that must lead their group open first (pass 0), the rest after in order (pass 1). 0, or 1 when a group was refused
+ * (EINVAL in the group, accepted alone) at event *at. */
 static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 {
 
@@ -145,12 +154,16 @@ static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 
 	for (size_t k = 0; k <= PMC_MAX_CORE_PMUS; k++)
 		leaders[k] = -1;
-	for (size_t i = 0; i < el->n; i++) {
+	for (size_t step = 0; step < 2 * el->n; step++) {
+		size_t i = step % el->n;
 		const struct pmc_event *ev = el->evs[i];
 		struct pmc_count *c = &el->counts[t * el->n + i];
 		bool in_group = grouped(el, ev, tg);
 		int *leader_p = &leaders[ev->core_pmu <= PMC_MAX_CORE_PMUS ? ev->core_pmu : 0];
 		int leader = in_group ? *leader_p : -1, fd;
+
+		if (leads(el, ev, tg) != (step < el->n))
+			continue;
 
 		memset(c, 0, sizeof(*c));
 		if (el->skip[t * el->n + i]) {
@@ -162,7 +175,7 @@ static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 			continue;
 		}
 		fd = open_one(el, ev, tg, leader, c);
-		if (fd == -EINVAL && leader >= 0 && !(pmc_arch_group_rule(&ev->attr) & PMC_GROUP_MUST_GROUP)) {
+		if (fd == -EINVAL && leader >= 0 && !(el->rule(&ev->attr) & PMC_GROUP_MUST_GROUP)) {
 			/* Does it fail alone too? Then the encoding is bad, not the combination. */
 			int alone = open_one(el, ev, tg, -1, c);
 

@@ -2,8 +2,10 @@
 /* The counter set (libperf's evsel/evlist shape): one batch of events counted on many targets at once, tasks (an
  * attached thread, a launched command) or CPUs (system-wide, -C). One counter per (target, event); the group rule is
  * written once: with PMC_EVL_GROUP a target's hardware events form one group per core PMU (ev->core_pmu, so a hybrid
- * CPU's kernel never sees cpu_core and cpu_atom events in one group), the others stand alone. Every open goes through
- * perf/open.h's paranoid fallback. No printing here. */
+ * CPU's kernel never sees cpu_core and cpu_atom events in one group), the others stand alone. The architecture's
+ * group rule (arch.h, pmc_arch_group_rule) is honoured: an event that must lead (x86's slots) opens first in its group
+ * whatever its place in the batch, one that must be grouped (the top-down metrics) is never tried alone, one that
+ * must not be grouped stands alone. Every open goes through perf/open.h's paranoid fallback. No printing here. */
 #ifndef PMC_PERF_EVLIST_H
 #define PMC_PERF_EVLIST_H
 
@@ -39,6 +41,8 @@ struct pmc_evlist_opts {
 	unsigned flags;            /* enum pmc_evlist_flags */
 	pmc_perf_open_fn open;     /* the raw open under the fallback; NULL: the kernel (tests inject their own) */
 	struct pmc_count *counts;  /* targets x events, [t * n + i]: the caller's array to fill (NULL: the set's own) */
+	unsigned (*group_rule)(const struct perf_event_attr *a); /* NULL: the architecture's (pmc_arch_group_rule);
+								    tests inject their own */
 };
 
 /* Why a batch must be split. */

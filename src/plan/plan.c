@@ -98,7 +98,24 @@ static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct
 	}
 }
 
-/* Second users of a fixed-only counter: each into the first batch after the GP/BP ones whose counter is free. */
+/* The batch that holds another member of ev's perf group on its core PMU, or p->nbatches. */
+static size_t group_batch_of(const struct pmc_plan *p, const struct pmc_event *evs, const struct pmc_event *ev)
+{
+	if (!ev->group)
+		return p->nbatches;
+	for (size_t b = 0; b < p->nbatches; b++)
+		for (size_t k = 0; k < p->batches[b].n; k++) {
+			const struct pmc_event *o = &evs[p->batches[b].events[k]];
+
+			if (o != ev && o->group == ev->group && core_key(o) == core_key(ev))
+				return b;
+		}
+	return p->nbatches;
+}
+
+/* Second users of a fixed-only counter: each into its perf group's batch when its counter is free there (a group is
+ * counted whole: x86's slots must lead the top-down metrics of its group), else into the first batch after the GP/BP
+ * ones whose counter is free. */
 static int place_fixed_own(struct pmc_plan *p, const struct pmc_event *evs, size_t n, const enum pmc_slot *slot)
 {
 	size_t start = p->nbatches == 1 && p->batches[0].n == 0 ? 0 : p->nbatches;
@@ -110,6 +127,9 @@ static int place_fixed_own(struct pmc_plan *p, const struct pmc_event *evs, size
 		if (slot[i] != PMC_SLOT_FIXED_OWN)
 			continue;
 		bit = fixed_bit(&evs[i]);
+		b = group_batch_of(p, evs, &evs[i]);
+		if (b == p->nbatches || (p->batches[b].fixed_own & bit))
+			b = start;
 		while (b < p->nbatches && (p->batches[b].fixed_own & bit))
 			b++;
 		if (b == p->nbatches && add_batch(p))
@@ -225,6 +245,23 @@ out:
 	free(slot);
 	pmc_plan_fini(&p);
 	return r;
+}
+
+int pmc_plan_group_batch(const struct pmc_plan *p, const struct pmc_event *evs, unsigned group, size_t *ret_batch)
+{
+	size_t where = SIZE_MAX;
+
+	for (size_t b = 0; b < p->nbatches; b++)
+		for (size_t k = 0; k < p->batches[b].n; k++) {
+			if (evs[p->batches[b].events[k]].group != group)
+				continue;
+			if (where != SIZE_MAX && where != b)
+				return -E2BIG;
+			where = b;
+		}
+	if (ret_batch)
+		*ret_batch = where;
+	return 0;
 }
 
 int pmc_plan_split(struct pmc_plan *p, size_t b, size_t at)

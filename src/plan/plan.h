@@ -53,6 +53,13 @@ bool pmc_plan_every_in_batch(const struct pmc_plan *p, size_t b, const struct pm
 /* Plan n events. 0, -EINVAL (budget 0), -ENOMEM. On failure *ret is left untouched. */
 int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_opts *o, struct pmc_plan *ret);
 
+/* Where perf group 'group' (pmc_event.group) is counted: the one batch holding its own members (SIZE_MAX when every
+ * member is an every-batch event) into *ret_batch (may be NULL): 0; -E2BIG when its members are in two batches (a
+ * group larger than a batch that was weak, or split on a refusal), so no ratio of two of them is from one group. A
+ * group with an event that must lead (arch.h's PMC_GROUP_MUST_LEAD: x86's slots and its top-down metrics) must be
+ * whole: its planner's caller refuses the plan otherwise and says so. */
+int pmc_plan_group_batch(const struct pmc_plan *p, const struct pmc_event *evs, unsigned group, size_t *ret_batch);
+
 /* The kernel rejected batch b at its member 'at' (EINVAL: the group can never fit): move members [at, n) into a new
  * batch right after b. Both halves keep b's fixed_own (conservative: the every-batch users of those fixed counters
  * stay out of both). 0, -EINVAL when at is 0 or out of range (nothing to split), -ENOMEM. */

@@ -496,6 +496,8 @@ void pmc_report_fini(struct pmc_report *rep)
 	rep->nmetric_runs = 0;
 	pmc_report_regions_free(rep->regions);
 	rep->regions = NULL;
+	free(rep->topdown);
+	rep->topdown = NULL;
 	rep->execs = NULL;
 	rep->run_state = NULL;
 	rep->nexecs = rep->nrun_state = rep->execs_cap = 0;

@@ -183,6 +183,7 @@ struct pmc_report {
 	bool has_origin;
 	struct pmc_origin origin;
 	struct pmc_report_regions *regions; /* stat --regions (report/regions.h); NULL otherwise. Owned. */
+	struct pmc_report_topdown *topdown; /* stat --topdown (report/topdown.h); NULL otherwise. Owned (free()). */
 };
 
 /* The most samples one measurement may keep: -r x (each batch's events, anchors once per batch), as planned. Every

@@ -24,6 +24,8 @@ json multiplex stat --json -o - --batch=multiplex --counters 1 -e branches,branc
 json failed stat --json -o - -r 2 -e task-clock -- sh -c 'exit 3'
 json metric stat --json -o - -e task-clock,page-faults --metric 'pf={page-faults}/{task-clock}' -- true
 json default stat --json -o - -- true
+# --topdown: the tree's object (here every node n/a with the reason where the events do not count).
+LIBPFM_FORCE_PMU=icl json topdown stat --json -o - --topdown -- true
 # --regions: regions in 4 threads with a metric, across two batches (breakpoints, half the slots each), and misuse.
 RG="$PMC_BUILD_DIR/tests/regions/prog/rg-prog"
 rga=0x$(nm "$RG" | awk '$3 == "marker_a" { print $1 }')

@@ -264,6 +264,39 @@ static void test_plan_rejects_zero_budget(void **state)
 	assert_int_equal(pmc_plan_build(&ev, 1, &o, &p), -EINVAL);
 }
 
+/* The slots group rule (issue 27): a group {slots, metric, metric} whose slots is a second user of its fixed-only
+ * counter (a plain slots event took it first) is counted whole: slots joins its group's batch, not a batch of its own
+ * after the others, and pmc_plan_group_batch names that batch; a group cut in two is -E2BIG. */
+static void test_plan_fixed_only_group_member_joins_its_groups_batch_slots_rule(void **state)
+{
+	struct pmc_event evs[6];
+	struct pmc_plan_opts o = { .gp_budget = 2, .fixed_slots = 4, .bp_budget = 4 };
+	struct pmc_plan p;
+	size_t b = 0;
+
+	(void)state;
+	evs[0] = mk(PMC_CLASS_FIXED, 3, PMC_EVF_HARDWARE | PMC_EVF_FIXED_ONLY); /* slots alone: every batch */
+	evs[1] = mk(PMC_CLASS_GP, -1, PMC_EVF_HARDWARE);
+	evs[2] = mk(PMC_CLASS_GP, -1, PMC_EVF_HARDWARE);
+	evs[3] = mk(PMC_CLASS_FIXED, 3, PMC_EVF_HARDWARE | PMC_EVF_FIXED_ONLY); /* {slots, */
+	evs[4] = mk(PMC_CLASS_GP, -1, PMC_EVF_HARDWARE);                        /*  metric, */
+	evs[5] = mk(PMC_CLASS_GP, -1, PMC_EVF_HARDWARE);                        /*  metric} */
+	for (int i = 3; i < 6; i++)
+		evs[i].group = 1;
+	assert_int_equal(pmc_plan_build(evs, 6, &o, &p), 0);
+	assert_int_equal(p.nevery, 1);
+	assert_int_equal(p.nbatches, 2);
+	assert_int_equal(p.batches[1].n, 3); /* the group's metrics and its own slots, one batch */
+	assert_int_equal(p.batches[1].events[2], 3);
+	assert_int_equal(p.batches[1].fixed_own, 1u << 3);
+	assert_false(pmc_plan_every_in_batch(&p, 1, &evs[0]));
+	assert_int_equal(pmc_plan_group_batch(&p, evs, 1, &b), 0);
+	assert_int_equal(b, 1);
+	assert_int_equal(pmc_plan_split(&p, 1, 1), 0); /* a refusal cut it: no longer one group */
+	assert_int_equal(pmc_plan_group_batch(&p, evs, 1, &b), -E2BIG);
+	pmc_plan_fini(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_plan_second_user_of_a_fixed_only_encoding_gets_its_own_batch_not_a_gp_slot),
 		cmocka_unit_test(test_plan_fixed_only_follows_the_flag_and_the_fixed_slots),
 		cmocka_unit_test(test_plan_rejects_zero_budget),
+		cmocka_unit_test(test_plan_fixed_only_group_member_joins_its_groups_batch_slots_rule),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -317,6 +317,86 @@ static void test_never_ran_needs_two_grouped_members_enabled_and_none_running(vo
 	}
 }
 
+/* The injected arch group rule: config 0x400 plays x86's slots (must lead, never alone), 0x8000 a top-down metric
+ * (must be grouped). */
+static unsigned rule_injected(const struct perf_event_attr *a)
+{
+	if (a->config == 0x400)
+		return PMC_GROUP_MUST_LEAD | PMC_GROUP_MUST_GROUP;
+	return a->config == 0x8000 ? PMC_GROUP_MUST_GROUP : PMC_GROUP_ANY;
+}
+
+/* An event that must lead (slots) opens first in its group wherever the batch puts it (after an anchor here), and the
+ * events before it in the batch become its members; counts stay in the batch's order. */
+static void test_must_lead_event_opens_first_and_leads_its_group_injected(void **state)
+{
+	struct pmc_event evs[4] = { sw_event(1, 0, true), sw_event(0x400, 0, true), sw_event(0x8000, 0, true),
+				    sw_event(2, 0, false) };
+	const struct pmc_event *ev[4] = { &evs[0], &evs[1], &evs[2], &evs[3] };
+	const struct pmc_target target = { .pid = 0, .cpu = -1 };
+	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP | PMC_EVL_DISABLED, .open = open_injected,
+				     .group_rule = rule_injected };
+	struct pmc_evlist *el;
+	const int *fds;
+
+	(void)state;
+	assert_int_equal(pmc_evlist_new(ev, 4, &target, 1, &o, &el), 0);
+	assert_int_equal(pmc_evlist_open(el, NULL), 0);
+	fds = pmc_evlist_fds(el, 0);
+	assert_int_equal(nopens, 4);
+	assert_int_equal(opens[0].attr.config, 0x400); /* slots first, a leader, stopped */
+	assert_int_equal(opens[0].group_fd, -1);
+	assert_true(opens[0].attr.disabled);
+	assert_int_equal(opens[1].attr.config, 1);     /* then the batch in order, members of slots' group */
+	assert_int_equal(opens[1].group_fd, fds[1]);
+	assert_false(opens[1].attr.disabled);
+	assert_int_equal(opens[2].attr.config, 0x8000);
+	assert_int_equal(opens[2].group_fd, fds[1]);
+	assert_int_equal(opens[3].attr.config, 2);     /* not hardware: alone */
+	assert_int_equal(opens[3].group_fd, -1);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(fds[i], opens[i == 0 ? 1 : i == 1 ? 0 : i].result);
+	pmc_evlist_delete(el);
+}
+
+/* Without the rule (the default, and AMD's event 0x00) the batch's order decides the leader: nothing moves. */
+static void test_without_a_lead_rule_the_first_hardware_event_leads_injected(void **state)
+{
+	struct pmc_event evs[2] = { sw_event(1, 0, true), sw_event(0x400, 0, true) };
+	const struct pmc_event *ev[2] = { &evs[0], &evs[1] };
+	const struct pmc_target target = { .pid = 0, .cpu = -1 };
+	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP, .open = open_injected };
+	struct pmc_evlist *el;
+
+	(void)state;
+	assert_int_equal(pmc_evlist_new(ev, 2, &target, 1, &o, &el), 0);
+	assert_int_equal(pmc_evlist_open(el, NULL), 0);
+	assert_int_equal(opens[0].attr.config, 1);
+	assert_int_equal(opens[0].group_fd, -1);
+	assert_int_equal(opens[1].group_fd, pmc_evlist_fds(el, 0)[0]);
+	pmc_evlist_delete(el);
+}
+
+/* A metric the kernel refuses in slots' group is not tried alone (alone it would count nothing meaningful): not
+ * supported, no split. */
+static void test_must_group_member_refused_in_group_is_not_tried_alone_injected(void **state)
+{
+	struct pmc_event evs[2] = { sw_event(0x400, 0, true), sw_event(0x8000, 0, true) };
+	const struct pmc_event *ev[2] = { &evs[0], &evs[1] };
+	const struct pmc_target target = { .pid = 0, .cpu = -1 };
+	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP, .open = open_injected, .group_rule = rule_injected };
+	struct pmc_evlist *el;
+
+	(void)state;
+	refuse_in_group_config = 0x8000;
+	assert_int_equal(pmc_evlist_new(ev, 2, &target, 1, &o, &el), 0);
+	assert_int_equal(pmc_evlist_open(el, NULL), 0);
+	assert_int_equal(nopens, 2);
+	assert_int_equal(pmc_evlist_counts(el)[1].status, PMC_COUNT_NOT_SUPPORTED);
+	assert_int_equal(pmc_evlist_counts(el)[1].err, EINVAL);
+	pmc_evlist_delete(el);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +406,9 @@ int main(void)
 		cmocka_unit_test_setup(test_einval_in_group_accepted_alone_splits_injected, setup),
 		cmocka_unit_test_setup(test_einval_alone_too_is_a_bad_encoding_not_a_split_injected, setup),
 		cmocka_unit_test_setup(test_never_ran_needs_two_grouped_members_enabled_and_none_running, setup),
+		cmocka_unit_test_setup(test_must_lead_event_opens_first_and_leads_its_group_injected, setup),
+		cmocka_unit_test_setup(test_without_a_lead_rule_the_first_hardware_event_leads_injected, setup),
+		cmocka_unit_test_setup(test_must_group_member_refused_in_group_is_not_tried_alone_injected, setup),
 		cmocka_unit_test_setup(test_selfread_maps_each_counters_page_on_real_software_events, setup),
 	};
 

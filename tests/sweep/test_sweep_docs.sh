@@ -29,7 +29,7 @@ ok "sweep, compare and merge: options and exit statuses of --help are in their m
 forwarded="--event --group --metric --batch --counters --no-anchors --kernel --iters --param --cpu --warmup --subtract-overhead"
 forwarded="$forwarded --detailed --all-user --all-kernel --pre --post --null --no-merge --metrics --no-inherit --sync"
 own="--repeat --csv --json --output --compare --fail-if --help --big-num"   # rounds and output of sweep / compare themselves
-refused="--dry-run --field-separator --json-output --log-fd --regions --quiet --append --no-big-num --table" # errors in sweep, compare
+refused="--dry-run --field-separator --json-output --log-fd --regions --quiet --append --no-big-num --table --topdown --topdown-def" # errors in sweep, compare
 refused="$refused --interval-clear --summary --metric-only"                     # need -I, which sweep and compare refuse
 refused="$refused --pid --tid --all-cpus --no-aggr --per-core --per-die --per-socket --per-node --per-thread --interval-print"
 refused="$refused --interval-count --timeout --delay --control --cgroup --for-each-cgroup" # scopes: each point measures what it launches

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arch/aarch64/arm64.h"
+#include "arch/aarch64/pmceid.h"
 #include "arch/common.h"
 #include "sys/sysfs.h"
 
@@ -202,4 +203,16 @@ unsigned pmc_arch_isa_have(void)
 const char *pmc_arch_isa_baseline(void)
 {
 	return "AArch64 (NEON)";
+}
+
+/* A raw core event (PERF_TYPE_RAW or the PMU's own type) against the PMU's sysfs events/ (arch/aarch64/pmceid.c). */
+int pmc_arch_event_implemented(const struct perf_event_attr *a, char *why, size_t len)
+{
+	char dir[512];
+
+	core_learn();
+	if (!a || (a->type != PERF_TYPE_RAW && (core.type < 0 || a->type != (uint32_t)core.type)) ||
+	    pmc_arch_core_pmu_dir(dir, sizeof(dir)) < 0)
+		return -1;
+	return pmc_arm64_event_listed(dir, a->config & 0xffff, why, len);
 }

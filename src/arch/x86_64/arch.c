@@ -15,6 +15,7 @@
 #include "arch/x86_64/budget.h"
 #include "arch/x86_64/cpuid.h"
 #include "arch/x86_64/fixed.h"
+#include "arch/x86_64/group.h"
 #include "arch/x86_64/tsc.h"
 #include "sys/perf_time.h"
 #include "sys/sysfs.h"
@@ -355,4 +356,13 @@ unsigned pmc_arch_isa_have(void)
 const char *pmc_arch_isa_baseline(void)
 {
 	return "x86-64 (SSE2)";
+}
+
+/* The counter set's group rule: Intel's slots leads, the top-down metrics follow it (arch/x86_64/group.c). */
+unsigned pmc_arch_group_rule(const struct perf_event_attr *a)
+{
+	struct pmc_arch_cpu cpu;
+
+	pmc_arch_cpu_identify(&cpu); /* CPUID once, cached */
+	return pmc_x86_group_rule(a, !strcmp(cpu.vendor, "GenuineIntel"));
 }

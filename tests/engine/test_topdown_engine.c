@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/* stat --topdown in the engine (engine/topdown.c) on forced libpfm4 PMUs, without a PMU: the tree chosen for the
+ * forced model, its level-1 inputs planned as one group in one batch, the "does not fit" and "no tree" errors; then
+ * the evaluation from a report whose counts are injected (written by hand, as a saved report's would be): the values
+ * reach the right inputs by name, a node whose input was not counted is n/a with the reason, never 0%. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "engine/engine.h"
+#include "report/topdown.h"
+
+static char diag_log[8192];
+
+static void catch_diag(void *ctx, enum pmc_diag_kind kind, const char *msg)
+{
+	size_t off = strlen(diag_log);
+
+	(void)ctx;
+	snprintf(diag_log + off, sizeof(diag_log) - off, "%c %s\n", "ENT"[kind], msg);
+}
+
+static char *argv_true[] = { "true", NULL };
+
+/* Prepare --topdown=level on the forced PMU: the exit status; se is the caller's to finish. */
+static int prepare(const char *pmu, int level, unsigned counters, struct pmc_engine *se, struct pmc_engine_opts *o)
+{
+	struct pmc_metric_def *metrics = NULL;
+	int rc;
+
+	/* libpfm4 is forced once per process: main runs each PMU's tests in a child of its own */
+	assert_string_equal(getenv("LIBPFM_FORCE_PMU"), pmu);
+	diag_log[0] = '\0';
+	pmc_engine_opts_init(o);
+	o->argv = argv_true;
+	o->topdown_level = level;
+	o->counters = counters;
+	pmc_engine_init(se, NULL);
+	rc = pmc_engine_prepare(se, o, &metrics);
+	free(metrics);
+	return rc;
+}
+
+static int event_index(const struct pmc_engine *se, const char *name)
+{
+	for (size_t i = 0; i < se->n; i++)
+		if (!strcmp(se->evs[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* A report with se's events, each counted with the value the table gives (a name missing: not supported). */
+struct injected {
+	const char *name;
+	double value;
+};
+
+static void inject(const struct pmc_engine *se, const struct injected *v, size_t nv, struct pmc_report *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->events = calloc(se->n, sizeof(*rep->events));
+	assert_non_null(rep->events);
+	rep->nevents = se->n;
+	for (size_t i = 0; i < se->n; i++) {
+		struct pmc_report_event *e = &rep->events[i];
+
+		e->ev = se->evs[i];
+		e->status = PMC_COUNT_NOT_SUPPORTED;
+		snprintf(e->reason, sizeof(e->reason), "injected: not counted");
+		for (size_t k = 0; k < nv; k++)
+			if (!strcmp(v[k].name, e->ev.name)) {
+				e->status = PMC_COUNT_OK;
+				e->reason[0] = '\0';
+				e->mean = v[k].value;
+				e->running_pct = 100;
+				e->nok = 1;
+			}
+	}
+}
+
+/* Prepare Skylake level 1 and evaluate it on the injected counts v[0..n). */
+static void eval_injected(const struct injected *v, size_t n, struct pmc_engine *se, struct pmc_engine_opts *o,
+			  struct pmc_report *rep)
+{
+	assert_int_equal(prepare("skl", 1, 0, se, o), 0);
+	inject(se, v, n, rep);
+	assert_int_equal(pmc_eng_topdown_eval(se, o, rep), 0);
+	assert_non_null(rep->topdown);
+}
+
+static const struct pmc_report_td_node *node(const struct pmc_report *rep, const char *name)
+{
+	for (size_t i = 0; rep->topdown && i < rep->topdown->nnodes; i++)
+		if (!strcmp(rep->topdown->node[i].name, name))
+			return &rep->topdown->node[i];
+	fail_msg("no node %s", name);
+	return NULL;
+}
+
+static void test_skl_level1_is_one_group_in_one_batch_forced_pmu(void **state)
+{
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	static const char *const inputs[] = { "cpu_clk_unhalted.thread", "idq_uops_not_delivered.core", "uops_issued.any",
+					      "uops_retired.retire_slots", "int_misc.recovery_cycles" };
+	unsigned group = 0;
+	size_t b = 0;
+
+	(void)state;
+	assert_int_equal(prepare("skl", 1, 0, &se, &o), 0);
+	for (size_t k = 0; k < 5; k++) {
+		int i = event_index(&se, inputs[k]);
+
+		if (i < 0)
+			fail_msg("input %s is not an event of the measurement: %s", inputs[k], diag_log);
+		assert_int_equal(i, (int)k); /* the tree's events first, in its order */
+		assert_true(se.evs[i].group != 0);
+		if (!group)
+			group = se.evs[i].group;
+		assert_int_equal(se.evs[i].group, group);
+	}
+	assert_int_equal(pmc_plan_group_batch(&se.plan, se.evs, group, &b), 0);
+	assert_int_equal(se.plan.nbatches, 1);
+	pmc_engine_fini(&se);
+}
+
+/* Skylake level 1 worked by hand: S = 4 x 1000; FE = 400 / S = 10%; BS = (2200 - 2000 + 4 x 50) / S = 10%;
+ * RET = 2000 / S = 50%; BE = the rest, 30%, over its 20% threshold: the bottleneck. */
+static void test_skl_level1_from_injected_counts_marks_backend_bound(void **state)
+{
+	static const struct injected v[] = {
+		{ "cpu_clk_unhalted.thread", 1000 }, { "idq_uops_not_delivered.core", 400 }, { "uops_issued.any", 2200 },
+		{ "uops_retired.retire_slots", 2000 }, { "int_misc.recovery_cycles", 50 },
+	};
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_report rep;
+
+	(void)state;
+	eval_injected(v, 5, &se, &o, &rep);
+	assert_string_equal(rep.topdown->tree, "intel-skl");
+	assert_int_equal(rep.topdown->nnodes, 4);
+	assert_true(node(&rep, "frontend_bound")->ok);
+	assert_float_equal(node(&rep, "frontend_bound")->value, 0.10, 1e-12);
+	assert_float_equal(node(&rep, "bad_speculation")->value, 0.10, 1e-12);
+	assert_float_equal(node(&rep, "retiring")->value, 0.50, 1e-12);
+	assert_float_equal(node(&rep, "backend_bound")->value, 0.30, 1e-12);
+	assert_true(node(&rep, "backend_bound")->bottleneck);
+	assert_false(node(&rep, "retiring")->bottleneck);
+	assert_int_equal(rep.nchecks, 0); /* sums to 100%, nothing clamped */
+	pmc_report_fini(&rep);
+	pmc_engine_fini(&se);
+}
+
+/* One input not counted: the nodes that need it are n/a naming it and the report's reason; never 0%. */
+static void test_uncounted_input_makes_its_nodes_na_with_the_reason_injected(void **state)
+{
+	static const struct injected v[] = {
+		{ "cpu_clk_unhalted.thread", 1000 }, { "uops_issued.any", 2200 },
+		{ "uops_retired.retire_slots", 2000 }, { "int_misc.recovery_cycles", 50 },
+	};
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_report rep;
+
+	(void)state;
+	eval_injected(v, 4, &se, &o, &rep);
+	assert_false(node(&rep, "frontend_bound")->ok);
+	assert_non_null(strstr(node(&rep, "frontend_bound")->reason, "idq_uops_not_delivered.core"));
+	assert_non_null(strstr(node(&rep, "frontend_bound")->reason, "injected: not counted"));
+	assert_false(node(&rep, "backend_bound")->ok); /* the rest of 1 - FE - BS - RET */
+	assert_true(node(&rep, "retiring")->ok);
+	assert_float_equal(node(&rep, "retiring")->value, 0.50, 1e-12);
+	pmc_report_fini(&rep);
+	pmc_engine_fini(&se);
+}
+
+/* The slots rule on Ice Lake: slots first (the leader), the four metric fields in its group, one batch. */
+static void test_icl_slots_leads_the_metrics_group_forced_pmu(void **state)
+{
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+
+	(void)state;
+	assert_int_equal(prepare("icl", 1, 0, &se, &o), 0);
+	assert_true(se.n >= 5);
+	assert_int_equal(se.evs[0].attr.config, 0x0400);
+	for (size_t i = 1; i < 5; i++) {
+		assert_int_equal(se.evs[i].attr.config & 0xff, 0);
+		assert_int_equal((se.evs[i].attr.config >> 8) & 0xff, 0x80 + (i - 1));
+		assert_int_equal(se.evs[i].group, se.evs[0].group);
+	}
+	assert_int_equal(pmc_plan_group_batch(&se.plan, se.evs, se.evs[0].group, NULL), 0);
+	pmc_engine_fini(&se);
+}
+
+/* Preparing --topdown=level on the forced PMU is a usage error whose message holds needle. */
+static void expect_usage(const char *pmu, int level, unsigned counters, const char *needle)
+{
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+
+	assert_int_equal(prepare(pmu, level, counters, &se, &o), PMC_EXIT_USAGE);
+	if (!strstr(diag_log, needle))
+		fail_msg("%s --topdown=%d: the message lacks '%s': %s", pmu, level, needle, diag_log);
+	pmc_engine_fini(&se);
+}
+
+static void test_zen3_has_no_tree_and_says_why_forced_pmu(void **state)
+{
+	(void)state;
+	expect_usage("amd64_fam19h_zen3", 1, 0, "no top-down tree for this CPU");
+	expect_usage("amd64_fam19h_zen3", 1, 0, "Zen 3 has no per-slot dispatch events");
+}
+
+static void test_icl_has_no_level_2_forced_pmu(void **state)
+{
+	(void)state;
+	expect_usage("icl", 2, 0, "--topdown=2: the tree intel-icl");
+}
+
+static void test_skl_level1_on_two_counters_does_not_fit_and_says_so_forced_pmu(void **state)
+{
+	(void)state;
+	expect_usage("skl", 1, 2, "level 1 of intel-skl needs its 5 events in one group");
+}
+
+/* Run tests[0..n) with LIBPFM_FORCE_PMU=pmu in a child process; its failures. */
+static int run_forced(const char *group, const char *pmu, const struct CMUnitTest *tests, size_t n)
+{
+	pid_t pid = fork();
+	int st = 0;
+
+	if (pid == 0) {
+		setenv("LIBPFM_FORCE_PMU", pmu, 1);
+		pmc_diag_set(catch_diag, NULL);
+		_exit(_cmocka_run_group_tests(group, tests, n, NULL, NULL) ? 1 : 0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return 1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest skl[] = {
+		cmocka_unit_test(test_skl_level1_is_one_group_in_one_batch_forced_pmu),
+		cmocka_unit_test(test_skl_level1_from_injected_counts_marks_backend_bound),
+		cmocka_unit_test(test_uncounted_input_makes_its_nodes_na_with_the_reason_injected),
+		cmocka_unit_test(test_skl_level1_on_two_counters_does_not_fit_and_says_so_forced_pmu),
+	};
+	const struct CMUnitTest icl[] = {
+		cmocka_unit_test(test_icl_slots_leads_the_metrics_group_forced_pmu),
+		cmocka_unit_test(test_icl_has_no_level_2_forced_pmu),
+	};
+	const struct CMUnitTest zen3[] = {
+		cmocka_unit_test(test_zen3_has_no_tree_and_says_why_forced_pmu),
+	};
+	int failed = 0;
+
+	failed += run_forced("skl", "skl", skl, sizeof(skl) / sizeof(skl[0]));
+	failed += run_forced("icl", "icl", icl, sizeof(icl) / sizeof(icl[0]));
+	failed += run_forced("zen3", "amd64_fam19h_zen3", zen3, 1);
+	return failed ? 1 : 0;
+}

@@ -151,7 +151,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (o.outpath && (rc = expand_outpath(&o, &rep.origin)))
 		return rc;
 	if (o.compare)
-		return stat_compare_run(&o);
+		return stat_compare_run(&o, argc, argv);
 	/* The report's destination is checked first: a missing directory must not cost the whole run. */
 	dest = report_dest(&o, fdpath, sizeof(fdpath));
 	if (dest && (r = pmc_output_check_path(dest)) < 0)

@@ -59,6 +59,7 @@ struct sweep_opts {
 	struct pmc_expr *per_expr;
 	char **stat_argv;
 	size_t stat_argc;
+	struct multi_stat_words words; /* stat's options, for every measurement */
 };
 
 static int usage_error(const char *fmt, const char *a, const char *b)
@@ -86,7 +87,7 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	const char *eq;
 	char err[256];
 	bool dashdash = false;
-	int rc;
+	int rc, operand;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		fputs(sweep_help, argc < 2 ? stderr : stdout);
@@ -136,6 +137,8 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	}
 	rc = stat_parse_opts((int)w->stat_argc, w->stat_argv, &w->so);
 	if (rc)
+		return rc;
+	if ((rc = multi_stat_words(&w->words, &pmc_opts_stat, (int)w->stat_argc, w->stat_argv, &operand)))
 		return rc;
 	if (pmc_eng_scope_wanted(&w->so.e))
 		return usage_error("-p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and --control are stat options that "
@@ -312,7 +315,7 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 	snprintf(json, sizeof(json), "%s/point.json", dir);
 	snprintf(errp, sizeof(errp), "%s/point.err", dir);
 	snprintf(pat, sizeof(pat), "{%s}", w->param);
-	child_args_from_stat(a, &w->so, json);
+	child_args_from_stat(a, &w->words, json);
 	if (how == HOW_PARAM) {
 		child_args_push(a, "--param");
 		child_args_push(a, child_args_fmt(a, "%s=%s", w->param, pt->value));
@@ -566,6 +569,7 @@ out:
 	free(out);
 	free(svg);
 	free(w.stat_argv);
+	multi_stat_words_fini(&w.words);
 	pmc_expr_free(w.per_expr);
 	pmc_range_fini(&w.range);
 	return rc < 0 ? PMC_EXIT_OK : rc;

@@ -228,7 +228,7 @@ int stat_compare_run(const struct stat_opts *o, int argc, char **argv)
 		return PMC_EXIT_OUTPUT;
 	}
 	a = malloc(sizeof(*a));
-	if (!a || (rc = multi_stat_words(&sw, &pmc_opts_stat, argc, argv, &operand)) ||
+	if (!a || (rc = multi_stat_words(&sw, &pmc_opts_stat, argc, argv, &operand, NULL, NULL)) ||
 	    (rc = multi_tmpdir(dir, sizeof(dir)))) {
 		rc = a ? rc : PMC_EXIT_INTERNAL;
 		goto out;

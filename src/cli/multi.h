@@ -28,15 +28,21 @@ struct child_args {
  * report (multi_own_options: -r, -o, --csv, --json, --compare, --fail-if). Nothing is rebuilt by hand: an option
  * added to stat's table reaches the measurements without a line here. */
 struct multi_stat_words {
-	char **w;     /* allocated */
+	char **w;      /* the measurements' words (pointing into all) */
 	size_t n;
-	bool verbose; /* -v given: each measurement's stderr (its traces) is copied to stderr */
+	char **all;    /* every stat option's words, the ones sweep and compare answer included (allocated) */
+	size_t nall;
+	bool verbose;  /* -v given: each measurement's stderr (its traces) is copied to stderr */
+	pmc_opt_apply_fn other; /* the options of cmd that are not stat's (sweep's own), and its ctx */
+	void *other_ctx;
 };
 extern const char *const multi_own_options[]; /* long names in stat's table; NULL ends it */
 
-/* Walk argv with cmd's table (stat's, or sweep's with stat's as cmd->more) and keep the words of stat's options.
- * 0 with *operand the first operand's index, or the exit status after the message. multi_stat_words_fini frees. */
-int multi_stat_words(struct multi_stat_words *sw, const struct pmc_opts_cmd *cmd, int argc, char **argv, int *operand);
+/* Walk argv with cmd's table (stat's, or sweep's with stat's as cmd->more) and keep the words of stat's options;
+ * the others go to other (NULL: ignored) with other_ctx. 0 with *operand the first operand's index, or the exit
+ * status after the message. multi_stat_words_fini frees. */
+int multi_stat_words(struct multi_stat_words *sw, const struct pmc_opts_cmd *cmd, int argc, char **argv, int *operand,
+		     pmc_opt_apply_fn other, void *other_ctx);
 void multi_stat_words_fini(struct multi_stat_words *sw);
 
 /* pmctool stat --json -o JSONPATH and the words; not the command. */

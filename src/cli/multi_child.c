@@ -72,27 +72,33 @@ static int keep_word(void *arg, const struct pmc_opt *opt, const char *val)
 	char *w[2];
 	size_t n;
 
-	if (!stat_option(opt) || own_option(opt))
-		return 0;
+	if (!stat_option(opt))
+		return sw->other ? sw->other(sw->other_ctx, opt, val) : 0;
 	n = pmc_opt_words(opt, val, w);
-	if (!n) {
+	if (!n || (n == 2 && !(w[1] = strdup(w[1])))) {
+		if (n)
+			free(w[0]);
 		fprintf(stderr, "pmctool: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	sw->w[sw->n++] = w[0];
-	if (n == 2 && !(sw->w[sw->n++] = strdup(w[1]))) {
-		fprintf(stderr, "pmctool: out of memory\n");
-		return PMC_EXIT_INTERNAL;
+	for (size_t i = 0; i < n; i++) {
+		sw->all[sw->nall++] = w[i];
+		if (!own_option(opt))
+			sw->w[sw->n++] = w[i];
 	}
 	sw->verbose |= opt->short_name == 'v';
 	return 0;
 }
 
-int multi_stat_words(struct multi_stat_words *sw, const struct pmc_opts_cmd *cmd, int argc, char **argv, int *operand)
+int multi_stat_words(struct multi_stat_words *sw, const struct pmc_opts_cmd *cmd, int argc, char **argv, int *operand,
+		     pmc_opt_apply_fn other, void *other_ctx)
 {
 	memset(sw, 0, sizeof(*sw));
+	sw->other = other;
+	sw->other_ctx = other_ctx;
 	sw->w = calloc((size_t)argc * 2 + 1, sizeof(char *)); /* at most two words per word of argv */
-	if (!sw->w) {
+	sw->all = calloc((size_t)argc * 2 + 1, sizeof(char *));
+	if (!sw->w || !sw->all) {
 		fprintf(stderr, "pmctool: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
@@ -101,8 +107,9 @@ int multi_stat_words(struct multi_stat_words *sw, const struct pmc_opts_cmd *cmd
 
 void multi_stat_words_fini(struct multi_stat_words *sw)
 {
-	for (size_t i = 0; sw->w && i < sw->n; i++)
-		free(sw->w[i]);
+	for (size_t i = 0; sw->all && i < sw->nall; i++)
+		free(sw->all[i]);
+	free(sw->all);
 	free(sw->w);
 	memset(sw, 0, sizeof(*sw));
 }

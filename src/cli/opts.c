@@ -123,6 +123,17 @@ static size_t group_count(const struct pmc_opts_cmd *cmd)
 	return n;
 }
 
+int pmc_opt_apply(const struct pmc_opt *o, void *ctx, const char *val)
+{
+	if (o->apply)
+		return o->apply(ctx, o, val);
+	if (o->field && o->kind == PMC_OPT_FLAG)
+		*(bool *)((char *)ctx + o->field - 1) = true;
+	else if (o->field)
+		*(const char **)((char *)ctx + o->field - 1) = val;
+	return 0;
+}
+
 /* The checks every option gets, then its effect. seen[i]: the value entry i was first given with ("" for a flag);
  * chosen[g]: 1 + the entry that took group g. */
 static int take(const struct pmc_opts_cmd *cmd, size_t i, const char *val, const char **seen, size_t *chosen,
@@ -158,13 +169,7 @@ static int take(const struct pmc_opts_cmd *cmd, size_t i, const char *val, const
 		pmc_opts_help(cmd, stdout);
 		return PMC_OPTS_HELP;
 	}
-	if (o->apply)
-		return o->apply(ctx, o, val);
-	if (o->field && o->kind == PMC_OPT_FLAG)
-		*(bool *)((char *)ctx + o->field - 1) = true;
-	else if (o->field)
-		*(const char **)((char *)ctx + o->field - 1) = val;
-	return 0;
+	return pmc_opt_apply(o, ctx, val);
 }
 
 /* getopt over argv with cmd's tables: each option found goes to take() (fn NULL) or to fn (a walk, no effect). */

@@ -105,6 +105,9 @@ size_t pmc_opts_count(const struct pmc_opt *opts);
 int pmc_opts_walk(const struct pmc_opts_cmd *cmd, int argc, char **argv,
 		  int (*fn)(void *arg, const struct pmc_opt *opt, const char *val), void *arg, int *operand);
 
+/* An option's effect on ctx, as pmc_opts_parse applies it (its apply, or its field), without the checks. */
+int pmc_opt_apply(const struct pmc_opt *opt, void *ctx, const char *val);
+
 /* The words that give opt with val again as the table spells it: "--long=VALUE" (one word, so that a value starting
  * with '-' stays a value), "--long" for a flag, or "-s" and VALUE for an option without a long name. Returns the
  * number of words (1 or 2); words[0] is allocated (the caller frees it), words[1] is val. 0: out of memory. */

@@ -123,3 +123,22 @@ for opt in "-p 1" "-t 1" "-a" "-C 0" "-a -A" "-a --per-core" "-a --per-thread" "
 done
 [ ! -s "$TMP/runs" ] || fail "a refused option still ran a measurement"
 ok "scopes, limits, control, regions, -x, --log-fd and --dry-run are refused by sweep and stat --compare (exit 2)"
+
+# sweep's own options are a table (issue 26 step 18): --seed=N and --plot=FILE are taken as getopt takes them, and
+# like stat's options they end at the command's first word (before, --y, --per, --plot, --seed and --no-plot were
+# taken from anywhere before '--', the command's own arguments included).
+run_pmc sweep X=1 -r 1 --seed=7 -e task-clock --json -o "$TMP/own.json" --plot="$TMP/own.svg" -- true
+expect_rc 0 "--seed=7 --plot=FILE"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["seed"] == 7, d["seed"]' "$TMP/own.json" ||
+	fail "--seed=7 did not set the seed"
+[ -s "$TMP/own.svg" ] || fail "--plot=FILE wrote no SVG"
+run_pmc sweep X=1 -r 1 -e task-clock --json -o "$TMP/own2.json" sh -c 'echo "[$1 $2]" >"$0"' "$TMP/args" --seed 5
+expect_rc 0 "a command with an argument spelled like a sweep option"
+[ "$(cat "$TMP/args")" = "[--seed 5]" ] || fail "the command got '$(cat "$TMP/args")', expected its own '--seed 5'"
+run_pmc sweep X=1 --plot
+expect_rc 2 "--plot without its value"
+expect_err '^pmctool sweep: --plot needs a value$' "--plot without its value"
+run_pmc sweep X=1 --seed x -- true
+expect_rc 2 "--seed x"
+expect_err '^pmctool sweep: --seed needs a decimal number$' "--seed x"
+ok "sweep's options: --seed=N and --plot=FILE taken; they end at the command, whose arguments stay its own"

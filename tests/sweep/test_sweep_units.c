@@ -354,7 +354,7 @@ static void test_every_stat_option_reaches_the_measurements_words_unless_sweep_a
 		argv[1] = name;
 		if (o->kind != PMC_OPT_FLAG)
 			argv[argc++] = "-1"; /* a value that looks like an option stays the value */
-		assert_int_equal(multi_stat_words(&sw, &pmc_opts_stat, argc, argv, &operand), 0);
+		assert_int_equal(multi_stat_words(&sw, &pmc_opts_stat, argc, argv, &operand, NULL, NULL), 0);
 		assert_int_equal(operand, argc);
 		if (is_own) {
 			if (sw.n)

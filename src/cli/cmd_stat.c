@@ -141,7 +141,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	pmc_engine_init(&se, &ctx);
 	memset(&rep, 0, sizeof(rep));
-	rc = stat_parse_opts(argc, argv, &o);
+	rc = stat_parse_opts(argc, argv, &o); /* on failure nothing is left allocated */
 	if (rc)
 		return rc < 0 ? PMC_EXIT_OK : rc;
 	if (o.verbose)
@@ -149,13 +149,17 @@ int pmc_cmd_stat(int argc, char **argv)
 	pmc_origin_get(&rep.origin);
 	rep.has_origin = true;
 	if (o.outpath && (rc = expand_outpath(&o, &rep.origin)))
-		return rc;
-	if (o.compare)
-		return stat_compare_run(&o, argc, argv);
+		goto out;
+	if (o.compare) {
+		rc = stat_compare_run(&o, argc, argv);
+		goto out;
+	}
 	/* The report's destination is checked first: a missing directory must not cost the whole run. */
 	dest = report_dest(&o, fdpath, sizeof(fdpath));
-	if (dest && (r = pmc_output_check_path(dest)) < 0)
-		return output_error(&o, dest, r == -EPIPE ? -EIO : r);
+	if (dest && (r = pmc_output_check_path(dest)) < 0) {
+		rc = output_error(&o, dest, r == -EPIPE ? -EIO : r);
+		goto out;
+	}
 	rc = pmc_engine_prepare(&se, &o.e, &metrics);
 	if (rc)
 		goto out;
@@ -188,5 +192,6 @@ out:
 	free(metrics);
 	pmc_report_fini(&rep);
 	pmc_engine_fini(&se);
+	stat_opts_fini(&o);
 	return rc;
 }

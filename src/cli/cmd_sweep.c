@@ -164,9 +164,11 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	rc = stat_parse_opts((int)w->stat_argc, w->stat_argv, &w->so);
 	if (rc)
 		return rc;
-	if (pmc_eng_scope_wanted(&w->so.e))
+	if (pmc_eng_scope_wanted(&w->so.e)) {
+		stat_opts_fini(&w->so); /* the -p, -t or -C list parsed */
 		return usage_error("-p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and --control are stat options that "
 				   "sweep does not take: each point measures its command or kernel%s", "", "");
+	}
 	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions)
 		return usage_error("%s is a stat option that sweep does not take%s",
 				   w->so.e.plan_only ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"

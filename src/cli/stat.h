@@ -20,7 +20,13 @@ struct stat_opts {
 	const char *kernel_only;       /* the first option given that needs -k ("iters"), for the message */
 	bool verbose;                  /* -v: every perf_event_open as a trace line (the engine context's observer) */
 	char outpath_buf[4096];        /* -o after its %h %p %r %j were expanded */
+	pid_t *pid_buf, *tid_buf;      /* -p, -t parsed: e.targets points here (stat_opts_fini frees) */
+	int *cpu_buf;                  /* -C parsed */
+	char control_ctl[4096], control_ack[4096]; /* --control parsed: e.control points here */
 };
+
+/* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */
+void stat_opts_fini(struct stat_opts *o);
 
 /* Parse stat's argv (argv[0] is "stat") into *o, which the caller zeroed. 0; -1 after --help was printed; or an exit
  * status after the error was printed. o->e.argv points into argv. */

@@ -11,6 +11,8 @@
 #include "cli/opts.h"
 #include "cli/stat.h"
 #include "output/format.h"
+#include "sys/lists.h"
+#include "sys/sysfs.h"
 
 enum { STAT_FORMAT = 1, STAT_ROWS = 2 }; /* the one-of groups: -x/--csv/--json; -A/--per-* */
 
@@ -190,6 +192,132 @@ static int apply_delay(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* -p, -t, -C and --control: the user's spelling parsed into the request's data here (sys/lists.h); the engine
+ * never sees the text. Given twice with one value, the second replaces the first. */
+struct id_list {
+	pid_t **ids;
+	size_t n, cap;
+};
+
+static int take_id(long id, void *ctx)
+{
+	struct id_list *l = ctx;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		pid_t *p = realloc(*l->ids, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		*l->ids = p;
+		l->cap = cap;
+	}
+	(*l->ids)[l->n++] = (pid_t)id;
+	return 0;
+}
+
+static int apply_tasks(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	bool pids = opt->short_name == 'p';
+	pid_t **ids = pids ? &o->pid_buf : &o->tid_buf;
+	struct id_list l = { ids, 0, 0 };
+	int r;
+
+	free(*ids);
+	*ids = NULL;
+	r = pmc_parse_id_list(val, take_id, &l);
+	if (r == -ENOMEM)
+		return PMC_EXIT_INTERNAL;
+	if (r)
+		return bad_value(pids ? "-p" : "-t", val, pids ? "expected process IDs such as 1234,5678"
+							       : "expected thread IDs such as 1234,5678");
+	if (pids) {
+		o->e.targets.pids = *ids;
+		o->e.targets.npids = l.n;
+	} else {
+		o->e.targets.tids = *ids;
+		o->e.targets.ntids = l.n;
+	}
+	return 0;
+}
+
+struct cpu_set_list {
+	int *cpus;
+	size_t n, cap;
+};
+
+static int take_cpu(long cpu, void *ctx)
+{
+	struct cpu_set_list *l = ctx;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		int *p = realloc(l->cpus, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		l->cpus = p;
+		l->cap = cap;
+	}
+	l->cpus[l->n++] = (int)cpu;
+	/* No CPU above this is online: it ends the list here (the engine says so), as "0-99999999" must not fill memory */
+	return cpu > PMC_TARGET_MAX_CPU ? 1 : 0;
+}
+
+static int apply_cpus(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	struct cpu_set_list l = { NULL, 0, 0 };
+	char online[256] = "?", path[512], what[384];
+	int r;
+
+	(void)opt;
+	free(o->cpu_buf);
+	o->cpu_buf = NULL;
+	r = pmc_parse_cpu_list(val, take_cpu, &l);
+	o->cpu_buf = l.cpus;
+	if (r == -ENOMEM)
+		return PMC_EXIT_INTERNAL;
+	if (r == 1)
+		r = 0;
+	if (r == -ERANGE) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pmc_sysfs_root());
+		(void)pmc_sysfs_read_line(path, online, sizeof(online));
+		snprintf(what, sizeof(what), "a CPU number is out of range (online CPUs: %s)", online);
+		return bad_value("-C", val, what);
+	}
+	if (r)
+		return bad_value("-C", val, "expected a CPU list such as 0,2-3");
+	o->e.targets.cpus = l.cpus;
+	o->e.targets.ncpus = l.n;
+	return 0;
+}
+
+static int apply_control(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	bool is_fd;
+
+	(void)opt;
+	if (pmc_parse_control(val, o->control_ctl, sizeof(o->control_ctl), o->control_ack, sizeof(o->control_ack),
+			      &is_fd) < 0) {
+		fprintf(stderr, "pmctool stat: --control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)\n");
+		return PMC_EXIT_USAGE;
+	}
+	o->e.control = (struct pmc_control_req){ .given = true, .is_fd = is_fd, .ctl = o->control_ctl,
+						  .ack = o->control_ack };
+	return 0;
+}
+
+void stat_opts_fini(struct stat_opts *o)
+{
+	free(o->pid_buf);
+	free(o->tid_buf);
+	free(o->cpu_buf);
+	o->pid_buf = o->tid_buf = NULL;
+	o->cpu_buf = NULL;
+	memset(&o->e.targets, 0, sizeof(o->e.targets));
+}
+
 /* -x SEP: perf stat's separated layout (given twice and the format group are the table's checks). */
 static int apply_sep(void *ctx, const struct pmc_opt *opt, const char *val)
 {
@@ -257,18 +385,18 @@ static const struct pmc_opt stat_table[] = {
 	TEXT(""),
 	TEXT("Scopes (perf's spellings):"),
 	{ .short_name = 'p', .long_name = "pid", .kind = PMC_OPT_VALUE, .metavar = "PID[,PID...]",
-	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .field = F(e.pids),
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .apply = apply_tasks,
 	  .help = "count running processes (all their threads, and threads they start) until they\n"
 		  "exit, Ctrl-C or --timeout" },
 	{ .short_name = 't', .long_name = "tid", .kind = PMC_OPT_VALUE, .metavar = "TID[,TID...]",
-	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .field = F(e.tids), .help = "count running threads" },
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .apply = apply_tasks, .help = "count running threads" },
 	{ .short_name = 'a', .long_name = "all-cpus", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_SCOPE,
-	  .field = F(e.system_wide),
+	  .field = F(e.targets.system_wide),
 	  .help = "count every CPU system-wide (needs perf_event_paranoid <= 0 or CAP_PERFMON);\n"
 		  "with a COMMAND while it runs, without one until Ctrl-C or --timeout; uncore,\n"
 		  "RAPL and cstate events count once per socket (their PMU's cpumask)" },
 	{ .short_name = 'C', .kind = PMC_OPT_VALUE, .metavar = "LIST", .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE,
-	  .field = F(e.cpu_list), .help = "count only these CPUs (0,2-3), as -a" },
+	  .apply = apply_cpus, .help = "count only these CPUs (0,2-3), as -a" },
 	{ .id = PMC_AGGR_CPU, .short_name = 'A', .long_name = "no-aggr", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr, .help = "with -a/-C: a row per CPU (and the total)" },
 	/* --per-core, --per-die and --per-socket share two lines of help */
@@ -305,7 +433,7 @@ static const struct pmc_opt stat_table[] = {
 	TEXT("                          the FIFO or descriptor CTL; write 'ack' to ACK after each (fifo: both must"),
 	TEXT("                          be FIFOs)"),
 	{ .long_name = "control", .kind = PMC_OPT_VALUE, .metavar = "fifo:CTL[,ACK]", .flags = PMC_OPT_SINGLE,
-	  .field = F(e.control) },
+	  .apply = apply_control },
 	TEXT(""),
 	TEXT("Regions:"),
 	{ .long_name = "regions", .kind = PMC_OPT_FLAG, .field = F(e.regions),
@@ -460,7 +588,7 @@ static int check_combinations(const struct stat_opts *o)
 	return 0;
 }
 
-int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
+static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	int operand = argc, r;
 
@@ -486,4 +614,13 @@ int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
 		return PMC_EXIT_USAGE;
 	}
 	return 0;
+}
+
+int stat_parse_opts(int argc, char **argv, struct stat_opts *o)
+{
+	int r = parse_opts(argc, argv, o);
+
+	if (r)
+		stat_opts_fini(o);
+	return r;
 }

@@ -17,35 +17,6 @@ static int refuse(const char *msg)
 	return PMC_EXIT_USAGE;
 }
 
-int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, size_t ack_len, bool *is_fd)
-{
-	bool fifo = !strncmp(spec, "fifo:", 5), fd = !strncmp(spec, "fd:", 3);
-	const char *p = spec + (fifo ? 5 : 3), *comma;
-	size_t n;
-
-	if (!fifo && !fd)
-		return -EINVAL;
-	comma = strchr(p, ',');
-	n = comma ? (size_t)(comma - p) : strlen(p);
-	if (!n || n >= ctl_len || (comma && (!comma[1] || strlen(comma + 1) >= ack_len || strchr(comma + 1, ','))))
-		return -EINVAL;
-	memcpy(ctl, p, n);
-	ctl[n] = '\0';
-	snprintf(ack, ack_len, "%s", comma ? comma + 1 : "");
-	if (fd) {
-		for (const char *q = ctl; *q; q++)
-			if (*q < '0' || *q > '9')
-				return -EINVAL;
-		for (const char *q = ack; *q; q++)
-			if (*q < '0' || *q > '9')
-				return -EINVAL;
-		if (strlen(ctl) > 9 || strlen(ack) > 9)
-			return -EINVAL;
-	}
-	*is_fd = fd;
-	return 0;
-}
-
 /* One end of --control fifo:: a FIFO and nothing else (a regular file named there would be written into), looked at
  * before it is opened and again once it is. -1 after the message. */
 static int open_fifo(const char *path)
@@ -73,28 +44,27 @@ not_fifo:
 	return -1;
 }
 
-/* --control: open what the spec names. 0, or an exit status after the message. */
-int scope_control_open(const char *spec, int *ctl, int *ack)
+/* --control: open what the request names. 0, or an exit status after the message. */
+int scope_control_open(const struct pmc_control_req *c, int *ctl, int *ack)
 {
-	char c[4096], a[4096];
-	bool fd;
+	bool has_ack = c->ack && c->ack[0];
 
 	*ctl = *ack = -1;
-	if (scope_parse_control(spec, c, sizeof(c), a, sizeof(a), &fd) < 0)
-		return refuse("--control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)");
-	if (fd) {
-		*ctl = atoi(c);
-		*ack = a[0] ? atoi(a) : -1;
+	if (!c->ctl || !c->ctl[0])
+		return refuse("--control names no control channel");
+	if (c->is_fd) {
+		*ctl = atoi(c->ctl);
+		*ack = has_ack ? atoi(c->ack) : -1;
 		if (fcntl(*ctl, F_GETFD) < 0 || (*ack >= 0 && fcntl(*ack, F_GETFD) < 0)) {
 			*ctl = *ack = -1;
 			return refuse("--control fd:CTL[,ACK]: each must be an open file descriptor");
 		}
 		return 0;
 	}
-	*ctl = open_fifo(c);
+	*ctl = open_fifo(c->ctl);
 	if (*ctl < 0)
 		return PMC_EXIT_USAGE;
-	if (a[0] && (*ack = open_fifo(a)) < 0) {
+	if (has_ack && (*ack = open_fifo(c->ack)) < 0) {
 		close(*ctl);
 		*ctl = -1;
 		return PMC_EXIT_USAGE;

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/time.h>
+#include <sys/types.h>
 
 #include "eventsets/eventset.h"
 #include "kernels/kernels.h"
@@ -39,6 +40,38 @@ struct pmc_interval_sink {
 	void *ctx;
 };
 
+/* Who a scoped measurement counts: data, not the user's spelling (the CLI parses "-p 1234,5678" and "-C 0,2-3" with
+ * sys/lists.h). At most one of pids, tids, CPUs; none: the launched command. The arrays are the caller's. */
+#define PMC_TARGET_MAX_CPU 8191        /* the highest CPU number the engine counts on (-C names higher ones: "not online") */
+struct pmc_target_req {
+	const pid_t *pids;             /* processes: all their threads, and the threads they start */
+	size_t npids;
+	const pid_t *tids;             /* threads */
+	size_t ntids;
+	bool system_wide;              /* every online CPU */
+	const int *cpus;               /* these CPUs, each online, no repeats needed (repeats count once) */
+	size_t ncpus;
+};
+
+/* perf's control channel (commands 'enable', 'disable', 'stop', 'ping' in, 'ack' out): FIFOs the engine opens
+ * (each must be a FIFO), or descriptors the caller holds open. */
+struct pmc_control_req {
+	bool given;
+	bool is_fd;                    /* ctl and ack are descriptor numbers as text, else paths */
+	const char *ctl;
+	const char *ack;               /* "" or NULL: none */
+};
+
+static inline bool pmc_target_req_tasks(const struct pmc_target_req *t)
+{
+	return t->npids || t->ntids;
+}
+
+static inline bool pmc_target_req_cpus(const struct pmc_target_req *t)
+{
+	return t->system_wide || t->ncpus;
+}
+
 /* What to measure and how: every field has a zero default except runs (1) and cpu (-1); see pmc_engine_opts_init. */
 struct pmc_engine_opts {
 	const char *event_lists[PMC_MAX_EVENTS];
@@ -61,16 +94,13 @@ struct pmc_engine_opts {
 	bool no_anchors;
 	bool regions;                  /* --regions: the program counts its own regions (engine/regions.c) */
 	/* Scopes and time (engine/scope.c): */
-	const char *pids;              /* -p PID[,PID...] */
-	const char *tids;              /* -t TID[,TID...] */
-	bool system_wide;              /* -a */
-	const char *cpu_list;          /* -C LIST */
+	struct pmc_target_req targets; /* -p, -t, -a, -C: none of them counts the command */
 	enum pmc_aggr aggr;
 	uint64_t interval_ms;          /* -I, 0 = none */
 	uint64_t interval_count;       /* --interval-count */
 	uint64_t timeout_ms;           /* --timeout */
 	long delay_ms;                 /* -D: 0 none, -1 until 'enable' on --control */
-	const char *control;           /* --control fifo:CTL[,ACK] or fd:CTL[,ACK] */
+	struct pmc_control_req control; /* --control */
 	char **argv;                   /* the command, NULL with -k */
 	struct pmc_interval_sink intervals; /* -I */
 	const struct pmc_kernel *k;    /* -k, resolved */

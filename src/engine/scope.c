@@ -45,8 +45,8 @@ struct scope_run {
 
 bool pmc_eng_scope_wanted(const struct pmc_engine_opts *o)
 {
-	return o->pids || o->tids || o->system_wide || o->cpu_list || o->aggr != PMC_AGGR_GLOBAL || o->interval_ms ||
-	       o->timeout_ms || o->delay_ms || o->control;
+	return pmc_target_req_tasks(&o->targets) || pmc_target_req_cpus(&o->targets) || o->aggr != PMC_AGGR_GLOBAL ||
+	       o->interval_ms || o->timeout_ms || o->delay_ms || o->control.given;
 }
 
 static int refuse(const char *msg)
@@ -55,9 +55,45 @@ static int refuse(const char *msg)
 	return PMC_EXIT_USAGE;
 }
 
+/* What -p / -t name, in words. */
+static const char *task_word(const struct pmc_engine_opts *o)
+{
+	return o->targets.npids ? "process" : "thread";
+}
+
+/* "1234,5678" (shortened with ",..." when long): the ids a request names, for the report's words. */
+static void ids_text(const pid_t *ids, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off + 16 < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? "," : "", (int)ids[i]);
+	if (n && off + 16 >= len && off + 4 < len)
+		snprintf(buf + off, len - off, ",...");
+}
+
+/* "0,2-3": a request's CPUs in its order, runs of consecutive numbers as ranges (shortened with ",..."). */
+static void cpus_text(const int *cpus, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off + 24 < len;) {
+		size_t j = i;
+		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
+			j++;
+		off += (size_t)(j > i ? snprintf(buf + off, len - off, "%s%d-%d", i ? "," : "", cpus[i], cpus[j])
+				      : snprintf(buf + off, len - off, "%s%d", i ? "," : "", cpus[i]));
+		i = j + 1;
+		if (i < n && off + 24 >= len && off + 4 < len)
+			snprintf(buf + off, len - off, ",...");
+	}
+}
+
 int pmc_eng_scope_check(struct pmc_engine_opts *o)
 {
-	bool attach = o->pids || o->tids, cpus = o->system_wide || o->cpu_list;
+	bool attach = pmc_target_req_tasks(&o->targets), cpus = pmc_target_req_cpus(&o->targets);
 
 	if (!pmc_eng_scope_wanted(o))
 		return o->batch == PMC_BATCH_ROTATE ? refuse("--batch=rotate rotates the batches across intervals: it "
@@ -65,7 +101,7 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 	if (o->kernel)
 		return refuse("-k runs a kernel inside pmctool: -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and "
 			      "--control are for commands and running processes");
-	if (o->pids && o->tids)
+	if (o->targets.npids && o->targets.ntids)
 		return refuse("-p and -t both name what to attach to: give one");
 	if (attach && cpus)
 		return refuse("-p/-t count tasks and -a/-C count CPUs: give one");
@@ -80,15 +116,9 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 			      "interval: use -I without --per-thread, or -p PID --per-thread -I");
 	if (o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD && !cpus)
 		return refuse("-A, --per-core, --per-die and --per-socket split CPU-wide counts: they need -a or -C");
-	if (o->control) {
-		char c[4096], a[4096];
-		bool fd;
-		if (scope_parse_control(o->control, c, sizeof(c), a, sizeof(a), &fd) < 0)
-			return refuse("--control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)");
-	}
 	if (o->interval_count && !o->interval_ms)
 		return refuse("--interval-count needs -I MS");
-	if (o->delay_ms < 0 && !o->control)
+	if (o->delay_ms < 0 && !o->control.given)
 		return refuse("-D -1 starts with the counters stopped until 'enable' arrives on --control: give --control");
 	if (o->runs > 1 && !o->argv)
 		return refuse("-r repeats a command: without one (-p, -t, -a or -C alone) there is nothing to repeat");
@@ -108,7 +138,7 @@ int pmc_eng_scope_guard(const struct pmc_engine_opts *o)
 {
 	struct pmc_privilege p;
 
-	if (!o->system_wide && !o->cpu_list)
+	if (!pmc_target_req_cpus(&o->targets))
 		return 0;
 	pmc_privilege_read(&p);
 	if (p.cap_perfmon || p.cap_sys_admin || (p.paranoid != INT_MIN && p.paranoid < 1))
@@ -116,7 +146,7 @@ int pmc_eng_scope_guard(const struct pmc_engine_opts *o)
 	pmc_diag_error("%s counts CPU-wide, which needs kernel.perf_event_paranoid <= 0 (it is %d) or "
 			"CAP_PERFMON: run as root, give the program CAP_PERFMON (setcap cap_perfmon+ep), or ask the "
 			"administrator for 'sysctl kernel.perf_event_paranoid=0'; without them count a command or -p PID",
-		o->system_wide ? "-a" : "-C", p.paranoid);
+		o->targets.system_wide ? "-a" : "-C", p.paranoid);
 	return PMC_EXIT_NOCOUNT;
 }
 
@@ -304,7 +334,7 @@ static void explain_attach_refusal(const struct scope_run *x)
 	size_t eacces = pmc_evlist_count_err(x->sc, EACCES) + pmc_evlist_count_err(x->sc, EPERM);
 	size_t esrch = pmc_evlist_count_err(x->sc, ESRCH);
 
-	if (x->st->cpus || !(x->o->pids || x->o->tids))
+	if (x->st->cpus || !pmc_target_req_tasks(&x->o->targets))
 		return;
 	if (eacces)
 		pmc_report_add_check(x->rep, PMC_CHECK_BAD, "attach-denied",
@@ -332,7 +362,7 @@ static unsigned open_flags(const struct pmc_engine_opts *o, bool command, bool r
 
 	if (o->delay_ms || command || rotate)
 		f |= PMC_EVL_DISABLED;
-	if (command && !rotate && !o->delay_ms && !o->system_wide && !o->cpu_list)
+	if (command && !rotate && !o->delay_ms && !pmc_target_req_cpus(&o->targets))
 		f |= PMC_EVL_ENABLE_ON_EXEC; /* a task counter starts at exec, as a plain run's */
 	if (command && o->aggr == PMC_AGGR_THREAD)
 		f |= PMC_EVL_INHERIT_STAT; /* each exiting task's own count, for its row */
@@ -391,12 +421,16 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	}
 	if (x->run == 0)
 		explain_attach_refusal(x);
-	if ((o->pids || o->tids) && pmc_evlist_count_err(x->sc, EACCES) + pmc_evlist_count_err(x->sc, EPERM) ==
+	if (pmc_target_req_tasks(&o->targets) && pmc_evlist_count_err(x->sc, EACCES) + pmc_evlist_count_err(x->sc, EPERM) ==
 					    x->st->ntargets * x->req.n) {
+		char ids[160];
+
+		ids_text(o->targets.npids ? o->targets.pids : o->targets.tids,
+			 o->targets.npids ? o->targets.npids : o->targets.ntids, ids, sizeof(ids));
 		pmc_diag_error("cannot attach to %s %s: permission denied: counting another user's process "
 				"needs ptrace access to it (kernel.yama.ptrace_scope 0, or 1 for descendants only) or "
 				"CAP_PERFMON / CAP_SYS_PTRACE; run as its user or as root",
-			o->pids ? "process" : "thread", o->pids ? o->pids : o->tids);
+			task_word(o), ids);
 		rc = PMC_EXIT_NOCOUNT;
 		goto out;
 	}
@@ -521,19 +555,24 @@ static const char *aggr_name(enum pmc_aggr a)
 
 static void describe_target(const struct pmc_engine_opts *o, const struct scope_targets *st, struct pmc_report *rep)
 {
-	if (o->pids || o->tids) {
-		rep->target_kind = o->pids ? "pid" : "tid";
-		snprintf(rep->target, sizeof(rep->target), "%s %s (%zu thread%s)", o->pids ? "process" : "thread",
-			 o->pids ? o->pids : o->tids, st->ntargets, st->ntargets == 1 ? "" : "s");
+	char ids[160];
+
+	if (pmc_target_req_tasks(&o->targets)) {
+		ids_text(o->targets.npids ? o->targets.pids : o->targets.tids,
+			 o->targets.npids ? o->targets.npids : o->targets.ntids, ids, sizeof(ids));
+		rep->target_kind = o->targets.npids ? "pid" : "tid";
+		snprintf(rep->target, sizeof(rep->target), "%s %s (%zu thread%s)", task_word(o), ids, st->ntargets,
+			 st->ntargets == 1 ? "" : "s");
 		if (!o->argv)
-			snprintf(rep->workload, sizeof(rep->workload), "%s %s", o->pids ? "process" : "thread",
-				 o->pids ? o->pids : o->tids);
+			snprintf(rep->workload, sizeof(rep->workload), "%s %s", task_word(o), ids);
 	} else if (st->cpus) {
-		rep->target_kind = o->cpu_list ? "cpus" : "system-wide";
-		if (o->cpu_list)
-			snprintf(rep->target, sizeof(rep->target), "CPUs %s", o->cpu_list);
-		else
+		rep->target_kind = o->targets.ncpus ? "cpus" : "system-wide";
+		if (o->targets.ncpus) {
+			cpus_text(o->targets.cpus, o->targets.ncpus, ids, sizeof(ids));
+			snprintf(rep->target, sizeof(rep->target), "CPUs %s", ids);
+		} else {
 			snprintf(rep->target, sizeof(rep->target), "system-wide (%zu CPUs)", st->ntargets);
+		}
 		if (!o->argv)
 			snprintf(rep->workload, sizeof(rep->workload), "%s", rep->target);
 	} else {
@@ -597,15 +636,15 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	rc = scope_targets_build(o, &st);
 	if (rc)
 		goto out_targets;
-	if (o->control && (rc = scope_control_open(o->control, &ctl, &ack)))
+	if (o->control.given && (rc = scope_control_open(&o->control, &ctl, &ack)))
 		goto out_targets;
 	describe_target(o, &st, rep);
 	if (st.missing[0])
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "task-vanished", "%s %s %s gone before counting started: not "
-				     "counted", o->pids ? "process" : "thread", st.missing, strchr(st.missing, ',') ? "were" : "was");
+				     "counted", task_word(o), st.missing, strchr(st.missing, ',') ? "were" : "was");
 	if (st.duplicate[0])
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "task-duplicate", "%s %s named more than once (or within a "
-				     "process named): each task is counted once", o->pids ? "process" : "thread",
+				     "process named): each task is counted once", task_word(o),
 				     st.duplicate);
 	if (alloc_rows(se, &st, rep) < 0 || !(reqev = malloc((se->n + 1) * sizeof(*reqev))) ||
 	    !(x.idx = malloc((se->n + 1) * sizeof(*x.idx)))) {
@@ -657,9 +696,9 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	drop_empty_rows(rep, se->n);
 	pmc_eng_runs_finish(se, rep, done);
 out:
-	if (ctl >= 0 && strncmp(o->control, "fd:", 3))
+	if (ctl >= 0 && !o->control.is_fd)
 		close(ctl);
-	if (ack >= 0 && strncmp(o->control, "fd:", 3))
+	if (ack >= 0 && !o->control.is_fd)
 		close(ack);
 	free(reqev);
 	free(x.idx);

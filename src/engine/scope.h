@@ -24,15 +24,8 @@ struct scope_targets {
 	bool cpus;                  /* CPU targets (-a, -C) */
 };
 
-/* The user's lists, parsed (pure: no system state): -p / -t "1234,5678" (each id > 0), -C "0,2-3" (ranges
- * ascending, each CPU passed to cb in order). 0, -EINVAL when malformed, or cb's first non-zero return. */
-int scope_parse_id_list(const char *list, int (*cb)(long id, void *ctx), void *ctx);
-int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void *ctx);
-/* --control "fifo:CTL[,ACK]" or "fd:CTL[,ACK]": the paths (or descriptor numbers as text) into ctl and ack ("" when
- * none); *is_fd says which form. 0 or -EINVAL. */
-int scope_parse_control(const char *spec, char *ctl, size_t ctl_len, char *ack, size_t ack_len, bool *is_fd);
-/* --control: open what the spec names (engine/control.c). 0, or an exit status after the message. */
-int scope_control_open(const char *spec, int *ctl, int *ack);
+/* --control: open what the request names (engine/control.c). 0, or an exit status after the message. */
+int scope_control_open(const struct pmc_control_req *c, int *ctl, int *ack);
 
 /* Build the targets of -p / -t / -a / -C (a command without them: one task target, pid filled at launch). 0 or an
  * exit status after the error went to the diagnostics sink. */

@@ -35,31 +35,6 @@ static int add_target(struct scope_targets *st, size_t *cap, pid_t pid, int cpu)
 	return 0;
 }
 
-int scope_parse_id_list(const char *list, int (*cb)(long id, void *ctx), void *ctx)
-{
-	const char *p = list;
-
-	if (!*p)
-		return -EINVAL;
-	while (*p) {
-		char *end;
-		long v;
-
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		v = strtol(p, &end, 10);
-		if (v <= 0 || v > 0x3fffffff || (*end && *end != ','))
-			return -EINVAL;
-		int r = cb(v, ctx);
-		if (r)
-			return r;
-		p = *end ? end + 1 : end;
-		if (*end && !*p)
-			return -EINVAL;
-	}
-	return 0;
-}
-
 static bool have_watch(const struct scope_targets *st, pid_t pid)
 {
 	for (size_t w = 0; w < st->nwatch; w++)
@@ -190,34 +165,6 @@ static int attach_one(long id, void *ctx)
 	return 0;
 }
 
-struct cpu_each {
-	int (*cb)(long cpu, void *ctx);
-	void *ctx;
-};
-
-static int each_cpu(long a, long b, void *ctx)
-{
-	const struct cpu_each *e = ctx;
-
-	for (long c = a; c <= b; c++) {
-		int r = e->cb(c, e->ctx);
-		if (r)
-			return r;
-	}
-	return 0;
-}
-
-int scope_parse_cpu_list(const char *list, int (*cb)(long cpu, void *ctx), void *ctx)
-{
-	struct cpu_each e = { cb, ctx };
-	size_t n = strlen(list);
-
-	/* A user's list is stricter than the kernel's: not empty, no trailing comma. */
-	if (!n || list[n - 1] == ',')
-		return -EINVAL;
-	return pmc_cpulist_ranges(list, each_cpu, &e);
-}
-
 struct cpus_ctx {
 	struct scope_targets *st;
 	const struct pmc_engine_opts *o;
@@ -229,8 +176,8 @@ static int add_cpu(long c, void *ctx)
 {
 	struct cpus_ctx *x = ctx;
 
-	if (c >= MAX_CPUS || !pmc_cpulist_has(x->online, (int)c)) {
-		pmc_diag_error("-C %s: CPU %ld is not online (online: %s)", x->o->cpu_list, c, x->online);
+	if (c < 0 || c >= MAX_CPUS || !pmc_cpulist_has(x->online, (int)c)) {
+		pmc_diag_error("-C: CPU %ld is not online (online: %s)", c, x->online);
 		return PMC_EXIT_USAGE;
 	}
 	for (size_t t = 0; t < x->st->ntargets; t++)
@@ -251,20 +198,10 @@ static int build_cpus(const struct pmc_engine_opts *o, struct scope_targets *st)
 		pmc_diag_error("cannot read the online CPUs from %s", path);
 		return PMC_EXIT_INTERNAL;
 	}
-	if (o->cpu_list) {
-		r = scope_parse_cpu_list(o->cpu_list, add_cpu, &x);
-		if (r == -EINVAL) {
-			pmc_diag_error("invalid value '%.80s' for -C: expected a CPU list such as 0,2-3",
-				o->cpu_list);
-			return PMC_EXIT_USAGE;
-		}
-		if (r == -ERANGE) {
-			pmc_diag_error("invalid value '%.80s' for -C: a CPU number is out of range (online CPUs: %s)",
-				       o->cpu_list, online);
-			return PMC_EXIT_USAGE;
-		}
-		if (r)
-			return r;
+	if (o->targets.ncpus) {
+		for (size_t i = 0; i < o->targets.ncpus; i++)
+			if ((r = add_cpu(o->targets.cpus[i], &x)))
+				return r;
 	} else {
 		for (int c = 0; c < MAX_CPUS; c++)
 			if (pmc_cpulist_has(online, c) && add_target(st, &x.cap, -1, c))
@@ -325,26 +262,23 @@ static int cpu_row(struct scope_targets *st, size_t *cap, enum pmc_aggr aggr, in
 
 int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *st)
 {
-	struct attach_ctx a = { .st = st, .threads = o->tids != NULL };
+	struct attach_ctx a = { .st = st, .threads = o->targets.ntids > 0 };
 	int r = 0;
 
 	memset(st, 0, sizeof(*st));
-	if (o->pids || o->tids) {
-		const char *list = o->pids ? o->pids : o->tids;
-		r = scope_parse_id_list(list, attach_one, &a);
-		if (r == -EINVAL) {
-			pmc_diag_error("invalid value '%.80s' for %s: expected %s IDs such as 1234,5678",
-				list, o->pids ? "-p" : "-t", o->pids ? "process" : "thread");
-			return PMC_EXIT_USAGE;
-		}
-		if (r)
-			return PMC_EXIT_INTERNAL;
+	if (pmc_target_req_tasks(&o->targets)) {
+		const pid_t *ids = o->targets.npids ? o->targets.pids : o->targets.tids;
+		size_t n = o->targets.npids ? o->targets.npids : o->targets.ntids;
+
+		for (size_t i = 0; i < n; i++)
+			if (attach_one(ids[i], &a))
+				return PMC_EXIT_INTERNAL;
 		if (!st->ntargets) {
-			pmc_diag_error("no such %s: %s (%s)", o->pids ? "process" : "thread",
+			pmc_diag_error("no such %s: %s (%s)", o->targets.npids ? "process" : "thread",
 				st->missing, "gone, or never existed: 'ps -eLf' lists them");
 			return PMC_EXIT_USAGE;
 		}
-	} else if (o->system_wide || o->cpu_list) {
+	} else if (pmc_target_req_cpus(&o->targets)) {
 		r = build_cpus(o, st);
 		if (r)
 			return r;
@@ -364,7 +298,7 @@ int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *s
 		return 0;
 	}
 	for (size_t t = 0; t < st->ntargets; t++)
-		st->row_of[t] = o->aggr == PMC_AGGR_THREAD && !st->cpus && (o->pids || o->tids) ? (int)t : -1;
+		st->row_of[t] = o->aggr == PMC_AGGR_THREAD && !st->cpus && pmc_target_req_tasks(&o->targets) ? (int)t : -1;
 	if (o->aggr != PMC_AGGR_THREAD) {
 		free(st->rows);
 		st->rows = NULL;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/scope.h"
+#include "sys/lists.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,13 +53,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size - 1] = '\0';
 	switch (data[0] % 3) {
 	case 0:
-		r = scope_parse_id_list(text, take_id, &s);
+		r = pmc_parse_id_list(text, take_id, &s);
 		break;
 	case 1:
-		r = scope_parse_cpu_list(text, take_cpu, &s);
+		r = pmc_parse_cpu_list(text, take_cpu, &s);
 		break;
 	default:
-		r = scope_parse_control(text, ctl, sizeof(ctl), ack, sizeof(ack), &is_fd);
+		r = pmc_parse_control(text, ctl, sizeof(ctl), ack, sizeof(ack), &is_fd);
 		if (r == 0 && (!ctl[0] || strlen(ctl) >= sizeof(ctl) || strlen(ack) >= sizeof(ack)))
 			abort();
 		break;

@@ -116,7 +116,9 @@ const struct pmc_opts_cmd pmc_opts_sweep = {
 		 "       (at most 1000 values): 16..64:8, 1..4096*2, 1,3,10..20:5, static,dynamic\n"
 		 "\n",
 	.epilogue = "Output (stdout unless -o): a table, a terminal plot and the steps; --csv or --json (schema kind 'sweep').\n"
-		    "The stat options (-e, -g, --metric, --batch, -k, --iters, --param, --cpu...) apply to every measurement.\n"
+		    "Every other stat option (-e, -g, --metric, --batch, -k, --iters, --param, -v...) applies to every measurement,\n"
+		    "but those choosing whom or when to count, regions, the dry run and other outputs (refused; pmctool-sweep(1)).\n"
+		    "Options end at the command's first word (or at '--').\n"
 		    "The command's own output is discarded; a failing measurement's message is shown.\n"
 		    "\n"
 		    "Exit status: 0 every measurement succeeded; 1 some failed (the rest is reported); 2 bad usage (nothing ran,\n"

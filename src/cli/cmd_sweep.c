@@ -116,9 +116,10 @@ const struct pmc_opts_cmd pmc_opts_sweep = {
 		 "       (at most 1000 values): 16..64:8, 1..4096*2, 1,3,10..20:5, static,dynamic\n"
 		 "\n",
 	.epilogue = "Output (stdout unless -o): a table, a terminal plot and the steps; --csv or --json (schema kind 'sweep').\n"
-		    "Every other stat option (-e, -g, --metric, --batch, -k, --iters, --param, -v...) applies to every measurement,\n"
-		    "but those choosing whom or when to count, regions, the dry run and other outputs (refused; pmctool-sweep(1)).\n"
-		    "Options end at the command's first word (or at '--').\n"
+		    "Every other stat option (-e, -g, --metric, --batch, -k, --param, -a, -C, -D, -v...) applies to every\n"
+		    "measurement, except those that attach, split the rows, stream intervals, time out or take commands, and\n"
+		    "regions, a dry run and other outputs (refused; see pmctool-sweep(1)). Options end at the command's first\n"
+		    "word (or at '--').\n"
 		    "The command's own output is discarded; a failing measurement's message is shown.\n"
 		    "\n"
 		    "Exit status: 0 every measurement succeeded; 1 some failed (the rest is reported); 2 bad usage (nothing ran,\n"
@@ -166,11 +167,14 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	rc = stat_parse_opts((int)w->stat_argc, w->stat_argv, &w->so);
 	if (rc)
 		return rc;
-	if (pmc_eng_scope_wanted(&w->so.e)) {
-		stat_opts_fini(&w->so); /* the -p, -t or -C list parsed */
-		return usage_error("-p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and --control are stat options that "
-				   "sweep does not take: each point measures its command or kernel%s", "", "");
-	}
+	/* -a, -C and -D measure each point's command as stat does (counted on the CPUs while it runs; from MS after
+	 * it starts). What has no single total per event, or no command per point, is refused. */
+	if (pmc_target_req_tasks(&w->so.e.targets) || w->so.e.aggr != PMC_AGGR_GLOBAL || w->so.e.interval_ms ||
+	    w->so.e.timeout_ms || w->so.e.control.given)
+		return usage_error("-p, -t, -A, --per-*, -I, --timeout and --control are stat options that sweep does not "
+				   "take: each point measures its command or kernel, one total per event%s", "", "");
+	if (!w->so.e.kernel && !w->so.e.argv)
+		return usage_error("no command to measure: give -k KERNEL or '-- COMMAND [ARGS...]'%s%s", "", "");
 	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions)
 		return usage_error("%s is a stat option that sweep does not take%s",
 				   w->so.e.plan_only ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
@@ -597,6 +601,7 @@ out:
 	free(out);
 	free(svg);
 	free(w.stat_argv);
+	stat_opts_fini(&w.so); /* the -C list parsed */
 	multi_stat_words_fini(&w.words);
 	pmc_expr_free(w.per_expr);
 	pmc_range_fini(&w.range);

@@ -110,19 +110,50 @@ expect_rc 2 "--cpu out of range"
 expect_err -- '--cpu' "the bad --cpu is named"
 ok "kernels: --param, --iters, --cpu, --warmup and --subtract-overhead reach each measurement"
 
-# Scopes, limits, control, regions, -x, --log-fd, --dry-run: refused before anything runs (each point measures what
-# it launches; sweep and compare write their own report), exit 2, the option named.
+# Scopes and delay in sweep: -C and -a count on those CPUs while each point's command runs, -D starts counting later
+# (the events open disabled, not enabled at exec), as in stat; each measurement's traces show it.
+if "$PMCTOOL" stat -C 0 -e page-faults -o /dev/null -- true 2>/dev/null; then
+	run_pmc sweep N=1,2 -r 1 --seed 1 -C 0 -v -e page-faults --json -o "$TMP/c0.json" -- true
+	expect_rc 0 "sweep -C 0"
+	n=$(grep -c '^perf_event_open(type=1 config=0x2 .*, pid=-1, cpu=0, .*) = [0-9]' "$TMP/err" || true)
+	[ "$n" -eq 2 ] || { cat "$TMP/err"; fail "sweep -C 0: $n CPU-wide opens on CPU 0, expected 2 (one per value)"; }
+	grep -q '^perf_event_open(.*, pid=[0-9]' "$TMP/err" && fail "sweep -C 0 also opened on the command"
+	cpus=$(getconf _NPROCESSORS_ONLN)
+	run_pmc sweep N=1,2 -r 1 --seed 1 -a -v -e page-faults --json -o "$TMP/a.json" -- true
+	expect_rc 0 "sweep -a"
+	n=$(grep -c '^perf_event_open(type=1 config=0x2 .*, pid=-1, cpu=[0-9]*, .*) = [0-9]' "$TMP/err" || true)
+	[ "$n" -eq $((2 * cpus)) ] || fail "sweep -a: $n CPU-wide opens, expected $((2 * cpus)) (2 values x $cpus CPUs)"
+	has_series "$TMP/a.json" 1 page-faults || fail "sweep -a: no page-faults"
+	ok "scopes: sweep -C 0 and -a count on those CPUs in every measurement"
+else
+	echo "note: stat -C 0 is not permitted here (perf_event_paranoid, CAP_PERFMON): sweep -C/-a not tried"
+fi
+run_pmc sweep N=1,2 -r 1 --seed 1 -D 20 -v -e page-faults -o "$TMP/d.txt" -- sleep 0.05
+expect_rc 0 "sweep -D 20"
+[ "$(grep -c '^perf_event_open(type=1 config=0x2 .* enable_on_exec=0 .*) = [0-9]' "$TMP/err")" -eq 2 ] ||
+	{ cat "$TMP/err"; fail "sweep -D 20: the events were not opened for a delayed start"; }
+ok "delay: sweep -D reaches every measurement"
+
+# What has no single total per event or no command per point (attaching, rows, intervals, a timeout, a control
+# channel), --regions (sweep's report has no place for them), -x, --log-fd, --dry-run: refused by sweep before
+# anything runs, exit 2; stat --compare refuses these and -a, -C, -D too (it measures the two commands it launches).
 : >"$TMP/runs"
-for opt in "-p 1" "-t 1" "-a" "-C 0" "-a -A" "-a --per-core" "-a --per-thread" "--per-thread" "-I 100" "--timeout 100" \
-	"-D 10" "--control fd:0" "--regions" "-x ," "--log-fd 2" "--dry-run"; do
+for opt in "-p 1" "-t 1" "-a -A" "-a --per-core" "-a --per-thread" "--per-thread" "-I 100" "--timeout 100" \
+	"--control fd:0" "--regions" "-x ," "--log-fd 2" "--dry-run"; do
 	run_pmc sweep N=1 -r 1 $opt -e page-faults -- sh -c "echo run >>'$TMP/runs'"
 	expect_rc 2 "sweep $opt"
 	expect_err '^pmctool' "sweep $opt is refused with a message"
+done
+run_pmc sweep N=1 -r 1 -a -e page-faults
+expect_rc 2 "sweep -a without a command"
+expect_err '^pmctool sweep: no command to measure' "sweep -a without a command"
+for opt in "-p 1" "-t 1" "-a" "-C 0" "-a -A" "--per-thread" "-I 100" "--timeout 100" "-D 10" "--control fd:0" \
+	"--regions" "-x ," "--log-fd 2" "--dry-run"; do
 	run_pmc stat --compare "sh -c 'echo run >>$TMP/runs'" -r 1 $opt -e page-faults -- true
 	expect_rc 2 "stat --compare $opt"
 done
 [ ! -s "$TMP/runs" ] || fail "a refused option still ran a measurement"
-ok "scopes, limits, control, regions, -x, --log-fd and --dry-run are refused by sweep and stat --compare (exit 2)"
+ok "attaching, rows, intervals, --timeout, --control, --regions, -x, --log-fd and --dry-run are refused (exit 2)"
 
 # sweep's own options are a table (issue 26 step 18): --seed=N and --plot=FILE are taken as getopt takes them, and
 # like stat's options they end at the command's first word (before, --y, --per, --plot, --seed and --no-plot were

@@ -31,7 +31,7 @@ struct multi_stat_words {
 	char **w;      /* the measurements' words (pointing into all) */
 	size_t n;
 	char **all;    /* every stat option's words, the ones sweep and compare answer included (allocated) */
-	size_t nall;
+	size_t nall, cap;
 	bool verbose;  /* -v given: each measurement's stderr (its traces) is copied to stderr */
 	pmc_opt_apply_fn other; /* the options of cmd that are not stat's (sweep's own), and its ctx */
 	void *other_ctx;

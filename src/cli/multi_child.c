@@ -81,6 +81,20 @@ static int keep_word(void *arg, const struct pmc_opt *opt, const char *val)
 		fprintf(stderr, "pmctool: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
+	if (sw->nall + n > sw->cap) { /* one word of argv may bundle many flags: "-vvv" */
+		size_t cap = 2 * sw->cap + n;
+		char **all = realloc(sw->all, cap * sizeof(char *)), **mine = all ? realloc(sw->w, cap * sizeof(char *)) : NULL;
+
+		sw->all = all ? all : sw->all;
+		sw->w = mine ? mine : sw->w;
+		if (!mine) {
+			for (size_t i = 0; i < n; i++)
+				free(w[i]);
+			fprintf(stderr, "pmctool: out of memory\n");
+			return PMC_EXIT_INTERNAL;
+		}
+		sw->cap = cap;
+	}
 	for (size_t i = 0; i < n; i++) {
 		sw->all[sw->nall++] = w[i];
 		if (!own_option(opt))
@@ -96,12 +110,6 @@ int multi_stat_words(struct multi_stat_words *sw, const struct pmc_opts_cmd *cmd
 	memset(sw, 0, sizeof(*sw));
 	sw->other = other;
 	sw->other_ctx = other_ctx;
-	sw->w = calloc((size_t)argc * 2 + 1, sizeof(char *)); /* at most two words per word of argv */
-	sw->all = calloc((size_t)argc * 2 + 1, sizeof(char *));
-	if (!sw->w || !sw->all) {
-		fprintf(stderr, "pmctool: out of memory\n");
-		return PMC_EXIT_INTERNAL;
-	}
 	return pmc_opts_walk(cmd, argc, argv, keep_word, sw, operand);
 }
 

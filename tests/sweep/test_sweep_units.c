@@ -381,6 +381,21 @@ static void test_every_stat_option_reaches_the_measurements_words_unless_sweep_a
 	}
 	assert_int_equal(own, 6);
 	assert_true(passed >= 30);
+	{ /* one word of argv bundling many flags and a value: more words than argv has */
+		char *argv[] = { "stat", "-vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvavC0-1", "-r3", NULL };
+		struct multi_stat_words sw;
+		int operand;
+
+		assert_int_equal(multi_stat_words(&sw, &pmc_opts_stat, 3, argv, &operand, NULL, NULL), 0);
+		assert_int_equal(sw.n, 44); /* 40 --verbose, --all-cpus, --verbose, then -C and its value */
+		assert_int_equal(sw.nall, 45); /* and --repeat=3, which sweep answers */
+		assert_string_equal(sw.w[40], "--all-cpus");
+		assert_string_equal(sw.w[41], "--verbose");
+		assert_string_equal(sw.w[42], "-C");
+		assert_string_equal(sw.w[43], "0-1");
+		assert_string_equal(sw.all[44], "--repeat=3");
+		multi_stat_words_fini(&sw);
+	}
 }
 
 int main(void)

@@ -173,12 +173,12 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	    w->so.e.timeout_ms || w->so.e.control.given)
 		return usage_error("-p, -t, -A, --per-*, -I, --timeout and --control are stat options that sweep does not "
 				   "take: each point measures its command or kernel, one total per event%s", "", "");
-	if (!w->so.e.kernel && !w->so.e.argv)
-		return usage_error("no command to measure: give -k KERNEL or '-- COMMAND [ARGS...]'%s%s", "", "");
 	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions)
 		return usage_error("%s is a stat option that sweep does not take%s",
 				   w->so.e.plan_only ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
 				   : w->so.e.regions ? "--regions" : "-x", "");
+	if (!w->so.e.kernel && !w->so.e.argv)
+		return usage_error("no command to measure: give -k KERNEL or '-- COMMAND [ARGS...]'%s%s", "", "");
 	if (!w->so.e.runs_given)
 		w->so.e.runs = 3;
 	if (w->per) {

@@ -173,3 +173,7 @@ run_pmc sweep X=1 --seed x -- true
 expect_rc 2 "--seed x"
 expect_err '^pmctool sweep: --seed needs a decimal number$' "--seed x"
 ok "sweep's options: --seed=N and --plot=FILE taken; they end at the command, whose arguments stay its own"
+run_pmc sweep X=1 --dry-run -e page-faults
+expect_rc 2 "--dry-run without a command"
+expect_err '^pmctool sweep: --dry-run is a stat option that sweep does not take$' "--dry-run is named, not the command"
+ok "sweep --dry-run without a command is refused as --dry-run"

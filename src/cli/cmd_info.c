@@ -29,8 +29,9 @@ static const struct pmc_opt info_opts[] = {
 
 static int info_bad_argument(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
-	(void)cmd, (void)missing;
+	(void)missing;
 	fprintf(stderr, "pmctool info: unknown argument '%s'; run 'pmctool info --help'\n", arg);
+	pmc_opts_suggest(cmd, arg);
 	return PMC_EXIT_USAGE;
 }
 

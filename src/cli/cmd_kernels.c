@@ -41,7 +41,8 @@ static const struct pmc_opt kernels_opts[] = {
 
 static int kernels_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
-	(void)arg, (void)missing; /* getopt said which */
+	(void)missing; /* getopt said which */
+	pmc_opts_suggest(cmd, arg);
 	pmc_opts_help(cmd, stderr);
 	return PMC_EXIT_USAGE;
 }

@@ -36,11 +36,12 @@ static int set_pmu(void *ctx, const struct pmc_opt *opt, const char *val)
 
 static int list_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
-	(void)cmd;
-	if (missing)
+	if (missing) {
 		fprintf(stderr, "pmctool list: --pmu needs a PMU name (e.g. --pmu hsw)\n");
-	else
+	} else {
 		fprintf(stderr, "pmctool list: unknown option '%s'; run 'pmctool list --help'\n", arg);
+		pmc_opts_suggest(cmd, arg);
+	}
 	return PMC_EXIT_USAGE;
 }
 

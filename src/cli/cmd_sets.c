@@ -41,7 +41,8 @@ static const struct pmc_opt_group sets_groups[] = {
 
 static int sets_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
-	(void)cmd, (void)arg, (void)missing; /* getopt said which */
+	(void)missing; /* getopt said which */
+	pmc_opts_suggest(cmd, arg);
 	fprintf(stderr, "pmctool sets: see 'pmctool sets --help'\n");
 	return PMC_EXIT_USAGE;
 }

@@ -51,9 +51,18 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* -q: errors and -v's trace lines reach stderr, notes do not. */
+static void quiet_sink(void *ctx, enum pmc_diag_kind kind, const char *msg)
+{
+	if (kind != PMC_DIAG_NOTE)
+		pmc_diag_stderr(ctx, kind, msg);
+}
+
 /* Where the report goes, as a path for pmc_output_write_path (NULL: stderr), and how to name it in a message. */
 static const char *report_dest(const struct stat_opts *o, char *buf, size_t len)
 {
+	if (o->quiet && o->log_fd < 0 && !o->outpath)
+		return "/dev/null"; /* -q: the report (and -I's records) go nowhere */
 	if (o->log_fd >= 0) {
 		snprintf(buf, len, "/dev/fd/%d", o->log_fd);
 		return buf;
@@ -146,6 +155,8 @@ int pmc_cmd_stat(int argc, char **argv)
 		return rc < 0 ? PMC_EXIT_OK : rc;
 	if (o.verbose)
 		ctx.observer = pmc_eng_trace_open;
+	if (o.quiet)
+		ctx.diag = quiet_sink;
 	pmc_origin_get(&rep.origin);
 	rep.has_origin = true;
 	if (o.outpath && (rc = expand_outpath(&o, &rep.origin)))

@@ -169,14 +169,17 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 		return rc;
 	/* -a, -C and -D measure each point's command as stat does (counted on the CPUs while it runs; from MS after
 	 * it starts). What has no single total per event, or no command per point, is refused. */
-	if (pmc_target_req_tasks(&w->so.e.targets) || w->so.e.aggr != PMC_AGGR_GLOBAL || w->so.e.interval_ms ||
-	    w->so.e.timeout_ms || w->so.e.control.given)
-		return usage_error("-p, -t, -A, --per-*, -I, --timeout and --control are stat options that sweep does not "
-				   "take: each point measures its command or kernel, one total per event%s", "", "");
-	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions)
+	if (pmc_target_req_tasks(&w->so.e.targets) || w->so.e.targets.ncgroups || w->so.e.aggr != PMC_AGGR_GLOBAL ||
+	    w->so.e.interval_ms || w->so.e.timeout_ms || w->so.e.control.given)
+		return usage_error("-p, -t, -G, -A, --per-*, -I, --timeout and --control are stat options that sweep does "
+				   "not take: each point measures its command or kernel, one total per event%s", "", "");
+	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions ||
+	    w->so.out.format == PMC_OUTPUT_PERF_JSON ||
+	    w->so.quiet || w->so.out.append)
 		return usage_error("%s is a stat option that sweep does not take%s",
 				   w->so.e.plan_only ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
-				   : w->so.e.regions ? "--regions" : "-x", "");
+				   : w->so.e.regions ? "--regions" : w->so.quiet ? "-q" : w->so.out.append ? "--append"
+				   : w->so.out.format == PMC_OUTPUT_PERF_JSON ? "-j" : "-x", "");
 	if (!w->so.e.kernel && !w->so.e.argv)
 		return usage_error("no command to measure: give -k KERNEL or '-- COMMAND [ARGS...]'%s%s", "", "");
 	if (!w->so.e.runs_given)

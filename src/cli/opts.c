@@ -48,10 +48,77 @@ const char *pmc_opt_name(const struct pmc_opt *opt, char *buf, size_t len)
 	return buf;
 }
 
+/* Optimal string alignment distance (Damerau-Levenshtein without repeated edits of a substring) of a[0..na) and
+ * b[0..nb), both at most PMC_OPTS_NAME_MAX long; a larger distance for longer ones. */
+#define PMC_OPTS_NAME_MAX 40
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t d[PMC_OPTS_NAME_MAX + 1][PMC_OPTS_NAME_MAX + 1];
+
+	if (na > PMC_OPTS_NAME_MAX || nb > PMC_OPTS_NAME_MAX)
+		return SIZE_MAX;
+	for (size_t i = 0; i <= na; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= nb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= na; i++)
+		for (size_t j = 1; j <= nb; j++) {
+			size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+			size_t best = sub < del ? sub : del;
+
+			best = best < ins ? best : ins;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[na][nb];
+}
+
+const char *pmc_opts_nearest(const struct pmc_opts_cmd *cmd, const char *arg)
+{
+	const char *name, *best = NULL, *eq;
+	size_t len, best_d = SIZE_MAX, ties = 0, n = entries(cmd);
+
+	if (strncmp(arg, "--", 2) || !arg[2])
+		return NULL;
+	name = arg + 2;
+	eq = strchr(name, '=');
+	len = eq ? (size_t)(eq - name) : strlen(name);
+	for (size_t i = 0; i < n; i++) {
+		const struct pmc_opt *o = entry(cmd, i);
+		size_t d;
+
+		if (!is_option(o) || !o->long_name || (o->flags & PMC_OPT_HIDDEN))
+			continue;
+		d = edit_distance(name, len, o->long_name, strlen(o->long_name));
+		if (d < best_d) {
+			best_d = d;
+			best = o->long_name;
+			ties = 0;
+		} else if (d == best_d) {
+			ties++;
+		}
+	}
+	/* Close enough to be a typo (one edit in a short name, two in a longer one) and not a tie between two. */
+	if (!best || ties || best_d == 0 || best_d > (len <= 4 ? 1u : 2u) || best_d >= len)
+		return NULL;
+	return best;
+}
+
+void pmc_opts_suggest(const struct pmc_opts_cmd *cmd, const char *arg)
+{
+	const char *near = pmc_opts_nearest(cmd, arg);
+
+	if (near)
+		fprintf(stderr, "Did you mean '--%s'?\n", near);
+}
+
 int pmc_opts_bad_option_see_help(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
 {
-	fprintf(stderr, "pmctool %s: %s '%s'\nRun 'pmctool %s --help' for the options.\n", cmd->name,
-		missing ? "option needs a value:" : "unknown option", arg, cmd->name);
+	fprintf(stderr, "pmctool %s: %s '%s'\n", cmd->name, missing ? "option needs a value:" : "unknown option", arg);
+	if (!missing)
+		pmc_opts_suggest(cmd, arg);
+	fprintf(stderr, "Run 'pmctool %s --help' for the options.\n", cmd->name);
 	return PMC_EXIT_USAGE;
 }
 
@@ -59,6 +126,7 @@ static int default_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, c
 {
 	(void)missing;
 	fprintf(stderr, "pmctool %s: unknown option '%s'; run 'pmctool %s --help'\n", cmd->name, arg, cmd->name);
+	pmc_opts_suggest(cmd, arg);
 	return PMC_EXIT_USAGE;
 }
 

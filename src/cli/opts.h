@@ -74,6 +74,12 @@ struct pmc_opts_cmd {
 
 enum { PMC_OPTS_HELP = -1 };
 
+/* The long option of cmd's table an unknown "--NAME[=V]" most likely meant (a typo: one or two letters wrong, missing,
+ * extra or swapped), or NULL when none is that close or two are equally close. */
+const char *pmc_opts_nearest(const struct pmc_opts_cmd *cmd, const char *arg);
+/* "Did you mean '--event'?" on stderr when pmc_opts_nearest has an answer. */
+void pmc_opts_suggest(const struct pmc_opts_cmd *cmd, const char *arg);
+
 /* Parses argv's options (argv[0] is the command's name) against cmd's table, applying each to ctx in the order given.
  * Returns 0 with *operand the index of the first operand, PMC_OPTS_HELP when the help was printed, or the exit status
  * after a message on stderr (unknown option, missing value, given twice, two of a group, an apply's error). */

@@ -19,10 +19,13 @@ struct stat_opts {
 	size_t nfail_if;
 	const char *kernel_only;       /* the first option given that needs -k ("iters"), for the message */
 	bool verbose;                  /* -v: every perf_event_open as a trace line (the engine context's observer) */
+	bool quiet;                    /* -q: no report unless -o / --log-fd say where, no notes; errors still */
 	char outpath_buf[4096];        /* -o after its %h %p %r %j were expanded */
 	pid_t *pid_buf, *tid_buf;      /* -p, -t parsed: e.targets points here (stat_opts_fini frees) */
 	int *cpu_buf;                  /* -C parsed */
 	char control_ctl[4096], control_ack[4096]; /* --control parsed: e.control points here */
+	char *cgroup_buf;              /* -G, --for-each-cgroup: the list, split in place */
+	const char *cgroup_names[64];  /* e.targets.cgroups points here */
 };
 
 /* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */

@@ -14,7 +14,8 @@
 #include "sys/lists.h"
 #include "sys/sysfs.h"
 
-enum { STAT_FORMAT = 1, STAT_ROWS = 2 }; /* the one-of groups: -x/--csv/--json; -A/--per-* */
+enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
+						     --all-user/--all-kernel */
 
 /* The ids of the options that share an apply (-A and --per-* use enum pmc_aggr's). */
 enum {
@@ -308,8 +309,41 @@ static int apply_control(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* -G NAME (one cgroup for every event) and --for-each-cgroup NAME[,NAME...] (every event in each), perf's: the names
+ * (paths under the perf_event cgroup hierarchy) into the request; the table's CGROUP group refuses both. */
+static int apply_cgroups(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	const char *flag = opt->short_name == 'G' ? "-G" : "--for-each-cgroup";
+	size_t n = 0;
+	char *save = NULL;
+
+	free(o->cgroup_buf);
+	o->cgroup_buf = strdup(val);
+	if (!o->cgroup_buf)
+		return PMC_EXIT_INTERNAL;
+	if (!*val || val[strlen(val) - 1] == ',' || strstr(val, ",,"))
+		return bad_value(flag, val, "expected cgroup names such as work/a,work/b (paths under the cgroup file "
+					    "system), none empty");
+	for (char *t = strtok_r(o->cgroup_buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (n == PMC_ARRAY_SIZE(o->cgroup_names))
+			return bad_value(flag, val, "at most 64 cgroups");
+		if (strstr(t, ".."))
+			return bad_value(flag, val, "a cgroup name is a path under the cgroup file system, without '..'");
+		o->cgroup_names[n++] = t;
+	}
+	if (opt->short_name == 'G' && n > 1)
+		return bad_value(flag, val, "one cgroup for every event; perf's -G A,B (the i-th cgroup for the i-th "
+					    "event) is not taken: --for-each-cgroup A,B counts every event in each");
+	o->e.targets.cgroups = o->cgroup_names;
+	o->e.targets.ncgroups = n;
+	return 0;
+}
+
 void stat_opts_fini(struct stat_opts *o)
 {
+	free(o->cgroup_buf);
+	o->cgroup_buf = NULL;
 	free(o->pid_buf);
 	free(o->tid_buf);
 	free(o->cpu_buf);
@@ -341,6 +375,27 @@ static int apply_aggr(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* -d, -dd, -ddd: each -d one level more of perf's detailed events (three at most, as perf). */
+static int apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	(void)opt, (void)val;
+	if (o->e.detailed < 3)
+		o->e.detailed++;
+	return 0;
+}
+
+/* --all-user / --all-kernel (the table's PRIV group refuses both). */
+static int apply_priv(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	(void)val;
+	o->e.priv = (enum pmc_priv_override)opt->id;
+	return 0;
+}
+
 #define F(member) PMC_OPT_FIELD(struct stat_opts, member)
 #define TEXT(line) { .kind = PMC_OPT_TEXT, .help = line }
 
@@ -362,6 +417,19 @@ static const struct pmc_opt stat_table[] = {
 	  .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
 	  .help = "add a derived metric (see pmctool-events(5) for the formula language)" },
+	{ .short_name = 'n', .long_name = "null", .kind = PMC_OPT_FLAG, .field = F(e.null_run),
+	  .help = "count nothing: run the command and report its times only (perf's null run,\n"
+		  "for pmctool's own cost); not with -e, -g, -d or --metric" },
+	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = apply_detailed,
+	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
+		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"
+		  "with their miss shares as metrics (not supported where the CPU lacks them)" },
+	{ .id = PMC_PRIV_ALL_USER, .long_name = "all-user", .kind = PMC_OPT_FLAG, .conflict = STAT_PRIV,
+	  .apply = apply_priv,
+	  .help = "count every event in user mode only, whatever its modifier (perf's; PMUs\n"
+		  "without privilege filters, e.g. msr/tsc/, uncore, power, count as they are)" },
+	{ .id = PMC_PRIV_ALL_KERNEL, .long_name = "all-kernel", .kind = PMC_OPT_FLAG, .conflict = STAT_PRIV,
+	  .apply = apply_priv, .help = "count every event in kernel mode only (as --all-user)" },
 	TEXT(""),
 	TEXT("Batches:"),
 	{ .long_name = "batch", .kind = PMC_OPT_VALUE, .metavar = "=MODE", .flags = PMC_OPT_SINGLE, .apply = apply_batch,
@@ -397,6 +465,15 @@ static const struct pmc_opt stat_table[] = {
 		  "RAPL and cstate events count once per socket (their PMU's cpumask)" },
 	{ .short_name = 'C', .kind = PMC_OPT_VALUE, .metavar = "LIST", .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE,
 	  .apply = apply_cpus, .help = "count only these CPUs (0,2-3), as -a" },
+	{ .short_name = 'G', .long_name = "cgroup", .kind = PMC_OPT_VALUE, .metavar = "NAME",
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = apply_cgroups,
+	  .help = "with -a/-C: count only the tasks of cgroup NAME (a path under the cgroup file\n"
+		  "system holding perf_event), as perf -G NAME" },
+	/* --for-each-cgroup's left column is too wide: its help starts on the next line */
+	TEXT("      --for-each-cgroup LIST"),
+	TEXT("                          with -a/-C: every event once per cgroup of LIST (a,b/c), a row each (perf's)"),
+	{ .long_name = "for-each-cgroup", .kind = PMC_OPT_VALUE, .metavar = "LIST",
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = apply_cgroups },
 	{ .id = PMC_AGGR_CPU, .short_name = 'A', .long_name = "no-aggr", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr, .help = "with -a/-C: a row per CPU (and the total)" },
 	/* --per-core, --per-die and --per-socket share two lines of help */
@@ -410,6 +487,11 @@ static const struct pmc_opt stat_table[] = {
 	  .apply = apply_aggr,
 	  .help = "a row per thread (tid, comm): with -p/-t each thread (threads it starts count\n"
 		  "in its row), with a COMMAND each task it creates, in order, the command first" },
+	{ .long_name = "pre", .kind = PMC_OPT_VALUE, .metavar = "CMD", .flags = PMC_OPT_SINGLE, .field = F(e.pre_cmd),
+	  .help = "run CMD with /bin/sh before each run of the command (each batch's too), as\n"
+		  "perf; a non-zero exit stops the runs and is pmctool's exit status" },
+	{ .long_name = "post", .kind = PMC_OPT_VALUE, .metavar = "CMD", .flags = PMC_OPT_SINGLE, .field = F(e.post_cmd),
+	  .help = "run CMD after each run of the command, as --pre" },
 	{ .id = N_TIMEOUT, .long_name = "timeout", .kind = PMC_OPT_VALUE, .metavar = "MS", .flags = PMC_OPT_SINGLE,
 	  .apply = apply_uint,
 	  .help = "stop counting after MS milliseconds (the command and what it started get\n"
@@ -473,6 +555,10 @@ static const struct pmc_opt stat_table[] = {
 	  .apply = pmc_opt_set_format,
 	  .help = "one JSON document (schema/pmctool-report.schema.json)\n"
 		  "(-x, --csv and --json exclude each other)" },
+	{ .short_name = 'j', .long_name = "json-output", .kind = PMC_OPT_FLAG, .conflict = STAT_FORMAT,
+	  .field = F(out.format), .apply = pmc_opt_set_format,
+	  .help = "perf stat's JSON lines (perf -j): one object per event with perf's keys and\n"
+		  "its metric beside the event (--json is pmctool's own document)" },
 	{ .short_name = 'o', .long_name = "output", .kind = PMC_OPT_VALUE, .metavar = "FILE", .flags = PMC_OPT_SINGLE,
 	  .field = F(outpath),
 	  .help = "write the report to FILE ('-' for stdout, /dev/fd/N for descriptor N); a regular\n"
@@ -482,6 +568,11 @@ static const struct pmc_opt stat_table[] = {
 		  "the report goes to stderr" },
 	{ .id = N_LOG_FD, .long_name = "log-fd", .kind = PMC_OPT_VALUE, .metavar = "N", .apply = apply_uint,
 	  .help = "write the report to file descriptor N (as perf stat; not with -o)" },
+	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
+	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
+	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),
+	  .help = "print no report and no notes (errors still go to stderr; -o and --log-fd still\n"
+		  "get the report; the exit status still says how it went), as perf -q" },
 	{ .short_name = 'v', .long_name = "verbose", .kind = PMC_OPT_FLAG, .field = F(verbose),
 	  .help = "print every perf_event_open (its attr, pid, cpu, group fd, flags and the\n"
 		  "kernel's answer) to stderr, as perf -vv does" },
@@ -501,6 +592,8 @@ static const struct pmc_opt stat_table[] = {
 static const struct pmc_opt_group stat_groups[] = {
 	{ STAT_FORMAT, "%s and %s both choose the report's format: give one", false },
 	{ STAT_ROWS, "%s and %s both choose the rows: give one", false },
+	{ STAT_PRIV, "%s and %s both choose the privilege level of every event: give one", false },
+	{ STAT_CGROUP, "%s and %s both name the cgroups: give one", false },
 	{ 0, NULL, false },
 };
 
@@ -509,11 +602,12 @@ static int stat_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, cons
 {
 	char name[64];
 
-	(void)cmd;
 	if (missing)
 		fprintf(stderr, "pmctool stat: option %s needs a value\n", pmc_opt_name(missing, name, sizeof(name)));
 	else
 		fprintf(stderr, "pmctool stat: unknown option '%s'\n", arg);
+	if (!missing)
+		pmc_opts_suggest(cmd, arg);
 	fprintf(stderr, "Run 'pmctool stat --help' for the options.\n");
 	return PMC_EXIT_USAGE;
 }
@@ -545,8 +639,30 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
+	if (o->compare && (o->quiet || o->out.append)) {
+		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
+			o->quiet ? "-q" : "--append");
+		return PMC_EXIT_USAGE;
+	}
+	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
+		fprintf(stderr, "pmctool stat: --pre and --post run around each run of a launched command: not with -k, "
+				"-p, -t, -a, -C or the time and row options\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->e.null_run && (o->e.nlists || o->e.set_name || o->e.detailed || o->e.nmetric_args || o->e.kernel ||
+			      o->e.regions || pmc_eng_scope_wanted(&o->e))) {
+		fprintf(stderr, "pmctool stat: -n counts nothing: not with -e, -g, -d, --metric, -k, --regions or the "
+				"scope options\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->out.append && !o->outpath) {
+		fprintf(stderr, "pmctool stat: --append adds to the file -o names: give -o FILE\n");
+		return PMC_EXIT_USAGE;
+	}
 	if (o->kernel_only && !o->e.kernel) {
-		fprintf(stderr, "pmctool stat: --%s needs -k KERNEL (it sets up a built-in kernel)\n", o->kernel_only);
+		fprintf(stderr, "pmctool stat: --%s needs -k KERNEL (it sets up a built-in kernel)%s\n", o->kernel_only,
+			!strcmp(o->kernel_only, "cpu") ? "; to count on some CPUs give -C LIST (perf's CPU list, as in "
+							 "perf stat -C 0-3)" : "");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->e.kernel && o->e.argv) {

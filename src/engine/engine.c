@@ -247,7 +247,7 @@ int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep)
 		return 128 + pmc_eng_stopped(se);
 	if (rep->exit_status)
 		return rep->exit_status;
-	return counted_anything(rep) ? PMC_EXIT_OK : PMC_EXIT_NOCOUNT;
+	return counted_anything(rep) || !rep->nevents ? PMC_EXIT_OK : PMC_EXIT_NOCOUNT; /* -n asked for nothing */
 }
 
 void pmc_engine_fini(struct pmc_engine *se)

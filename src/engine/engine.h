@@ -51,6 +51,9 @@ struct pmc_target_req {
 	bool system_wide;              /* every online CPU */
 	const int *cpus;               /* these CPUs, each online, no repeats needed (repeats count once) */
 	size_t ncpus;
+	const char *const *cgroups;    /* with CPUs: each event counts the tasks of each of these cgroups (paths under
+					  the perf_event hierarchy, sys/cgroup.h), a row per cgroup */
+	size_t ncgroups;
 };
 
 /* perf's control channel (commands 'enable', 'disable', 'stop', 'ping' in, 'ack' out): FIFOs the engine opens
@@ -92,6 +95,13 @@ struct pmc_engine_opts {
 	unsigned counters;             /* --counters, 0 = detect */
 	bool plan_only;                /* plan, never run (--dry-run): no check that needs the machine as it runs */
 	bool no_anchors;
+	unsigned detailed;             /* -d, -dd, -ddd: perf's detailed cache and TLB events added, levels 1 to 3 */
+	bool null_run;                 /* -n: no counter at all, the command's times only (perf's null run) */
+	enum pmc_priv_override {       /* --all-user, --all-kernel: perf's, on every core, cache, software, */
+		PMC_PRIV_AS_GIVEN = 0, /* tracepoint and breakpoint event (exclude_kernel / exclude_user set, */
+		PMC_PRIV_ALL_USER,     /* modifiers overridden); PMUs without privilege filters (msr, uncore, */
+		PMC_PRIV_ALL_KERNEL,   /* power) are left as they are */
+	} priv;
 	bool regions;                  /* --regions: the program counts its own regions (engine/regions.c) */
 	/* Scopes and time (engine/scope.c): */
 	struct pmc_target_req targets; /* -p, -t, -a, -C: none of them counts the command */
@@ -102,6 +112,7 @@ struct pmc_engine_opts {
 	long delay_ms;                 /* -D: 0 none, -1 until 'enable' on --control */
 	struct pmc_control_req control; /* --control */
 	char **argv;                   /* the command, NULL with -k */
+	const char *pre_cmd, *post_cmd; /* --pre, --post: shell commands run before / after each execution of argv */
 	struct pmc_interval_sink intervals; /* -I */
 	const struct pmc_kernel *k;    /* -k, resolved */
 	struct pmc_kernel_params kp;
@@ -130,6 +141,7 @@ struct pmc_engine {
 	struct pmc_plan_opts popts;
 	char budget_why[256];          /* where the counter budget came from */
 	unsigned never_ran;            /* groups the kernel accepted but never ran, split and measured again */
+	int hook_status;               /* --pre / --post: the non-zero status that stopped the runs */
 	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
 	const struct pmc_eventset_variant *variant;
 };
@@ -166,6 +178,8 @@ int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct
 int pmc_eng_events_add_spec(struct pmc_engine *se, const char *spec, unsigned flags);
 /* Append one resolved event. 0, or an exit status after the error went to the diagnostics sink. */
 int pmc_eng_events_push(struct pmc_engine *se, const struct pmc_event *ev);
+/* --all-user / --all-kernel applied to one event (o->priv; nothing for PMUs without privilege filters). */
+void pmc_eng_priv_override(const struct pmc_engine_opts *o, struct pmc_event *ev);
 /* Fill from -e lists, or the default set. Returns 0 or an exit status. */
 int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts *o);
 /* Work out the counter budget and plan; adds the anchors when more than one batch is needed. 0 or exit status. */

@@ -23,6 +23,14 @@ static const char *const kernel_default_events[] = {
 	"branch-misses",
 };
 
+/* -d, -dd, -ddd: perf stat's detailed lists (perf-stat(1)), each level adding to the one before. */
+static const char *const detailed_events[3][6] = {
+	{ "L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses" },
+	{ "L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses", "iTLB-loads",
+	  "iTLB-load-misses" },
+	{ "L1-dcache-prefetches", "L1-dcache-prefetch-misses" },
+};
+
 /* Added to every batch when a measurement needs more than one, so the batches can be checked against each other. */
 static const char *const anchor_events[] = { "instructions", "cycles", "ref-cycles", "msr/tsc/" };
 
@@ -151,6 +159,34 @@ static int add_set_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 	return 0;
 }
 
+/* --all-user / --all-kernel on one event, as perf does it: the user/kernel filters set whatever the modifiers said
+ * (exclude_hv as they left it), on the events whose PMU filters by privilege: the core PMU's (hardware), perf's
+ * generic types (hardware, cache, raw, software, tracepoint, breakpoint). msr/tsc/, uncore and power events refuse
+ * the filters and count as they are. */
+void pmc_eng_priv_override(const struct pmc_engine_opts *o, struct pmc_event *ev)
+{
+	if (o->priv == PMC_PRIV_AS_GIVEN || (ev->attr.type >= PERF_TYPE_MAX && !(ev->flags & PMC_EVF_HARDWARE)))
+		return;
+	ev->attr.exclude_kernel = o->priv == PMC_PRIV_ALL_USER;
+	ev->attr.exclude_user = o->priv == PMC_PRIV_ALL_KERNEL;
+}
+
+/* -d: the detailed levels' events the user did not name already. 0 or an exit status. */
+static int add_detailed(struct pmc_engine *se, const struct pmc_engine_opts *o)
+{
+	for (unsigned l = 0; l < o->detailed && l < 3; l++)
+		for (size_t i = 0; i < PMC_ARRAY_SIZE(detailed_events[l]) && detailed_events[l][i]; i++) {
+			bool have = false;
+			int r;
+
+			for (size_t k = 0; k < se->n && !have; k++)
+				have = !strcmp(se->evs[k].name, detailed_events[l][i]);
+			if (!have && (r = pmc_eng_events_add_spec(se, detailed_events[l][i], 0)))
+				return r;
+		}
+	return 0;
+}
+
 /* Defaults and anchors are the events the PMU has: AMD has no ref-cycles (the kernel would answer ENOENT, and it
  * would cost a programmable counter in every batch). */
 static bool skip_default(const char *name)
@@ -162,6 +198,9 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 {
 	int r;
 
+	if (o->null_run)
+		return 0; /* -n: one empty batch, the command run and timed, nothing opened */
+
 	if (o->set_name) {
 		r = add_set_events(se, o);
 		if (r)
@@ -172,7 +211,7 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 	if (r)
 		return r;
 	if (se->n || o->set_name)
-		return 0;
+		return add_detailed(se, o);
 	{
 		const char *const *list = o->kernel ? kernel_default_events : default_events;
 		size_t n = o->kernel ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
@@ -184,6 +223,9 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 				return r;
 		}
 	}
+	r = add_detailed(se, o);
+	if (r)
+		return r;
 	/* The TSC only where the kernel has the msr PMU; quietly left out elsewhere. */
 	{
 		struct pmc_event ev;
@@ -197,6 +239,8 @@ int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts
 {
 	int r = collect_events(se, o);
 
+	for (size_t i = 0; !r && i < se->n; i++)
+		pmc_eng_priv_override(o, &se->evs[i]);
 	return r ? r : pmc_eng_hybrid_expand(se, o);
 }
 
@@ -254,6 +298,7 @@ static int add_anchors(struct pmc_engine *se, const struct pmc_engine_opts *o)
 		snprintf(spec, sizeof(spec), "%s%s", anchor_events[a], strchr(anchor_events[a], '/') ? "" : mod);
 		if (pmc_event_resolve(spec, &ev, NULL) < 0)
 			continue; /* msr/tsc/ where there is no msr PMU */
+		pmc_eng_priv_override(o, &ev);
 		n = pmc_eng_hybrid_copies(o, &ev, copies, PMC_MAX_CORE_PMUS);
 		for (int c = 0; c < n; c++) {
 			int r = add_anchor(se, &copies[c]);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include "engine/engine.h"
+#include "run/hook.h"
 #include "perf/evlist.h"
 #include "perf/keep.h"
 #include "perf/open.h"
@@ -38,7 +39,7 @@ int pmc_eng_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch
  * counts stay as read, their zero running time shown). */
 static bool group_never_ran(const struct pmc_measure_req *req, struct pmc_count *counts)
 {
-	const struct pmc_target task = { 0, -1 };
+	const struct pmc_target task = { .pid = 0, .cpu = -1 };
 	struct pmc_evlist_opts eo = { .flags = PMC_EVL_GROUP | PMC_EVL_CPU_WIDE, .counts = counts };
 	struct pmc_evlist *el;
 	bool r;
@@ -116,6 +117,31 @@ static bool another_batch_runs(const struct pmc_engine *se, size_t b)
 
 /* One run of one batch. Returns 0, 1 to retry the batch (the plan was split or the batch ungrouped), or an exit
  * status > 1. */
+/* run_batch's return when --pre or --post failed (run_batch's 1 means "again, regrouped"): the runs stop, and the
+ * measurement's status is the hook's (se->hook_status), as perf's. */
+#define HOOK_STOP 1000
+#define HOOK_STOP_AFTER 1001 /* --post: the execution before it was made and counts */
+
+/* --pre / --post around one execution: 0, or HOOK_STOP after the message with the status in se->hook_status. */
+static int hook(struct pmc_engine *se, const char *what, const char *cmd, unsigned run, size_t b)
+{
+	int st = 0, r;
+
+	if (!cmd)
+		return 0;
+	r = pmc_run_hook(cmd, &st);
+	if (r < 0) {
+		pmc_diag_error("%s '%.200s': cannot run /bin/sh: %s", what, cmd, strerror(-r));
+		return PMC_EXIT_INTERNAL;
+	}
+	if (!st)
+		return 0;
+	pmc_diag_error("%s '%.200s' exited with status %d (run %u, batch %zu): the runs stop here, as perf's do", what,
+		       cmd, st, run + 1, b + 1);
+	se->hook_status = st;
+	return HOOK_STOP;
+}
+
 static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep, unsigned run,
 		     size_t b)
 {
@@ -163,6 +189,8 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 		pmc_kernel_info_fini(&info);
 		if (rc)
 			goto out;
+	} else if ((rc = hook(se, "--pre", o->pre_cmd, run, b))) {
+		goto out;
 	} else if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
 		if (le.what == PMC_LAUNCH_GROUP)
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
@@ -190,6 +218,8 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	}
 	if (o->regions && (rc = pmc_eng_regions_collect(rep, &req, idx)))
 		goto out;
+	if (!o->k && !pmc_eng_stopped(se) && hook(se, "--post", o->post_cmd, run, b))
+		rc = HOOK_STOP_AFTER;
 	{
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
 		struct pmc_report_exec x = {
@@ -304,8 +334,9 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 				b--; /* the same batch again, now split or ungrouped */
 				continue;
 			}
+			done += r == HOOK_STOP_AFTER;
 			if (r) {
-				rc = r;
+				rc = r == HOOK_STOP || r == HOOK_STOP_AFTER ? se->hook_status : r;
 				break;
 			}
 			done++;
@@ -313,6 +344,11 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 		if (done > done_before) /* a run that failed before any batch finished adds nothing to report */
 			rep->nruns = run + 1;
 	}
+	if (se->hook_status)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "hook-failed",
+				     "%s exited with status %d: the runs stopped after %u execution%s (perf's rule); the "
+				     "exit status is the hook's", o->pre_cmd && !done ? "--pre" : "--pre or --post",
+				     se->hook_status, done, done == 1 ? "" : "s");
 	for (size_t b = 0; b < se->plan.nbatches; b++) {
 		ungrouped += se->plan.batches[b].ungrouped;
 		rep->nbatches_skipped += se->plan.batches[b].unsupported;

@@ -45,7 +45,8 @@ struct scope_run {
 
 bool pmc_eng_scope_wanted(const struct pmc_engine_opts *o)
 {
-	return pmc_target_req_tasks(&o->targets) || pmc_target_req_cpus(&o->targets) || o->aggr != PMC_AGGR_GLOBAL ||
+	return pmc_target_req_tasks(&o->targets) || pmc_target_req_cpus(&o->targets) || o->targets.ncgroups ||
+	       o->aggr != PMC_AGGR_GLOBAL ||
 	       o->interval_ms || o->timeout_ms || o->delay_ms || o->control.given;
 }
 
@@ -114,6 +115,12 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 	if (o->aggr == PMC_AGGR_THREAD && o->argv && o->interval_ms)
 		return refuse("--per-thread splits a launched command's counts as its threads exit, so it has no rows per "
 			      "interval: use -I without --per-thread, or -p PID --per-thread -I");
+	if (o->targets.ncgroups && !cpus)
+		return refuse("-G and --for-each-cgroup count the tasks of a cgroup on CPUs, as perf: give -a (or -C "
+			      "LIST)");
+	if (o->targets.ncgroups && o->aggr != PMC_AGGR_GLOBAL)
+		return refuse("-G and --for-each-cgroup give a row per cgroup: not with -A, --per-core, --per-die, "
+			      "--per-socket or --per-thread");
 	if (o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD && !cpus)
 		return refuse("-A, --per-core, --per-die and --per-socket split CPU-wide counts: they need -a or -C");
 	if (o->interval_count && !o->interval_ms)
@@ -565,6 +572,16 @@ static void describe_target(const struct pmc_engine_opts *o, const struct scope_
 			 st->ntargets == 1 ? "" : "s");
 		if (!o->argv)
 			snprintf(rep->workload, sizeof(rep->workload), "%s %s", task_word(o), ids);
+	} else if (st->ncgroups) {
+		size_t off = 0;
+
+		rep->target_kind = "cgroups";
+		for (size_t c = 0; c < o->targets.ncgroups && off + 8 < sizeof(ids); c++)
+			off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%s", c ? "," : "", o->targets.cgroups[c]);
+		snprintf(rep->target, sizeof(rep->target), "cgroup%s %s on %zu CPU%s", o->targets.ncgroups > 1 ? "s" : "",
+			 ids, st->ntargets / st->ncgroups, st->ntargets / st->ncgroups == 1 ? "" : "s");
+		if (!o->argv)
+			snprintf(rep->workload, sizeof(rep->workload), "%s", rep->target);
 	} else if (st->cpus) {
 		rep->target_kind = o->targets.ncpus ? "cpus" : "system-wide";
 		if (o->targets.ncpus) {
@@ -579,7 +596,7 @@ static void describe_target(const struct pmc_engine_opts *o, const struct scope_
 		rep->target_kind = "command";
 		snprintf(rep->target, sizeof(rep->target), "the command");
 	}
-	rep->aggregation = aggr_name(o->aggr);
+	rep->aggregation = o->targets.ncgroups ? "cgroup" : aggr_name(o->aggr);
 	rep->interval_ms = (double)o->interval_ms;
 }
 

@@ -22,6 +22,8 @@ struct scope_targets {
 	char missing[160];          /* attach: PIDs/TIDs named that were gone at the start */
 	char duplicate[160];        /* attach: PIDs/TIDs named twice, or already counted (a thread of a process named) */
 	bool cpus;                  /* CPU targets (-a, -C) */
+	int *cgroup_fds;            /* --for-each-cgroup / -G: each cgroup's directory, open (ncgroups) */
+	size_t ncgroups;
 };
 
 /* --control: open what the request names (engine/control.c). 0, or an exit status after the message. */

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/scope.h"
+#include "sys/cgroup.h"
 #include "sys/sysfs.h"
 #include "run/session.h"
 
@@ -260,6 +262,64 @@ static int cpu_row(struct scope_targets *st, size_t *cap, enum pmc_aggr aggr, in
 	return (int)st->nrows++;
 }
 
+/* A cgroup that cannot be opened: why, and what to do. An exit status. */
+static int cgroup_error(const char *name, int err)
+{
+	char mount[4096] = "";
+
+	if (pmc_cgroup_mount(mount, sizeof(mount)) < 0) {
+		pmc_diag_error("cgroup '%s': no cgroup file system holding the perf_event controller is mounted (cgroup v2, "
+			       "or v1's perf_event): events cannot be restricted to a cgroup here", name);
+		return PMC_EXIT_NOCOUNT;
+	}
+	if (err == -ENOENT || err == -ENOTDIR || err == -EINVAL) {
+		pmc_diag_error("no cgroup '%s' under %s (the hierarchy holding perf_event; names are paths under it, as "
+			       "perf's -G takes them): 'ls %s' lists them", name, mount, mount);
+		return PMC_EXIT_USAGE;
+	}
+	pmc_diag_error("cgroup '%s' under %s: %s", name, mount, strerror(-err));
+	return PMC_EXIT_NOCOUNT;
+}
+
+/* --for-each-cgroup / -G: the CPU targets once per cgroup (its directory's descriptor, PERF_FLAG_PID_CGROUP), a row
+ * per cgroup. 0 or an exit status after the message. */
+static int build_cgroups(const struct pmc_engine_opts *o, struct scope_targets *st)
+{
+	size_t ncpu = st->ntargets, cap = 0, n = o->targets.ncgroups;
+	struct pmc_target *cpus = st->t;
+	int r = 0;
+
+	st->t = NULL;
+	st->ntargets = 0;
+	st->cgroup_fds = malloc(n * sizeof(*st->cgroup_fds));
+	st->rows = calloc(n, sizeof(*st->rows));
+	if (!st->cgroup_fds || !st->rows) {
+		free(cpus);
+		return PMC_EXIT_INTERNAL;
+	}
+	for (size_t c = 0; c < n && !r; c++) {
+		int fd = pmc_cgroup_open(o->targets.cgroups[c]);
+
+		if (fd < 0) {
+			r = cgroup_error(o->targets.cgroups[c], fd);
+			break;
+		}
+		st->cgroup_fds[st->ncgroups++] = fd;
+		st->rows[c].kind = PMC_ROW_CGROUP;
+		snprintf(st->rows[c].label, sizeof(st->rows[c].label), "%s", o->targets.cgroups[c]);
+		st->rows[c].ncpus = (unsigned)ncpu;
+		st->nrows = c + 1;
+		for (size_t k = 0; k < ncpu && !r; k++) {
+			if (add_target(st, &cap, fd, cpus[k].cpu))
+				r = PMC_EXIT_INTERNAL;
+			else
+				st->t[st->ntargets - 1].cgroup = true;
+		}
+	}
+	free(cpus);
+	return r;
+}
+
 int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *st)
 {
 	struct attach_ctx a = { .st = st, .threads = o->targets.ntids > 0 };
@@ -280,6 +340,8 @@ int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *s
 		}
 	} else if (pmc_target_req_cpus(&o->targets)) {
 		r = build_cpus(o, st);
+		if (!r && o->targets.ncgroups)
+			r = build_cgroups(o, st);
 		if (r)
 			return r;
 	} else {
@@ -290,6 +352,11 @@ int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *s
 	st->row_of = malloc(st->ntargets * sizeof(*st->row_of));
 	if (!st->row_of)
 		return PMC_EXIT_INTERNAL;
+	if (st->ncgroups) { /* cgroup c's CPUs follow each other: a row each */
+		for (size_t t = 0; t < st->ntargets; t++)
+			st->row_of[t] = (int)(t / (st->ntargets / st->ncgroups));
+		return 0;
+	}
 	if (st->cpus && o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD) {
 		size_t cap = 0;
 		for (size_t t = 0; t < st->ntargets; t++)
@@ -346,6 +413,9 @@ void scope_targets_mark_cpumask(const struct scope_targets *st, struct pmc_evlis
 
 void scope_targets_fini(struct scope_targets *st)
 {
+	for (size_t c = 0; c < st->ncgroups; c++)
+		close(st->cgroup_fds[c]);
+	free(st->cgroup_fds);
 	free(st->t);
 	free(st->row_of);
 	free(st->rows);

@@ -269,6 +269,17 @@ static const struct pmc_metric_def default_metrics[] = {
 	{ "branch_miss_pct", "100 * {branch-misses} / branches", "%", "mispredicted share of branches" },
 	{ "cache_miss_pct", "100 * {cache-misses} / {cache-references}", "%",
 	  "missed share of last-level cache references (vendor-defined; see pmctool-events(5))" },
+	/* -d, -dd, -ddd (perf's detailed lists): the miss shares perf prints beside them */
+	{ "L1_dcache_miss_pct", "100 * {L1-dcache-load-misses} / {L1-dcache-loads}", "%",
+	  "missed share of L1 data cache loads (perf's generic cache event)" },
+	{ "LLC_miss_pct", "100 * {LLC-load-misses} / {LLC-loads}", "%",
+	  "missed share of last-level cache loads (perf's generic cache event)" },
+	{ "L1_icache_miss_pct", "100 * {L1-icache-load-misses} / {L1-icache-loads}", "%",
+	  "missed share of L1 instruction cache fetches (perf's generic cache event)" },
+	{ "dTLB_miss_pct", "100 * {dTLB-load-misses} / {dTLB-loads}", "%", "missed share of data TLB lookups (loads)" },
+	{ "iTLB_miss_pct", "100 * {iTLB-load-misses} / {iTLB-loads}", "%", "missed share of instruction TLB lookups" },
+	{ "L1_dcache_prefetch_miss_pct", "100 * {L1-dcache-prefetch-misses} / {L1-dcache-prefetches}", "%",
+	  "missed share of L1 data cache prefetches" },
 	{ "retired_vs_expected", "instructions / EXPECTED_INSTRUCTIONS", "",
 	  "instructions retired per instruction expected (built-in kernels; 1.0 = exact)" },
 };

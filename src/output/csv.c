@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "output/format.h"
+#include "output/perf_shadow.h"
 #include "output/output.h"
 #include "report/regions.h"
 
@@ -98,6 +99,8 @@ static void rec_scope(struct csv_rec *r, const struct pmc_row_scope *s)
 	if (!s || s->kind == PMC_ROW_ALL)
 		return;
 	r->f[F_SCOPE] = s->label;
+	if (s->kind == PMC_ROW_CGROUP)
+		return;
 	if (s->kind == PMC_ROW_THREAD) {
 		rec_int(r, F_PID, s->pid);
 		rec_int(r, F_TID, s->tid);
@@ -327,19 +330,25 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
 }
 
 /* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
- * metric unit. Unsupported events as perf prints them (<not supported>, run time 0, 100.00). pmctool's metrics follow
- * the events as rows of their own, with the first fields empty and the metric in the last two, the way perf prints a
- * metric on a line of its own. Comment lines ('#') say when the report is partial or a run failed, and give every
+ * metric unit, the metric being perf's own beside that event (output/perf_shadow.c: "insn per cycle", "CPUs
+ * utilized", "of all branches", "K/sec"...). Unsupported events as perf prints them (<not supported>, run time 0,
+ * 100.00). pmctool's other metrics follow the events as rows of their own, with the first fields empty and the metric
+ * in the last two, the way perf prints a metric on a line of its own. Comment lines ('#') say when the report is partial or a run failed, and give every
  * warning check (as the table does); perf scripts skip them. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
-	bool variance = rep->nruns > 1, rows = false;
+	bool variance = rep->nruns > 1, rows = false, cgroups = false;
+	struct pmc_perf_shadow shadow;
 	char num[64];
 	char note[512];
 
 	/* Rows (-A, --per-*): as perf -A -x, each line starts with the row's label ("all" for the totals). */
-	for (size_t i = 0; i < rep->nevents; i++)
+	for (size_t i = 0; i < rep->nevents; i++) {
 		rows |= rep->events[i].scope.kind != PMC_ROW_ALL;
+		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
+	}
+	/* Cgroups (-G, --for-each-cgroup): as perf, the cgroup in a column after the event, and no total rows */
+	rows &= !cgroups;
 
 	if (rep->partial)
 		fprintf(f, "# partial: interrupted, counts so far%s\n",
@@ -362,6 +371,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		double run_ns = 0;
 		size_t n = 0;
 
+		if (cgroups && e->scope.kind == PMC_ROW_ALL)
+			continue;
 		for (size_t s = 0; s < e->nsamples; s++)
 			if (pmc_report_run_used(rep, e->samples[s].run)) {
 				run_ns += (double)e->samples[s].count.running;
@@ -378,15 +389,19 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		else
 			fprintf(f, "<%s>", pmc_output_status_name(e->status));
 		fprintf(f, "%s%s%s%s", sep, ns ? "msec" : "", sep, e->ev.name);
+		if (cgroups)
+			fprintf(f, "%s%s", sep, e->scope.label);
 		if (variance)
 			fprintf(f, "%s%.2f%%", sep, ok && e->mean > 0 ? 100.0 * pmc_report_sem(e) / e->mean : 0.0);
-		fprintf(f, "%s%.0f%s%.2f%s%s\n", sep, ok ? run_ns : 0.0, sep, ok ? e->running_pct : 100.0, sep, sep);
+		pmc_perf_shadow(rep, e, &shadow);
+		fprintf(f, "%s%.0f%s%.2f%s%s%s%s\n", sep, ok ? run_ns : 0.0, sep, ok ? e->running_pct : 100.0, sep,
+			shadow.value, sep, shadow.unit);
 	}
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
 
-		if (!m->valid)
-			continue; /* perf leaves a metric it cannot compute out */
+		if (!m->valid || pmc_perf_shadow_placed(rep, m))
+			continue; /* perf leaves a metric it cannot compute out; one beside its event is not repeated */
 		if (rows)
 			fprintf(f, "%s%s", m->scope[0] ? m->scope : "all", sep);
 		fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, variance ? sep : "");
@@ -399,7 +414,9 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 
 /* ---- -I records and the registry entries of -x SEP and --csv ---- */
 
-/* perf's -I -x layout: time, [scope,] value, unit, event, run time, running %. */
+/* perf's -I -x layout: time, [scope,] value, unit, event, run time, running %, metric value, metric unit. The metric
+ * fields are there (perf's field count) but empty: a record comes alone, without the interval's other counts that
+ * perf's metric beside it needs. */
 static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *sep)
 {
 	const struct pmc_count *c = &r->count;
@@ -414,8 +431,8 @@ static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *s
 		fprintf(f, "%.0f", pmc_count_scaled(c));
 	else
 		fprintf(f, "<%s>", pmc_output_status_name(c->status));
-	fprintf(f, "%s%s%s%s%s%llu%s%.2f\n", sep, ns ? "msec" : "", sep, r->ev->name, sep,
-		ok ? (unsigned long long)c->running : 0ull, sep, ok ? pmc_output_running_pct(c) : 0.0);
+	fprintf(f, "%s%s%s%s%s%llu%s%.2f%s%s\n", sep, ns ? "msec" : "", sep, r->ev->name, sep,
+		ok ? (unsigned long long)c->running : 0ull, sep, ok ? pmc_output_running_pct(c) : 100.0, sep, sep);
 }
 
 static void sep_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)

@@ -315,3 +315,48 @@ out:
 	dest_fini(&d);
 	return r;
 }
+
+/* --append into the regular file d->fd: space for len reserved after its end first, the write at its end, the file
+ * cut back to its old length when the write fails part way. */
+static int append_in_place(struct dest *d, const char *buf, size_t len)
+{
+	off_t end = d->st.st_size;
+	int r = 0;
+
+	if (len && fallocate(d->fd, FALLOC_FL_KEEP_SIZE, end, (off_t)len) && errno != EOPNOTSUPP && errno != ENOSYS)
+		return -errno;
+	if (lseek(d->fd, end, SEEK_SET) < 0)
+		return -errno;
+	r = pmc_write_all(d->fd, buf, len);
+	if (!r && fsync(d->fd))
+		r = -errno;
+	if (r && ftruncate(d->fd, end))
+		r = r ? r : -errno;
+	return r;
+}
+
+int pmc_output_append_path(const char *path, const char *buf, size_t len)
+{
+	struct dest d;
+	int r = dest_open(path, false, &d);
+
+	if (r && d.kind != DEST_THROUGH)
+		goto out;
+	switch (d.kind) {
+	case DEST_NONE:
+		break;
+	case DEST_FD:
+	case DEST_THROUGH:
+		dest_fini(&d);
+		return pmc_output_write_path(path, buf, len);
+	case DEST_IN_PLACE:
+	case DEST_RENAME: /* appended where it is: nothing to replace */
+		r = append_in_place(&d, buf, len);
+		break;
+	}
+out:
+	if (r)
+		drop_created(&d);
+	dest_fini(&d);
+	return r;
+}

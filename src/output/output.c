@@ -123,7 +123,7 @@ int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *
 	if (fclose(mem) && !r)
 		r = -ENOMEM;
 	if (!r)
-		r = pmc_output_write_path(path ? path : "/dev/stderr", buf, len);
+		r = (o->append ? pmc_output_append_path : pmc_output_write_path)(path ? path : "/dev/stderr", buf, len);
 	free(buf);
 	return r;
 }

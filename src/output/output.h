@@ -14,11 +14,13 @@ enum pmc_output_format {
 	PMC_OUTPUT_SEP,  /* perf stat -x SEP */
 	PMC_OUTPUT_CSV,
 	PMC_OUTPUT_JSON,
+	PMC_OUTPUT_PERF_JSON, /* perf stat -j: a JSON object per event and line */
 };
 
 struct pmc_output_opts {
 	enum pmc_output_format format;
 	char sep[16]; /* for PMC_OUTPUT_SEP */
+	bool append;  /* --append: a regular file gets the report after what it holds (pmc_output_append_path) */
 };
 
 /* interval.c: -I records as they happen. begin writes the header (table, -x: a comment line; CSV: the report's
@@ -59,6 +61,9 @@ const char *pmc_output_safe(const char *s, char *buf, size_t len);
  * pmc_output_check_path checks, before anything runs, that the write can happen (the file can be opened for writing,
  * a temporary file can be made beside it, the descriptor is open for writing): 0 or -errno. */
 int pmc_output_write_path(const char *path, const char *buf, size_t len);
+/* The same, but a regular file keeps what it holds and gets buf after it (perf's --append), whole or not at all: the
+ * space is reserved first, and a write that fails part way is cut off again. Streams are written as above. */
+int pmc_output_append_path(const char *path, const char *buf, size_t len);
 int pmc_output_check_path(const char *path);
 /* Why writing to path failed with err (from the two above), for a message. */
 const char *pmc_output_strerror(const char *path, int err);

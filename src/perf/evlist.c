@@ -97,7 +97,7 @@ static int open_one(const struct pmc_evlist *el, const struct pmc_event *ev, con
 		a.disabled = 1;
 		return pmc_perf_open_counting_via(el->open, &a, -1, ev->cpu, -1, pmc_event_open_opts(ev), &c->flags);
 	}
-	a.inherit = t->pid > 0 && (el->flags & PMC_EVL_INHERIT);
+	a.inherit = t->pid > 0 && !t->cgroup && (el->flags & PMC_EVL_INHERIT);
 	if (a.inherit && (el->flags & PMC_EVL_INHERIT_STAT)) {
 		a.inherit_stat = 1;
 		a.sample_id_all = 1;
@@ -106,7 +106,8 @@ static int open_one(const struct pmc_evlist *el, const struct pmc_event *ev, con
 	/* Members follow their leader: only leaders (and events alone) start stopped. */
 	a.disabled = leader && (el->flags & PMC_EVL_DISABLED);
 	a.enable_on_exec = a.disabled && (el->flags & PMC_EVL_ENABLE_ON_EXEC);
-	return pmc_perf_open_counting_via(el->open, &a, t->pid, t->cpu, group_fd, pmc_event_open_opts(ev), &c->flags);
+	return pmc_perf_open_counting_via(el->open, &a, t->pid, t->cpu, group_fd,
+					  pmc_event_open_opts(ev) | (t->cgroup ? PMC_OPEN_CGROUP : 0), &c->flags);
 }
 
 /* Whether ev joins its core PMU's group on t. */

@@ -19,6 +19,7 @@
 struct pmc_target {
 	pid_t pid;
 	int cpu;
+	bool cgroup;    /* pid is a cgroup directory's descriptor: the tasks of that cgroup on cpu (PERF_FLAG_PID_CGROUP) */
 };
 
 enum pmc_evlist_flags {

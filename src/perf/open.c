@@ -22,7 +22,9 @@ int pmc_perf_open_counting_via(pmc_perf_open_fn open_fn, struct perf_event_attr 
 	/* Counted in the scheduler, in kernel mode: in user mode only they can never count (0 would read as measured). */
 	if (pmc_perf_kernel_side_only(a) && a->exclude_kernel)
 		return -EOPNOTSUPP;
-	fd = open_fn(a, pid, cpu, group_fd, 0, NULL);
+	unsigned long flags = (opts & PMC_OPEN_CGROUP) ? PERF_FLAG_PID_CGROUP : 0;
+
+	fd = open_fn(a, pid, cpu, group_fd, flags, NULL);
 	switch (pmc_perf_fallback(a, fd, !(opts & PMC_OPEN_NO_EXCLUDE))) {
 	case PMC_FALLBACK_NONE:
 		return fd;
@@ -34,7 +36,7 @@ int pmc_perf_open_counting_via(pmc_perf_open_fn open_fn, struct perf_event_attr 
 	}
 	a->exclude_kernel = 1;
 	a->exclude_hv = 1;
-	fd = open_fn(a, pid, cpu, group_fd, 0, "retry: user mode only (perf_event_paranoid)");
+	fd = open_fn(a, pid, cpu, group_fd, flags, "retry: user mode only (perf_event_paranoid)");
 	if (fd >= 0)
 		*ret_count_flags |= PMC_COUNT_USER_ONLY;
 	return fd;

@@ -12,6 +12,7 @@
 
 enum pmc_open_opts {
 	PMC_OPEN_NO_EXCLUDE = 1u << 0, /* the PMU refuses exclude bits (msr): no user-only retry */
+	PMC_OPEN_CGROUP = 1u << 2,     /* pid is a cgroup directory's descriptor (PERF_FLAG_PID_CGROUP) */
 	PMC_OPEN_NO_COUNTER = 1u << 1, /* no counter of the core PMU can count it (pmc_event_note says why): not
 					  opened, -ENOENT */
 };

@@ -469,7 +469,7 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 				      .counts = out->counts };
 	struct pmc_evlist_fail fail = { 0 };
 	struct pmc_evlist *el = NULL;
-	struct pmc_target target = { -1, -1 };
+	struct pmc_target target = { .pid = -1, .cpu = -1 };
 	struct pmc_launch l;
 	int rc = -1;
 	char why[4200];

@@ -351,6 +351,39 @@ static void test_walk_yields_each_option_and_its_words_parse_back_to_the_same(vo
 			 PMC_EXIT_USAGE);
 }
 
+/* perf's habit: an unknown long option suggests the nearest known one of that command's table, when it is a typo
+ * (one edit in a name of four letters or fewer, two in a longer one) and no other option is as near. */
+static void test_unknown_long_option_suggests_the_nearest_of_its_own_table(void **s)
+{
+	static const struct {
+		const struct pmc_opts_cmd *cmd;
+		const char *typed, *want; /* want NULL: no suggestion */
+	} rows[] = {
+		{ &pmc_opts_stat, "--evnt", "event" },          /* a letter missing */
+		{ &pmc_opts_stat, "--repet=3", "repeat" },      /* the value is not part of the name */
+		{ &pmc_opts_stat, "--jsno", "json" },           /* two letters swapped: one edit */
+		{ &pmc_opts_stat, "--metirc", "metric" },
+		{ &pmc_opts_stat, "--timeuot", "timeout" },
+		{ &pmc_opts_stat, "--per-scoket", "per-socket" },
+		{ &pmc_opts_stat, "--xyz", NULL },              /* nothing near */
+		{ &pmc_opts_stat, "--frobnicate", NULL },
+		{ &pmc_opts_stat, "-q", NULL },                 /* short options: not guessed */
+		{ &pmc_opts_stat, "--", NULL },
+		{ &pmc_opts_list, "--lng", "long" },
+		{ &pmc_opts_list, "--jsno", "json" },
+		{ &pmc_opts_list, "--event", NULL },            /* stat's option, far from every one of list's */
+	};
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const char *got = pmc_opts_nearest(rows[i].cmd, rows[i].typed);
+
+		if ((got == NULL) != (rows[i].want == NULL) || (got && strcmp(got, rows[i].want)))
+			fail_msg("%s %s: got %s, want %s", rows[i].cmd->name, rows[i].typed, got ? got : "none",
+				 rows[i].want ? rows[i].want : "none");
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_more_table_is_parsed_with_the_commands_own_but_not_shown),
 		cmocka_unit_test(test_every_command_table_shows_each_option_in_its_help_and_spells_each_once),
 		cmocka_unit_test(test_walk_yields_each_option_and_its_words_parse_back_to_the_same),
+		cmocka_unit_test(test_unknown_long_option_suggests_the_nearest_of_its_own_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,14 @@ expect_err "rerun" "--batch error lists the choices"
 run_pmc stat --bogus -- true
 expect_rc 2 "unknown option"
 expect_err "unknown option '--bogus'" "unknown option named"
+! grep -q "Did you mean" "$TMP/err" || fail "--bogus is near no option, yet one was suggested"
+# perf's habit (issue 24 item 5): a typo gets the nearest option, and --cpu without -k points at perf's -C.
+run_pmc stat --evnt task-clock -- true
+expect_rc 2 "a misspelt option"
+expect_err "^Did you mean '--event'\?$" "--evnt suggests --event"
+run_pmc stat --cpu 1 -- true
+expect_rc 2 "--cpu without -k"
+expect_err "give -C LIST \(perf's CPU list" "--cpu without -k names perf's -C"
 
 # An option given without its value is named as spelled in the help, long-only ones included (this printed a NUL
 # byte for the letter, then called --batch unknown).

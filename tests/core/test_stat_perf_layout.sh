@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# -x SEP reads like perf stat -x SEP (issue 12 item 15): on the same software events (and an unsupported hardware one
-# where there is no PMU), every row has perf's field count and order: value, unit, event, [variance,] run time,
-# running %, metric value, metric unit. pmctool's metric rows have the same count with the first fields empty.
+# -x SEP reads like perf stat -x SEP (issue 12 item 15, issue 24 item 6): on the same software events (and an
+# unsupported hardware one where there is no PMU), every row has perf's field count and order: value, unit, event,
+# [variance,] run time, running %, metric value, metric unit, the metric being perf's own beside each event (its
+# words, a number where perf has one). pmctool's other metric rows have the same count with the first fields empty;
+# -I -x lines have perf's count with the time first.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 command -v perf >/dev/null || skip "perf is not installed (Debian: linux-perf; setup.sh installs it)"
 perf stat -x, -e task-clock true >/dev/null 2>&1 || skip "perf stat -x, -e task-clock true fails here: $(perf stat -x, -e task-clock true 2>&1 | head -c 200)"
@@ -41,6 +43,10 @@ for r in oev:
         f"running %: {r[i + 1]!r} / {p[i + 1]!r}"
     if not num.match(p[0]):
         assert r[i] == p[i] and r[i + 1] == p[i + 1], f"{r[2]}: unsupported row {r} vs perf {p}"
+    # fields 6-7: perf's metric beside the event, in perf's words ("CPUs utilized", "K/sec", "/sec"), a number
+    # where perf has one (issue 24 item 6)
+    assert r[-1] == p[-1], f"{r[2]}: metric unit {r[-1]!r}, perf {p[-1]!r}"
+    assert bool(num.match(r[-2])) == bool(num.match(p[-2])), f"{r[2]}: metric value {r[-2]!r}, perf {p[-2]!r}"
 for r in ours:
     if not r[2]:
         assert all(f == "" for f in r[:width - 2]) and num.match(r[-2]) and r[-1], f"metric row {r}"
@@ -48,3 +54,26 @@ print(f"{len(oev)} event rows and {len(ours) - len(oev)} metric rows match perf'
 PY
 	ok "-r $rep: pmctool -x, has perf's fields, in perf's order"
 done
+
+# -I -x: the time first, then perf's fields (the metric fields there but empty: see pmctool-stat(1)).
+perf stat -I 100 -x, -e task-clock,page-faults -- sleep 0.35 2>"$TMP/perf-i.csv" >/dev/null || fail "perf stat -I failed"
+run_pmc stat -I 100 -x, -e task-clock,page-faults -- sleep 0.35
+expect_rc 0 "pmctool stat -I 100 -x,"
+python3 - "$TMP/perf-i.csv" "$TMP/err" <<'PY' || fail "-I -x: the layout differs from perf's"
+import re, sys
+def rows(path):
+    return [l.strip().split(",") for l in open(path) if l.strip() and not l.startswith("#")]
+perf, ours = rows(sys.argv[1]), rows(sys.argv[2])
+t = re.compile(r"^[0-9]+\.[0-9]{9}$")
+pw = {len(r) for r in perf}
+assert len(pw) == 1, pw
+iv = [r for r in ours if t.match(r[0])]
+assert iv, ours
+for r in iv:
+    assert len(r) == next(iter(pw)), f"{r}: {len(r)} fields, perf has {pw}"
+    assert r[3] in ("task-clock", "page-faults"), r
+    if r[1].startswith("<"):
+        assert r[4:6] == ["0", "100.00"], f"{r}: perf prints an uncounted interval with run time 0, 100.00"
+print(f"{len(iv)} interval lines with perf's {next(iter(pw))} fields")
+PY
+ok "-I -x: perf's field count, the time first"

@@ -102,7 +102,7 @@ static void test_group_per_core_pmu_per_target_on_real_software_events(void **st
 		sw_event(PERF_COUNT_SW_CPU_MIGRATIONS, 0, false),
 	};
 	const struct pmc_event *ev[5] = { &evs[0], &evs[1], &evs[2], &evs[3], &evs[4] };
-	const struct pmc_target targets[2] = { { getpid(), -1 }, { 0, -1 } };
+	const struct pmc_target targets[2] = { { .pid = getpid(), .cpu = -1 }, { .pid = 0, .cpu = -1 } };
 	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP | PMC_EVL_DISABLED, .open = open_recorded };
 	struct pmc_evlist *el;
 	struct pmc_evlist_fail fail;
@@ -148,7 +148,7 @@ static void test_without_group_flag_every_event_stands_alone(void **state)
 	struct pmc_event evs[2] = { sw_event(PERF_COUNT_SW_TASK_CLOCK, 0, true),
 				    sw_event(PERF_COUNT_SW_CPU_CLOCK, 0, true) };
 	const struct pmc_event *ev[2] = { &evs[0], &evs[1] };
-	const struct pmc_target target = { 0, -1 };
+	const struct pmc_target target = { .pid = 0, .cpu = -1 };
 	struct pmc_evlist_opts o = { .flags = PMC_EVL_INHERIT, .open = open_recorded };
 	struct pmc_evlist *el;
 
@@ -167,7 +167,7 @@ static void test_fallback_injected_kernel_refusing_kernel_mode(void **state)
 	struct pmc_event evs[2] = { sw_event(PERF_COUNT_SW_TASK_CLOCK, 0, false),
 				    sw_event(PERF_COUNT_SW_CPU_CLOCK, 0, false) };
 	const struct pmc_event *ev[2] = { &evs[0], &evs[1] };
-	const struct pmc_target target = { 0, -1 };
+	const struct pmc_target target = { .pid = 0, .cpu = -1 };
 	struct pmc_evlist_opts o = { .open = open_injected };
 	struct pmc_evlist *el;
 	const struct pmc_count *c;
@@ -194,7 +194,7 @@ static void test_einval_in_group_accepted_alone_splits_injected(void **state)
 {
 	struct pmc_event evs[3] = { sw_event(1, 0, true), sw_event(2, 0, true), sw_event(3, 0, true) };
 	const struct pmc_event *ev[3] = { &evs[0], &evs[1], &evs[2] };
-	const struct pmc_target targets[2] = { { 0, -1 }, { 0, -1 } };
+	const struct pmc_target targets[2] = { { .pid = 0, .cpu = -1 }, { .pid = 0, .cpu = -1 } };
 	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP, .open = open_injected };
 	struct pmc_evlist_fail fail = { 0 };
 	struct pmc_evlist *el;
@@ -221,7 +221,7 @@ static void test_einval_alone_too_is_a_bad_encoding_not_a_split_injected(void **
 {
 	struct pmc_event evs[3] = { sw_event(1, 0, true), sw_event(2, 0, true), sw_event(3, 0, true) };
 	const struct pmc_event *ev[3] = { &evs[0], &evs[1], &evs[2] };
-	const struct pmc_target target = { 0, -1 };
+	const struct pmc_target target = { .pid = 0, .cpu = -1 };
 	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP, .open = open_injected };
 	struct pmc_evlist *el;
 	const struct pmc_count *c;
@@ -244,7 +244,7 @@ static void test_selfread_maps_each_counters_page_on_real_software_events(void *
 	struct pmc_event evs[2] = { sw_event(PERF_COUNT_SW_TASK_CLOCK, 0, true),
 				    sw_event(PERF_COUNT_SW_CPU_CLOCK, 0, true) };
 	const struct pmc_event *ev[2] = { &evs[0], &evs[1] };
-	const struct pmc_target target = { 0, -1 };
+	const struct pmc_target target = { .pid = 0, .cpu = -1 };
 	struct pmc_evlist_opts o = { .flags = PMC_EVL_GROUP | PMC_EVL_DISABLED | PMC_EVL_SELFREAD,
 				     .open = open_recorded };
 	struct pmc_evlist_opts plain = { .flags = PMC_EVL_GROUP | PMC_EVL_DISABLED };
@@ -298,7 +298,7 @@ static void test_never_ran_needs_two_grouped_members_enabled_and_none_running(vo
 	};
 	struct pmc_event evs[3] = { sw_event(1, 0, true), sw_event(2, 0, true), sw_event(3, 0, false) };
 	const struct pmc_event *ev[3] = { &evs[0], &evs[1], &evs[2] };
-	const struct pmc_target target = { 0, -1 };
+	const struct pmc_target target = { .pid = 0, .cpu = -1 };
 
 	(void)state;
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {

@@ -37,7 +37,7 @@ static void test_group_never_ran_decided_from_injected_counts(void **state)
 		{ __LINE__, { 900, 900, 900 }, { 0, 900, 0 }, { NC, OK, NC }, { HW, HW, CW }, false },
 		{ __LINE__, { 900, 900, 900 }, { 0, 0, 0 }, { NC, NC, NC }, { HW, CW, CW }, false }, /* one member left */
 	};
-	const struct pmc_target task = { 0, -1 };
+	const struct pmc_target task = { .pid = 0, .cpu = -1 };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {

@@ -110,6 +110,23 @@ expect_rc 2 "--cpu out of range"
 expect_err -- '--cpu' "the bad --cpu is named"
 ok "kernels: --param, --iters, --cpu, --warmup and --subtract-overhead reach each measurement"
 
+# perf's run options: --pre runs before each run of every measurement, -n opens no counter, --all-user counts
+# every event in user mode only (exclude_kernel=1 in each open).
+: >"$TMP/pre"
+run_pmc sweep N=1,2 -r 2 --seed 1 --pre "echo pre >>'$TMP/pre'" --post "echo post >>'$TMP/pre'" -e page-faults \
+	-o "$TMP/pre.txt" -- true
+expect_rc 0 "sweep --pre --post"
+[ "$(grep -c pre "$TMP/pre")" -eq 4 ] && [ "$(grep -c post "$TMP/pre")" -eq 4 ] ||
+	fail "--pre/--post ran $(grep -c pre "$TMP/pre")/$(grep -c post "$TMP/pre") times, expected 4 each (2 values x 2 rounds)"
+run_pmc sweep N=1,2 -r 1 --seed 1 -n -v -o "$TMP/n.txt" -- true
+expect_rc 0 "sweep -n"
+grep -q '^perf_event_open(' "$TMP/err" && fail "sweep -n opened a counter"
+run_pmc stat --compare true -r 2 --all-user -v -e page-faults -o "$TMP/u.txt" -- true
+expect_rc 0 "stat --compare --all-user"
+[ "$(grep -c '^perf_event_open(.* exclude_kernel=1 .*) = [0-9]' "$TMP/err")" -eq 4 ] ||
+	{ cat "$TMP/err"; fail "stat --compare --all-user: not every open excluded the kernel"; }
+ok "perf's run options: --pre, --post, -n and --all-user reach every measurement"
+
 # Scopes and delay in sweep: -C and -a count on those CPUs while each point's command runs, -D starts counting later
 # (the events open disabled, not enabled at exec), as in stat; each measurement's traces show it.
 if "$PMCTOOL" stat -C 0 -e page-faults -o /dev/null -- true 2>/dev/null; then
@@ -139,7 +156,7 @@ ok "delay: sweep -D reaches every measurement"
 # anything runs, exit 2; stat --compare refuses these and -a, -C, -D too (it measures the two commands it launches).
 : >"$TMP/runs"
 for opt in "-p 1" "-t 1" "-a -A" "-a --per-core" "-a --per-thread" "--per-thread" "-I 100" "--timeout 100" \
-	"--control fd:0" "--regions" "-x ," "--log-fd 2" "--dry-run"; do
+	"--control fd:0" "-a -G /" "--regions" "-x ," "-j" "-q" "--append" "--log-fd 2" "--dry-run"; do
 	run_pmc sweep N=1 -r 1 $opt -e page-faults -- sh -c "echo run >>'$TMP/runs'"
 	expect_rc 2 "sweep $opt"
 	expect_err '^pmctool' "sweep $opt is refused with a message"
@@ -148,12 +165,12 @@ run_pmc sweep N=1 -r 1 -a -e page-faults
 expect_rc 2 "sweep -a without a command"
 expect_err '^pmctool sweep: no command to measure' "sweep -a without a command"
 for opt in "-p 1" "-t 1" "-a" "-C 0" "-a -A" "--per-thread" "-I 100" "--timeout 100" "-D 10" "--control fd:0" \
-	"--regions" "-x ," "--log-fd 2" "--dry-run"; do
+	"-a -G /" "--regions" "-x ," "-j" "-q" "--append" "--log-fd 2" "--dry-run"; do
 	run_pmc stat --compare "sh -c 'echo run >>$TMP/runs'" -r 1 $opt -e page-faults -- true
 	expect_rc 2 "stat --compare $opt"
 done
 [ ! -s "$TMP/runs" ] || fail "a refused option still ran a measurement"
-ok "attaching, rows, intervals, --timeout, --control, --regions, -x, --log-fd and --dry-run are refused (exit 2)"
+ok "attaching, cgroups, rows, intervals, --timeout, --control, --regions, -x, -j, -q, --append, --log-fd and --dry-run are refused (exit 2)"
 
 # sweep's own options are a table (issue 26 step 18): --seed=N and --plot=FILE are taken as getopt takes them, and
 # like stat's options they end at the command's first word (before, --y, --per, --plot, --seed and --no-plot were

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# perf stat's options that perf users type every day (issue 24 item 4), through the built binary: -d/-dd/-ddd add
+# perf's detailed events and their miss-share metrics; --all-user/--all-kernel set the privilege filters of every
+# event whose PMU has them (seen in the -v trace, and in an exact breakpoint count); -q prints nothing but errors;
+# --append adds to -o's file, whole or not at all.
+source "$PMC_SOURCE_DIR/tests/lib.sh"
+W=${PMC_WORKLOAD:?}
+BP="mem:0x$(nm "$W" | awk '$3 == "bump" { print $1 }'):x"
+
+# -d levels: the planned events (the plan needs no PMU), in perf's order, each level adding to the one before.
+names() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); a={"instructions","cycles","ref-cycles","msr/tsc/"}; print(" ".join(e["name"] for e in d["every_batch"] + [e for b in d["batches"] for e in b] if e["name"] not in a))' "$1"; }
+D1="L1-dcache-loads L1-dcache-load-misses LLC-loads LLC-load-misses"
+D2="L1-icache-loads L1-icache-load-misses dTLB-loads dTLB-load-misses iTLB-loads iTLB-load-misses"
+D3="L1-dcache-prefetches L1-dcache-prefetch-misses"
+for lvl in d dd ddd dddd; do
+	run_pmc stat -"$lvl" -e task-clock --dry-run --json -o "$TMP/plan.json" -- true
+	expect_rc 0 "-$lvl --dry-run"
+	case $lvl in d) want="task-clock $D1" ;; dd) want="task-clock $D1 $D2" ;; *) want="task-clock $D1 $D2 $D3" ;; esac
+	got=$(names "$TMP/plan.json")
+	[ "$got" = "$want" ] || fail "-$lvl plans '$got', expected '$want'"
+done
+ok "-d, -dd, -ddd add perf's detailed events in perf's order (-dddd is -ddd, as perf)"
+
+# Measured: each detailed event is counted or says why not, and its miss share is a metric (a value or a reason).
+run_pmc stat -d -e task-clock --json -o "$TMP/d.json" -- true
+expect_rc 0 "-d measured"
+python3 - "$TMP/d.json" <<'PY' || fail "-d: events and metrics"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = {e["name"]: e for e in d["events"] if e["scope"]["kind"] == "all"}
+for n in ("L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses"):
+    e = ev[n]
+    assert e["status"] == "ok" or e["reason"], (n, e["status"], e["reason"])
+m = {x["name"]: x for x in d["metrics"]}
+for n in ("L1_dcache_miss_pct", "LLC_miss_pct"):
+    assert n in m and (m[n]["value"] is not None or m[n]["reason"]), (n, m.get(n))
+PY
+ok "-d: every detailed event counted or not with its reason; L1_dcache_miss_pct and LLC_miss_pct as metrics"
+
+# --all-user / --all-kernel: exclude_kernel / exclude_user on every event that filters by privilege, modifiers
+# overridden (perf's rule); msr/tsc/ has no privilege filter and is left as it is.
+trace() { grep "^perf_event_open(type=$1 " "$TMP/err" | head -1; }
+run_pmc stat -v --all-user -e page-faults:k,"$BP",msr/tsc/ -x, -- "$W" calls 1000
+expect_rc 0 "--all-user"
+trace 1 | grep -q "exclude_user=0 exclude_kernel=1" || fail "--all-user: page-faults:k not user-only: $(trace 1)"
+trace 5 | grep -q "exclude_user=0 exclude_kernel=1" || fail "--all-user: the breakpoint not user-only: $(trace 5)"
+msr=$(cat /sys/bus/event_source/devices/msr/type 2>/dev/null || true)
+if [ -n "$msr" ]; then
+	trace "$msr" | grep -q "exclude_user=0 exclude_kernel=0" || fail "--all-user touched msr/tsc/: $(trace "$msr")"
+fi
+grep -q "^1000,,$BP," "$TMP/err" || { cat "$TMP/err" >&2; fail "--all-user: the breakpoint did not count bump's 1000 calls"; }
+run_pmc stat -v --all-kernel -e page-faults:u -x, -- true
+expect_rc 0 "--all-kernel"
+trace 1 | grep -q "exclude_user=1 exclude_kernel=0" || fail "--all-kernel: page-faults:u not kernel-only: $(trace 1)"
+run_pmc stat --all-user --all-kernel -- true
+expect_rc 2 "--all-user with --all-kernel"
+expect_err "--all-user and --all-kernel both choose" "the two are refused together"
+ok "--all-user / --all-kernel set every filtering event's privilege level (breakpoint exact: 1000), msr/tsc/ untouched"
+
+# -q: nothing on stdout or stderr, the same exit status; -o still gets the report; errors still reach stderr.
+run_pmc stat -q -e task-clock -- "$W" calls 10
+expect_rc 0 "-q"
+[ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "-q printed something"; }
+run_pmc stat -q -e task-clock -- sh -c 'exit 3'
+expect_rc 3 "-q keeps the command's exit status"
+run_pmc stat -q -x, -o "$TMP/q.csv" -e "$BP" -- "$W" calls 7
+expect_rc 0 "-q -o"
+grep -q "^7,,$BP," "$TMP/q.csv" || fail "-q -o: the file lacks the count"
+[ ! -s "$TMP/err" ] || fail "-q -o printed on stderr"
+run_pmc stat -q -e no-such-event -- true
+expect_rc 2 "-q with a bad event"
+expect_err "unknown event 'no-such-event'" "-q still prints errors"
+ok "-q: silent (exit status kept), -o still written, errors still printed"
+
+# --append: the second report follows the first; without -o it is refused; a file that cannot take it is unchanged.
+rm -f "$TMP/a.csv"
+run_pmc stat --append -o "$TMP/a.csv" -x, -e "$BP" -- "$W" calls 3
+expect_rc 0 "--append, new file"
+run_pmc stat --append -o "$TMP/a.csv" -x, -e "$BP" -- "$W" calls 5
+expect_rc 0 "--append, second report"
+[ "$(grep -c ",$BP," "$TMP/a.csv")" -eq 2 ] && grep -q "^3,,$BP," "$TMP/a.csv" && grep -q "^5,,$BP," "$TMP/a.csv" ||
+	{ cat "$TMP/a.csv" >&2; fail "--append: both reports, in order"; }
+[ "$(grep -n ",$BP," "$TMP/a.csv" | head -1 | cut -d: -f2 | cut -d, -f1)" = 3 ] || fail "--append: the first report first"
+run_pmc stat -o "$TMP/a.csv" -x, -e "$BP" -- "$W" calls 4
+[ "$(grep -c ",$BP," "$TMP/a.csv")" -eq 1 ] || fail "-o without --append must replace the file"
+run_pmc stat --append -x, -- true
+expect_rc 2 "--append without -o"
+expect_err "give -o FILE" "--append names what it needs"
+if [ "$(id -u)" -eq 0 ]; then
+	cp "$TMP/a.csv" "$TMP/ro.csv"
+	chmod 0444 "$TMP/ro.csv"
+	before=$(md5sum < "$TMP/ro.csv")
+	run_pmc_as() { RC=0; setpriv --reuid=65534 --regid=65534 --clear-groups "$@" >"$TMP/out" 2>"$TMP/err" || RC=$?; }
+	chmod 0755 "$TMP"
+	run_pmc_as "$PMCTOOL" stat --append -o "$TMP/ro.csv" -e task-clock -- true
+	[ "$RC" -eq 4 ] || fail "--append into a file the user may not write: exit status $RC, expected 4"
+	grep -q "Permission denied" "$TMP/err" || { cat "$TMP/err" >&2; fail "--append: the refusal names its cause"; }
+	[ "$(md5sum < "$TMP/ro.csv")" = "$before" ] || fail "--append changed a file it may not write"
+	ok "--append: adds the second report after the first; refused without -o; another user's file untouched"
+else
+	ok "--append: adds the second report after the first; refused without -o (not root: the unwritable-file case skipped)"
+fi
+
+# --pre / --post: around each execution, in order, the measured command between; a failing hook stops the runs
+# (the executions before it are reported) and its status is pmctool's, as perf's.
+L="$TMP/hooks.log"
+: > "$L"
+run_pmc stat -r 3 --pre "echo pre >> $L" --post "echo post >> $L" -x, -e "$BP" -- sh -c "echo run >> $L; exec $W calls 5"
+expect_rc 0 "--pre/--post"
+[ "$(tr '\n' ' ' < "$L")" = "pre run post pre run post pre run post " ] || fail "--pre/--post order: $(tr '\n' ' ' < "$L")"
+grep -q "^5,,$BP," "$TMP/err" || fail "--pre/--post: the command's own count (5) changed"
+run_pmc stat -r 3 --pre "exit 7" -e task-clock -- true
+expect_rc 7 "a failing --pre"
+expect_err "--pre 'exit 7' exited with status 7 \(run 1, batch 1\)" "the failing --pre named"
+: > "$L"
+run_pmc stat -r 3 --post "echo x >> $L; [ \$(wc -l < $L) -lt 2 ]" --json -o "$TMP/h.json" -e "$BP" -- "$W" calls 3
+expect_rc 1 "a --post failing after run 2"
+python3 - "$TMP/h.json" <<'PY' || fail "--post failing: the two executions made are reported, with the check"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["executions"]) == 2, d["executions"]
+assert any(c["name"] == "hook-failed" for c in d["checks"]), d["checks"]
+assert [e["mean"] for e in d["events"] if e["name"].startswith("mem:")] == [3], d["events"]
+PY
+run_pmc stat --pre true -k fma
+expect_rc 2 "--pre with -k"
+run_pmc stat --post true -a -e task-clock
+expect_rc 2 "--post without a command"
+ok "--pre/--post: around each run in order, exact counts kept; a failing hook stops the runs with its status"
+
+# -n: perf's null run: the command runs and is timed, nothing is opened (the -v trace is empty), its status kept.
+run_pmc stat -n -v -r 2 --json -o "$TMP/n.json" -- "$W" calls 10
+expect_rc 0 "-n"
+! grep -q "perf_event_open" "$TMP/err" || fail "-n opened a counter: $(grep -m1 perf_event_open "$TMP/err")"
+python3 - "$TMP/n.json" <<'PY' || fail "-n: JSON with no events, two timed executions"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["events"] == [] and len(d["executions"]) == 2 and d["wall_ns"]["mean"] > 0, d
+PY
+run_pmc stat -n -- sh -c 'exit 6'
+expect_rc 6 "-n keeps the command's status"
+run_pmc stat -n -e task-clock -- true
+expect_rc 2 "-n with -e"
+ok "-n: times only, no counter opened (-v), the command's status kept; refused with -e"

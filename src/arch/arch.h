@@ -87,7 +87,6 @@ const char *pmc_arch_name(void);
 struct pmc_arch_cpu {
 	char vendor[48];        /* "GenuineIntel", "AuthenticAMD"; on arm64 the implementer's name ("ARM", "Ampere") */
 	char name[128];         /* display name: /proc/cpuinfo model name, or "ARM Cortex-A57" from the MIDR part */
-	bool intel;             /* an Intel x86 CPU (its fixed counters, Intel libpfm4 tables) */
 	unsigned family, model, stepping; /* x86 display values; 0 elsewhere */
 	uint32_t midr;          /* arm64 MIDR_EL1; 0 unknown or not arm64 */
 	unsigned implementer, variant, part, revision; /* arm64 MIDR fields */
@@ -105,9 +104,6 @@ void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret);
  * unported architecture, an unknown CPU, a forced PMU with no known model; the tables are then not read unless
  * PMCTOOL_CPUID names one). */
 int pmc_arch_tables_cpuid(char *buf, size_t len, const char **ret_from);
-
-/* An Intel x86 CPU (cheap: one CPUID, no file read); false on every other architecture. */
-bool pmc_arch_cpu_is_intel(void);
 
 /* The region timer: its name in reports ("TSC", "CNTVCT") and its rate in Hz with the source of that rate.
  * 0, or -ENODEV when the rate cannot be known. Cached. */
@@ -145,22 +141,56 @@ bool pmc_arch_core_pmu(const char *name, const char *dir);
 
 /* Whether the core PMU whose encodings are in use lacks the generic hardware event id (PERF_COUNT_HW_*, the kernel's
  * own map of that PMU): 1 and why filled (x86: ref-cycles is Intel's fixed counter 2, which AMD's PMU does not have;
- * arm64: the armv8 PMU maps no reference cycles), 0 when it may have it. intel: that PMU is Intel's (a forced libpfm4
- * PMU's vendor, else this CPU's); pmu: its libpfm4 name, NULL for this CPU's own. */
-int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len);
+ * arm64: the armv8 PMU maps no reference cycles), 0 when it may have it. ref_cycles: that PMU has Intel's reference
+ * cycles (struct pmc_arch_core_id's, of a forced libpfm4 PMU, else of this CPU); pmu: its libpfm4 name, NULL for this
+ * CPU's own. */
+int pmc_arch_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len);
 
-/* Where the core PMU in use puts a core event's encoding (attr type PERF_TYPE_RAW or the core PMU's own). */
+/* Where the core PMU in use puts a core event: a generic hardware event (attr type PERF_TYPE_HARDWARE) or an encoding
+ * (PERF_TYPE_RAW or the core PMU's own type). */
 struct pmc_arch_placement {
 	int fixed_index; /* the fixed counter (Intel's, or arm64's cycle counter as 1), -1 for a programmable one */
 	bool fixed_only; /* the encoding fits only that fixed counter (Intel's pseudo-encodings 0x0N00) */
 };
 
-/* Fills *ret for attr a on a core PMU with nfixed fixed counters (pmc_pmu_fixed_counters), the encoding coming from
- * libpfm4 name name ("icl::TOPDOWN:...", "" for a raw one). 0; 1 with why filled when it is counted but cannot be
+/* This host's placement rules: fills *ret for attr a on a core PMU with nfixed fixed counters (pmc_pmu_fixed_counters),
+ * the encoding coming from libpfm4 name name ("icl::TOPDOWN:...", "" for a raw one or a generic event; x86 places
+ * the generic instructions, cycles and ref-cycles on Intel's fixed counters 0, 1 and 2 when nfixed is not 0, the
+ * last there only). 0; 1 with why filled when it is counted but cannot be
  * what its name says (x86: a fixed counter's pseudo-encoding under another event's name, a table error); -1 with why
  * filled when no counter can take it (x86: event 0x00 that names no fixed counter of the PMU). why may be NULL. */
 int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
 			    struct pmc_arch_placement *ret, char *why, size_t len);
+
+/* A core PMU's placement rules, in pmc_arch_core_placement's shape: attr type PERF_TYPE_HARDWARE (a generic event:
+ * x86 puts instructions, cycles and ref-cycles on Intel's fixed counters 0, 1 and 2, arm64 cycles on its cycle
+ * counter) or PERF_TYPE_RAW / the core PMU's own (a raw encoding). */
+typedef int pmc_arch_place_fn(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			      struct pmc_arch_placement *ret, char *why, size_t len);
+
+/* A core PMU's map of the generic hardware events, in pmc_arch_hw_event_missing's shape. */
+typedef int pmc_arch_missing_fn(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len);
+
+/* A core PMU as the seam knows it: the libpfm4 table whose encodings are in use, or this CPU's own. */
+struct pmc_arch_core_id {
+	const char *vendor;       /* "Intel", "AMD", "Arm"; NULL: no port knows it */
+	unsigned nfixed;          /* fixed counters its rules place events on (Intel's; 0 for AMD, arm64, unknown) */
+	bool ref_cycles;          /* it has the generic ref-cycles event (Intel's fixed counter 2) */
+	pmc_arch_place_fn *place; /* its vendor's placement rules; NULL: this host's (pmc_arch_core_placement) */
+	pmc_arch_missing_fn *missing; /* its vendor's generic event map; NULL: this host's (pmc_arch_hw_event_missing) */
+};
+
+/* Whether libpfm4 PMU name (desc its description, table_fixed its table's num_fixed_cntrs; a PFM_PMU_TYPE_CORE one)
+ * is a CPU's core PMU (libpfm4's generic perf and perf_raw are not), and what it is in *ret. Decided by the table's
+ * identity, never by the host: a forced Intel PMU (LIBPFM_FORCE_PMU) keeps Intel's fixed counters on any host, a
+ * forced AMD one has none. The weak default asks the ports' pure recognizers, built everywhere (x86_64/fixed.c:
+ * amd64* is AMD, a table libpfm4 describes as Intel's is Intel; aarch64/arm64.c: arm_* is Arm's, its cycle counter). */
+bool pmc_arch_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret);
+
+/* This CPU's core PMU in the same terms (used when no libpfm4 PMU is forced): x86 an Intel CPU's fixed counters
+ * (pmc_arch_fixed_counters) and ref-cycles, AMD neither; arm64 the cycle counter. The weak default: the host's
+ * pmc_arch_fixed_counters and pmc_arch_core_placement, no ref-cycles. */
+void pmc_arch_cpu_core(struct pmc_arch_core_id *ret);
 
 /* A core PMU's format terms (the text of its sysfs format/NAME files) where sysfs has no directory for it. */
 struct pmc_arch_format_term {
@@ -222,12 +252,6 @@ int pmc_arch_forced_pmu_budget(const char *name, bool intel, unsigned table_gp, 
 /* The counters besides the programmable ones, for `info` ("the cycle counter (PMCCNTR_EL0, cycles only)"); NULL when
  * the budget text says it already. */
 const char *pmc_arch_extra_counters(void);
-
-/* Whether attr is the one event a counter of its own counts beside the programmable ones, which pmctool plans as
- * fixed counter 1 (Intel's cycles counter): arm64's PMCCNTR_EL0, where the kernel puts CPU_CYCLES first (a generic
- * cycles event, or the core PMU's event 0x11 without a threshold). Always false on x86 (its fixed counters come from
- * CPUID 0xA) and elsewhere. */
-bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a);
 
 /* Instruction-set extensions a kernel needs (CPU support and OS-enabled register state): an ISA fact, so it lives
  * with the architecture; kernels/kernels.h's tables name them. */

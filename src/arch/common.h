@@ -39,4 +39,10 @@ __attribute__((format(printf, 7, 8))) void pmc_arch_fact_json(struct pmc_arch_fa
 size_t pmc_arch_describe_midr(const struct pmc_arch_cpu *c, const char *model_name, struct pmc_arch_fact *ret,
 			      size_t max);
 
+/* The libpfm4 core tables each port knows, by the table's identity (pure, built on every architecture, so that a
+ * forced PMU is what its table is on any host): true and *ret filled when the table is the port's. x86_64/fixed.c:
+ * amd64_* (AMD) and the Intel ones; aarch64/arm64.c: arm_* (Arm's PMUv3, its cycle counter). */
+bool pmc_x86_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret);
+bool pmc_arm64_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret);
+
 #endif

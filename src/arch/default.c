@@ -36,11 +36,6 @@ PMC_WEAK int pmc_arch_tables_cpuid(char *buf, size_t len, const char **ret_from)
 	return -ENOENT;
 }
 
-PMC_WEAK bool pmc_arch_cpu_is_intel(void)
-{
-	return false;
-}
-
 PMC_WEAK const char *pmc_arch_timer_name(void)
 {
 	return "clock";
@@ -87,10 +82,10 @@ PMC_WEAK int pmc_arch_core_pmu_dir(char *buf, size_t len)
 	return pmc_arch_pmu_dir("cpu", buf, len) ? pmc_arch_core_pmu_scan(buf, len) : 0;
 }
 
-PMC_WEAK int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len)
+PMC_WEAK int pmc_arch_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
 {
 	(void)id;
-	(void)intel;
+	(void)ref_cycles;
 	(void)pmu;
 	(void)why;
 	(void)len;
@@ -110,15 +105,27 @@ PMC_WEAK int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned n
 	return 0;
 }
 
-PMC_WEAK bool pmc_arch_budget_from_kernel(void)
+PMC_WEAK bool pmc_arch_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret)
 {
+	memset(ret, 0, sizeof(*ret));
+	/* libpfm4's generic "perf" and "perf_raw" PMUs are typed core too: they are not a CPU's. */
+	if (!name || !strncmp(name, "perf", 4))
+		return false;
+	if (!pmc_x86_pfm_core(name, desc, table_fixed, ret))
+		pmc_arm64_pfm_core(name, desc, table_fixed, ret);
 	return true;
 }
 
-PMC_WEAK bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a)
+PMC_WEAK void pmc_arch_cpu_core(struct pmc_arch_core_id *ret)
 {
-	(void)a;
-	return false;
+	memset(ret, 0, sizeof(*ret));
+	ret->nfixed = pmc_arch_fixed_counters();
+	ret->place = pmc_arch_core_placement;
+}
+
+PMC_WEAK bool pmc_arch_budget_from_kernel(void)
+{
+	return true;
 }
 
 PMC_WEAK const char *pmc_arch_extra_counters(void)

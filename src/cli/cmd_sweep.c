@@ -174,12 +174,14 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 		return usage_error("-p, -t, -G, -A, --per-*, -I, --timeout and --control are stat options that sweep does "
 				   "not take: each point measures its command or kernel, one total per event%s", "", "");
 	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions ||
-	    w->so.out.format == PMC_OUTPUT_PERF_JSON ||
+	    w->so.out.format == PMC_OUTPUT_PERF_JSON || w->so.out.no_big_num || w->so.out.run_table ||
+	    w->so.out.metric_only ||
 	    w->so.quiet || w->so.out.append)
 		return usage_error("%s is a stat option that sweep does not take%s",
 				   w->so.e.plan_only ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
 				   : w->so.e.regions ? "--regions" : w->so.quiet ? "-q" : w->so.out.append ? "--append"
-				   : w->so.out.format == PMC_OUTPUT_PERF_JSON ? "-j" : "-x", "");
+				   : w->so.out.format == PMC_OUTPUT_PERF_JSON ? "-j" : w->so.out.no_big_num ? "--no-big-num"
+				   : w->so.out.run_table ? "--table" : w->so.out.metric_only ? "--metric-only" : "-x", "");
 	if (!w->so.e.kernel && !w->so.e.argv)
 		return usage_error("no command to measure: give -k KERNEL or '-- COMMAND [ARGS...]'%s%s", "", "");
 	if (!w->so.e.runs_given)

@@ -20,6 +20,7 @@ struct stat_opts {
 	const char *kernel_only;       /* the first option given that needs -k ("iters"), for the message */
 	bool verbose;                  /* -v: every perf_event_open as a trace line (the engine context's observer) */
 	bool quiet;                    /* -q: no report unless -o / --log-fd say where, no notes; errors still */
+	bool summary;                  /* --summary (with -I): perf's; pmctool prints the total after -I anyway */
 	char outpath_buf[4096];        /* -o after its %h %p %r %j were expanded */
 	pid_t *pid_buf, *tid_buf;      /* -p, -t parsed: e.targets points here (stat_opts_fini frees) */
 	int *cpu_buf;                  /* -C parsed */
@@ -50,6 +51,7 @@ void stat_names_print_notes(const struct pmc_engine *se, FILE *f);
 struct stat_stream {
 	FILE *f;
 	const struct pmc_output_opts *out;
+	bool per_row; /* the records have a scope column (for --interval-clear's headers) */
 };
 int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct stat_stream *s,
 		     struct pmc_interval_sink *sink);

@@ -11,10 +11,11 @@
 #include "cli/opts.h"
 #include "cli/stat.h"
 #include "output/format.h"
+#include "eventsets/eventset.h"
 #include "sys/lists.h"
 #include "sys/sysfs.h"
 
-enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
+enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8, STAT_SET = 16 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
 						     --all-user/--all-kernel */
 
 /* The ids of the options that share an apply (-A and --per-* use enum pmc_aggr's). */
@@ -386,6 +387,46 @@ static int apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+/* -M NAME (perf's metric groups): pmctool's event sets are its metric groups, so -M SET is -g SET; vendor metric
+ * groups come with the event tables (pmctool tables). One set, as -g. */
+static int apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	struct pmc_eventset *set = NULL;
+	char err[256];
+
+	(void)opt;
+	if (strchr(val, ','))
+		return bad_value("-M", val, "one metric group: pmctool's groups are its event sets, measured one at a time "
+					    "('pmctool sets' lists them)");
+	if (pmc_eventset_find(val, &set, err, sizeof(err)) < 0)
+		return bad_value("-M", val, "no such metric group: -M takes pmctool's event sets ('pmctool sets' lists "
+					    "them); vendor metric groups come with event tables ('pmctool tables')");
+	pmc_eventset_free(set);
+	o->e.set_name = val;
+	return 0;
+}
+
+/* -B / --no-big-num: the last one given wins, as perf's. */
+static int apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	(void)val;
+	o->out.no_big_num = opt->short_name != 'B';
+	return 0;
+}
+
+/* --summary: pmctool prints the whole measurement after -I's records anyway; the flag only needs -I. */
+static int apply_summary(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	(void)opt, (void)val;
+	o->summary = true;
+	return 0;
+}
+
 /* --all-user / --all-kernel (the table's PRIV group refuses both). */
 static int apply_priv(void *ctx, const struct pmc_opt *opt, const char *val)
 {
@@ -414,12 +455,24 @@ static const struct pmc_opt stat_table[] = {
 		  "Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
 		  "cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/." },
 	{ .short_name = 'g', .long_name = "group", .kind = PMC_OPT_VALUE, .metavar = "SET", .flags = PMC_OPT_SINGLE,
-	  .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
+	  .conflict = STAT_SET, .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
 	  .help = "add a derived metric (see pmctool-events(5) for the formula language)" },
 	{ .short_name = 'n', .long_name = "null", .kind = PMC_OPT_FLAG, .field = F(e.null_run),
 	  .help = "count nothing: run the command and report its times only (perf's null run,\n"
 		  "for pmctool's own cost); not with -e, -g, -d or --metric" },
+	{ .short_name = 'i', .long_name = "no-inherit", .kind = PMC_OPT_FLAG, .field = F(e.no_inherit),
+	  .help = "count the command (or the tasks of -p/-t) alone, not the tasks it starts\n"
+		  "(perf's -i)" },
+	{ .short_name = 'S', .long_name = "sync", .kind = PMC_OPT_FLAG, .field = F(e.sync_first),
+	  .help = "call sync() before each run, so writeback left by the last one is not counted\n"
+		  "(perf's -S)" },
+	{ .long_name = "no-merge", .kind = PMC_OPT_FLAG, .field = F(e.no_merge),
+	  .help = "on a hybrid CPU: each core type's row alone, no summed row (perf's)" },
+	{ .short_name = 'M', .long_name = "metrics", .kind = PMC_OPT_VALUE, .metavar = "GROUP", .flags = PMC_OPT_SINGLE,
+	  .conflict = STAT_SET, .apply = apply_metric_group,
+	  .help = "perf's metric group: here pmctool's event sets (-M cache is -g cache), with\n"
+		  "their metrics; one group" },
 	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = apply_detailed,
 	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
 		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"
@@ -476,13 +529,14 @@ static const struct pmc_opt stat_table[] = {
 	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = apply_cgroups },
 	{ .id = PMC_AGGR_CPU, .short_name = 'A', .long_name = "no-aggr", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr, .help = "with -a/-C: a row per CPU (and the total)" },
-	/* --per-core, --per-die and --per-socket share two lines of help */
-	TEXT("      --per-core, --per-die, --per-socket"),
-	TEXT("                          with -a/-C: a row per core, die or socket (sysfs topology)"),
+	/* --per-core, --per-die, --per-socket and --per-node share two lines of help */
+	TEXT("      --per-core, --per-die, --per-socket, --per-node"),
+	TEXT("                          with -a/-C: a row per core, die, socket or NUMA node (sysfs topology)"),
 	{ .id = PMC_AGGR_CORE, .long_name = "per-core", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
 	{ .id = PMC_AGGR_DIE, .long_name = "per-die", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
 	{ .id = PMC_AGGR_SOCKET, .long_name = "per-socket", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr },
+	{ .id = PMC_AGGR_NODE, .long_name = "per-node", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
 	{ .id = PMC_AGGR_THREAD, .long_name = "per-thread", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr,
 	  .help = "a row per thread (tid, comm): with -p/-t each thread (threads it starts count\n"
@@ -568,6 +622,21 @@ static const struct pmc_opt stat_table[] = {
 		  "the report goes to stderr" },
 	{ .id = N_LOG_FD, .long_name = "log-fd", .kind = PMC_OPT_VALUE, .metavar = "N", .apply = apply_uint,
 	  .help = "write the report to file descriptor N (as perf stat; not with -o)" },
+	{ .short_name = 'B', .long_name = "big-num", .kind = PMC_OPT_FLAG, .apply = apply_big_num,
+	  .help = "the table's counts with thousands' separators (the default, as perf -B)" },
+	{ .long_name = "no-big-num", .kind = PMC_OPT_FLAG, .apply = apply_big_num,
+	  .help = "the table's counts without separators (perf's --no-big-num)" },
+	{ .long_name = "interval-clear", .kind = PMC_OPT_FLAG, .field = F(out.interval_clear),
+	  .help = "with -I and the table: clear the terminal before each interval (perf's)" },
+	{ .long_name = "metric-only", .kind = PMC_OPT_FLAG, .field = F(out.metric_only),
+	  .help = "print the metrics alone, a column each, a line per row (perf's); the table,\n"
+		  "-x or -j" },
+	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
+	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
+		  "(perf's table of individual measurements)" },
+	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .apply = apply_summary,
+	  .help = "with -I: the whole measurement after the intervals (always printed; perf's\n"
+		  "option, taken so its command lines work)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
 	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
 	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),
@@ -594,6 +663,7 @@ static const struct pmc_opt_group stat_groups[] = {
 	{ STAT_ROWS, "%s and %s both choose the rows: give one", false },
 	{ STAT_PRIV, "%s and %s both choose the privilege level of every event: give one", false },
 	{ STAT_CGROUP, "%s and %s both name the cgroups: give one", false },
+	{ STAT_SET, "%s and %s both choose the event set: give one", false },
 	{ 0, NULL, false },
 };
 
@@ -639,9 +709,10 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
-	if (o->compare && (o->quiet || o->out.append)) {
+	if (o->compare && (o->quiet || o->out.append || o->out.no_big_num || o->out.run_table || o->out.metric_only)) {
 		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
-			o->quiet ? "-q" : "--append");
+			o->quiet ? "-q" : o->out.append ? "--append" : o->out.no_big_num ? "--no-big-num"
+			: o->out.run_table ? "--table" : "--metric-only");
 		return PMC_EXIT_USAGE;
 	}
 	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
@@ -653,6 +724,25 @@ static int check_combinations(const struct stat_opts *o)
 			      o->e.regions || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: -n counts nothing: not with -e, -g, -d, --metric, -k, --regions or the "
 				"scope options\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->out.metric_only && (o->out.format == PMC_OUTPUT_CSV || o->out.format == PMC_OUTPUT_JSON ||
+				   o->e.interval_ms || o->e.plan_only)) {
+		fprintf(stderr, "pmctool stat: --metric-only prints the metrics of the table, -x or -j: not with --csv or "
+				"--json (they hold the metrics anyway), -I or --dry-run\n");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->out.run_table && o->e.runs < 2) {
+		fprintf(stderr, "pmctool stat: --table lists the runs of -r N (N >= 2)\n");
+		return PMC_EXIT_USAGE;
+	}
+	if ((o->summary || o->out.interval_clear) && !o->e.interval_ms) {
+		fprintf(stderr, "pmctool stat: %s is for -I MS\n", o->summary ? "--summary" : "--interval-clear");
+		return PMC_EXIT_USAGE;
+	}
+	if (o->out.interval_clear && o->out.format != PMC_OUTPUT_TABLE) {
+		fprintf(stderr, "pmctool stat: --interval-clear clears a terminal between the table's intervals: not with "
+				"-x, -j, --csv or --json\n");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->out.append && !o->outpath) {

@@ -12,6 +12,9 @@ static void sink_begin(void *ctx, bool per_row)
 {
 	struct stat_stream *s = ctx;
 
+	s->per_row = per_row;
+	if (s->out->interval_clear)
+		fputs("\033[H\033[2J", s->f); /* --interval-clear: each interval on a clear terminal, header first */
 	pmc_output_interval_begin(s->f, s->out, per_row);
 }
 
@@ -27,6 +30,10 @@ static void sink_end(void *ctx)
 	struct stat_stream *s = ctx;
 
 	fflush(s->f); /* each interval is seen when it ends */
+	if (s->out->interval_clear) { /* the next one replaces it on the screen */
+		fputs("\033[H\033[2J", s->f);
+		pmc_output_interval_begin(s->f, s->out, s->per_row);
+	}
 }
 
 int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct stat_stream *s,

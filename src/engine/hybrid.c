@@ -137,6 +137,14 @@ void pmc_eng_hybrid_report(const struct pmc_engine_opts *o, struct pmc_report *r
 					     core.pmus[p].name);
 		return;
 	}
+	if (o->no_merge) {
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "core-type",
+				     "hybrid CPU (%s: CPUs %s, %s: CPUs %s): each hardware event was opened once per core "
+				     "PMU; a NAME [pmu] row counts the time the workload ran on that core type (never scaled); "
+				     "not summed (--no-merge)", core.pmus[0].name, core.pmus[0].cpus, core.pmus[1].name,
+				     core.pmus[1].cpus);
+		return;
+	}
 	if (pmc_report_merge_core_pmus(rep) < 0) {
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "core-type",
 				     "out of memory while summing the per-core-type counts: only the NAME [pmu] rows are "

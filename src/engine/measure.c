@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "engine/engine.h"
 #include "run/hook.h"
@@ -162,6 +163,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
 	req.first_own = req.n - se->plan.batches[b].n;
 	req.skip_unsupported = another_batch_runs(se, b);
+	req.no_inherit = o->no_inherit;
 	req.child = se->ctx ? &se->ctx->child : NULL;
 	out.counts = counts;
 	if (o->regions && (rc = pmc_eng_regions_begin(o, &req)))
@@ -189,7 +191,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 		pmc_kernel_info_fini(&info);
 		if (rc)
 			goto out;
-	} else if ((rc = hook(se, "--pre", o->pre_cmd, run, b))) {
+	} else if ((o->sync_first && (sync(), false)) || (rc = hook(se, "--pre", o->pre_cmd, run, b))) {
 		goto out;
 	} else if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
 		if (le.what == PMC_LAUNCH_GROUP)

@@ -122,7 +122,8 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 		return refuse("-G and --for-each-cgroup give a row per cgroup: not with -A, --per-core, --per-die, "
 			      "--per-socket or --per-thread");
 	if (o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD && !cpus)
-		return refuse("-A, --per-core, --per-die and --per-socket split CPU-wide counts: they need -a or -C");
+		return refuse("-A, --per-core, --per-die, --per-socket and --per-node split CPU-wide counts: they need -a "
+			      "or -C");
 	if (o->interval_count && !o->interval_ms)
 		return refuse("--interval-count needs -I MS");
 	if (o->delay_ms < 0 && !o->control.given)
@@ -199,7 +200,7 @@ static bool deferred(const struct scope_run *x, size_t i)
  * open; the other events are stopped and started. */
 static void turn(struct scope_run *x)
 {
-	unsigned flags = PMC_EVL_INHERIT | (x->enabled ? 0 : PMC_EVL_DISABLED);
+	unsigned flags = (x->o->no_inherit ? 0 : PMC_EVL_INHERIT) | (x->enabled ? 0 : PMC_EVL_DISABLED);
 
 	pmc_evlist_disable(x->sc, NULL);
 	for (size_t i = 0; i < x->req.n; i++) /* first free the registers, then take them */
@@ -365,7 +366,7 @@ static void mark_deferred(struct scope_run *x)
 
 static unsigned open_flags(const struct pmc_engine_opts *o, bool command, bool rotate)
 {
-	unsigned f = PMC_EVL_INHERIT;
+	unsigned f = o->no_inherit ? 0 : PMC_EVL_INHERIT;
 
 	if (o->delay_ms || command || rotate)
 		f |= PMC_EVL_DISABLED;
@@ -556,7 +557,7 @@ out:
 
 static const char *aggr_name(enum pmc_aggr a)
 {
-	static const char *const names[] = { "none", "cpu", "core", "die", "socket", "thread" };
+	static const char *const names[] = { "none", "cpu", "core", "die", "socket", "thread", "node" };
 	return names[a];
 }
 

@@ -213,6 +213,26 @@ static int build_cpus(const struct pmc_engine_opts *o, struct scope_targets *st)
 	return 0;
 }
 
+/* The NUMA node of CPU cpu: the nodeN entry of its sysfs directory (0 when the kernel has no NUMA). */
+static int node_of(int cpu)
+{
+	char path[512];
+	struct dirent *de;
+	DIR *d;
+	int node = 0;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d", pmc_sysfs_root(), cpu);
+	d = opendir(path);
+	while (d && (de = readdir(d)))
+		if (!strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' && de->d_name[4] <= '9') {
+			node = atoi(de->d_name + 4);
+			break;
+		}
+	if (d)
+		closedir(d);
+	return node;
+}
+
 static int topo_id(int cpu, const char *file)
 {
 	char path[512];
@@ -240,6 +260,10 @@ static int cpu_row(struct scope_targets *st, size_t *cap, enum pmc_aggr aggr, in
 	case PMC_AGGR_CORE:
 		r.kind = PMC_ROW_CORE;
 		snprintf(r.label, sizeof(r.label), "S%d-D%d-C%d", r.socket, r.die, r.core);
+		break;
+	case PMC_AGGR_NODE:
+		r.kind = PMC_ROW_NODE;
+		snprintf(r.label, sizeof(r.label), "N%d", node_of(cpu));
 		break;
 	case PMC_AGGR_DIE:
 		r.kind = PMC_ROW_DIE;

@@ -198,24 +198,25 @@ static void collect_pfm(struct pmc_inventory *inv)
 	}
 }
 
+/* The index of the kernel's core PMU among inv->pmus, -1 when none: the architecture knows its names and which comes
+ * first (x86 cpu, cpu_core, cpu_atom; arm64 armv8_pmuv3_0, armv8_cortex_a72...). */
+static int find_core_pmu(const struct pmc_inventory *inv)
+{
+	char dir[512];
+	const char *base;
+
+	if (!core_pmu_dir(dir, sizeof(dir)) || !(base = strrchr(dir, '/')))
+		return -1;
+	for (size_t i = 0; i < inv->npmus; i++)
+		if (!strcmp(inv->pmus[i].name, base + 1))
+			return (int)i;
+	return -1;
+}
+
 static void collect_kernel(struct pmc_inventory *inv)
 {
-	inv->core_pmu = -1;
 	inv->sysfs_error = pmc_sysfs_scan_pmus(inv->pmus, PMC_SYSFS_MAX_PMUS, &inv->npmus);
-	for (size_t i = 0; i < inv->npmus; i++)
-		if (inv->pmus[i].is_core && (inv->core_pmu < 0 || !strcmp(inv->pmus[i].name, "cpu") ||
-					     !strcmp(inv->pmus[i].name, "cpu_core")))
-			inv->core_pmu = (int)i;
-	if (inv->core_pmu < 0) {
-		/* Core PMUs named otherwise (arm64 armv8_pmuv3_0, armv8_cortex_a72): the architecture knows them. */
-		char dir[512];
-		const char *base;
-
-		if (core_pmu_dir(dir, sizeof(dir)) && (base = strrchr(dir, '/')))
-			for (size_t i = 0; i < inv->npmus; i++)
-				if (!strcmp(inv->pmus[i].name, base + 1))
-					inv->core_pmu = (int)i;
-	}
+	inv->core_pmu = find_core_pmu(inv);
 	inv->rdpmc = inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].rdpmc : -1;
 	inv->tsx_force_abort = read_core_knob("allow_tsx_force_abort");
 	inv->paranoid = pmc_perf_paranoid();

@@ -99,7 +99,7 @@ static void rec_scope(struct csv_rec *r, const struct pmc_row_scope *s)
 	if (!s || s->kind == PMC_ROW_ALL)
 		return;
 	r->f[F_SCOPE] = s->label;
-	if (s->kind == PMC_ROW_CGROUP)
+	if (s->kind == PMC_ROW_CGROUP || s->kind == PMC_ROW_NODE)
 		return;
 	if (s->kind == PMC_ROW_THREAD) {
 		rec_int(r, F_PID, s->pid);
@@ -342,7 +342,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 	char num[64];
 	char note[512];
 
-	/* Rows (-A, --per-*): as perf -A -x, each line starts with the row's label ("all" for the totals). */
+	/* Rows (-A, --per-*, --per-thread): as perf -x, each line starts with the row's label (with --per-core, -die and
+	 * -socket then the number of CPUs in it), and the total has no line. */
 	for (size_t i = 0; i < rep->nevents; i++) {
 		rows |= rep->events[i].scope.kind != PMC_ROW_ALL;
 		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
@@ -371,8 +372,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		double run_ns = 0;
 		size_t n = 0;
 
-		if (cgroups && e->scope.kind == PMC_ROW_ALL)
-			continue;
+		if ((cgroups || rows) && e->scope.kind == PMC_ROW_ALL)
+			continue; /* perf prints the rows alone, no total */
 		for (size_t s = 0; s < e->nsamples; s++)
 			if (pmc_report_run_used(rep, e->samples[s].run)) {
 				run_ns += (double)e->samples[s].count.running;
@@ -381,7 +382,10 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if (n)
 			run_ns /= (double)n;
 		if (rows)
-			fprintf(f, "%s%s", e->scope.kind == PMC_ROW_ALL ? "all" : e->scope.label, sep);
+			fprintf(f, "%s%s", e->scope.label, sep);
+		if (rows && (e->scope.kind == PMC_ROW_CORE || e->scope.kind == PMC_ROW_DIE || e->scope.kind == PMC_ROW_SOCKET ||
+			     e->scope.kind == PMC_ROW_NODE))
+			fprintf(f, "%u%s", e->scope.ncpus, sep); /* perf's count of the CPUs aggregated */
 		if (ok && ns)
 			fprintf(f, "%.2f", e->mean / 1e6);
 		else if (ok)
@@ -400,10 +404,11 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
 
-		if (!m->valid || pmc_perf_shadow_placed(rep, m))
-			continue; /* perf leaves a metric it cannot compute out; one beside its event is not repeated */
+		if (!m->valid || pmc_perf_shadow_placed(rep, m) || ((rows || cgroups) && !m->scope[0]))
+			continue; /* perf leaves a metric it cannot compute out; one beside its event is not repeated; with
+				     rows, as their total, neither is the total's */
 		if (rows)
-			fprintf(f, "%s%s", m->scope[0] ? m->scope : "all", sep);
+			fprintf(f, "%s%s", m->scope, sep);
 		fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, variance ? sep : "");
 		pmc_output_fixed_or_sig(m->value, fabs(m->value) < 1000 ? 3 : 0, num, sizeof(num));
 		fprintf(f, "%s%s%s", sep, num, sep);

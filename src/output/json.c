@@ -115,7 +115,7 @@ static void int_or_null(FILE *f, const char *name, bool have, int v)
 
 void pmc_json_scope(FILE *f, const struct pmc_row_scope *s)
 {
-	static const char *const kinds[] = { "all", "cpu", "core", "die", "socket", "thread", "cgroup" };
+	static const char *const kinds[] = { "all", "cpu", "core", "die", "socket", "thread", "cgroup", "node" };
 	enum pmc_row_kind k = s ? s->kind : PMC_ROW_ALL;
 
 	fputs("{\"kind\":", f);
@@ -125,7 +125,8 @@ void pmc_json_scope(FILE *f, const struct pmc_row_scope *s)
 	int_or_null(f, "cpu", k == PMC_ROW_CPU, s ? s->cpu : 0);
 	int_or_null(f, "core", k == PMC_ROW_CPU || k == PMC_ROW_CORE, s ? s->core : 0);
 	int_or_null(f, "die", k == PMC_ROW_CPU || k == PMC_ROW_CORE || k == PMC_ROW_DIE, s ? s->die : 0);
-	int_or_null(f, "socket", k != PMC_ROW_ALL && k != PMC_ROW_THREAD && k != PMC_ROW_CGROUP, s ? s->socket : 0);
+	int_or_null(f, "socket", k == PMC_ROW_CPU || k == PMC_ROW_CORE || k == PMC_ROW_DIE || k == PMC_ROW_SOCKET,
+		    s ? s->socket : 0);
 	int_or_null(f, "pid", k == PMC_ROW_THREAD, s ? s->pid : 0);
 	int_or_null(f, "tid", k == PMC_ROW_THREAD, s ? s->tid : 0);
 	fputs(",\"comm\":", f);

@@ -106,7 +106,10 @@ void pmc_output_group_digits(double v, char *buf, size_t len)
 
 int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
-	pmc_format_get(o->format)->report(f, rep, o);
+	if (o->metric_only)
+		pmc_output_metric_only(f, rep, o);
+	else
+		pmc_format_get(o->format)->report(f, rep, o);
 	return ferror(f) ? -EIO : 0;
 }
 

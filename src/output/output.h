@@ -21,6 +21,10 @@ struct pmc_output_opts {
 	enum pmc_output_format format;
 	char sep[16]; /* for PMC_OUTPUT_SEP */
 	bool append;  /* --append: a regular file gets the report after what it holds (pmc_output_append_path) */
+	bool no_big_num;    /* --no-big-num: the table's counts without thousands' separators */
+	bool interval_clear; /* --interval-clear: the table's -I clears the terminal before each interval */
+	bool run_table;     /* --table: the table lists each run's time (perf's table of individual measurements) */
+	bool metric_only;   /* --metric-only: the metrics alone, a column each (output/metric_only.c) */
 };
 
 /* interval.c: -I records as they happen. begin writes the header (table, -x: a comment line; CSV: the report's
@@ -61,6 +65,8 @@ const char *pmc_output_safe(const char *s, char *buf, size_t len);
  * pmc_output_check_path checks, before anything runs, that the write can happen (the file can be opened for writing,
  * a temporary file can be made beside it, the descriptor is open for writing): 0 or -errno. */
 int pmc_output_write_path(const char *path, const char *buf, size_t len);
+/* --metric-only: the metrics alone in the table, -x SEP or -j (not CSV or JSON, which hold them anyway). */
+int pmc_output_metric_only(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o);
 /* The same, but a regular file keeps what it holds and gets buf after it (perf's --append), whole or not at all: the
  * space is reserved first, and a write that fails part way is cut off again. Streams are written as above. */
 int pmc_output_append_path(const char *path, const char *buf, size_t len);

@@ -28,7 +28,8 @@ static void row_keys(FILE *f, const struct pmc_row_scope *s)
 		fputs(", ", f);
 		return;
 	default:
-		fprintf(f, "\"%s\" : ", s->kind == PMC_ROW_SOCKET ? "socket" : s->kind == PMC_ROW_DIE ? "die" : "core");
+		fprintf(f, "\"%s\" : ", s->kind == PMC_ROW_SOCKET ? "socket" : s->kind == PMC_ROW_DIE ? "die"
+					 : s->kind == PMC_ROW_NODE ? "node" : "core");
 		pmc_json_string(f, s->label);
 		fprintf(f, ", \"aggregate-number\" : %u, ", s->ncpus);
 		return;
@@ -56,11 +57,11 @@ static void metric_keys(FILE *f, const struct pmc_perf_shadow *s)
 
 static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
-	bool variance = rep->nruns > 1, cgroups = false;
+	bool variance = rep->nruns > 1, cgroups = false; /* cgroups: rows of any kind */
 
 	(void)o;
 	for (size_t i = 0; i < rep->nevents; i++)
-		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
+		cgroups |= rep->events[i].scope.kind != PMC_ROW_ALL; /* rows of any kind: perf prints no total */
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
@@ -69,7 +70,7 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 		size_t n = 0;
 
 		if (cgroups && e->scope.kind == PMC_ROW_ALL)
-			continue; /* perf prints no total of cgroups */
+			continue; /* perf prints no total beside rows */
 
 		for (size_t k = 0; k < e->nsamples; k++)
 			if (pmc_report_run_used(rep, e->samples[k].run)) {
@@ -94,7 +95,7 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
 
-		if (!m->valid || pmc_perf_shadow_placed(rep, m))
+		if (!m->valid || pmc_perf_shadow_placed(rep, m) || (cgroups && !m->scope[0]))
 			continue;
 		fprintf(f, "{%s%s%s\"metric-value\" : %f, \"metric-unit\" : ", m->scope[0] ? "\"row\" : \"" : "",
 			m->scope, m->scope[0] ? "\", " : "", m->value);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The human report: reads like perf stat's (count, unit, event, running %, a note), then metrics and checks. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "output/format.h"
@@ -12,16 +13,25 @@ static const char *severity_tag(enum pmc_check_severity s)
 	return s == PMC_CHECK_BAD ? "BAD " : s == PMC_CHECK_WARN ? "warn" : "info";
 }
 
-static void value_text(const struct pmc_report_event *e, char *buf, size_t len, const char **unit)
+/* A number with thousands' separators (perf's -B, the default) or without (--no-big-num). */
+static void num(bool big, double v, int decimals, char *buf, size_t len)
+{
+	if (big)
+		pmc_output_group_fixed(v, decimals, buf, len);
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+}
+
+static void value_text(const struct pmc_report_event *e, bool big, char *buf, size_t len, const char **unit)
 {
 	*unit = "";
 	switch (e->status) {
 	case PMC_COUNT_OK:
 		if (e->ev.flags & PMC_EVF_TIME_NS) {
-			pmc_output_group_fixed(e->mean / 1e6, 2, buf, len);
+			num(big, e->mean / 1e6, 2, buf, len);
 			*unit = "msec";
 		} else {
-			pmc_output_group_digits(e->mean, buf, len);
+			num(big, e->mean, 0, buf, len);
 		}
 		return;
 	case PMC_COUNT_NOT_COUNTED:
@@ -140,7 +150,7 @@ static bool has_rows(const struct pmc_report *rep)
 	return false;
 }
 
-static void print_events(FILE *f, const struct pmc_report *rep, int w)
+static void print_events(FILE *f, const struct pmc_report *rep, int w, bool big)
 {
 	bool rows = has_rows(rep);
 
@@ -149,7 +159,7 @@ static void print_events(FILE *f, const struct pmc_report *rep, int w)
 		char val[64], pct[16] = "", note[400], line[900], label[64] = "";
 		const char *unit;
 
-		value_text(e, val, sizeof(val), &unit);
+		value_text(e, big, val, sizeof(val), &unit);
 		if (e->status == PMC_COUNT_OK)
 			snprintf(pct, sizeof(pct), "%.2f%%", e->running_pct);
 		event_note(rep, i, note, sizeof(note));
@@ -173,7 +183,7 @@ static void print_events(FILE *f, const struct pmc_report *rep, int w)
 }
 
 /* -r: the statistics the README promises, per event counted in more than one run. */
-static void print_statistics(FILE *f, const struct pmc_report *rep, int w)
+static void print_statistics(FILE *f, const struct pmc_report *rep, int w, bool big)
 {
 	bool any = false;
 	char line[800];
@@ -198,11 +208,11 @@ static void print_statistics(FILE *f, const struct pmc_report *rep, int w)
 
 		if (e->status != PMC_COUNT_OK || e->nok < 2)
 			continue;
-		pmc_output_group_fixed(e->mean / k, dec, v[0], sizeof(v[0]));
-		pmc_output_group_fixed(e->median / k, dec, v[1], sizeof(v[1]));
-		pmc_output_group_fixed(e->stddev / k, dec ? dec : 1, v[2], sizeof(v[2]));
-		pmc_output_group_fixed(e->min / k, dec, v[3], sizeof(v[3]));
-		pmc_output_group_fixed(e->max / k, dec, v[4], sizeof(v[4]));
+		num(big, e->mean / k, dec, v[0], sizeof(v[0]));
+		num(big, e->median / k, dec, v[1], sizeof(v[1]));
+		num(big, e->stddev / k, dec ? dec : 1, v[2], sizeof(v[2]));
+		num(big, e->min / k, dec, v[3], sizeof(v[3]));
+		num(big, e->max / k, dec, v[4], sizeof(v[4]));
 		snprintf(line, sizeof(line), "  %-*s %-4s %20s %20s %20s %20s %20s %6zu", w, e->ev.name,
 			 k > 1 ? "msec" : "", v[0], v[1], v[2], v[3], v[4], e->nok);
 		put_line(f, line);
@@ -319,7 +329,52 @@ static void print_checks(FILE *f, const struct pmc_report *rep)
 				rep->checks[i].msg);
 }
 
+static int table_write(FILE *f, const struct pmc_report *rep, bool big, bool run_table);
+
 int pmc_output_table(FILE *f, const struct pmc_report *rep)
+{
+	return table_write(f, rep, true, false);
+}
+
+/* --table: perf's table of the runs' times, each with its difference from the mean and a bar of 1 + |difference| in
+ * steps of 5%, then the mean +- its standard error, to perf's precision (two digits past the error's first). */
+static void print_run_table(FILE *f, const struct pmc_report *rep)
+{
+	double sum = 0, sq = 0, mean, sem;
+	size_t n = 0;
+	int prec;
+
+	for (size_t i = 0; i < rep->nexecs; i++)
+		if (pmc_report_run_used(rep, rep->execs[i].run)) {
+			sum += rep->execs[i].wall_ns / 1e9;
+			n++;
+		}
+	if (n < 2)
+		return;
+	mean = sum / (double)n;
+	for (size_t i = 0; i < rep->nexecs; i++)
+		if (pmc_report_run_used(rep, rep->execs[i].run))
+			sq += (rep->execs[i].wall_ns / 1e9 - mean) * (rep->execs[i].wall_ns / 1e9 - mean);
+	sem = sqrt(sq / (double)(n - 1) / (double)n);
+	prec = (sem > 1 || sem <= 0 ? 0 : (int)lround(ceil(-log10(sem)))) + 2;
+	fprintf(f, "\n           # Table of individual measurements:\n");
+	for (size_t i = 0; i < rep->nexecs; i++) {
+		double run = rep->execs[i].wall_ns / 1e9;
+		int bars;
+
+		if (!pmc_report_run_used(rep, rep->execs[i].run))
+			continue;
+		bars = 1 + abs((int)(100.0 * (run - mean) / run)) / 5;
+		fprintf(f, " %17.*f (%+.*f) ", prec, run, prec, run - mean);
+		for (int h = 0; h < bars && h < 100; h++)
+			fputc('#', f);
+		fputc('\n', f);
+	}
+	fprintf(f, "\n           # Final result:\n %17.*f +- %.*f seconds time elapsed  ( +- %5.2f%% )\n", prec, mean, prec,
+		sem, mean > 0 ? 100.0 * sem / mean : 0.0);
+}
+
+static int table_write(FILE *f, const struct pmc_report *rep, bool big, bool run_table)
 {
 	int w = name_width(rep);
 
@@ -333,12 +388,14 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 			rep->aggregation && strcmp(rep->aggregation, "none") ? "; rows per " : "",
 			rep->aggregation && strcmp(rep->aggregation, "none") ? rep->aggregation : "");
 	fputc('\n', f);
-	print_events(f, rep, w);
+	print_events(f, rep, w, big);
 	print_runs(f, rep);
-	print_statistics(f, rep, w);
+	print_statistics(f, rep, w, big);
 	print_metrics(f, rep, w);
 	pmc_output_regions_table(f, rep);
 	print_checks(f, rep);
+	if (run_table)
+		print_run_table(f, rep);
 	/* As perf: the time elapsed is the time counting was on; with -D / --control the whole run's follows. */
 	fprintf(f, "\n  %20.9f seconds time elapsed%s", pmc_report_counting_ns(rep) / 1e9,
 		pmc_report_paused(rep) ? " while counting" : "");
@@ -362,7 +419,8 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 
 /* ---- -I records: perf's interval lines ---- */
 
-static void interval_value_text(const struct pmc_interval_record *r, char *buf, size_t len, const char **unit)
+static void interval_value_text(const struct pmc_interval_record *r, bool big, char *buf, size_t len,
+				const char **unit)
 {
 	const struct pmc_count *c = &r->count;
 
@@ -372,19 +430,19 @@ static void interval_value_text(const struct pmc_interval_record *r, char *buf, 
 		return;
 	}
 	if (r->ev->flags & PMC_EVF_TIME_NS) {
-		pmc_output_group_fixed(pmc_count_scaled(c) / 1e6, 2, buf, len);
+		num(big, pmc_count_scaled(c) / 1e6, 2, buf, len);
 		*unit = "msec";
 	} else {
-		pmc_output_group_digits(pmc_count_scaled(c), buf, len);
+		num(big, pmc_count_scaled(c), 0, buf, len);
 	}
 }
 
-static void table_line(FILE *f, const struct pmc_interval_record *r)
+static void table_line(FILE *f, const struct pmc_interval_record *r, bool big)
 {
 	char val[64], scope[64] = "", extra[48] = "";
 	const char *unit;
 
-	interval_value_text(r, val, sizeof(val), &unit);
+	interval_value_text(r, big, val, sizeof(val), &unit);
 	if (r->scope)
 		snprintf(scope, sizeof(scope), "%-16s ", r->scope->label);
 	if (r->batch >= 0)
@@ -406,13 +464,13 @@ static void table_interval_begin(FILE *f, const struct pmc_output_opts *o, bool 
 static void table_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)
 {
 	(void)o;
-	table_line(f, r);
+	table_line(f, r, !o->no_big_num);
 }
 
 static int table_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
 	(void)o;
-	return pmc_output_table(f, rep);
+	return table_write(f, rep, !o->no_big_num, o->run_table);
 }
 
 /* runs: the Runs line under the events; counting-paused: the time lines at the end */

@@ -87,18 +87,20 @@ int pmc_pmu_table_event(const char *name, struct pmc_event *ev);
 int pmc_pmu_init(char *err, size_t errlen);
 void pmc_pmu_fini(void);
 
-/* Fixed counters of the core PMU whose encodings are in use: a forced libpfm4 PMU's (LIBPFM_FORCE_PMU) table value,
- * else CPUID 0xA on Intel (libpfm4 is not started); 0 on AMD, arm64 and without a count. */
+/* Fixed counters of the core PMU whose encodings are in use (the arch seam's struct pmc_arch_core_id): a forced
+ * libpfm4 PMU's (LIBPFM_FORCE_PMU) table value when the table is Intel's, whatever the host; else this CPU's live
+ * count (x86: CPUID 0xA on Intel; libpfm4 is not started); 0 on AMD, arm64 and without a count. */
 unsigned pmc_pmu_fixed_counters(void);
 
-/* True when that PMU is Intel and has fixed counters. */
+/* True when that PMU has fixed counters (Intel's: the name is kept for its callers). */
 bool pmc_pmu_has_intel_fixed(void);
 /* The architecture's counter for cycles only (arm64's PMCCNTR_EL0), planned as fixed counter 1: cycles events are
  * PMC_CLASS_FIXED there. */
 bool pmc_pmu_cycle_counter(void);
 
-/* The core PMU has ref-cycles: a forced PMU's vendor; else the kernel's core PMU lists it in sysfs (AMD's does not);
- * without a core PMU, an Intel CPU. */
+/* The core PMU has ref-cycles: a forced PMU's table says (Intel's with fixed counters); else the kernel's core PMU
+ * (pmc_arch_core_pmu_dir) lists it in sysfs (AMD's does not); without a core PMU, what the arch seam says this CPU's
+ * has (an Intel CPU's). */
 bool pmc_pmu_has_ref_cycles(void);
 
 /* Why the core PMU whose encodings are in use has no generic hardware event id (PERF_COUNT_HW_*; the arch seam

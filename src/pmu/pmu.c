@@ -15,13 +15,12 @@ static struct {
 	bool ready;     /* and it succeeded */
 	int rc;         /* what pfm_initialize() returned */
 	int core;       /* pfm_pmu_t of the default core PMU, or -1 */
-	bool intel_fixed;
-	bool amd;
-	int table_fixed;  /* libpfm4's num_fixed_cntrs for the core PMU */
-	int table_gp;     /* and its num_cntrs */
-	int fixed;        /* pmc_pmu_fixed_counters(), -1 until asked */
+	struct pmc_arch_core_id pfm_id;  /* what the arch seam says that libpfm4 PMU is (its vendor, fixed counters) */
+	int table_gp;     /* libpfm4's num_cntrs for the core PMU */
+	bool id_known;    /* id is filled */
+	struct pmc_arch_core_id id;      /* the core PMU whose encodings are in use: a forced one's, else this CPU's */
 	char core_name[64];
-} pmu_state = { .core = -1, .fixed = -1 };
+} pmu_state = { .core = -1 };
 
 static void find_core_pmu(void)
 {
@@ -34,14 +33,11 @@ static void find_core_pmu(void)
 		pi.size = sizeof(pi);
 		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present || pi.type != PFM_PMU_TYPE_CORE)
 			continue;
-		/* libpfm4 lists the generic "perf" and "perf_raw" PMUs as core too: they are not the CPU's. */
-		if (!strncmp(pi.name, "perf", 4))
+		/* The arch seam knows which libpfm4 tables are a CPU's core PMU, and whose. */
+		if (!pmc_arch_pfm_core(pi.name, pi.desc, pi.num_fixed_cntrs, &pmu_state.pfm_id))
 			continue;
 		pmu_state.core = (int)p;
 		snprintf(pmu_state.core_name, sizeof(pmu_state.core_name), "%s", pi.name);
-		pmu_state.amd = !strncmp(pi.name, "amd64", 5);
-		pmu_state.intel_fixed = !pmu_state.amd && pi.num_fixed_cntrs > 0;
-		pmu_state.table_fixed = pi.num_fixed_cntrs;
 		pmu_state.table_gp = pi.num_cntrs;
 		return;
 	}
@@ -76,21 +72,35 @@ void pmc_pmu_fini(void)
 		pfm_terminate();
 	memset(&pmu_state, 0, sizeof(pmu_state));
 	pmu_state.core = -1;
-	pmu_state.fixed = -1;
+}
+
+/* The core PMU whose encodings are in use. A forced PMU encodes for another CPU than this one: its table is the only
+ * model there is (libpfm4 is started to learn it). Else this CPU's, from the arch seam alone (no libpfm4). */
+static const struct pmc_arch_core_id *core_id(void)
+{
+	if (!pmu_state.id_known) {
+		if (getenv("LIBPFM_FORCE_PMU")) {
+			pmc_pmu_init(NULL, 0);
+			pmu_state.id = pmu_state.pfm_id;
+		} else {
+			pmc_arch_cpu_core(&pmu_state.id);
+		}
+		pmu_state.id_known = true;
+	}
+	return &pmu_state.id;
+}
+
+static int place(const struct perf_event_attr *a, unsigned nfixed, const char *name, struct pmc_arch_placement *ret,
+		 char *why, size_t len)
+{
+	pmc_arch_place_fn *f = core_id()->place;
+
+	return (f ? f : pmc_arch_core_placement)(a, nfixed, name, ret, why, len);
 }
 
 unsigned pmc_pmu_fixed_counters(void)
 {
-	if (pmu_state.fixed < 0) {
-		/* A forced PMU encodes for another CPU than this one: its table is the only model there is. */
-		if (getenv("LIBPFM_FORCE_PMU")) {
-			pmc_pmu_init(NULL, 0);
-			pmu_state.fixed = pmu_state.intel_fixed ? pmu_state.table_fixed : 0;
-		} else {
-			pmu_state.fixed = (int)pmc_arch_fixed_counters();
-		}
-	}
-	return (unsigned)pmu_state.fixed;
+	return core_id()->nfixed;
 }
 
 bool pmc_pmu_has_intel_fixed(void)
@@ -101,45 +111,41 @@ bool pmc_pmu_has_intel_fixed(void)
 bool pmc_pmu_cycle_counter(void)
 {
 	const struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES };
+	struct pmc_arch_placement pl;
 
-	return pmc_arch_cycle_counter_event(&a);
+	/* A counter for cycles of its own, beside any fixed counters the PMU reports (arm64's PMCCNTR_EL0). */
+	place(&a, 0, "", &pl, NULL, 0);
+	return pl.fixed_index >= 0;
 }
 
 bool pmc_pmu_has_ref_cycles(void)
 {
-	static const char *const core[] = { "cpu", "cpu_core" };
-	char path[600];
+	char dir[512], path[600];
 
 	if (getenv("LIBPFM_FORCE_PMU"))
-		return pmc_pmu_has_intel_fixed();
+		return core_id()->ref_cycles;
 	/* The kernel lists the generic events its core PMU has: AMD's has no ref-cycles. */
-	for (size_t i = 0; i < PMC_ARRAY_SIZE(core); i++) {
-		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type", pmc_sysfs_root(), core[i]);
-		if (access(path, F_OK))
-			continue;
-		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/events/ref-cycles", pmc_sysfs_root(),
-			 core[i]);
+	if (!pmc_arch_core_pmu_dir(dir, sizeof(dir))) {
+		snprintf(path, sizeof(path), "%s/events/ref-cycles", dir);
 		return access(path, F_OK) == 0;
 	}
-	/* No PMU to ask: what the vendor's PMU would have. */
-	return pmc_arch_cpu_is_intel();
+	/* No PMU to ask: what this CPU's PMU would have. */
+	return core_id()->ref_cycles;
 }
 
 int pmc_pmu_hw_event_missing(uint64_t id, char *why, size_t len)
 {
 	char buf[8];
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+	const struct pmc_arch_core_id *core = core_id(); /* first: it starts libpfm4 for a forced PMU */
+	pmc_arch_missing_fn *f = core->missing ? core->missing : pmc_arch_hw_event_missing;
 
 	if (!why || !len) {
 		why = buf;
 		len = sizeof(buf);
 	}
-	/* A forced PMU's vendor is the only model there is (pmc_pmu_fixed_counters); else this CPU's. */
-	if (getenv("LIBPFM_FORCE_PMU")) {
-		pmc_pmu_init(NULL, 0);
-		return pmc_arch_hw_event_missing(id, pmu_state.intel_fixed, pmu_state.core >= 0 ? pmu_state.core_name :
-						 getenv("LIBPFM_FORCE_PMU"), why, len);
-	}
-	return pmc_arch_hw_event_missing(id, pmc_arch_cpu_is_intel(), NULL, why, len);
+	/* A forced PMU's vendor is the only model there is (core_id); else this CPU's. */
+	return f(id, core->ref_cycles, !forced ? NULL : pmu_state.core >= 0 ? pmu_state.core_name : forced, why, len);
 }
 
 const char *pmc_pmu_core_name(void)
@@ -216,8 +222,7 @@ void pmc_event_classify_core(struct pmc_event *ev)
 	ev->fixed_index = -1;
 	/* The arch seam knows the fixed counters and the encodings they take (Intel's pseudo-encodings, arm64's cycle
 	 * counter); a libpfm4 name goes along for the table errors it can spot. */
-	v = pmc_arch_core_placement(&ev->attr, pmc_pmu_fixed_counters(), strstr(ev->canonical, "::") ?
-				    ev->canonical : "", &pl, NULL, 0);
+	v = place(&ev->attr, pmc_pmu_fixed_counters(), strstr(ev->canonical, "::") ? ev->canonical : "", &pl, NULL, 0);
 	if (pl.fixed_index >= 0) {
 		ev->cls = PMC_CLASS_FIXED;
 		ev->fixed_index = pl.fixed_index;
@@ -240,8 +245,8 @@ int pmc_event_why_flagged(const struct pmc_event *ev, char *why, size_t len)
 		return 0;
 	if (ev->attr.type == PERF_TYPE_HARDWARE)
 		return pmc_pmu_hw_event_missing(ev->attr.config & PERF_HW_EVENT_MASK, why, len);
-	return pmc_arch_core_placement(&ev->attr, pmc_pmu_fixed_counters(), strstr(ev->canonical, "::") ?
-				       ev->canonical : "", &pl, why, len) != 0;
+	return place(&ev->attr, pmc_pmu_fixed_counters(), strstr(ev->canonical, "::") ? ev->canonical : "", &pl, why,
+		     len) != 0;
 }
 
 void pmc_event_raw_plm(struct perf_event_attr *a)

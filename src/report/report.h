@@ -23,7 +23,7 @@ struct pmc_sample {
 /* The scope of a row (-A, --per-core, --per-die, --per-socket, --per-thread): which CPUs or which thread its counts
  * are from. PMC_ROW_ALL is the total over everything counted. */
 enum pmc_row_kind { PMC_ROW_ALL = 0, PMC_ROW_CPU, PMC_ROW_CORE, PMC_ROW_DIE, PMC_ROW_SOCKET, PMC_ROW_THREAD,
-		     PMC_ROW_CGROUP };
+		     PMC_ROW_CGROUP, PMC_ROW_NODE };
 
 struct pmc_row_scope {
 	enum pmc_row_kind kind;
@@ -31,7 +31,7 @@ struct pmc_row_scope {
 	int pid, tid;               /* THREAD */
 	char comm[20];              /* THREAD: the thread's name when counting started */
 	char label[48];             /* "CPU3", "S0-D0-C1", "S0-D0", "S0", "1234 worker", the cgroup; "" for ALL */
-	unsigned ncpus;             /* CPU rows aggregated into it (CORE, DIE, SOCKET) */
+	unsigned ncpus;             /* CPU rows aggregated into it (CORE, DIE, SOCKET, NODE) */
 };
 
 /* One -I record: an event's count over one interval, for the total or one row. */

@@ -464,8 +464,8 @@ int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, st
 	 * events in one group per core PMU (they run together, never multiplexed against each other), free events and
 	 * breakpoints stand alone so one failing never takes the others down; CPU-wide events know no exec: they are
 	 * enabled just before the go byte and disabled after wait. */
-	struct pmc_evlist_opts eo = { .flags = PMC_EVL_INHERIT | PMC_EVL_DISABLED | PMC_EVL_ENABLE_ON_EXEC |
-					       PMC_EVL_CPU_WIDE | (req->group ? PMC_EVL_GROUP : 0),
+	struct pmc_evlist_opts eo = { .flags = (req->no_inherit ? 0 : PMC_EVL_INHERIT) | PMC_EVL_DISABLED |
+					       PMC_EVL_ENABLE_ON_EXEC | PMC_EVL_CPU_WIDE | (req->group ? PMC_EVL_GROUP : 0),
 				      .counts = out->counts };
 	struct pmc_evlist_fail fail = { 0 };
 	struct pmc_evlist *el = NULL;

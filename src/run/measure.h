@@ -21,6 +21,7 @@ struct pmc_measure_req {
 	bool keep_fd_set; /* a command inherits keep_fd (pmctool's descriptors are close-on-exec otherwise) */
 	int keep_fd;
 	bool skip_unsupported; /* when none of the batch's own events [first_own, n) opens, do not run the command */
+	bool no_inherit;       /* -i: the command's own task only, not the tasks it starts (perf's --no-inherit) */
 	size_t first_own;      /* events before it are every-batch events (anchors, free events) */
 	volatile sig_atomic_t *child; /* the command's pid while it runs, 0 after (the caller's signal handler); NULL */
 };

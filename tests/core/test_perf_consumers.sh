@@ -63,3 +63,17 @@ for rep in 1 3; do
 	diff -u "$TMP/perf.json_consumer" "$TMP/ours.json_consumer" >&2 || fail "-r $rep: json reads pmctool's -j differently"
 	ok "-r $rep: awk, csv and json consumers read pmctool's -x and -j as they read perf's ($(wc -l < "$TMP/perf.awk_consumer") events)"
 done
+
+# -d, -dd, -ddd: perf's detailed events in perf's order, each as perf prints it here (counted, or its marker), read by
+# the csv consumer (pmctool's default list adds ref-cycles and msr/tsc/ to perf's: only the detailed events compared).
+for lvl in d dd ddd; do
+	perf stat -$lvl -x, -- true 2>"$TMP/perf.d" >/dev/null || fail "perf stat -$lvl failed"
+	run_pmc stat -$lvl -x, -- true
+	[ "$RC" -eq 0 ] || [ "$RC" -eq 3 ] || fail "pmctool stat -$lvl: exit status $RC (3: nothing counted, no PMU)"
+	pick() { csv_consumer "$1" | grep -E '^(L1-|LLC-|dTLB-|iTLB-)' | cut -d'|' -f1,3 | sed 's/|num$/|counted/'; }
+	pick "$TMP/perf.d" > "$TMP/perf.pick"
+	pick "$TMP/err" > "$TMP/ours.pick"
+	[ -s "$TMP/perf.pick" ] || fail "-$lvl: perf printed no detailed event"
+	diff -u "$TMP/perf.pick" "$TMP/ours.pick" >&2 || fail "-$lvl: the detailed events differ from perf's"
+done
+ok "-d, -dd, -ddd: perf's detailed events, in perf's order, counted or marked as perf marks them"

@@ -142,3 +142,82 @@ expect_rc 6 "-n keeps the command's status"
 run_pmc stat -n -e task-clock -- true
 expect_rc 2 "-n with -e"
 ok "-n: times only, no counter opened (-v), the command's status kept; refused with -e"
+
+# -B / --no-big-num (the last wins), --interval-clear (the table's -I), --summary (accepted with -I).
+run_pmc stat --no-big-num -e "$BP" -- "$W" calls 12345
+grep -qE "^ +12345 +$BP" "$TMP/err" || { cat "$TMP/err" >&2; fail "--no-big-num: 12345 without a separator"; }
+run_pmc stat --no-big-num -B -e "$BP" -- "$W" calls 12345
+grep -qE "^ +12,345 +$BP" "$TMP/err" || { cat "$TMP/err" >&2; fail "-B after --no-big-num: 12,345"; }
+run_pmc stat -I 100 --interval-clear -e task-clock -- sleep 0.35
+expect_rc 0 "--interval-clear"
+clears=$(grep -o $'\033\[H\033\[2J' "$TMP/err" | wc -l)
+[ "$clears" -ge 3 ] || fail "--interval-clear: $clears clears for 3 or more intervals"
+run_pmc stat -I 100 --interval-clear -x, -e task-clock -- true
+expect_rc 2 "--interval-clear with -x"
+run_pmc stat -I 100 --summary -e task-clock -- sleep 0.15
+expect_rc 0 "--summary with -I"
+expect_err "seconds time elapsed" "--summary: the whole measurement after the intervals"
+run_pmc stat --summary -e task-clock -- true
+expect_rc 2 "--summary without -I"
+ok "-B/--no-big-num, --interval-clear ($clears clears) and --summary as perf takes them"
+
+# --table: perf's table of individual measurements under -r, each run's time and its difference from the mean.
+run_pmc stat --table -r 4 -e task-clock -- "$W" calls 10
+expect_rc 0 "--table -r 4"
+python3 - "$TMP/err" <<'PY' || { cat "$TMP/err" >&2; fail "--table: four runs, their differences summing to 0, the final result"; }
+import re, sys
+t = open(sys.argv[1]).read()
+i = t.index("# Table of individual measurements:")
+rows = re.findall(r"^ +([0-9.]+) \(([-+][0-9.]+)\) #+$", t[i:], re.M)
+assert len(rows) == 4, rows
+runs = [float(r[0]) for r in rows]
+mean = sum(runs) / 4
+assert all(abs(float(d) - (r - mean)) < 2e-3 * max(1, mean) + 10 ** -len(rows[0][0].split(".")[1]) for r, (_, d) in zip(runs, rows)), rows
+assert re.search(r"# Final result:\n +[0-9.]+ \+- [0-9.]+ seconds time elapsed  \( \+- +[0-9.]+% \)", t), t[i:]
+PY
+run_pmc stat --table -e task-clock -- true
+expect_rc 2 "--table without -r"
+ok "--table: each of 4 runs with its difference from the mean, then perf's final result"
+
+# -M GROUP: pmctool's event sets are its metric groups (-M branch is -g branch); unknown groups and -M with -g refused.
+run_pmc stat -M branch --dry-run --json -o "$TMP/m.json" -- true
+expect_rc 0 "-M branch"
+run_pmc stat -g branch --dry-run --json -o "$TMP/g.json" -- true
+cmp -s "$TMP/m.json" "$TMP/g.json" || fail "-M branch plans other than -g branch"
+run_pmc stat -M no-such-group -- true
+expect_rc 2 "-M with an unknown group"
+expect_err "pmctool sets" "the unknown group points at the list"
+run_pmc stat -M branch -g cache -- true
+expect_rc 2 "-M with -g"
+ok "-M GROUP: pmctool's sets as perf's metric groups; unknown ones and -M with -g refused"
+
+# -i (perf's --no-inherit): the tasks the command starts are not counted; -S: sync() before each run.
+run_pmc stat -x, -e "$BP" -- sh -c "$W calls 100; true"
+grep -q "^100,,$BP," "$TMP/err" || { cat "$TMP/err" >&2; fail "inherited: the child's 100 calls"; }
+run_pmc stat -i -x, -e "$BP" -- sh -c "$W calls 100; true"
+expect_rc 0 "-i"
+grep -q "^0,,$BP," "$TMP/err" || { cat "$TMP/err" >&2; fail "-i: the child's calls counted"; }
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=sync -o "$TMP/st" "$PMCTOOL" stat -S -r 3 -e task-clock -x, -- true 2>/dev/null
+	[ "$(grep -c 'sync()' "$TMP/st")" -eq 3 ] || fail "-S -r 3: $(grep -c 'sync()' "$TMP/st") sync() calls"
+fi
+ok "-i counts the command alone (0 of its child's 100 calls), -S syncs before each of 3 runs"
+
+# --metric-only: the metrics alone, a column each: perf's words beside events (a rate names its event), pmctool's
+# others by name; the table, -x and -j; refused with --csv, --json and -I.
+run_pmc stat --metric-only -x, -e task-clock,page-faults -- "$W" calls 10
+expect_rc 0 "--metric-only -x"
+python3 - "$TMP/err" <<'PY' || { cat "$TMP/err" >&2; fail "--metric-only -x: a header of metric names and one line of values"; }
+import sys
+lines = [l.rstrip("\n").split(",") for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+assert len(lines) == 2, lines
+head, vals = lines
+assert head[:2] == ["CPUs utilized", "page-faults K/sec"], head
+assert len(head) == len(vals) and all(float(v) >= 0 for v in vals if v), vals
+PY
+run_pmc stat --metric-only -j -e task-clock -- true
+python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert "CPUs utilized" in d, d' "$TMP/err" ||
+	fail "--metric-only -j: one object with the metrics"
+run_pmc stat --metric-only --json -- true
+expect_rc 2 "--metric-only with --json"
+ok "--metric-only: -x header and values, -j object; refused with --json"

@@ -62,6 +62,15 @@ ok "-k refuses an event of the other core type"
 # The report goes to stderr, as perf stat's does.
 # -k without --cpu runs on the current CPU, here 0 or 1: cpu_core in the fixture. The run is real; its hardware
 # events are not supported on this machine.
+# --no-merge (perf's): the per-core-type rows alone, no summed row.
+run_pmc stat --no-merge -x, -e cycles,task-clock -- true
+expect_rc 0 "--no-merge"
+grep -q ",cycles \[cpu_atom\]," "$TMP/err" && grep -q ",cycles \[cpu_core\]," "$TMP/err" && ! grep -q ",cycles," "$TMP/err" ||
+	{ cat "$TMP/err" >&2; fail "--no-merge: cycles [cpu_atom] and [cpu_core], no summed cycles row"; }
+run_pmc stat -x, -e cycles,task-clock -- true
+grep -q ",cycles," "$TMP/err" || { cat "$TMP/err" >&2; fail "without --no-merge: the summed cycles row"; }
+ok "--no-merge: each core type's row alone; without it the sum too"
+
 run_pmc stat -k empty --iters 1000 -e instructions,task-clock
 expect_rc 0 "-k on the current CPU"
 expect_err "core-type: the kernel ran on CPU [0-9]+, a cpu_core CPU \(P-core: CPUs 0-15\): only cpu_core events were opened" "-k says which core type it ran on"

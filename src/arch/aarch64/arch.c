@@ -173,45 +173,20 @@ int pmc_arch_user_read_blocked(char *why, size_t whylen)
 	return 0;
 }
 
-/* The PMUv3 driver's generic map (armv8_pmuv3_perf_map) has no reference cycles. */
-int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len)
+int pmc_arch_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
 {
-	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || intel)
-		return 0;
-	snprintf(why, len, "the arm64 core PMU%s%s has no reference-cycles event (the kernel's armv8 map has none and "
-		 "answers ENOENT), so ref-cycles is not counted; CNTVCT_EL0 counts at a constant rate",
-		 pmu ? " " : "", pmu ? pmu : "");
-	return 1;
+	return pmc_arm64_hw_event_missing(id, ref_cycles, pmu, why, len);
 }
 
 int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
 			    struct pmc_arch_placement *ret, char *why, size_t len)
 {
-	(void)nfixed;
-	(void)name;
-	(void)why;
-	(void)len;
-	ret->fixed_index = pmc_arch_cycle_counter_event(a) ? 1 : -1;
-	ret->fixed_only = false; /* CPU_CYCLES fits an event counter too */
-	return 0;
+	return pmc_arm64_core_placement(a, nfixed, name, ret, why, len);
 }
 
 bool pmc_arch_budget_from_kernel(void)
 {
 	return true;
-}
-
-/* The PMUv3 driver's armv8pmu_get_event_idx takes the cycle counter for CPU_CYCLES (0x11) when it is free; an event
- * with a threshold (config1 above the long and rdpmc terms) cannot use it. Raw config bits above the event number are
- * not CPU_CYCLES either. */
-bool pmc_arch_cycle_counter_event(const struct perf_event_attr *a)
-{
-	if (a->type == PERF_TYPE_HARDWARE)
-		return a->config == PERF_COUNT_HW_CPU_CYCLES;
-	if (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_BREAKPOINT ||
-	    a->type == PERF_TYPE_HW_CACHE)
-		return false;
-	return a->config == 0x11 && !(a->config1 & ~UINT64_C(3)) && !a->config2;
 }
 
 const char *pmc_arch_extra_counters(void)

@@ -203,3 +203,47 @@ const char *pmc_arm64_counter_register(uint32_t index, char *buf, size_t len)
 		return NULL;
 	return buf;
 }
+
+bool pmc_arm64_cycle_counter_event(const struct perf_event_attr *a)
+{
+	if (a->type == PERF_TYPE_HARDWARE)
+		return a->config == PERF_COUNT_HW_CPU_CYCLES;
+	if (a->type == PERF_TYPE_SOFTWARE || a->type == PERF_TYPE_TRACEPOINT || a->type == PERF_TYPE_BREAKPOINT ||
+	    a->type == PERF_TYPE_HW_CACHE)
+		return false;
+	return a->config == 0x11 && !(a->config1 & ~UINT64_C(3)) && !a->config2;
+}
+
+int pmc_arm64_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			     struct pmc_arch_placement *ret, char *why, size_t len)
+{
+	(void)nfixed;
+	(void)name;
+	(void)why;
+	(void)len;
+	ret->fixed_index = pmc_arm64_cycle_counter_event(a) ? 1 : -1;
+	ret->fixed_only = false; /* CPU_CYCLES fits an event counter too */
+	return 0;
+}
+
+bool pmc_arm64_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret)
+{
+	(void)desc;
+	(void)table_fixed; /* arm_kunpeng lists its cycle counter as fixed: it is the cycle counter, planned as above */
+	if (strncmp(name, "arm_", 4))
+		return false;
+	*ret = (struct pmc_arch_core_id){ .vendor = "Arm", .place = pmc_arm64_core_placement,
+					  .missing = pmc_arm64_hw_event_missing };
+	return true;
+}
+
+/* The PMUv3 driver's generic map (armv8_pmuv3_perf_map) has no reference cycles. */
+int pmc_arm64_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
+{
+	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || ref_cycles)
+		return 0;
+	snprintf(why, len, "the arm64 core PMU%s%s has no reference-cycles event (the kernel's armv8 map has none and "
+		 "answers ENOENT), so ref-cycles is not counted; CNTVCT_EL0 counts at a constant rate",
+		 pmu ? " " : "", pmu ? pmu : "");
+	return 1;
+}

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arch/arch.h"
+
 /* MIDR_EL1: [31:24] implementer, [23:20] variant, [19:16] architecture, [15:4] part number, [3:0] revision. */
 struct pmc_arm64_midr {
 	uint32_t midr;
@@ -52,5 +54,18 @@ int pmc_arm64_user_access(void);
 /* The register a perf mmap page's index names: 32 -> "PMCCNTR_EL0", 1..31 -> "PMEVCNTR<index-1>_EL0"; NULL for 0 or
  * beyond 32 (no counter). */
 const char *pmc_arm64_counter_register(uint32_t index, char *buf, size_t len);
+
+/* Whether attr is CPU_CYCLES where the PMUv3 driver's armv8pmu_get_event_idx puts it on the cycle counter
+ * (PMCCNTR_EL0) when it is free: a generic cycles event, or event 0x11 without a threshold (config1 above the long
+ * and rdpmc terms) and without bits above the event number. */
+bool pmc_arm64_cycle_counter_event(const struct perf_event_attr *a);
+
+/* arm64's placement rules (pmc_arch_place_fn): CPU_CYCLES on the cycle counter, planned as fixed counter 1 (it fits
+ * an event counter too); everything else programmable. nfixed and name are not used. */
+/* arm64's generic event map (pmc_arch_missing_fn): ref-cycles is missing (the PMUv3 driver maps none). */
+int pmc_arm64_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len);
+
+int pmc_arm64_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			     struct pmc_arch_placement *ret, char *why, size_t len);
 
 #endif

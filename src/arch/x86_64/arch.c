@@ -58,7 +58,6 @@ void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)
 
 		pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
 		snprintf(cpu.vendor, sizeof(cpu.vendor), "%s", id.vendor_str);
-		cpu.intel = id.vendor == PMC_VENDOR_INTEL;
 		cpu.family = id.family;
 		cpu.model = id.model;
 		cpu.stepping = id.stepping;
@@ -70,13 +69,6 @@ void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)
 		done = true;
 	}
 	*ret = cpu;
-}
-
-bool pmc_arch_cpu_is_intel(void)
-{
-	struct pmc_cpuid_regs r;
-
-	return pmc_cpuid(0, 0, &r) && r.ebx == 0x756e6547 && r.edx == 0x49656e69 && r.ecx == 0x6c65746e;
 }
 
 const char *pmc_arch_timer_name(void)
@@ -262,25 +254,37 @@ static uint64_t xgetbv0(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-int pmc_arch_hw_event_missing(uint64_t id, bool intel, const char *pmu, char *why, size_t len)
+int pmc_arch_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
 {
 	struct pmc_arch_cpu cpu;
+	char who[96];
 
-	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || intel)
-		return 0;
-	if (!pmu)
-		pmc_arch_cpu_identify(&cpu);
-	snprintf(why, len, "ref-cycles is Intel's fixed counter 2 (reference cycles at the TSC rate), which %s%s%s does "
-		 "not have: the kernel answers ENOENT, so it is not counted (msr/tsc/ counts at the TSC rate)",
-		 pmu ? "the core PMU " : "this CPU (", pmu ? pmu : cpu.vendor[0] ? cpu.vendor : "not Intel",
-		 pmu ? "" : ")");
-	return 1;
+	if (pmu || id != PERF_COUNT_HW_REF_CPU_CYCLES || ref_cycles)
+		return pmc_x86_hw_event_missing(id, ref_cycles, pmu, why, len);
+	pmc_arch_cpu_identify(&cpu);
+	snprintf(who, sizeof(who), "this CPU (%s)", cpu.vendor[0] ? cpu.vendor : "not Intel");
+	return pmc_x86_ref_cycles_missing(who, why, len);
 }
 
 int pmc_arch_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
 			    struct pmc_arch_placement *ret, char *why, size_t len)
 {
-	return pmc_x86_fixed_placement(a->config, a->config1 | a->config2, nfixed, name, ret, why, len);
+	return pmc_x86_core_placement(a, nfixed, name, ret, why, len);
+}
+
+/* CPUID's vendor: Intel's fixed counters as CPUID 0xA reports them live, and its ref-cycles; AMD neither. */
+void pmc_arch_cpu_core(struct pmc_arch_core_id *ret)
+{
+	struct pmc_cpu_id id;
+	struct pmc_arch_perfmon arch;
+	struct pmc_amd_perfmon amd;
+	bool has_arch, has_amd;
+
+	pmc_cpuid_read(&id, &arch, &has_arch, &amd, &has_amd);
+	*ret = (struct pmc_arch_core_id){ .nfixed = pmc_arch_fixed_counters(), .place = pmc_x86_core_placement,
+					  .missing = pmc_arch_hw_event_missing };
+	ret->vendor = id.vendor == PMC_VENDOR_INTEL ? "Intel" : id.vendor == PMC_VENDOR_AMD ? "AMD" : NULL;
+	ret->ref_cycles = id.vendor == PMC_VENDOR_INTEL;
 }
 
 /* Intel's hybrid parts: the core PMU directories in the order perf lists them, with libpfm4's tables of the core types

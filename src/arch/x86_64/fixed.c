@@ -4,6 +4,8 @@
  * the programmable counters). */
 #include "arch/x86_64/fixed.h"
 
+#include "arch/common.h"
+
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -99,4 +101,57 @@ int pmc_x86_fixed_placement(uint64_t config, uint64_t config1, unsigned nfixed, 
 		return 1;
 	}
 	return 0;
+}
+
+int pmc_x86_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			   struct pmc_arch_placement *ret, char *why, size_t len)
+{
+	/* The kernel's Intel event map: which generic event each fixed counter counts. */
+	static const uint64_t generic[] = { PERF_COUNT_HW_INSTRUCTIONS, PERF_COUNT_HW_CPU_CYCLES,
+					    PERF_COUNT_HW_REF_CPU_CYCLES };
+
+	if (a->type != PERF_TYPE_HARDWARE)
+		return pmc_x86_fixed_placement(a->config, a->config1 | a->config2, nfixed, name, ret, why, len);
+	ret->fixed_index = -1;
+	ret->fixed_only = false;
+	for (int i = 0; nfixed && i < (int)(sizeof(generic) / sizeof(generic[0])); i++)
+		if ((a->config & PERF_HW_EVENT_MASK) == generic[i]) {
+			ret->fixed_index = i;
+			ret->fixed_only = generic[i] == PERF_COUNT_HW_REF_CPU_CYCLES; /* the kernel's 0x0300 */
+		}
+	return 0;
+}
+
+bool pmc_x86_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret)
+{
+	/* libpfm4 names every AMD core table amd64_* and describes every Intel one as "Intel ..." (its Pentium 4
+	 * tables, "Pentium4", have no fixed counters): the tables' vendors, whatever CPU encodes with them. */
+	if (!strncmp(name, "amd64", 5)) {
+		*ret = (struct pmc_arch_core_id){ .vendor = "AMD", .place = pmc_x86_core_placement,
+						  .missing = pmc_x86_hw_event_missing };
+		return true;
+	}
+	if (!desc || strncmp(desc, "Intel", 5))
+		return false;
+	*ret = (struct pmc_arch_core_id){ .vendor = "Intel", .nfixed = table_fixed > 0 ? (unsigned)table_fixed : 0,
+					  .ref_cycles = table_fixed > 0, .place = pmc_x86_core_placement,
+					  .missing = pmc_x86_hw_event_missing };
+	return true;
+}
+
+int pmc_x86_ref_cycles_missing(const char *who, char *why, size_t len)
+{
+	snprintf(why, len, "ref-cycles is Intel's fixed counter 2 (reference cycles at the TSC rate), which %s does not "
+		 "have: the kernel answers ENOENT, so it is not counted (msr/tsc/ counts at the TSC rate)", who);
+	return 1;
+}
+
+int pmc_x86_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len)
+{
+	char who[96];
+
+	if (id != PERF_COUNT_HW_REF_CPU_CYCLES || ref_cycles)
+		return 0;
+	snprintf(who, sizeof(who), "the core PMU %s", pmu ? pmu : "in use");
+	return pmc_x86_ref_cycles_missing(who, why, len);
 }

@@ -21,4 +21,17 @@
 int pmc_x86_fixed_placement(uint64_t config, uint64_t config1, unsigned nfixed, const char *name,
 			    struct pmc_arch_placement *ret, char *why, size_t len);
 
+/* x86's placement rules (pmc_arch_place_fn): a generic hardware event (attr type PERF_TYPE_HARDWARE) on a PMU with
+ * fixed counters is instructions on fixed counter 0, cycles on 1, ref-cycles on 2 (and only there: the kernel's
+ * 0x0300); any other attr is a raw encoding for pmc_x86_fixed_placement. nfixed 0: every event programmable. */
+int pmc_x86_core_placement(const struct perf_event_attr *a, unsigned nfixed, const char *name,
+			   struct pmc_arch_placement *ret, char *why, size_t len);
+
+/* x86's generic event map (pmc_arch_missing_fn): ref-cycles is Intel's fixed counter 2, missing where the PMU has
+ * none (ref_cycles false): 1 with why filled, naming the core PMU pmu (a libpfm4 name); 0 otherwise.
+ * pmc_x86_ref_cycles_missing writes that reason for who ("the core PMU amd64_fam19h_zen3", "this CPU (AuthenticAMD)")
+ * and returns 1. */
+int pmc_x86_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len);
+int pmc_x86_ref_cycles_missing(const char *who, char *why, size_t len);
+
 #endif

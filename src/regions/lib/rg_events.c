@@ -5,6 +5,7 @@
 
 #include "arch/arch.h"
 #include "sys/perf_fallback.h"
+#include "sys/perf_generic.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -15,40 +16,6 @@
 #include <unistd.h>
 
 #include <linux/hw_breakpoint.h>
-
-struct rg_generic {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-};
-
-/* perf's generic names (tools/perf/util/parse-events.c spells the same). */
-static const struct rg_generic generic[] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "bus-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BUS_CYCLES },
-	{ "stalled-cycles-frontend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-	{ "stalled-cycles-backend", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "minor-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-	{ "major-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ "context-switches", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cs", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "migrations", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ "alignment-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-	{ "emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
-};
 
 static int parse_hex(const char *s, const char **end, uint64_t *ret)
 {
@@ -158,10 +125,10 @@ static int parse_one(const char *spec, struct perf_event_attr *a)
 		a->config = v;
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(generic) / sizeof(generic[0]); i++) {
-		if (!strcasecmp(name, generic[i].name)) {
-			a->type = generic[i].type;
-			a->config = generic[i].config;
+	for (size_t i = 0; i < sizeof(pmc_perf_generic_events) / sizeof(pmc_perf_generic_events[0]); i++) {
+		if (!strcasecmp(name, pmc_perf_generic_events[i].name)) {
+			a->type = pmc_perf_generic_events[i].type;
+			a->config = pmc_perf_generic_events[i].config;
 			return 0;
 		}
 	}

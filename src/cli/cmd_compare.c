@@ -195,15 +195,16 @@ int pmc_cmd_compare(int argc, char **argv)
 }
 
 /* stat --compare: A and B alternate (A B, then B A, ...) so that a drift falls on both alike. */
-int stat_compare_run(const struct stat_opts *o)
+int stat_compare_run(const struct stat_opts *o, int argc, char **argv)
 {
 	struct pmc_fail_cond conds[16];
 	struct pmc_loaded side[2], one;
 	struct child_args *a = NULL;
+	struct multi_stat_words sw = { 0 };
 	char dir[4096] = "", json[4200], errp[4200], why[256], *abuf = NULL, *words[256];
 	size_t nwords = 0;
 	unsigned runs = o->e.runs_given ? o->e.runs : 5;
-	int rc, status;
+	int rc, status, operand;
 
 	memset(side, 0, sizeof(side));
 	if ((rc = parse_conds(o->fail_if, o->nfail_if, conds)))
@@ -227,7 +228,8 @@ int stat_compare_run(const struct stat_opts *o)
 		return PMC_EXIT_OUTPUT;
 	}
 	a = malloc(sizeof(*a));
-	if (!a || (rc = multi_tmpdir(dir, sizeof(dir)))) {
+	if (!a || (rc = multi_stat_words(&sw, &pmc_opts_stat, argc, argv, &operand, NULL, NULL)) ||
+	    (rc = multi_tmpdir(dir, sizeof(dir)))) {
 		rc = a ? rc : PMC_EXIT_INTERNAL;
 		goto out;
 	}
@@ -236,7 +238,7 @@ int stat_compare_run(const struct stat_opts *o)
 	multi_install_signals();
 	for (unsigned k = 0; k < 2 * runs && !rc && !multi_interrupted; k++) {
 		unsigned s = (k % 2) ^ ((k / 2) % 2); /* A B B A A B ... */
-		child_args_from_stat(a, o, json);
+		child_args_from_stat(a, &sw, json);
 		child_args_push(a, "--");
 		if (s == 0)
 			for (size_t i = 0; i < nwords; i++)
@@ -277,5 +279,6 @@ out:
 	pmc_loaded_fini(&side[1]);
 	free(a);
 	free(abuf);
+	multi_stat_words_fini(&sw);
 	return rc;
 }

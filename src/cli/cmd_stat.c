@@ -162,7 +162,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (o.outpath && (rc = expand_outpath(&o, &rep.origin)))
 		goto out;
 	if (o.compare) {
-		rc = stat_compare_run(&o);
+		rc = stat_compare_run(&o, argc, argv);
 		goto out;
 	}
 	/* The report's destination is checked first: a missing directory must not cost the whole run. */

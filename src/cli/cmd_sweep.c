@@ -12,42 +12,12 @@
 
 #include "cli/commands.h"
 #include "cli/multi.h"
+#include "cli/opts.h"
 #include "metrics/expr.h"
 #include "output/multi.h"
 #include "output/plot.h"
 #include "report/multi.h"
 #include "util/range.h"
-
-static const char sweep_help[] =
-	"Usage: pmctool sweep PARAM=RANGE [SWEEP OPTIONS] [STAT OPTIONS] -k KERNEL\n"
-	"       pmctool sweep PARAM=RANGE [SWEEP OPTIONS] [STAT OPTIONS] -- COMMAND [ARGS...]\n"
-	"\n"
-	"Measure once per value of PARAM, each a full 'pmctool stat' (batches, metrics, checks), in rounds: every\n"
-	"round measures every value once, in a fresh random order, so that a drift over time does not pose as an\n"
-	"effect of PARAM. PARAM is\n"
-	"  with -k        a parameter of the kernel ('pmctool kernels'), or iters for --iters\n"
-	"  with COMMAND   substituted where the command line says {PARAM}: sweep N=1..8 -- ./prog {N}\n"
-	"                 else an environment variable of the command: sweep OMP_NUM_THREADS=1,2,4 -- ./prog\n"
-	"RANGE: values and ranges separated by commas: 16 | a..b | a..b:step | a..b*factor (geometric) | words\n"
-	"       (at most 1000 values): 16..64:8, 1..4096*2, 1,3,10..20:5, static,dynamic\n"
-	"\n"
-	"Sweep options:\n"
-	"  -r N                rounds (default 3): N measurements per value, their spread shown\n"
-	"      --y NAME        the event, metric, wall-time or EXPECTED_* value plotted and searched for steps\n"
-	"                      (default: the first event counted)\n"
-	"      --per FORMULA   divide counts and times by FORMULA of PARAM ('N', 'N*4096'); kernels' values\n"
-	"                      are per iteration, and --per divides them further\n"
-	"      --plot FILE.svg also draw the plot as a standalone SVG (axes, units, error bars, steps)\n"
-	"      --no-plot       no plot in the terminal\n"
-	"      --seed N        the shuffle's seed (default: from the clock; printed)\n"
-	"Output (stdout unless -o): a table, a terminal plot and the steps; --csv or --json (schema kind 'sweep').\n"
-	"The stat options (-e, -g, --metric, --batch, -k, --iters, --param, --cpu...) apply to every measurement.\n"
-	"The command's own output is discarded; a failing measurement's message is shown.\n"
-	"\n"
-	"Exit status: 0 every measurement succeeded; 1 some failed (the rest is reported); 2 bad usage (nothing ran,\n"
-	"or the first measurement refused its options); 3 nothing could be measured; 4 the output could not be\n"
-	"written; 5 internal error; 130 / 143 interrupted (the rounds so far are reported, marked partial).\n"
-	"See pmctool-sweep(1).\n";
 
 struct sweep_opts {
 	const char *plot, *y, *per;
@@ -59,6 +29,7 @@ struct sweep_opts {
 	struct pmc_expr *per_expr;
 	char **stat_argv;
 	size_t stat_argc;
+	struct multi_stat_words words; /* stat's options, for every measurement */
 };
 
 static int usage_error(const char *fmt, const char *a, const char *b)
@@ -67,6 +38,11 @@ static int usage_error(const char *fmt, const char *a, const char *b)
 	fprintf(stderr, fmt, a, b);
 	fprintf(stderr, "\nRun 'pmctool sweep --help' for the options.\n");
 	return PMC_EXIT_USAGE;
+}
+
+static int sweep_option(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	return pmc_opt_apply(opt, ctx, val);
 }
 
 static bool ident(const char *s, size_t n)
@@ -80,16 +56,93 @@ static bool ident(const char *s, size_t n)
 	return true;
 }
 
-/* Take the sweep's own options out of argv; the rest goes to stat's parser. */
+static int apply_seed(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct sweep_opts *w = ctx;
+
+	(void)opt;
+	if (pmc_parse_dec_u64(val, 0, UINT64_MAX, &w->seed) < 0)
+		return usage_error("--seed needs a decimal number%s%s", "", "");
+	w->seed_given = true;
+	return 0;
+}
+
+#define F(member) PMC_OPT_FIELD(struct sweep_opts, member)
+
+/* sweep's own options; stat's table is parsed with them (pmc_opts_sweep's more, set at run time). */
+static const struct pmc_opt sweep_table[] = {
+	{ .kind = PMC_OPT_TEXT, .help = "Sweep options:" },
+	{ .kind = PMC_OPT_TEXT, .help = "  -r N                rounds (default 3): N measurements per value, their spread shown" },
+	{ .long_name = "y", .kind = PMC_OPT_VALUE, .metavar = "NAME", .field = F(y),
+	  .help = "the event, metric, wall-time or EXPECTED_* value plotted and searched for steps\n"
+		  "(default: the first event counted)" },
+	{ .long_name = "per", .kind = PMC_OPT_VALUE, .metavar = "FORMULA", .field = F(per),
+	  .help = "divide counts and times by FORMULA of PARAM ('N', 'N*4096'); kernels' values\n"
+		  "are per iteration, and --per divides them further" },
+	/* one wider than the column: one space before its help */
+	{ .kind = PMC_OPT_TEXT, .help = "      --plot FILE.svg also draw the plot as a standalone SVG (axes, units, error bars, steps)" },
+	{ .long_name = "plot", .kind = PMC_OPT_VALUE, .metavar = "FILE.svg", .field = F(plot) },
+	{ .long_name = "no-plot", .kind = PMC_OPT_FLAG, .field = F(no_plot), .help = "no plot in the terminal" },
+	{ .long_name = "seed", .kind = PMC_OPT_VALUE, .metavar = "N", .apply = apply_seed,
+	  .help = "the shuffle's seed (default: from the clock; printed)" },
+	{ .kind = PMC_OPT_END },
+};
+
+/* An option of sweep's without its value: today's text; anything else as stat's parser says it. */
+static int sweep_bad_option(const struct pmc_opts_cmd *cmd, const char *arg, const struct pmc_opt *missing)
+{
+	(void)cmd;
+	if (missing && missing >= sweep_table && missing < sweep_table + PMC_ARRAY_SIZE(sweep_table)) {
+		if (missing->apply == apply_seed)
+			return usage_error("--seed needs a decimal number%s%s", "", "");
+		return usage_error("--%s needs a value%s", missing->long_name, "");
+	}
+	return pmc_opts_stat.bad_option(&pmc_opts_stat, arg, missing);
+}
+
+const struct pmc_opts_cmd pmc_opts_sweep = {
+	.name = "sweep",
+	.opts = sweep_table,
+	.usage = "Usage: pmctool sweep PARAM=RANGE [SWEEP OPTIONS] [STAT OPTIONS] -k KERNEL\n"
+		 "       pmctool sweep PARAM=RANGE [SWEEP OPTIONS] [STAT OPTIONS] -- COMMAND [ARGS...]\n"
+		 "\n"
+		 "Measure once per value of PARAM, each a full 'pmctool stat' (batches, metrics, checks), in rounds: every\n"
+		 "round measures every value once, in a fresh random order, so that a drift over time does not pose as an\n"
+		 "effect of PARAM. PARAM is\n"
+		 "  with -k        a parameter of the kernel ('pmctool kernels'), or iters for --iters\n"
+		 "  with COMMAND   substituted where the command line says {PARAM}: sweep N=1..8 -- ./prog {N}\n"
+		 "                 else an environment variable of the command: sweep OMP_NUM_THREADS=1,2,4 -- ./prog\n"
+		 "RANGE: values and ranges separated by commas: 16 | a..b | a..b:step | a..b*factor (geometric) | words\n"
+		 "       (at most 1000 values): 16..64:8, 1..4096*2, 1,3,10..20:5, static,dynamic\n"
+		 "\n",
+	.epilogue = "Output (stdout unless -o): a table, a terminal plot and the steps; --csv or --json (schema kind 'sweep').\n"
+		    "Every other stat option (-e, -g, --metric, --batch, -k, --param, -a, -C, -D, -v...) applies to every\n"
+		    "measurement, except those that attach, split the rows, stream intervals, time out or take commands, and\n"
+		    "regions, a dry run and other outputs (refused; see pmctool-sweep(1)). Options end at the command's first\n"
+		    "word (or at '--').\n"
+		    "The command's own output is discarded; a failing measurement's message is shown.\n"
+		    "\n"
+		    "Exit status: 0 every measurement succeeded; 1 some failed (the rest is reported); 2 bad usage (nothing ran,\n"
+		    "or the first measurement refused its options); 3 nothing could be measured; 4 the output could not be\n"
+		    "written; 5 internal error; 130 / 143 interrupted (the rounds so far are reported, marked partial).\n"
+		    "See pmctool-sweep(1).\n",
+	.col = 22,
+	.long_indent = "    ",
+	.stop_at_operand = true,
+	.bad_option = sweep_bad_option,
+};
+
+/* sweep's options and stat's, one parse (options end at the first operand, as stat's do): sweep's take effect here,
+ * stat's are parsed by stat's parser and kept, as their table spells them, for every measurement. */
 static int parse(int argc, char **argv, struct sweep_opts *w)
 {
+	struct pmc_opts_cmd cmd = pmc_opts_sweep;
 	const char *eq;
 	char err[256];
-	bool dashdash = false;
-	int rc;
+	int rc, operand;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(sweep_help, argc < 2 ? stderr : stdout);
+		pmc_opts_help(&pmc_opts_sweep, argc < 2 ? stderr : stdout);
 		return argc < 2 ? PMC_EXIT_USAGE : -1;
 	}
 	eq = strchr(argv[1], '=');
@@ -98,50 +151,28 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	snprintf(w->param, sizeof(w->param), "%.*s", (int)(eq - argv[1]), argv[1]);
 	if (pmc_range_parse(eq + 1, &w->range, err, sizeof(err)) < 0)
 		return usage_error("bad range for %s: %s", w->param, err);
-	w->stat_argv = calloc((size_t)argc + 2, sizeof(char *));
+	cmd.more = pmc_opts_stat.opts;
+	/* argv + 1: PARAM=RANGE stands where getopt expects the command's name */
+	if ((rc = multi_stat_words(&w->words, &cmd, argc - 1, argv + 1, &operand, sweep_option, w)))
+		return rc;
+	w->stat_argv = calloc(w->words.nall + (size_t)argc + 3, sizeof(char *));
 	if (!w->stat_argv)
 		return PMC_EXIT_INTERNAL;
 	w->stat_argv[w->stat_argc++] = "stat";
-	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], **slot = NULL;
-
-		if (!dashdash && !strcmp(a, "--"))
-			dashdash = true;
-		if (dashdash) {
-			w->stat_argv[w->stat_argc++] = argv[i];
-			continue;
-		}
-		if (!strcmp(a, "--plot"))
-			slot = &w->plot;
-		else if (!strcmp(a, "--y"))
-			slot = &w->y;
-		else if (!strcmp(a, "--per"))
-			slot = &w->per;
-		else if (!strcmp(a, "--no-plot")) {
-			w->no_plot = true;
-			continue;
-		} else if (!strcmp(a, "--seed")) {
-			if (i + 1 >= argc || pmc_parse_dec_u64(argv[i + 1], 0, UINT64_MAX, &w->seed) < 0)
-				return usage_error("--seed needs a decimal number%s%s", "", "");
-			w->seed_given = true;
-			i++;
-			continue;
-		} else {
-			w->stat_argv[w->stat_argc++] = argv[i];
-			continue;
-		}
-		if (i + 1 >= argc)
-			return usage_error("%s needs a value%s", a, "");
-		*slot = argv[++i];
-	}
+	for (size_t i = 0; i < w->words.nall; i++)
+		w->stat_argv[w->stat_argc++] = w->words.all[i];
+	w->stat_argv[w->stat_argc++] = "--";
+	for (int i = 1 + operand; i < argc; i++)
+		w->stat_argv[w->stat_argc++] = argv[i];
 	rc = stat_parse_opts((int)w->stat_argc, w->stat_argv, &w->so);
 	if (rc)
 		return rc;
-	if (pmc_eng_scope_wanted(&w->so.e)) {
-		stat_opts_fini(&w->so); /* the -p, -t or -C list parsed */
-		return usage_error("-p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and --control are stat options that "
-				   "sweep does not take: each point measures its command or kernel%s", "", "");
-	}
+	/* -a, -C and -D measure each point's command as stat does (counted on the CPUs while it runs; from MS after
+	 * it starts). What has no single total per event, or no command per point, is refused. */
+	if (pmc_target_req_tasks(&w->so.e.targets) || w->so.e.targets.ncgroups || w->so.e.aggr != PMC_AGGR_GLOBAL ||
+	    w->so.e.interval_ms || w->so.e.timeout_ms || w->so.e.control.given)
+		return usage_error("-p, -t, -G, -A, --per-*, -I, --timeout and --control are stat options that sweep does "
+				   "not take: each point measures its command or kernel, one total per event%s", "", "");
 	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions ||
 	    w->so.out.format == PMC_OUTPUT_PERF_JSON || w->so.out.no_big_num || w->so.out.run_table ||
 	    w->so.out.metric_only ||
@@ -152,6 +183,8 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 				   : w->so.out.format == PMC_OUTPUT_PERF_JSON ? "-j" : w->so.out.no_big_num ? "--no-big-num"
 				   : w->so.out.run_table ? "--table" : w->so.out.metric_only ? "--metric-only"
 				   : w->so.out.format == PMC_OUTPUT_SEP ? "-x" : "--topdown", "");
+	if (!w->so.e.kernel && !w->so.e.argv)
+		return usage_error("no command to measure: give -k KERNEL or '-- COMMAND [ARGS...]'%s%s", "", "");
 	if (!w->so.e.runs_given)
 		w->so.e.runs = 3;
 	if (w->per) {
@@ -320,7 +353,7 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 	snprintf(json, sizeof(json), "%s/point.json", dir);
 	snprintf(errp, sizeof(errp), "%s/point.err", dir);
 	snprintf(pat, sizeof(pat), "{%s}", w->param);
-	child_args_from_stat(a, &w->so, json);
+	child_args_from_stat(a, &w->words, json);
 	if (how == HOW_PARAM) {
 		child_args_push(a, "--param");
 		child_args_push(a, child_args_fmt(a, "%s=%s", w->param, pt->value));
@@ -574,6 +607,8 @@ out:
 	free(out);
 	free(svg);
 	free(w.stat_argv);
+	stat_opts_fini(&w.so); /* the -C list parsed */
+	multi_stat_words_fini(&w.words);
 	pmc_expr_free(w.per_expr);
 	pmc_range_fini(&w.range);
 	return rc < 0 ? PMC_EXIT_OK : rc;

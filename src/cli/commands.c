@@ -29,5 +29,6 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_stat,
 	&pmc_opts_compare,
 	&pmc_opts_tables_cmd,
+	&pmc_opts_sweep,
 	NULL,
 };

@@ -27,6 +27,7 @@ int pmc_cmd_tables(int argc, char **argv);
 struct pmc_opts_cmd;
 extern const struct pmc_opts_cmd pmc_opts_info, pmc_opts_list, pmc_opts_encode, pmc_opts_decode, pmc_opts_kernels,
 	pmc_opts_sets, pmc_opts_merge, pmc_opts_stat, pmc_opts_compare, pmc_opts_tables_cmd;
+extern const struct pmc_opts_cmd pmc_opts_sweep; /* its more (stat's table) is set where it parses */
 extern const struct pmc_opts_cmd *const pmc_opts_tables[];
 
 /* The table, ending with a NULL name. */

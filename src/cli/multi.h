@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cli/opts.h"
 #include "cli/stat.h"
 #include "report/load.h"
 
@@ -19,11 +20,33 @@ struct child_args {
 	char store[64][48]; /* numbers formatted for the child's options */
 	size_t nstore;
 	bool overflow;
+	bool relay_stderr; /* -v: the child's stderr is copied to stderr after it */
 };
 
-/* pmctool stat --json -o JSONPATH -r 1 and every measuring option of o (events, set, metrics, batches, kernel);
- * not the command. */
-void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const char *jsonpath);
+/* The stat options of a command line as each measurement is given them: every stat option given, in the order given,
+ * spelled as stat's table spells it (pmc_opt_words), except those sweep and compare answer themselves for their own
+ * report (multi_own_options: -r, -o, --csv, --json, --compare, --fail-if). Nothing is rebuilt by hand: an option
+ * added to stat's table reaches the measurements without a line here. */
+struct multi_stat_words {
+	char **w;      /* the measurements' words (pointing into all) */
+	size_t n;
+	char **all;    /* every stat option's words, the ones sweep and compare answer included (allocated) */
+	size_t nall, cap;
+	bool verbose;  /* -v given: each measurement's stderr (its traces) is copied to stderr */
+	pmc_opt_apply_fn other; /* the options of cmd that are not stat's (sweep's own), and its ctx */
+	void *other_ctx;
+};
+extern const char *const multi_own_options[]; /* long names in stat's table; NULL ends it */
+
+/* Walk argv with cmd's table (stat's, or sweep's with stat's as cmd->more) and keep the words of stat's options;
+ * the others go to other (NULL: ignored) with other_ctx. 0 with *operand the first operand's index, or the exit
+ * status after the message. multi_stat_words_fini frees. */
+int multi_stat_words(struct multi_stat_words *sw, const struct pmc_opts_cmd *cmd, int argc, char **argv, int *operand,
+		     pmc_opt_apply_fn other, void *other_ctx);
+void multi_stat_words_fini(struct multi_stat_words *sw);
+
+/* pmctool stat --json -o JSONPATH and the words; not the command. */
+void child_args_from_stat(struct child_args *a, const struct multi_stat_words *sw, const char *jsonpath);
 void child_args_push(struct child_args *a, const char *s);
 const char *child_args_fmt(struct child_args *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/commands.h"
 #include "cli/multi.h"
+#include "cli/opts.h"
 #include "util/file_write.h"
 #include "util/util.h"
 
@@ -45,7 +47,82 @@ const char *child_args_fmt(struct child_args *a, const char *fmt, ...)
 	return slot;
 }
 
-void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const char *jsonpath)
+/* The stat options sweep and compare answer themselves, for their own report: the rounds or runs per side, where
+ * and in which format the report goes, the comparison. Every other stat option given goes to every measurement. */
+const char *const multi_own_options[] = { "repeat", "output", "csv", "json", "compare", "fail-if", NULL };
+
+static bool own_option(const struct pmc_opt *opt)
+{
+	for (size_t i = 0; opt->long_name && multi_own_options[i]; i++)
+		if (!strcmp(opt->long_name, multi_own_options[i]))
+			return true;
+	return false;
+}
+
+static bool stat_option(const struct pmc_opt *opt)
+{
+	const struct pmc_opt *t = pmc_opts_stat.opts;
+
+	return opt >= t && opt < t + pmc_opts_count(t);
+}
+
+static int keep_word(void *arg, const struct pmc_opt *opt, const char *val)
+{
+	struct multi_stat_words *sw = arg;
+	char *w[2];
+	size_t n;
+
+	if (!stat_option(opt))
+		return sw->other ? sw->other(sw->other_ctx, opt, val) : 0;
+	n = pmc_opt_words(opt, val, w);
+	if (!n || (n == 2 && !(w[1] = strdup(w[1])))) {
+		if (n)
+			free(w[0]);
+		fprintf(stderr, "pmctool: out of memory\n");
+		return PMC_EXIT_INTERNAL;
+	}
+	if (sw->nall + n > sw->cap) { /* one word of argv may bundle many flags: "-vvv" */
+		size_t cap = 2 * sw->cap + n;
+		char **all = realloc(sw->all, cap * sizeof(char *)), **mine = all ? realloc(sw->w, cap * sizeof(char *)) : NULL;
+
+		sw->all = all ? all : sw->all;
+		sw->w = mine ? mine : sw->w;
+		if (!mine) {
+			for (size_t i = 0; i < n; i++)
+				free(w[i]);
+			fprintf(stderr, "pmctool: out of memory\n");
+			return PMC_EXIT_INTERNAL;
+		}
+		sw->cap = cap;
+	}
+	for (size_t i = 0; i < n; i++) {
+		sw->all[sw->nall++] = w[i];
+		if (!own_option(opt))
+			sw->w[sw->n++] = w[i];
+	}
+	sw->verbose |= opt->short_name == 'v';
+	return 0;
+}
+
+int multi_stat_words(struct multi_stat_words *sw, const struct pmc_opts_cmd *cmd, int argc, char **argv, int *operand,
+		     pmc_opt_apply_fn other, void *other_ctx)
+{
+	memset(sw, 0, sizeof(*sw));
+	sw->other = other;
+	sw->other_ctx = other_ctx;
+	return pmc_opts_walk(cmd, argc, argv, keep_word, sw, operand);
+}
+
+void multi_stat_words_fini(struct multi_stat_words *sw)
+{
+	for (size_t i = 0; sw->all && i < sw->nall; i++)
+		free(sw->all[i]);
+	free(sw->all);
+	free(sw->w);
+	memset(sw, 0, sizeof(*sw));
+}
+
+void child_args_from_stat(struct child_args *a, const struct multi_stat_words *sw, const char *jsonpath)
 {
 	memset(a, 0, sizeof(*a));
 	child_args_push(a, "pmctool");
@@ -53,59 +130,9 @@ void child_args_from_stat(struct child_args *a, const struct stat_opts *o, const
 	child_args_push(a, "--json");
 	child_args_push(a, "-o");
 	child_args_push(a, jsonpath);
-	for (size_t i = 0; i < o->e.nlists; i++) {
-		child_args_push(a, "-e");
-		child_args_push(a, o->e.event_lists[i]);
-	}
-	if (o->e.set_name) {
-		child_args_push(a, "-g");
-		child_args_push(a, o->e.set_name);
-	}
-	for (size_t i = 0; i < o->e.nmetric_args; i++) {
-		child_args_push(a, "--metric");
-		child_args_push(a, o->e.metric_args[i]);
-	}
-	if (o->e.batch != PMC_BATCH_AUTO)
-		child_args_push(a, o->e.batch == PMC_BATCH_RERUN ? "--batch=rerun" : "--batch=multiplex");
-	if (o->e.counters)
-		child_args_push(a, child_args_fmt(a, "--counters=%u", o->e.counters));
-	if (o->e.no_anchors)
-		child_args_push(a, "--no-anchors");
-	if (o->e.null_run)
-		child_args_push(a, "-n");
-	if (o->e.no_merge)
-		child_args_push(a, "--no-merge");
-	if (o->e.no_inherit)
-		child_args_push(a, "-i");
-	if (o->e.sync_first)
-		child_args_push(a, "-S");
-	for (unsigned d = 0; d < o->e.detailed; d++)
-		child_args_push(a, "-d");
-	if (o->e.pre_cmd) {
-		child_args_push(a, "--pre");
-		child_args_push(a, o->e.pre_cmd);
-	}
-	if (o->e.post_cmd) {
-		child_args_push(a, "--post");
-		child_args_push(a, o->e.post_cmd);
-	}
-	if (o->e.priv != PMC_PRIV_AS_GIVEN)
-		child_args_push(a, o->e.priv == PMC_PRIV_ALL_USER ? "--all-user" : "--all-kernel");
-	if (!o->e.kernel)
-		return;
-	child_args_push(a, "-k");
-	child_args_push(a, o->e.kernel);
-	if (o->e.iters)
-		child_args_push(a, child_args_fmt(a, "--iters=%llu", (unsigned long long)o->e.iters));
-	for (size_t i = 0; i < o->e.nparams; i++) {
-		child_args_push(a, "--param");
-		child_args_push(a, o->e.params[i]);
-	}
-	if (o->e.cpu >= 0)
-		child_args_push(a, child_args_fmt(a, "--cpu=%d", o->e.cpu));
-	child_args_push(a, child_args_fmt(a, "--warmup=%.6f", o->e.warmup_s));
-	if (o->e.subtract_overhead)
-		child_args_push(a, "--subtract-overhead");
+	for (size_t i = 0; i < sw->n; i++)
+		child_args_push(a, sw->w[i]);
+	a->relay_stderr = sw->verbose;
 }
 
 static void on_signal(int sig, siginfo_t *si, void *uc)
@@ -143,12 +170,29 @@ static void first_error(const char *errpath, char *why, size_t whylen)
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "pmctool", 7) && strstr(line, "error") == NULL && strstr(line, "batches"))
 			continue; /* the batch-count notice is not an error */
+		if (!strncmp(line, "perf_event_open(", 16))
+			continue; /* -v's traces are not errors */
 		if (line[0]) {
 			snprintf(why, whylen, "%s", line);
 			break;
 		}
 	}
 	fclose(f);
+}
+
+/* -v: the measurement's stderr (its perf_event_open traces, its notices) as it wrote it. */
+static void relay(const char *errpath)
+{
+	int fd = open(errpath, O_RDONLY | O_CLOEXEC);
+	char buf[8192];
+	ssize_t n;
+
+	fflush(stderr);
+	while (fd >= 0 && (n = read(fd, buf, sizeof(buf))) > 0)
+		if (pmc_write_all(STDERR_FILENO, buf, (size_t)n))
+			break;
+	if (fd >= 0)
+		close(fd);
 }
 
 int child_measure(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
@@ -197,6 +241,8 @@ int child_measure(struct child_args *a, const char *name, const char *value, con
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	running_child = 0;
+	if (a->relay_stderr)
+		relay(errpath);
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	rc = pmc_loaded_read_file(jsonpath, ret, err, sizeof(err));
 	unlink(jsonpath);

@@ -194,6 +194,17 @@ static size_t group_count(const struct pmc_opts_cmd *cmd)
 	return n;
 }
 
+int pmc_opt_apply(const struct pmc_opt *o, void *ctx, const char *val)
+{
+	if (o->apply)
+		return o->apply(ctx, o, val);
+	if (o->field && o->kind == PMC_OPT_FLAG)
+		*(bool *)((char *)ctx + o->field - 1) = true;
+	else if (o->field)
+		*(const char **)((char *)ctx + o->field - 1) = val;
+	return 0;
+}
+
 /* The checks every option gets, then its effect. seen[i]: the value entry i was first given with ("" for a flag);
  * chosen[g]: 1 + the entry that took group g. */
 static int take(const struct pmc_opts_cmd *cmd, size_t i, const char *val, const char **seen, size_t *chosen,
@@ -229,16 +240,12 @@ static int take(const struct pmc_opts_cmd *cmd, size_t i, const char *val, const
 		pmc_opts_help(cmd, stdout);
 		return PMC_OPTS_HELP;
 	}
-	if (o->apply)
-		return o->apply(ctx, o, val);
-	if (o->field && o->kind == PMC_OPT_FLAG)
-		*(bool *)((char *)ctx + o->field - 1) = true;
-	else if (o->field)
-		*(const char **)((char *)ctx + o->field - 1) = val;
-	return 0;
+	return pmc_opt_apply(o, ctx, val);
 }
 
-int pmc_opts_parse(const struct pmc_opts_cmd *cmd, int argc, char **argv, void *ctx, int *operand)
+/* getopt over argv with cmd's tables: each option found goes to take() (fn NULL) or to fn (a walk, no effect). */
+static int parse_loop(const struct pmc_opts_cmd *cmd, int argc, char **argv, void *ctx, int *operand,
+		      int (*fn)(void *arg, const struct pmc_opt *opt, const char *val))
 {
 	size_t n = entries(cmd), ng = group_count(cmd);
 	char *shorts = short_string(cmd, n);
@@ -260,6 +267,8 @@ int pmc_opts_parse(const struct pmc_opts_cmd *cmd, int argc, char **argv, void *
 		if (i < 0)
 			r = (cmd->bad_option ? cmd->bad_option : default_bad_option)(cmd, argv[optind - 1],
 										  m < 0 ? NULL : entry(cmd, (size_t)m));
+		else if (fn)
+			r = fn(ctx, entry(cmd, (size_t)i), optarg);
 		else
 			r = take(cmd, (size_t)i, optarg, seen, chosen, ctx);
 	}
@@ -270,6 +279,11 @@ out:
 	free(seen);
 	free(chosen);
 	return r;
+}
+
+int pmc_opts_parse(const struct pmc_opts_cmd *cmd, int argc, char **argv, void *ctx, int *operand)
+{
+	return parse_loop(cmd, argc, argv, ctx, operand, NULL);
 }
 
 /* The left column of an option's help line, after the two spaces every line starts with. */
@@ -338,4 +352,28 @@ int pmc_opt_set_format(void *ctx, const struct pmc_opt *opt, const char *val)
 		return PMC_EXIT_INTERNAL; /* a table error: the unit tests try every table's format options */
 	*(enum pmc_output_format *)((char *)ctx + opt->field - 1) = fmt->id;
 	return 0;
+}
+
+int pmc_opts_walk(const struct pmc_opts_cmd *cmd, int argc, char **argv,
+		  int (*fn)(void *arg, const struct pmc_opt *opt, const char *val), void *arg, int *operand)
+{
+	return parse_loop(cmd, argc, argv, arg, operand, fn);
+}
+
+size_t pmc_opt_words(const struct pmc_opt *opt, const char *val, char *words[2])
+{
+	int r;
+
+	if (opt->kind == PMC_OPT_FLAG || !val)
+		r = opt->long_name ? asprintf(&words[0], "--%s", opt->long_name) : asprintf(&words[0], "-%c", opt->short_name);
+	else if (opt->long_name)
+		r = asprintf(&words[0], "--%s=%s", opt->long_name, val); /* one word: a value may start with '-' */
+	else
+		r = asprintf(&words[0], "-%c", opt->short_name);
+	if (r < 0)
+		return 0;
+	if (opt->kind == PMC_OPT_FLAG || !val || opt->long_name)
+		return 1;
+	words[1] = (char *)val; /* "-C" "VALUE": getopt takes the next word as the value whatever it starts with */
+	return 2;
 }

@@ -106,6 +106,21 @@ int pmc_opts_bad_option_see_help(const struct pmc_opts_cmd *cmd, const char *arg
 /* The number of entries of a table (up to its PMC_OPT_END). */
 size_t pmc_opts_count(const struct pmc_opt *opts);
 
+/* Each option of argv as pmc_opts_parse would take it, without its checks or effects: fn gets the option's table entry
+ * (of cmd->opts or cmd->more) and its value (NULL for a flag), in the order given; a non-zero return ends the walk
+ * and is returned. Unknown options and missing values: cmd->bad_option, as pmc_opts_parse. *operand as there. Sweep
+ * and stat --compare hand the stat options they were given to their measurements this way (cli/multi_child.c). */
+int pmc_opts_walk(const struct pmc_opts_cmd *cmd, int argc, char **argv,
+		  int (*fn)(void *arg, const struct pmc_opt *opt, const char *val), void *arg, int *operand);
+
+/* An option's effect on ctx, as pmc_opts_parse applies it (its apply, or its field), without the checks. */
+int pmc_opt_apply(const struct pmc_opt *opt, void *ctx, const char *val);
+
+/* The words that give opt with val again as the table spells it: "--long=VALUE" (one word, so that a value starting
+ * with '-' stays a value), "--long" for a flag, or "-s" and VALUE for an option without a long name. Returns the
+ * number of words (1 or 2); words[0] is allocated (the caller frees it), words[1] is val. 0: out of memory. */
+size_t pmc_opt_words(const struct pmc_opt *opt, const char *val, char *words[2]);
+
 #define PMC_OPT_FIELD(type, member) (offsetof(type, member) + 1)
 
 #endif

@@ -36,8 +36,9 @@ void stat_opts_fini(struct stat_opts *o);
  * status after the error was printed. o->e.argv points into argv. */
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 
-/* stat --compare CMD_A -- CMD_B: both measured, interleaved, then compared (cmd_compare.c). An exit status. */
-int stat_compare_run(const struct stat_opts *o);
+/* stat --compare CMD_A -- CMD_B: both measured, interleaved, then compared (cmd_compare.c); argv is stat's (argv[0]
+ * "stat"), whose stat options each measurement is given. An exit status. */
+int stat_compare_run(const struct stat_opts *o, int argc, char **argv);
 
 /* --dry-run (stat_plan.c): the plan as a table, or as one JSON document (schema/pmctool-report.schema.json,
  * "kind": "plan"), with the notes on names under the table. */

@@ -300,6 +300,57 @@ static void test_every_command_table_shows_each_option_in_its_help_and_spells_ea
 	}
 }
 
+static int collect(void *arg, const struct pmc_opt *opt, const char *val)
+{
+	struct ctx *x = arg;
+	char *w[2];
+	size_t n = pmc_opt_words(opt, val, w);
+
+	assert_true(n >= 1);
+	x->list[x->nlist++ % 8] = w[0]; /* freed by the test */
+	if (n == 2)
+		x->list[x->nlist++ % 8] = w[1];
+	return 0;
+}
+
+/* The walk yields what the parse takes (both tables, in order, without effects); the words give each option again as
+ * the table spells it, so that a second parse of them takes the same options with the same values. */
+static void test_walk_yields_each_option_and_its_words_parse_back_to_the_same(void **s)
+{
+	char *argv[] = { "test", "-fv-a", "--list", "--x", "-x", "-y", "--also", "op", NULL };
+	char *again[10] = { "test" };
+	struct ctx w = { 0 }, c1 = { 0 }, c2 = { 0 };
+	int first = 0, first2 = 0;
+
+	(void)s;
+	bad_sink = &c1;
+	assert_int_equal(pmc_opts_walk(&test_cmd, 8, argv, collect, &w, &first), 0);
+	assert_int_equal(first, 7); /* the operand "op": options end there */
+	assert_int_equal(w.nlist, 6);
+	assert_string_equal(w.list[0], "--flag");
+	assert_string_equal(w.list[1], "--value=-a"); /* one word: the value starting with '-' stays a value */
+	assert_string_equal(w.list[2], "--list=--x");
+	assert_string_equal(w.list[3], "-x"); /* no long name: the value as the next word */
+	assert_string_equal(w.list[4], "-y");
+	assert_string_equal(w.list[5], "--also");
+	assert_false(c1.flag); /* a walk has no effect */
+	for (int i = 0; i < 6; i++)
+		again[i + 1] = (char *)w.list[i];
+	assert_int_equal(pmc_opts_parse(&test_cmd, 7, again, &c2, &first2), 0);
+	assert_int_equal(pmc_opts_parse(&test_cmd, 8, argv, &c1, &first), 0);
+	assert_int_equal(first2, 7);
+	assert_true(c1.flag && c2.flag);
+	assert_string_equal(c1.value, c2.value);
+	assert_int_equal(c1.nlist, c2.nlist);
+	assert_string_equal(c1.list[0], c2.list[0]);
+	for (int i = 0; i < 6; i++)
+		if (i != 4) /* -x's value is argv's own word */
+			free((char *)w.list[i]);
+	/* an unknown option ends the walk with bad_option's status */
+	assert_int_equal(pmc_opts_walk(&test_cmd, 2, (char *[]){ "test", "--nosuch", NULL }, collect, &w, &first),
+			 PMC_EXIT_USAGE);
+}
+
 /* perf's habit: an unknown long option suggests the nearest known one of that command's table, when it is a typo
  * (one edit in a name of four letters or fewer, two in a longer one) and no other option is as near. */
 static void test_unknown_long_option_suggests_the_nearest_of_its_own_table(void **s)
@@ -342,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_single_check_covers_every_option_of_a_large_table),
 		cmocka_unit_test(test_more_table_is_parsed_with_the_commands_own_but_not_shown),
 		cmocka_unit_test(test_every_command_table_shows_each_option_in_its_help_and_spells_each_once),
+		cmocka_unit_test(test_walk_yields_each_option_and_its_words_parse_back_to_the_same),
 		cmocka_unit_test(test_unknown_long_option_suggests_the_nearest_of_its_own_table),
 	};
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
@@ -408,15 +409,34 @@ static int apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *
 	char err[256];
 
 	(void)opt;
+	/* perf's top-down groups: TopdownL1, TopdownL2 are --topdown's levels */
+	if (!strncasecmp(val, "TopdownL", 8) && (val[8] == '1' || val[8] == '2') && !val[9]) {
+		o->e.topdown_level = val[8] - '0';
+		return 0;
+	}
 	if (strchr(val, ','))
 		return bad_value("-M", val, "one metric group: pmctool's groups are its event sets, measured one at a time "
-					    "('pmctool sets' lists them)");
+					    "('pmctool sets' lists them), and TopdownL1, TopdownL2");
 	if (pmc_eventset_find(val, &set, err, sizeof(err)) < 0)
 		return bad_value("-M", val, "no such metric group: -M takes pmctool's event sets ('pmctool sets' lists "
-					    "them); vendor metric groups come with event tables ('pmctool tables')");
+					    "them) and TopdownL1, TopdownL2 (--topdown's levels); vendor metric groups come with "
+					    "event tables ('pmctool tables')");
 	pmc_eventset_free(set);
 	o->e.set_name = val;
 	return 0;
+}
+
+/* --td-level N (perf's): the top-down tree to level N, 0 its deepest (pmctool's trees go to level 2). */
+static int apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	char name[64];
+	uint64_t u;
+	int r = parse_uint_opt(NAME(opt), val, 0, 2, &u);
+
+	if (!r)
+		o->e.topdown_level = u ? (int)u : 2;
+	return r;
 }
 
 /* -B / --no-big-num: the last one given wins, as perf's. */
@@ -476,6 +496,8 @@ static const struct pmc_opt stat_table[] = {
 		  "(1 or 2; 1 when left out), its tree chosen for this CPU; each level counted as\n"
 		  "one group, never multiplexed unless --batch=multiplex; n/a with the reason where\n"
 		  "an event is not counted (pmctool-topdown(7): the trees and nodes)" },
+	{ .long_name = "td-level", .kind = PMC_OPT_VALUE, .metavar = "N", .flags = PMC_OPT_SINGLE, .apply = apply_td_level,
+	  .help = "perf's spelling of --topdown=N (0: the deepest level, 2)" },
 	{ .long_name = "topdown-def", .kind = PMC_OPT_VALUE, .metavar = "NAME", .flags = PMC_OPT_SINGLE,
 	  .field = F(e.topdown_def),
 	  .help = "the tree --topdown evaluates, in place of this CPU's (intel-icl-tma: Intel's\n"

@@ -221,3 +221,15 @@ python3 -c 'import json,sys; d=json.loads(open(sys.argv[1]).read()); assert "CPU
 run_pmc stat --metric-only --json -- true
 expect_rc 2 "--metric-only with --json"
 ok "--metric-only: -x header and values, -j object; refused with --json"
+
+# -M TopdownL1 / TopdownL2 and --td-level N are perf's spellings of --topdown=N (plans compared on a forced Skylake).
+LIBPFM_FORCE_PMU=skl "$PMCTOOL" stat --topdown=1 --dry-run --json -- true > "$TMP/t1.json" 2>/dev/null
+for spell in "-M TopdownL1" "-M topdownl1" "--td-level 1"; do
+	LIBPFM_FORCE_PMU=skl "$PMCTOOL" stat $spell --dry-run --json -- true > "$TMP/tx.json" 2>/dev/null ||
+		fail "$spell: exit status $?"
+	cmp -s "$TMP/t1.json" "$TMP/tx.json" || fail "$spell plans other than --topdown=1"
+done
+LIBPFM_FORCE_PMU=skl "$PMCTOOL" stat --topdown=2 --dry-run --json -- true > "$TMP/t2.json" 2>/dev/null
+LIBPFM_FORCE_PMU=skl "$PMCTOOL" stat --td-level 0 --dry-run --json -- true > "$TMP/tx.json" 2>/dev/null
+cmp -s "$TMP/t2.json" "$TMP/tx.json" || fail "--td-level 0 plans other than --topdown=2"
+ok "-M TopdownL1, --td-level 1 and 0: the plans of --topdown=1 and =2"

@@ -29,6 +29,22 @@ struct stat_opts {
 	const char *cgroup_names[64];  /* e.targets.cgroups points here */
 };
 
+/* stat_opts.c's messages for a bad value ("invalid value 'V' for OPT: WHAT", exit 2) and its whole numbers. */
+int stat_bad_value(const char *opt, const char *val, const char *what);
+int stat_parse_uint(const char *opt, const char *val, uint64_t min, uint64_t max, uint64_t *ret);
+/* The effects of options in stat_apply.c (cli/opts.h's pmc_opt_apply_fn): ctx is a struct stat_opts. */
+struct pmc_opt;
+int stat_apply_tasks(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_cpus(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_control(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_cgroups(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_summary(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_priv(void *ctx, const struct pmc_opt *opt, const char *val);
+
 /* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */
 void stat_opts_fini(struct stat_opts *o);
 

@@ -6,15 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/stat.h"
 #include "output/format.h"
-#include "eventsets/eventset.h"
-#include "sys/lists.h"
-#include "sys/sysfs.h"
 
 enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8, STAT_SET = 16 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
 						     --all-user/--all-kernel */
@@ -25,13 +21,13 @@ enum {
 	N_COUNTERS, N_REPEAT, N_ITERS, N_CPU, N_LOG_FD, N_INTERVAL, N_INTERVAL_COUNT, N_TIMEOUT,
 };
 
-static int bad_value(const char *opt, const char *val, const char *what)
+int stat_bad_value(const char *opt, const char *val, const char *what)
 {
 	fprintf(stderr, "pmctool stat: invalid value '%.80s%s' for %s: %s\n", val, strlen(val) > 80 ? "..." : "", opt, what);
 	return PMC_EXIT_USAGE;
 }
 
-static int parse_uint_opt(const char *opt, const char *val, uint64_t min, uint64_t max, uint64_t *ret)
+int stat_parse_uint(const char *opt, const char *val, uint64_t min, uint64_t max, uint64_t *ret)
 {
 	char what[96];
 
@@ -39,7 +35,7 @@ static int parse_uint_opt(const char *opt, const char *val, uint64_t min, uint64
 		return 0;
 	snprintf(what, sizeof(what), "expected a decimal whole number from %llu to %llu", (unsigned long long)min,
 		 (unsigned long long)max);
-	return bad_value(opt, val, what);
+	return stat_bad_value(opt, val, what);
 }
 
 /* A decimal number: digits with at most one '.', as the help gives them (strtod alone would take 0x10, 1e1, inf). */
@@ -54,7 +50,7 @@ static int parse_double_opt(const char *opt, const char *val, double min, double
 	if (!*val || val[digits] || strchr(val, '.') != strrchr(val, '.') || *end || errno || !(v >= min && v <= max)) {
 		char what[96];
 		snprintf(what, sizeof(what), "expected a decimal number from %g to %g", min, max);
-		return bad_value(opt, val, what);
+		return stat_bad_value(opt, val, what);
 	}
 	*ret = v;
 	return 0;
@@ -109,7 +105,7 @@ static int apply_batch(void *ctx, const struct pmc_opt *opt, const char *val)
 	else if (!strcmp(val, "rotate"))
 		o->e.batch = PMC_BATCH_ROTATE;
 	else
-		return bad_value("--batch", val, "expected 'rerun', 'multiplex' or 'rotate'");
+		return stat_bad_value("--batch", val, "expected 'rerun', 'multiplex' or 'rotate'");
 	return 0;
 }
 
@@ -124,25 +120,25 @@ static int apply_uint(void *ctx, const struct pmc_opt *opt, const char *val)
 
 	switch (opt->id) {
 	case N_COUNTERS:
-		if (!(r = parse_uint_opt(NAME(opt), val, 1, 64, &u)))
+		if (!(r = stat_parse_uint(NAME(opt), val, 1, 64, &u)))
 			o->e.counters = (unsigned)u;
 		return r;
 	case N_REPEAT:
-		if (!(r = parse_uint_opt(NAME(opt), val, 1, PMC_MAX_RUNS, &u))) {
+		if (!(r = stat_parse_uint(NAME(opt), val, 1, PMC_MAX_RUNS, &u))) {
 			o->e.runs = (unsigned)u;
 			o->e.runs_given = true;
 		}
 		return r;
 	case N_ITERS:
 		kernel_only(o, opt);
-		return parse_uint_opt(NAME(opt), val, 1, (uint64_t)1 << 40, &o->e.iters);
+		return stat_parse_uint(NAME(opt), val, 1, (uint64_t)1 << 40, &o->e.iters);
 	case N_CPU:
 		kernel_only(o, opt);
-		if (!(r = parse_uint_opt(NAME(opt), val, 0, 8191, &u)))
+		if (!(r = stat_parse_uint(NAME(opt), val, 0, 8191, &u)))
 			o->e.cpu = (int)u;
 		return r;
 	case N_LOG_FD: /* given twice: the numbers are compared, not the spellings ('3' and '03' are one) */
-		if ((r = parse_uint_opt(NAME(opt), val, 0, INT_MAX, &u)))
+		if ((r = stat_parse_uint(NAME(opt), val, 0, INT_MAX, &u)))
 			return r;
 		snprintf(prev, sizeof(prev), "%d", o->log_fd);
 		if (o->log_fd >= 0 && o->log_fd != (int)u) {
@@ -153,11 +149,11 @@ static int apply_uint(void *ctx, const struct pmc_opt *opt, const char *val)
 		o->log_fd = (int)u;
 		return r;
 	case N_INTERVAL:
-		return parse_uint_opt(NAME(opt), val, 10, 3600000, &o->e.interval_ms);
+		return stat_parse_uint(NAME(opt), val, 10, 3600000, &o->e.interval_ms);
 	case N_INTERVAL_COUNT:
-		return parse_uint_opt(NAME(opt), val, 1, 100000000, &o->e.interval_count);
+		return stat_parse_uint(NAME(opt), val, 1, 100000000, &o->e.interval_count);
 	default: /* N_TIMEOUT */
-		return parse_uint_opt(NAME(opt), val, 1, (uint64_t)1 << 40, &o->e.timeout_ms);
+		return stat_parse_uint(NAME(opt), val, 1, (uint64_t)1 << 40, &o->e.timeout_ms);
 	}
 }
 
@@ -188,7 +184,7 @@ static int apply_delay(void *ctx, const struct pmc_opt *opt, const char *val)
 	if (!strcmp(val, "-1"))
 		o->e.delay_ms = -1;
 	else if (pmc_parse_dec_u64(val, 0, 86400000, &u))
-		return bad_value("-D", val, "expected -1 (start disabled, for --control) or a decimal whole number of "
+		return stat_bad_value("-D", val, "expected -1 (start disabled, for --control) or a decimal whole number of "
 					    "milliseconds from 0 to 86400000");
 	else
 		o->e.delay_ms = (long)u;
@@ -201,169 +197,10 @@ static int apply_topdown(void *ctx, const struct pmc_opt *opt, const char *val)
 	struct stat_opts *o = ctx;
 	char name[64];
 	uint64_t u = 1;
-	int r = val ? parse_uint_opt(NAME(opt), val, 1, 2, &u) : 0;
+	int r = val ? stat_parse_uint(NAME(opt), val, 1, 2, &u) : 0;
 
 	o->e.topdown_level = (int)u;
 	return r;
-}
-
-/* -p, -t, -C and --control: the user's spelling parsed into the request's data here (sys/lists.h); the engine
- * never sees the text. Given twice with one value, the second replaces the first. */
-struct id_list {
-	pid_t **ids;
-	size_t n, cap;
-};
-
-static int take_id(long id, void *ctx)
-{
-	struct id_list *l = ctx;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		pid_t *p = realloc(*l->ids, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		*l->ids = p;
-		l->cap = cap;
-	}
-	(*l->ids)[l->n++] = (pid_t)id;
-	return 0;
-}
-
-static int apply_tasks(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-	bool pids = opt->short_name == 'p';
-	pid_t **ids = pids ? &o->pid_buf : &o->tid_buf;
-	struct id_list l = { ids, 0, 0 };
-	int r;
-
-	free(*ids);
-	*ids = NULL;
-	r = pmc_parse_id_list(val, take_id, &l);
-	if (r == -ENOMEM)
-		return PMC_EXIT_INTERNAL;
-	if (r)
-		return bad_value(pids ? "-p" : "-t", val, pids ? "expected process IDs such as 1234,5678"
-							       : "expected thread IDs such as 1234,5678");
-	if (pids) {
-		o->e.targets.pids = *ids;
-		o->e.targets.npids = l.n;
-	} else {
-		o->e.targets.tids = *ids;
-		o->e.targets.ntids = l.n;
-	}
-	return 0;
-}
-
-struct cpu_set_list {
-	int *cpus;
-	size_t n, cap;
-};
-
-static int take_cpu(long cpu, void *ctx)
-{
-	struct cpu_set_list *l = ctx;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		int *p = realloc(l->cpus, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		l->cpus = p;
-		l->cap = cap;
-	}
-	l->cpus[l->n++] = (int)cpu;
-	/* No CPU above this is online: it ends the list here (the engine says so), as "0-99999999" must not fill memory */
-	return cpu > PMC_TARGET_MAX_CPU ? 1 : 0;
-}
-
-static int apply_cpus(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-	struct cpu_set_list l = { NULL, 0, 0 };
-	char online[256] = "?", path[512], what[384];
-	int r;
-
-	(void)opt;
-	free(o->cpu_buf);
-	o->cpu_buf = NULL;
-	r = pmc_parse_cpu_list(val, take_cpu, &l);
-	o->cpu_buf = l.cpus;
-	if (r == -ENOMEM)
-		return PMC_EXIT_INTERNAL;
-	if (r == 1)
-		r = 0;
-	if (r == -ERANGE) {
-		snprintf(path, sizeof(path), "%s/devices/system/cpu/online", pmc_sysfs_root());
-		(void)pmc_sysfs_read_line(path, online, sizeof(online));
-		snprintf(what, sizeof(what), "a CPU number is out of range (online CPUs: %s)", online);
-		return bad_value("-C", val, what);
-	}
-	if (r)
-		return bad_value("-C", val, "expected a CPU list such as 0,2-3");
-	o->e.targets.cpus = l.cpus;
-	o->e.targets.ncpus = l.n;
-	return 0;
-}
-
-static int apply_control(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-	bool is_fd;
-
-	(void)opt;
-	if (pmc_parse_control(val, o->control_ctl, sizeof(o->control_ctl), o->control_ack, sizeof(o->control_ack),
-			      &is_fd) < 0) {
-		fprintf(stderr, "pmctool stat: --control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)\n");
-		return PMC_EXIT_USAGE;
-	}
-	o->e.control = (struct pmc_control_req){ .given = true, .is_fd = is_fd, .ctl = o->control_ctl,
-						  .ack = o->control_ack };
-	return 0;
-}
-
-/* -G NAME (one cgroup for every event) and --for-each-cgroup NAME[,NAME...] (every event in each), perf's: the names
- * (paths under the perf_event cgroup hierarchy) into the request; the table's CGROUP group refuses both. */
-static int apply_cgroups(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-	const char *flag = opt->short_name == 'G' ? "-G" : "--for-each-cgroup";
-	size_t n = 0;
-	char *save = NULL;
-
-	free(o->cgroup_buf);
-	o->cgroup_buf = strdup(val);
-	if (!o->cgroup_buf)
-		return PMC_EXIT_INTERNAL;
-	if (!*val || val[strlen(val) - 1] == ',' || strstr(val, ",,"))
-		return bad_value(flag, val, "expected cgroup names such as work/a,work/b (paths under the cgroup file "
-					    "system), none empty");
-	for (char *t = strtok_r(o->cgroup_buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (n == PMC_ARRAY_SIZE(o->cgroup_names))
-			return bad_value(flag, val, "at most 64 cgroups");
-		if (strstr(t, ".."))
-			return bad_value(flag, val, "a cgroup name is a path under the cgroup file system, without '..'");
-		o->cgroup_names[n++] = t;
-	}
-	if (opt->short_name == 'G' && n > 1)
-		return bad_value(flag, val, "one cgroup for every event; perf's -G A,B (the i-th cgroup for the i-th "
-					    "event) is not taken: --for-each-cgroup A,B counts every event in each");
-	o->e.targets.cgroups = o->cgroup_names;
-	o->e.targets.ncgroups = n;
-	return 0;
-}
-
-void stat_opts_fini(struct stat_opts *o)
-{
-	free(o->cgroup_buf);
-	o->cgroup_buf = NULL;
-	free(o->pid_buf);
-	free(o->tid_buf);
-	free(o->cpu_buf);
-	o->pid_buf = o->tid_buf = NULL;
-	o->cpu_buf = NULL;
-	memset(&o->e.targets, 0, sizeof(o->e.targets));
 }
 
 /* -x SEP: perf stat's separated layout (given twice and the format group are the table's checks). */
@@ -373,7 +210,7 @@ static int apply_sep(void *ctx, const struct pmc_opt *opt, const char *val)
 
 	(void)opt;
 	if (!*val || strlen(val) >= sizeof(o->out.sep))
-		return bad_value("-x", val, "expected a separator of 1 to 15 characters");
+		return stat_bad_value("-x", val, "expected a separator of 1 to 15 characters");
 	snprintf(o->out.sep, sizeof(o->out.sep), "%s", val);
 	o->out.format = PMC_OUTPUT_SEP;
 	return 0;
@@ -386,86 +223,6 @@ static int apply_aggr(void *ctx, const struct pmc_opt *opt, const char *val)
 
 	(void)val;
 	o->e.aggr = (enum pmc_aggr)opt->id;
-	return 0;
-}
-
-/* -d, -dd, -ddd: each -d one level more of perf's detailed events (three at most, as perf). */
-static int apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-
-	(void)opt, (void)val;
-	if (o->e.detailed < 3)
-		o->e.detailed++;
-	return 0;
-}
-
-/* -M NAME (perf's metric groups): pmctool's event sets are its metric groups, so -M SET is -g SET; vendor metric
- * groups come with the event tables (pmctool tables). One set, as -g. */
-static int apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-	struct pmc_eventset *set = NULL;
-	char err[256];
-
-	(void)opt;
-	/* perf's top-down groups: TopdownL1, TopdownL2 are --topdown's levels */
-	if (!strncasecmp(val, "TopdownL", 8) && (val[8] == '1' || val[8] == '2') && !val[9]) {
-		o->e.topdown_level = val[8] - '0';
-		return 0;
-	}
-	if (strchr(val, ','))
-		return bad_value("-M", val, "one metric group: pmctool's groups are its event sets, measured one at a time "
-					    "('pmctool sets' lists them), and TopdownL1, TopdownL2");
-	if (pmc_eventset_find(val, &set, err, sizeof(err)) < 0)
-		return bad_value("-M", val, "no such metric group: -M takes pmctool's event sets ('pmctool sets' lists "
-					    "them) and TopdownL1, TopdownL2 (--topdown's levels); vendor metric groups come with "
-					    "event tables ('pmctool tables')");
-	pmc_eventset_free(set);
-	o->e.set_name = val;
-	return 0;
-}
-
-/* --td-level N (perf's): the top-down tree to level N, 0 its deepest (pmctool's trees go to level 2). */
-static int apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-	char name[64];
-	uint64_t u;
-	int r = parse_uint_opt(NAME(opt), val, 0, 2, &u);
-
-	if (!r)
-		o->e.topdown_level = u ? (int)u : 2;
-	return r;
-}
-
-/* -B / --no-big-num: the last one given wins, as perf's. */
-static int apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-
-	(void)val;
-	o->out.no_big_num = opt->short_name != 'B';
-	return 0;
-}
-
-/* --summary: pmctool prints the whole measurement after -I's records anyway; the flag only needs -I. */
-static int apply_summary(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-
-	(void)opt, (void)val;
-	o->summary = true;
-	return 0;
-}
-
-/* --all-user / --all-kernel (the table's PRIV group refuses both). */
-static int apply_priv(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-
-	(void)val;
-	o->e.priv = (enum pmc_priv_override)opt->id;
 	return 0;
 }
 
@@ -496,7 +253,7 @@ static const struct pmc_opt stat_table[] = {
 		  "(1 or 2; 1 when left out), its tree chosen for this CPU; each level counted as\n"
 		  "one group, never multiplexed unless --batch=multiplex; n/a with the reason where\n"
 		  "an event is not counted (pmctool-topdown(7): the trees and nodes)" },
-	{ .long_name = "td-level", .kind = PMC_OPT_VALUE, .metavar = "N", .flags = PMC_OPT_SINGLE, .apply = apply_td_level,
+	{ .long_name = "td-level", .kind = PMC_OPT_VALUE, .metavar = "N", .flags = PMC_OPT_SINGLE, .apply = stat_apply_td_level,
 	  .help = "perf's spelling of --topdown=N (0: the deepest level, 2)" },
 	{ .long_name = "topdown-def", .kind = PMC_OPT_VALUE, .metavar = "NAME", .flags = PMC_OPT_SINGLE,
 	  .field = F(e.topdown_def),
@@ -514,19 +271,19 @@ static const struct pmc_opt stat_table[] = {
 	{ .long_name = "no-merge", .kind = PMC_OPT_FLAG, .field = F(e.no_merge),
 	  .help = "on a hybrid CPU: each core type's row alone, no summed row (perf's)" },
 	{ .short_name = 'M', .long_name = "metrics", .kind = PMC_OPT_VALUE, .metavar = "GROUP", .flags = PMC_OPT_SINGLE,
-	  .conflict = STAT_SET, .apply = apply_metric_group,
+	  .conflict = STAT_SET, .apply = stat_apply_metric_group,
 	  .help = "perf's metric group: here pmctool's event sets (-M cache is -g cache), with\n"
 		  "their metrics; one group" },
-	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = apply_detailed,
+	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = stat_apply_detailed,
 	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
 		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"
 		  "with their miss shares as metrics (not supported where the CPU lacks them)" },
 	{ .id = PMC_PRIV_ALL_USER, .long_name = "all-user", .kind = PMC_OPT_FLAG, .conflict = STAT_PRIV,
-	  .apply = apply_priv,
+	  .apply = stat_apply_priv,
 	  .help = "count every event in user mode only, whatever its modifier (perf's; PMUs\n"
 		  "without privilege filters, e.g. msr/tsc/, uncore, power, count as they are)" },
 	{ .id = PMC_PRIV_ALL_KERNEL, .long_name = "all-kernel", .kind = PMC_OPT_FLAG, .conflict = STAT_PRIV,
-	  .apply = apply_priv, .help = "count every event in kernel mode only (as --all-user)" },
+	  .apply = stat_apply_priv, .help = "count every event in kernel mode only (as --all-user)" },
 	TEXT(""),
 	TEXT("Batches:"),
 	{ .long_name = "batch", .kind = PMC_OPT_VALUE, .metavar = "=MODE", .flags = PMC_OPT_SINGLE, .apply = apply_batch,
@@ -550,27 +307,27 @@ static const struct pmc_opt stat_table[] = {
 	TEXT(""),
 	TEXT("Scopes (perf's spellings):"),
 	{ .short_name = 'p', .long_name = "pid", .kind = PMC_OPT_VALUE, .metavar = "PID[,PID...]",
-	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .apply = apply_tasks,
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .apply = stat_apply_tasks,
 	  .help = "count running processes (all their threads, and threads they start) until they\n"
 		  "exit, Ctrl-C or --timeout" },
 	{ .short_name = 't', .long_name = "tid", .kind = PMC_OPT_VALUE, .metavar = "TID[,TID...]",
-	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .apply = apply_tasks, .help = "count running threads" },
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .apply = stat_apply_tasks, .help = "count running threads" },
 	{ .short_name = 'a', .long_name = "all-cpus", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_SCOPE,
 	  .field = F(e.targets.system_wide),
 	  .help = "count every CPU system-wide (needs perf_event_paranoid <= 0 or CAP_PERFMON);\n"
 		  "with a COMMAND while it runs, without one until Ctrl-C or --timeout; uncore,\n"
 		  "RAPL and cstate events count once per socket (their PMU's cpumask)" },
 	{ .short_name = 'C', .kind = PMC_OPT_VALUE, .metavar = "LIST", .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE,
-	  .apply = apply_cpus, .help = "count only these CPUs (0,2-3), as -a" },
+	  .apply = stat_apply_cpus, .help = "count only these CPUs (0,2-3), as -a" },
 	{ .short_name = 'G', .long_name = "cgroup", .kind = PMC_OPT_VALUE, .metavar = "NAME",
-	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = apply_cgroups,
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = stat_apply_cgroups,
 	  .help = "with -a/-C: count only the tasks of cgroup NAME (a path under the cgroup file\n"
 		  "system holding perf_event), as perf -G NAME" },
 	/* --for-each-cgroup's left column is too wide: its help starts on the next line */
 	TEXT("      --for-each-cgroup LIST"),
 	TEXT("                          with -a/-C: every event once per cgroup of LIST (a,b/c), a row each (perf's)"),
 	{ .long_name = "for-each-cgroup", .kind = PMC_OPT_VALUE, .metavar = "LIST",
-	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = apply_cgroups },
+	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = stat_apply_cgroups },
 	{ .id = PMC_AGGR_CPU, .short_name = 'A', .long_name = "no-aggr", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr, .help = "with -a/-C: a row per CPU (and the total)" },
 	/* --per-core, --per-die, --per-socket and --per-node share two lines of help */
@@ -613,7 +370,7 @@ static const struct pmc_opt stat_table[] = {
 	TEXT("                          the FIFO or descriptor CTL; write 'ack' to ACK after each (fifo: both must"),
 	TEXT("                          be FIFOs)"),
 	{ .long_name = "control", .kind = PMC_OPT_VALUE, .metavar = "fifo:CTL[,ACK]", .flags = PMC_OPT_SINGLE,
-	  .apply = apply_control },
+	  .apply = stat_apply_control },
 	TEXT(""),
 	TEXT("Regions:"),
 	{ .long_name = "regions", .kind = PMC_OPT_FLAG, .field = F(e.regions),
@@ -666,9 +423,9 @@ static const struct pmc_opt stat_table[] = {
 		  "the report goes to stderr" },
 	{ .id = N_LOG_FD, .long_name = "log-fd", .kind = PMC_OPT_VALUE, .metavar = "N", .apply = apply_uint,
 	  .help = "write the report to file descriptor N (as perf stat; not with -o)" },
-	{ .short_name = 'B', .long_name = "big-num", .kind = PMC_OPT_FLAG, .apply = apply_big_num,
+	{ .short_name = 'B', .long_name = "big-num", .kind = PMC_OPT_FLAG, .apply = stat_apply_big_num,
 	  .help = "the table's counts with thousands' separators (the default, as perf -B)" },
-	{ .long_name = "no-big-num", .kind = PMC_OPT_FLAG, .apply = apply_big_num,
+	{ .long_name = "no-big-num", .kind = PMC_OPT_FLAG, .apply = stat_apply_big_num,
 	  .help = "the table's counts without separators (perf's --no-big-num)" },
 	{ .long_name = "interval-clear", .kind = PMC_OPT_FLAG, .field = F(out.interval_clear),
 	  .help = "with -I and the table: clear the terminal before each interval (perf's)" },
@@ -678,7 +435,7 @@ static const struct pmc_opt stat_table[] = {
 	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
 	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
 		  "(perf's table of individual measurements)" },
-	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .apply = apply_summary,
+	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .apply = stat_apply_summary,
 	  .help = "with -I: the whole measurement after the intervals (always printed; perf's\n"
 		  "option, taken so its command lines work)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),

@@ -44,6 +44,7 @@ int stat_apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_summary(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_priv(void *ctx, const struct pmc_opt *opt, const char *val);
+int stat_apply_per_cache(void *ctx, const struct pmc_opt *opt, const char *val);
 
 /* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */
 void stat_opts_fini(struct stat_opts *o);

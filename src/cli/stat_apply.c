@@ -255,3 +255,23 @@ int stat_apply_priv(void *ctx, const struct pmc_opt *opt, const char *val)
 	o->e.priv = (enum pmc_priv_override)opt->id;
 	return 0;
 }
+
+/* --per-cache[=LEVEL] (perf's, "l2", "L3", or "3"): a row per cache instance of that level, the highest without. */
+int stat_apply_per_cache(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+	char *end;
+	long l = 0;
+
+	(void)opt;
+	if (val) {
+		const char *p = (val[0] == 'l' || val[0] == 'L') ? val + 1 : val;
+
+		l = strtol(p, &end, 10);
+		if (!*p || *end || l < 1 || l > 9)
+			return stat_bad_value("--per-cache", val, "expected a cache level such as l2 or L3 (1 to 9)");
+	}
+	o->e.aggr = PMC_AGGR_CACHE;
+	o->e.cache_level = (int)l;
+	return 0;
+}

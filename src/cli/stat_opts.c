@@ -338,6 +338,10 @@ static const struct pmc_opt stat_table[] = {
 	{ .id = PMC_AGGR_SOCKET, .long_name = "per-socket", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr },
 	{ .id = PMC_AGGR_NODE, .long_name = "per-node", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
+	{ .id = PMC_AGGR_CACHE, .long_name = "per-cache", .kind = PMC_OPT_VALUE, .metavar = "[=LEVEL]",
+	  .flags = PMC_OPT_OPTIONAL, .conflict = STAT_ROWS, .apply = stat_apply_per_cache,
+	  .help = "with -a/-C: a row per cache instance of LEVEL (l2, L3...; the highest when left\n"
+		  "out), from sysfs, labelled as perf labels them (S0-D0-L3-ID0)" },
 	{ .id = PMC_AGGR_THREAD, .long_name = "per-thread", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
 	  .apply = apply_aggr,
 	  .help = "a row per thread (tid, comm): with -p/-t each thread (threads it starts count\n"

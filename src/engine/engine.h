@@ -31,7 +31,7 @@ enum pmc_batch_mode { PMC_BATCH_AUTO = 0, PMC_BATCH_RERUN, PMC_BATCH_MULTIPLEX, 
 /* How the rows of a scoped measurement are aggregated (-A, --per-core, --per-die, --per-socket, --per-thread,
  * --per-node). */
 enum pmc_aggr { PMC_AGGR_GLOBAL = 0, PMC_AGGR_CPU, PMC_AGGR_CORE, PMC_AGGR_DIE, PMC_AGGR_SOCKET,
-		 PMC_AGGR_THREAD, PMC_AGGR_NODE };
+		 PMC_AGGR_THREAD, PMC_AGGR_NODE, PMC_AGGR_CACHE };
 
 /* -I: where the interval records go while the measurement runs (the CLI writes them to the report's stream). */
 struct pmc_interval_sink {
@@ -99,6 +99,7 @@ struct pmc_engine_opts {
 	unsigned detailed;             /* -d, -dd, -ddd: perf's detailed cache and TLB events added, levels 1 to 3 */
 	bool null_run;                 /* -n: no counter at all, the command's times only (perf's null run) */
 	bool no_merge;                 /* --no-merge: a hybrid CPU's per-core-type rows alone, not summed */
+	int cache_level;               /* --per-cache[=LEVEL]: the cache level whose instances are rows (0: the highest) */
 	bool no_inherit;               /* -i: the tasks a command or attached task starts are not counted (perf's) */
 	bool sync_first;               /* -S: sync() before each execution, as perf's --sync */
 	enum pmc_priv_override {       /* --all-user, --all-kernel: perf's, on every core, cache, software, */

@@ -122,8 +122,8 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 		return refuse("-G and --for-each-cgroup give a row per cgroup: not with -A, --per-core, --per-die, "
 			      "--per-socket or --per-thread");
 	if (o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD && !cpus)
-		return refuse("-A, --per-core, --per-die, --per-socket and --per-node split CPU-wide counts: they need -a "
-			      "or -C");
+		return refuse("-A, --per-core, --per-die, --per-socket, --per-node and --per-cache split CPU-wide counts: "
+			      "they need -a or -C");
 	if (o->interval_count && !o->interval_ms)
 		return refuse("--interval-count needs -I MS");
 	if (o->delay_ms < 0 && !o->control.given)
@@ -557,7 +557,7 @@ out:
 
 static const char *aggr_name(enum pmc_aggr a)
 {
-	static const char *const names[] = { "none", "cpu", "core", "die", "socket", "thread", "node" };
+	static const char *const names[] = { "none", "cpu", "core", "die", "socket", "thread", "node", "cache" };
 	return names[a];
 }
 

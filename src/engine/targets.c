@@ -233,6 +233,38 @@ static int node_of(int cpu)
 	return node;
 }
 
+/* --per-cache: the data or unified cache of CPU cpu at level (0: the highest it has): "S0-D0-L3-ID0", perf's label,
+ * from cache/index*: its level, type and id (the first CPU of shared_cpu_list where the kernel gives no id). */
+static void cache_label(int cpu, int level, int socket, int die, char *buf, size_t len)
+{
+	char path[512], line[256];
+	int best = -1;
+	long lvl, id = -1, best_id = 0;
+
+	for (int i = 0; i < 16; i++) {
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/level", pmc_sysfs_root(), cpu, i);
+		if (pmc_sysfs_read_long(path, &lvl) < 0)
+			break;
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/type", pmc_sysfs_root(), cpu, i);
+		if (pmc_sysfs_read_line(path, line, sizeof(line)) == 0 && !strcmp(line, "Instruction"))
+			continue;
+		if (level ? lvl != level : lvl <= best)
+			continue;
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/id", pmc_sysfs_root(), cpu, i);
+		if (pmc_sysfs_read_long(path, &id) < 0) {
+			snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%d/cache/index%d/shared_cpu_list",
+				 pmc_sysfs_root(), cpu, i);
+			id = pmc_sysfs_read_line(path, line, sizeof(line)) == 0 ? strtol(line, NULL, 10) : cpu;
+		}
+		best = (int)lvl;
+		best_id = id;
+	}
+	if (best < 0)
+		snprintf(buf, len, "S%d-D%d-L?-ID%d", socket, die, cpu); /* no such cache: a row of its own */
+	else
+		snprintf(buf, len, "S%d-D%d-L%d-ID%ld", socket, die, best, best_id);
+}
+
 static int topo_id(int cpu, const char *file)
 {
 	char path[512];
@@ -243,7 +275,7 @@ static int topo_id(int cpu, const char *file)
 }
 
 /* The row of CPU cpu under aggregation aggr: found among the rows so far, or added. -1 on ENOMEM. */
-static int cpu_row(struct scope_targets *st, size_t *cap, enum pmc_aggr aggr, int cpu)
+static int cpu_row(struct scope_targets *st, size_t *cap, enum pmc_aggr aggr, int cache_level, int cpu)
 {
 	struct pmc_row_scope r;
 
@@ -260,6 +292,10 @@ static int cpu_row(struct scope_targets *st, size_t *cap, enum pmc_aggr aggr, in
 	case PMC_AGGR_CORE:
 		r.kind = PMC_ROW_CORE;
 		snprintf(r.label, sizeof(r.label), "S%d-D%d-C%d", r.socket, r.die, r.core);
+		break;
+	case PMC_AGGR_CACHE:
+		r.kind = PMC_ROW_CACHE;
+		cache_label(cpu, cache_level, r.socket, r.die, r.label, sizeof(r.label));
 		break;
 	case PMC_AGGR_NODE:
 		r.kind = PMC_ROW_NODE;
@@ -384,7 +420,7 @@ int scope_targets_build(const struct pmc_engine_opts *o, struct scope_targets *s
 	if (st->cpus && o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD) {
 		size_t cap = 0;
 		for (size_t t = 0; t < st->ntargets; t++)
-			if ((st->row_of[t] = cpu_row(st, &cap, o->aggr, st->t[t].cpu)) < 0)
+			if ((st->row_of[t] = cpu_row(st, &cap, o->aggr, o->cache_level, st->t[t].cpu)) < 0)
 				return PMC_EXIT_INTERNAL;
 		return 0;
 	}

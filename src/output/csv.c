@@ -111,7 +111,7 @@ static void rec_scope(struct csv_rec *r, const struct pmc_row_scope *s)
 	if (!s || s->kind == PMC_ROW_ALL)
 		return;
 	r->f[F_SCOPE] = s->label;
-	if (s->kind == PMC_ROW_CGROUP || s->kind == PMC_ROW_NODE)
+	if (s->kind == PMC_ROW_CGROUP || s->kind == PMC_ROW_NODE || s->kind == PMC_ROW_CACHE)
 		return;
 	if (s->kind == PMC_ROW_THREAD) {
 		rec_int(r, F_PID, s->pid);
@@ -397,7 +397,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if (rows)
 			fprintf(f, "%s%s", e->scope.label, sep);
 		if (rows && (e->scope.kind == PMC_ROW_CORE || e->scope.kind == PMC_ROW_DIE || e->scope.kind == PMC_ROW_SOCKET ||
-			     e->scope.kind == PMC_ROW_NODE))
+			     e->scope.kind == PMC_ROW_NODE || e->scope.kind == PMC_ROW_CACHE))
 			fprintf(f, "%u%s", e->scope.ncpus, sep); /* perf's count of the CPUs aggregated */
 		if (ok && ns)
 			fprintf(f, "%.2f", e->mean / 1e6);

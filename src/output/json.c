@@ -115,7 +115,7 @@ static void int_or_null(FILE *f, const char *name, bool have, int v)
 
 void pmc_json_scope(FILE *f, const struct pmc_row_scope *s)
 {
-	static const char *const kinds[] = { "all", "cpu", "core", "die", "socket", "thread", "cgroup", "node" };
+	static const char *const kinds[] = { "all", "cpu", "core", "die", "socket", "thread", "cgroup", "node", "cache" };
 	enum pmc_row_kind k = s ? s->kind : PMC_ROW_ALL;
 
 	fputs("{\"kind\":", f);

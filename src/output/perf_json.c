@@ -30,7 +30,7 @@ static void row_keys(FILE *f, const struct pmc_row_scope *s)
 		return;
 	default:
 		fprintf(f, "\"%s\" : ", s->kind == PMC_ROW_SOCKET ? "socket" : s->kind == PMC_ROW_DIE ? "die"
-					 : s->kind == PMC_ROW_NODE ? "node" : "core");
+					 : s->kind == PMC_ROW_NODE ? "node" : s->kind == PMC_ROW_CACHE ? "cache" : "core");
 		pmc_json_string(f, s->label);
 		fprintf(f, ", \"aggregate-number\" : %u, ", s->ncpus);
 		return;

@@ -23,7 +23,7 @@ struct pmc_sample {
 /* The scope of a row (-A, --per-core, --per-die, --per-socket, --per-thread): which CPUs or which thread its counts
  * are from. PMC_ROW_ALL is the total over everything counted. */
 enum pmc_row_kind { PMC_ROW_ALL = 0, PMC_ROW_CPU, PMC_ROW_CORE, PMC_ROW_DIE, PMC_ROW_SOCKET, PMC_ROW_THREAD,
-		     PMC_ROW_CGROUP, PMC_ROW_NODE };
+		     PMC_ROW_CGROUP, PMC_ROW_NODE, PMC_ROW_CACHE };
 
 struct pmc_row_scope {
 	enum pmc_row_kind kind;

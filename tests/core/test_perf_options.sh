@@ -233,3 +233,23 @@ LIBPFM_FORCE_PMU=skl "$PMCTOOL" stat --topdown=2 --dry-run --json -- true > "$TM
 LIBPFM_FORCE_PMU=skl "$PMCTOOL" stat --td-level 0 --dry-run --json -- true > "$TMP/tx.json" 2>/dev/null
 cmp -s "$TMP/t2.json" "$TMP/tx.json" || fail "--td-level 0 plans other than --topdown=2"
 ok "-M TopdownL1, --td-level 1 and 0: the plans of --topdown=1 and =2"
+
+# --per-cache[=LEVEL] (CPU-wide: root or paranoid <= 0): a row per cache instance, perf's labels, the CPUs of each.
+if "$PMCTOOL" stat -a -e cpu-clock -x, -- true >/dev/null 2>&1; then
+	ncpu=$(getconf _NPROCESSORS_ONLN)
+	for lvl in "" "=l2" "=L1"; do
+		run_pmc stat --per-cache$lvl -a -x, -e cpu-clock -- sleep 0.05
+		expect_rc 0 "--per-cache$lvl"
+		want=${lvl#=}; want=${want#[lL]}
+		python3 - "$TMP/err" "$ncpu" "${want:-}" <<'PY' || { cat "$TMP/err" >&2; fail "--per-cache$lvl rows"; }
+import re, sys
+rows = [l.strip().split(",") for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")]
+n, lvl = int(sys.argv[2]), sys.argv[3]
+assert rows and all(re.match(r"^S[0-9]+-D[0-9]+-L%s-ID[0-9]+$" % (lvl or "[0-9]"), r[0]) for r in rows), rows
+assert sum(int(r[1]) for r in rows) == n, (rows, n)
+PY
+	done
+	run_pmc stat --per-cache=x -a -- true
+	expect_rc 2 "--per-cache=x"
+	ok "--per-cache, =l2, =L1: perf's labels, the rows' CPUs add up to the $ncpu online"
+fi

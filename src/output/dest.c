@@ -282,7 +282,26 @@ static int write_in_place(struct dest *d, const char *buf, size_t len)
 	return r;
 }
 
-int pmc_output_write_path(const char *path, const char *buf, size_t len)
+/* --append into the regular file d->fd: space for len reserved after its end first, the write at its end, the file
+ * cut back to its old length when the write fails part way. */
+static int append_in_place(struct dest *d, const char *buf, size_t len)
+{
+	off_t end = d->st.st_size;
+	int r = 0;
+
+	if (len && fallocate(d->fd, FALLOC_FL_KEEP_SIZE, end, (off_t)len) && errno != EOPNOTSUPP && errno != ENOSYS)
+		return -errno;
+	if (lseek(d->fd, end, SEEK_SET) < 0)
+		return -errno;
+	r = pmc_write_all(d->fd, buf, len);
+	if (!r && fsync(d->fd))
+		r = -errno;
+	if (r)
+		(void)!ftruncate(d->fd, end); /* the file as it was; r says why the report is not in it */
+	return r;
+}
+
+static int write_path(const char *path, const char *buf, size_t len, bool append)
 {
 	struct dest d;
 	int r = dest_open(path, false, &d);
@@ -301,9 +320,13 @@ int pmc_output_write_path(const char *path, const char *buf, size_t len)
 		dest_fini(&d);
 		return write_through(path, buf, len);
 	case DEST_IN_PLACE:
-		r = write_in_place(&d, buf, len);
+		r = append ? append_in_place(&d, buf, len) : write_in_place(&d, buf, len);
 		break;
 	case DEST_RENAME:
+		if (append) { /* appended where it is: nothing to replace */
+			r = append_in_place(&d, buf, len);
+			break;
+		}
 		r = pmc_write_renamed_at(d.dirfd, d.base, &d.st, true, buf, len);
 		if (r == -ENOENT)
 			r = -EOPNOTSUPP;
@@ -316,47 +339,12 @@ out:
 	return r;
 }
 
-/* --append into the regular file d->fd: space for len reserved after its end first, the write at its end, the file
- * cut back to its old length when the write fails part way. */
-static int append_in_place(struct dest *d, const char *buf, size_t len)
+int pmc_output_write_path(const char *path, const char *buf, size_t len)
 {
-	off_t end = d->st.st_size;
-	int r = 0;
-
-	if (len && fallocate(d->fd, FALLOC_FL_KEEP_SIZE, end, (off_t)len) && errno != EOPNOTSUPP && errno != ENOSYS)
-		return -errno;
-	if (lseek(d->fd, end, SEEK_SET) < 0)
-		return -errno;
-	r = pmc_write_all(d->fd, buf, len);
-	if (!r && fsync(d->fd))
-		r = -errno;
-	if (r && ftruncate(d->fd, end))
-		r = r ? r : -errno;
-	return r;
+	return write_path(path, buf, len, false);
 }
 
 int pmc_output_append_path(const char *path, const char *buf, size_t len)
 {
-	struct dest d;
-	int r = dest_open(path, false, &d);
-
-	if (r && d.kind != DEST_THROUGH)
-		goto out;
-	switch (d.kind) {
-	case DEST_NONE:
-		break;
-	case DEST_FD:
-	case DEST_THROUGH:
-		dest_fini(&d);
-		return pmc_output_write_path(path, buf, len);
-	case DEST_IN_PLACE:
-	case DEST_RENAME: /* appended where it is: nothing to replace */
-		r = append_in_place(&d, buf, len);
-		break;
-	}
-out:
-	if (r)
-		drop_created(&d);
-	dest_fini(&d);
-	return r;
+	return write_path(path, buf, len, true);
 }

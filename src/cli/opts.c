@@ -3,7 +3,6 @@
 #include "cli/opts.h"
 
 #include <getopt.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,49 +47,27 @@ const char *pmc_opt_name(const struct pmc_opt *opt, char *buf, size_t len)
 	return buf;
 }
 
-/* Optimal string alignment distance (Damerau-Levenshtein without repeated edits of a substring) of a[0..na) and
- * b[0..nb), both at most PMC_OPTS_NAME_MAX long; a larger distance for longer ones. */
-#define PMC_OPTS_NAME_MAX 40
-static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
-{
-	size_t d[PMC_OPTS_NAME_MAX + 1][PMC_OPTS_NAME_MAX + 1];
-
-	if (na > PMC_OPTS_NAME_MAX || nb > PMC_OPTS_NAME_MAX)
-		return SIZE_MAX;
-	for (size_t i = 0; i <= na; i++)
-		d[i][0] = i;
-	for (size_t j = 0; j <= nb; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= na; i++)
-		for (size_t j = 1; j <= nb; j++) {
-			size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-			size_t best = sub < del ? sub : del;
-
-			best = best < ins ? best : ins;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	return d[na][nb];
-}
-
 const char *pmc_opts_nearest(const struct pmc_opts_cmd *cmd, const char *arg)
 {
-	const char *name, *best = NULL, *eq;
-	size_t len, best_d = SIZE_MAX, ties = 0, n = entries(cmd);
+	const char *best = NULL;
+	char name[64];
+	size_t len, ties = 0, n = entries(cmd);
+	unsigned best_d = ~0u;
 
 	if (strncmp(arg, "--", 2) || !arg[2])
 		return NULL;
-	name = arg + 2;
-	eq = strchr(name, '=');
-	len = eq ? (size_t)(eq - name) : strlen(name);
+	len = strcspn(arg + 2, "="); /* the value is not part of the name */
+	if (len >= sizeof(name))
+		return NULL;
+	memcpy(name, arg + 2, len);
+	name[len] = '\0';
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc_opt *o = entry(cmd, i);
-		size_t d;
+		unsigned d;
 
 		if (!is_option(o) || !o->long_name || (o->flags & PMC_OPT_HIDDEN))
 			continue;
-		d = edit_distance(name, len, o->long_name, strlen(o->long_name));
+		d = pmc_edit_distance(name, o->long_name, 3); /* 3: farther than any typo taken below */
 		if (d < best_d) {
 			best_d = d;
 			best = o->long_name;
@@ -100,7 +77,7 @@ const char *pmc_opts_nearest(const struct pmc_opts_cmd *cmd, const char *arg)
 		}
 	}
 	/* Close enough to be a typo (one edit in a short name, two in a longer one) and not a tie between two. */
-	if (!best || ties || best_d == 0 || best_d > (len <= 4 ? 1u : 2u) || best_d >= len)
+	if (!best || ties || best_d > (len <= 4 ? 1u : 2u) || best_d >= len)
 		return NULL;
 	return best;
 }

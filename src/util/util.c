@@ -10,34 +10,44 @@
 unsigned pmc_edit_distance(const char *a, const char *b, unsigned cap)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	unsigned row[PMC_NAME_MAX + 1];
+	unsigned rows[3][PMC_NAME_MAX + 1], *prev2 = rows[0], *prev = rows[1], *row = rows[2], prev_best = 0;
 
 	if (la > PMC_NAME_MAX || lb > PMC_NAME_MAX)
 		return cap;
 	if ((la > lb ? la - lb : lb - la) >= cap)
 		return cap;
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = (unsigned)j;
+		prev[j] = (unsigned)j;
 	for (size_t i = 1; i <= la; i++) {
-		unsigned diag = row[0], best = (unsigned)i;
+		unsigned best = (unsigned)i, *t;
+
 		row[0] = (unsigned)i;
 		for (size_t j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned cost = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-			unsigned v = diag + cost;
-			if (up + 1 < v)
-				v = up + 1;
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			unsigned v = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
 			if (row[j - 1] + 1 < v)
 				v = row[j - 1] + 1;
+			/* two neighbours swapped ("jsno" for "json") are one typo, not two */
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
 			row[j] = v;
-			diag = up;
 			if (v < best)
 				best = v;
 		}
-		if (best >= cap)
+		/* a swap reaches back two rows: only when both are at cap is every later cell */
+		if (best >= cap && prev_best >= cap)
 			return cap;
+		prev_best = best;
+		t = prev2;
+		prev2 = prev;
+		prev = row;
+		row = t;
 	}
-	return row[lb] < cap ? row[lb] : cap;
+	return prev[lb] < cap ? prev[lb] : cap;
 }
 
 int pmc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret)

@@ -28,7 +28,8 @@ enum pmc_exit {
 #define PMC_MAX_RUNS 100000         /* -r */
 #define PMC_NAME_MAX 256            /* an event name as written, or its canonical form */
 
-/* Levenshtein distance, case-insensitive, capped at 'cap' (returns cap when the distance is >= cap). */
+/* Edit distance, case-insensitive, capped at 'cap' (returns cap when the distance is >= cap): insertions, deletions,
+ * substitutions and swaps of two neighbours count one each (optimal string alignment). */
 unsigned pmc_edit_distance(const char *a, const char *b, unsigned cap);
 
 /* Parse an unsigned decimal or 0x-hex integer, whole string, in [min,max]. 0 or -EINVAL / -ERANGE. */

@@ -64,7 +64,7 @@ static void test_parse_dec_u64_reads_leading_zeros_as_decimal_and_rejects_hex(vo
 	}
 }
 
-static void test_edit_distance_is_case_insensitive_and_capped(void **s)
+static void test_edit_distance_is_case_insensitive_capped_and_counts_a_swap_once(void **s)
 {
 	static const struct {
 		int line;
@@ -75,6 +75,11 @@ static void test_edit_distance_is_case_insensitive_and_capped(void **s)
 		{ __LINE__, "cycle", "cycles", 10, 1 },     { __LINE__, "task-clok", "task-clock", 10, 1 },
 		{ __LINE__, "abc", "xyz", 10, 3 },          { __LINE__, "a", "abcdefgh", 3, 3 },
 		{ __LINE__, "", "abc", 10, 3 },
+		/* two neighbours swapped are one typo (optimal string alignment); a swap after a row that reached the cap
+		 * still counts, and a swap does not undo other edits */
+		{ __LINE__, "jsno", "json", 10, 1 },        { __LINE__, "instrcutions", "instructions", 2, 1 },
+		{ __LINE__, "ab", "ba", 2, 1 },             { __LINE__, "abc", "ca", 10, 3 },
+		{ __LINE__, "metirc", "metric", 3, 1 },     { __LINE__, "xjsno", "json", 2, 2 },
 	};
 	(void)s;
 	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
@@ -124,7 +129,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_u64_accepts_decimal_and_hex_in_range_and_rejects_the_rest),
 		cmocka_unit_test(test_parse_dec_u64_reads_leading_zeros_as_decimal_and_rejects_hex),
-		cmocka_unit_test(test_edit_distance_is_case_insensitive_and_capped),
+		cmocka_unit_test(test_edit_distance_is_case_insensitive_capped_and_counts_a_swap_once),
 		cmocka_unit_test(test_json_string_replaces_each_byte_that_is_not_utf8_and_keeps_valid_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

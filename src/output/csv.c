@@ -350,17 +350,15 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
  * warning check (as the table does); perf scripts skip them. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
-	bool variance = rep->nruns > 1, rows = false, cgroups = false;
+	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep), cgroups = false;
 	struct pmc_perf_shadow shadow;
 	char num[64];
 	char note[512];
 
 	/* Rows (-A, --per-*, --per-thread): as perf -x, each line starts with the row's label (with --per-core, -die and
 	 * -socket then the number of CPUs in it), and the total has no line. */
-	for (size_t i = 0; i < rep->nevents; i++) {
-		rows |= rep->events[i].scope.kind != PMC_ROW_ALL;
+	for (size_t i = 0; i < rep->nevents; i++)
 		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
-	}
 	/* Cgroups (-G, --for-each-cgroup): as perf, the cgroup in a column after the event, and no total rows */
 	rows &= !cgroups;
 
@@ -382,18 +380,9 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
 		bool ns = e->ev.flags & PMC_EVF_TIME_NS;
-		double run_ns = 0;
-		size_t n = 0;
 
 		if ((cgroups || rows) && e->scope.kind == PMC_ROW_ALL)
 			continue; /* perf prints the rows alone, no total */
-		for (size_t s = 0; s < e->nsamples; s++)
-			if (pmc_report_run_used(rep, e->samples[s].run)) {
-				run_ns += (double)e->samples[s].count.running;
-				n++;
-			}
-		if (n)
-			run_ns /= (double)n;
 		if (rows)
 			fprintf(f, "%s%s", e->scope.label, sep);
 		if (rows && (e->scope.kind == PMC_ROW_CORE || e->scope.kind == PMC_ROW_DIE || e->scope.kind == PMC_ROW_SOCKET ||
@@ -411,7 +400,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if (variance)
 			fprintf(f, "%s%.2f%%", sep, ok && e->mean > 0 ? 100.0 * pmc_report_sem(e) / e->mean : 0.0);
 		pmc_perf_shadow(rep, e, &shadow);
-		fprintf(f, "%s%.0f%s%.2f%s%s%s%s\n", sep, ok ? run_ns : 0.0, sep, ok ? e->running_pct : 100.0, sep,
+		fprintf(f, "%s%.0f%s%.2f%s%s%s%s\n", sep, ok ? pmc_output_run_ns(rep, e) : 0.0, sep, ok ? e->running_pct : 100.0, sep,
 			shadow.value, sep, shadow.unit);
 	}
 	for (size_t i = 0; i < rep->nmetrics; i++) {

@@ -67,13 +67,10 @@ int pmc_output_metric_only(FILE *f, const struct pmc_report *rep, const struct p
 {
 	struct col c[MAX_COLS];
 	int w[MAX_COLS];
-	bool rows = false, header = false;
+	bool rows = pmc_output_has_rows(rep), header = false;
 
 	for (size_t k = 0; k < MAX_COLS; k++)
 		w[k] = 12;
-
-	for (size_t i = 0; i < rep->nevents; i++)
-		rows |= rep->events[i].scope.kind != PMC_ROW_ALL;
 	if (o->format == PMC_OUTPUT_TABLE)
 		fprintf(f, "\n Performance counter stats for '%s' (metrics only):\n\n", rep->workload);
 	for (size_t i = 0; i < rep->nevents; i++) {

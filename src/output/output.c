@@ -104,6 +104,27 @@ void pmc_output_group_digits(double v, char *buf, size_t len)
 	pmc_output_group_fixed(v, 0, buf, len);
 }
 
+bool pmc_output_has_rows(const struct pmc_report *rep)
+{
+	for (size_t i = 0; i < rep->nevents; i++)
+		if (rep->events[i].scope.kind != PMC_ROW_ALL)
+			return true;
+	return false;
+}
+
+double pmc_output_run_ns(const struct pmc_report *rep, const struct pmc_report_event *e)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t s = 0; s < e->nsamples; s++)
+		if (pmc_report_run_used(rep, e->samples[s].run)) {
+			sum += (double)e->samples[s].count.running;
+			n++;
+		}
+	return n ? sum / (double)n : 0;
+}
+
 int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
 	if (o->metric_only)

@@ -69,6 +69,11 @@ const char *pmc_output_safe(const char *s, char *buf, size_t len);
  * pmc_output_check_path checks, before anything runs, that the write can happen (the file can be opened for writing,
  * a temporary file can be made beside it, the descriptor is open for writing): 0 or -errno. */
 int pmc_output_write_path(const char *path, const char *buf, size_t len);
+/* Whether the report has rows (-A, --per-*, --per-thread, cgroups) beside its totals. */
+bool pmc_output_has_rows(const struct pmc_report *rep);
+/* An event's time running on a counter, in ns, averaged over the runs the statistics use (0 when none): perf's
+ * "event-runtime" of -x and -j. */
+double pmc_output_run_ns(const struct pmc_report *rep, const struct pmc_report_event *e);
 /* --metric-only: the metrics alone in the table, -x SEP or -j (not CSV or JSON, which hold them anyway). */
 int pmc_output_metric_only(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o);
 /* The same, but a regular file keeps what it holds and gets buf after it (perf's --append), whole or not at all: the

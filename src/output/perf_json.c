@@ -58,26 +58,16 @@ static void metric_keys(FILE *f, const struct pmc_perf_shadow *s)
 
 static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
-	bool variance = rep->nruns > 1, cgroups = false; /* cgroups: rows of any kind */
+	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep); /* rows of any kind: perf prints no total */
 
 	(void)o;
-	for (size_t i = 0; i < rep->nevents; i++)
-		cgroups |= rep->events[i].scope.kind != PMC_ROW_ALL; /* rows of any kind: perf prints no total */
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
 		struct pmc_perf_shadow s;
-		double run_ns = 0;
-		size_t n = 0;
 
-		if (cgroups && e->scope.kind == PMC_ROW_ALL)
+		if (rows && e->scope.kind == PMC_ROW_ALL)
 			continue; /* perf prints no total beside rows */
-
-		for (size_t k = 0; k < e->nsamples; k++)
-			if (pmc_report_run_used(rep, e->samples[k].run)) {
-				run_ns += (double)e->samples[k].count.running;
-				n++;
-			}
 		pmc_perf_shadow(rep, e, &s);
 		fputc('{', f);
 		row_keys(f, &e->scope);
@@ -88,7 +78,7 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 		}
 		if (variance)
 			fprintf(f, ", \"variance\" : %.2f", ok && e->mean > 0 ? 100.0 * pmc_report_sem(e) / e->mean : 0.0);
-		fprintf(f, ", \"event-runtime\" : %.0f, \"pcnt-running\" : %.2f", ok && n ? round(run_ns / (double)n) : 0.0,
+		fprintf(f, ", \"event-runtime\" : %.0f, \"pcnt-running\" : %.2f", ok ? round(pmc_output_run_ns(rep, e)) : 0.0,
 			ok ? e->running_pct : 100.0);
 		metric_keys(f, &s);
 	}
@@ -96,7 +86,7 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 	for (size_t i = 0; i < rep->nmetrics; i++) {
 		const struct pmc_metric_value *m = &rep->metrics[i];
 
-		if (!m->valid || pmc_perf_shadow_placed(rep, m) || (cgroups && !m->scope[0]))
+		if (!m->valid || pmc_perf_shadow_placed(rep, m) || (rows && !m->scope[0]))
 			continue;
 		fprintf(f, "{%s%s%s\"metric-value\" : %f, \"metric-unit\" : ", m->scope[0] ? "\"row\" : \"" : "",
 			m->scope, m->scope[0] ? "\", " : "", m->value);

@@ -142,17 +142,9 @@ static int name_width(const struct pmc_report *rep)
 
 /* Rows (-A, --per-core, --per-thread...): the report has events with a scope, and a label column leads each line
  * ("all" for the totals, as perf's -A prints CPU0...). */
-static bool has_rows(const struct pmc_report *rep)
-{
-	for (size_t i = 0; i < rep->nevents; i++)
-		if (rep->events[i].scope.kind != PMC_ROW_ALL)
-			return true;
-	return false;
-}
-
 static void print_events(FILE *f, const struct pmc_report *rep, int w, bool big)
 {
-	bool rows = has_rows(rep);
+	bool rows = pmc_output_has_rows(rep);
 
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];

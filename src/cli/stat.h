@@ -42,7 +42,6 @@ int stat_apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val);
-int stat_apply_summary(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_priv(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_per_cache(void *ctx, const struct pmc_opt *opt, const char *val);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pmctool stat's option effects that stat_opts.c's table names but are long enough to live apart: the scope lists
  * (-p, -t, -C, --control, -G) parsed into the request's data, and perf's options (-d, -M, --td-level, -B,
- * --summary, --all-user/--all-kernel). */
+ * --all-user/--all-kernel, --per-cache). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@
 /* -p, -t, -C and --control: the user's spelling parsed into the request's data here (sys/lists.h); the engine
  * never sees the text. Given twice with one value, the second replaces the first. */
 struct id_list {
-	pid_t **ids;
+	pid_t *ids;
 	size_t n, cap;
 };
 
@@ -28,15 +28,9 @@ static int take_id(long id, void *ctx)
 {
 	struct id_list *l = ctx;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		pid_t *p = realloc(*l->ids, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		*l->ids = p;
-		l->cap = cap;
-	}
-	(*l->ids)[l->n++] = (pid_t)id;
+	if (pmc_grow((void **)&l->ids, &l->cap, l->n, sizeof(*l->ids)))
+		return -ENOMEM;
+	l->ids[l->n++] = (pid_t)id;
 	return 0;
 }
 
@@ -45,12 +39,12 @@ int stat_apply_tasks(void *ctx, const struct pmc_opt *opt, const char *val)
 	struct stat_opts *o = ctx;
 	bool pids = opt->short_name == 'p';
 	pid_t **ids = pids ? &o->pid_buf : &o->tid_buf;
-	struct id_list l = { ids, 0, 0 };
+	struct id_list l = { NULL, 0, 0 };
 	int r;
 
 	free(*ids);
-	*ids = NULL;
 	r = pmc_parse_id_list(val, take_id, &l);
+	*ids = l.ids;
 	if (r == -ENOMEM)
 		return PMC_EXIT_INTERNAL;
 	if (r)
@@ -75,14 +69,8 @@ static int take_cpu(long cpu, void *ctx)
 {
 	struct cpu_set_list *l = ctx;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		int *p = realloc(l->cpus, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		l->cpus = p;
-		l->cap = cap;
-	}
+	if (pmc_grow((void **)&l->cpus, &l->cap, l->n, sizeof(*l->cpus)))
+		return -ENOMEM;
 	l->cpus[l->n++] = (int)cpu;
 	/* No CPU above this is online: it ends the list here (the engine says so), as "0-99999999" must not fill memory */
 	return cpu > PMC_TARGET_MAX_CPU ? 1 : 0;
@@ -233,16 +221,6 @@ int stat_apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val)
 
 	(void)val;
 	o->out.no_big_num = opt->short_name != 'B';
-	return 0;
-}
-
-/* --summary: pmctool prints the whole measurement after -I's records anyway; the flag only needs -I. */
-int stat_apply_summary(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	struct stat_opts *o = ctx;
-
-	(void)opt, (void)val;
-	o->summary = true;
 	return 0;
 }
 

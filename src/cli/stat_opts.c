@@ -439,7 +439,7 @@ static const struct pmc_opt stat_table[] = {
 	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
 	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
 		  "(perf's table of individual measurements)" },
-	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .apply = stat_apply_summary,
+	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .field = F(summary),
 	  .help = "with -I: the whole measurement after the intervals (always printed; perf's\n"
 		  "option, taken so its command lines work)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),

@@ -25,16 +25,9 @@ static void sink_record(void *ctx, const struct pmc_interval_record *r)
 
 	if (pmc_output_interval_grouped(s->out)) { /* held until the interval ends (its records point at the engine's
 						       events and rows, which outlive it) */
-		if (s->nheld == s->capheld) {
-			size_t cap = s->capheld ? 2 * s->capheld : 64;
-			struct pmc_interval_record *p = realloc(s->held, cap * sizeof(*p));
-
-			if (!p) { /* out of memory: this record alone, without its metric */
-				pmc_output_interval(s->f, s->out, r);
-				return;
-			}
-			s->held = p;
-			s->capheld = cap;
+		if (pmc_grow((void **)&s->held, &s->capheld, s->nheld, sizeof(*s->held))) {
+			pmc_output_interval(s->f, s->out, r); /* out of memory: this record alone, without its metric */
+			return;
 		}
 		s->held[s->nheld++] = *r;
 		return;

@@ -15,23 +15,9 @@
 
 #define MAX_CPUS 8192
 
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-	void *q;
-
-	if (n < *cap)
-		return 0;
-	*cap = *cap ? *cap * 2 : 16;
-	q = realloc(*p, *cap * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	return 0;
-}
-
 static int add_target(struct scope_targets *st, size_t *cap, pid_t pid, int cpu)
 {
-	if (grow((void **)&st->t, cap, st->ntargets, sizeof(*st->t)))
+	if (pmc_grow((void **)&st->t, cap, st->ntargets, sizeof(*st->t)))
 		return -ENOMEM;
 	st->t[st->ntargets++] = (struct pmc_target){ .pid = pid, .cpu = cpu };
 	return 0;
@@ -124,7 +110,7 @@ static int attach_one(long id, void *ctx)
 		note_id(st->duplicate, sizeof(st->duplicate), id);
 		return 0;
 	}
-	if (grow((void **)&st->watch, &a->wcap, st->nwatch, sizeof(*st->watch)))
+	if (pmc_grow((void **)&st->watch, &a->wcap, st->nwatch, sizeof(*st->watch)))
 		return -ENOMEM;
 	st->watch[st->nwatch++] = pid;
 	if (a->threads) {
@@ -315,7 +301,7 @@ static int cpu_row(struct scope_targets *st, size_t *cap, enum pmc_aggr aggr, in
 			st->rows[i].ncpus++;
 			return (int)i;
 		}
-	if (grow((void **)&st->rows, cap, st->nrows, sizeof(*st->rows)))
+	if (pmc_grow((void **)&st->rows, cap, st->nrows, sizeof(*st->rows)))
 		return -1;
 	r.ncpus = 1;
 	st->rows[st->nrows] = r;

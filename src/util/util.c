@@ -50,6 +50,21 @@ unsigned pmc_edit_distance(const char *a, const char *b, unsigned cap)
 	return prev[lb] < cap ? prev[lb] : cap;
 }
 
+int pmc_grow(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : 16;
+	void *q;
+
+	if (n < *cap)
+		return 0;
+	q = realloc(*p, c * size);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
 int pmc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret)
 {
 	char *end;

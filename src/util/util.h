@@ -32,6 +32,10 @@ enum pmc_exit {
  * substitutions and swaps of two neighbours count one each (optimal string alignment). */
 unsigned pmc_edit_distance(const char *a, const char *b, unsigned cap);
 
+/* Make the array *p (capacity *cap elements of size bytes; NULL and 0 at first) hold element n: doubles from 16.
+ * 0, or -ENOMEM with *p and *cap unchanged. */
+int pmc_grow(void **p, size_t *cap, size_t n, size_t size);
+
 /* Parse an unsigned decimal or 0x-hex integer, whole string, in [min,max]. 0 or -EINVAL / -ERANGE. */
 int pmc_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *ret);
 

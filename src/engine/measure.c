@@ -143,6 +143,14 @@ static int hook(struct pmc_engine *se, const char *what, const char *cmd, unsign
 	return HOOK_STOP;
 }
 
+/* Before an execution of the command: -S's sync(), then --pre. 0, or HOOK_STOP (hook()). */
+static int before_run(struct pmc_engine *se, const struct pmc_engine_opts *o, unsigned run, size_t b)
+{
+	if (o->sync_first)
+		sync();
+	return hook(se, "--pre", o->pre_cmd, run, b);
+}
+
 static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep, unsigned run,
 		     size_t b)
 {
@@ -191,7 +199,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 		pmc_kernel_info_fini(&info);
 		if (rc)
 			goto out;
-	} else if ((o->sync_first && (sync(), false)) || (rc = hook(se, "--pre", o->pre_cmd, run, b))) {
+	} else if ((rc = before_run(se, o, run, b))) {
 		goto out;
 	} else if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
 		if (le.what == PMC_LAUNCH_GROUP)

@@ -65,13 +65,9 @@ static const char *task_word(const struct pmc_engine_opts *o)
 /* "1234,5678" (shortened with ",..." when long): the ids a request names, for the report's words. */
 static void ids_text(const pid_t *ids, size_t n, char *buf, size_t len)
 {
-	size_t off = 0;
-
 	buf[0] = '\0';
-	for (size_t i = 0; i < n && off + 16 < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? "," : "", (int)ids[i]);
-	if (n && off + 16 >= len && off + 4 < len)
-		snprintf(buf + off, len - off, ",...");
+	for (size_t i = 0; i < n; i++)
+		scope_note_id(buf, len, ids[i]);
 }
 
 /* "0,2-3": a request's CPUs in its order, runs of consecutive numbers as ranges (shortened with ",..."). */

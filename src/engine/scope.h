@@ -26,6 +26,9 @@ struct scope_targets {
 	size_t ncgroups;
 };
 
+/* Append id to the comma-separated list (",..." once when it is full, never past len). */
+void scope_note_id(char *list, size_t len, long id);
+
 /* --control: open what the request names (engine/control.c). 0, or an exit status after the message. */
 int scope_control_open(const struct pmc_control_req *c, int *ctl, int *ack);
 

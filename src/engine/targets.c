@@ -68,7 +68,7 @@ static int add_task(struct attach_ctx *a, pid_t pid, pid_t tid)
 	return 0;
 }
 
-static void note_id(char *list, size_t len, long id)
+void scope_note_id(char *list, size_t len, long id)
 {
 	size_t off = strlen(list);
 
@@ -80,7 +80,7 @@ static void note_id(char *list, size_t len, long id)
 
 static void note_missing(struct scope_targets *st, long id)
 {
-	note_id(st->missing, sizeof(st->missing), id);
+	scope_note_id(st->missing, sizeof(st->missing), id);
 }
 
 /* Whether tid is a target already: counting a task twice would double its counts (perf merges them too). */
@@ -107,7 +107,7 @@ static int attach_one(long id, void *ctx)
 		return 0;
 	}
 	if (a->threads ? have_task(st, pid) : have_watch(st, pid)) {
-		note_id(st->duplicate, sizeof(st->duplicate), id);
+		scope_note_id(st->duplicate, sizeof(st->duplicate), id);
 		return 0;
 	}
 	if (pmc_grow((void **)&st->watch, &a->wcap, st->nwatch, sizeof(*st->watch)))
@@ -140,7 +140,7 @@ static int attach_one(long id, void *ctx)
 		if (tid > 0 && have_task(st, (pid_t)tid)) {
 			/* a thread of a process named before (its tid given with -p) */
 			if (!dup_noted)
-				note_id(st->duplicate, sizeof(st->duplicate), id);
+				scope_note_id(st->duplicate, sizeof(st->duplicate), id);
 			dup_noted = true;
 			continue;
 		}

@@ -41,6 +41,16 @@ expect_rc 0 "stat --dry-run of a table name"
 	fail "the plan does not record the table file"
 python3 "$PMC_SOURCE_DIR/tests/core/validate_json.py" "$PMC_SOURCE_DIR/schema/pmctool-report.schema.json" "$TMP/out" ||
 	fail "the plan with a table source does not validate"
+# stat --tables DIR: the directory is searched before PMCTOOL_TABLES (which names none here); a DIR that is not a
+# directory is a usage error.
+PMCTOOL_TABLES=$TMP/none run_pmc stat --tables "$fix/pmu-events" -e idq_uops_not_delivered.cycles_0_uops_deliv.core \
+	--dry-run --json true
+expect_rc 0 "stat --tables DIR"
+[ "$(jget '[e for b in d["batches"] for e in b if "idq" in e["name"]][0]["source"]')" = "$sky" ] ||
+	fail "stat --tables DIR: the plan does not record the table file of DIR"
+run_pmc stat --tables "$TMP/none" -e cycles true
+expect_rc 2 "stat --tables of a missing directory"
+expect_err "invalid value '$TMP/none' for --tables: not a directory" "the missing directory named"
 # A name in neither: today's error, word for word.
 run_pmc encode nosuch.event.name
 expect_rc 2 "a name in neither the tables nor libpfm4"
@@ -62,4 +72,4 @@ if command -v strace >/dev/null; then
 else
 	echo "strace not installed: the no-access check is not run"
 fi
-ok "table names: encode, modifiers, cpu/NAME/, config1, --tables, plan source, unchanged error, malformed file, lazy load"
+ok "table names: encode, modifiers, cpu/NAME/, config1, --tables, stat --tables, plan source, unchanged error, malformed file, lazy load"

@@ -255,6 +255,14 @@ static void json_cpu(FILE *f, const struct pmc_inventory *inv)
 		}
 }
 
+static void json_str_or_null(FILE *f, const char *s)
+{
+	if (s)
+		pmc_json_string(f, s);
+	else
+		fputs("null", f);
+}
+
 static void json_pmus(FILE *f, const struct pmc_inventory *inv)
 {
 	const struct pmc_tables_report *r = vendor_table();
@@ -265,25 +273,13 @@ static void json_pmus(FILE *f, const struct pmc_inventory *inv)
 	else
 		fputs("null", f);
 	fprintf(f, ",\"release\":");
-	if (inv->pfm_release[0])
-		pmc_json_string(f, inv->pfm_release);
-	else
-		fputs("null", f);
+	json_str_or_null(f, inv->pfm_release[0] ? inv->pfm_release : NULL);
 	fprintf(f, ",\"event_names\":{\"vendor_table\":");
-	if (r)
-		pmc_json_string(f, r->model ? r->model : "");
-	else
-		fputs("null", f);
+	json_str_or_null(f, r ? (r->model ? r->model : "") : NULL);
 	fprintf(f, ",\"vendor_table_dir\":");
-	if (r)
-		pmc_json_string(f, r->dir);
-	else
-		fputs("null", f);
+	json_str_or_null(f, r ? r->dir : NULL);
 	fprintf(f, ",\"libpfm4_table\":");
-	if (inv->pfm_core[0])
-		pmc_json_string(f, inv->pfm_core);
-	else
-		fputs("null", f);
+	json_str_or_null(f, inv->pfm_core[0] ? inv->pfm_core : NULL);
 	fprintf(f, "},\"detected_pmus\":[");
 	for (unsigned i = 0; i < inv->npfm_pmus; i++) {
 		fprintf(f, "%s", i ? "," : "");

@@ -10,7 +10,7 @@
 fix=$PMC_SOURCE_DIR/tests/tables/fixtures
 export HOME=$TMP/home XDG_DATA_HOME=$TMP/xdg LIBPFM_FORCE_PMU=skx
 export PMCTOOL_TABLES=$fix/pmu-events PMCTOOL_CPUID=GenuineIntel-6-55-4
-sky=$fix/pmu-events/arch/x86/fakesky/pipeline.json
+sky=$fix/pmu-events/arch/x86/fakesky/pipeline.json sky_cache=$fix/pmu-events/arch/x86/fakesky/cache.json
 
 jget() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$TMP/out" "$1"; }
 
@@ -61,6 +61,27 @@ import json, sys
 n = json.load(open(sys.argv[1]))["libpfm4"]["event_names"]
 assert n == {"vendor_table": None, "vendor_table_dir": None, "libpfm4_table": "skx"}, n
 PY
+# list: the table's events (perf's names, encodings, the file) and metrics (formula), with --tables DIR or
+# PMCTOOL_TABLES; --names offers the events (not the metrics) for completion.
+run_pmc list --pmu tables --long
+expect_rc 0 "list --pmu tables"
+expect_out "^fakesky \(vendor table $fix/pmu-events\):$" "list: the table's events under its model and directory"
+expect_out "^      encoding config=0x1b7,config1=0x10003c0001 \($sky_cache\)$" "list --long: encoding and file"
+expect_out "^  fake_sky_cpi  +Made-up CPI\.$" "list: the table's metrics"
+PMCTOOL_TABLES=$TMP/none run_pmc list --tables "$fix/pmu-events" --json ocr.demand
+python3 - "$TMP/out" "$sky_cache" <<'PY' || fail "list --tables --json: the table event with its file"
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["events"] if e["name"] == "ocr.demand_data_rd.l3_hit.snoop_hitm"]
+assert ev and ev[0]["file"] == sys.argv[2] and ev[0]["metric"] is False and ev[0]["source"].startswith("vendor table"), ev
+PY
+run_pmc list --names
+grep -qx "idq_uops_not_delivered.cycles_0_uops_deliv.core" "$TMP/out" || fail "list --names lacks the table's name"
+! grep -qx "fake_sky_cpi" "$TMP/out" || fail "list --names offers a metric to -e"
+. "$PMC_SOURCE_DIR/tests/completion.sh"
+PMCTOOL_TABLES=$TMP/none complete_words stat --tables "$fix/pmu-events" -e idq_uops_not_delivered.cy
+expect_reply idq_uops_not_delivered.cycles_0_uops_deliv.core "completion: a table name after --tables DIR"
+PMCTOOL_TABLES=$TMP/none complete_words stat -e idq_uops_not_delivered.cycles_0_uops_deliv.c
+[ ! -s "$TMP/reply" ] || [ "$(cat "$TMP/reply")" = "" ] || { cat "$TMP/reply" >&2; fail "completion offers a table name without tables"; }
 # A name in neither: today's error, word for word.
 run_pmc encode nosuch.event.name
 expect_rc 2 "a name in neither the tables nor libpfm4"

@@ -82,6 +82,17 @@ PMCTOOL_TABLES=$TMP/none complete_words stat --tables "$fix/pmu-events" -e idq_u
 expect_reply idq_uops_not_delivered.cycles_0_uops_deliv.core "completion: a table name after --tables DIR"
 PMCTOOL_TABLES=$TMP/none complete_words stat -e idq_uops_not_delivered.cycles_0_uops_deliv.c
 [ ! -s "$TMP/reply" ] || [ "$(cat "$TMP/reply")" = "" ] || { cat "$TMP/reply" >&2; fail "completion offers a table name without tables"; }
+# decode: the table's name of a code comes first, with its file; config1 narrows it; a code only the table has.
+run_pmc decode r400019c
+expect_rc 0 "decode of a table code"
+[ "$(head -n 1 "$TMP/out")" = "idq_uops_not_delivered.cycles_0_uops_deliv.core (vendor table $sky)" ] ||
+	{ cat "$TMP/out" >&2; fail "decode: the table's name is not first"; }
+expect_out "^skx::IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE$" "decode: libpfm4's names after the table's"
+run_pmc decode --config1 0x10003c0001 r1b7
+expect_out "^ocr.demand_data_rd.l3_hit.snoop_hitm \(vendor table $sky_cache\)$" "decode --config1: the offcore table name"
+PMCTOOL_CPUID=AuthenticAMD-25-1-1 LIBPFM_FORCE_PMU=amd64_fam19h_zen3 run_pmc decode --tables "$fix/pmu-events" r1000007aa
+expect_rc 0 "decode of a code only the table has"
+expect_out "^de_src_op_disp.all \(vendor table $fix/pmu-events/arch/x86/fakezen/core.json\)$" "decode: the AMD table name"
 # A name in neither: today's error, word for word.
 run_pmc encode nosuch.event.name
 expect_rc 2 "a name in neither the tables nor libpfm4"

@@ -12,6 +12,7 @@
 
 #include "arch/arch.h"
 #include "pmu/pmu_internal.h"
+#include "tables/tables.h"
 #include "sys/sysfs.h"
 #include "sys/pmu_format.h"
 
@@ -165,9 +166,13 @@ static int table_term(struct term_ctx *c, const char *name, const char *value)
 	if (value || c->depth || !is_core_pmu(c->pmu, c->pmudir))
 		return -ENOENT;
 	pmc_event_init(&tmp, name);
-	if (pmc_pmu_table_event(name, &tmp)) {
-		/* not a generic name (cpu/cycles/ is the PMU's own alias or nothing): a core encoding only */
-		if (strchr(name, ':') || pmc_event_resolve(name, &tmp, &e) || tmp.attr.type == PERF_TYPE_HARDWARE ||
+	/* cpu_core/NAME/, cpu_atom/NAME/: that core type's entry of a hybrid table */
+	if (pmc_pmu_table_event_on(name, strncmp(c->pmu, "cpu_", 4) ? NULL : c->pmu, &tmp)) {
+		const struct pmc_table_event *te;
+
+		/* not a generic name (cpu/cycles/ is the PMU's own alias or nothing): a core encoding only; and not a
+		 * table's name of the other core type (cpu_atom/big_only.fake/) */
+		if (strchr(name, ':') || !pmc_tables_find(pmc_pmu_tables(), name, &te) || pmc_event_resolve(name, &tmp, &e) || tmp.attr.type == PERF_TYPE_HARDWARE ||
 		    !(tmp.flags & PMC_EVF_HARDWARE) || (tmp.attr.type != PERF_TYPE_RAW && tmp.attr.type < PERF_TYPE_MAX))
 			return -ENOENT;
 	}

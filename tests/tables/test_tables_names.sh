@@ -93,6 +93,21 @@ expect_out "^ocr.demand_data_rd.l3_hit.snoop_hitm \(vendor table $sky_cache\)$" 
 PMCTOOL_CPUID=AuthenticAMD-25-1-1 LIBPFM_FORCE_PMU=amd64_fam19h_zen3 run_pmc decode --tables "$fix/pmu-events" r1000007aa
 expect_rc 0 "decode of a code only the table has"
 expect_out "^de_src_op_disp.all \(vendor table $fix/pmu-events/arch/x86/fakezen/core.json\)$" "decode: the AMD table name"
+# Hybrid (the ADL sysfs fixture, the perfmon fixture's HYBRIDLAKE rows): a name of one core type's file is counted on
+# that core PMU alone, a name of both on both; cpu_atom/NAME/ takes the E-core file's entry and refuses a P-core name.
+(
+	export PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-adl LIBPFM_FORCE_PMU=icl PMCTOOL_CPUID=GenuineIntel-6-AA
+	export PMCTOOL_TABLES=$fix/perfmon
+	for row in "big_only.fake:cpu_core" "small_only.fake:cpu_atom" "br_fake_retired.all:cpu_atom cpu_core" \
+		"cpu_atom/small_only.fake/:cpu_atom"; do
+		run_pmc stat --dry-run --json -e "${row%%:*}" true
+		expect_rc 0 "hybrid: ${row%%:*}"
+		got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(sorted(e["perf"].split("/")[0] for b in d["batches"] for e in b)))' "$TMP/out")
+		[ "$got" = "${row#*:}" ] || fail "hybrid: ${row%%:*} counted on '$got', expected '${row#*:}'"
+	done
+	run_pmc encode cpu_atom/big_only.fake/
+	expect_rc 2 "hybrid: cpu_atom/ of a P-core table name"
+)
 # A name in neither: today's error, word for word.
 run_pmc encode nosuch.event.name
 expect_rc 2 "a name in neither the tables nor libpfm4"

@@ -90,6 +90,7 @@ struct pmc_engine_opts {
 	int cpu;                       /* --cpu, -1 = current */
 	double warmup_s;               /* --warmup */
 	bool subtract_overhead;
+	bool syscall_reads;            /* --read=syscall: -k reads every counter with read() */
 	unsigned runs;                 /* -r */
 	bool runs_given;
 	enum pmc_batch_mode batch;

@@ -125,7 +125,8 @@ static const struct pmc_opt compare_table[] = {
 	{ .long_name = "fail-if", .kind = PMC_OPT_LIST, .metavar = "COND", .apply = apply_fail_if,
 	  .help = "exit 1 when COND holds: NAME>+N% (B more than N% above A), NAME<-N% (below),\n"
 		  "NAME>+N (an absolute change); a change the test calls not significant does not\n"
-		  "hold. Repeatable" },
+		  "hold. NAME>+Ksd: more than K standard deviations of the runs (any change of an\n"
+		  "exact count, none of noise). Repeatable" },
 	{ .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = COMPARE_FORMAT, .left = "    --csv, --json",
 	  .field = PMC_OPT_FIELD(struct compare_cli, fmt), .apply = pmc_opt_set_format,
 	  .help = "CSV (one row per event or metric) or one JSON document (schema kind 'compare')" },

@@ -298,6 +298,11 @@ static const struct pmc_opt stat_table[] = {
 		  "without privilege filters, e.g. msr/tsc/, uncore, power, count as they are)" },
 	{ .id = PMC_PRIV_ALL_KERNEL, .long_name = "all-kernel", .kind = PMC_OPT_FLAG, .conflict = STAT_PRIV,
 	  .apply = stat_apply_priv, .help = "count every event in kernel mode only (as --all-user)" },
+	{ .long_name = "emulate", .kind = PMC_OPT_FLAG, .field = F(e.emulate),
+	  .help = "count instructions:u (the default event then) with valgrind (lackey), an\n"
+		  "emulator, where no counter does: exact user-mode instructions, reported as\n"
+		  "instructions:u@emulated with the slowdown; the command also runs natively\n"
+		  "for its time. Also per event: -e instructions:u@emulated" },
 	{ .long_name = "check", .kind = PMC_OPT_FLAG, .field = F(check_first),
 	  .help = "first run pmctool check's quick part (exact counts, both read paths; under a\n"
 		  "second): its verdict goes to stderr and into the report's checks" },
@@ -479,7 +484,7 @@ static const struct pmc_opt stat_table[] = {
 		  "each (default 5), with the same events, and compare them per event and metric" },
 	{ .id = L_FAIL_IF, .long_name = "fail-if", .kind = PMC_OPT_LIST, .metavar = "COND", .apply = apply_list,
 	  .help = "with --compare: exit 1 when COND holds ('instructions>+2%', 'cycles<-5%',\n"
-		  "'page-faults>+100'), repeatable" },
+		  "'page-faults>+100', 'instructions:u>+3sd'), repeatable" },
 	TEXT("  -o may hold %h (host), %p (pid), %r (MPI/Slurm rank), %j (job id), %% ('%'): 'run.%h.%r.json'"),
 	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this text" },
 	{ .kind = PMC_OPT_END },

@@ -15,6 +15,7 @@ enum pmc_counter_class {
 	PMC_CLASS_FIXED,      /* a fixed counter (Intel: instructions, cycles, ref-cycles); fixed_index says which */
 	PMC_CLASS_FREE,       /* software, msr, tracepoint, uprobe...: no counter slot, counted in every batch */
 	PMC_CLASS_BREAKPOINT, /* a debug register (mem:ADDR), at most PMC_BREAKPOINT_SLOTS per batch */
+	PMC_CLASS_EMULATED,   /* counted by an emulator (valgrind), never by a counter: engine/emulate.c */
 };
 
 #define PMC_BREAKPOINT_SLOTS 4

@@ -74,12 +74,14 @@ struct pmc_compare {
 	size_t nrows;
 };
 
-/* --fail-if NAME>+2% / NAME<-5% / NAME>+100 (a change of B against A, relative or absolute). */
+/* --fail-if NAME>+2% / NAME<-5% / NAME>+100 (a change of B against A, relative or absolute) / NAME>+3sd (in
+ * standard deviations of the runs). */
 struct pmc_fail_cond {
 	char text[128];
 	char name[128];
 	char op;                    /* '>' or '<' */
 	bool pct;
+	bool sd;                    /* threshold in pooled standard deviations of the two sides' runs */
 	double threshold;
 	int state;                  /* after eval: 1 holds, 0 does not, -1 cannot be judged */
 	char why[256];

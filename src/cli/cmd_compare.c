@@ -47,6 +47,10 @@ static int finish(const struct pmc_loaded *a, const struct pmc_loaded *b, enum p
 		rc = PMC_EXIT_INTERNAL;
 	if (!rc)
 		rc = multi_emit("compare", path, buf, len, to_stderr);
+	/* Loud: two machines, kernels or backends can differ by more than a change of the program does. */
+	if (c.env_same == 0)
+		fprintf(stderr, "pmctool compare: WARNING: A and B were measured in different environments: %s; a "
+			"difference may be the machine's, not the program's\n", pmc_output_safe(c.env_diff, why, sizeof(why)));
 	for (size_t i = 0; i < nconds; i++)
 		if (conds[i].state < 0)
 			fprintf(stderr, "pmctool compare: --fail-if '%s' cannot be judged: %s\n", conds[i].text,

@@ -197,6 +197,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	int rc;
 
 	describe_workload(o, rep);
+	pmc_eng_environment(rep, pmc_eng_emulated(se) ? "valgrind (lackey)" : "perf_event");
 	rc = pmc_eng_emulated(se) ? pmc_eng_emulate_measure(se, o, rep)
 	     : scoped		  ? pmc_eng_scope_measure(se, o, rep)
 				  : pmc_eng_measure(se, o, rep);

@@ -343,4 +343,7 @@ bool pmc_eng_emulated(const struct pmc_engine *se);
 int pmc_eng_emulate_check(const struct pmc_engine *se, const struct pmc_engine_opts *o);
 int pmc_eng_emulate_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep);
 
+/* engine/env.c: the report's environment (report/env.h); backend names how it was counted. */
+void pmc_eng_environment(struct pmc_report *rep, const char *backend);
+
 #endif

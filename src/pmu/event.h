@@ -82,6 +82,8 @@ struct pmc_resolve_error {
 struct pmc_tables;
 int pmc_pmu_tables_dir(const char *dir);
 const struct pmc_tables *pmc_pmu_tables(void);
+/* The tables when a name made pmctool load them, else NULL (never loads them: the report's environment). */
+const struct pmc_tables *pmc_pmu_tables_loaded(void);
 int pmc_pmu_table_event(const char *name, struct pmc_event *ev);
 
 /* Initialize libpfm4 once (idempotent). 0, or -errno with a message in err (may be NULL). */

@@ -166,6 +166,14 @@ int pmc_compare_build(const struct pmc_loaded *a, const struct pmc_loaded *b, en
 	c.alpha = alpha;
 	snprintf(c.a_name, sizeof(c.a_name), "%s", a->workload);
 	snprintf(c.b_name, sizeof(c.b_name), "%s", b->workload);
+	if (!a->env.present || !b->env.present) {
+		c.env_same = -1;
+		snprintf(c.env_diff, sizeof(c.env_diff), "%s no environment (written by an older pmctool or by hand): "
+			 "whether both were measured alike cannot be told", !a->env.present && !b->env.present ? "A and B have"
+			 : !a->env.present ? "A has" : "B has");
+	} else {
+		c.env_same = pmc_env_diff(&a->env, &b->env, c.env_diff, sizeof(c.env_diff)) == 0;
+	}
 	c.rows = calloc(a->n + b->n + 1, sizeof(*c.rows));
 	if (!c.rows)
 		return -ENOMEM;
@@ -266,8 +274,12 @@ static void fail_cond_eval_sd(const struct pmc_compare_row *r, struct pmc_fail_c
 	sd = sqrt((r->sd_a * r->sd_a + r->sd_b * r->sd_b) / 2);
 	if (sd == 0) {
 		cond->state = cond->op == '>' ? change > 0 : change < 0;
-		snprintf(cond->why, sizeof(cond->why), "changed %+.6g with no spread in either side's %zu and %zu runs "
-			 "(an exact count: any change is real)", change, r->na, r->nb);
+		if (change == 0)
+			snprintf(cond->why, sizeof(cond->why), "unchanged, with no spread in either side's %zu and %zu runs "
+				 "(an exact count)", r->na, r->nb);
+		else
+			snprintf(cond->why, sizeof(cond->why), "changed %+.6g with no spread in either side's %zu and %zu "
+				 "runs (an exact count: any change is real)", change, r->na, r->nb);
 		return;
 	}
 	k = change / sd;

@@ -68,6 +68,10 @@ struct pmc_compare_row {
 
 struct pmc_compare {
 	char a_name[512], b_name[512];
+	/* The two environments (report/env.h): 1 the same, 0 different (env_diff says how), -1 unknown (a report
+	 * without one: env_diff says which). A difference may be the machine's, not the program's. */
+	int env_same;
+	char env_diff[1024];
 	enum pmc_test test;
 	double alpha;
 	struct pmc_compare_row *rows;

@@ -60,6 +60,7 @@ const struct pmc_opts_cmd pmc_opts_check = {
 struct check_runner {
 	char dir[256];
 	char json[300], err[300];
+	char self[4096];         /* pmctool's own path: the loop as a command */
 };
 
 static void parse_events(const struct pmc_jvalue *evs, struct pmc_check_sample *s)
@@ -129,6 +130,19 @@ static int measure(void *ctx, const struct pmc_check_req *q, struct pmc_check_sa
 	child_args_push(&a, "--json");
 	child_args_push(&a, "-o");
 	child_args_push(&a, r->json);
+	if (q->command) {
+		/* The loop as a launched command: pmctool itself, quiet, running its kernel with a software event. */
+		if (q->multiplex)
+			child_args_push(&a, "--batch=multiplex");
+		child_args_push(&a, "-e");
+		child_args_push(&a, events);
+		child_args_push(&a, "--");
+		child_args_push(&a, r->self);
+		child_args_push(&a, "stat");
+		child_args_push(&a, "-q");
+		child_args_push(&a, "-e");
+		child_args_push(&a, "task-clock");
+	}
 	child_args_push(&a, "-k");
 	child_args_push(&a, "loop");
 	child_args_push(&a, "--iters");
@@ -141,10 +155,12 @@ static int measure(void *ctx, const struct pmc_check_req *q, struct pmc_check_sa
 	}
 	if (q->syscall_reads)
 		child_args_push(&a, "--read=syscall");
-	if (q->multiplex)
-		child_args_push(&a, "--batch=multiplex");
-	child_args_push(&a, "-e");
-	child_args_push(&a, events);
+	if (!q->command) {
+		if (q->multiplex)
+			child_args_push(&a, "--batch=multiplex");
+		child_args_push(&a, "-e");
+		child_args_push(&a, events);
+	}
 	if (child_run(&a, NULL, NULL, r->err, r->json, &status, s->err, sizeof(s->err))) {
 		s->rc = -1;
 		return 0;
@@ -243,6 +259,10 @@ int pmc_check_measure_here(bool quick, struct pmc_check_result *res)
 	if ((rc = multi_tmpdir(r.dir, sizeof(r.dir))))
 		return rc;
 	snprintf(r.json, sizeof(r.json), "%s/check.json", r.dir);
+	{
+		ssize_t n = readlink("/proc/self/exe", r.self, sizeof(r.self) - 1);
+		r.self[n > 0 ? n : 0] = '\0';
+	}
 	snprintf(r.err, sizeof(r.err), "%s/check.err", r.dir);
 	multi_install_signals();
 	pmc_check_run(&env, &ops, res);

@@ -36,8 +36,11 @@ struct pmc_check_count {
 	char reason[200];    /* why not counted */
 };
 
-/* One measurement: 'pmctool stat -k loop --iters ITERS -e EVENTS' with the options below. */
+/* One measurement: 'pmctool stat -k loop --iters ITERS -e EVENTS' with the options below, or with command set
+ * 'pmctool stat -e EVENTS -- pmctool stat -q -k loop --iters ITERS -e task-clock': the same loop in a launched
+ * command (its counters inherited and enabled on exec, the way most measurements count). */
 struct pmc_check_req {
+	bool command;
 	uint64_t iters;
 	int cpu;                  /* --cpu, -1: any */
 	bool syscall_reads;       /* --read=syscall */

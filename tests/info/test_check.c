@@ -30,6 +30,7 @@ struct fake_pmu {
 	int nmi_watchdog;
 	bool hybrid;
 	bool wrong_branches;      /* branches count 1% too many */
+	bool mux_starve;          /* multiplexed: the last event never gets a counter */
 	/* expectations */
 	int exit_status;
 	const char *item;         /* the item that must carry verdict (NULL: none) */
@@ -70,15 +71,17 @@ static int fake_measure(void *ctx, const struct pmc_check_req *q, struct pmc_che
 		instr = 0;
 	if (f->wrong_branches)
 		br *= 1.01;
+	if (q->command)
+		instr = 67 * it + 1234567; /* the loop in a launched pmctool: its own start-up too */
 	if (q->multiplex) {
 		running = 100.0 * 4 / (double)q->nevents;
-		instr = (67 * it + 4) * (1 + f->mux_error);
+		instr = (67 * it + 1234567) * (1 + f->mux_error);
 	}
 	for (size_t i = 0; i < q->nevents; i++) {
 		const char *e = q->events[i];
 
 		if (!strcmp(e, "instructions:u"))
-			put(s, e, true, instr, running);
+			put(s, e, !(f->mux_starve && q->multiplex && i == q->nevents - 1), instr, running);
 		else if (!strcmp(e, "branches:u"))
 			put(s, e, true, br, running);
 		else if (!strcmp(e, "instructions:k"))
@@ -142,6 +145,8 @@ static struct fake_pmu cases[] = {
 	  .item = "nmi-watchdog", .verdict = PMC_CHECK_DEGRADED, .words = "pmctool never changes it" },
 	{ .name = "hybrid: each core type has its exact item", .hybrid = true, .exit_status = 0, .item = "exact:cpu_atom",
 	  .verdict = PMC_CHECK_TRUSTWORTHY, .words = "(exact)" },
+	{ .name = "a multiplexed event never scheduled: multiplex degraded", .mux_starve = true, .exit_status = 10,
+	  .item = "multiplex", .verdict = PMC_CHECK_DEGRADED, .words = "1 of 6 never counted" },
 	{ .name = "branches 1% too many: exact degraded", .wrong_branches = true, .exit_status = 10, .item = "exact:cpu",
 	  .verdict = PMC_CHECK_DEGRADED, .words = "branches:u" },
 };

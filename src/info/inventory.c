@@ -286,7 +286,7 @@ int pmc_inventory_collect(struct pmc_inventory *ret)
 	ret->user_read_name = pmc_arch_user_read_name();
 	ret->user_read_error = pmc_arch_user_read_blocked(ret->user_read_why, sizeof(ret->user_read_why));
 	ret->probe_errno = probe_instructions();
-	vin = (struct pmc_verdict_input){ .has_core_pmu = ret->core_pmu >= 0, .probe_errno = ret->probe_errno,
+	vin = (struct pmc_verdict_input){ .has_core_pmu = ret->core_pmu >= 0 || pmc_arch_has_core_pmu(), .probe_errno = ret->probe_errno,
 					  .paranoid = ret->paranoid, .can_count_kernel = ret->can_count_kernel,
 					  .rdpmc = ret->rdpmc, .hypervisor = ret->acpu.hypervisor };
 	pmc_inventory_verdict(&vin, &ret->verdict);

@@ -33,12 +33,13 @@ static void microcode(char *buf, size_t len)
 	fclose(f);
 }
 
-/* libpfm4's release: pfm_get_version() gives the API's (4.0 for every 4.x), so the release is the one the build
- * linked (meson.build reads it from the library's file name, PMC_LIBPFM_RELEASE); "API 4.0" when it could not. */
+/* libpfm4's release (pmu/release.c); "API 4.0" when it is not known. */
 static void libpfm_version(int api, char *buf, size_t len)
 {
-	if (PMC_LIBPFM_RELEASE[0]) {
-		snprintf(buf, len, "%.15s", PMC_LIBPFM_RELEASE);
+	char rel[32];
+
+	if (pmc_pfm_release(rel, sizeof(rel))) {
+		snprintf(buf, len, "%.15s", rel);
 		return;
 	}
 	if (api >= 0)

@@ -213,4 +213,8 @@ int pmc_event_decode(uint64_t config, const char *pmu, int (*cb)(const char *nam
 int pmc_event_decode_config1(uint64_t config, uint64_t config1, bool exact1, const char *pmu,
 			     int (*cb)(const char *name, void *ctx), void *ctx);
 
+/* libpfm4's release ("4.13.0") into buf: the shared object loaded ("shared"), else the one the build linked statically
+ * ("static"); NULL (buf "") when neither is known. */
+const char *pmc_pfm_release(char *buf, size_t len);
+
 #endif

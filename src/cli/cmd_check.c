@@ -15,6 +15,7 @@
 #include "cli/opts.h"
 #include "info/check.h"
 #include "output/output.h"
+#include "run/emulate.h"
 #include "util/file_read.h"
 #include "util/json_read.h"
 #include "util/util.h"
@@ -179,24 +180,6 @@ static int measure(void *ctx, const struct pmc_check_req *q, struct pmc_check_sa
 	return 0;
 }
 
-/* valgrind on PATH, for the offer of an emulated instruction count. */
-static const char *find_valgrind(char *buf, size_t len)
-{
-	const char *path = getenv("PATH");
-	char *copy, *tok, *save = NULL;
-	const char *found = NULL;
-
-	if (!path || !(copy = strdup(path)))
-		return NULL;
-	for (tok = strtok_r(copy, ":", &save); tok && !found; tok = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/valgrind", tok[0] ? tok : ".");
-		if (access(buf, X_OK) == 0)
-			found = buf;
-	}
-	free(copy);
-	return found;
-}
-
 static void print_text(FILE *f, const struct pmc_check_result *res)
 {
 	fprintf(f, "pmctool check: can counts be trusted here, now?\n\n");
@@ -251,7 +234,7 @@ int pmc_check_measure_here(bool quick, struct pmc_check_result *res)
 	pmc_inventory_collect(&inv);
 	pmc_check_env_from(&inv, &env);
 	env.quick = quick;
-	env.emulator = find_valgrind(vg, sizeof(vg));
+	env.emulator = pmc_emulator_find(vg, sizeof(vg));
 	if (env.pmu.verdict == PMC_VERDICT_UNAVAILABLE) {
 		pmc_check_run(&env, &ops, res); /* measures nothing */
 		return 0;

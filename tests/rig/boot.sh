@@ -39,6 +39,10 @@ root=$tmp/root
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,etc,rig} || exit 125
 cp "$RIG_BUSYBOX" "$root/bin/busybox" && ln -s busybox "$root/bin/sh" || exit 125
 cp -r "$guestdir"/. "$root/rig/" && cp "$guestscript" "$root/rig/guest.sh" || exit 125
+# Files that live at their own paths (valgrind in /usr, the C library its launcher needs in /lib): guest/sysroot.
+if [ -d "$root/rig/sysroot" ]; then
+	cp -a "$root/rig/sysroot"/. "$root/" && rm -rf "$root/rig/sysroot" || exit 125
+fi
 # Users for tests run unprivileged (uid 1000).
 printf 'root:x:0:0:root:/root:/bin/sh\nrig:x:1000:1000:rig:/tmp:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\nrig:x:1000:\n' > "$root/etc/group"

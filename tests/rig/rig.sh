@@ -73,6 +73,20 @@ cp "$here/guest/topdown.sh" "$guest/" || exit 1
 cp -r "$here/tables" "$guest/tables" || exit 1 # issue 23: the A57's vendor table fixture (t12_tables)
 # The trust check (issue 25): its verdicts on a real PMU (t12_check), and without -icount (t12_check_noicount).
 cp "$here/guest/check.sh" "$guest/" || exit 1
+# --emulate against the real PMU (t12_emulate): valgrind (its launcher, lackey, the core preload) and the C library its
+# launcher needs, at their own paths (boot.sh puts guest/sysroot at the guest's /). Fetched once, like the kernel.
+if rig_fetch_deb valgrind:arm64 valgrind-lib usr/libexec/valgrind && rig_fetch_deb valgrind:arm64 valgrind-bin usr/bin &&
+	rig_fetch_deb libc6:arm64 libc6 lib/aarch64-linux-gnu; then
+	s=$guest/sysroot
+	mkdir -p "$s/usr/bin" "$s/usr/libexec/valgrind" "$s/lib/aarch64-linux-gnu" &&
+		cp "$RIG_CACHE"/valgrind-bin/usr/bin/valgrind "$RIG_CACHE"/valgrind-bin/usr/bin/valgrind.bin "$s/usr/bin/" &&
+		cp "$RIG_CACHE"/valgrind-lib/usr/libexec/valgrind/{lackey-arm64-linux,vgpreload_core-arm64-linux.so,default.supp} \
+			"$s/usr/libexec/valgrind/" &&
+		cp "$RIG_CACHE"/libc6/lib/aarch64-linux-gnu/{ld-linux-aarch64.so.1,libc.so.6} "$s/lib/aarch64-linux-gnu/" &&
+		ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$s/lib/ld-linux-aarch64.so.1" || exit 1
+else
+	echo "rig: note: valgrind:arm64 or libc6:arm64 could not be fetched: t12_emulate says so"
+fi
 echo "rig: built the static aarch64 pmctool and the guest programs in $(elapsed "$t_build") s"
 
 results=$work/results.txt
@@ -111,7 +125,7 @@ boot() {
 boot smp1-shift0 1 0 420 t0_yardstick t1_info t2_command t3_batches t3_sysfs t4_multiplex t5_kernels t5_ipc t5_ipc_modes \
 	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t12_tables
 # pmctool check's own boot: its exact counts and its multiplexed loop (about 10 s of guest time) apart from the rest.
-boot smp1-check 1 0 240 t12_check
+boot smp1-check 1 0 300 t12_check t12_emulate
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc t_regions_slots
 boot smp2 2 0 240 t9_cpu t9_scopes t_regions_threads
 boot smp1-noicount 1 none 120 t12_check_noicount

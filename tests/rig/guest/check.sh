@@ -42,3 +42,23 @@ t12_check_noicount() {
 	verdict 12e check-no-icount $ok "no -icount: exit $rn, exact $ex: $(check_detail $W/checkn.json exact: 240)"
 	[ $ok = 0 ] || { show_file $W/checkn.json 20; show_file $W/checkn.err; }
 }
+
+# --emulate (valgrind's lackey) against the PMU's instructions:u, to the instruction, on the yardstick loop program.
+t12_emulate() {
+	if [ ! -x /usr/bin/valgrind ]; then
+		fail "12f emulate-vs-pmu: valgrind is not in the guest (the rig could not fetch valgrind:arm64; see its log)"
+		return
+	fi
+	n=200000
+	want=$(loop_expect $n)
+	$P stat -x, -e instructions:u -- /rig/loop $n 2> $W/pmu.csv >/dev/null; rp=$?
+	pmu=$(awk -F, '$3 == "instructions:u" { print $1 }' $W/pmu.csv)
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	PATH=$PATH:/usr/bin $P stat -x, --emulate -- /rig/loop $n 2> $W/emu.csv >/dev/null; re=$?
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	emu=$(awk -F, '$3 == "instructions:u@emulated" { print $1 }' $W/emu.csv)
+	[ $rp = 0 ] && [ $re = 0 ] && [ "$pmu" = "$want" ] && [ "$emu" = "$want" ]
+	ok=$?
+	verdict 12f emulate-vs-pmu $ok "loop $n: PMU instructions:u $pmu, valgrind (lackey) $emu, expected $want (exits $rp $re; emulated run $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.1f", b - a }') s of guest time)"
+	[ $ok = 0 ] || { show_file $W/pmu.csv; show_file $W/emu.csv 12; }
+}

@@ -11,6 +11,7 @@
 #include "arch/arch.h"
 #include "engine/engine.h"
 #include "metrics/topdown.h"
+#include "perf/perf.h"
 #include "pmu/hybrid.h"
 #include "report/topdown.h"
 #include "sys/sysfs.h"
@@ -30,6 +31,14 @@ struct pmc_eng_topdown {
 	char why_not[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN]; /* unresolved input, absent property */
 	double prop[PMC_TD_MAX_INPUTS];                   /* PMC_TD_PROPERTY values */
 	bool prop_ok[PMC_TD_MAX_INPUTS];
+	/* -I: the interval's counts of the inputs (the total), and its tree (kept here: nothing allocated per tick) */
+	struct pmc_td_value ival[PMC_TD_MAX_INPUTS];
+	bool iseen[PMC_TD_MAX_INPUTS];
+	char iwhy[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN];
+	char inot[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN]; /* why an input's event could not be opened, for ierr[] */
+	int ierr[PMC_TD_MAX_INPUTS];
+	struct pmc_td_result ires;
+	struct pmc_report_topdown iout;
 };
 
 /* The names --topdown-def accepts, for a message. */
@@ -263,36 +272,59 @@ static unsigned deep_elsewhere(const struct pmc_engine *se, const struct pmc_eng
 	return n;
 }
 
-/* The report's totals row of input i: its mean, or not counted with the reason. */
-static void input_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_report *rep,
-			struct pmc_td_value *v, bool *scaled, char *why, size_t whylen)
+/* Input i's value from one count (a total, a row's, an interval's): counted, or not counted with the reason. An event
+ * that opened and read 0 on a PMU that does not implement it (QEMU's) is not a count. why is the caller's buffer. */
+static void count_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_event *ev, bool ok, double value,
+			double running_pct, const char *reason, struct pmc_td_value *v, bool *scaled, char *why,
+			size_t whylen)
 {
-	const struct pmc_td_input *in = &td->tree->inputs[i];
 	char not_impl[PMC_TD_REASON_LEN];
 
+	(void)td;
+	(void)i;
+	*v = (struct pmc_td_value){ .counted = false, .reason = reason && reason[0] ? reason : "not counted" };
+	if (ok && value == 0 && pmc_arch_event_implemented(&ev->attr, not_impl, sizeof(not_impl)) == 0) {
+		snprintf(why, whylen, "it read 0 and %.180s", not_impl);
+		v->reason = why;
+	} else if (ok) {
+		v->counted = true;
+		v->value = value;
+		*scaled |= running_pct < 100.0;
+	}
+}
+
+/* The value of input i that needs no count (a property; an input with no event), or false: look for its count. */
+static bool uncounted_value(const struct pmc_eng_topdown *td, size_t i, struct pmc_td_value *v)
+{
 	*v = (struct pmc_td_value){ .counted = false, .reason = td->why_not[i] };
-	if (in->kind == PMC_TD_PROPERTY) {
+	if (td->tree->inputs[i].kind == PMC_TD_PROPERTY) {
 		v->counted = td->prop_ok[i];
 		v->value = td->prop[i];
-		return;
+		return true;
 	}
-	if (!td->name[i][0])
+	return !td->name[i][0];
+}
+
+/* The report's row of input i (scope: the totals' or a row's): its mean, or not counted with the reason. */
+static void input_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_report *rep,
+			const struct pmc_row_scope *scope, struct pmc_td_value *v, bool *scaled, char *why,
+			size_t whylen)
+{
+	if (uncounted_value(td, i, v))
 		return;
 	for (size_t k = 0; k < rep->nevents; k++) {
 		const struct pmc_report_event *e = &rep->events[k];
 
-		if (e->scope.kind != PMC_ROW_ALL || strcmp(e->ev.name, td->name[i]))
+		if (strcmp(e->ev.name, td->name[i]) ||
+		    (scope ? e->scope.kind != scope->kind || strcmp(e->scope.label, scope->label)
+			   : e->scope.kind != PMC_ROW_ALL))
 			continue;
-		if (e->status == PMC_COUNT_OK && e->max == 0 &&
-		    pmc_arch_event_implemented(&e->ev.attr, not_impl, sizeof(not_impl)) == 0) {
-			/* it opened and read 0 on a PMU that does not implement it (QEMU's): not a count */
-			snprintf(why, whylen, "it read 0 and %.180s", not_impl);
-			v->reason = why;
-		} else if (e->status == PMC_COUNT_OK) {
-			v->counted = true;
+		count_value(td, i, &e->ev, e->status == PMC_COUNT_OK, e->status == PMC_COUNT_OK ? e->max : 0, 100, NULL,
+			    v, scaled, why, whylen);
+		if (v->counted) {
 			v->value = e->mean;
 			*scaled |= e->running_pct < 100.0;
-		} else {
+		} else if (e->status != PMC_COUNT_OK) {
 			v->reason = e->reason[0] ? e->reason : "not counted";
 		}
 		return;
@@ -300,30 +332,21 @@ static void input_value(const struct pmc_eng_topdown *td, size_t i, const struct
 	v->reason = "its event is not in the report";
 }
 
-int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
+/* The tree on vals into out (its shown nodes; out's other fields are the caller's), the checks in res. */
+static int eval_into(const struct pmc_eng_topdown *td, const struct pmc_td_value *vals, struct pmc_td_result *res,
+		     struct pmc_report_topdown *out)
 {
-	const struct pmc_eng_topdown *td = se->topdown;
-	struct pmc_td_value vals[PMC_TD_MAX_INPUTS];
-	char why[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN];
-	struct pmc_td_result *res;
-	struct pmc_report_topdown *out;
-	bool scaled = false;
-	int r;
+	int r = pmc_td_eval(td->tree, vals, res);
 
-	if (!td || !td->tree)
-		return 0;
-	for (size_t i = 0; i < td->tree->ninputs; i++)
-		input_value(td, i, rep, &vals[i], &scaled, why[i], sizeof(why[i]));
-	res = calloc(1, sizeof(*res));
-	out = calloc(1, sizeof(*out));
-	r = res && out ? pmc_td_eval(td->tree, vals, res) : -ENOMEM;
-	if (r) {
-		free(res);
-		free(out);
+	if (r)
 		return r;
-	}
-	*out = (struct pmc_report_topdown){ .tree = td->tree->name, .title = td->tree->title, .unit = td->tree->unit,
-					    .why = td->why, .note = td->tree->note, .level = td->level };
+	out->tree = td->tree->name;
+	out->title = td->tree->title;
+	out->unit = td->tree->unit;
+	out->why = td->why;
+	out->note = td->tree->note;
+	out->level = td->level;
+	out->nnodes = 0;
 	for (size_t i = 0; i < td->tree->nnodes; i++) {
 		const struct pmc_td_node *nd = &td->tree->nodes[i];
 		const struct pmc_td_node_result *nr = &res->node[i];
@@ -338,12 +361,61 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 						   .threshold = nd->threshold };
 		snprintf(rn->reason, sizeof(rn->reason), "%s", nr->reason);
 	}
+	return 0;
+}
+
+/* The checks of one tree into the report; scope names whose tree it is ("" for the total). */
+static void add_checks(struct pmc_report *rep, const struct pmc_td_result *res, const char *scope)
+{
 	for (size_t c = 0; c < res->nchecks; c++)
 		pmc_report_add_check(rep, PMC_CHECK_WARN,
 				     res->check[c].kind == PMC_TD_CHECK_SUM	 ? "topdown-sum"
 				     : res->check[c].kind == PMC_TD_CHECK_CHILDREN ? "topdown-children"
 										   : "topdown-range",
-				     "%s", res->check[c].msg);
+				     "%s%s%s", scope[0] ? scope : "", scope[0] ? ": " : "", res->check[c].msg);
+}
+
+/* One tree from the report's counts of scope (NULL: the totals) appended to rep's chain. 0 or -ENOMEM. */
+static int eval_scope(const struct pmc_eng_topdown *td, struct pmc_report *rep, const struct pmc_row_scope *scope,
+		      struct pmc_td_result *res, bool *scaled)
+{
+	struct pmc_td_value vals[PMC_TD_MAX_INPUTS];
+	char why[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN];
+	struct pmc_report_topdown *out = calloc(1, sizeof(*out)), **tail = &rep->topdown;
+	int r;
+
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; i < td->tree->ninputs; i++)
+		input_value(td, i, rep, scope, &vals[i], scaled, why[i], sizeof(why[i]));
+	r = eval_into(td, vals, res, out);
+	if (r) {
+		free(out);
+		return r;
+	}
+	if (scope)
+		snprintf(out->scope, sizeof(out->scope), "%s", scope->label);
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = out;
+	add_checks(rep, res, out->scope);
+	return 0;
+}
+
+int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
+{
+	const struct pmc_eng_topdown *td = se->topdown;
+	struct pmc_td_result *res;
+	bool scaled = false;
+	int r;
+
+	if (!td || !td->tree)
+		return 0;
+	res = calloc(1, sizeof(*res));
+	r = res ? eval_scope(td, rep, NULL, res, &scaled) : -ENOMEM;
+	free(res);
+	if (r)
+		return r;
 	if (deep_elsewhere(se, td))
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "topdown-batches",
 				     "level 1 was counted as one group; %u input%s of level 2 did not fit its batch and were "
@@ -354,9 +426,54 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "topdown-multiplexed",
 				     "the top-down tree is built from scaled estimates: its events were multiplexed%s",
 				     o->batch == PMC_BATCH_MULTIPLEX ? " (--batch=multiplex)" : "");
-	free(res);
-	rep->topdown = out;
 	return 0;
+}
+
+/* -I: the total's count of one interval, kept until the interval ends. */
+void pmc_eng_topdown_record(const struct pmc_engine *se, const struct pmc_interval_record *r)
+{
+	struct pmc_eng_topdown *td = se->topdown;
+
+	if (!td || !td->tree || r->scope)
+		return;
+	for (size_t i = 0; i < td->tree->ninputs; i++)
+		if (td->name[i][0] && !strcmp(td->name[i], r->ev->name)) {
+			const struct pmc_count *c = &r->count;
+			bool ok = c->status == PMC_COUNT_OK, scaled = false;
+
+			if (c->status == PMC_COUNT_NOT_SUPPORTED && td->ierr[i] != c->err) { /* once: it may ask the kernel */
+				td->ierr[i] = c->err;
+				snprintf(td->inot[i], sizeof(td->inot[i]), "%s",
+					 pmc_perf_event_reason(c->err, &r->ev->attr, !!(r->ev->flags & PMC_EVF_HARDWARE)));
+			}
+			count_value(td, i, r->ev, ok, ok ? pmc_count_scaled(c) : 0,
+				    c->enabled && ok ? 100.0 * (double)c->running / (double)c->enabled : 100.0,
+				    c->status == PMC_COUNT_NOT_SUPPORTED ? td->inot[i]
+									 : "its event did not run in this interval",
+				    &td->ival[i], &scaled, td->iwhy[i], sizeof(td->iwhy[i]));
+			td->iseen[i] = true;
+		}
+}
+
+/* -I: the interval's tree to the sink, from the counts pmc_eng_topdown_record kept; then they are forgotten. */
+void pmc_eng_topdown_interval(const struct pmc_engine *se, const struct pmc_interval_sink *sink, unsigned n,
+			      double start_s, double end_s)
+{
+	struct pmc_eng_topdown *td = se->topdown;
+
+	if (!td || !td->tree || !sink->topdown)
+		return;
+	for (size_t i = 0; i < td->tree->ninputs; i++)
+		if (!td->iseen[i] && !uncounted_value(td, i, &td->ival[i]))
+			td->ival[i] = (struct pmc_td_value){ .counted = false,
+							     .reason = "its event was not counted in this interval" };
+	if (eval_into(td, td->ival, &td->ires, &td->iout) == 0) {
+		td->iout.interval = n;
+		td->iout.start_s = start_s;
+		td->iout.end_s = end_s;
+		sink->topdown(sink->ctx, &td->iout);
+	}
+	memset(td->iseen, 0, sizeof(td->iseen));
 }
 
 void pmc_eng_topdown_fini(struct pmc_engine *se)

@@ -3,6 +3,7 @@
  * forced model, its level-1 inputs planned as one group in one batch, the "does not fit" and "no tree" errors; then
  * the evaluation from a report whose counts are injected (written by hand, as a saved report's would be): the values
  * reach the right inputs by name, a node whose input was not counted is n/a with the reason, never 0%. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -202,6 +203,117 @@ static void test_icl_slots_leads_the_metrics_group_forced_pmu(void **state)
 	pmc_engine_fini(&se);
 }
 
+/* -I: the trees the sink was handed (copies). */
+static struct pmc_report_topdown sunk[4];
+static size_t nsunk;
+
+static void sink_tree(void *ctx, const struct pmc_report_topdown *td)
+{
+	(void)ctx;
+	assert_true(nsunk < 4);
+	sunk[nsunk++] = *td;
+}
+
+/* Interval n's record of event name (value counted over the whole interval; value 0: not supported), of the total
+ * or of a row. */
+static void record(const struct pmc_engine *se, const char *name, uint64_t value, const struct pmc_row_scope *row)
+{
+	int i = event_index(se, name);
+	struct pmc_interval_record r = { .interval = 1, .batch = -1, .scope = row };
+
+	assert_true(i >= 0);
+	r.ev = &se->evs[i];
+	r.count = (struct pmc_count){ .value = value, .enabled = 1000, .running = 1000, .status = PMC_COUNT_OK };
+	if (!value)
+		r.count = (struct pmc_count){ .status = PMC_COUNT_NOT_SUPPORTED, .err = EINVAL };
+	pmc_eng_topdown_record(se, &r);
+}
+
+static const struct pmc_report_td_node *sunk_node(size_t k, const char *name)
+{
+	for (size_t i = 0; i < sunk[k].nnodes; i++)
+		if (!strcmp(sunk[k].node[i].name, name))
+			return &sunk[k].node[i];
+	fail_msg("interval tree %zu has no node %s", k, name);
+	return NULL;
+}
+
+/* -I --topdown: each interval's tree from that interval's records of the total (injected records, as scope.c's
+ * on_tick makes them), with its number and times; a row's record does not count towards it; an input without a
+ * record in an interval makes its nodes n/a for that interval, never 0%, and the next interval starts afresh. */
+static void test_interval_tree_from_each_intervals_records_injected(void **state)
+{
+	static const struct pmc_row_scope row = { .kind = PMC_ROW_CPU, .cpu = 1, .label = "CPU1" };
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_interval_sink sink = { .topdown = sink_tree };
+
+	(void)state;
+	nsunk = 0;
+	assert_int_equal(prepare("skl", 1, 0, &se, &o), 0);
+	/* interval 1: the Skylake vector of test_skl_level1_from_injected_counts_marks_backend_bound */
+	record(&se, "cpu_clk_unhalted.thread", 1000, NULL);
+	record(&se, "idq_uops_not_delivered.core", 400, NULL);
+	record(&se, "idq_uops_not_delivered.core", 4000, &row); /* a row's count: not the total's */
+	record(&se, "uops_issued.any", 2200, NULL);
+	record(&se, "uops_retired.retire_slots", 2000, NULL);
+	record(&se, "int_misc.recovery_cycles", 50, NULL);
+	pmc_eng_topdown_interval(&se, &sink, 1, 0.0, 0.1);
+	/* interval 2: FE = 1200 / 4000 = 30%, RET = 40%, BS = (1700 - 1600 + 4 x 25) / 4000 = 5%, BE = 25%; then
+	 * interval 3 without the recovery cycles' record */
+	record(&se, "cpu_clk_unhalted.thread", 1000, NULL);
+	record(&se, "idq_uops_not_delivered.core", 1200, NULL);
+	record(&se, "uops_issued.any", 1700, NULL);
+	record(&se, "uops_retired.retire_slots", 1600, NULL);
+	record(&se, "int_misc.recovery_cycles", 25, NULL);
+	pmc_eng_topdown_interval(&se, &sink, 2, 0.1, 0.2);
+	record(&se, "cpu_clk_unhalted.thread", 1000, NULL);
+	record(&se, "idq_uops_not_delivered.core", 1200, NULL);
+	record(&se, "uops_issued.any", 1700, NULL);
+	record(&se, "uops_retired.retire_slots", 1600, NULL);
+	pmc_eng_topdown_interval(&se, &sink, 3, 0.2, 0.25);
+	assert_int_equal(nsunk, 3);
+	assert_int_equal(sunk[0].interval, 1);
+	assert_float_equal(sunk[0].end_s, 0.1, 1e-12);
+	assert_string_equal(sunk[0].tree, "intel-skl");
+	assert_string_equal(sunk[0].scope, "");
+	assert_float_equal(sunk_node(0, "frontend_bound")->value, 0.10, 1e-12);
+	assert_float_equal(sunk_node(0, "backend_bound")->value, 0.30, 1e-12);
+	assert_true(sunk_node(0, "backend_bound")->bottleneck);
+	assert_int_equal(sunk[1].interval, 2);
+	assert_float_equal(sunk[1].start_s, 0.1, 1e-12);
+	assert_float_equal(sunk_node(1, "frontend_bound")->value, 0.30, 1e-12);
+	assert_float_equal(sunk_node(1, "bad_speculation")->value, 0.05, 1e-12);
+	assert_float_equal(sunk_node(1, "retiring")->value, 0.40, 1e-12);
+	assert_float_equal(sunk_node(1, "backend_bound")->value, 0.25, 1e-12);
+	assert_true(sunk_node(1, "frontend_bound")->bottleneck);
+	assert_false(sunk_node(2, "bad_speculation")->ok);
+	assert_non_null(strstr(sunk_node(2, "bad_speculation")->reason, "int_misc.recovery_cycles"));
+	assert_non_null(strstr(sunk_node(2, "bad_speculation")->reason, "not counted in this interval"));
+	assert_true(sunk_node(2, "frontend_bound")->ok);
+	assert_float_equal(sunk_node(2, "frontend_bound")->value, 0.30, 1e-12);
+	pmc_engine_fini(&se);
+}
+
+/* An input whose event could not be opened: n/a in the interval with the open's reason. */
+static void test_interval_tree_says_why_an_input_could_not_open_injected(void **state)
+{
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_interval_sink sink = { .topdown = sink_tree };
+
+	(void)state;
+	nsunk = 0;
+	assert_int_equal(prepare("skl", 1, 0, &se, &o), 0);
+	record(&se, "cpu_clk_unhalted.thread", 1000, NULL);
+	record(&se, "idq_uops_not_delivered.core", 0, NULL); /* not supported, EINVAL */
+	pmc_eng_topdown_interval(&se, &sink, 1, 0.0, 0.1);
+	assert_int_equal(nsunk, 1);
+	assert_false(sunk_node(0, "frontend_bound")->ok);
+	assert_non_null(strstr(sunk_node(0, "frontend_bound")->reason, "the kernel rejected the encoding"));
+	pmc_engine_fini(&se);
+}
+
 /* Preparing --topdown=level on the forced PMU is a usage error whose message holds needle. */
 static void expect_usage(const char *pmu, int level, unsigned counters, const char *needle)
 {
@@ -256,6 +368,8 @@ int main(void)
 		cmocka_unit_test(test_skl_level1_from_injected_counts_marks_backend_bound),
 		cmocka_unit_test(test_uncounted_input_makes_its_nodes_na_with_the_reason_injected),
 		cmocka_unit_test(test_skl_level1_on_two_counters_does_not_fit_and_says_so_forced_pmu),
+		cmocka_unit_test(test_interval_tree_from_each_intervals_records_injected),
+		cmocka_unit_test(test_interval_tree_says_why_an_input_could_not_open_injected),
 	};
 	const struct CMUnitTest icl[] = {
 		cmocka_unit_test(test_icl_slots_leads_the_metrics_group_forced_pmu),

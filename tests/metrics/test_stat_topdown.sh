@@ -108,4 +108,54 @@ PY
 	n=$(grep -cE '^<n/a>;%;topdown\.[a-z_]+;;1;[0-9]+;input ' "$TMP/sep" || true)
 	[ "$n" = 4 ] || { cat "$TMP/sep" >&2; fail "-x: $n of 4 topdown lines"; }
 	ok "no PMU: every node n/a with the reason in the table, JSON, CSV and -x; exit 3"
+
+	# -I: a tree per interval in each format, after that interval's records, every node n/a with the reason.
+	LIBPFM_FORCE_PMU=icl run_pmc stat -I 100 --topdown -o "$TMP/itable" -- sleep 0.25
+	ni=$(grep -cE '^ +[0-9]+\.[0-9]{9} +<not supported> +slots' "$TMP/itable" || true)
+	nt=$(grep -cE '^ +[0-9]+\.[0-9]{9}  Top-down, level 1, % of slots \(intel-icl' "$TMP/itable" || true)
+	nna=$(grep -cE '^ +[0-9]+\.[0-9]{9}   (frontend_bound|bad_speculation|backend_bound|retiring) +n/a  input TD_[A-Z_]+ \(topdown-[a-z-]+\) was not counted: no hardware PMU' "$TMP/itable" || true)
+	[ "$ni" -ge 2 ] && [ "$nt" = "$ni" ] && [ "$nna" = $((4 * ni)) ] ||
+		{ cat "$TMP/itable" >&2; fail "-I table: $nt trees, $nna n/a nodes for $ni intervals"; }
+	LIBPFM_FORCE_PMU=icl run_pmc stat -I 100 --topdown --csv -o "$TMP/icsv" -- sleep 0.25
+	python3 - "$TMP/icsv" <<'PY' || fail "-I CSV topdown"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+head = rows[0]
+rows = [dict(zip(head, r)) for r in rows[1:] if len(r) == len(head)]
+ivals = sorted({r["interval"] for r in rows if r["record"] == "interval"})
+assert len(ivals) >= 2, ivals
+for i in ivals:
+    td = [r for r in rows if r["record"] == "topdown" and r["interval"] == i]
+    assert [r["event"] for r in td] == ["frontend_bound", "bad_speculation", "backend_bound", "retiring"], (i, td)
+    t = {r["time_ns"] for r in rows if r["record"] == "interval" and r["interval"] == i}
+    assert all(r["status"] == "n/a" and r["value"] == "" and r["time_ns"] in t and r["n"] == "1" for r in td), td
+final = [r for r in rows if r["record"] == "topdown" and r["interval"] == ""]
+assert len(final) == 4, final
+PY
+	LIBPFM_FORCE_PMU=icl run_pmc stat -I 100 --topdown -x';' -o "$TMP/isep" -- sleep 0.25
+	ni=$(grep -cE '^[0-9]+\.[0-9]{9};<not supported>;;slots;' "$TMP/isep" || true)
+	nt=$(grep -cE '^[0-9]+\.[0-9]{9};<n/a>;%;topdown\.[a-z_]+;;1;[0-9]+;input ' "$TMP/isep" || true)
+	[ "$ni" -ge 2 ] && [ "$nt" = $((4 * ni)) ] || { cat "$TMP/isep" >&2; fail "-I -x: $nt topdown lines for $ni intervals"; }
+	LIBPFM_FORCE_PMU=icl run_pmc stat -I 100 --topdown --json -o "$TMP/ijson" -- sleep 0.25
+	python3 - "$TMP/ijson" "$PMC_SOURCE_DIR/schema/pmctool-report.schema.json" <<'PY' || fail "-I JSON topdown"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+ivals = sorted({d["interval"] for d in lines if d["kind"] == "interval"})
+trees = [d for d in lines if d["kind"] == "interval_topdown"]
+assert len(ivals) >= 2 and [t["interval"] for t in trees] == ivals, (ivals, trees)
+for t in trees:
+    assert t["scope"] is None and t["end_ns"] > t["start_ns"] >= 0 and t["topdown"]["tree"] == "intel-icl", t
+    assert all(n["value"] is None and "was not counted" in n["reason"] for n in t["topdown"]["nodes"]), t
+assert lines[-1]["kind"] == "stat" and lines[-1]["topdown"]["tree"] == "intel-icl"
+try:
+    import jsonschema
+except ImportError:
+    print("note: python3-jsonschema is not installed: the lines' schema was not checked")
+    sys.exit(0)
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[2])))
+for d in lines:
+    errs = list(v.iter_errors(d))
+    assert not errs, (d["kind"], errs[0].message)
+PY
+	ok "-I: a tree per interval in the table, CSV, -x and JSON (schema-valid), every node n/a with the reason"
 fi

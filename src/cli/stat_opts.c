@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/stat.h"
+#include "eventsets/eventset.h"
 #include "output/format.h"
 
 enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8, STAT_SET = 16 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
@@ -574,7 +575,8 @@ static int check_combinations(const struct stat_opts *o)
 				"combine with -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout, --control or --compare\n");
 		return PMC_EXIT_USAGE;
 	}
-	if ((o->e.topdown_level || o->e.topdown_def) && o->compare) {
+	if ((o->e.topdown_level || o->e.topdown_def || (o->compare && pmc_eventset_topdown_level(o->e.set_name))) &&
+	    o->compare) {
 		fprintf(stderr, "pmctool stat: --topdown prints one measurement's tree; it does not combine with --compare "
 				"(measure each command with --topdown)\n");
 		return PMC_EXIT_USAGE;

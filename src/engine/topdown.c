@@ -10,9 +10,11 @@
 
 #include "arch/arch.h"
 #include "engine/engine.h"
+#include "eventsets/eventset.h"
 #include "metrics/topdown.h"
 #include "perf/perf.h"
 #include "pmu/hybrid.h"
+#include "report/regions.h"
 #include "report/topdown.h"
 #include "sys/sysfs.h"
 
@@ -180,7 +182,7 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 	char err[256];
 	int r, lead, level = o->topdown_level ? o->topdown_level : 1; /* --topdown-def alone: level 1 */
 
-	if (!o->topdown_level && !o->topdown_def)
+	if (!o->topdown_level && !o->topdown_def && !(level = pmc_eventset_topdown_level(o->set_name)))
 		return 0;
 	if (pmc_pmu_init(err, sizeof(err)) < 0) {
 		pmc_diag_error("--topdown: libpfm4 could not start: %s", err);
@@ -402,6 +404,76 @@ static int eval_scope(const struct pmc_eng_topdown *td, struct pmc_report *rep, 
 	return 0;
 }
 
+/* --regions: input i in region rg, from the program's own counts of it (merged over threads, mean per execution). */
+static void region_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_report *rep,
+			 const struct pmc_report_region *rg, struct pmc_td_value *v, bool *scaled, char *why,
+			 size_t whylen)
+{
+	const struct pmc_report_regions *rr = rep->regions;
+
+	if (uncounted_value(td, i, v))
+		return;
+	for (size_t k = 0; k < rep->nevents; k++) {
+		const struct pmc_report_event *e = &rep->events[k];
+		double x;
+
+		if (strcmp(e->ev.name, td->name[i]) || e->scope.kind != PMC_ROW_ALL)
+			continue;
+		x = pmc_region_value(&rg->all, k);
+		if (x != x) { /* NAN: no execution counted it in this region */
+			if (rr->open_err && rr->open_err_index == k)
+				snprintf(why, whylen, "the program could not open it: %.160s",
+					 pmc_perf_event_reason(rr->open_err, &e->ev.attr, !!(e->ev.flags & PMC_EVF_HARDWARE)));
+			else if (e->status != PMC_COUNT_OK && e->reason[0])
+				snprintf(why, whylen, "the program counted it in no execution of this region (nor pmctool: "
+					 "%.100s)", e->reason);
+			else
+				snprintf(why, whylen, "the program counted it in no execution of this region");
+			*v = (struct pmc_td_value){ .counted = false, .reason = why };
+			return;
+		}
+		count_value(td, i, &e->ev, true, x, 100, NULL, v, scaled, why, whylen);
+		return;
+	}
+	v->reason = "its event is not in the report";
+}
+
+/* --regions: one tree per region from the program's counts, appended to rep's chain; the note says how the program
+ * counted and read them. 0 or -ENOMEM. */
+static int eval_regions(const struct pmc_eng_topdown *td, struct pmc_report *rep, struct pmc_td_result *res)
+{
+	const struct pmc_report_regions *rr = rep->regions;
+	struct pmc_td_value vals[PMC_TD_MAX_INPUTS];
+	char why[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN];
+	bool scaled = false;
+
+	for (size_t r = 0; rr && r < rr->n; r++) {
+		struct pmc_report_topdown *out = calloc(1, sizeof(*out)), **tail = &rep->topdown;
+		int rc;
+
+		if (!out)
+			return -ENOMEM;
+		for (size_t i = 0; i < td->tree->ninputs; i++)
+			region_value(td, i, rep, &rr->r[r], &vals[i], &scaled, why[i], sizeof(why[i]));
+		rc = eval_into(td, vals, res, out);
+		if (rc) {
+			free(out);
+			return rc;
+		}
+		snprintf(out->scope, sizeof(out->scope), "region %.56s", rr->r[r].name);
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = out;
+		add_checks(rep, res, out->scope);
+	}
+	if (rr && rr->n)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "topdown-regions",
+				     "each region's tree is from the program's own counters (libpmctool), opened one by one "
+				     "beside pmctool's group (read: %s); the tree of the whole program is pmctool's group",
+				     pmc_regions_read_method(rr));
+	return 0;
+}
+
 int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	const struct pmc_eng_topdown *td = se->topdown;
@@ -413,6 +485,8 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 		return 0;
 	res = calloc(1, sizeof(*res));
 	r = res ? eval_scope(td, rep, NULL, res, &scaled) : -ENOMEM;
+	if (!r)
+		r = eval_regions(td, rep, res);
 	free(res);
 	if (r)
 		return r;

@@ -4,6 +4,7 @@
  * the evaluation from a report whose counts are injected (written by hand, as a saved report's would be): the values
  * reach the right inputs by name, a node whose input was not counted is n/a with the reason, never 0%. */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "engine/engine.h"
+#include "report/regions.h"
 #include "report/topdown.h"
 
 static char diag_log[8192];
@@ -314,6 +316,89 @@ static void test_interval_tree_says_why_an_input_could_not_open_injected(void **
 	pmc_engine_fini(&se);
 }
 
+/* A region named name whose merged counts are vals[event index] (NAN: no execution counted it), in rr->r[k]. */
+static void add_region(struct pmc_report_regions *rr, size_t k, const char *name, const double *vals, size_t nev)
+{
+	struct pmc_report_region *rg = &rr->r[k];
+
+	snprintf(rg->name, sizeof(rg->name), "%s", name);
+	rg->all.sum = calloc(nev, sizeof(double));
+	rg->all.n = calloc(nev, sizeof(unsigned));
+	assert_non_null(rg->all.sum);
+	assert_non_null(rg->all.n);
+	for (size_t i = 0; i < nev; i++)
+		if (vals[i] == vals[i]) {
+			rg->all.sum[i] = 2 * vals[i]; /* two executions: the mean is vals[i] */
+			rg->all.n[i] = 2;
+		}
+}
+
+/* --regions --topdown: a tree per region after the total's, from the program's counts of that region (injected as
+ * rg_collect.c fills them: sum over executions / their number); an input no execution counted in a region makes its
+ * nodes n/a there with the reason; the note names how the program read its counters. */
+static void test_region_trees_from_each_regions_counts_injected(void **state)
+{
+	static const struct injected tot[] = {
+		{ "cpu_clk_unhalted.thread", 1000 }, { "idq_uops_not_delivered.core", 400 }, { "uops_issued.any", 2200 },
+		{ "uops_retired.retire_slots", 2000 }, { "int_misc.recovery_cycles", 50 },
+	};
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_report rep;
+	struct pmc_report_regions *rr;
+	double hot[8], cold[8];
+	const struct pmc_report_topdown *t;
+	bool note = false;
+
+	(void)state;
+	assert_int_equal(prepare("skl", 1, 0, &se, &o), 0);
+	inject(&se, tot, 5, &rep);
+	assert_true(se.n <= 8);
+	/* hot: S = 4 x 500; FE = 600 / S = 30%; BS = (1100 - 1000 + 4 x 0) / S = 5%; RET = 1000 / S = 50%; BE = 15% */
+	for (size_t i = 0; i < se.n; i++)
+		hot[i] = cold[i] = NAN;
+	hot[event_index(&se, "cpu_clk_unhalted.thread")] = cold[event_index(&se, "cpu_clk_unhalted.thread")] = 500;
+	hot[event_index(&se, "idq_uops_not_delivered.core")] = 600;
+	hot[event_index(&se, "uops_issued.any")] = cold[event_index(&se, "uops_issued.any")] = 1100;
+	hot[event_index(&se, "uops_retired.retire_slots")] = cold[event_index(&se, "uops_retired.retire_slots")] = 1000;
+	hot[event_index(&se, "int_misc.recovery_cycles")] = cold[event_index(&se, "int_misc.recovery_cycles")] = 0.25;
+	rr = calloc(1, sizeof(*rr));
+	assert_non_null(rr);
+	rr->r = calloc(2, sizeof(*rr->r));
+	assert_non_null(rr->r);
+	rr->n = 2;
+	rr->nevents = se.n;
+	rr->reads_inproc = 10;
+	add_region(rr, 0, "hot", hot, se.n);
+	add_region(rr, 1, "cold", cold, se.n); /* the frontend input never counted in it */
+	rep.regions = rr;
+	assert_int_equal(pmc_eng_topdown_eval(&se, &o, &rep), 0);
+	t = rep.topdown;
+	assert_non_null(t);
+	assert_string_equal(t->scope, "");
+	assert_float_equal(t->node[0].value, 0.10, 1e-12); /* the total's tree is pmctool's counts */
+	t = t->next;
+	assert_non_null(t);
+	assert_string_equal(t->scope, "region hot");
+	assert_string_equal(t->node[0].name, "frontend_bound");
+	assert_float_equal(t->node[0].value, 0.30, 1e-12);
+	assert_float_equal(t->node[1].value, (1100 - 1000 + 4 * 0.25) / 2000.0, 1e-12);
+	assert_float_equal(t->node[3].value, 0.50, 1e-12);
+	t = t->next;
+	assert_non_null(t);
+	assert_string_equal(t->scope, "region cold");
+	assert_false(t->node[0].ok);
+	assert_non_null(strstr(t->node[0].reason, "idq_uops_not_delivered.core"));
+	assert_non_null(strstr(t->node[0].reason, "the program counted it in no execution of this region"));
+	assert_true(t->node[3].ok);
+	assert_null(t->next);
+	for (size_t c = 0; c < rep.nchecks; c++)
+		note |= !strcmp(rep.checks[c].name, "topdown-regions") && strstr(rep.checks[c].msg, "read: in process");
+	assert_true(note);
+	pmc_report_fini(&rep);
+	pmc_engine_fini(&se);
+}
+
 /* Preparing --topdown=level on the forced PMU is a usage error whose message holds needle. */
 static void expect_usage(const char *pmu, int level, unsigned counters, const char *needle)
 {
@@ -370,6 +455,7 @@ int main(void)
 		cmocka_unit_test(test_skl_level1_on_two_counters_does_not_fit_and_says_so_forced_pmu),
 		cmocka_unit_test(test_interval_tree_from_each_intervals_records_injected),
 		cmocka_unit_test(test_interval_tree_says_why_an_input_could_not_open_injected),
+		cmocka_unit_test(test_region_trees_from_each_regions_counts_injected),
 	};
 	const struct CMUnitTest icl[] = {
 		cmocka_unit_test(test_icl_slots_leads_the_metrics_group_forced_pmu),

@@ -68,6 +68,31 @@ PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-armv8 run_pmc stat --topdown-
 batch 1: cpu_cycles stall_frontend stall_backend" ] || { plan >&2; fail "arm-cycles plan"; }
 ok "plans: icl (slots leads its metrics), skl levels 1 and 2, zen4 (six counters, one group), arm-cycles"
 
+# -g topdown (events/topdown.set, 'topdown 1'): the same plan as --topdown on each forced PMU; listed by 'sets'.
+for pmu in icl skl amd64_fam19h_zen4; do
+	LIBPFM_FORCE_PMU=$pmu run_pmc stat --topdown --dry-run --json -- true
+	want=$(plan)
+	LIBPFM_FORCE_PMU=$pmu run_pmc stat -g topdown --dry-run --json -- true
+	expect_rc 0 "-g topdown on $pmu"
+	[ "$(plan)" = "$want" ] || { plan >&2; fail "-g topdown on $pmu: not --topdown's plan ($want)"; }
+done
+LIBPFM_FORCE_PMU=icl run_pmc stat -g topdown -o "$TMP/gtable" -- true
+grep -qE "^ Top-down, level 1, % of slots \(intel-icl" "$TMP/gtable" || { cat "$TMP/gtable" >&2; fail "-g topdown prints no tree"; }
+LIBPFM_FORCE_PMU=amd64_fam19h_zen3 run_pmc stat -g topdown -- true
+expect_rc 2 "-g topdown on Zen 3"
+expect_err "no top-down tree for this CPU" "-g topdown on Zen 3"
+run_pmc stat -g topdown --compare true -- true
+expect_rc 2 "-g topdown --compare"
+expect_err "--topdown prints one measurement's tree; it does not combine with --compare" "-g topdown --compare"
+run_pmc sweep n=1,2 -g topdown -- true
+expect_rc 2 "sweep -g topdown"
+expect_err "--topdown is a stat option that sweep does not take" "sweep -g topdown"
+run_pmc sets
+expect_out "^topdown +any +Where the pipeline's slots" "sets lists topdown"
+run_pmc sets topdown
+expect_out "^this set is stat --topdown=1" "sets topdown"
+ok "-g topdown: the plan of --topdown (icl, skl, zen4), its tree, Zen 3's, --compare's and sweep's refusals, listed by sets"
+
 # --batch=multiplex: allowed, and the report says the tree is built from scaled estimates.
 LIBPFM_FORCE_PMU=icl run_pmc stat --topdown --batch=multiplex -- true
 expect_err "\[warn\] topdown-multiplexed: the top-down tree is built from scaled estimates" "--batch=multiplex"

@@ -105,7 +105,7 @@ boot() {
 }
 
 boot smp1-shift0 1 0 420 t0_yardstick t1_info t2_command t3_batches t3_sysfs t4_multiplex t5_kernels t5_ipc t5_ipc_modes \
-	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown
+	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t11_topdown_scopes
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc t_regions_slots
 boot smp2 2 0 240 t9_cpu t9_scopes t_regions_threads
 

@@ -26,6 +26,8 @@ enum { TD_GROUP_L1 = 0x7d01, TD_GROUP_DEEP = 0x7d02 };
 struct pmc_eng_topdown {
 	const struct pmc_td_tree *tree;
 	const char *why;                                  /* the chooser's reason, or "--topdown-def" */
+	bool smt_thread;                                  /* SMT on, the core's tree not countable: the thread's */
+	bool core_tree;                                   /* a per-core (SMT) tree: no tree for a CPU's or a task's row */
 	int level;
 	bool needed[PMC_TD_MAX_INPUTS];
 	bool l1[PMC_TD_MAX_INPUTS];                       /* level 1's own group */
@@ -53,6 +55,16 @@ static void tree_names(char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", pmc_td_tree_at(i)->name);
 }
 
+/* Whether the measurement counts whole cores (every CPU, rows no finer than a core), as a per-core (SMT) tree needs:
+ * each core's counts are both threads' sums, and AnyThread is allowed wherever -a is (Linux's intel_pmu_hw_config
+ * asks perf_allow_cpu() for the ANY bit: perf_event_paranoid <= 0 or CAP_PERFMON, as for CPU-wide counting). */
+static bool core_counted(const struct pmc_engine_opts *o)
+{
+	return o->targets.system_wide && !o->targets.ncgroups &&
+	       (o->aggr == PMC_AGGR_GLOBAL || o->aggr == PMC_AGGR_CORE || o->aggr == PMC_AGGR_DIE ||
+		o->aggr == PMC_AGGR_SOCKET || o->aggr == PMC_AGGR_NODE);
+}
+
 /* The tree for this CPU: the forced or detected libpfm4 PMU, the vendor, SMT. 0 or PMC_EXIT_USAGE (message given). */
 static int choose(struct pmc_eng_topdown *td, const struct pmc_engine_opts *o)
 {
@@ -78,6 +90,20 @@ static int choose(struct pmc_eng_topdown *td, const struct pmc_engine_opts *o)
 	pmc_td_choose(&in, &ch);
 	td->tree = ch.tree;
 	td->why = ch.reason;
+	if (td->tree && !core_counted(o)) { /* the per-core (AnyThread, SMT) tree needs both threads of each core */
+		size_t n = strlen(td->tree->name);
+		char base[64];
+
+		if (n > 4 && n < sizeof(base) && !strcmp(td->tree->name + n - 4, "-smt")) {
+			snprintf(base, sizeof(base), "%.*s", (int)(n - 4), td->tree->name);
+			if (pmc_td_tree_find(base)) {
+				td->tree = pmc_td_tree_find(base);
+				td->smt_thread = true;
+				td->why = "SMT is on, but the core's tree needs both threads of each core counted (-a with "
+					  "--per-core, or the total): this is the tree of the threads counted";
+			}
+		}
+	}
 	if (!td->tree) {
 		pmc_diag_error("--topdown: no top-down tree for this CPU (%s, libpfm4 PMU %s): %s; --topdown-def NAME "
 			       "picks one anyway (its events may not exist here): %s", cpu.vendor[0] ? cpu.vendor : "vendor unknown",
@@ -206,6 +232,11 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 	r = choose(td, o);
 	if (r)
 		return r;
+	{
+		size_t n = strlen(td->tree->name);
+
+		td->core_tree = n > 4 && !strcmp(td->tree->name + n - 4, "-smt");
+	}
 	if (level < 1 || level > td->tree->max_level) {
 		pmc_diag_error("--topdown=%d: the tree %s (%s) has level%s 1%s%.0d", level, td->tree->name,
 			       td->tree->title, td->tree->max_level > 1 ? "s" : "", td->tree->max_level > 1 ? ".." : "",
@@ -474,6 +505,41 @@ static int eval_regions(const struct pmc_eng_topdown *td, struct pmc_report *rep
 	return 0;
 }
 
+/* Rows (-A, --per-core, --per-socket, --per-thread...): a tree per row, in the report's order. A per-core (SMT) tree
+ * has none for a row finer than a core (a CPU, a task, a cgroup): the note says so. 0 or -ENOMEM. */
+static int eval_rows(const struct pmc_eng_topdown *td, struct pmc_report *rep, struct pmc_td_result *res,
+		     bool *scaled)
+{
+	size_t skipped = 0;
+
+	for (size_t k = 0; k < rep->nevents; k++) {
+		const struct pmc_row_scope *sc = &rep->events[k].scope;
+		bool seen = false;
+		int r;
+
+		if (sc->kind == PMC_ROW_ALL)
+			continue;
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = rep->events[j].scope.kind == sc->kind && !strcmp(rep->events[j].scope.label, sc->label);
+		if (seen)
+			continue;
+		if (td->core_tree && sc->kind != PMC_ROW_CORE && sc->kind != PMC_ROW_DIE && sc->kind != PMC_ROW_SOCKET &&
+		    sc->kind != PMC_ROW_NODE) {
+			skipped++;
+			continue;
+		}
+		r = eval_scope(td, rep, sc, res, scaled);
+		if (r)
+			return r;
+	}
+	if (skipped)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "topdown-rows",
+				     "%zu row%s (a CPU, a task or a cgroup) ha%s no tree: %s is the core's (SMT on: both "
+				     "threads' counts); --per-core gives a tree per core", skipped, skipped == 1 ? "" : "s",
+				     skipped == 1 ? "s" : "ve", td->tree->name);
+	return 0;
+}
+
 int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	const struct pmc_eng_topdown *td = se->topdown;
@@ -486,6 +552,8 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 	res = calloc(1, sizeof(*res));
 	r = res ? eval_scope(td, rep, NULL, res, &scaled) : -ENOMEM;
 	if (!r)
+		r = eval_rows(td, rep, res, &scaled);
+	if (!r)
 		r = eval_regions(td, rep, res);
 	free(res);
 	if (r)
@@ -496,6 +564,11 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 				     "counted in other runs of the workload (the anchors compare those runs): a level-2 "
 				     "node's share of its parent mixes runs", deep_elsewhere(se, td),
 				     deep_elsewhere(se, td) == 1 ? "" : "s");
+	if (td->smt_thread)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "topdown-smt",
+				     "SMT is on: the tree (%s) is the counted threads' share of their cores' slots, not the "
+				     "cores' answer (the sibling threads' work is not in it); the core's tree needs both "
+				     "threads of each core: pmctool stat -a --per-core --topdown", td->tree->name);
 	if (scaled || o->batch == PMC_BATCH_MULTIPLEX)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "topdown-multiplexed",
 				     "the top-down tree is built from scaled estimates: its events were multiplexed%s",

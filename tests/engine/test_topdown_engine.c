@@ -399,6 +399,154 @@ static void test_region_trees_from_each_regions_counts_injected(void **state)
 	pmc_engine_fini(&se);
 }
 
+/* A report with se's events counted with v (by name) for the total and for each row of rows[], each row's counts the
+ * total's times its share (as the rows of -a --per-core sum to the total). */
+static void inject_rows(const struct pmc_engine *se, const struct injected *v, size_t nv,
+			const struct pmc_row_scope *rows, const double *share, size_t nrows, struct pmc_report *rep)
+{
+	struct pmc_report_event *evs;
+
+	inject(se, v, nv, rep);
+	evs = realloc(rep->events, se->n * (nrows + 1) * sizeof(*evs));
+	assert_non_null(evs);
+	for (size_t r = 0; r < nrows; r++)
+		for (size_t i = 0; i < se->n; i++) {
+			struct pmc_report_event *e = &evs[se->n * (r + 1) + i];
+
+			*e = evs[i];
+			e->scope = rows[r];
+			e->mean *= share[r];
+		}
+	rep->events = evs;
+	rep->nevents = se->n * (nrows + 1);
+}
+
+static void prepare_with(const char *pmu, struct pmc_engine *se, struct pmc_engine_opts *o, bool all_cpus,
+			 enum pmc_aggr aggr)
+{
+	struct pmc_metric_def *metrics = NULL;
+
+	assert_string_equal(getenv("LIBPFM_FORCE_PMU"), pmu);
+	diag_log[0] = '\0';
+	pmc_engine_opts_init(o);
+	o->argv = argv_true;
+	o->topdown_level = 1;
+	o->targets.system_wide = all_cpus;
+	o->aggr = aggr;
+	pmc_engine_init(se, NULL);
+	if (pmc_engine_prepare(se, o, &metrics))
+		fail_msg("prepare: %s", diag_log);
+	free(metrics);
+}
+
+static bool has_check(const struct pmc_report *rep, const char *name, const char *needle)
+{
+	for (size_t c = 0; c < rep->nchecks; c++)
+		if (!strcmp(rep->checks[c].name, name) && strstr(rep->checks[c].msg, needle))
+			return true;
+	return false;
+}
+
+static const struct pmc_row_scope core_rows[] = {
+	{ .kind = PMC_ROW_CORE, .core = 0, .label = "S0-D0-C0", .ncpus = 2 },
+	{ .kind = PMC_ROW_CORE, .core = 1, .label = "S0-D0-C1", .ncpus = 2 },
+};
+static const double core_share[] = { 0.25, 0.75 };
+static const struct injected skl_vec[] = {
+	{ "cpu_clk_unhalted.thread", 1000 }, { "idq_uops_not_delivered.core", 400 }, { "uops_issued.any", 2200 },
+	{ "uops_retired.retire_slots", 2000 }, { "int_misc.recovery_cycles", 50 },
+	{ "cpu_clk_unhalted.thread_any", 2000 }, { "int_misc.recovery_cycles_any", 100 },
+};
+
+/* -a --per-core on a CPU without SMT: a tree per core after the total's, from that core's row (injected rows whose
+ * counts are shares of the total's: the same fractions), labelled with the row. */
+static void test_per_core_rows_get_a_tree_each_injected(void **state)
+{
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_report rep;
+	const struct pmc_report_topdown *t;
+
+	(void)state;
+	prepare_with("skl", &se, &o, true, PMC_AGGR_CORE);
+	assert_string_equal(se.evs[0].name, "cpu_clk_unhalted.thread"); /* no SMT here: the thread's tree */
+	inject_rows(&se, skl_vec, 5, core_rows, core_share, 2, &rep);
+	assert_int_equal(pmc_eng_topdown_eval(&se, &o, &rep), 0);
+	t = rep.topdown;
+	assert_string_equal(t->scope, "");
+	for (size_t k = 0; k < 2; k++) {
+		t = t->next;
+		assert_non_null(t);
+		assert_string_equal(t->scope, core_rows[k].label);
+		assert_float_equal(t->node[0].value, 0.10, 1e-12);
+		assert_float_equal(t->node[2].value, 0.30, 1e-12);
+		assert_true(t->node[2].bottleneck);
+	}
+	assert_null(t->next);
+	pmc_report_fini(&rep);
+	pmc_engine_fini(&se);
+}
+
+/* SMT on (sysfs fixture smt/active = 1), a command: the per-core tree cannot be counted (the sibling's counts are not
+ * the command's), so the thread's tree with the warning topdown-smt: never the core's answer. */
+static void test_smt_on_command_gets_the_thread_tree_and_a_warning_forced_pmu(void **state)
+{
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_report rep;
+
+	(void)state;
+	prepare_with("skl", &se, &o, false, PMC_AGGR_GLOBAL);
+	assert_int_equal(event_index(&se, "cpu_clk_unhalted.thread_any"), -1);
+	assert_true(event_index(&se, "cpu_clk_unhalted.thread") >= 0);
+	inject(&se, skl_vec, 5, &rep);
+	assert_int_equal(pmc_eng_topdown_eval(&se, &o, &rep), 0);
+	assert_string_equal(rep.topdown->tree, "intel-skl");
+	assert_true(has_check(&rep, "topdown-smt", "not the cores' answer"));
+	pmc_report_fini(&rep);
+	pmc_engine_fini(&se);
+}
+
+/* SMT on, -a --per-core: the per-core tree (AnyThread clocks halved, the other counts both threads' sums), a tree per
+ * core: S = 4 x 2000 / 2 = 4000, FE = 400 / 4000 = 10%; BS = (2200 - 2000 + 4 x 100 / 2) / 4000 = 10%. With -A (CPU
+ * rows) the per-core tree gives no CPU row a tree and says so. */
+static void test_smt_on_per_core_gets_the_core_tree_per_core_forced_pmu(void **state)
+{
+	static const struct pmc_row_scope cpu_rows[] = {
+		{ .kind = PMC_ROW_CPU, .cpu = 0, .label = "CPU0" }, { .kind = PMC_ROW_CPU, .cpu = 1, .label = "CPU1" },
+	};
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_report rep;
+
+	(void)state;
+	prepare_with("skl", &se, &o, true, PMC_AGGR_CORE);
+	assert_true(event_index(&se, "cpu_clk_unhalted.thread_any") >= 0);
+	assert_true(event_index(&se, "int_misc.recovery_cycles_any") >= 0);
+	inject_rows(&se, skl_vec, 7, core_rows, core_share, 2, &rep);
+	assert_int_equal(pmc_eng_topdown_eval(&se, &o, &rep), 0);
+	assert_string_equal(rep.topdown->tree, "intel-skl-smt");
+	assert_float_equal(rep.topdown->node[0].value, 0.10, 1e-12);
+	assert_float_equal(rep.topdown->node[1].value, 0.10, 1e-12);
+	assert_non_null(rep.topdown->next);
+	assert_string_equal(rep.topdown->next->scope, "S0-D0-C0");
+	assert_float_equal(rep.topdown->next->node[0].value, 0.10, 1e-12);
+	assert_false(has_check(&rep, "topdown-smt", ""));
+	pmc_report_fini(&rep);
+	pmc_engine_fini(&se);
+
+	prepare_with("skl", &se, &o, true, PMC_AGGR_CPU);
+	assert_true(event_index(&se, "cpu_clk_unhalted.thread") >= 0); /* -A: rows are threads */
+	pmc_engine_fini(&se);
+	prepare_with("skl", &se, &o, true, PMC_AGGR_GLOBAL);
+	inject_rows(&se, skl_vec, 7, cpu_rows, core_share, 2, &rep); /* CPU rows beside the core tree */
+	assert_int_equal(pmc_eng_topdown_eval(&se, &o, &rep), 0);
+	assert_null(rep.topdown->next);
+	assert_true(has_check(&rep, "topdown-rows", "2 rows (a CPU, a task or a cgroup) have no tree"));
+	pmc_report_fini(&rep);
+	pmc_engine_fini(&se);
+}
+
 /* Preparing --topdown=level on the forced PMU is a usage error whose message holds needle. */
 static void expect_usage(const char *pmu, int level, unsigned counters, const char *needle)
 {
@@ -456,7 +604,13 @@ int main(void)
 		cmocka_unit_test(test_interval_tree_from_each_intervals_records_injected),
 		cmocka_unit_test(test_interval_tree_says_why_an_input_could_not_open_injected),
 		cmocka_unit_test(test_region_trees_from_each_regions_counts_injected),
+		cmocka_unit_test(test_per_core_rows_get_a_tree_each_injected),
 	};
+	const struct CMUnitTest skl_smt[] = {
+		cmocka_unit_test(test_smt_on_command_gets_the_thread_tree_and_a_warning_forced_pmu),
+		cmocka_unit_test(test_smt_on_per_core_gets_the_core_tree_per_core_forced_pmu),
+	};
+	char smt_root[4096];
 	const struct CMUnitTest icl[] = {
 		cmocka_unit_test(test_icl_slots_leads_the_metrics_group_forced_pmu),
 		cmocka_unit_test(test_icl_has_no_level_2_forced_pmu),
@@ -466,7 +620,29 @@ int main(void)
 	};
 	int failed = 0;
 
-	failed += run_forced("skl", "skl", skl, sizeof(skl) / sizeof(skl[0]));
+	/* SMT off whatever this machine's: a private sysfs root whose smt/active is 0 (and no PMU, as in a VM) */
+	{
+		char dir[] = "/tmp/pmc-td-XXXXXX", path[256];
+		FILE *f;
+
+		assert_non_null(mkdtemp(dir));
+		snprintf(path, sizeof(path), "mkdir -p %s/devices/system/cpu/smt", dir);
+		assert_int_equal(system(path), 0);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/smt/active", dir);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs("0\n", f);
+		fclose(f);
+		setenv("PMCTOOL_SYSFS_ROOT", dir, 1);
+		failed += run_forced("skl", "skl", skl, sizeof(skl) / sizeof(skl[0]));
+		snprintf(path, sizeof(path), "rm -rf %s", dir);
+		assert_int_equal(system(path), 0);
+	}
+	/* SMT on: the sysfs fixture of tests/info (smt/active = 1) */
+	snprintf(smt_root, sizeof(smt_root), "%s/tests/info/sysfs", getenv("PMC_SOURCE_DIR") ? getenv("PMC_SOURCE_DIR") : ".");
+	setenv("PMCTOOL_SYSFS_ROOT", smt_root, 1);
+	failed += run_forced("skl-smt", "skl", skl_smt, sizeof(skl_smt) / sizeof(skl_smt[0]));
+	unsetenv("PMCTOOL_SYSFS_ROOT");
 	failed += run_forced("icl", "icl", icl, sizeof(icl) / sizeof(icl[0]));
 	failed += run_forced("zen3", "amd64_fam19h_zen3", zen3, 1);
 	return failed ? 1 : 0;

@@ -183,4 +183,30 @@ for d in lines:
     assert not errs, (d["kind"], errs[0].message)
 PY
 	ok "-I: a tree per interval in the table, CSV, -x and JSON (schema-valid), every node n/a with the reason"
+
+	# -a --per-core: a tree per core row after the total's (topdown_scopes, labelled as the rows), each n/a here.
+	LIBPFM_FORCE_PMU=skl run_pmc stat -a --per-core --topdown --json -o "$TMP/pcore" -- sleep 0.05
+	if grep -q "perf_event_paranoid" "$TMP/err"; then
+		echo "note: -a is not permitted here: the per-core trees were not checked"
+	else
+		python3 - "$TMP/pcore" "$PMC_SOURCE_DIR/schema/pmctool-report.schema.json" <<'PY' || fail "-a --per-core trees"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = []
+for e in d["events"]:
+    l = e["scope"]["label"]
+    if e["scope"]["kind"] == "core" and l not in rows:
+        rows.append(l)
+scopes = [t["scope"] for t in d.get("topdown_scopes", [])]
+assert rows and scopes == rows, (rows, scopes)
+for t in d["topdown_scopes"]:
+    assert t["tree"] == d["topdown"]["tree"] and all(n["value"] is None for n in t["nodes"]), t
+try:
+    import jsonschema
+    jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(d)
+except ImportError:
+    pass
+PY
+		ok "-a --per-core: a tree per core ($(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["topdown_scopes"]))' "$TMP/pcore") cores), labelled as the rows"
+	fi
 fi

@@ -20,10 +20,15 @@
 
 _Static_assert(PMC_REPORT_TD_NODES >= PMC_TD_MAX_NODES, "report/topdown.h holds every node of a tree");
 
-/* The perf group numbers of level 1 and of the inputs only deeper levels need: above any -e list's groups. */
+/* The perf group numbers of level 1 and of the inputs only deeper levels need (above any -e list's groups), two per
+ * core type. */
 enum { TD_GROUP_L1 = 0x7d01, TD_GROUP_DEEP = 0x7d02 };
 
-struct pmc_eng_topdown {
+/* One tree and its events: the CPU's, or one core type's on a hybrid CPU. */
+struct td_part {
+	char pmu[16];                                     /* hybrid: the core PMU ("cpu_atom"); "" otherwise */
+	const char *pfm;                                  /* hybrid: its libpfm4 table ("adl_grt"), or NULL */
+	unsigned g_l1, g_deep;                            /* its groups' numbers */
 	const struct pmc_td_tree *tree;
 	const char *why;                                  /* the chooser's reason, or "--topdown-def" */
 	bool smt_thread;                                  /* SMT on, the core's tree not countable: the thread's */
@@ -43,6 +48,12 @@ struct pmc_eng_topdown {
 	int ierr[PMC_TD_MAX_INPUTS];
 	struct pmc_td_result ires;
 	struct pmc_report_topdown iout;
+};
+
+struct pmc_eng_topdown {
+	struct td_part part[PMC_MAX_CORE_PMUS];
+	size_t n;
+	bool hybrid;
 };
 
 /* The names --topdown-def accepts, for a message. */
@@ -66,7 +77,7 @@ static bool core_counted(const struct pmc_engine_opts *o)
 }
 
 /* The tree for this CPU: the forced or detected libpfm4 PMU, the vendor, SMT. 0 or PMC_EXIT_USAGE (message given). */
-static int choose(struct pmc_eng_topdown *td, const struct pmc_engine_opts *o)
+static int choose(struct td_part *td, const struct pmc_engine_opts *o)
 {
 	struct pmc_arch_cpu cpu;
 	struct pmc_td_cpu in = { 0 };
@@ -85,7 +96,7 @@ static int choose(struct pmc_eng_topdown *td, const struct pmc_engine_opts *o)
 	}
 	pmc_arch_cpu_identify(&cpu);
 	in.vendor = cpu.vendor;
-	in.pmu = pmc_pmu_core_name();
+	in.pmu = td->pmu[0] ? td->pfm : pmc_pmu_core_name();
 	in.smt_on = pmc_sysfs_smt_active() == 1;
 	pmc_td_choose(&in, &ch);
 	td->tree = ch.tree;
@@ -105,38 +116,49 @@ static int choose(struct pmc_eng_topdown *td, const struct pmc_engine_opts *o)
 		}
 	}
 	if (!td->tree) {
-		pmc_diag_error("--topdown: no top-down tree for this CPU (%s, libpfm4 PMU %s): %s; --topdown-def NAME "
-			       "picks one anyway (its events may not exist here): %s", cpu.vendor[0] ? cpu.vendor : "vendor unknown",
-			       in.pmu ? in.pmu : "none", ch.reason, names);
+		pmc_diag_error("--topdown: no top-down tree for this CPU%s%s (%s, libpfm4 PMU %s): %s; --topdown-def NAME "
+			       "picks one anyway (its events may not exist here): %s", td->pmu[0] ? "'s " : "", td->pmu,
+			       cpu.vendor[0] ? cpu.vendor : "vendor unknown", in.pmu ? in.pmu : "none", ch.reason, names);
 		return PMC_EXIT_USAGE;
 	}
 	return 0;
 }
 
-/* Input in as an event: the libpfm4 spelling under the core PMU, then perf's, then the raw code. 0, or -ENOENT with
- * the last resolver's message in why. */
-static int resolve(const struct pmc_td_input *in, struct pmc_event *ev, char *why, size_t len)
+/* Input in as an event of td's PMU: the libpfm4 spelling under the core PMU (a hybrid core type's table), then perf's
+ * (under a hybrid core PMU: its sysfs alias), then the raw code. 0, or -ENOENT with the last resolver's message in
+ * why. */
+static int resolve(const struct td_part *td, const struct pmc_td_input *in, struct pmc_event *ev, char *why,
+		   size_t len)
 {
-	const char *pmu = pmc_pmu_core_name();
+	const char *pmu = td->pmu[0] ? td->pfm : pmc_pmu_core_name();
 	char spec[3][PMC_NAME_MAX + 40];
 	size_t n = 0;
 	struct pmc_resolve_error err;
 
 	if (in->pfm && pmu)
 		snprintf(spec[n++], sizeof(spec[0]), "%s::%s", pmu, in->pfm);
-	else if (in->pfm)
+	else if (in->pfm && !td->pmu[0])
 		snprintf(spec[n++], sizeof(spec[0]), "%s", in->pfm);
-	if (in->perf)
+	if (in->perf && td->pmu[0])
+		snprintf(spec[n++], sizeof(spec[0]), "%s/%s/", td->pmu, in->perf);
+	else if (in->perf)
 		snprintf(spec[n++], sizeof(spec[0]), "%s", in->perf);
 	if (in->raw && strchr(in->raw, '=')) { /* in the core PMU's sysfs terms: "event=0x00,umask=0x84" */
 		char dir[512];
-		const char *base = pmc_arch_core_pmu_dir(dir, sizeof(dir)) == 0 ? strrchr(dir, '/') : NULL;
+		const char *base = td->pmu[0] ? td->pmu
+				   : pmc_arch_core_pmu_dir(dir, sizeof(dir)) == 0 && strrchr(dir, '/') ? strrchr(dir, '/') + 1
+													   : "cpu";
 
-		snprintf(spec[n++], sizeof(spec[0]), "%.40s/%.120s/", base ? base + 1 : "cpu", in->raw);
-	} else if (in->raw) {
+		snprintf(spec[n++], sizeof(spec[0]), "%.40s/%.120s/", base, in->raw);
+	} else if (in->raw && !td->pmu[0]) {
 		snprintf(spec[n++], sizeof(spec[0]), "%s", in->raw);
 	}
-	snprintf(why, len, "no spelling of it is known");
+	{
+		char own[sizeof(td->pmu)];
+
+		memcpy(own, td->pmu, sizeof(own));
+		snprintf(why, len, "no spelling of it is known%s%s", own[0] ? " for " : "", own);
+	}
 	for (size_t k = 0; k < n; k++) {
 		memset(&err, 0, sizeof(err));
 		if (pmc_event_resolve(spec[k], ev, &err) == 0)
@@ -147,7 +169,7 @@ static int resolve(const struct pmc_td_input *in, struct pmc_event *ev, char *wh
 }
 
 /* A PMC_TD_PROPERTY input: Arm's slots per cycle from the core PMU's caps/slots. */
-static void property(struct pmc_eng_topdown *td, size_t i)
+static void property(struct td_part *td, size_t i)
 {
 	char dir[512], path[600];
 	long v = 0;
@@ -172,7 +194,7 @@ static void property(struct pmc_eng_topdown *td, size_t i)
 }
 
 /* Add input i as an event of the measurement (the leader's group first: pmc_eng_topdown_prepare orders them). */
-static int add_input(struct pmc_engine *se, struct pmc_eng_topdown *td, size_t i)
+static int add_input(struct pmc_engine *se, struct td_part *td, size_t i)
 {
 	const struct pmc_td_input *in = &td->tree->inputs[i];
 	struct pmc_event ev;
@@ -186,11 +208,16 @@ static int add_input(struct pmc_engine *se, struct pmc_eng_topdown *td, size_t i
 		property(td, i);
 		return 0;
 	}
-	if (resolve(in, &ev, td->why_not[i], sizeof(td->why_not[i])))
+	if (resolve(td, in, &ev, td->why_not[i], sizeof(td->why_not[i])))
 		return 0;
-	if (in->perf && strlen(in->perf) < sizeof(ev.name)) /* shown as perf's spelling, whatever resolved it */
-		snprintf(ev.name, sizeof(ev.name), "%s", in->perf);
-	ev.group = td->l1[i] ? TD_GROUP_L1 : TD_GROUP_DEEP;
+	if (in->perf && strlen(in->perf) + strlen(td->pmu) + 3 < sizeof(ev.name)) { /* perf's spelling, whatever resolved
+											    it; a core type's as hybrid copies */
+		size_t off = (size_t)snprintf(ev.name, sizeof(ev.name), "%s", in->perf);
+
+		if (td->pmu[0] && off + strlen(td->pmu) + 3 < sizeof(ev.name))
+			snprintf(ev.name + off, sizeof(ev.name) - off, " [%.15s]", td->pmu);
+	}
+	ev.group = td->l1[i] ? td->g_l1 : td->g_deep;
 	ev.flags |= PMC_EVF_WEAK_GROUP; /* a group too large is ungrouped by the check; pmc_eng_topdown_plan says so */
 	/* On a fixed counter (Intel's core clocks): counted in every batch, and the anchor of that counter when the
 	 * level needs several batches (no second user of the counter, which would cost a programmable one). */
@@ -202,34 +229,11 @@ static int add_input(struct pmc_engine *se, struct pmc_eng_topdown *td, size_t i
 	return r;
 }
 
-int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts *o)
+/* One part: its tree, its level's inputs as events (level 1 one group, the leader first). 0 or an exit status. */
+static int prepare_part(struct pmc_engine *se, struct td_part *td, const struct pmc_engine_opts *o, int level)
 {
-	struct pmc_eng_topdown *td;
-	char err[256];
-	int r, lead, level = o->topdown_level ? o->topdown_level : 1; /* --topdown-def alone: level 1 */
+	int r = choose(td, o), lead;
 
-	if (!o->topdown_level && !o->topdown_def && !(level = pmc_eventset_topdown_level(o->set_name)))
-		return 0;
-	if (pmc_pmu_init(err, sizeof(err)) < 0) {
-		pmc_diag_error("--topdown: libpfm4 could not start: %s", err);
-		return PMC_EXIT_INTERNAL;
-	}
-	{
-		struct pmc_core_pmu pmus[PMC_MAX_CORE_PMUS];
-		size_t n = pmc_hybrid_core_pmus(pmus, PMC_MAX_CORE_PMUS);
-
-		if (n > 1) { /* each core type has its own tree and events (doc/topdown.md): not built yet */
-			pmc_diag_error("--topdown on a hybrid CPU (%s and %s): one tree per core type is not built yet (issue "
-				       "27); pmctool will not merge the core types' counts into one tree", pmus[0].name,
-				       pmus[1].name);
-			return PMC_EXIT_USAGE;
-		}
-	}
-	td = calloc(1, sizeof(*td));
-	if (!td)
-		return PMC_EXIT_INTERNAL;
-	se->topdown = td;
-	r = choose(td, o);
 	if (r)
 		return r;
 	{
@@ -258,8 +262,59 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 	return 0;
 }
 
+int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts *o)
+{
+	struct pmc_eng_topdown *td;
+	struct pmc_core_pmu pmus[PMC_MAX_CORE_PMUS];
+	const struct pmc_arch_hybrid *types = NULL;
+	size_t npmus, ntypes;
+	char err[256];
+	int r, level = o->topdown_level ? o->topdown_level : 1; /* --topdown-def alone: level 1 */
+
+	if (!o->topdown_level && !o->topdown_def && !(level = pmc_eventset_topdown_level(o->set_name)))
+		return 0;
+	if (pmc_pmu_init(err, sizeof(err)) < 0) {
+		pmc_diag_error("--topdown: libpfm4 could not start: %s", err);
+		return PMC_EXIT_INTERNAL;
+	}
+	td = calloc(1, sizeof(*td));
+	if (!td)
+		return PMC_EXIT_INTERNAL;
+	se->topdown = td;
+	/* A hybrid CPU: a tree per core type, each from its own PMU's events (doc/topdown.md); never one of both */
+	npmus = pmc_hybrid_core_pmus(pmus, PMC_MAX_CORE_PMUS);
+	ntypes = npmus > 1 ? pmc_arch_hybrid_pmus(&types) : 0;
+	if (npmus > 1 && o->topdown_def) {
+		pmc_diag_error("--topdown-def on a hybrid CPU (%s and %s): each core type has its own tree; pmctool "
+			       "chooses them (--topdown)", pmus[0].name, pmus[1].name);
+		return PMC_EXIT_USAGE;
+	}
+	for (size_t k = 0; k < (npmus > 1 ? npmus : 1); k++) {
+		struct td_part *p = &td->part[td->n++];
+
+		p->g_l1 = TD_GROUP_L1 + 2 * (unsigned)k;
+		p->g_deep = TD_GROUP_DEEP + 2 * (unsigned)k;
+		if (npmus > 1) {
+			memcpy(p->pmu, pmus[k].name, sizeof(p->pmu) - 1);
+			for (size_t t = 0; t < ntypes; t++)
+				if (!strcmp(types[t].pmu, pmus[k].name))
+					p->pfm = types[t].pfm;
+			if (!p->pfm) {
+				pmc_diag_error("--topdown: the hybrid core PMU %s is not one pmctool knows the core type of",
+					       pmus[k].name);
+				return PMC_EXIT_USAGE;
+			}
+		}
+		r = prepare_part(se, p, o, level);
+		if (r)
+			return r;
+	}
+	td->hybrid = npmus > 1;
+	return 0;
+}
+
 /* Input i's event is still in group g of the plan (not ungrouped as too large for a batch). */
-static bool in_group(const struct pmc_engine *se, const struct pmc_eng_topdown *td, size_t i, unsigned g)
+static bool in_group(const struct pmc_engine *se, const struct td_part *td, size_t i, unsigned g)
 {
 	for (size_t k = 0; k < se->n; k++)
 		if (!strcmp(se->evs[k].name, td->name[i]))
@@ -269,33 +324,34 @@ static bool in_group(const struct pmc_engine *se, const struct pmc_eng_topdown *
 
 int pmc_eng_topdown_plan(const struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
-	const struct pmc_eng_topdown *td = se->topdown;
-	unsigned n = 0, whole = 0;
+	for (size_t k = 0; se->topdown && k < se->topdown->n && o->batch != PMC_BATCH_MULTIPLEX; k++) {
+		const struct td_part *td = &se->topdown->part[k];
+		unsigned n = 0, whole = 0;
 
-	if (!td || o->batch == PMC_BATCH_MULTIPLEX)
-		return 0;
-	for (size_t i = 0; i < td->tree->ninputs; i++)
-		if (td->l1[i] && td->name[i][0]) {
-			n++;
-			whole += in_group(se, td, i, TD_GROUP_L1);
+		for (size_t i = 0; i < td->tree->ninputs; i++)
+			if (td->l1[i] && td->name[i][0]) {
+				n++;
+				whole += in_group(se, td, i, td->g_l1);
+			}
+		if (whole < n || (n && pmc_plan_group_batch(&se->plan, se->evs, td->g_l1, NULL) < 0)) {
+			pmc_diag_error("--topdown: level 1 of %s%s%s needs its %u events in one group (every ratio from the "
+				       "same counters in the same run), and they do not fit one batch (%s); pmctool does not "
+				       "build the tree from counts of different runs: --batch=multiplex estimates it (scaled "
+				       "counts), --counters N if the PMU has more", td->tree->name, td->pmu[0] ? " on " : "",
+				       td->pmu, n, se->budget_why);
+			return PMC_EXIT_USAGE;
 		}
-	if (whole < n || (n && pmc_plan_group_batch(&se->plan, se->evs, TD_GROUP_L1, NULL) < 0)) {
-		pmc_diag_error("--topdown: level 1 of %s needs its %u events in one group (every ratio from the same "
-			       "counters in the same run), and they do not fit one batch (%s); pmctool does not build the "
-			       "tree from counts of different runs: --batch=multiplex estimates it (scaled counts), "
-			       "--counters N if the PMU has more", td->tree->name, n, se->budget_why);
-		return PMC_EXIT_USAGE;
 	}
 	return 0;
 }
 
 /* How many of the inputs only deeper levels need were planned outside level 1's batch (0 with one batch). */
-static unsigned deep_elsewhere(const struct pmc_engine *se, const struct pmc_eng_topdown *td)
+static unsigned deep_elsewhere(const struct pmc_engine *se, const struct td_part *td)
 {
 	size_t l1 = SIZE_MAX;
 	unsigned n = 0;
 
-	if (se->plan.nbatches < 2 || pmc_plan_group_batch(&se->plan, se->evs, TD_GROUP_L1, &l1) < 0)
+	if (se->plan.nbatches < 2 || pmc_plan_group_batch(&se->plan, se->evs, td->g_l1, &l1) < 0)
 		return 0;
 	for (size_t b = 0; b < se->plan.nbatches; b++)
 		for (size_t k = 0; b != l1 && k < se->plan.batches[b].n; k++)
@@ -307,7 +363,7 @@ static unsigned deep_elsewhere(const struct pmc_engine *se, const struct pmc_eng
 
 /* Input i's value from one count (a total, a row's, an interval's): counted, or not counted with the reason. An event
  * that opened and read 0 on a PMU that does not implement it (QEMU's) is not a count. why is the caller's buffer. */
-static void count_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_event *ev, bool ok, double value,
+static void count_value(const struct td_part *td, size_t i, const struct pmc_event *ev, bool ok, double value,
 			double running_pct, const char *reason, struct pmc_td_value *v, bool *scaled, char *why,
 			size_t whylen)
 {
@@ -327,7 +383,7 @@ static void count_value(const struct pmc_eng_topdown *td, size_t i, const struct
 }
 
 /* The value of input i that needs no count (a property; an input with no event), or false: look for its count. */
-static bool uncounted_value(const struct pmc_eng_topdown *td, size_t i, struct pmc_td_value *v)
+static bool uncounted_value(const struct td_part *td, size_t i, struct pmc_td_value *v)
 {
 	*v = (struct pmc_td_value){ .counted = false, .reason = td->why_not[i] };
 	if (td->tree->inputs[i].kind == PMC_TD_PROPERTY) {
@@ -339,7 +395,7 @@ static bool uncounted_value(const struct pmc_eng_topdown *td, size_t i, struct p
 }
 
 /* The report's row of input i (scope: the totals' or a row's): its mean, or not counted with the reason. */
-static void input_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_report *rep,
+static void input_value(const struct td_part *td, size_t i, const struct pmc_report *rep,
 			const struct pmc_row_scope *scope, struct pmc_td_value *v, bool *scaled, char *why,
 			size_t whylen)
 {
@@ -366,7 +422,7 @@ static void input_value(const struct pmc_eng_topdown *td, size_t i, const struct
 }
 
 /* The tree on vals into out (its shown nodes; out's other fields are the caller's), the checks in res. */
-static int eval_into(const struct pmc_eng_topdown *td, const struct pmc_td_value *vals, struct pmc_td_result *res,
+static int eval_into(const struct td_part *td, const struct pmc_td_value *vals, struct pmc_td_result *res,
 		     struct pmc_report_topdown *out)
 {
 	int r = pmc_td_eval(td->tree, vals, res);
@@ -409,7 +465,7 @@ static void add_checks(struct pmc_report *rep, const struct pmc_td_result *res, 
 }
 
 /* One tree from the report's counts of scope (NULL: the totals) appended to rep's chain. 0 or -ENOMEM. */
-static int eval_scope(const struct pmc_eng_topdown *td, struct pmc_report *rep, const struct pmc_row_scope *scope,
+static int eval_scope(const struct td_part *td, struct pmc_report *rep, const struct pmc_row_scope *scope,
 		      struct pmc_td_result *res, bool *scaled)
 {
 	struct pmc_td_value vals[PMC_TD_MAX_INPUTS];
@@ -426,8 +482,8 @@ static int eval_scope(const struct pmc_eng_topdown *td, struct pmc_report *rep, 
 		free(out);
 		return r;
 	}
-	if (scope)
-		snprintf(out->scope, sizeof(out->scope), "%s", scope->label);
+	snprintf(out->scope, sizeof(out->scope), "%.15s%s%.47s", td->pmu, td->pmu[0] && scope ? " " : "",
+		 scope ? scope->label : "");
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = out;
@@ -436,7 +492,7 @@ static int eval_scope(const struct pmc_eng_topdown *td, struct pmc_report *rep, 
 }
 
 /* --regions: input i in region rg, from the program's own counts of it (merged over threads, mean per execution). */
-static void region_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_report *rep,
+static void region_value(const struct td_part *td, size_t i, const struct pmc_report *rep,
 			 const struct pmc_report_region *rg, struct pmc_td_value *v, bool *scaled, char *why,
 			 size_t whylen)
 {
@@ -471,7 +527,7 @@ static void region_value(const struct pmc_eng_topdown *td, size_t i, const struc
 
 /* --regions: one tree per region from the program's counts, appended to rep's chain; the note says how the program
  * counted and read them. 0 or -ENOMEM. */
-static int eval_regions(const struct pmc_eng_topdown *td, struct pmc_report *rep, struct pmc_td_result *res)
+static int eval_regions(const struct td_part *td, struct pmc_report *rep, struct pmc_td_result *res)
 {
 	const struct pmc_report_regions *rr = rep->regions;
 	struct pmc_td_value vals[PMC_TD_MAX_INPUTS];
@@ -491,7 +547,8 @@ static int eval_regions(const struct pmc_eng_topdown *td, struct pmc_report *rep
 			free(out);
 			return rc;
 		}
-		snprintf(out->scope, sizeof(out->scope), "region %.56s", rr->r[r].name);
+		snprintf(out->scope, sizeof(out->scope), "%.15s%sregion %.40s", td->pmu, td->pmu[0] ? " " : "",
+			 rr->r[r].name);
 		while (*tail)
 			tail = &(*tail)->next;
 		*tail = out;
@@ -507,7 +564,7 @@ static int eval_regions(const struct pmc_eng_topdown *td, struct pmc_report *rep
 
 /* Rows (-A, --per-core, --per-socket, --per-thread...): a tree per row, in the report's order. A per-core (SMT) tree
  * has none for a row finer than a core (a CPU, a task, a cgroup): the note says so. 0 or -ENOMEM. */
-static int eval_rows(const struct pmc_eng_topdown *td, struct pmc_report *rep, struct pmc_td_result *res,
+static int eval_rows(const struct td_part *td, struct pmc_report *rep, struct pmc_td_result *res,
 		     bool *scaled)
 {
 	size_t skipped = 0;
@@ -540,17 +597,14 @@ static int eval_rows(const struct pmc_eng_topdown *td, struct pmc_report *rep, s
 	return 0;
 }
 
-int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
+/* One part's trees (total, rows, regions) and checks. 0 or -ENOMEM. */
+static int eval_part(const struct pmc_engine *se, const struct td_part *td, const struct pmc_engine_opts *o,
+		     struct pmc_report *rep)
 {
-	const struct pmc_eng_topdown *td = se->topdown;
-	struct pmc_td_result *res;
+	struct pmc_td_result *res = calloc(1, sizeof(*res));
 	bool scaled = false;
-	int r;
+	int r = res ? eval_scope(td, rep, NULL, res, &scaled) : -ENOMEM;
 
-	if (!td || !td->tree)
-		return 0;
-	res = calloc(1, sizeof(*res));
-	r = res ? eval_scope(td, rep, NULL, res, &scaled) : -ENOMEM;
 	if (!r)
 		r = eval_rows(td, rep, res, &scaled);
 	if (!r)
@@ -560,10 +614,10 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 		return r;
 	if (deep_elsewhere(se, td))
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "topdown-batches",
-				     "level 1 was counted as one group; %u input%s of level 2 did not fit its batch and were "
-				     "counted in other runs of the workload (the anchors compare those runs): a level-2 "
-				     "node's share of its parent mixes runs", deep_elsewhere(se, td),
-				     deep_elsewhere(se, td) == 1 ? "" : "s");
+				     "%s%slevel 1 was counted as one group; %u input%s of level 2 did not fit its batch and "
+				     "were counted in other runs of the workload (the anchors compare those runs): a level-2 "
+				     "node's share of its parent mixes runs", td->pmu, td->pmu[0] ? ": " : "",
+				     deep_elsewhere(se, td), deep_elsewhere(se, td) == 1 ? "" : "s");
 	if (td->smt_thread)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "topdown-smt",
 				     "SMT is on: the tree (%s) is the counted threads' share of their cores' slots, not the "
@@ -571,56 +625,78 @@ int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_op
 				     "threads of each core: pmctool stat -a --per-core --topdown", td->tree->name);
 	if (scaled || o->batch == PMC_BATCH_MULTIPLEX)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "topdown-multiplexed",
-				     "the top-down tree is built from scaled estimates: its events were multiplexed%s",
-				     o->batch == PMC_BATCH_MULTIPLEX ? " (--batch=multiplex)" : "");
+				     "%s%sthe top-down tree is built from scaled estimates: its events were multiplexed%s",
+				     td->pmu, td->pmu[0] ? ": " : "", o->batch == PMC_BATCH_MULTIPLEX ? " (--batch=multiplex)" : "");
+	return 0;
+}
+
+int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
+{
+	const struct pmc_eng_topdown *td = se->topdown;
+
+	for (size_t k = 0; td && k < td->n; k++) {
+		int r = eval_part(se, &td->part[k], o, rep);
+
+		if (r)
+			return r;
+	}
+	if (td && td->hybrid)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "topdown-hybrid",
+				     "one tree per core type (%s: %s, %s: %s), each from its own PMU's events while the "
+				     "workload ran there; no merged tree: the core types' slots differ in width and in what "
+				     "a slot is, so a sum of their slots would be no core's answer",
+				     td->part[0].pmu, td->part[0].tree->name, td->part[1].pmu, td->part[1].tree->name);
 	return 0;
 }
 
 /* -I: the total's count of one interval, kept until the interval ends. */
 void pmc_eng_topdown_record(const struct pmc_engine *se, const struct pmc_interval_record *r)
 {
-	struct pmc_eng_topdown *td = se->topdown;
+	for (size_t k = 0; se->topdown && k < se->topdown->n && !r->scope; k++) {
+		struct td_part *td = &se->topdown->part[k];
 
-	if (!td || !td->tree || r->scope)
-		return;
-	for (size_t i = 0; i < td->tree->ninputs; i++)
-		if (td->name[i][0] && !strcmp(td->name[i], r->ev->name)) {
-			const struct pmc_count *c = &r->count;
-			bool ok = c->status == PMC_COUNT_OK, scaled = false;
+		for (size_t i = 0; i < td->tree->ninputs; i++)
+			if (td->name[i][0] && !strcmp(td->name[i], r->ev->name)) {
+				const struct pmc_count *c = &r->count;
+				bool ok = c->status == PMC_COUNT_OK, scaled = false;
 
-			if (c->status == PMC_COUNT_NOT_SUPPORTED && td->ierr[i] != c->err) { /* once: it may ask the kernel */
-				td->ierr[i] = c->err;
-				snprintf(td->inot[i], sizeof(td->inot[i]), "%s",
-					 pmc_perf_event_reason(c->err, &r->ev->attr, !!(r->ev->flags & PMC_EVF_HARDWARE)));
+				if (c->status == PMC_COUNT_NOT_SUPPORTED && td->ierr[i] != c->err) { /* once: it may ask
+													 the kernel */
+					td->ierr[i] = c->err;
+					snprintf(td->inot[i], sizeof(td->inot[i]), "%s",
+						 pmc_perf_event_reason(c->err, &r->ev->attr,
+								       !!(r->ev->flags & PMC_EVF_HARDWARE)));
+				}
+				count_value(td, i, r->ev, ok, ok ? pmc_count_scaled(c) : 0,
+					    c->enabled && ok ? 100.0 * (double)c->running / (double)c->enabled : 100.0,
+					    c->status == PMC_COUNT_NOT_SUPPORTED ? td->inot[i]
+										 : "its event did not run in this interval",
+					    &td->ival[i], &scaled, td->iwhy[i], sizeof(td->iwhy[i]));
+				td->iseen[i] = true;
 			}
-			count_value(td, i, r->ev, ok, ok ? pmc_count_scaled(c) : 0,
-				    c->enabled && ok ? 100.0 * (double)c->running / (double)c->enabled : 100.0,
-				    c->status == PMC_COUNT_NOT_SUPPORTED ? td->inot[i]
-									 : "its event did not run in this interval",
-				    &td->ival[i], &scaled, td->iwhy[i], sizeof(td->iwhy[i]));
-			td->iseen[i] = true;
-		}
+	}
 }
 
-/* -I: the interval's tree to the sink, from the counts pmc_eng_topdown_record kept; then they are forgotten. */
+/* -I: the interval's trees to the sink, from the counts pmc_eng_topdown_record kept; then they are forgotten. */
 void pmc_eng_topdown_interval(const struct pmc_engine *se, const struct pmc_interval_sink *sink, unsigned n,
 			      double start_s, double end_s)
 {
-	struct pmc_eng_topdown *td = se->topdown;
+	for (size_t k = 0; se->topdown && k < se->topdown->n && sink->topdown; k++) {
+		struct td_part *td = &se->topdown->part[k];
 
-	if (!td || !td->tree || !sink->topdown)
-		return;
-	for (size_t i = 0; i < td->tree->ninputs; i++)
-		if (!td->iseen[i] && !uncounted_value(td, i, &td->ival[i]))
-			td->ival[i] = (struct pmc_td_value){ .counted = false,
-							     .reason = "its event was not counted in this interval" };
-	if (eval_into(td, td->ival, &td->ires, &td->iout) == 0) {
-		td->iout.interval = n;
-		td->iout.start_s = start_s;
-		td->iout.end_s = end_s;
-		sink->topdown(sink->ctx, &td->iout);
+		for (size_t i = 0; i < td->tree->ninputs; i++)
+			if (!td->iseen[i] && !uncounted_value(td, i, &td->ival[i]))
+				td->ival[i] = (struct pmc_td_value){ .counted = false,
+								     .reason = "its event was not counted in this interval" };
+		if (eval_into(td, td->ival, &td->ires, &td->iout) == 0) {
+			memcpy(td->iout.scope, td->pmu, sizeof(td->pmu));
+			td->iout.interval = n;
+			td->iout.start_s = start_s;
+			td->iout.end_s = end_s;
+			sink->topdown(sink->ctx, &td->iout);
+		}
+		memset(td->iseen, 0, sizeof(td->iseen));
 	}
-	memset(td->iseen, 0, sizeof(td->iseen));
 }
 
 void pmc_eng_topdown_fini(struct pmc_engine *se)

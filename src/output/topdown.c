@@ -53,11 +53,14 @@ void pmc_output_topdown_table(FILE *f, const struct pmc_report *rep)
 
 	if (!td)
 		return;
-	for (; td; td = td->next)
+	for (; td; td = td->next) { /* each tree's why and note after the last tree of its kind (rows, regions) */
 		table_tree(f, td, "");
-	fprintf(f, "  tree: %s\n", rep->topdown->why);
-	if (rep->topdown->note)
-		fprintf(f, "  note: %s\n", rep->topdown->note);
+		if (td->next && !strcmp(td->next->tree, td->tree))
+			continue;
+		fprintf(f, "  tree: %s\n", td->why);
+		if (td->note)
+			fprintf(f, "  note: %s\n", td->note);
+	}
 }
 
 /* The value and threshold as text ("" for n/a). */
@@ -166,6 +169,11 @@ void pmc_output_topdown_json(FILE *f, const struct pmc_report *rep)
 	if (!td)
 		return;
 	fputs(",\"topdown\":{", f);
+	if (td->scope[0]) { /* a hybrid CPU's first core type */
+		fputs("\"scope\":", f);
+		pmc_json_string(f, td->scope);
+		fputc(',', f);
+	}
 	json_tree(f, td);
 	fputc('}', f);
 	if (!td->next)

@@ -22,16 +22,16 @@ expect_err "the tree intel-icl .* has level 1$" "icl level 2"
 LIBPFM_FORCE_PMU=skl run_pmc stat --topdown --counters 2 -- true
 expect_rc 2 "--topdown on 2 counters"
 expect_err "level 1 of intel-skl needs its 5 events in one group .* do not fit one batch" "2 counters"
-PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-adl LIBPFM_FORCE_PMU=icl run_pmc stat --topdown -- true
-expect_rc 2 "--topdown on the hybrid fixture"
-expect_err "--topdown on a hybrid CPU \(cpu_(core|atom) and cpu_(core|atom)\): one tree per core type is not built yet" "hybrid"
+PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-adl LIBPFM_FORCE_PMU=icl run_pmc stat --topdown-def intel-spr -- true
+expect_rc 2 "--topdown-def on the hybrid fixture"
+expect_err "--topdown-def on a hybrid CPU \(cpu_(core|atom) and cpu_(core|atom)\): each core type has its own tree" "hybrid def"
 run_pmc stat --topdown --compare true -- true
 expect_rc 2 "--topdown --compare"
 expect_err "--topdown prints one measurement's tree; it does not combine with --compare" "--compare"
 run_pmc sweep n=1,2 --topdown -- true
 expect_rc 2 "sweep --topdown"
 expect_err "--topdown is a stat option that sweep does not take" "sweep"
-ok "usage errors: no tree, --compare and sweep, bad level, bad tree, level 1 that does not fit, a hybrid CPU"
+ok "usage errors: no tree, --compare and sweep, bad level, bad tree, level 1 that does not fit, --topdown-def on a hybrid CPU"
 
 # plan NAME: the dry-run plan as "every: names / batch N: name@group ..." lines, from the JSON plan.
 plan() {
@@ -92,6 +92,51 @@ expect_out "^topdown +any +Where the pipeline's slots" "sets lists topdown"
 run_pmc sets topdown
 expect_out "^this set is stat --topdown=1" "sets topdown"
 ok "-g topdown: the plan of --topdown (icl, skl, zen4), its tree, Zen 3's, --compare's and sweep's refusals, listed by sets"
+
+# Hybrid (the Alder Lake fixture; libpfm4 4.13 has no adl_glc/adl_grt, so icl gives the x86 layout): a tree per core
+# type. The plan: cpu_core's level 1 is one group led by slots, all of it on cpu_core's PMU (type 4); cpu_atom's
+# events, where they can be encoded, are a group of their own on type 10.
+export PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-adl
+LIBPFM_FORCE_PMU=icl run_pmc stat --topdown --dry-run -- true
+expect_rc 0 "hybrid plan"
+grep -E "^ +[a-z_.-]+ \[cpu_(core|atom)\] " "$TMP/out" | sed -E 's/^ +([a-z_.-]+ \[cpu_[a-z]+\]) +([a-z]+) +([0-9]+) +(0x[0-9a-f]+) .*\(group ([0-9]+)\).*/\1 \2 \3 \4 g\5/' >"$TMP/hplan"
+core=$(grep -F '[cpu_core]' "$TMP/hplan")
+[ "$(awk '{ print $1 }' <<<"$core" | tr '\n' ' ')" = "slots topdown-retiring topdown-bad-spec topdown-fe-bound topdown-be-bound " ] &&
+	[ "$(awk '{ print $6 }' <<<"$core" | sort -u | wc -l)" = 1 ] && [ "$(awk '{ print $4 }' <<<"$core" | sort -u)" = 4 ] &&
+	[ "$(sed -n 1p <<<"$core" | awk '{ print $3, $5 }')" = "fixed 0x400" ] ||
+	{ cat "$TMP/out" >&2; fail "hybrid plan: cpu_core's level 1 is not one group of slots and its four fields on type 4"; }
+atom=$(grep -F '[cpu_atom]' "$TMP/hplan" || true)
+if [ -n "$atom" ]; then
+	[ "$(awk '{ print $4 }' <<<"$atom" | sort -u)" = 10 ] && [ "$(awk '{ print $6 }' <<<"$atom" | sort -u | wc -l)" = 1 ] &&
+		[ "$(awk '{ print $6 }' <<<"$atom" | sort -u)" != "$(awk '{ print $6 }' <<<"$core" | sort -u)" ] ||
+		{ cat "$TMP/out" >&2; fail "hybrid plan: cpu_atom's events are not one group of their own on type 10"; }
+fi
+if ! has_hw_pmu; then
+	LIBPFM_FORCE_PMU=icl run_pmc stat --topdown --json -o "$TMP/hjson" -- true
+	python3 - "$TMP/hjson" "$PMC_SOURCE_DIR/schema/pmctool-report.schema.json" <<'PY' || fail "hybrid trees"
+import json, sys
+d = json.load(open(sys.argv[1]))
+trees = [d["topdown"]] + d["topdown_scopes"]
+got = {t["scope"]: t["tree"] for t in trees}
+assert got == {"cpu_atom": "intel-atom-grt", "cpu_core": "intel-spr"}, got
+for t in trees:
+    assert [n["node"] for n in t["nodes"]] == ["frontend_bound", "bad_speculation", "backend_bound", "retiring"], t
+    assert all(n["value"] is None and "was not counted" in n["reason"] for n in t["nodes"]), t
+atom = [t for t in trees if t["tree"] == "intel-atom-grt"][0]
+assert all("cannot be encoded here" in n["reason"] or "was not counted" in n["reason"] for n in atom["nodes"]), atom
+c = [c for c in d["checks"] if c["name"] == "topdown-hybrid"]
+assert c and "no merged tree" in c[0]["message"], d["checks"]
+try:
+    import jsonschema
+    jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(d)
+except ImportError:
+    pass
+PY
+	LIBPFM_FORCE_PMU=icl run_pmc stat --topdown -o "$TMP/htable" -- true
+	[ "$(grep -cE '^ Top-down of cpu_(atom|core), level 1' "$TMP/htable")" = 2 ] || { cat "$TMP/htable" >&2; fail "hybrid: two tables"; }
+fi
+unset PMCTOOL_SYSFS_ROOT
+ok "hybrid: cpu_core's level 1 one group on its PMU (golden plan), a tree per core type (intel-spr, intel-atom-grt), no merged tree"
 
 # --batch=multiplex: allowed, and the report says the tree is built from scaled estimates.
 LIBPFM_FORCE_PMU=icl run_pmc stat --topdown --batch=multiplex -- true

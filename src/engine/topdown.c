@@ -4,6 +4,8 @@
  * after the runs evaluate the tree from the report's counts into rep->topdown. An input that could not be resolved
  * or counted is handed to the evaluation as not counted with its reason: its nodes are n/a, never 0%. */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,13 +24,19 @@ _Static_assert(PMC_REPORT_TD_NODES >= PMC_TD_MAX_NODES, "report/topdown.h holds 
 
 /* The perf group numbers of level 1 and of the inputs only deeper levels need (above any -e list's groups), two per
  * core type. */
-enum { TD_GROUP_L1 = 0x7d01, TD_GROUP_DEEP = 0x7d02 };
+enum { TD_GROUP_L1 = 0x7d01, TD_GROUP_DEEP = 0x7d02, TD_GROUP_FAMILY = 0x7e00 /* + 16 x core type + family */ };
 
 /* One tree and its events: the CPU's, or one core type's on a hybrid CPU. */
 struct td_part {
 	char pmu[16];                                     /* hybrid: the core PMU ("cpu_atom"); "" otherwise */
 	const char *pfm;                                  /* hybrid: its libpfm4 table ("adl_grt"), or NULL */
 	unsigned g_l1, g_deep;                            /* its groups' numbers */
+	int clock;                                        /* level >= 2 in several batches: the anchor input whose
+							     ratio between a batch's run and level 1's scales that
+							     batch's inputs (-1 none) */
+	size_t l1b;                                       /* level 1's batch, SIZE_MAX with one batch */
+	int fam[PMC_TD_MAX_INPUTS];                       /* own anchors: the level-1 node whose children need
+							     this deeper input (its group's), -1: the deep group */
 	const struct pmc_td_tree *tree;
 	const char *why;                                  /* the chooser's reason, or "--topdown-def" */
 	bool smt_thread;                                  /* SMT on, the core's tree not countable: the thread's */
@@ -193,6 +201,60 @@ static void property(struct td_part *td, size_t i)
 	td->prop_ok[i] = true;
 }
 
+/* Level 2 of a tree whose level 1 fills every programmable counter (AMD Zen 4: six events, six counters): the level-1
+ * inputs the level-2 ratios divide by (the clock, the retired ops) are the anchors of the level-2 batches, counted in
+ * each of them, in place of pmctool's instructions and cycles (engine/events.c adds no hardware anchor beside
+ * them), so every batch has its own clock and retired ops. */
+static bool own_anchor_tree(const struct td_part *td)
+{
+	return td->level >= 2 && !strncmp(td->tree->name, "amd-zen", 7);
+}
+
+static bool own_anchor(const struct td_part *td, size_t i)
+{
+	static const char *const zen[] = { "CYC", "OPS_RETIRED" };
+
+	if (!own_anchor_tree(td))
+		return false;
+	for (size_t k = 0; k < sizeof(zen) / sizeof(zen[0]); k++)
+		if (!strcmp(td->tree->inputs[i].id, zen[k]))
+			return true;
+	return false;
+}
+
+/* With own anchors: each deeper input's family, the level-1 node whose children's formulas need it (a tree of level 1
+ * and that node's children, asked for its inputs), so each family is a group of its own: the split of a parent is
+ * counted in one group, beside the anchors it divides by, and the families fit the counters the anchors leave. */
+static void families(struct td_part *td)
+{
+	struct pmc_td_node nodes[PMC_TD_MAX_NODES];
+	int fam = 0;
+
+	for (size_t i = 0; i < td->tree->ninputs; i++)
+		td->fam[i] = -1;
+	if (!own_anchor_tree(td))
+		return;
+	for (size_t p = 0; p < td->tree->nnodes; p++) {
+		struct pmc_td_tree t = *td->tree;
+		bool need[PMC_TD_MAX_INPUTS] = { false };
+		size_t n = 0;
+
+		if (td->tree->nodes[p].level != 1)
+			continue;
+		for (size_t k = 0; k < td->tree->nnodes; k++)
+			if (td->tree->nodes[k].level <= 1 ||
+			    (td->tree->nodes[k].parent && !strcmp(td->tree->nodes[k].parent, td->tree->nodes[p].name)))
+				nodes[n++] = td->tree->nodes[k];
+		t.nodes = nodes;
+		t.nnodes = n;
+		if (pmc_td_level_inputs(&t, 2, need) >= 0)
+			for (size_t i = 0; i < td->tree->ninputs; i++)
+				if (need[i] && !td->l1[i] && td->fam[i] < 0)
+					td->fam[i] = fam;
+		fam++;
+	}
+}
+
 /* Add input i as an event of the measurement (the leader's group first: pmc_eng_topdown_prepare orders them). */
 static int add_input(struct pmc_engine *se, struct td_part *td, size_t i)
 {
@@ -217,11 +279,13 @@ static int add_input(struct pmc_engine *se, struct td_part *td, size_t i)
 		if (td->pmu[0] && off + strlen(td->pmu) + 3 < sizeof(ev.name))
 			snprintf(ev.name + off, sizeof(ev.name) - off, " [%.15s]", td->pmu);
 	}
-	ev.group = td->l1[i] ? td->g_l1 : td->g_deep;
+	ev.group = td->l1[i] ? td->g_l1 : td->fam[i] >= 0 ? TD_GROUP_FAMILY + 16 * (td->g_l1 - TD_GROUP_L1) / 2 +
+										(unsigned)td->fam[i]
+							 : td->g_deep;
 	ev.flags |= PMC_EVF_WEAK_GROUP; /* a group too large is ungrouped by the check; pmc_eng_topdown_plan says so */
 	/* On a fixed counter (Intel's core clocks): counted in every batch, and the anchor of that counter when the
 	 * level needs several batches (no second user of the counter, which would cost a programmable one). */
-	if (ev.cls == PMC_CLASS_FIXED && ev.fixed_index >= 0)
+	if ((ev.cls == PMC_CLASS_FIXED && ev.fixed_index >= 0) || own_anchor(td, i))
 		ev.flags |= PMC_EVF_ANCHOR;
 	snprintf(td->name[i], sizeof(td->name[i]), "%s", ev.name);
 	r = pmc_eng_events_push(se, &ev);
@@ -252,6 +316,7 @@ static int prepare_part(struct pmc_engine *se, struct td_part *td, const struct 
 		pmc_diag_error("--topdown: the tree %s is broken (a bug): its inputs cannot be listed", td->tree->name);
 		return PMC_EXIT_INTERNAL;
 	}
+	families(td);
 	lead = td->tree->leader ? pmc_td_input_index(td->tree, td->tree->leader) : -1;
 	if (lead >= 0 && (r = add_input(se, td, (size_t)lead)))
 		return r;
@@ -292,6 +357,8 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 	for (size_t k = 0; k < (npmus > 1 ? npmus : 1); k++) {
 		struct td_part *p = &td->part[td->n++];
 
+		p->l1b = SIZE_MAX;
+		p->clock = -1;
 		p->g_l1 = TD_GROUP_L1 + 2 * (unsigned)k;
 		p->g_deep = TD_GROUP_DEEP + 2 * (unsigned)k;
 		if (npmus > 1) {
@@ -322,6 +389,23 @@ static bool in_group(const struct pmc_engine *se, const struct td_part *td, size
 	return false;
 }
 
+/* Level 1 is whole in one batch; then its batch and the clock anchor are kept for the evaluation. */
+static bool whole_plan(const struct pmc_engine *se, struct td_part *td, unsigned n, unsigned whole)
+{
+	size_t b = SIZE_MAX;
+
+	if (whole < n || (n && pmc_plan_group_batch(&se->plan, se->evs, td->g_l1, &b) < 0))
+		return false;
+	td->l1b = se->plan.nbatches > 1 ? b : SIZE_MAX;
+	td->clock = -1;
+	for (size_t i = 0; i < td->tree->ninputs && td->l1b != SIZE_MAX; i++)
+		for (size_t k = 0; k < se->n && td->clock < 0 && td->l1[i] && td->name[i][0]; k++)
+			if (!strcmp(se->evs[k].name, td->name[i]) && se->plan.in_every[k] &&
+			    (se->evs[k].flags & PMC_EVF_ANCHOR))
+				td->clock = (int)i; /* the first anchor among the inputs: the clock */
+	return true;
+}
+
 int pmc_eng_topdown_plan(const struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	for (size_t k = 0; se->topdown && k < se->topdown->n && o->batch != PMC_BATCH_MULTIPLEX; k++) {
@@ -333,7 +417,7 @@ int pmc_eng_topdown_plan(const struct pmc_engine *se, const struct pmc_engine_op
 				n++;
 				whole += in_group(se, td, i, td->g_l1);
 			}
-		if (whole < n || (n && pmc_plan_group_batch(&se->plan, se->evs, td->g_l1, NULL) < 0)) {
+		if (!whole_plan(se, &se->topdown->part[k], n, whole)) {
 			pmc_diag_error("--topdown: level 1 of %s%s%s needs its %u events in one group (every ratio from the "
 				       "same counters in the same run), and they do not fit one batch (%s); pmctool does not "
 				       "build the tree from counts of different runs: --batch=multiplex estimates it (scaled "
@@ -394,6 +478,49 @@ static bool uncounted_value(const struct td_part *td, size_t i, struct pmc_td_va
 	return !td->name[i][0];
 }
 
+/* The mean of e's counted samples in batch b, NAN when none. */
+static double batch_mean(const struct pmc_report_event *e, size_t b)
+{
+	double sum = 0;
+	unsigned n = 0;
+
+	for (size_t k = 0; k < e->nsamples; k++)
+		if (e->samples[k].batch == b && e->samples[k].count.status == PMC_COUNT_OK) {
+			sum += pmc_count_scaled(&e->samples[k].count);
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
+/* Several batches: e's value as level 1's run saw it. An anchor input (counted in every batch) is its level-1 batch's
+ * mean, so level 1's ratios are all from its group; an input of another batch is scaled by the clock anchor's ratio
+ * between level 1's run and its own (X x CLK_l1 / CLK_b), so its ratio to the clock is its own run's. Else the mean. */
+static double in_level1_run(const struct td_part *td, const struct pmc_report *rep, const struct pmc_report_event *e,
+			    const struct pmc_row_scope *scope)
+{
+	double x;
+
+	if (td->l1b == SIZE_MAX || td->clock < 0)
+		return e->mean;
+	if (e->in_every_batch)
+		return isnan(x = batch_mean(e, td->l1b)) ? e->mean : x;
+	if (e->batch < 0 || (size_t)e->batch == td->l1b)
+		return e->mean;
+	for (size_t k = 0; k < rep->nevents; k++) {
+		const struct pmc_report_event *a = &rep->events[k];
+		double c1, cb;
+
+		if (strcmp(a->ev.name, td->name[td->clock]) || a->scope.kind != e->scope.kind ||
+		    strcmp(a->scope.label, e->scope.label))
+			continue;
+		c1 = batch_mean(a, td->l1b);
+		cb = batch_mean(a, (size_t)e->batch);
+		return isnan(c1) || isnan(cb) || cb <= 0 ? e->mean : e->mean * c1 / cb;
+	}
+	(void)scope;
+	return e->mean;
+}
+
 /* The report's row of input i (scope: the totals' or a row's): its mean, or not counted with the reason. */
 static void input_value(const struct td_part *td, size_t i, const struct pmc_report *rep,
 			const struct pmc_row_scope *scope, struct pmc_td_value *v, bool *scaled, char *why,
@@ -411,7 +538,7 @@ static void input_value(const struct td_part *td, size_t i, const struct pmc_rep
 		count_value(td, i, &e->ev, e->status == PMC_COUNT_OK, e->status == PMC_COUNT_OK ? e->max : 0, 100, NULL,
 			    v, scaled, why, whylen);
 		if (v->counted) {
-			v->value = e->mean;
+			v->value = in_level1_run(td, rep, e, scope);
 			*scaled |= e->running_pct < 100.0;
 		} else if (e->status != PMC_COUNT_OK) {
 			v->reason = e->reason[0] ? e->reason : "not counted";
@@ -615,9 +742,11 @@ static int eval_part(const struct pmc_engine *se, const struct td_part *td, cons
 	if (deep_elsewhere(se, td))
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "topdown-batches",
 				     "%s%slevel 1 was counted as one group; %u input%s of level 2 did not fit its batch and "
-				     "were counted in other runs of the workload (the anchors compare those runs): a level-2 "
-				     "node's share of its parent mixes runs", td->pmu, td->pmu[0] ? ": " : "",
-				     deep_elsewhere(se, td), deep_elsewhere(se, td) == 1 ? "" : "s");
+				     "were counted in other runs of the workload (the anchors compare those runs)%s: a "
+				     "level-2 node's share of its parent mixes runs", td->pmu, td->pmu[0] ? ": " : "",
+				     deep_elsewhere(se, td), deep_elsewhere(se, td) == 1 ? "" : "s",
+				     td->clock >= 0 ? ", each scaled by the clock anchor's ratio between level 1's run and "
+						      "its own (its ratio to the clock is its run's)" : "");
 	if (td->smt_thread)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "topdown-smt",
 				     "SMT is on: the tree (%s) is the counted threads' share of their cores' slots, not the "

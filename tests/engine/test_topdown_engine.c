@@ -547,6 +547,97 @@ static void test_smt_on_per_core_gets_the_core_tree_per_core_forced_pmu(void **s
 	pmc_engine_fini(&se);
 }
 
+/* A report of se's events as the runs of its plan give them: an event of one batch has one sample there; an event
+ * counted in every batch (an anchor) one sample per batch, per_batch[b] when given, else its value. */
+static void inject_batches(const struct pmc_engine *se, const struct injected *v, size_t nv, const char *anchor,
+			   const double *per_batch, struct pmc_report *rep)
+{
+	inject(se, v, nv, rep);
+	for (size_t i = 0; i < se->n; i++) {
+		struct pmc_report_event *e = &rep->events[i];
+
+		e->in_every_batch = se->plan.in_every[i];
+		e->batch = -1;
+		for (size_t b = 0; b < se->plan.nbatches; b++)
+			for (size_t k = 0; k < se->plan.batches[b].n; k++)
+				if (se->plan.batches[b].events[k] == i)
+					e->batch = (int)b;
+		if (e->status != PMC_COUNT_OK)
+			continue;
+		e->samples = calloc(se->plan.nbatches, sizeof(*e->samples));
+		assert_non_null(e->samples);
+		for (size_t b = 0; b < se->plan.nbatches; b++) {
+			double x = anchor && !strcmp(e->ev.name, anchor) ? per_batch[b] : e->mean;
+
+			if (!e->in_every_batch && (int)b != e->batch)
+				continue;
+			e->samples[e->nsamples++] = (struct pmc_sample){
+				.batch = (unsigned)b,
+				.count = { .value = (uint64_t)x, .enabled = 1, .running = 1, .status = PMC_COUNT_OK } };
+		}
+	}
+}
+
+/* Zen 4 level 2 (six counters, level 1 takes them all): level 1's clock and retired ops are the anchors of the
+ * level-2 batches (no instructions/cycles added), each level-2 family a group of its own beside them; a level-1 ratio
+ * uses the clock of level 1's run, and a level-2 input is scaled by the clock's ratio between level 1's run and its
+ * own: fetch latency is its own run's share. Worked by hand: level 1 (batch of the level-1 group) CYC = 1000, so
+ * S = 6000; FE = 2400 / S = 40%; the fetch-latency batch ran 2000 cycles and counted 600 cycles with no op:
+ * 6 x 600 x (1000 / 2000) / 6000 = 30% (600 / 2000 cycles of its own run), bandwidth = 10%. Injected counts. */
+static void test_zen4_level2_own_anchors_and_run_scaled_inputs_forced_pmu(void **state)
+{
+	static const struct injected v[] = {
+		{ "ls_not_halted_cyc", 1000 }, { "de_no_dispatch_per_slot.no_ops_from_frontend", 2400 },
+		{ "de_no_dispatch_per_slot.backend_stalls", 1200 }, { "de_no_dispatch_per_slot.smt_contention", 0.5 },
+		{ "de_src_op_disp.all", 700 }, { "ex_ret_ops", 600 },
+		{ "de_no_dispatch_per_slot.no_ops_from_frontend:cmask=6", 600 }, { "ex_ret_brn_misp", 10 },
+		{ "resyncs_or_nc_redirects", 10 }, { "ex_no_retire.load_not_complete", 300 },
+		{ "ex_no_retire.not_complete", 600 }, { "ex_ret_ucode_ops", 60 },
+	};
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_report rep;
+	double clk[8];
+	size_t l1 = SIZE_MAX, fe2 = SIZE_MAX;
+	int ifl = -1;
+	const struct pmc_report_topdown *t;
+
+	(void)state;
+	assert_int_equal(prepare("amd64_fam19h_zen4", 2, 0, &se, &o), 0);
+	assert_int_equal(event_index(&se, "instructions"), -1); /* no anchors of pmctool's beside the tree's own */
+	assert_int_equal(event_index(&se, "cycles"), -1);
+	assert_true(se.plan.in_every[event_index(&se, "ls_not_halted_cyc")]);
+	assert_true(se.plan.in_every[event_index(&se, "ex_ret_ops")]);
+	assert_int_equal(pmc_plan_group_batch(&se.plan, se.evs, se.evs[event_index(&se, "de_src_op_disp.all")].group, &l1),
+			 0);
+	ifl = event_index(&se, "de_no_dispatch_per_slot.no_ops_from_frontend:cmask=6");
+	assert_true(ifl >= 0);
+	assert_int_equal(pmc_plan_group_batch(&se.plan, se.evs, se.evs[ifl].group, &fe2), 0);
+	assert_true(fe2 != l1 && se.plan.nbatches <= 8);
+	/* each level-2 split's inputs in one group: mispredicts with resyncs, loads with all not-complete cycles */
+	assert_int_equal(se.evs[event_index(&se, "ex_ret_brn_misp")].group,
+			 se.evs[event_index(&se, "resyncs_or_nc_redirects")].group);
+	assert_int_equal(se.evs[event_index(&se, "ex_no_retire.load_not_complete")].group,
+			 se.evs[event_index(&se, "ex_no_retire.not_complete")].group);
+	for (size_t b = 0; b < se.plan.nbatches; b++)
+		clk[b] = b == l1 ? 1000 : b == fe2 ? 2000 : 500;
+	inject_batches(&se, v, sizeof(v) / sizeof(v[0]), "ls_not_halted_cyc", clk, &rep);
+	rep.events[event_index(&se, "ls_not_halted_cyc")].mean = 1250; /* the mean over batches is not level 1's */
+	assert_int_equal(pmc_eng_topdown_eval(&se, &o, &rep), 0);
+	t = rep.topdown;
+	assert_string_equal(t->tree, "amd-zen4");
+	assert_string_equal(t->node[0].name, "frontend_bound");
+	assert_float_equal(t->node[0].value, 0.40, 1e-12);
+	for (size_t k = 0; k < t->nnodes; k++) {
+		if (!strcmp(t->node[k].name, "fetch_latency"))
+			assert_float_equal(t->node[k].value, 0.30, 1e-12);
+		if (!strcmp(t->node[k].name, "fetch_bandwidth"))
+			assert_float_equal(t->node[k].value, 0.10, 1e-12);
+	}
+	pmc_report_fini(&rep);
+	pmc_engine_fini(&se);
+}
+
 /* Preparing --topdown=level on the forced PMU is a usage error whose message holds needle. */
 static void expect_usage(const char *pmu, int level, unsigned counters, const char *needle)
 {
@@ -615,6 +706,9 @@ int main(void)
 		cmocka_unit_test(test_icl_slots_leads_the_metrics_group_forced_pmu),
 		cmocka_unit_test(test_icl_has_no_level_2_forced_pmu),
 	};
+	const struct CMUnitTest zen4[] = {
+		cmocka_unit_test(test_zen4_level2_own_anchors_and_run_scaled_inputs_forced_pmu),
+	};
 	const struct CMUnitTest zen3[] = {
 		cmocka_unit_test(test_zen3_has_no_tree_and_says_why_forced_pmu),
 	};
@@ -645,5 +739,6 @@ int main(void)
 	unsetenv("PMCTOOL_SYSFS_ROOT");
 	failed += run_forced("icl", "icl", icl, sizeof(icl) / sizeof(icl[0]));
 	failed += run_forced("zen3", "amd64_fam19h_zen3", zen3, 1);
+	failed += run_forced("zen4", "amd64_fam19h_zen4", zen4, 1);
 	return failed ? 1 : 0;
 }

@@ -63,10 +63,18 @@ LIBPFM_FORCE_PMU=amd64_fam19h_zen4 run_pmc stat --topdown --dry-run --json -- tr
 [ "$(plan)" = "every:
 batch 1: ls_not_halted_cyc de_no_dispatch_per_slot.no_ops_from_frontend de_no_dispatch_per_slot.backend_stalls de_no_dispatch_per_slot.smt_contention de_src_op_disp.all ex_ret_ops" ] ||
 	{ plan >&2; fail "zen4 plan"; }
+# Zen 4 level 2 without --no-anchors: level 1's clock and retired ops are the anchors of every batch, each level-2
+# split a group of its own beside them (golden plan).
+LIBPFM_FORCE_PMU=amd64_fam19h_zen4 run_pmc stat --topdown=2 --dry-run --json -- true
+expect_rc 0 "zen4 level 2"
+[ "$(plan)" = "every: ls_not_halted_cyc ex_ret_ops msr/tsc/
+batch 1: de_no_dispatch_per_slot.no_ops_from_frontend de_no_dispatch_per_slot.backend_stalls de_no_dispatch_per_slot.smt_contention de_src_op_disp.all
+batch 2: de_no_dispatch_per_slot.no_ops_from_frontend:cmask=6 ex_ret_brn_misp resyncs_or_nc_redirects
+batch 3: ex_no_retire.load_not_complete ex_no_retire.not_complete ex_ret_ucode_ops" ] || { plan >&2; fail "zen4 level 2 plan"; }
 PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-armv8 run_pmc stat --topdown-def arm-cycles --dry-run --json -- true
 [ "$(plan)" = "every:
 batch 1: cpu_cycles stall_frontend stall_backend" ] || { plan >&2; fail "arm-cycles plan"; }
-ok "plans: icl (slots leads its metrics), skl levels 1 and 2, zen4 (six counters, one group), arm-cycles"
+ok "plans: icl (slots leads its metrics), skl levels 1 and 2, zen4 levels 1 and 2 (its own anchors), arm-cycles"
 
 # -g topdown (events/topdown.set, 'topdown 1'): the same plan as --topdown on each forced PMU; listed by 'sets'.
 for pmu in icl skl amd64_fam19h_zen4; do

@@ -119,6 +119,8 @@ void pmc_json_metric_fields(FILE *f, const struct pmc_metric_value *m);
 void pmc_format_shortest(double v, char *buf, size_t len);
 /* '{"schema_version":1,"kind":KIND,"pmctool":VERSION' : the opening every JSON document shares. */
 void pmc_json_header(FILE *f, const char *kind);
+/* An -I line's start: the header of kind, the interval's number, start_ns and end_ns. */
+void pmc_json_interval_header(FILE *f, const char *kind, unsigned interval, double start_s, double end_s);
 /* A row's scope as a JSON object: kind ("all", "cpu", "core", "die", "socket", "thread"), label, cpu, core, die,
  * socket, pid, tid, comm; each null where the kind has none (all null but kind for the totals; NULL s is the total). */
 void pmc_json_scope(FILE *f, const struct pmc_row_scope *s);

@@ -209,11 +209,7 @@ void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const
 		csv_tree(f, td);
 		break;
 	case PMC_OUTPUT_JSON:
-		pmc_json_header(f, "interval_topdown");
-		fprintf(f, ",\"interval\":%u,\"start_ns\":", td->interval);
-		pmc_json_number(f, round(td->start_s * 1e9));
-		fputs(",\"end_ns\":", f);
-		pmc_json_number(f, round(td->end_s * 1e9));
+		pmc_json_interval_header(f, "interval_topdown", td->interval, td->start_s, td->end_s);
 		fputs(",\"scope\":", f);
 		pmc_json_string_or_null(f, td->scope[0] ? td->scope : NULL);
 		fputs(",\"topdown\":{", f);

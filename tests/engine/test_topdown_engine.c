@@ -66,6 +66,13 @@ struct injected {
 	double value;
 };
 
+/* The Skylake level-1 vector worked by hand in test_skl_level1_from_injected_counts_marks_backend_bound (10%, 10%,
+ * 30%, 50%). */
+static const struct injected skl_l1[] = {
+	{ "cpu_clk_unhalted.thread", 1000 }, { "idq_uops_not_delivered.core", 400 }, { "uops_issued.any", 2200 },
+	{ "uops_retired.retire_slots", 2000 }, { "int_misc.recovery_cycles", 50 },
+};
+
 static void inject(const struct pmc_engine *se, const struct injected *v, size_t nv, struct pmc_report *rep)
 {
 	memset(rep, 0, sizeof(*rep));
@@ -231,6 +238,13 @@ static void record(const struct pmc_engine *se, const char *name, uint64_t value
 	pmc_eng_topdown_record(se, &r);
 }
 
+/* Each of v[0..n) as the total's record of an interval. */
+static void records(const struct pmc_engine *se, const struct injected *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++)
+		record(se, v[k].name, (uint64_t)v[k].value, NULL);
+}
+
 static const struct pmc_report_td_node *sunk_node(size_t k, const char *name)
 {
 	for (size_t i = 0; i < sunk[k].nnodes; i++)
@@ -246,6 +260,10 @@ static const struct pmc_report_td_node *sunk_node(size_t k, const char *name)
 static void test_interval_tree_from_each_intervals_records_injected(void **state)
 {
 	static const struct pmc_row_scope row = { .kind = PMC_ROW_CPU, .cpu = 1, .label = "CPU1" };
+	static const struct injected i2[] = { /* the recovery cycles last: i2[0..4) is interval 3 */
+		{ "cpu_clk_unhalted.thread", 1000 }, { "idq_uops_not_delivered.core", 1200 }, { "uops_issued.any", 1700 },
+		{ "uops_retired.retire_slots", 1600 }, { "int_misc.recovery_cycles", 25 },
+	};
 	struct pmc_engine se;
 	struct pmc_engine_opts o;
 	struct pmc_interval_sink sink = { .topdown = sink_tree };
@@ -254,25 +272,14 @@ static void test_interval_tree_from_each_intervals_records_injected(void **state
 	nsunk = 0;
 	assert_int_equal(prepare("skl", 1, 0, &se, &o), 0);
 	/* interval 1: the Skylake vector of test_skl_level1_from_injected_counts_marks_backend_bound */
-	record(&se, "cpu_clk_unhalted.thread", 1000, NULL);
-	record(&se, "idq_uops_not_delivered.core", 400, NULL);
+	records(&se, skl_l1, 5);
 	record(&se, "idq_uops_not_delivered.core", 4000, &row); /* a row's count: not the total's */
-	record(&se, "uops_issued.any", 2200, NULL);
-	record(&se, "uops_retired.retire_slots", 2000, NULL);
-	record(&se, "int_misc.recovery_cycles", 50, NULL);
 	pmc_eng_topdown_interval(&se, &sink, 1, 0.0, 0.1);
 	/* interval 2: FE = 1200 / 4000 = 30%, RET = 40%, BS = (1700 - 1600 + 4 x 25) / 4000 = 5%, BE = 25%; then
 	 * interval 3 without the recovery cycles' record */
-	record(&se, "cpu_clk_unhalted.thread", 1000, NULL);
-	record(&se, "idq_uops_not_delivered.core", 1200, NULL);
-	record(&se, "uops_issued.any", 1700, NULL);
-	record(&se, "uops_retired.retire_slots", 1600, NULL);
-	record(&se, "int_misc.recovery_cycles", 25, NULL);
+	records(&se, i2, 5);
 	pmc_eng_topdown_interval(&se, &sink, 2, 0.1, 0.2);
-	record(&se, "cpu_clk_unhalted.thread", 1000, NULL);
-	record(&se, "idq_uops_not_delivered.core", 1200, NULL);
-	record(&se, "uops_issued.any", 1700, NULL);
-	record(&se, "uops_retired.retire_slots", 1600, NULL);
+	records(&se, i2, 4);
 	pmc_eng_topdown_interval(&se, &sink, 3, 0.2, 0.25);
 	assert_int_equal(nsunk, 3);
 	assert_int_equal(sunk[0].interval, 1);
@@ -338,10 +345,6 @@ static void add_region(struct pmc_report_regions *rr, size_t k, const char *name
  * nodes n/a there with the reason; the note names how the program read its counters. */
 static void test_region_trees_from_each_regions_counts_injected(void **state)
 {
-	static const struct injected tot[] = {
-		{ "cpu_clk_unhalted.thread", 1000 }, { "idq_uops_not_delivered.core", 400 }, { "uops_issued.any", 2200 },
-		{ "uops_retired.retire_slots", 2000 }, { "int_misc.recovery_cycles", 50 },
-	};
 	struct pmc_engine se;
 	struct pmc_engine_opts o;
 	struct pmc_report rep;
@@ -352,7 +355,7 @@ static void test_region_trees_from_each_regions_counts_injected(void **state)
 
 	(void)state;
 	assert_int_equal(prepare("skl", 1, 0, &se, &o), 0);
-	inject(&se, tot, 5, &rep);
+	inject(&se, skl_l1, 5, &rep);
 	assert_true(se.n <= 8);
 	/* hot: S = 4 x 500; FE = 600 / S = 30%; BS = (1100 - 1000 + 4 x 0) / S = 5%; RET = 1000 / S = 50%; BE = 15% */
 	for (size_t i = 0; i < se.n; i++)

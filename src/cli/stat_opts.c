@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/stat.h"
 #include "eventsets/eventset.h"
 #include "output/format.h"
+#include "pmu/event.h"
 
 enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8, STAT_SET = 16 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
 						     --all-user/--all-kernel */
@@ -107,6 +109,20 @@ static int apply_batch(void *ctx, const struct pmc_opt *opt, const char *val)
 		o->e.batch = PMC_BATCH_ROTATE;
 	else
 		return stat_bad_value("--batch", val, "expected 'rerun', 'multiplex' or 'rotate'");
+	return 0;
+}
+
+/* --tables DIR: the vendor table directory searched first for event names (pmu/tables.c) and, through
+ * pmc_pmu_tables, for -M's table metrics. A DIR that is not a directory is a usage error, not a silent miss. */
+static int apply_tables(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat st;
+
+	(void)ctx;
+	(void)opt;
+	if (stat(val, &st) || !S_ISDIR(st.st_mode))
+		return stat_bad_value("--tables", val, "not a directory (a vendor table directory: see pmctool-tables(1))");
+	pmc_pmu_tables_dir(val);
 	return 0;
 }
 
@@ -244,6 +260,9 @@ static const struct pmc_opt stat_table[] = {
 		  "modifiers :u (user mode only) and :k (kernel mode only)\n"
 		  "Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
 		  "cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/." },
+	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .flags = PMC_OPT_SINGLE, .apply = apply_tables,
+	  .help = "look event names up in the vendor tables of DIR first (perf's pmu-events tree,\n"
+		  "Intel perfmon, Arm's Neoverse files; see pmctool-tables(1))" },
 	{ .short_name = 'g', .long_name = "group", .kind = PMC_OPT_VALUE, .metavar = "SET", .flags = PMC_OPT_SINGLE,
 	  .conflict = STAT_SET, .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,

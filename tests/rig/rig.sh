@@ -70,6 +70,7 @@ cp "$work/build-aarch64/tests/regions/prog/rg-prog" "$work/build-aarch64/tests/r
 	"$work/build-aarch64/tests/regions/prog/region_apart" "$src/tests/regions/guest_regions.sh" "$guest/" || exit 1
 # Top-down (issue 27): the A57's tree with what QEMU does not count n/a (t11_topdown).
 cp "$here/guest/topdown.sh" "$guest/" || exit 1
+cp -r "$here/tables" "$guest/tables" || exit 1 # issue 23: the A57's vendor table fixture (t12_tables)
 echo "rig: built the static aarch64 pmctool and the guest programs in $(elapsed "$t_build") s"
 
 results=$work/results.txt
@@ -105,7 +106,8 @@ boot() {
 }
 
 boot smp1-shift0 1 0 420 t0_yardstick t1_info t2_command t3_batches t3_sysfs t4_multiplex t5_kernels t5_ipc t5_ipc_modes \
-	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t11_topdown_scopes
+	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t11_topdown_scopes \
+	t12_tables
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc t_regions_slots
 boot smp2 2 0 240 t9_cpu t9_scopes t_regions_threads
 

@@ -81,7 +81,11 @@ static void show_set(const struct pmc_eventset *s, const char *pmu)
 {
 	const struct pmc_eventset_variant *v = pmc_eventset_select(s, pmu);
 
-	printf("set %s (%s)\n%s\n\nprovenance:\n", s->name, s->path, s->description);
+	printf("set %s (%s)\n%s\n", s->name, s->path, s->description);
+	if (s->topdown_level) /* its events are the tree's: stat --topdown's plan */
+		printf("\nthis set is stat --topdown=%d: its events, groups and formulas are this CPU's top-down tree's "
+		       "(pmctool-topdown(7))\n", s->topdown_level);
+	printf("\nprovenance:\n");
 	print_list(s->provenance, s->nprovenance, "  ");
 	if (s->nnotes) {
 		printf("\ncautions:\n");

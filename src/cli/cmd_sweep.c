@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "cli/multi.h"
 #include "cli/opts.h"
+#include "eventsets/eventset.h"
 #include "metrics/expr.h"
 #include "output/multi.h"
 #include "output/plot.h"
@@ -176,7 +177,8 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions ||
 	    w->so.out.format == PMC_OUTPUT_PERF_JSON || w->so.out.no_big_num || w->so.out.run_table ||
 	    w->so.out.metric_only ||
-	    w->so.quiet || w->so.out.append || w->so.e.topdown_level || w->so.e.topdown_def)
+	    w->so.quiet || w->so.out.append || w->so.e.topdown_level || w->so.e.topdown_def ||
+	    pmc_eventset_topdown_level(w->so.e.set_name))
 		return usage_error("%s is a stat option that sweep does not take%s",
 				   w->so.e.plan_only ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
 				   : w->so.e.regions ? "--regions" : w->so.quiet ? "-q" : w->so.out.append ? "--append"

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/stat.h"
+#include "eventsets/eventset.h"
 #include "output/format.h"
 #include "pmu/event.h"
 
@@ -620,7 +621,8 @@ static int check_combinations(const struct stat_opts *o)
 				"combine with -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout, --control or --compare\n");
 		return PMC_EXIT_USAGE;
 	}
-	if ((o->e.topdown_level || o->e.topdown_def) && o->compare) {
+	if ((o->e.topdown_level || o->e.topdown_def || (o->compare && pmc_eventset_topdown_level(o->e.set_name))) &&
+	    o->compare) {
 		fprintf(stderr, "pmctool stat: --topdown prints one measurement's tree; it does not combine with --compare "
 				"(measure each command with --topdown)\n");
 		return PMC_EXIT_USAGE;

@@ -35,6 +35,17 @@ static void sink_record(void *ctx, const struct pmc_interval_record *r)
 	pmc_output_interval(s->f, s->out, r);
 }
 
+/* --topdown: the interval's tree after its records (those a format holds go out first). */
+static void sink_topdown(void *ctx, const struct pmc_report_topdown *td)
+{
+	struct stat_stream *s = ctx;
+
+	if (s->nheld)
+		pmc_output_interval_group(s->f, s->out, s->held, s->nheld);
+	s->nheld = 0;
+	pmc_output_topdown_interval(s->f, s->out, td);
+}
+
 static void sink_end(void *ctx)
 {
 	struct stat_stream *s = ctx;
@@ -75,7 +86,7 @@ int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct
 		return PMC_EXIT_OUTPUT;
 	}
 	setvbuf(s->f, NULL, _IOFBF, 1 << 16);
-	*sink = (struct pmc_interval_sink){ sink_begin, sink_record, sink_end, s };
+	*sink = (struct pmc_interval_sink){ sink_begin, sink_record, sink_end, s, sink_topdown };
 	return 0;
 }
 

@@ -33,12 +33,16 @@ enum pmc_batch_mode { PMC_BATCH_AUTO = 0, PMC_BATCH_RERUN, PMC_BATCH_MULTIPLEX, 
 enum pmc_aggr { PMC_AGGR_GLOBAL = 0, PMC_AGGR_CPU, PMC_AGGR_CORE, PMC_AGGR_DIE, PMC_AGGR_SOCKET,
 		 PMC_AGGR_THREAD, PMC_AGGR_NODE, PMC_AGGR_CACHE };
 
+struct pmc_report_topdown;
 /* -I: where the interval records go while the measurement runs (the CLI writes them to the report's stream). */
 struct pmc_interval_sink {
 	void (*begin)(void *ctx, bool per_row);             /* before the first record (per_row: rows are kept) */
 	void (*record)(void *ctx, const struct pmc_interval_record *r);
 	void (*end)(void *ctx);                             /* after each interval's records */
 	void *ctx;
+	/* --topdown: the interval's tree (report/topdown.h; interval, start_s, end_s set), after its records and before
+	 * end(); NULL: not wanted */
+	void (*topdown)(void *ctx, const struct pmc_report_topdown *td);
 };
 
 /* Who a scoped measurement counts: data, not the user's spelling (the CLI parses "-p 1234,5678" and "-C 0,2-3" with
@@ -327,6 +331,11 @@ int pmc_eng_topdown_plan(const struct pmc_engine *se, const struct pmc_engine_op
 /* After the metrics: the tree from the report's totals into rep->topdown, its checks into the report. 0 or -ENOMEM. */
 int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep);
 void pmc_eng_topdown_fini(struct pmc_engine *se);
+/* -I: each interval record as it is made (the tree's inputs of the total are kept), then at the interval's end its
+ * tree to sink->topdown. Nothing allocated. */
+void pmc_eng_topdown_record(const struct pmc_engine *se, const struct pmc_interval_record *r);
+void pmc_eng_topdown_interval(const struct pmc_engine *se, const struct pmc_interval_sink *sink, unsigned n,
+			      double start_s, double end_s);
 
 /* The signal that stopped se's measurement (its context's stop flag), 0 when none did. */
 static inline int pmc_eng_stopped(const struct pmc_engine *se)

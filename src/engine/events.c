@@ -303,8 +303,13 @@ static const char *anchor_modifier(const struct pmc_engine *se)
 static int add_anchors(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	const char *mod = anchor_modifier(se);
+	bool own = false; /* anchors of the measurement's own on programmable counters (--topdown=2 on AMD Zen 4) */
 
+	for (size_t i = 0; i < se->n; i++)
+		own |= (se->evs[i].flags & PMC_EVF_ANCHOR) && se->evs[i].cls == PMC_CLASS_GP;
 	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
+		if (own && !strchr(anchor_events[a], '/')) /* they compare the batches: no hardware anchor beside them */
+			continue;
 		struct pmc_event ev, copies[PMC_MAX_CORE_PMUS];
 		char spec[32];
 		int n;

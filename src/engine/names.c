@@ -251,7 +251,7 @@ void pmc_eng_names_report(const struct pmc_engine *se, struct pmc_report *rep)
 
 int pmc_eng_set_check(const struct pmc_engine *se)
 {
-	if (se->variant->nevents)
+	if (se->variant->nevents || se->set->topdown_level) /* a top-down set: its events are the tree's */
 		return 0;
 	char notes[1536] = "";
 	size_t off = 0;

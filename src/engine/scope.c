@@ -256,8 +256,10 @@ static int on_tick(void *ctx, unsigned n, bool last)
 				continue;
 			if (x->o->intervals.record)
 				x->o->intervals.record(x->o->intervals.ctx, &r);
+			pmc_eng_topdown_record(x->se, &r);
 		}
 	}
+	pmc_eng_topdown_interval(x->se, &x->o->intervals, n, start, end);
 	if (x->o->intervals.end)
 		x->o->intervals.end(x->o->intervals.ctx);
 	x->rep->intervals = n;

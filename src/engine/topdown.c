@@ -4,33 +4,26 @@
  * after the runs evaluate the tree from the report's counts into rep->topdown. An input that could not be resolved
  * or counted is handed to the evaluation as not counted with its reason: its nodes are n/a, never 0%. */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arch/arch.h"
 #include "engine/engine.h"
+#include "eventsets/eventset.h"
 #include "metrics/topdown.h"
+#include "perf/perf.h"
 #include "pmu/hybrid.h"
+#include "report/regions.h"
 #include "report/topdown.h"
 #include "sys/sysfs.h"
 
 _Static_assert(PMC_REPORT_TD_NODES >= PMC_TD_MAX_NODES, "report/topdown.h holds every node of a tree");
 
-/* The perf group numbers of level 1 and of the inputs only deeper levels need: above any -e list's groups. */
-enum { TD_GROUP_L1 = 0x7d01, TD_GROUP_DEEP = 0x7d02 };
+#include "engine/topdown_int.h"
 
-struct pmc_eng_topdown {
-	const struct pmc_td_tree *tree;
-	const char *why;                                  /* the chooser's reason, or "--topdown-def" */
-	int level;
-	bool needed[PMC_TD_MAX_INPUTS];
-	bool l1[PMC_TD_MAX_INPUTS];                       /* level 1's own group */
-	char name[PMC_TD_MAX_INPUTS][PMC_NAME_MAX];       /* the event's name in the report; "" when none */
-	char why_not[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN]; /* unresolved input, absent property */
-	double prop[PMC_TD_MAX_INPUTS];                   /* PMC_TD_PROPERTY values */
-	bool prop_ok[PMC_TD_MAX_INPUTS];
-};
 
 /* The names --topdown-def accepts, for a message. */
 static void tree_names(char *buf, size_t len)
@@ -42,8 +35,18 @@ static void tree_names(char *buf, size_t len)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "", pmc_td_tree_at(i)->name);
 }
 
+/* Whether the measurement counts whole cores (every CPU, rows no finer than a core), as a per-core (SMT) tree needs:
+ * each core's counts are both threads' sums, and AnyThread is allowed wherever -a is (Linux's intel_pmu_hw_config
+ * asks perf_allow_cpu() for the ANY bit: perf_event_paranoid <= 0 or CAP_PERFMON, as for CPU-wide counting). */
+static bool core_counted(const struct pmc_engine_opts *o)
+{
+	return o->targets.system_wide && !o->targets.ncgroups &&
+	       (o->aggr == PMC_AGGR_GLOBAL || o->aggr == PMC_AGGR_CORE || o->aggr == PMC_AGGR_DIE ||
+		o->aggr == PMC_AGGR_SOCKET || o->aggr == PMC_AGGR_NODE);
+}
+
 /* The tree for this CPU: the forced or detected libpfm4 PMU, the vendor, SMT. 0 or PMC_EXIT_USAGE (message given). */
-static int choose(struct pmc_eng_topdown *td, const struct pmc_engine_opts *o)
+static int choose(struct td_part *td, const struct pmc_engine_opts *o)
 {
 	struct pmc_arch_cpu cpu;
 	struct pmc_td_cpu in = { 0 };
@@ -62,44 +65,69 @@ static int choose(struct pmc_eng_topdown *td, const struct pmc_engine_opts *o)
 	}
 	pmc_arch_cpu_identify(&cpu);
 	in.vendor = cpu.vendor;
-	in.pmu = pmc_pmu_core_name();
+	in.pmu = td->pmu[0] ? td->pfm : pmc_pmu_core_name();
 	in.smt_on = pmc_sysfs_smt_active() == 1;
 	pmc_td_choose(&in, &ch);
 	td->tree = ch.tree;
 	td->why = ch.reason;
+	if (td->tree && !core_counted(o)) { /* the per-core (AnyThread, SMT) tree needs both threads of each core */
+		size_t n = strlen(td->tree->name);
+		char base[64];
+
+		if (n > 4 && n < sizeof(base) && !strcmp(td->tree->name + n - 4, "-smt")) {
+			snprintf(base, sizeof(base), "%.*s", (int)(n - 4), td->tree->name);
+			if (pmc_td_tree_find(base)) {
+				td->tree = pmc_td_tree_find(base);
+				td->smt_thread = true;
+				td->why = "SMT is on, but the core's tree needs both threads of each core counted (-a with "
+					  "--per-core, or the total): this is the tree of the threads counted";
+			}
+		}
+	}
 	if (!td->tree) {
-		pmc_diag_error("--topdown: no top-down tree for this CPU (%s, libpfm4 PMU %s): %s; --topdown-def NAME "
-			       "picks one anyway (its events may not exist here): %s", cpu.vendor[0] ? cpu.vendor : "vendor unknown",
-			       in.pmu ? in.pmu : "none", ch.reason, names);
+		pmc_diag_error("--topdown: no top-down tree for this CPU%s%s (%s, libpfm4 PMU %s): %s; --topdown-def NAME "
+			       "picks one anyway (its events may not exist here): %s", td->pmu[0] ? "'s " : "", td->pmu,
+			       cpu.vendor[0] ? cpu.vendor : "vendor unknown", in.pmu ? in.pmu : "none", ch.reason, names);
 		return PMC_EXIT_USAGE;
 	}
 	return 0;
 }
 
-/* Input in as an event: the libpfm4 spelling under the core PMU, then perf's, then the raw code. 0, or -ENOENT with
- * the last resolver's message in why. */
-static int resolve(const struct pmc_td_input *in, struct pmc_event *ev, char *why, size_t len)
+/* Input in as an event of td's PMU: the libpfm4 spelling under the core PMU (a hybrid core type's table), then perf's
+ * (under a hybrid core PMU: its sysfs alias), then the raw code. 0, or -ENOENT with the last resolver's message in
+ * why. */
+static int resolve(const struct td_part *td, const struct pmc_td_input *in, struct pmc_event *ev, char *why,
+		   size_t len)
 {
-	const char *pmu = pmc_pmu_core_name();
+	const char *pmu = td->pmu[0] ? td->pfm : pmc_pmu_core_name();
 	char spec[3][PMC_NAME_MAX + 40];
 	size_t n = 0;
 	struct pmc_resolve_error err;
 
 	if (in->pfm && pmu)
 		snprintf(spec[n++], sizeof(spec[0]), "%s::%s", pmu, in->pfm);
-	else if (in->pfm)
+	else if (in->pfm && !td->pmu[0])
 		snprintf(spec[n++], sizeof(spec[0]), "%s", in->pfm);
-	if (in->perf)
+	if (in->perf && td->pmu[0])
+		snprintf(spec[n++], sizeof(spec[0]), "%s/%s/", td->pmu, in->perf);
+	else if (in->perf)
 		snprintf(spec[n++], sizeof(spec[0]), "%s", in->perf);
 	if (in->raw && strchr(in->raw, '=')) { /* in the core PMU's sysfs terms: "event=0x00,umask=0x84" */
 		char dir[512];
-		const char *base = pmc_arch_core_pmu_dir(dir, sizeof(dir)) == 0 ? strrchr(dir, '/') : NULL;
+		const char *base = td->pmu[0] ? td->pmu
+				   : pmc_arch_core_pmu_dir(dir, sizeof(dir)) == 0 && strrchr(dir, '/') ? strrchr(dir, '/') + 1
+													   : "cpu";
 
-		snprintf(spec[n++], sizeof(spec[0]), "%.40s/%.120s/", base ? base + 1 : "cpu", in->raw);
-	} else if (in->raw) {
+		snprintf(spec[n++], sizeof(spec[0]), "%.40s/%.120s/", base, in->raw);
+	} else if (in->raw && !td->pmu[0]) {
 		snprintf(spec[n++], sizeof(spec[0]), "%s", in->raw);
 	}
-	snprintf(why, len, "no spelling of it is known");
+	{
+		char own[sizeof(td->pmu)];
+
+		memcpy(own, td->pmu, sizeof(own));
+		snprintf(why, len, "no spelling of it is known%s%s", own[0] ? " for " : "", own);
+	}
 	for (size_t k = 0; k < n; k++) {
 		memset(&err, 0, sizeof(err));
 		if (pmc_event_resolve(spec[k], ev, &err) == 0)
@@ -110,7 +138,7 @@ static int resolve(const struct pmc_td_input *in, struct pmc_event *ev, char *wh
 }
 
 /* A PMC_TD_PROPERTY input: Arm's slots per cycle from the core PMU's caps/slots. */
-static void property(struct pmc_eng_topdown *td, size_t i)
+static void property(struct td_part *td, size_t i)
 {
 	char dir[512], path[600];
 	long v = 0;
@@ -134,8 +162,62 @@ static void property(struct pmc_eng_topdown *td, size_t i)
 	td->prop_ok[i] = true;
 }
 
+/* Level 2 of a tree whose level 1 fills every programmable counter (AMD Zen 4: six events, six counters): the level-1
+ * inputs the level-2 ratios divide by (the clock, the retired ops) are the anchors of the level-2 batches, counted in
+ * each of them, in place of pmctool's instructions and cycles (engine/events.c adds no hardware anchor beside
+ * them), so every batch has its own clock and retired ops. */
+static bool own_anchor_tree(const struct td_part *td)
+{
+	return td->level >= 2 && !strncmp(td->tree->name, "amd-zen", 7);
+}
+
+static bool own_anchor(const struct td_part *td, size_t i)
+{
+	static const char *const zen[] = { "CYC", "OPS_RETIRED" };
+
+	if (!own_anchor_tree(td))
+		return false;
+	for (size_t k = 0; k < sizeof(zen) / sizeof(zen[0]); k++)
+		if (!strcmp(td->tree->inputs[i].id, zen[k]))
+			return true;
+	return false;
+}
+
+/* With own anchors: each deeper input's family, the level-1 node whose children's formulas need it (a tree of level 1
+ * and that node's children, asked for its inputs), so each family is a group of its own: the split of a parent is
+ * counted in one group, beside the anchors it divides by, and the families fit the counters the anchors leave. */
+static void families(struct td_part *td)
+{
+	struct pmc_td_node nodes[PMC_TD_MAX_NODES];
+	int fam = 0;
+
+	for (size_t i = 0; i < td->tree->ninputs; i++)
+		td->fam[i] = -1;
+	if (!own_anchor_tree(td))
+		return;
+	for (size_t p = 0; p < td->tree->nnodes; p++) {
+		struct pmc_td_tree t = *td->tree;
+		bool need[PMC_TD_MAX_INPUTS] = { false };
+		size_t n = 0;
+
+		if (td->tree->nodes[p].level != 1)
+			continue;
+		for (size_t k = 0; k < td->tree->nnodes; k++)
+			if (td->tree->nodes[k].level <= 1 ||
+			    (td->tree->nodes[k].parent && !strcmp(td->tree->nodes[k].parent, td->tree->nodes[p].name)))
+				nodes[n++] = td->tree->nodes[k];
+		t.nodes = nodes;
+		t.nnodes = n;
+		if (pmc_td_level_inputs(&t, 2, need) >= 0)
+			for (size_t i = 0; i < td->tree->ninputs; i++)
+				if (need[i] && !td->l1[i] && td->fam[i] < 0)
+					td->fam[i] = fam;
+		fam++;
+	}
+}
+
 /* Add input i as an event of the measurement (the leader's group first: pmc_eng_topdown_prepare orders them). */
-static int add_input(struct pmc_engine *se, struct pmc_eng_topdown *td, size_t i)
+static int add_input(struct pmc_engine *se, struct td_part *td, size_t i)
 {
 	const struct pmc_td_input *in = &td->tree->inputs[i];
 	struct pmc_event ev;
@@ -149,15 +231,22 @@ static int add_input(struct pmc_engine *se, struct pmc_eng_topdown *td, size_t i
 		property(td, i);
 		return 0;
 	}
-	if (resolve(in, &ev, td->why_not[i], sizeof(td->why_not[i])))
+	if (resolve(td, in, &ev, td->why_not[i], sizeof(td->why_not[i])))
 		return 0;
-	if (in->perf && strlen(in->perf) < sizeof(ev.name)) /* shown as perf's spelling, whatever resolved it */
-		snprintf(ev.name, sizeof(ev.name), "%s", in->perf);
-	ev.group = td->l1[i] ? TD_GROUP_L1 : TD_GROUP_DEEP;
+	if (in->perf && strlen(in->perf) + strlen(td->pmu) + 3 < sizeof(ev.name)) { /* perf's spelling, whatever resolved
+											    it; a core type's as hybrid copies */
+		size_t off = (size_t)snprintf(ev.name, sizeof(ev.name), "%s", in->perf);
+
+		if (td->pmu[0] && off + strlen(td->pmu) + 3 < sizeof(ev.name))
+			snprintf(ev.name + off, sizeof(ev.name) - off, " [%.15s]", td->pmu);
+	}
+	ev.group = td->l1[i] ? td->g_l1 : td->fam[i] >= 0 ? TD_GROUP_FAMILY + 16 * (td->g_l1 - TD_GROUP_L1) / 2 +
+										(unsigned)td->fam[i]
+							 : td->g_deep;
 	ev.flags |= PMC_EVF_WEAK_GROUP; /* a group too large is ungrouped by the check; pmc_eng_topdown_plan says so */
 	/* On a fixed counter (Intel's core clocks): counted in every batch, and the anchor of that counter when the
 	 * level needs several batches (no second user of the counter, which would cost a programmable one). */
-	if (ev.cls == PMC_CLASS_FIXED && ev.fixed_index >= 0)
+	if ((ev.cls == PMC_CLASS_FIXED && ev.fixed_index >= 0) || own_anchor(td, i))
 		ev.flags |= PMC_EVF_ANCHOR;
 	snprintf(td->name[i], sizeof(td->name[i]), "%s", ev.name);
 	r = pmc_eng_events_push(se, &ev);
@@ -165,36 +254,18 @@ static int add_input(struct pmc_engine *se, struct pmc_eng_topdown *td, size_t i
 	return r;
 }
 
-int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts *o)
+/* One part: its tree, its level's inputs as events (level 1 one group, the leader first). 0 or an exit status. */
+static int prepare_part(struct pmc_engine *se, struct td_part *td, const struct pmc_engine_opts *o, int level)
 {
-	struct pmc_eng_topdown *td;
-	char err[256];
-	int r, lead, level = o->topdown_level ? o->topdown_level : 1; /* --topdown-def alone: level 1 */
+	int r = choose(td, o), lead;
 
-	if (!o->topdown_level && !o->topdown_def)
-		return 0;
-	if (pmc_pmu_init(err, sizeof(err)) < 0) {
-		pmc_diag_error("--topdown: libpfm4 could not start: %s", err);
-		return PMC_EXIT_INTERNAL;
-	}
-	{
-		struct pmc_core_pmu pmus[PMC_MAX_CORE_PMUS];
-		size_t n = pmc_hybrid_core_pmus(pmus, PMC_MAX_CORE_PMUS);
-
-		if (n > 1) { /* each core type has its own tree and events (doc/topdown.md): not built yet */
-			pmc_diag_error("--topdown on a hybrid CPU (%s and %s): one tree per core type is not built yet (issue "
-				       "27); pmctool will not merge the core types' counts into one tree", pmus[0].name,
-				       pmus[1].name);
-			return PMC_EXIT_USAGE;
-		}
-	}
-	td = calloc(1, sizeof(*td));
-	if (!td)
-		return PMC_EXIT_INTERNAL;
-	se->topdown = td;
-	r = choose(td, o);
 	if (r)
 		return r;
+	{
+		size_t n = strlen(td->tree->name);
+
+		td->core_tree = n > 4 && !strcmp(td->tree->name + n - 4, "-smt");
+	}
 	if (level < 1 || level > td->tree->max_level) {
 		pmc_diag_error("--topdown=%d: the tree %s (%s) has level%s 1%s%.0d", level, td->tree->name,
 			       td->tree->title, td->tree->max_level > 1 ? "s" : "", td->tree->max_level > 1 ? ".." : "",
@@ -206,6 +277,7 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 		pmc_diag_error("--topdown: the tree %s is broken (a bug): its inputs cannot be listed", td->tree->name);
 		return PMC_EXIT_INTERNAL;
 	}
+	families(td);
 	lead = td->tree->leader ? pmc_td_input_index(td->tree, td->tree->leader) : -1;
 	if (lead >= 0 && (r = add_input(se, td, (size_t)lead)))
 		return r;
@@ -216,8 +288,61 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 	return 0;
 }
 
+int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts *o)
+{
+	struct pmc_eng_topdown *td;
+	struct pmc_core_pmu pmus[PMC_MAX_CORE_PMUS];
+	const struct pmc_arch_hybrid *types = NULL;
+	size_t npmus, ntypes;
+	char err[256];
+	int r, level = o->topdown_level ? o->topdown_level : 1; /* --topdown-def alone: level 1 */
+
+	if (!o->topdown_level && !o->topdown_def && !(level = pmc_eventset_topdown_level(o->set_name)))
+		return 0;
+	if (pmc_pmu_init(err, sizeof(err)) < 0) {
+		pmc_diag_error("--topdown: libpfm4 could not start: %s", err);
+		return PMC_EXIT_INTERNAL;
+	}
+	td = calloc(1, sizeof(*td));
+	if (!td)
+		return PMC_EXIT_INTERNAL;
+	se->topdown = td;
+	/* A hybrid CPU: a tree per core type, each from its own PMU's events (doc/topdown.md); never one of both */
+	npmus = pmc_hybrid_core_pmus(pmus, PMC_MAX_CORE_PMUS);
+	ntypes = npmus > 1 ? pmc_arch_hybrid_pmus(&types) : 0;
+	if (npmus > 1 && o->topdown_def) {
+		pmc_diag_error("--topdown-def on a hybrid CPU (%s and %s): each core type has its own tree; pmctool "
+			       "chooses them (--topdown)", pmus[0].name, pmus[1].name);
+		return PMC_EXIT_USAGE;
+	}
+	for (size_t k = 0; k < (npmus > 1 ? npmus : 1); k++) {
+		struct td_part *p = &td->part[td->n++];
+
+		p->l1b = SIZE_MAX;
+		p->clock = -1;
+		p->g_l1 = TD_GROUP_L1 + 2 * (unsigned)k;
+		p->g_deep = TD_GROUP_DEEP + 2 * (unsigned)k;
+		if (npmus > 1) {
+			memcpy(p->pmu, pmus[k].name, sizeof(p->pmu) - 1);
+			for (size_t t = 0; t < ntypes; t++)
+				if (!strcmp(types[t].pmu, pmus[k].name))
+					p->pfm = types[t].pfm;
+			if (!p->pfm) {
+				pmc_diag_error("--topdown: the hybrid core PMU %s is not one pmctool knows the core type of",
+					       pmus[k].name);
+				return PMC_EXIT_USAGE;
+			}
+		}
+		r = prepare_part(se, p, o, level);
+		if (r)
+			return r;
+	}
+	td->hybrid = npmus > 1;
+	return 0;
+}
+
 /* Input i's event is still in group g of the plan (not ungrouped as too large for a batch). */
-static bool in_group(const struct pmc_engine *se, const struct pmc_eng_topdown *td, size_t i, unsigned g)
+static bool in_group(const struct pmc_engine *se, const struct td_part *td, size_t i, unsigned g)
 {
 	for (size_t k = 0; k < se->n; k++)
 		if (!strcmp(se->evs[k].name, td->name[i]))
@@ -225,137 +350,43 @@ static bool in_group(const struct pmc_engine *se, const struct pmc_eng_topdown *
 	return false;
 }
 
+/* Level 1 is whole in one batch; then its batch and the clock anchor are kept for the evaluation. */
+static bool whole_plan(const struct pmc_engine *se, struct td_part *td, unsigned n, unsigned whole)
+{
+	size_t b = SIZE_MAX;
+
+	if (whole < n || (n && pmc_plan_group_batch(&se->plan, se->evs, td->g_l1, &b) < 0))
+		return false;
+	td->l1b = se->plan.nbatches > 1 ? b : SIZE_MAX;
+	td->clock = -1;
+	for (size_t i = 0; i < td->tree->ninputs && td->l1b != SIZE_MAX; i++)
+		for (size_t k = 0; k < se->n && td->clock < 0 && td->l1[i] && td->name[i][0]; k++)
+			if (!strcmp(se->evs[k].name, td->name[i]) && se->plan.in_every[k] &&
+			    (se->evs[k].flags & PMC_EVF_ANCHOR))
+				td->clock = (int)i; /* the first anchor among the inputs: the clock */
+	return true;
+}
+
 int pmc_eng_topdown_plan(const struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
-	const struct pmc_eng_topdown *td = se->topdown;
-	unsigned n = 0, whole = 0;
+	for (size_t k = 0; se->topdown && k < se->topdown->n && o->batch != PMC_BATCH_MULTIPLEX; k++) {
+		const struct td_part *td = &se->topdown->part[k];
+		unsigned n = 0, whole = 0;
 
-	if (!td || o->batch == PMC_BATCH_MULTIPLEX)
-		return 0;
-	for (size_t i = 0; i < td->tree->ninputs; i++)
-		if (td->l1[i] && td->name[i][0]) {
-			n++;
-			whole += in_group(se, td, i, TD_GROUP_L1);
+		for (size_t i = 0; i < td->tree->ninputs; i++)
+			if (td->l1[i] && td->name[i][0]) {
+				n++;
+				whole += in_group(se, td, i, td->g_l1);
+			}
+		if (!whole_plan(se, &se->topdown->part[k], n, whole)) {
+			pmc_diag_error("--topdown: level 1 of %s%s%s needs its %u events in one group (every ratio from the "
+				       "same counters in the same run), and they do not fit one batch (%s); pmctool does not "
+				       "build the tree from counts of different runs: --batch=multiplex estimates it (scaled "
+				       "counts), --counters N if the PMU has more", td->tree->name, td->pmu[0] ? " on " : "",
+				       td->pmu, n, se->budget_why);
+			return PMC_EXIT_USAGE;
 		}
-	if (whole < n || (n && pmc_plan_group_batch(&se->plan, se->evs, TD_GROUP_L1, NULL) < 0)) {
-		pmc_diag_error("--topdown: level 1 of %s needs its %u events in one group (every ratio from the same "
-			       "counters in the same run), and they do not fit one batch (%s); pmctool does not build the "
-			       "tree from counts of different runs: --batch=multiplex estimates it (scaled counts), "
-			       "--counters N if the PMU has more", td->tree->name, n, se->budget_why);
-		return PMC_EXIT_USAGE;
 	}
-	return 0;
-}
-
-/* How many of the inputs only deeper levels need were planned outside level 1's batch (0 with one batch). */
-static unsigned deep_elsewhere(const struct pmc_engine *se, const struct pmc_eng_topdown *td)
-{
-	size_t l1 = SIZE_MAX;
-	unsigned n = 0;
-
-	if (se->plan.nbatches < 2 || pmc_plan_group_batch(&se->plan, se->evs, TD_GROUP_L1, &l1) < 0)
-		return 0;
-	for (size_t b = 0; b < se->plan.nbatches; b++)
-		for (size_t k = 0; b != l1 && k < se->plan.batches[b].n; k++)
-			for (size_t i = 0; i < td->tree->ninputs; i++)
-				n += td->needed[i] && !td->l1[i] && td->name[i][0] &&
-				     !strcmp(se->evs[se->plan.batches[b].events[k]].name, td->name[i]);
-	return n;
-}
-
-/* The report's totals row of input i: its mean, or not counted with the reason. */
-static void input_value(const struct pmc_eng_topdown *td, size_t i, const struct pmc_report *rep,
-			struct pmc_td_value *v, bool *scaled, char *why, size_t whylen)
-{
-	const struct pmc_td_input *in = &td->tree->inputs[i];
-	char not_impl[PMC_TD_REASON_LEN];
-
-	*v = (struct pmc_td_value){ .counted = false, .reason = td->why_not[i] };
-	if (in->kind == PMC_TD_PROPERTY) {
-		v->counted = td->prop_ok[i];
-		v->value = td->prop[i];
-		return;
-	}
-	if (!td->name[i][0])
-		return;
-	for (size_t k = 0; k < rep->nevents; k++) {
-		const struct pmc_report_event *e = &rep->events[k];
-
-		if (e->scope.kind != PMC_ROW_ALL || strcmp(e->ev.name, td->name[i]))
-			continue;
-		if (e->status == PMC_COUNT_OK && e->max == 0 &&
-		    pmc_arch_event_implemented(&e->ev.attr, not_impl, sizeof(not_impl)) == 0) {
-			/* it opened and read 0 on a PMU that does not implement it (QEMU's): not a count */
-			snprintf(why, whylen, "it read 0 and %.180s", not_impl);
-			v->reason = why;
-		} else if (e->status == PMC_COUNT_OK) {
-			v->counted = true;
-			v->value = e->mean;
-			*scaled |= e->running_pct < 100.0;
-		} else {
-			v->reason = e->reason[0] ? e->reason : "not counted";
-		}
-		return;
-	}
-	v->reason = "its event is not in the report";
-}
-
-int pmc_eng_topdown_eval(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
-{
-	const struct pmc_eng_topdown *td = se->topdown;
-	struct pmc_td_value vals[PMC_TD_MAX_INPUTS];
-	char why[PMC_TD_MAX_INPUTS][PMC_TD_REASON_LEN];
-	struct pmc_td_result *res;
-	struct pmc_report_topdown *out;
-	bool scaled = false;
-	int r;
-
-	if (!td || !td->tree)
-		return 0;
-	for (size_t i = 0; i < td->tree->ninputs; i++)
-		input_value(td, i, rep, &vals[i], &scaled, why[i], sizeof(why[i]));
-	res = calloc(1, sizeof(*res));
-	out = calloc(1, sizeof(*out));
-	r = res && out ? pmc_td_eval(td->tree, vals, res) : -ENOMEM;
-	if (r) {
-		free(res);
-		free(out);
-		return r;
-	}
-	*out = (struct pmc_report_topdown){ .tree = td->tree->name, .title = td->tree->title, .unit = td->tree->unit,
-					    .why = td->why, .note = td->tree->note, .level = td->level };
-	for (size_t i = 0; i < td->tree->nnodes; i++) {
-		const struct pmc_td_node *nd = &td->tree->nodes[i];
-		const struct pmc_td_node_result *nr = &res->node[i];
-		struct pmc_report_td_node *rn;
-
-		if (nd->level < 1 || nd->level > td->level)
-			continue;
-		rn = &out->node[out->nnodes++];
-		*rn = (struct pmc_report_td_node){ .name = nd->name, .parent = nd->parent, .explain = nd->explain,
-						   .level = nd->level, .ok = nr->ok, .value = nr->value, .raw = nr->raw,
-						   .clamped = nr->clamped, .bottleneck = nr->bottleneck,
-						   .threshold = nd->threshold };
-		snprintf(rn->reason, sizeof(rn->reason), "%s", nr->reason);
-	}
-	for (size_t c = 0; c < res->nchecks; c++)
-		pmc_report_add_check(rep, PMC_CHECK_WARN,
-				     res->check[c].kind == PMC_TD_CHECK_SUM	 ? "topdown-sum"
-				     : res->check[c].kind == PMC_TD_CHECK_CHILDREN ? "topdown-children"
-										   : "topdown-range",
-				     "%s", res->check[c].msg);
-	if (deep_elsewhere(se, td))
-		pmc_report_add_check(rep, PMC_CHECK_INFO, "topdown-batches",
-				     "level 1 was counted as one group; %u input%s of level 2 did not fit its batch and were "
-				     "counted in other runs of the workload (the anchors compare those runs): a level-2 "
-				     "node's share of its parent mixes runs", deep_elsewhere(se, td),
-				     deep_elsewhere(se, td) == 1 ? "" : "s");
-	if (scaled || o->batch == PMC_BATCH_MULTIPLEX)
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "topdown-multiplexed",
-				     "the top-down tree is built from scaled estimates: its events were multiplexed%s",
-				     o->batch == PMC_BATCH_MULTIPLEX ? " (--batch=multiplex)" : "");
-	free(res);
-	rep->topdown = out;
 	return 0;
 }
 

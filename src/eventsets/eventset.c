@@ -421,6 +421,15 @@ static void parse_line(struct pstate *p, char *line)
 		perr(p, -EINVAL, (size_t)(s - line) + 1, "a set file starts with 'set NAME' (found '%s')", kw);
 		return;
 	}
+	if (!strcasecmp(kw, "topdown")) { /* the set is the top-down tree of this CPU, to LEVEL (stat --topdown) */
+		if (p->cur >= 0)
+			perr(p, -EINVAL, 1, "'topdown' belongs before the first 'variant' line");
+		else if (rest[0] < '1' || rest[0] > '9' || rest[1])
+			perr(p, -EINVAL, col, "'topdown' takes the tree's level, 1 to 9 (stat --topdown=LEVEL)");
+		else
+			p->set->topdown_level = rest[0] - '0';
+		return;
+	}
 	if (!strcasecmp(kw, "batch")) {
 		if (*rest)
 			perr(p, -EINVAL, col, "'batch' takes no arguments");
@@ -446,7 +455,7 @@ static void parse_line(struct pstate *p, char *line)
 		return;
 	}
 	perr(p, -EINVAL, (size_t)(s - line) + 1, "unknown keyword '%s' (expected set, description, provenance, note, "
-	     "variant, event, batch, metric or check)", kw);
+	     "variant, event, batch, metric, check or topdown)", kw);
 }
 
 static void variant_fini(struct pmc_eventset_variant *v)

@@ -48,6 +48,7 @@ struct pmc_eventset {
 	size_t nnotes;
 	struct pmc_eventset_variant *variants;
 	size_t nvariants;
+	int topdown_level;           /* 'topdown LEVEL': the set is stat --topdown=LEVEL (engine/topdown.c); 0 none */
 };
 
 /* Parse a set from text; 'path' names it in errors. 0 and *ret, or -EINVAL / -E2BIG / -ENOMEM with
@@ -85,5 +86,9 @@ int pmc_eventset_event_sibling(const char *spelling, char *base, size_t baselen)
 
 /* Accepts NULL. */
 void pmc_eventset_free(struct pmc_eventset *set);
+
+/* The 'topdown LEVEL' of set name (-g topdown is stat --topdown), or 0: none, or the set cannot be read (-g's own
+ * loading says why). */
+int pmc_eventset_topdown_level(const char *name);
 
 #endif

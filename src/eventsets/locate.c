@@ -195,3 +195,16 @@ void pmc_eventset_list_free(struct pmc_eventset **sets, size_t n)
 		pmc_eventset_free(sets[i]);
 	free(sets);
 }
+
+int pmc_eventset_topdown_level(const char *name)
+{
+	struct pmc_eventset *set = NULL;
+	char err[256];
+	int level;
+
+	if (!name || pmc_eventset_find(name, &set, err, sizeof(err)) < 0)
+		return 0;
+	level = set->topdown_level;
+	pmc_eventset_free(set);
+	return level;
+}

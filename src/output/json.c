@@ -378,16 +378,21 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 
 /* ---- -I records (one JSON object a line) and the registry entry ---- */
 
+void pmc_json_interval_header(FILE *f, const char *kind, unsigned interval, double start_s, double end_s)
+{
+	pmc_json_header(f, kind);
+	fprintf(f, ",\"interval\":%u,\"start_ns\":", interval);
+	pmc_json_number(f, round(start_s * 1e9));
+	fputs(",\"end_ns\":", f);
+	pmc_json_number(f, round(end_s * 1e9));
+}
+
 static void json_line(FILE *f, const struct pmc_interval_record *r)
 {
 	const struct pmc_count *c = &r->count;
 	bool ok = c->status == PMC_COUNT_OK;
 
-	pmc_json_header(f, "interval");
-	fprintf(f, ",\"interval\":%u,\"start_ns\":", r->interval);
-	pmc_json_number(f, round(r->start_s * 1e9));
-	fputs(",\"end_ns\":", f);
-	pmc_json_number(f, round(r->end_s * 1e9));
+	pmc_json_interval_header(f, "interval", r->interval, r->start_s, r->end_s);
 	fputs(",\"batch\":", f);
 	if (r->batch >= 0)
 		fprintf(f, "%d", r->batch + 1);

@@ -103,6 +103,9 @@ void pmc_output_topdown_table(FILE *f, const struct pmc_report *rep);
 void pmc_output_topdown_csv(FILE *f, const struct pmc_report *rep);
 void pmc_output_topdown_sep(FILE *f, const struct pmc_report *rep, const char *sep);
 void pmc_output_topdown_json(FILE *f, const struct pmc_report *rep);
+/* -I --topdown: one interval's tree in o's format (report/topdown.h). */
+struct pmc_report_topdown;
+void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
 /* One CSV record of the report's columns, the fields given by column name (the others empty; csv.c). */
 void pmc_csv_named_row(FILE *f, const char *const *names, const char *const *vals, size_t n);
 
@@ -116,6 +119,8 @@ void pmc_json_metric_fields(FILE *f, const struct pmc_metric_value *m);
 void pmc_format_shortest(double v, char *buf, size_t len);
 /* '{"schema_version":1,"kind":KIND,"pmctool":VERSION' : the opening every JSON document shares. */
 void pmc_json_header(FILE *f, const char *kind);
+/* An -I line's start: the header of kind, the interval's number, start_ns and end_ns. */
+void pmc_json_interval_header(FILE *f, const char *kind, unsigned interval, double start_s, double end_s);
 /* A row's scope as a JSON object: kind ("all", "cpu", "core", "die", "socket", "thread"), label, cpu, core, die,
  * socket, pid, tid, comm; each null where the kind has none (all null but kind for the totals; NULL s is the total). */
 void pmc_json_scope(FILE *f, const struct pmc_row_scope *s);

@@ -21,34 +21,46 @@ static void bar(double frac, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
-void pmc_output_topdown_table(FILE *f, const struct pmc_report *rep)
+/* One tree; each line starts with pre (the interval's time with -I, else ""). */
+static void table_tree(FILE *f, const struct pmc_report_topdown *td, const char *pre)
 {
-	const struct pmc_report_topdown *td = rep->topdown;
 	char safe[PMC_REPORT_TD_REASON * 4 + 8];
 
-	if (!td)
-		return;
-	fprintf(f, "\n Top-down, level %d, %% of %s (%s: %s):\n", td->level, td->unit, td->tree, td->title);
+	fprintf(f, "%s%s Top-down%s%s, level %d, %% of %s (%s: %s):\n", pre, pre[0] ? "" : "\n", td->scope[0] ? " of " : "",
+		pmc_output_safe(td->scope, safe, sizeof(safe)), td->level, td->unit, td->tree, td->title);
 	for (size_t i = 0; i < td->nnodes; i++) {
 		const struct pmc_report_td_node *n = &td->node[i];
 		int indent = 2 * (n->level - 1);
 		char b[TD_BAR + 1];
 
 		if (!n->ok) {
-			fprintf(f, "  %*s%-*s %9s  %s\n", indent, "", 22 - indent, n->name, "n/a",
+			fprintf(f, "%s  %*s%-*s %9s  %s\n", pre, indent, "", 22 - indent, n->name, "n/a",
 				pmc_output_safe(n->reason, safe, sizeof(safe)));
 			continue;
 		}
 		bar(n->value, b, sizeof(b));
-		fprintf(f, "  %*s%-*s %8.1f%%  |%-*s|%s", indent, "", 22 - indent, n->name, 100.0 * n->value, TD_BAR, b,
-			n->bottleneck ? "  <== bottleneck" : "");
+		fprintf(f, "%s  %*s%-*s %8.1f%%  |%-*s|%s", pre, indent, "", 22 - indent, n->name, 100.0 * n->value, TD_BAR,
+			b, n->bottleneck ? "  <== bottleneck" : "");
 		if (n->clamped)
 			fprintf(f, "  (clamped from %.1f%%)", 100.0 * n->raw);
 		fputc('\n', f);
 	}
-	fprintf(f, "  tree: %s\n", td->why);
-	if (td->note)
-		fprintf(f, "  note: %s\n", td->note);
+}
+
+void pmc_output_topdown_table(FILE *f, const struct pmc_report *rep)
+{
+	const struct pmc_report_topdown *td = rep->topdown;
+
+	if (!td)
+		return;
+	for (; td; td = td->next) { /* each tree's why and note after the last tree of its kind (rows, regions) */
+		table_tree(f, td, "");
+		if (td->next && !strcmp(td->next->tree, td->tree))
+			continue;
+		fprintf(f, "  tree: %s\n", td->why);
+		if (td->note)
+			fprintf(f, "  note: %s\n", td->note);
+	}
 }
 
 /* The value and threshold as text ("" for n/a). */
@@ -60,38 +72,44 @@ static void num(double v, bool ok, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-void pmc_output_topdown_csv(FILE *f, const struct pmc_report *rep)
+/* One tree's "topdown" records; with -I the interval's number and end time. */
+static void csv_tree(FILE *f, const struct pmc_report_topdown *td)
 {
-	const struct pmc_report_topdown *td = rep->topdown;
-
-	for (size_t i = 0; td && i < td->nnodes; i++) {
+	for (size_t i = 0; i < td->nnodes; i++) {
 		const struct pmc_report_td_node *n = &td->node[i];
-		char value[48], raw[48], thr[48], level[16], unit[48];
+		char value[48], raw[48], thr[48], level[16], unit[48], ival[16], tns[32];
 		const char *names[] = { "record", "event", "canonical", "n", "value", "scaled", "unit", "min", "status",
-					"reason", "workload" };
+					"reason", "workload", "scope", "interval", "time_ns" };
 		const char *vals[] = { "topdown", n->name, n->parent ? n->parent : "", level, value, raw, unit, thr,
-				       !n->ok ? "n/a" : n->bottleneck ? "bottleneck" : "ok", n->reason, td->tree };
+				       !n->ok ? "n/a" : n->bottleneck ? "bottleneck" : "ok", n->reason, td->tree, td->scope,
+				       td->interval ? ival : "", td->interval ? tns : "" };
 
 		num(n->value, n->ok, value, sizeof(value));
 		num(n->raw, n->ok, raw, sizeof(raw));
 		num(n->threshold, true, thr, sizeof(thr));
 		snprintf(level, sizeof(level), "%d", n->level);
 		snprintf(unit, sizeof(unit), "fraction of %s", td->unit);
+		snprintf(ival, sizeof(ival), "%u", td->interval);
+		snprintf(tns, sizeof(tns), "%.0f", round(td->end_s * 1e9));
 		pmc_csv_named_row(f, names, vals, sizeof(names) / sizeof(names[0]));
 	}
 }
 
-void pmc_output_topdown_sep(FILE *f, const struct pmc_report *rep, const char *sep)
+void pmc_output_topdown_csv(FILE *f, const struct pmc_report *rep)
 {
-	const struct pmc_report_topdown *td = rep->topdown;
+	for (const struct pmc_report_topdown *td = rep->topdown; td; td = td->next)
+		csv_tree(f, td);
+}
 
-	if (!td)
-		return;
-	fprintf(f, "# topdown %s level %d: %% of %s%snode%sparent%slevel%sthreshold%%%sbottleneck or reason\n",
-		td->tree, td->level, td->unit, sep, sep, sep, sep, sep);
+/* One tree's -x lines: pre (the interval's time and sep with -I) first, as perf's -I -x lines. */
+static void sep_tree(FILE *f, const struct pmc_report_topdown *td, const char *sep, const char *pre)
+{
+	fprintf(f, "# topdown %s level %d%s%s: %% of %s%snode%sparent%slevel%sthreshold%%%sbottleneck or reason\n",
+		td->tree, td->level, td->scope[0] ? " of " : "", td->scope, td->unit, sep, sep, sep, sep, sep);
 	for (size_t i = 0; i < td->nnodes; i++) {
 		const struct pmc_report_td_node *n = &td->node[i];
 
+		fputs(pre, f);
 		if (n->ok)
 			fprintf(f, "%.2f", 100.0 * n->value);
 		else
@@ -101,13 +119,16 @@ void pmc_output_topdown_sep(FILE *f, const struct pmc_report *rep, const char *s
 	}
 }
 
-void pmc_output_topdown_json(FILE *f, const struct pmc_report *rep)
+void pmc_output_topdown_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
-	const struct pmc_report_topdown *td = rep->topdown;
+	for (const struct pmc_report_topdown *td = rep->topdown; td; td = td->next)
+		sep_tree(f, td, sep, "");
+}
 
-	if (!td)
-		return;
-	fputs(",\"topdown\":{\"tree\":", f);
+/* One tree as a JSON object's members (after the caller's "{"). */
+static void json_tree(FILE *f, const struct pmc_report_topdown *td)
+{
+	fputs("\"tree\":", f);
 	pmc_json_string(f, td->tree);
 	fputs(",\"title\":", f);
 	pmc_json_string(f, td->title);
@@ -137,5 +158,65 @@ void pmc_output_topdown_json(FILE *f, const struct pmc_report *rep)
 		pmc_json_string_or_null(f, n->explain);
 		fputc('}', f);
 	}
-	fputs("]}", f);
+	fputs("]", f);
+}
+
+/* The first tree as "topdown"; the others (rows, regions, core types) as "topdown_scopes", each with its scope. */
+void pmc_output_topdown_json(FILE *f, const struct pmc_report *rep)
+{
+	const struct pmc_report_topdown *td = rep->topdown;
+
+	if (!td)
+		return;
+	fputs(",\"topdown\":{", f);
+	if (td->scope[0]) { /* a hybrid CPU's first core type */
+		fputs("\"scope\":", f);
+		pmc_json_string(f, td->scope);
+		fputc(',', f);
+	}
+	json_tree(f, td);
+	fputc('}', f);
+	if (!td->next)
+		return;
+	fputs(",\"topdown_scopes\":[", f);
+	for (td = td->next; td; td = td->next) {
+		fputs(td == rep->topdown->next ? "{\"scope\":" : ",{\"scope\":", f);
+		pmc_json_string(f, td->scope);
+		fputc(',', f);
+		json_tree(f, td);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+/* -I: one interval's tree as its format writes it: the table's tree with each line led by the interval's time;
+ * CSV "topdown" records with the interval and time_ns; -x lines led by the time; a JSON line of kind
+ * "interval_topdown". perf's -j has no place for it: nothing. */
+void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	char pre[64];
+
+	switch (o->format) {
+	case PMC_OUTPUT_TABLE:
+		snprintf(pre, sizeof(pre), "%16.9f ", td->end_s);
+		table_tree(f, td, pre);
+		break;
+	case PMC_OUTPUT_SEP:
+		snprintf(pre, sizeof(pre), "%.9f%s", td->end_s, o->sep);
+		sep_tree(f, td, o->sep, pre);
+		break;
+	case PMC_OUTPUT_CSV:
+		csv_tree(f, td);
+		break;
+	case PMC_OUTPUT_JSON:
+		pmc_json_interval_header(f, "interval_topdown", td->interval, td->start_s, td->end_s);
+		fputs(",\"scope\":", f);
+		pmc_json_string_or_null(f, td->scope[0] ? td->scope : NULL);
+		fputs(",\"topdown\":{", f);
+		json_tree(f, td);
+		fputs("}}\n", f);
+		break;
+	default:
+		break;
+	}
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "report/report.h"
 #include "report/regions.h"
+#include "report/topdown.h"
 #include "report/store.h"
 
 #include <errno.h>
@@ -496,7 +497,7 @@ void pmc_report_fini(struct pmc_report *rep)
 	rep->nmetric_runs = 0;
 	pmc_report_regions_free(rep->regions);
 	rep->regions = NULL;
-	free(rep->topdown);
+	pmc_report_topdown_free(rep->topdown);
 	rep->topdown = NULL;
 	rep->execs = NULL;
 	rep->run_state = NULL;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #define PMC_REPORT_TD_NODES 24
 #define PMC_REPORT_TD_REASON 200
@@ -34,6 +35,23 @@ struct pmc_report_topdown {
 	int level;                    /* the level asked for */
 	size_t nnodes;                /* shown nodes, parents before children */
 	struct pmc_report_td_node node[PMC_REPORT_TD_NODES];
+	/* Whose tree: "" for the measurement's total; a row's label ("S0-D0-C1", "CPU3"), a region's name, a core
+	 * type's PMU ("cpu_atom"). The report's first tree is the total (or the first core type's); more follow. */
+	char scope[64];
+	unsigned interval;            /* -I: the interval (1-based), 0 in the report */
+	double start_s, end_s;        /* -I: the interval, since counting started */
+	struct pmc_report_topdown *next; /* the next tree of the report (rows, regions, core types), or NULL */
 };
+
+/* Free rep->topdown's chain (pmc_report_fini calls it). */
+static inline void pmc_report_topdown_free(struct pmc_report_topdown *td)
+{
+	while (td) {
+		struct pmc_report_topdown *next = td->next;
+
+		free(td);
+		td = next;
+	}
+}
 
 #endif

@@ -123,7 +123,8 @@ boot() {
 }
 
 boot smp1-shift0 1 0 420 t0_yardstick t1_info t2_command t3_batches t3_sysfs t4_multiplex t5_kernels t5_ipc t5_ipc_modes \
-	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t12_tables
+	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t11_topdown_scopes \
+	t12_tables
 # pmctool check's own boot: its exact counts and its multiplexed loop (about 10 s of guest time) apart from the rest.
 boot smp1-check 1 0 300 t12_check t12_emulate
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc t_regions_slots

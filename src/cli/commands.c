@@ -14,6 +14,7 @@ const struct pmc_command pmc_commands[] = {
 	{ "sweep", pmc_cmd_sweep, "measure over a range of a parameter: table, plots, steps (PARAM=RANGE)" },
 	{ "compare", pmc_cmd_compare, "compare two reports per event and metric, with a significance test" },
 	{ "merge", pmc_cmd_merge, "merge per-rank reports (MPI, Slurm): totals, min/mean/max, imbalance" },
+	{ "report", pmc_cmd_report, "evaluate a saved stat report again: metrics, checks, top-down from its counts" },
 	{ "tables", pmc_cmd_tables, "the vendor event tables found for this CPU, from where, and what was skipped" },
 	{ NULL, NULL, NULL },
 };
@@ -30,5 +31,6 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_compare,
 	&pmc_opts_tables_cmd,
 	&pmc_opts_sweep,
+	&pmc_opts_report,
 	NULL,
 };

@@ -30,14 +30,17 @@ n=0
 # Skylake per thread: slots = 4 x 1000. FE = 400/4000 = .10; BS = (1300 - 1200 + 4 x 25)/4000 = .05;
 # RET = 1200/4000 = .30; BE = 1 - .45 = .55. fetch_latency = 4 x 60/4000 = .06, bandwidth .04;
 # mispredicts = 30/40 x .05 = .0375, clears .0125; memory = (500 + 100)/(600 + 100 + .30 x 200 + 100) x .55
-# = 600/860 x .55 = .383721, core = .55 - .383721 = .166279; heavy = 1200/1300 x 130/4000 = .03, light .27.
+# = 600/860 x .55 = .383721, core = .55 - .383721 = .166279; heavy = (1200 + 40 - 1120)/4000 = .03 (uops beyond one per
+# instruction: UOPS_RETIRED.MACRO_FUSED 40, INST_RETIRED.ANY 1120), light .27.
 check intel-skl "frontend_bound=0.100000 bad_speculation=0.050000 backend_bound=0.550000 retiring=0.300000 fetch_latency=0.060000 fetch_bandwidth=0.040000 branch_mispredicts=0.037500 machine_clears=0.012500 memory_bound=0.383721 core_bound=0.166279 heavy_operations=0.030000 light_operations=0.270000 | "
 # Skylake per core (SMT on; CPU_CLK_UNHALTED.THREAD_ANY and INT_MISC.RECOVERY_CYCLES_ANY, AnyThread encodings):
 # slots = 4 x 2000/2 = 4000, recovery = 50/2 = 25. FE = 200/4000 = .05; BS = (3300 - 3200 + 100)/4000 = .05;
 # RET = .80; BE = .10. latency = 4 x 30/4000 = .03, bandwidth .02; mispredicts = 90/100 x .05 = .045, clears .005;
-# memory = 120/(200 + 60 + .8 x 100 + 20) x .10 = .033333, core .066667; heavy = 3200/3300 x 660/4000 = .16, light .64.
+# memory = 120/(200 + 60 + .8 x 100 + 20) x .10 = .033333, core .066667; heavy = (3200 + 140 - 2700)/4000 = .16,
+# light .64.
 check intel-skl-smt "frontend_bound=0.050000 bad_speculation=0.050000 backend_bound=0.100000 retiring=0.800000 fetch_latency=0.030000 fetch_bandwidth=0.020000 branch_mispredicts=0.045000 machine_clears=0.005000 memory_bound=0.033333 core_bound=0.066667 heavy_operations=0.160000 light_operations=0.640000 | "
-# Sandy Bridge: Skylake's vector without the backend split (no such events before Skylake: n/a, never 0%).
+# Sandy Bridge: Skylake's vector without the backend split (no such events before Skylake: n/a, never 0%); heavy
+# operations are the microcode sequencer's there: 1200/1300 x 130/4000 = .03 (per core: 3200/3300 x 660/4000 = .16).
 check intel-snb "frontend_bound=0.100000 bad_speculation=0.050000 backend_bound=0.550000 retiring=0.300000 fetch_latency=0.060000 fetch_bandwidth=0.040000 branch_mispredicts=0.037500 machine_clears=0.012500 memory_bound=n/a core_bound=n/a heavy_operations=0.030000 light_operations=0.270000 | "
 check intel-snb-smt "frontend_bound=0.050000 bad_speculation=0.050000 backend_bound=0.100000 retiring=0.800000 fetch_latency=0.030000 fetch_bandwidth=0.020000 branch_mispredicts=0.045000 machine_clears=0.005000 memory_bound=n/a core_bound=n/a heavy_operations=0.160000 light_operations=0.640000 | "
 # Ice Lake raw PERF_METRICS shares, each over their sum 9960: RET = 2988/9960 = .30, BS = 996/9960 = .10,

@@ -246,7 +246,10 @@ static void input_values(const struct pmc_report *rep, struct td_ctx *td)
 				td->v[i] = (struct pmc_td_value){ .counted = true, .value = e->mean };
 				td->scaled |= e->running_pct < 100.0;
 			} else {
-				snprintf(td->reason[i], sizeof(td->reason[i]), "its event %.40s was not counted: %.130s", e->ev.name,
+				snprintf(td->reason[i], sizeof(td->reason[i]), "the report has %.40s %s: %.120s", e->ev.name,
+					 e->status == PMC_COUNT_NOT_SUPPORTED ? "not supported"
+					 : e->status == PMC_COUNT_NOT_RUN     ? "not run"
+									      : "not counted",
 					 e->reason[0] ? e->reason : "no reason recorded");
 			}
 		}

@@ -65,6 +65,39 @@ case "$(node retiring)" in "n/a: input TD_RETIRING (topdown-retiring) was not co
 *) fail "icl retiring on a skl report: $(node retiring)" ;; esac
 ok "a hand-written report feeds the formulas by encoding (r003c = CPU_CLK_UNHALTED.THREAD), the CPU from the report or LIBPFM_FORCE_PMU, missing inputs n/a"
 
+# stat --topdown on this machine (a forced Skylake; no hardware PMU here, or the counts are real): the report of it
+# has the same tree, each node either as stat computed it or n/a with the event's reason, never 0%.
+LIBPFM_FORCE_PMU=skl run_pmc stat --topdown --json -o "$TMP/td.json" -- true
+[ -s "$TMP/td.json" ] || fail "stat --topdown wrote no report"
+run_pmc report --json "$TMP/td.json"
+expect_rc 0 "report of stat --topdown"
+python3 - "$TMP/td.json" "$TMP/out" <<'PY' || fail "report's tree differs from stat's"
+import json, sys
+a, b = (json.load(open(p))["topdown"] for p in sys.argv[1:3])
+if a["tree"] != b["tree"] or a["level"] != b["level"]:
+    sys.exit("tree %s/%s, stat's %s/%s" % (b["tree"], b["level"], a["tree"], a["level"]))
+for x, y in zip(a["nodes"], b["nodes"]):
+    if x["node"] != y["node"] or (x["value"] is None) != (y["value"] is None) or \
+       (x["value"] is not None and abs(x["value"] - y["value"]) > 1e-9):
+        sys.exit("%s: stat %s, report %s" % (x["node"], x["value"], y["value"]))
+    if y["value"] is None and "the report has" not in y["reason"]:
+        sys.exit("%s n/a without the event's reason: %s" % (y["node"], y["reason"]))
+PY
+ok "stat --topdown's own report evaluated again: the same tree, n/a nodes with the event's reason"
+
+# The other formats and options: -x and --csv carry the tree as stat's do, -o writes the file, --metric evaluates.
+run_pmc report --csv "$fx/skl-raw-names.json"
+expect_rc 0 "--csv"
+expect_out "^topdown,backend_bound,,,,0.55,0.55,fraction of slots,.*,bottleneck," "--csv tree"
+run_pmc report -x ';' "$fx/skl-raw-names.json"
+expect_out "^30.00;%;topdown.retiring;;1;70;" "-x tree"
+run_pmc report -o "$TMP/r.txt" --metric 'uops_per_slot=retired_slots_per_clk/4' --metric 'rs=r19c/r003c' "$fx/skl-raw-names.json"
+expect_rc 0 "-o and --metric"
+[ ! -s "$TMP/out" ] || fail "-o: the report went to stdout too"
+grep -qE "^ +0.4000 +rs " "$TMP/r.txt" || { cat "$TMP/r.txt" >&2; fail "--metric rs = 400/1000"; }
+grep -qE "n/a +uops_per_slot +.retired_slots_per_clk. is neither" "$TMP/r.txt" || { cat "$TMP/r.txt" >&2; fail "--metric on a name the report lacks: n/a"; }
+ok "--csv, -x, -o and --metric"
+
 # 3. Bad input: exit 2, the file and what is wrong on stderr, nothing on stdout.
 bad() { # bad DESCRIPTION PATTERN ARGS...
 	local what=$1 pat=$2

@@ -325,7 +325,9 @@ static int load_context(struct pmc_loaded *l, const struct pmc_jvalue *doc)
 				*consts = pmc_json_get(doc, "constants"), *ex = pmc_json_get(doc, "executions"),
 				*checks = pmc_json_get(doc, "checks"), *smt = pmc_json_get(cpu, "smt");
 
-	snprintf(l->cpu_pmu, sizeof(l->cpu_pmu), "%s", pmc_json_get_str(cpu, "pmu", ""));
+	/* "cpu" (stat writes it); else the environment's core PMU, which reports of pmctool check's issue carry */
+	snprintf(l->cpu_pmu, sizeof(l->cpu_pmu), "%s",
+		 pmc_json_get_str(cpu, "pmu", pmc_json_get_str(pmc_json_get(doc, "environment"), "core_pmu", "")));
 	snprintf(l->cpu_vendor, sizeof(l->cpu_vendor), "%s", pmc_json_get_str(cpu, "vendor", ""));
 	l->cpu_smt = smt && smt->type == PMC_J_BOOL ? smt->b : -1;
 	snprintf(l->td_tree, sizeof(l->td_tree), "%s", pmc_json_get_str(td, "tree", ""));

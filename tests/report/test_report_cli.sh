@@ -59,6 +59,10 @@ LIBPFM_FORCE_PMU=skl run_pmc report --json "$TMP/nocpu.json"
 expect_rc 0 "skl from LIBPFM_FORCE_PMU"
 [ "$(node retiring)" = 0.300000 ] || fail "LIBPFM_FORCE_PMU=skl: retiring $(node retiring)"
 expect_out '"why":"Skylake: 4 slots per cycle \(CPU skl, from LIBPFM_FORCE_PMU\)"' "why from LIBPFM_FORCE_PMU"
+sed 's/^ "cpu": .*/ "environment": {"core_pmu": "skl"},/' "$fx/skl-raw-names.json" | grep -v '"topdown"' >"$TMP/env.json"
+grep -q environment "$TMP/env.json" || fail "fixture: no cpu line to replace"
+env -u LIBPFM_FORCE_PMU "$PMCTOOL" report --json "$TMP/env.json" >"$TMP/out" 2>"$TMP/err" || fail "report of env.json"
+[ "$(node retiring)" = 0.300000 ] || fail "CPU from environment.core_pmu: retiring $(node retiring)"
 env -u LIBPFM_FORCE_PMU "$PMCTOOL" report --json --topdown-def intel-icl "$TMP/nocpu.json" >"$TMP/out" 2>"$TMP/err" ||
 	fail "--topdown-def intel-icl on a report of no CPU"
 case "$(node retiring)" in "n/a: input TD_RETIRING (topdown-retiring) was not counted: no event of the report has its encoding (type 4, config 0x8000)"*) ;;

@@ -217,31 +217,16 @@ static const struct pmc_td_tree t_intel_spr_tma = {
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* Intel Atom E-cores (Gracemont 5 wide, Crestmont 6 wide): TOPDOWN_* events on programmable counters.               */
 
-/* The raw codes of Intel's perfmon event lists for Alder Lake's Gracemont and Sierra Forest's Crestmont cores (libpfm4
- * 4.13 knows neither): the same but for TOPDOWN_RETIRING.ALL, event 0xC2 on Gracemont and 0x72 on Crestmont. */
-#define ATOM_SRC(ev) "Intel perfmon event list (Gracemont and Crestmont cores): " ev
-#define ATOM_INPUTS(ret_raw, ret_src) \
-	EVR("CLK", "CPU_CLK_UNHALTED:CORE", "cpu_clk_unhalted.core", "event=0x3c", \
-	    "Intel SDM architectural event UnHalted Core Cycles, event 0x3C"), \
-	EVR("TD_FE", "TOPDOWN_FE_BOUND:ALL", "topdown_fe_bound.all", "event=0x71", ATOM_SRC("TOPDOWN_FE_BOUND.ALL 0x71")), \
-	EVR("TD_BAD", "TOPDOWN_BAD_SPECULATION:ALL", "topdown_bad_speculation.all", "event=0x73", \
-	    ATOM_SRC("TOPDOWN_BAD_SPECULATION.ALL 0x73")), \
-	EVR("TD_BE", "TOPDOWN_BE_BOUND:ALL", "topdown_be_bound.all", "event=0x74", ATOM_SRC("TOPDOWN_BE_BOUND.ALL 0x74")), \
-	EVR("TD_RET", "TOPDOWN_RETIRING:ALL", "topdown_retiring.all", ret_raw, ret_src), \
-	EVR("TD_FE_LAT", "TOPDOWN_FE_BOUND:FRONTEND_LATENCY", "topdown_fe_bound.frontend_latency", "event=0x71,umask=0x72", \
-	    ATOM_SRC("TOPDOWN_FE_BOUND.FRONTEND_LATENCY 0x71/0x72")), \
-	EVR("TD_FE_BW", "TOPDOWN_FE_BOUND:FRONTEND_BANDWIDTH", "topdown_fe_bound.frontend_bandwidth", \
-	    "event=0x71,umask=0x8d", ATOM_SRC("TOPDOWN_FE_BOUND.FRONTEND_BANDWIDTH 0x71/0x8D")), \
-	EVR("TD_BAD_MISP", "TOPDOWN_BAD_SPECULATION:MISPREDICT", "topdown_bad_speculation.mispredict", \
-	    "event=0x73,umask=0x04", ATOM_SRC("TOPDOWN_BAD_SPECULATION.MISPREDICT 0x73/0x04")), \
-	EVR("TD_BAD_MC", "TOPDOWN_BAD_SPECULATION:MACHINE_CLEARS", "topdown_bad_speculation.machine_clears", \
-	    "event=0x73,umask=0x03", ATOM_SRC("TOPDOWN_BAD_SPECULATION.MACHINE_CLEARS 0x73/0x03"))
-
-static const struct pmc_td_input in_intel_grt[] = {
-	ATOM_INPUTS("event=0xc2", ATOM_SRC("TOPDOWN_RETIRING.ALL on Gracemont 0xC2")),
-};
-static const struct pmc_td_input in_intel_cmt[] = {
-	ATOM_INPUTS("event=0x72", ATOM_SRC("TOPDOWN_RETIRING.ALL on Crestmont 0x72")),
+static const struct pmc_td_input in_intel_atom[] = {
+	EV("CLK", "CPU_CLK_UNHALTED:CORE", "cpu_clk_unhalted.core"),
+	EV("TD_FE", "TOPDOWN_FE_BOUND:ALL", "topdown_fe_bound.all"),
+	EV("TD_BAD", "TOPDOWN_BAD_SPECULATION:ALL", "topdown_bad_speculation.all"),
+	EV("TD_BE", "TOPDOWN_BE_BOUND:ALL", "topdown_be_bound.all"),
+	EV("TD_RET", "TOPDOWN_RETIRING:ALL", "topdown_retiring.all"),
+	EV("TD_FE_LAT", "TOPDOWN_FE_BOUND:FRONTEND_LATENCY", "topdown_fe_bound.frontend_latency"),
+	EV("TD_FE_BW", "TOPDOWN_FE_BOUND:FRONTEND_BANDWIDTH", "topdown_fe_bound.frontend_bandwidth"),
+	EV("TD_BAD_MISP", "TOPDOWN_BAD_SPECULATION:MISPREDICT", "topdown_bad_speculation.mispredict"),
+	EV("TD_BAD_MC", "TOPDOWN_BAD_SPECULATION:MACHINE_CLEARS", "topdown_bad_speculation.machine_clears"),
 };
 
 static const struct pmc_td_node nodes_intel_atom[] = {
@@ -260,10 +245,10 @@ static const struct pmc_td_node nodes_intel_atom[] = {
 	"the backend's level 2 is not defined in pmctool"
 static const struct pmc_td_tree t_intel_grt = {
 	"intel-atom-grt", "Intel Gracemont E-core (Alder/Raptor Lake cpu_atom), 5 wide", "slots", 5, 2,
-	in_intel_grt, N_ELEM(in_intel_grt), nodes_intel_atom, N_ELEM(nodes_intel_atom), ATOM_NOTE, NULL };
+	in_intel_atom, N_ELEM(in_intel_atom), nodes_intel_atom, N_ELEM(nodes_intel_atom), ATOM_NOTE, NULL };
 static const struct pmc_td_tree t_intel_cmt = {
 	"intel-atom-cmt", "Intel Crestmont E-core (Sierra Forest, Meteor Lake cpu_atom), 6 wide", "slots", 6, 2,
-	in_intel_cmt, N_ELEM(in_intel_cmt), nodes_intel_atom, N_ELEM(nodes_intel_atom), ATOM_NOTE, NULL };
+	in_intel_atom, N_ELEM(in_intel_atom), nodes_intel_atom, N_ELEM(nodes_intel_atom), ATOM_NOTE, NULL };
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* AMD Zen 4 (6 dispatch slots) and Zen 5 (8): pipeline utilization (AMD PPR for family 19h models 10h+, family 1Ah). */

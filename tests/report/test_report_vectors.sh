@@ -55,12 +55,11 @@ check intel-spr "frontend_bound=0.200000 bad_speculation=0.100000 backend_bound=
 # Sapphire Rapids corrected TMA: FE = .20 - 200/10000 = .18, BS = max(1 - .88, 0) = .12; latency = .15 - .02 = .13,
 # bandwidth = max(.18 - .13, 0) = .05; clears = max(.12 - .075, 0) = .045.
 check intel-spr-tma "frontend_bound=0.180000 bad_speculation=0.120000 backend_bound=0.400000 retiring=0.300000 fetch_latency=0.130000 fetch_bandwidth=0.050000 branch_mispredicts=0.075000 machine_clears=0.045000 memory_bound=0.250000 core_bound=0.150000 heavy_operations=0.050000 light_operations=0.250000 | "
-# Gracemont, 5 wide (this fixture names its events as perf does: found by name): slots = 5000. FE = 1000/5000 = .20,
+# Gracemont, 5 wide (events by perf's names: the tree has no raw codes for them): slots = 5000. FE = 1000/5000 = .20,
 # BS = 250/5000 = .05, BE = 1250/5000 = .25, RET = 2500/5000 = .50; latency 600/5000 = .12, bandwidth .08,
 # mispredicts 200/5000 = .04, clears 50/5000 = .01.
 check intel-atom-grt "frontend_bound=0.200000 bad_speculation=0.050000 backend_bound=0.250000 retiring=0.500000 fetch_latency=0.120000 fetch_bandwidth=0.080000 branch_mispredicts=0.040000 machine_clears=0.010000 | "
-# The same counts on Crestmont (6 wide), found by Crestmont's raw codes (its TOPDOWN_RETIRING.ALL is event 0x72, not
-# Gracemont's 0xC2): slots = 6000, the shares are x 5/6 and level 1 sums to 83.3%: a sum warning.
+# The same counts on Crestmont (6 wide): slots = 6000, the shares are x 5/6 and level 1 sums to 83.3%: a sum warning.
 check intel-atom-cmt "frontend_bound=0.166667 bad_speculation=0.041667 backend_bound=0.208333 retiring=0.416667 fetch_latency=0.100000 fetch_bandwidth=0.066667 branch_mispredicts=0.033333 machine_clears=0.008333 | topdown-sum"
 # Zen 4, 6 wide: slots = 6000. FE = 600/6000 = .10; BS = (3300 - 3000)/6000 = .05; BE = 1800/6000 = .30;
 # SMT = 300/6000 = .05; RET = .50. latency = 6 x 70/6000 = .07, bandwidth .03; mispredicts = 40/50 x .05 = .04,

@@ -15,6 +15,7 @@ const struct pmc_command pmc_commands[] = {
 	{ "compare", pmc_cmd_compare, "compare two reports per event and metric, with a significance test" },
 	{ "merge", pmc_cmd_merge, "merge per-rank reports (MPI, Slurm): totals, min/mean/max, imbalance" },
 	{ "check", pmc_cmd_check, "can counts be trusted here, now? exact kernels, both read paths, multiplexing: verdicts" },
+	{ "report", pmc_cmd_report, "evaluate a saved stat report again: metrics, checks, top-down from its counts" },
 	{ "tables", pmc_cmd_tables, "the vendor event tables found for this CPU, from where, and what was skipped" },
 	{ NULL, NULL, NULL },
 };
@@ -32,5 +33,6 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_tables_cmd,
 	&pmc_opts_check,
 	&pmc_opts_sweep,
+	&pmc_opts_report,
 	NULL,
 };

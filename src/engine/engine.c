@@ -10,6 +10,7 @@
 #include "engine/engine.h"
 #include "arch/arch.h"
 #include "pmu/event.h"
+#include "sys/sysfs.h"
 
 void pmc_engine_opts_init(struct pmc_engine_opts *o)
 {
@@ -190,6 +191,22 @@ static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
 				     user_only, user_only == 1 ? "" : "s");
 }
 
+/* The CPU the counts are from (the JSON's "cpu", which pmctool report reads back): libpfm4's core PMU, forced or
+ * detected; the vendor only when it is this CPU's (not under LIBPFM_FORCE_PMU); whether SMT is active. */
+static void record_cpu(struct pmc_report *rep)
+{
+	const char *pmu = pmc_pmu_core_name(), *forced = getenv("LIBPFM_FORCE_PMU");
+	struct pmc_arch_cpu cpu;
+
+	snprintf(rep->cpu_pmu, sizeof(rep->cpu_pmu), "%s", pmu ? pmu : "");
+	rep->cpu_smt = -1;
+	if (forced && *forced)
+		return;
+	pmc_arch_cpu_identify(&cpu);
+	snprintf(rep->cpu_vendor, sizeof(rep->cpu_vendor), "%s", cpu.vendor);
+	rep->cpu_smt = pmc_sysfs_smt_active();
+}
+
 static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
 		   struct pmc_report *rep)
 {
@@ -204,6 +221,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	if (rc && !rep->nruns)
 		return rc;
 	pmc_report_summarize(rep);
+	record_cpu(rep);
 	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
 	pmc_report_set_const(rep, "SECONDS", pmc_report_counting_ns(rep) / 1e9);
 	if (pmc_report_paused(rep) && pmc_report_counting_ns(rep) <= 0)

@@ -29,11 +29,15 @@
 	EV("FE_0_UOPS_CYCLES", "IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE", \
 	   "idq_uops_not_delivered.cycles_0_uops_deliv.core"), \
 	EV("BR_MISP", "BR_MISP_RETIRED:ALL_BRANCHES", "br_misp_retired.all_branches"), \
-	EV("MACHINE_CLEARS", "MACHINE_CLEARS:COUNT", "machine_clears.count"), \
-	EV("MS_UOPS", "IDQ:MS_UOPS", "idq.ms_uops")
+	EV("MACHINE_CLEARS", "MACHINE_CLEARS:COUNT", "machine_clears.count")
 
+/* Skylake..Cascade Lake count heavy operations as retired uops beyond one per instruction (a macro-fused pair is one
+ * instruction of two uops retired as one); libpfm4 4.13 has no UOPS_RETIRED:MACRO_FUSED, hence the raw code. */
 static const struct pmc_td_input in_intel_skl[] = {
 	INTEL_CORE_INPUTS,
+	EVR("MACRO_FUSED", NULL, "uops_retired.macro_fused", "event=0xc2,umask=0x04",
+	    "Intel perfmon event list for Skylake..Cascade Lake: UOPS_RETIRED.MACRO_FUSED, event 0xC2 umask 0x04"),
+	EV("INST_RETIRED", "INSTRUCTIONS_RETIRED", "inst_retired.any"),
 	EV("STALLS_MEM_ANY", "CYCLE_ACTIVITY:STALLS_MEM_ANY", "cycle_activity.stalls_mem_any"),
 	EV("STALLS_TOTAL", "CYCLE_ACTIVITY:STALLS_TOTAL", "cycle_activity.stalls_total"),
 	EV("BOUND_ON_STORES", "EXE_ACTIVITY:BOUND_ON_STORES", "exe_activity.bound_on_stores"),
@@ -44,6 +48,7 @@ static const struct pmc_td_input in_intel_skl[] = {
 #define SNB_NO_EXE "Sandy Bridge..Broadwell have no EXE_ACTIVITY/STALLS_MEM_ANY events; their memory/core split is not defined in pmctool"
 static const struct pmc_td_input in_intel_snb[] = {
 	INTEL_CORE_INPUTS,
+	EV("MS_UOPS", "IDQ:MS_UOPS", "idq.ms_uops"),
 	ABSENT("STALLS_MEM_ANY", SNB_NO_EXE),
 	ABSENT("STALLS_TOTAL", SNB_NO_EXE),
 	ABSENT("BOUND_ON_STORES", SNB_NO_EXE),
@@ -52,7 +57,7 @@ static const struct pmc_td_input in_intel_snb[] = {
 };
 
 /* Level 1 and 2 shared by the per-thread and the per-core (SMT) forms; they differ in the helpers. */
-#define INTEL_CORE_NODES \
+#define INTEL_CORE_NODES(heavy, heavy_explain) \
 	{ "frontend_bound", NULL, 1, "IDQ_NOT_DELIVERED / slots", 0.15, \
 	  "slots the frontend left empty while the backend could take uops" }, \
 	{ "bad_speculation", NULL, 1, "(UOPS_ISSUED - RETIRE_SLOTS + WIDTH * recovery_cycles) / slots", 0.15, \
@@ -73,41 +78,48 @@ static const struct pmc_td_input in_intel_snb[] = {
 	  0.20, "backend stalls waiting on loads and stores (caches, DRAM)" }, \
 	{ "core_bound", "backend_bound", 2, "backend_bound - memory_bound", 0.10, \
 	  "backend stalls on execution resources: ports, dividers, dependencies" }, \
-	{ "heavy_operations", "retiring", 2, "RETIRE_SLOTS / UOPS_ISSUED * MS_UOPS / slots", 0.10, \
-	  "retired uops from the microcode sequencer" }, \
+	{ "heavy_operations", "retiring", 2, heavy, 0.10, heavy_explain }, \
 	{ "light_operations", "retiring", 2, "retiring - heavy_operations", 0.60, \
 	  "retired uops of ordinary instructions" }
 
-static const struct pmc_td_node nodes_intel_thread[] = {
-	{ "slots", NULL, 0, "WIDTH * CLK", 0, "issue slots of this logical CPU" },
-	{ "recovery_cycles", NULL, 0, "RECOVERY", 0, "cycles the allocator waited for recovery" },
-	INTEL_CORE_NODES,
-};
+/* Heavy operations: Sandy Bridge..Broadwell's TMA counts the microcode sequencer's retired uops; Skylake..Cascade
+ * Lake's every retired uop beyond one per instruction (instructions of several uops, microcode included). */
+#define SNB_HEAVY "RETIRE_SLOTS / UOPS_ISSUED * MS_UOPS / slots", "retired uops from the microcode sequencer"
+#define SKL_HEAVY "(RETIRE_SLOTS + MACRO_FUSED - INST_RETIRED) / slots", \
+	"retired uops beyond one per instruction: instructions of several uops, microcode included"
+
+#define CORE_NODES(...) INTEL_CORE_NODES(__VA_ARGS__) /* expands SNB_HEAVY / SKL_HEAVY into two arguments */
+#define THREAD_HELPERS \
+	{ "slots", NULL, 0, "WIDTH * CLK", 0, "issue slots of this logical CPU" }, \
+	{ "recovery_cycles", NULL, 0, "RECOVERY", 0, "cycles the allocator waited for recovery" }
 
 /* With SMT on: core slots are WIDTH x core clocks, THREAD_ANY counting either thread; the counts are the core's. */
-static const struct pmc_td_node nodes_intel_core[] = {
-	{ "slots", NULL, 0, "WIDTH * CLK_ANY / 2", 0, "issue slots of the physical core" },
-	{ "recovery_cycles", NULL, 0, "RECOVERY_ANY / 2", 0, "core cycles the allocator waited for recovery" },
-	INTEL_CORE_NODES,
-};
+#define CORE_HELPERS \
+	{ "slots", NULL, 0, "WIDTH * CLK_ANY / 2", 0, "issue slots of the physical core" }, \
+	{ "recovery_cycles", NULL, 0, "RECOVERY_ANY / 2", 0, "core cycles the allocator waited for recovery" }
+
+static const struct pmc_td_node nodes_snb_thread[] = { THREAD_HELPERS, CORE_NODES(SNB_HEAVY) };
+static const struct pmc_td_node nodes_snb_core[] = { CORE_HELPERS, CORE_NODES(SNB_HEAVY) };
+static const struct pmc_td_node nodes_skl_thread[] = { THREAD_HELPERS, CORE_NODES(SKL_HEAVY) };
+static const struct pmc_td_node nodes_skl_core[] = { CORE_HELPERS, CORE_NODES(SKL_HEAVY) };
 
 #define SMT_NOTE "SMT form: feed the sums of both sibling threads' counts (-a --per-core, or both threads of the core); " \
 	"CLK_ANY and RECOVERY_ANY count for the core, hence the halving"
 
 static const struct pmc_td_tree t_intel_snb = {
 	"intel-snb", "Intel Sandy Bridge..Broadwell, per logical CPU", "slots", 4, 2,
-	in_intel_snb, N_ELEM(in_intel_snb), nodes_intel_thread, N_ELEM(nodes_intel_thread),
+	in_intel_snb, N_ELEM(in_intel_snb), nodes_snb_thread, N_ELEM(nodes_snb_thread),
 	"per-thread form: with SMT on this is not the core's answer (use intel-snb-smt)", NULL };
 static const struct pmc_td_tree t_intel_snb_smt = {
 	"intel-snb-smt", "Intel Sandy Bridge..Broadwell, per core (SMT on)", "slots", 4, 2,
-	in_intel_snb, N_ELEM(in_intel_snb), nodes_intel_core, N_ELEM(nodes_intel_core), SMT_NOTE, NULL };
+	in_intel_snb, N_ELEM(in_intel_snb), nodes_snb_core, N_ELEM(nodes_snb_core), SMT_NOTE, NULL };
 static const struct pmc_td_tree t_intel_skl = {
 	"intel-skl", "Intel Skylake..Cascade Lake, per logical CPU", "slots", 4, 2,
-	in_intel_skl, N_ELEM(in_intel_skl), nodes_intel_thread, N_ELEM(nodes_intel_thread),
+	in_intel_skl, N_ELEM(in_intel_skl), nodes_skl_thread, N_ELEM(nodes_skl_thread),
 	"per-thread form: with SMT on this is not the core's answer (use intel-skl-smt)", NULL };
 static const struct pmc_td_tree t_intel_skl_smt = {
 	"intel-skl-smt", "Intel Skylake..Cascade Lake, per core (SMT on)", "slots", 4, 2,
-	in_intel_skl, N_ELEM(in_intel_skl), nodes_intel_core, N_ELEM(nodes_intel_core), SMT_NOTE, NULL };
+	in_intel_skl, N_ELEM(in_intel_skl), nodes_skl_core, N_ELEM(nodes_skl_core), SMT_NOTE, NULL };
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* Intel Icelake and later P-cores: the SLOTS fixed counter and the PERF_METRICS fields, read by the kernel as       */

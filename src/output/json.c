@@ -338,6 +338,13 @@ int pmc_output_json(FILE *f, const struct pmc_report *rep)
 	pmc_json_number(f, rep->tsc_hz > 0 ? rep->tsc_hz : NAN);
 	fputs(",\"tsc_source\":", f);
 	pmc_json_string_or_null(f, rep->tsc_source);
+	if (rep->cpu_pmu[0] || rep->cpu_vendor[0]) { /* the CPU, for pmctool report (absent when unknown) */
+		fputs(",\"cpu\":{\"pmu\":", f);
+		pmc_json_string_or_null(f, rep->cpu_pmu[0] ? rep->cpu_pmu : NULL);
+		fputs(",\"vendor\":", f);
+		pmc_json_string_or_null(f, rep->cpu_vendor[0] ? rep->cpu_vendor : NULL);
+		fprintf(f, ",\"smt\":%s}", rep->cpu_smt < 0 ? "null" : rep->cpu_smt ? "true" : "false");
+	}
 	fputs(",\"constants\":{", f);
 	for (size_t i = 0; i < rep->nconsts; i++) {
 		if (i)

@@ -389,8 +389,12 @@ static int table_write(FILE *f, const struct pmc_report *rep, bool big, bool run
 	print_checks(f, rep);
 	if (run_table)
 		print_run_table(f, rep);
+	/* A report without executions (pmctool report of a hand-written one) has no time to show. */
+	if (!rep->nexecs && rep->wall_unresolved[0])
+		fprintf(f, "\n  seconds time elapsed: n/a, %s", rep->wall_unresolved);
 	/* As perf: the time elapsed is the time counting was on; with -D / --control the whole run's follows. */
-	fprintf(f, "\n  %20.9f seconds time elapsed%s", pmc_report_counting_ns(rep) / 1e9,
+	else
+		fprintf(f, "\n  %20.9f seconds time elapsed%s", pmc_report_counting_ns(rep) / 1e9,
 		pmc_report_paused(rep) ? " while counting" : "");
 	if (pmc_report_paused(rep))
 		fprintf(f, "\n  %20.9f seconds time elapsed in all: counting was delayed %.6f s, off %.6f s",

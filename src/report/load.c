@@ -85,6 +85,68 @@ static bool run_used(const struct pmc_jvalue *doc, long run)
 	return false;
 }
 
+/* A member that is a whole number, written as a number or a string ("0x3c", "60"): true and *ret, false when absent,
+ * null or not a whole number that fits. */
+static bool juint(const struct pmc_jvalue *v, const char *key, uint64_t *ret)
+{
+	const struct pmc_jvalue *m = pmc_json_get(v, key);
+	char *end;
+
+	if (m && m->type == PMC_J_NUMBER && m->num >= 0 && m->num < 18446744073709551616.0 && m->num == floor(m->num)) {
+		*ret = (uint64_t)m->num;
+		return true;
+	}
+	if (!m || m->type != PMC_J_STRING || !m->str[0] || m->str[0] == '-')
+		return false;
+	errno = 0;
+	*ret = strtoull(m->str, &end, 0);
+	return !errno && !*end;
+}
+
+/* What pmctool report replays of an event: its encoding, bookkeeping and samples as written. */
+static int load_event_detail(struct pmc_series *s, const struct pmc_jvalue *e)
+{
+	const struct pmc_jvalue *samples = pmc_json_get(e, "samples"), *scope = pmc_json_get(e, "scope");
+	struct pmc_loaded_event *d = calloc(1, sizeof(*d));
+	uint64_t u;
+
+	if (!d)
+		return -ENOMEM;
+	s->ev = d;
+	if ((d->has_type = juint(e, "type", &u) && u <= UINT32_MAX))
+		d->type = (unsigned)u;
+	d->has_config = juint(e, "config", &d->config);
+	d->has_config1 = juint(e, "config1", &d->config1);
+	snprintf(d->canonical, sizeof(d->canonical), "%s", pmc_json_get_str(e, "canonical", ""));
+	snprintf(d->cls, sizeof(d->cls), "%s", pmc_json_get_str(e, "class", ""));
+	d->fixed_index = (int)jint(e, "fixed_index", -1, 0, 15);
+	d->anchor = pmc_json_get_bool(e, "anchor", false);
+	d->every_batch = pmc_json_get_bool(e, "every_batch", false);
+	d->batch = (int)jint(e, "batch", 0, 1, RUN_MAX);
+	d->total = !scope || !strcmp(pmc_json_get_str(scope, "kind", "all"), "all");
+	d->time_ns = !strcmp(pmc_json_get_str(e, "unit", ""), "ns");
+	snprintf(d->status, sizeof(d->status), "%s",
+		 pmc_json_get_str(e, "status", isnan(pmc_json_get_num(e, "mean", NAN)) ? "" : "ok"));
+	if (!pmc_json_len(samples))
+		return 0;
+	d->samples = calloc(pmc_json_len(samples), sizeof(*d->samples));
+	if (!d->samples)
+		return -ENOMEM;
+	for (size_t i = 0; i < pmc_json_len(samples); i++) {
+		const struct pmc_jvalue *sm = pmc_json_at(samples, i);
+		struct pmc_loaded_sample *o = &d->samples[d->nsamples++];
+
+		o->run = (unsigned)jint(sm, "run", 1, 1, RUN_MAX);
+		o->batch = (unsigned)jint(sm, "batch", 1, 1, RUN_MAX);
+		o->value = pmc_json_get_num(sm, "value", NAN);
+		o->enabled_ns = pmc_json_get_num(sm, "enabled_ns", NAN);
+		o->running_ns = pmc_json_get_num(sm, "running_ns", NAN);
+		o->ok = !strcmp(pmc_json_get_str(sm, "status", ""), "ok") && isfinite(o->value) && o->value >= 0;
+		o->err = (int)jint(sm, "errno", 0, 0, 4095);
+	}
+	return 0;
+}
+
 static int load_event(struct pmc_loaded *l, const struct pmc_jvalue *doc, const struct pmc_jvalue *e, unsigned nruns)
 {
 	const char *name = pmc_json_get_str(e, "name", NULL);
@@ -97,6 +159,8 @@ static int load_event(struct pmc_loaded *l, const struct pmc_jvalue *doc, const 
 		return -ENOMEM;
 	snprintf(s->unit, sizeof(s->unit), "%s", pmc_json_get_str(e, "unit", ""));
 	snprintf(s->reason, sizeof(s->reason), "%s", pmc_json_get_str(e, "reason", ""));
+	if (load_event_detail(s, e))
+		return -ENOMEM;
 	for (unsigned r = 1; r <= nruns; r++) {
 		double sum = 0;
 		size_t n = 0;
@@ -119,7 +183,7 @@ static int load_event(struct pmc_loaded *l, const struct pmc_jvalue *doc, const 
 	}
 	if (s->nruns) {
 		pmc_series_summarize(s);
-	} else if (!strcmp(pmc_json_get_str(e, "status", ""), "ok")) {
+	} else if (!strcmp(s->ev->status, "ok")) {
 		s->ok = true; /* a document without samples: its summary only */
 		s->mean = pmc_json_get_num(e, "mean", NAN);
 		s->min = pmc_json_get_num(e, "min", NAN);
@@ -280,6 +344,59 @@ static void load_env(struct pmc_env *e, const struct pmc_jvalue *o)
 	}
 }
 
+/* The CPU, the top-down choice, the schedule, constants, executions and checks (what pmctool report replays). */
+static int load_context(struct pmc_loaded *l, const struct pmc_jvalue *doc)
+{
+	const struct pmc_jvalue *cpu = pmc_json_get(doc, "cpu"), *td = pmc_json_get(doc, "topdown"),
+				*consts = pmc_json_get(doc, "constants"), *ex = pmc_json_get(doc, "executions"),
+				*checks = pmc_json_get(doc, "checks"), *smt = pmc_json_get(cpu, "smt");
+
+	/* "cpu" (stat writes it); else the environment's core PMU, which reports of pmctool check's issue carry */
+	snprintf(l->cpu_pmu, sizeof(l->cpu_pmu), "%s",
+		 pmc_json_get_str(cpu, "pmu", pmc_json_get_str(pmc_json_get(doc, "environment"), "core_pmu", "")));
+	snprintf(l->cpu_vendor, sizeof(l->cpu_vendor), "%s", pmc_json_get_str(cpu, "vendor", ""));
+	l->cpu_smt = smt && smt->type == PMC_J_BOOL ? smt->b : -1;
+	snprintf(l->td_tree, sizeof(l->td_tree), "%s", pmc_json_get_str(td, "tree", ""));
+	l->td_level = (int)jint(td, "level", 0, 1, 9);
+	snprintf(l->mode, sizeof(l->mode), "%s", pmc_json_get_str(doc, "mode", ""));
+	l->batches = (unsigned)jint(doc, "batches", 0, 0, RUN_MAX);
+	l->tsc_hz = pmc_json_get_num(doc, "tsc_hz", NAN);
+	snprintf(l->tsc_source, sizeof(l->tsc_source), "%s", pmc_json_get_str(doc, "tsc_source", ""));
+	for (size_t i = 0; consts && consts->type == PMC_J_OBJECT && i < consts->n; i++) {
+		if (consts->items[i]->type != PMC_J_NUMBER || l->nconsts >= sizeof(l->consts) / sizeof(l->consts[0]))
+			continue;
+		snprintf(l->consts[l->nconsts].name, sizeof(l->consts[0].name), "%s", consts->keys[i]);
+		l->consts[l->nconsts++].value = consts->items[i]->num;
+	}
+	if (pmc_json_len(ex) && !(l->execs = calloc(pmc_json_len(ex), sizeof(*l->execs))))
+		return -ENOMEM;
+	for (size_t i = 0; i < pmc_json_len(ex); i++) {
+		const struct pmc_jvalue *x = pmc_json_at(ex, i);
+		struct pmc_loaded_exec *o = &l->execs[l->nexecs++];
+
+		o->run = (unsigned)jint(x, "run", 1, 1, RUN_MAX);
+		o->batch = (unsigned)jint(x, "batch", 1, 1, RUN_MAX);
+		o->used = pmc_json_get_bool(x, "used", false);
+		o->interrupted = pmc_json_get_bool(x, "interrupted", false);
+		o->exit_status = (int)jint(x, "exit_status", 0, 0, 255 + 128);
+		o->signal = (int)jint(x, "signal", 0, 0, 128);
+		o->wall_ns = pmc_json_get_num(x, "wall_ns", NAN);
+		o->user_ns = pmc_json_get_num(x, "user_ns", NAN);
+		o->sys_ns = pmc_json_get_num(x, "sys_ns", NAN);
+	}
+	if (pmc_json_len(checks) && !(l->checks = calloc(pmc_json_len(checks), sizeof(*l->checks))))
+		return -ENOMEM;
+	for (size_t i = 0; i < pmc_json_len(checks); i++) {
+		const struct pmc_jvalue *c = pmc_json_at(checks, i);
+		struct pmc_loaded_check *o = &l->checks[l->nchecks++];
+
+		snprintf(o->name, sizeof(o->name), "%s", pmc_json_get_str(c, "name", ""));
+		snprintf(o->severity, sizeof(o->severity), "%s", pmc_json_get_str(c, "severity", "info"));
+		snprintf(o->msg, sizeof(o->msg), "%s", pmc_json_get_str(c, "message", ""));
+	}
+	return 0;
+}
+
 static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *err, size_t errlen)
 {
 	const struct pmc_jvalue *runs = pmc_json_get(doc, "runs"), *events = pmc_json_get(doc, "events"),
@@ -315,6 +432,7 @@ static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *er
 	}
 	load_env(&l->env, pmc_json_get(doc, "environment"));
 	l->iterations = pmc_json_get_num(pmc_json_get(doc, "constants"), "ITERATIONS", 0);
+	rc = load_context(l, doc);
 	for (size_t i = 0; !rc && i < events->n; i++)
 		rc = load_event(l, doc, events->items[i], nruns);
 	for (size_t i = 0; !rc && i < metrics->n; i++)
@@ -402,11 +520,20 @@ void pmc_loaded_fini(struct pmc_loaded *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < l->n; i++) {
 		free(l->s[i].runs);
+		if (l->s[i].ev)
+			free(l->s[i].ev->samples);
+		free(l->s[i].ev);
+	}
 	free(l->s);
+	free(l->execs);
+	free(l->checks);
 	l->s = NULL;
 	l->n = 0;
+	l->execs = NULL;
+	l->checks = NULL;
+	l->nexecs = l->nchecks = 0;
 }
 
 const struct pmc_series *pmc_loaded_find(const struct pmc_loaded *l, const char *name)

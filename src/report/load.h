@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "report/env.h"
 
@@ -15,6 +16,46 @@
 /* REGION: a region's calls (name "calls") or its count of an event (name the event) in a report with regions (stat
  * --regions, the region library's standalone reports): merge summarizes them; sweep and compare leave them out. */
 enum pmc_series_kind { PMC_SERIES_EVENT = 0, PMC_SERIES_METRIC, PMC_SERIES_TIME, PMC_SERIES_DECLARED, PMC_SERIES_REGION };
+
+/* One sample of an event as the report holds it (pmctool report replays them). */
+struct pmc_loaded_sample {
+	unsigned run, batch;        /* 1-based */
+	bool ok;                    /* status "ok" */
+	double value, enabled_ns, running_ns;
+	int err;                    /* errno of a not-supported sample, 0 otherwise */
+};
+
+/* An event's encoding and bookkeeping as written ("type", "config", "config1": numbers or "0x.." strings). */
+struct pmc_loaded_event {
+	bool has_type, has_config, has_config1;
+	unsigned type;
+	uint64_t config, config1;
+	char canonical[160];
+	char cls[16];               /* "programmable", "fixed", ... ("" when absent) */
+	int fixed_index;            /* -1 when none */
+	bool anchor, every_batch;
+	int batch;                  /* 1-based, 0 when none */
+	bool total;                 /* the totals row (scope kind "all", or no scope) */
+	bool time_ns;               /* unit "ns" */
+	char status[24];            /* as written; "ok" when absent and the summary has a mean */
+	struct pmc_loaded_sample *samples;
+	size_t nsamples;
+};
+
+/* One execution (run x batch) as the report holds it. */
+struct pmc_loaded_exec {
+	unsigned run, batch;        /* 1-based */
+	bool used, interrupted;
+	int exit_status, signal;
+	double wall_ns, user_ns, sys_ns; /* NAN when null */
+};
+
+/* A check note as written. */
+struct pmc_loaded_check {
+	char name[48];
+	char severity[8];           /* "info", "warn", "bad" */
+	char msg[320];
+};
 
 struct pmc_series {
 	char name[160];
@@ -26,6 +67,7 @@ struct pmc_series {
 	double *runs;               /* per-run values of the runs in the statistics */
 	size_t nruns;
 	double mean, sd, min, max;  /* over runs (sd NAN when nruns < 2); from the document when it has no runs */
+	struct pmc_loaded_event *ev; /* an EVENT series: what pmctool report replays (NULL for the other kinds) */
 };
 
 struct pmc_loaded {
@@ -39,6 +81,22 @@ struct pmc_loaded {
 	char job[64];
 	double iterations;          /* the ITERATIONS constant (kernels), 0 when none */
 	struct pmc_env env;         /* where it was measured; env.present false when the report does not say */
+	/* For pmctool report: the CPU the counts are from ("cpu": {"pmu", "vendor", "smt"}, "" / -1 when absent), the
+	 * top-down tree and level stat chose ("topdown": {"tree", "level"}), the schedule, constants, executions, checks. */
+	char cpu_pmu[48], cpu_vendor[48];
+	int cpu_smt;
+	char td_tree[48];
+	int td_level;
+	char mode[16];
+	unsigned batches;
+	double tsc_hz;              /* NAN when null */
+	char tsc_source[32];
+	struct { char name[48]; double value; } consts[32];
+	size_t nconsts;
+	struct pmc_loaded_exec *execs;
+	size_t nexecs;
+	struct pmc_loaded_check *checks;
+	size_t nchecks;
 	struct pmc_series *s;
 	size_t n;
 };

@@ -186,6 +186,11 @@ struct pmc_report {
 	struct pmc_origin origin;
 	struct pmc_report_regions *regions; /* stat --regions (report/regions.h); NULL otherwise. Owned. */
 	struct pmc_report_topdown *topdown; /* stat --topdown (report/topdown.h); NULL otherwise. Owned (free()). */
+	/* The CPU the counts are from (JSON "cpu", for pmctool report): the libpfm4 core PMU name ("skl"), the vendor
+	 * ("" when unknown or the PMU was forced), SMT (1 on, 0 off, -1 unknown). No "cpu" member when both are "". */
+	char cpu_pmu[48];
+	char cpu_vendor[48];
+	int cpu_smt;
 };
 
 /* The most samples one measurement may keep: -r x (each batch's events, anchors once per batch), as planned. Every

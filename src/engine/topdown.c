@@ -240,7 +240,12 @@ static int add_input(struct pmc_engine *se, struct td_part *td, size_t i)
 		if (td->pmu[0] && off + strlen(td->pmu) + 3 < sizeof(ev.name))
 			snprintf(ev.name + off, sizeof(ev.name) - off, " [%.15s]", td->pmu);
 	}
-	ev.group = td->l1[i] ? td->g_l1 : td->fam[i] >= 0 ? TD_GROUP_FAMILY + 16 * (td->g_l1 - TD_GROUP_L1) / 2 +
+	/* PERF_METRICS (a tree with a leader): every level's metric events are fields of the one slots group (Sapphire
+	 * Rapids' level 2 too); a group of metrics without slots leading it is refused by the kernel. Other inputs of
+	 * deeper levels stay out of it (older kernels allow nothing else there). The fields are the tree's topdown-*
+	 * inputs (the kernel's names for them), whatever CPU the plan is made on (a forced PMU's too). */
+	ev.group = td->l1[i] || (td->tree->leader && in->perf && !strncmp(in->perf, "topdown-", 8)) ? td->g_l1
+		   : td->fam[i] >= 0 ? TD_GROUP_FAMILY + 16 * (td->g_l1 - TD_GROUP_L1) / 2 +
 										(unsigned)td->fam[i]
 							 : td->g_deep;
 	ev.flags |= PMC_EVF_WEAK_GROUP; /* a group too large is ungrouped by the check; pmc_eng_topdown_plan says so */

@@ -157,6 +157,7 @@ int pmc_report_from_loaded(const struct pmc_loaded *l, struct pmc_report *rep, s
 	memset(rep, 0, sizeof(*rep));
 	*rows_left = 0;
 	snprintf(rep->workload, sizeof(rep->workload), "%s", l->workload);
+	rep->env = l->env; /* where the counts were measured, not where they are evaluated again */
 	rep->mode = !strcmp(l->mode, "rerun") ? "rerun" : !strcmp(l->mode, "multiplex") ? "multiplex"
 		  : !strcmp(l->mode, "rotate") ? "rotate" : "single";
 	rep->nbatches = l->batches ? l->batches : 1;

@@ -264,3 +264,15 @@ PY
 		ok "-a --per-core: a tree per core ($(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["topdown_scopes"]))' "$TMP/pcore") cores), labelled as the rows"
 	fi
 fi
+
+# Sapphire Rapids level 2: the four level-2 PERF_METRICS fields are in slots' group with level 1's (the kernel refuses
+# topdown-* events in a group slots does not lead); golden lines of the plan.
+LIBPFM_FORCE_PMU=spr run_pmc stat --dry-run --topdown=2 -- true
+expect_rc 0 "spr --topdown=2 --dry-run"
+lead=$(awk '$1 == "slots" { for (i = 1; i <= NF; i++) if ($i == "(group") print $(i + 1) }' "$TMP/out")
+[ -n "$lead" ] || { cat "$TMP/out" >&2; fail "spr level 2: slots has no group"; }
+for f in retiring bad-spec fe-bound be-bound heavy-ops br-mispredict fetch-lat mem-bound; do
+	grep -qE "^ +topdown-$f +programmable .*\(group $lead " "$TMP/out" ||
+		{ cat "$TMP/out" >&2; fail "spr level 2: topdown-$f is not in slots' group $lead"; }
+done
+ok "spr level 2: slots leads one group of all eight topdown-* fields"

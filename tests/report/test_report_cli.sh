@@ -114,7 +114,7 @@ bad() { # bad DESCRIPTION PATTERN ARGS...
 printf 'not json' >"$TMP/a.json"
 bad "not JSON" "cannot read '.*a.json': line 1" "$TMP/a.json"
 head -c 200 "$TMP/s.json" >"$TMP/t.json"
-bad "truncated" "cannot read '.*t.json': line 1, column 20[0-9]" "$TMP/t.json"
+bad "truncated" "cannot read '.*t.json': line 1, column [0-9]+: " "$TMP/t.json"   # where it stops depends on what the 200 bytes cut
 printf '{"schema_version":2,"kind":"stat"}' >"$TMP/v.json"
 bad "schema 2" "not a pmctool stat report of schema_version 1" "$TMP/v.json"
 printf '{"schema_version":1,"kind":"merge","runs":{},"events":[],"metrics":[]}' >"$TMP/k.json"

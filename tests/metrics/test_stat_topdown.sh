@@ -276,3 +276,23 @@ for f in retiring bad-spec fe-bound be-bound heavy-ops br-mispredict fetch-lat m
 		{ cat "$TMP/out" >&2; fail "spr level 2: topdown-$f is not in slots' group $lead"; }
 done
 ok "spr level 2: slots leads one group of all eight topdown-* fields"
+
+# Sandy Bridge and Haswell (4 slots a cycle, no PERF_METRICS): level 1's clock and four events one group; level 2's
+# four further events a group of their own in the next batch, the anchors in both.
+for pmu in snb hsw; do
+	LIBPFM_FORCE_PMU=$pmu run_pmc stat --dry-run --topdown=2 -- true
+	expect_rc 0 "$pmu --topdown=2 --dry-run"
+	g1=$(awk '$1 == "cpu_clk_unhalted.thread" { for (i = 1; i <= NF; i++) if ($i == "(group") print $(i + 1) }' "$TMP/out")
+	for e in idq_uops_not_delivered.core uops_issued.any uops_retired.retire_slots int_misc.recovery_cycles; do
+		grep -qE "^ +$e +programmable .*\(group $g1 " "$TMP/out" ||
+			{ cat "$TMP/out" >&2; fail "$pmu level 1: $e is not in the clock's group $g1"; }
+	done
+	g2=$(awk '$1 == "br_misp_retired.all_branches" { for (i = 1; i <= NF; i++) if ($i == "(group") print $(i + 1) }' "$TMP/out")
+	[ -n "$g2" ] && [ "$g2" != "$g1" ] || { cat "$TMP/out" >&2; fail "$pmu level 2: its own group"; }
+	for e in idq_uops_not_delivered.cycles_0_uops_deliv.core machine_clears.count idq.ms_uops; do
+		grep -qE "^ +$e +programmable .*\(group $g2 " "$TMP/out" ||
+			{ cat "$TMP/out" >&2; fail "$pmu level 2: $e is not in group $g2"; }
+	done
+	grep -q '^Plan: 12 events in 2 batches' "$TMP/out" || { cat "$TMP/out" >&2; fail "$pmu level 2: 12 events in 2 batches"; }
+	ok "$pmu: level 1 one group with the clock, level 2 one group in the second batch, anchors in both"
+done

@@ -8,7 +8,7 @@
 
 #include "report/report.h"
 
-#define PMC_FORMULA_MAX 1024
+#define PMC_FORMULA_MAX 8192
 
 /* One metric definition. Plain data: copyable, nothing to free. */
 struct pmc_metric_def {

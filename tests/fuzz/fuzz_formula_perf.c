@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Fuzz perf's metric language (pmc_expr_parse_perf), the evaluator and pmc_expr_render: any input parses or fails
+ * cleanly; evaluation never crashes. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics/expr.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every name has a value derived from its length; names starting with 'z' are zero, with 'n' not available. */
+static int lookup(const char *name, void *ctx, double *ret, char *reason, size_t len)
+{
+	(void)ctx;
+	if (name[0] == 'n') {
+		snprintf(reason, len, "event '%s' was not counted", name);
+		return -ENOENT;
+	}
+	*ret = name[0] == 'z' ? 0 : (double)strlen(name) * 1e6;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *src = malloc(size + 1), err[256], reason[256], text[8192];
+	struct pmc_expr *e, *back;
+	double v;
+
+	if (!src)
+		return 0;
+	memcpy(src, data, size);
+	src[size] = '\0';
+	if (pmc_expr_parse_perf(src, &e, err, sizeof(err)) == 0) {
+		for (size_t i = 0; i < pmc_expr_name_count(e); i++)
+			if (!pmc_expr_name(e, i)[0])
+				abort(); /* names are never empty */
+		if (pmc_expr_eval(e, lookup, NULL, &v, reason, sizeof(reason)) == 0 && v != v)
+			abort(); /* never NaN */
+		/* written back as pmctool's formula, it parses (when it fits pmctool's limits) */
+		if (strlen(src) < 1000 && pmc_expr_render(e, NULL, NULL, text, sizeof(text)) == 0 &&
+		    pmc_expr_name_count(e) && pmc_expr_parse(text, &back, err, sizeof(err)) == 0)
+			pmc_expr_free(back);
+		pmc_expr_free(e);
+	} else if (!err[0]) {
+		abort(); /* every failure says why */
+	}
+	free(src);
+	return 0;
+}

@@ -712,6 +712,7 @@ struct eval {
 	void *ctx;
 	char *reason;
 	size_t reasonlen;
+	bool pruning;           /* pmc_expr_prune: has_event() is not known before the events are counted */
 };
 
 static int eval_node(struct eval *ev, int i, double *ret);
@@ -727,6 +728,8 @@ static int eval_call(struct eval *ev, const struct node *n, double *ret)
 			return rc;
 		return eval_node(ev, v != 0 ? argv[1] : argv[2], ret);
 	}
+	if (n->op == F_HAS_EVENT && ev->pruning)
+		return -ENODATA;
 	if (n->op == F_HAS_EVENT) { /* 1 when the event has a value, 0 when not (never n/a) */
 		*ret = eval_node(ev, argv[0], &v) == 0;
 		if (ev->reasonlen)
@@ -838,7 +841,7 @@ static int eval_node(struct eval *ev, int i, double *ret)
 int pmc_expr_eval(const struct pmc_expr *e, pmc_expr_lookup_fn lookup, void *ctx, double *ret,
 		  char *reason, size_t reasonlen)
 {
-	struct eval ev = { e, lookup, ctx, reason, reasonlen };
+	struct eval ev = { e, lookup, ctx, reason, reasonlen, false };
 	char dummy[1];
 	double v;
 	int rc;
@@ -872,6 +875,78 @@ const char *pmc_expr_name(const struct pmc_expr *e, size_t i)
 const char *pmc_expr_source(const struct pmc_expr *e)
 {
 	return e->src;
+}
+
+static int prune_node(struct eval *ev, int i)
+{
+	struct node *n = &((struct pmc_expr *)ev->e)->nodes[i];
+	int *argv = ev->e->argv;
+	double v;
+
+	switch (n->kind) {
+	case N_NEG:
+	case N_NOT:
+		n->a = prune_node(ev, n->a);
+		return i;
+	case N_BIN:
+		n->a = prune_node(ev, n->a);
+		n->b = prune_node(ev, n->b);
+		return i;
+	case N_CALL:
+		if (n->op == F_IF && eval_node(ev, argv[n->args], &v) == 0)
+			return prune_node(ev, argv[n->args + (v != 0 ? 1 : 2)]);
+		for (int k = 0; k < n->nargs; k++)
+			argv[n->args + k] = prune_node(ev, argv[n->args + k]);
+		return i;
+	default:
+		return i;
+	}
+}
+
+static void mark_names(const struct pmc_expr *e, int i, bool *used)
+{
+	const struct node *n = &e->nodes[i];
+
+	if (n->kind == N_NAME)
+		used[n->name] = true;
+	if (n->kind == N_NEG || n->kind == N_NOT || n->kind == N_BIN)
+		mark_names(e, n->a, used);
+	if (n->kind == N_BIN)
+		mark_names(e, n->b, used);
+	for (int k = 0; n->kind == N_CALL && k < n->nargs; k++)
+		mark_names(e, e->argv[n->args + k], used);
+}
+
+int pmc_expr_prune(struct pmc_expr *e, pmc_expr_lookup_fn lookup, void *ctx)
+{
+	char reason[8];
+	struct eval ev = { e, lookup, ctx, reason, sizeof(reason), true };
+	bool *used = calloc(e->nnames + 1, sizeof(*used));
+	int *map = calloc(e->nnames + 1, sizeof(*map));
+	size_t kept = 0;
+
+	if (!used || !map) {
+		free(used);
+		free(map);
+		return -ENOMEM;
+	}
+	e->root = prune_node(&ev, e->root);
+	mark_names(e, e->root, used);
+	for (size_t i = 0; i < e->nnames; i++) {
+		if (!used[i]) {
+			free(e->names[i]);
+			continue;
+		}
+		map[i] = (int)kept;
+		e->names[kept++] = e->names[i];
+	}
+	e->nnames = kept;
+	for (size_t i = 0; i < e->nnodes; i++)
+		if (e->nodes[i].kind == N_NAME)
+			e->nodes[i].name = used[e->nodes[i].name] ? map[e->nodes[i].name] : 0;
+	free(used);
+	free(map);
+	return 0;
 }
 
 struct render {
@@ -908,8 +983,11 @@ static void render_node(struct render *r, int i)
 	char name[PMC_EXPR_NAME_MAX * 2];
 
 	switch (n->kind) {
-	case N_NUM:
-		put(r, "%.17g", n->num);
+	case N_NUM: /* the shortest text that reads back as the same number (0.15, not 0.14999999999999999) */
+		snprintf(name, sizeof(name), "%.15g", n->num);
+		if (strtod(name, NULL) != n->num)
+			snprintf(name, sizeof(name), "%.17g", n->num);
+		put(r, "%s", name);
 		return;
 	case N_NAME:
 		if (r->fn) {

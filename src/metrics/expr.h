@@ -68,6 +68,11 @@ const char *pmc_expr_source(const struct pmc_expr *e);
 typedef int (*pmc_expr_name_fn)(const char *name, void *ctx, char *out, size_t outlen);
 int pmc_expr_render(const struct pmc_expr *e, pmc_expr_name_fn fn, void *ctx, char *buf, size_t len);
 
+/* Fold each if(COND, A, B) (and A if COND else B) whose COND lookup can evaluate (perf's #smt_on, known when the plan
+ * is made) to the branch it chooses, and forget the names only the other branch used (as perf does: the events of a
+ * branch never taken are not counted). Names lookup fails for stay. 0 or -ENOMEM. */
+int pmc_expr_prune(struct pmc_expr *e, pmc_expr_lookup_fn lookup, void *ctx);
+
 /* Accepts NULL. */
 void pmc_expr_free(struct pmc_expr *e);
 

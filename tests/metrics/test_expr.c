@@ -334,6 +334,44 @@ static void test_expr_perf_language_errors_say_what(void **state)
 	}
 }
 
+/* pmc_expr_prune: a condition known when the plan is made (#smt_on) chooses its branch, and the other branch's names
+ * are forgotten (not counted, as perf); a condition over events, or has_event(), stays. */
+static int literals_only(const char *name, void *ctx, double *ret, char *reason, size_t len)
+{
+	(void)ctx, (void)reason, (void)len;
+	if (name[0] != '#')
+		return -ENOENT;
+	*ret = !strcmp(name, "#smt_on") ? 0 : 4;
+	return 0;
+}
+
+static void test_expr_prune_drops_the_branch_a_literal_rules_out(void **state)
+{
+	static const struct {
+		int line;
+		const char *src, *names;
+	} rows[] = {
+		{ __LINE__, "CLK_ANY / 2 if #smt_on else CLK", "CLK" },
+		{ __LINE__, "(a if #smt_on else b) + (c if #slots > 2 else d)", "b c" },
+		{ __LINE__, "a if cycles > 0 else b", "a cycles b" },
+		{ __LINE__, "a if has_event(x) else b", "a x b" },
+		{ __LINE__, "min(a if #smt_on else b, c)", "b c" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_expr *e;
+		char err[200], got[200] = "";
+
+		assert_int_equal(pmc_expr_parse_perf(rows[i].src, &e, err, sizeof(err)), 0);
+		assert_int_equal(pmc_expr_prune(e, literals_only, NULL), 0);
+		for (size_t k = 0; k < pmc_expr_name_count(e); k++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? " " : "", pmc_expr_name(e, k));
+		if (strcmp(got, rows[i].names))
+			fail_msg("line %d: '%s' keeps names '%s', want '%s'", rows[i].line, rows[i].src, got, rows[i].names);
+		pmc_expr_free(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_expr_names_are_distinct_in_first_use_order),
 		cmocka_unit_test(test_expr_perf_language_values_and_render_round_trip),
 		cmocka_unit_test(test_expr_perf_language_errors_say_what),
+		cmocka_unit_test(test_expr_prune_drops_the_branch_a_literal_rules_out),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,9 +111,9 @@ static void test_core_set_metrics_are_exact(void **state)
 static void test_metric_na_names_uncounted_event_and_reason(void **state)
 {
 	struct pmc_report rep;
-	struct pmc_metric_def d = { "IPC", "instructions / cycles", "", "" };
-	struct pmc_metric_def z = { "ratio", "instructions / {ref-cycles}", "", "" };
-	struct pmc_metric_def bad = { "broken", "instructions /", "", "" };
+	struct pmc_metric_def d = { "IPC", "instructions / cycles", "", "", "" };
+	struct pmc_metric_def z = { "ratio", "instructions / {ref-cycles}", "", "", "" };
+	struct pmc_metric_def bad = { "broken", "instructions /", "", "", "" };
 
 	(void)state;
 	build_core_report(&rep);
@@ -154,9 +154,9 @@ static void test_metrics_reference_earlier_metrics_and_fallback_constants(void *
 {
 	struct pmc_report rep;
 	const struct pmc_metric_def defs[] = {
-		{ "FLOPs", "2 * fma", "FLOP", "" },
-		{ "FLOP_per_s", "FLOPs / SECONDS", "FLOP/s", "" },
-		{ "hz", "TSC_HZ", "", "" },
+		{ "FLOPs", "2 * fma", "FLOP", "", "" },
+		{ "FLOP_per_s", "FLOPs / SECONDS", "FLOP/s", "", "" },
+		{ "hz", "TSC_HZ", "", "", "" },
 	};
 
 	(void)state;

@@ -125,7 +125,19 @@ static void lex_perf_name(struct parser *p, struct tok *t)
 
 	if (s[j] == '#')
 		buf[n++] = s[j++];
-	while (s[j] && (is_perf_name_char((unsigned char)s[j]) || (s[j] == '\\'))) {
+	while (s[j] && (is_perf_name_char((unsigned char)s[j]) || (s[j] == '\\') || s[j] == '[')) {
+		if (s[j] == '[') { /* perfmon's instance index, a[0]: kept in the name */
+			size_t k = j + 1;
+
+			while (isdigit((unsigned char)s[k]))
+				k++;
+			if (k == j + 1 || s[k] != ']' || n + (k + 1 - j) >= sizeof(p->pname))
+				break;
+			memcpy(buf + n, s + j, k + 1 - j);
+			n += k + 1 - j;
+			j = k + 1;
+			continue;
+		}
 		if (s[j] == '\\') {
 			if (!s[j + 1] || isspace((unsigned char)s[j + 1])) {
 				fail(p, -EINVAL, j, "'\\' at the end of a name: it escapes the character after it");
@@ -300,10 +312,15 @@ static void next(struct parser *p)
 	} else {
 		t->kind = T_OP;
 		for (size_t k = 0; k < PMC_ARRAY_SIZE(two); k++) {
-			if (!strncmp(s + p->pos, two[k], 2)) {
+			size_t gap = 0;
+
+			/* perfmon writes "> =" at times: in perf's language the space is allowed */
+			while (p->perf && s[p->pos] == two[k][0] && (s[p->pos + 1 + gap] == ' ' || s[p->pos + 1 + gap] == '\t'))
+				gap++;
+			if (s[p->pos] == two[k][0] && s[p->pos + 1 + gap] == two[k][1]) {
 				t->op = two_op[k];
-				t->len = 2;
-				p->pos += 2;
+				t->len = 2 + gap;
+				p->pos += 2 + gap;
 				return;
 			}
 		}

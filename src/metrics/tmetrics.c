@@ -476,7 +476,8 @@ static const struct resolved *resolve_event(struct planner *pl, const char *name
 /* perfmon's alias lines: the NAME of ALIAS in metric m, and its kind; NULL when alias is none of them. */
 static const char *alias_of(const struct pmc_table_metric *m, const char *alias, char kind, char *buf, size_t len)
 {
-	size_t al = strlen(alias);
+	const char *br = strchr(alias, '[');
+	size_t al = br ? (size_t)(br - alias) : strlen(alias); /* a[0]: an instance of alias a (uncore: one per box) */
 
 	for (const char *l = m->aliases; l && *l;) {
 		const char *end = strchr(l, '\n');

@@ -23,7 +23,7 @@ static const struct {
 	{ "a.b:c", 7 }, { "big", 1e300 },
 	/* perf's names, as pmc_expr_parse_perf keeps them (unescaped) */
 	{ "topdown-fe-bound", 30 }, { "topdown-be-bound", 10 }, { "cpu@INT_MISC.RECOVERY_CYCLES,cmask=1,edge@", 5 },
-	{ "#smt_on", 1 }, { "#slots", 4 }, { "CPU_CLK_UNHALTED.THREAD_P:k", 400 }, { "duration_time", 2 },
+	{ "#smt_on", 1 }, { "#slots", 4 }, { "x[0]", 3 }, { "CPU_CLK_UNHALTED.THREAD_P:k", 400 }, { "duration_time", 2 },
 };
 
 static int lookup_injected(const char *name, void *ctx, double *ret, char *reason, size_t len)
@@ -285,6 +285,8 @@ static const struct {
 	{ __LINE__, "1 ^ 1", 0 }, { __LINE__, "1 ^ 0", 1 }, { __LINE__, "!zero", 1 }, { __LINE__, "!cycles", 0 },
 	{ __LINE__, "7 % 4", 3 }, { __LINE__, "1 + 1 > 1 & 0 < 1", 1 }, /* & binds looser than comparisons */
 	{ __LINE__, "1 | 0 if zero else 5", 5 },                         /* if/else looser than | */
+	{ __LINE__, "x[0] * 2 if 2 > = 1 else 0", 6 },                   /* perfmon's a[0] and "> =" */
+	{ __LINE__, "1 < = 0", 0 },
 };
 
 static void test_expr_perf_language_values_and_render_round_trip(void **state)

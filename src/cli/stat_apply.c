@@ -253,20 +253,6 @@ static bool reserved_name(const char *name)
 	return pmc_metric_is_known_const(name);
 }
 
-static int resolves(const char *spec, void *ctx, char *why, size_t len)
-{
-	struct pmc_event ev;
-	struct pmc_resolve_error err;
-	int r;
-
-	(void)ctx;
-	memset(&err, 0, sizeof(err));
-	r = pmc_event_resolve(spec, &ev, &err);
-	if (r)
-		snprintf(why, len, "%.190s", err.msg[0] ? err.msg : "it does not resolve");
-	return r;
-}
-
 static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const bool *sel)
 {
 	struct pmc_tm_literals lits;
@@ -276,7 +262,7 @@ static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const 
 		return PMC_EXIT_INTERNAL;
 	o->tm_plan = p;
 	pmc_tm_literals_read(&lits);
-	if (pmc_tm_plan(t, sel, &lits, resolves, NULL, reserved_name, p))
+	if (pmc_tm_plan(t, sel, &lits, pmc_tm_resolve_here, NULL, reserved_name, p))
 		return PMC_EXIT_INTERNAL;
 	for (size_t i = 0; i < p->nnotes; i++)
 		note(o, "-M: %s", p->notes[i]);

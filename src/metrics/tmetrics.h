@@ -37,6 +37,8 @@ int pmc_tm_literal_set(struct pmc_tm_literals *lits, const char *name, double va
 
 /* Whether spec resolves to an event on this machine: 0, or a negative errno with why filled. */
 typedef int (*pmc_tm_resolve_fn)(const char *spec, void *ctx, char *why, size_t whylen);
+/* The resolver of this process (pmc_event_resolve: vendor tables, then libpfm4, sysfs...); ctx unused. */
+int pmc_tm_resolve_here(const char *spec, void *ctx, char *why, size_t whylen);
 
 /* What -M asked for, planned. */
 struct pmc_tm_plan {

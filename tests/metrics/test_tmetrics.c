@@ -19,6 +19,7 @@
 #include "metrics/tmetrics.h"
 #include "metrics/topdown.h"
 #include "tables/tables.h"
+#include "injected_report.h" /* add_event: an injected count, under the name the plan spells */
 
 static char fixtures[PATH_MAX];
 
@@ -87,30 +88,6 @@ static bool has_note(const struct pmc_tm_plan *p, const char *part)
 		if (strstr(p->notes[i], part))
 			return true;
 	return false;
-}
-
-/* An injected count: one OK sample with mean v under the name the plan spells. */
-static void add_event(struct pmc_report *rep, const char *name, double v)
-{
-	struct pmc_report_event *e;
-
-	rep->events = realloc(rep->events, (rep->nevents + 1) * sizeof(*rep->events));
-	assert_non_null(rep->events);
-	e = &rep->events[rep->nevents++];
-	memset(e, 0, sizeof(*e));
-	snprintf(e->ev.name, sizeof(e->ev.name), "%s", name);
-	snprintf(e->ev.canonical, sizeof(e->ev.canonical), "%s", name);
-	e->ev.fixed_index = -1;
-	e->samples = calloc(1, sizeof(*e->samples));
-	assert_non_null(e->samples);
-	e->nsamples = 1;
-	e->samples[0].count.value = (uint64_t)v;
-	e->samples[0].count.enabled = e->samples[0].count.running = 1000;
-	e->status = PMC_COUNT_OK;
-	e->nok = 1;
-	e->mean = e->median = e->min = e->max = v;
-	e->running_pct = 100;
-	e->batch_spread_pct = -1;
 }
 
 static const struct pmc_metric_value *row(const struct pmc_report *rep, const char *name)
@@ -239,6 +216,31 @@ static void test_perfmon_topdownl1_agrees_with_skl_on_injected_counts(void **sta
 	pmc_tables_free(t);
 }
 
+/* perf's format for arm64 (made-up A57 table, the one the rig loads): its TopdownL1 is the arm-cycles tree's stall
+ * shares; the same fractions on the same injected counts. */
+static void test_arm_table_topdownl1_agrees_with_arm_cycles_on_injected_counts(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ "fake_frontend_stalls", "frontend_stalls" }, { "fake_backend_stalls", "backend_stalls" },
+	};
+	static const double v[][3] = { { 2e5, 3e5, 1e6 }, { 0, 9e5, 1e6 } };
+	struct pmc_tables *t = load("pmu-events", "0x00000000410fd070");
+	struct pmc_tm_plan p;
+
+	(void)state;
+	plan(t, "TopdownL1", 0, &p);
+	assert_int_equal(p.ndefs, 2);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		const struct inject in[] = {
+			{ "STALL_FRONTEND", "STALL_FE", v[i][0] }, { "STALL_BACKEND", "STALL_BE", v[i][1] },
+			{ "CPU_CYCLES", "CYC", v[i][2] },
+		};
+		agree(&p, in, sizeof(in) / sizeof(in[0]), "arm-cycles", pairs, 2, __LINE__);
+	}
+	pmc_tm_plan_fini(&p);
+	pmc_tables_free(t);
+}
+
 /* The plan: each metric's events one weak group, none for a metric another group holds; what is left out says why;
  * literals say where their value came from; a perfmon threshold over its LegacyName; ScaleUnit; TopdownL3 by Level. */
 static void test_plan_groups_notes_thresholds(void **state)
@@ -350,6 +352,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_topdownl1_agrees_with_icl_tma_on_injected_counts),
 		cmocka_unit_test(test_perfmon_topdownl1_agrees_with_skl_on_injected_counts),
+		cmocka_unit_test(test_arm_table_topdownl1_agrees_with_arm_cycles_on_injected_counts),
 		cmocka_unit_test(test_plan_groups_notes_thresholds),
 		cmocka_unit_test(test_table_metric_never_shadows_a_builtin_name),
 		cmocka_unit_test(test_thresholds_mark_rows_on_injected_counts),

@@ -14,20 +14,6 @@
 #include "pmu/event.h"
 #include "tables/tables.h"
 
-static int resolves(const char *spec, void *ctx, char *why, size_t len)
-{
-	struct pmc_event ev;
-	struct pmc_resolve_error err;
-	int r;
-
-	(void)ctx;
-	memset(&err, 0, sizeof(err));
-	r = pmc_event_resolve(spec, &ev, &err);
-	if (r)
-		snprintf(why, len, "%.190s", err.msg[0] ? err.msg : "does not resolve");
-	return r;
-}
-
 struct tally {
 	char name[256];
 	size_t n;
@@ -105,7 +91,7 @@ int main(int argc, char **argv)
 	n = pmc_tables_metrics(t, &ms);
 	for (size_t i = 0; i < n; i++) {
 		char why[300];
-		int r = pmc_tm_check(t, &ms[i], resolves, NULL, why, sizeof(why));
+		int r = pmc_tm_check(t, &ms[i], pmc_tm_resolve_here, NULL, why, sizeof(why));
 
 		parsed += r != -EINVAL;
 		ok += r == 0;

@@ -51,6 +51,9 @@ int stat_apply_tables(void *ctx, const struct pmc_opt *opt, const char *val);
 /* After every option was read: -M's items into an event set, --topdown's level and the vendor tables' metrics (their
  * definitions and event groups into the request). 0 or an exit status after the message. */
 int stat_apply_metrics_resolve(struct stat_opts *o);
+/* After planning: -M's table metrics whose events are not one group, as a note (rep NULL: --dry-run) or a check in
+ * the report. */
+void stat_metrics_split_check(const struct stat_opts *o, const struct pmc_engine *se, struct pmc_report *rep);
 
 /* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */
 void stat_opts_fini(struct stat_opts *o);

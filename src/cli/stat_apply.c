@@ -12,6 +12,7 @@
 #include "cli/opts.h"
 #include "cli/stat.h"
 #include "eventsets/eventset.h"
+#include "metrics/expr.h"
 #include "metrics/metrics.h"
 #include "metrics/tmetrics.h"
 #include "pmu/event.h"
@@ -282,6 +283,55 @@ static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const 
 	o->e.metric_defs = p->defs;
 	o->e.nmetric_defs = p->ndefs;
 	return 0;
+}
+
+/* -M's table metrics whose events were not planned as one group (a weak group that did not fit the counters, split;
+ * or events another group counts): one line each into buf. The number of such metrics. */
+static size_t split_metrics(const struct stat_opts *o, const struct pmc_engine *se, char *buf, size_t len)
+{
+	size_t n = 0, used = 0;
+
+	buf[0] = '\0';
+	for (size_t d = 0; o->tm_plan && d < o->tm_plan->ndefs; d++) {
+		struct pmc_expr *e;
+		unsigned group = 0;
+		bool split = false, any = false;
+
+		if (pmc_expr_parse(o->tm_plan->defs[d].formula, &e, NULL, 0))
+			continue;
+		for (size_t k = 0; k < pmc_expr_name_count(e) && !split; k++) {
+			for (size_t i = 0; i < se->n; i++) { /* the first of that name: the one the formula reads */
+				if (strcmp(se->evs[i].name, pmc_expr_name(e, k)))
+					continue;
+				split = !se->evs[i].group || (any && se->evs[i].group != group);
+				group = se->evs[i].group;
+				any = true;
+				break;
+			}
+		}
+		pmc_expr_free(e);
+		if (split && used < len) {
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", o->tm_plan->defs[d].name);
+			n++;
+		}
+	}
+	return n;
+}
+
+void stat_metrics_split_check(const struct stat_opts *o, const struct pmc_engine *se, struct pmc_report *rep)
+{
+	char names[1024];
+	size_t n = split_metrics(o, se, names, sizeof(names));
+
+	if (!n)
+		return;
+	if (rep)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "metric-split", "-M: the events of %s were not counted as one "
+				     "group (they did not fit the counters together): %s combine%s counts taken apart", names,
+				     n == 1 ? "it" : "they", n == 1 ? "s" : "");
+	else
+		note(o, "-M: the events of %s are not planned as one group (they do not fit the counters together)",
+		     names);
 }
 
 int stat_apply_metrics_resolve(struct stat_opts *o)

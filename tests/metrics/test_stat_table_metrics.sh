@@ -54,6 +54,13 @@ LIBPFM_FORCE_PMU=skl PMCTOOL_CPUID=GenuineIntel-6-5E-3 run_pmc stat --tables "$T
 expect_rc 0 "perfmon -M table:TopdownL1"
 expect_err "#smt_on = [01] \(this machine: /sys/devices/system/cpu/smt/active\)" "the literal from the machine, stated"
 expect_out "IDQ_UOPS_NOT_DELIVERED.CORE" "perfmon's Frontend_Bound's events"
+# Too few counters for a metric's group: the weak group is split and the metrics it served are named.
+LIBPFM_FORCE_PMU=skl PMCTOOL_CPUID=GenuineIntel-6-5E-3 run_pmc stat --tables "$T/perfmon" -M table:TopdownL1 --counters 2 \
+	--dry-run -- true
+expect_err "the events of .*Backend_Bound.* are not planned as one group" "--counters 2: the split metrics named"
+LIBPFM_FORCE_PMU=skl PMCTOOL_CPUID=GenuineIntel-6-5E-3 run_pmc stat --tables "$T/perfmon" -M table:TopdownL1 --dry-run \
+	-- true
+grep -q "not planned as one group" "$TMP/err" && fail "4 counters: TopdownL1's group fits, yet a split was reported"
 ok "-M through perfmon's format: aliases resolved, the machine's values stated"
 
 # Nobody has the name: exit 2 with what -M takes.

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "arch/arch.h"
 #include "metrics/expr.h"
 #include "metrics/modes.h"
 #include "util/util.h"
@@ -82,6 +83,7 @@ static int report_lookup(const char *name, void *vctx, double *ret, char *reason
 {
 	const struct lookup_ctx *c = vctx;
 	const struct pmc_report_event *ev;
+	char why[200];
 
 	for (size_t i = c->ndone; i-- > 0;) {
 		if (strcasecmp(c->done[i].name, name))
@@ -100,6 +102,11 @@ static int report_lookup(const char *name, void *vctx, double *ret, char *reason
 		snprintf(reason, len, "event %s %s: %s", name,
 			 ev->status == PMC_COUNT_NOT_SUPPORTED ? "is not supported" : "was not counted",
 			 ev->reason[0] ? ev->reason : "no reason recorded");
+		return -ENODATA;
+	}
+	if (ev->max == 0 && pmc_arch_event_implemented(&ev->ev.attr, why, sizeof(why)) == 0) {
+		/* it opened and read 0 on a PMU that does not implement it (QEMU's arm64 PMU): not a count, as --topdown */
+		snprintf(reason, len, "event %s was not counted: it read 0 and %s", name, why);
 		return -ENODATA;
 	}
 	*ret = ev->mean;

@@ -265,8 +265,9 @@ static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const 
 	pmc_tm_literals_read(&lits);
 	if (pmc_tm_plan(t, sel, &lits, pmc_tm_resolve_here, NULL, reserved_name, p))
 		return PMC_EXIT_INTERNAL;
-	for (size_t i = 0; i < p->nnotes; i++)
-		note(o, "-M: %s", p->notes[i]);
+	for (size_t i = 0; i < p->nnotes; i++) /* with -q too when they explain the error below */
+		if (!o->quiet || !p->ndefs)
+			fprintf(stderr, "pmctool stat: note: -M: %s\n", p->notes[i]);
 	if (!p->ndefs) {
 		fprintf(stderr, "pmctool stat: -M %s: none of the table's metrics can be counted here (the notes above say "
 			"why)\n", o->metrics_arg);
@@ -365,15 +366,13 @@ int stat_apply_metrics_resolve(struct stat_opts *o)
 		}
 		if (!want_own && !own)
 			nt = pmc_tm_select(t, name, sel);
-		else if (!want_own && t && nms) { /* a bare name both have: say which one wins */
-			bool probe[1];
-			bool *p = nms ? calloc(nms, sizeof(*p)) : probe;
+		else if (!want_own && nms) { /* a bare name both have: say which one wins */
+			bool *p = calloc(nms, sizeof(*p));
 
 			if (p && pmc_tm_select(t, name, p))
 				note(o, "-M %s is pmctool's own (%s); the vendor table's %s is -M table:%s", name,
 				     own == 1 ? "--topdown's level" : "event set, as -g", name, name);
-			if (p != probe)
-				free(p);
+			free(p);
 		}
 		if (own == 1) {
 			o->e.topdown_level = level > o->e.topdown_level ? level : o->e.topdown_level;

@@ -187,6 +187,12 @@ struct pmc_arch_core_id {
  * amd64* is AMD, a table libpfm4 describes as Intel's is Intel; aarch64/arm64.c: arm_* is Arm's, its cycle counter). */
 bool pmc_arch_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret);
 
+/* perf's name of a core event that no libpfm4 name spells (AMD's PPR mnemonics: ex_ret_instr, ls_dispatch.ld_dispatch,
+ * de_src_op_disp.all), for the libpfm4 core PMU pfm (amd64_fam19h_zen4...): its raw config. By the table's identity,
+ * the same on every host. 0; -ENOENT unknown; -ENODEV a name of another generation only. The weak default asks the
+ * ports' pure tables (x86_64/amd_names.c). */
+int pmc_arch_pfm_perf_name(const char *pfm, const char *name, uint64_t *config);
+
 /* This CPU's core PMU in the same terms (used when no libpfm4 PMU is forced): x86 an Intel CPU's fixed counters
  * (pmc_arch_fixed_counters) and ref-cycles, AMD neither; arm64 the cycle counter. The weak default: the host's
  * pmc_arch_fixed_counters and pmc_arch_core_placement, no ref-cycles. */

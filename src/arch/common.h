@@ -44,5 +44,8 @@ size_t pmc_arch_describe_midr(const struct pmc_arch_cpu *c, const char *model_na
  * amd64_* (AMD) and the Intel ones; aarch64/arm64.c: arm_* (Arm's PMUv3, its cycle counter). */
 bool pmc_x86_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret);
 bool pmc_arm64_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret);
+/* perf's AMD names by code (x86_64/amd_names.c): pmc_arch_pfm_perf_name's answer for amd64_fam17h/19h/1ah tables. */
+int pmc_x86_amd_perf_name(const char *pfm, const char *name, uint64_t *config);
+size_t pmc_x86_amd_perf_name_count(void);
 
 #endif

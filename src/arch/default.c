@@ -116,6 +116,11 @@ PMC_WEAK bool pmc_arch_pfm_core(const char *name, const char *desc, int table_fi
 	return true;
 }
 
+PMC_WEAK int pmc_arch_pfm_perf_name(const char *pfm, const char *name, uint64_t *config)
+{
+	return pmc_x86_amd_perf_name(pfm, name, config);
+}
+
 PMC_WEAK void pmc_arch_cpu_core(struct pmc_arch_core_id *ret)
 {
 	memset(ret, 0, sizeof(*ret));

@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "pmu/event.h"
+#include "tables/tables.h"
 #include "util/util.h"
 #include "output/output.h"
 
@@ -52,6 +53,8 @@ static const struct pmc_opt decode_opts[] = {
 	{ .long_name = "config1", .kind = PMC_OPT_VALUE, .metavar = "HEX",
 	  .field = PMC_OPT_FIELD(struct encode_cli, config1),
 	  .help = "the attr's config1 (FRONTEND_RETIRED's frontend, OFFCORE_RESPONSE's offcore_rsp, ldlat)" },
+	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .field = PMC_OPT_FIELD(struct encode_cli, tables),
+	  .help = "read the vendor tables of DIR first: their names of the code come first" },
 	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this help" },
 	{ .kind = PMC_OPT_END },
 };
@@ -64,7 +67,9 @@ const struct pmc_opts_cmd pmc_opts_decode = {
 		 "List the libpfm4 event names (with the modifiers c=, i, e, t, u, k, ldlat=, fe_thres= they need) that\n"
 		 "encode to the given raw code, by encoding every event and umask of the PMU and comparing. With config1\n"
 		 "(--config1, or the frontend=, offcore_rsp=, ldlat= or config1= term) only the names that also encode that\n"
-		 "config1 (an offcore event's umasks combined, up to 4); without it, a name that needs a config1 says which.\n\n"
+		 "config1 (an offcore event's umasks combined, up to 4); without it, a name that needs a config1 says which.\n"
+		 "The vendor tables matched for this CPU (pmctool-tables(1)) give their names of the code first, with\n"
+		 "the table file.\n\n"
 		 "Options:\n",
 	.epilogue = "\nExit status: 0 names found, 1 no event encodes to that code, 2 bad input.\n",
 	.col = 17,
@@ -218,6 +223,24 @@ static int print_name(const char *name, void *ctx)
 	return 0;
 }
 
+/* The vendor tables' names of config (the privilege bits aside) and, when exact1, config1: printed with their file.
+ * The number printed. */
+static int table_names(uint64_t config, uint64_t config1, bool exact1)
+{
+	const uint64_t plm = (1ull << 16) | (1ull << 17);
+	const struct pmc_table_event *te;
+	size_t n = pmc_tables_events(pmc_pmu_tables(), &te);
+	int found = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((te[i].config & ~plm) == (config & ~plm) && (!exact1 || te[i].config1 == config1)) {
+			printf("%s (vendor table %s%s)\n", te[i].name, te[i].source,
+			       !exact1 && te[i].config1 ? ", with its config1" : "");
+			found++;
+		}
+	return found;
+}
+
 int pmc_cmd_decode(int argc, char **argv)
 {
 	struct encode_cli o = { 0 };
@@ -226,7 +249,7 @@ int pmc_cmd_decode(int argc, char **argv)
 	struct pmc_resolve_error err;
 	struct pmc_event ev;
 	uint64_t config, config1;
-	int n, status = PMC_EXIT_OK;
+	int n, ntab, status = PMC_EXIT_OK;
 
 	if (first < 0)
 		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
@@ -234,6 +257,8 @@ int pmc_cmd_decode(int argc, char **argv)
 		fprintf(stderr, "pmctool decode: give exactly one raw code (rHEX or cpu/event=..,umask=../)\n");
 		return PMC_EXIT_USAGE;
 	}
+	if (o.tables)
+		pmc_pmu_tables_dir(o.tables);
 	if ((status = init_pmu(argv[0], pmu)))
 		return status;
 	if (pmc_event_resolve(argv[first], &ev, &err)) {
@@ -257,8 +282,11 @@ int pmc_cmd_decode(int argc, char **argv)
 	}
 	/* hand the privilege levels back as the USR/OS bits the decoder turns into :u / :k */
 	config = ev.attr.config | (ev.attr.exclude_user ? 0 : 1ull << 16) | (ev.attr.exclude_kernel ? 0 : 1ull << 17);
+	ntab = pmu ? 0 : table_names(ev.attr.config, config1, config1_arg || config1);
 	n = pmc_event_decode_config1(config, config1, config1_arg || config1, pmu, print_name, NULL);
-	if (n == -ENODEV || n == -ENOENT) {
+	if (ntab && n <= 0) {
+		status = PMC_EXIT_OK;
+	} else if (n == -ENODEV || n == -ENOENT) {
 		fprintf(stderr, "pmctool decode: %s: libpfm4 has no such PMU here; name one with --pmu (hsw, skl, "
 			"amd64_fam19h_zen3...)\n", pmu ? pmu : "no core PMU is active");
 		status = PMC_EXIT_USAGE;

@@ -10,6 +10,8 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "info/inventory.h"
+#include "pmu/event.h"
+#include "tables/tables.h"
 #include "util/util.h"
 #include "output/output.h"
 
@@ -71,9 +73,44 @@ static void print_cpu(FILE *f, const struct pmc_inventory *inv)
 			fprintf(f, "  %-17s%s\n", inv->cpu_facts[i].label, inv->cpu_facts[i].text);
 }
 
+/* Which table names this CPU's events: a vendor table that matched (pmctool tables), else libpfm4's, else none. */
+static const struct pmc_tables_report *vendor_table(void)
+{
+	const struct pmc_tables_report *r;
+
+	if (pmc_tables_report(pmc_pmu_tables(), &r) || !r->dir)
+		return NULL;
+	return r;
+}
+
+static void print_names(FILE *f, const struct pmc_inventory *inv)
+{
+	const struct pmc_tables_report *r = vendor_table();
+
+	fprintf(f, "  event names      ");
+	if (r)
+		fprintf(f, "vendor table %s (%zu events, %s), then ", r->model ? r->model : "?", r->nevents, r->dir);
+	if (inv->pfm_core[0])
+		fprintf(f, "libpfm4's table %s\n", inv->pfm_core);
+	else
+		fprintf(f, "%s\n", r ? "no libpfm4 table (this libpfm4 does not know the CPU)"
+				      : "none: neither libpfm4 nor a vendor table knows this CPU (a newer libpfm4, or "
+					"vendor tables: pmctool tables)");
+}
+
 static void print_pfm(FILE *f, const struct pmc_inventory *inv)
 {
-	fprintf(f, "libpfm4\n  detected PMUs    ");
+	fprintf(f, "libpfm4\n  version          ");
+	if (inv->pfm_release[0])
+		fprintf(f, "%s (the shared library loaded; API %u.%u)\n", inv->pfm_release, inv->pfm_major,
+			inv->pfm_minor);
+	else if (inv->pfm_major || inv->pfm_minor)
+		fprintf(f, "API %u.%u (pfm_get_version; linked statically, its release is not known at run time)\n",
+			inv->pfm_major, inv->pfm_minor);
+	else
+		fprintf(f, "unknown\n");
+	print_names(f, inv);
+	fprintf(f, "  detected PMUs    ");
 	if (inv->pfm_error)
 		fprintf(f, "none (pfm_initialize failed: %d)", inv->pfm_error);
 	for (unsigned i = 0; i < inv->npfm_pmus; i++)
@@ -218,9 +255,32 @@ static void json_cpu(FILE *f, const struct pmc_inventory *inv)
 		}
 }
 
+static void json_str_or_null(FILE *f, const char *s)
+{
+	if (s)
+		pmc_json_string(f, s);
+	else
+		fputs("null", f);
+}
+
 static void json_pmus(FILE *f, const struct pmc_inventory *inv)
 {
-	fprintf(f, "\"libpfm4\":{\"initialized\":%s,\"detected_pmus\":[", inv->pfm_error ? "false" : "true");
+	const struct pmc_tables_report *r = vendor_table();
+
+	fprintf(f, "\"libpfm4\":{\"initialized\":%s,\"version\":", inv->pfm_error ? "false" : "true");
+	if (inv->pfm_major || inv->pfm_minor)
+		fprintf(f, "\"%u.%u\"", inv->pfm_major, inv->pfm_minor);
+	else
+		fputs("null", f);
+	fprintf(f, ",\"release\":");
+	json_str_or_null(f, inv->pfm_release[0] ? inv->pfm_release : NULL);
+	fprintf(f, ",\"event_names\":{\"vendor_table\":");
+	json_str_or_null(f, r ? (r->model ? r->model : "") : NULL);
+	fprintf(f, ",\"vendor_table_dir\":");
+	json_str_or_null(f, r ? r->dir : NULL);
+	fprintf(f, ",\"libpfm4_table\":");
+	json_str_or_null(f, inv->pfm_core[0] ? inv->pfm_core : NULL);
+	fprintf(f, "},\"detected_pmus\":[");
 	for (unsigned i = 0; i < inv->npfm_pmus; i++) {
 		fprintf(f, "%s", i ? "," : "");
 		pmc_json_string(f, inv->pfm_pmus[i]);

@@ -21,6 +21,7 @@ struct out {
 	const char *last_pmu;
 	char last_pmu_buf[64];
 	const char *pmu; /* --pmu */
+	const char *tables; /* --tables DIR */
 };
 
 static int set_pmu(void *ctx, const struct pmc_opt *opt, const char *val)
@@ -53,6 +54,9 @@ static const struct pmc_opt list_opts[] = {
 	{ .long_name = "pmu", .kind = PMC_OPT_VALUE, .metavar = "NAME", .apply = set_pmu,
 	  .help = "list one PMU: any libpfm4 PMU (hsw, skl, icx, amd64_fam19h_zen3...), 'hardware',\n"
 		  "'software', or a kernel PMU (msr, breakpoint...)" },
+	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .field = PMC_OPT_FIELD(struct out, tables),
+	  .help = "read the vendor tables of DIR first (pmctool-tables(1)); --pmu tables lists\n"
+		  "their events and metrics alone" },
 	{ .long_name = "long", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct out, lng),
 	  .help = "add each event's umasks (default marked) and modifiers" },
 	{ .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = LIST_FORMAT, .apply = pmc_opt_set_format,
@@ -76,10 +80,11 @@ const struct pmc_opts_cmd pmc_opts_list = {
 	.name = "list",
 	.opts = list_opts,
 	.groups = list_groups,
-	.usage = "Usage: pmctool list [PATTERN] [--pmu NAME] [--long] [--csv | --json | --names]\n\n"
-		 "List events: the detected core PMU(s) from libpfm4 (LIBPFM_FORCE_PMU=NAME forces one), the kernel's\n"
-		 "generic events (cycles, instructions, task-clock, page-faults...) and the events of sysfs PMUs\n"
-		 "(msr/tsc/, mem:ADDR breakpoints...).\n\n",
+	.usage = "Usage: pmctool list [PATTERN] [--pmu NAME] [--tables DIR] [--long] [--csv | --json | --names]\n\n"
+		 "List events: the detected core PMU(s) from libpfm4 (LIBPFM_FORCE_PMU=NAME forces one), the events\n"
+		 "and metrics of the vendor tables that match this CPU (pmctool-tables(1)), the kernel's generic\n"
+		 "events (cycles, instructions, task-clock, page-faults...) and the events of sysfs PMUs (msr/tsc/,\n"
+		 "mem:ADDR breakpoints...).\n\n",
 	.epilogue = "\nExit status: 0 listed (an empty match is not an error), 2 bad option or unknown PMU,\n"
 		    "4 output could not be written (a closed pipe ends the listing quietly with 0).\n",
 	.col = 14,
@@ -100,6 +105,8 @@ static void text_event(struct out *o, const struct pmc_list_event *ev)
 	fprintf(o->f, "  %-40s %s\n", ev->spelling, ev->desc);
 	if (!o->lng)
 		return;
+	if (ev->file)
+		fprintf(o->f, "      %s %s (%s)\n", ev->metric ? "formula" : "encoding", ev->encoding, ev->file);
 	for (unsigned i = 0; i < ev->nattrs; i++)
 		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK)
 			fprintf(o->f, "      :%-34s %s%s\n", a.name, a.is_dfl ? "[default] " : "", a.desc);
@@ -160,6 +167,11 @@ static void json_event(struct out *o, const struct pmc_list_event *ev)
 	pmc_json_string(o->f, ev->desc);
 	fprintf(o->f, ",\"encoding\":");
 	pmc_json_string_or_null(o->f, ev->encoding);
+	if (ev->file) {
+		fprintf(o->f, ",\"file\":");
+		pmc_json_string(o->f, ev->file);
+		fprintf(o->f, ",\"metric\":%s", ev->metric ? "true" : "false");
+	}
 	fprintf(o->f, ",\"umasks\":[");
 	for (unsigned i = 0; i < ev->nattrs; i++)
 		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK) {
@@ -189,8 +201,8 @@ static void names_event(struct out *o, const struct pmc_list_event *ev)
 {
 	struct pmc_list_attr a;
 
-	/* Syntax templates (mem:ADDR...) and probe PMUs are not names -e takes as written. */
-	if (strchr(ev->spelling, '[') || (!strcmp(ev->source, "sysfs") && !strchr(ev->spelling, '/')))
+	/* Syntax templates (mem:ADDR...) and probe PMUs are not names -e takes as written, nor metrics. */
+	if (ev->metric || strchr(ev->spelling, '[') || (!strcmp(ev->source, "sysfs") && !strchr(ev->spelling, '/')))
 		return;
 	/* The bare name only where -e takes it: an event without umasks, or one with a default umask (libpfm4 refuses
 	 * an event whose umasks are all optional-but-required, such as Zen 3's L1_ITLB_FETCH_HIT). */
@@ -231,6 +243,8 @@ static int parse_args(int argc, char **argv, struct pmc_list_query *q, struct ou
 	if (rc)
 		return rc == PMC_OPTS_HELP ? 1 : -1;
 	q->pmu = o->pmu;
+	if (o->tables)
+		pmc_pmu_tables_dir(o->tables);
 	if (argc - first > 1) {
 		fprintf(stderr, "pmctool list: one PATTERN only ('%s' and '%s' given)\n", argv[first], argv[first + 1]);
 		return -1;

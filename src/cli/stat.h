@@ -47,7 +47,6 @@ int stat_apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_priv(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_per_cache(void *ctx, const struct pmc_opt *opt, const char *val);
-int stat_apply_tables(void *ctx, const struct pmc_opt *opt, const char *val);
 /* After every option was read: -M's items into an event set, --topdown's level and the vendor tables' metrics (their
  * definitions and event groups into the request). 0 or an exit status after the message. */
 int stat_apply_metrics_resolve(struct stat_opts *o);

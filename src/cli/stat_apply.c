@@ -202,15 +202,6 @@ int stat_apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *va
 	return 0;
 }
 
-/* --tables DIR: the vendor table directory searched first (pmctool-tables(1)). */
-int stat_apply_tables(void *ctx, const struct pmc_opt *opt, const char *val)
-{
-	(void)ctx, (void)opt;
-	if (pmc_pmu_tables_dir(val) < 0)
-		return stat_bad_value("--tables", val, "the tables were already read");
-	return 0;
-}
-
 static void note(const struct stat_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void note(const struct stat_opts *o, const char *fmt, ...)

@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/stat.h"
 #include "output/format.h"
+#include "pmu/event.h"
 
 enum { STAT_FORMAT = 1, STAT_ROWS = 2, STAT_PRIV = 4, STAT_CGROUP = 8, STAT_SET = 16 }; /* the one-of groups: -x/--csv/--json; -A/--per-*;
 						     --all-user/--all-kernel */
@@ -106,6 +108,20 @@ static int apply_batch(void *ctx, const struct pmc_opt *opt, const char *val)
 		o->e.batch = PMC_BATCH_ROTATE;
 	else
 		return stat_bad_value("--batch", val, "expected 'rerun', 'multiplex' or 'rotate'");
+	return 0;
+}
+
+/* --tables DIR: the vendor table directory searched first for event names (pmu/tables.c) and, through
+ * pmc_pmu_tables, for -M's table metrics. A DIR that is not a directory is a usage error, not a silent miss. */
+static int apply_tables(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat st;
+
+	(void)ctx;
+	(void)opt;
+	if (stat(val, &st) || !S_ISDIR(st.st_mode))
+		return stat_bad_value("--tables", val, "not a directory (a vendor table directory: see pmctool-tables(1))");
+	pmc_pmu_tables_dir(val);
 	return 0;
 }
 
@@ -243,6 +259,9 @@ static const struct pmc_opt stat_table[] = {
 		  "modifiers :u (user mode only) and :k (kernel mode only)\n"
 		  "Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
 		  "cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/." },
+	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .flags = PMC_OPT_SINGLE, .apply = apply_tables,
+	  .help = "look event names up in the vendor tables of DIR first (perf's pmu-events tree,\n"
+		  "Intel perfmon, Arm's Neoverse files; see pmctool-tables(1))" },
 	{ .short_name = 'g', .long_name = "group", .kind = PMC_OPT_VALUE, .metavar = "SET", .flags = PMC_OPT_SINGLE,
 	  .conflict = STAT_SET, .field = F(e.set_name), .help = "an event set from events/ ('pmctool sets' lists them); one -g only" },
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
@@ -277,9 +296,6 @@ static const struct pmc_opt stat_table[] = {
 		  "(tma_retiring, TopdownL3, ...: their formulas over their events, each metric's\n"
 		  "events one weak group); a name both have is pmctool's, with a note:\n"
 		  "table:NAME and pmctool:NAME pick one" },
-	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .flags = PMC_OPT_SINGLE,
-	  .apply = stat_apply_tables,
-	  .help = "look vendor table events and metrics up in DIR first (pmctool-tables(1))" },
 	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = stat_apply_detailed,
 	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
 		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"

@@ -11,6 +11,7 @@
 #include "info/pattern.h"
 #include "sys/sysfs.h"
 #include "pmu/event.h"
+#include "tables/tables.h"
 #include "util/util.h"
 
 struct named {
@@ -283,6 +284,48 @@ static int walk_sysfs_pmu(const struct walk *w, const struct pmc_sysfs_pmu *p)
 	return walk_sysfs_events(w, p->name, ev.cpus);
 }
 
+/* The vendor tables that matched this CPU: events (perf's names, their encodings) and metrics (their formulas). */
+static int walk_tables(const struct walk *w)
+{
+	const struct pmc_tables *t = pmc_pmu_tables();
+	const struct pmc_tables_report *r;
+	const struct pmc_table_event *te;
+	const struct pmc_table_metric *tm;
+	char source[PMC_NAME_MAX + 16], enc[96], spelling[PMC_NAME_MAX * 2];
+	size_t n;
+	int rc = 0;
+
+	if (!t || pmc_tables_report(t, &r) || !r->dir)
+		return 0;
+	snprintf(source, sizeof(source), "vendor table %s", r->dir);
+	n = pmc_tables_events(t, &te);
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct pmc_list_event ev = { .pmu = r->model ? r->model : "tables", .source = source, .name = te[i].name,
+					     .spelling = spelling, .desc = te[i].desc ? te[i].desc : "",
+					     .encoding = enc, .pfm_idx = -1, .file = te[i].source };
+
+		/* a hybrid table's entry spelled with its core PMU (cpu_core/NAME/) */
+		if (te[i].pmu && strcmp(te[i].pmu, "cpu"))
+			snprintf(spelling, sizeof(spelling), "%s/%s/", te[i].pmu, te[i].name);
+		else
+			snprintf(spelling, sizeof(spelling), "%s", te[i].name);
+		snprintf(enc, sizeof(enc), "config=%#llx", (unsigned long long)te[i].config);
+		if (te[i].config1)
+			snprintf(enc + strlen(enc), sizeof(enc) - strlen(enc), ",config1=%#llx",
+				 (unsigned long long)te[i].config1);
+		rc = emit(w, &ev);
+	}
+	n = pmc_tables_metrics(t, &tm);
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct pmc_list_event ev = { .pmu = "metrics", .source = source, .name = tm[i].name,
+					     .spelling = tm[i].name, .desc = tm[i].desc ? tm[i].desc : "",
+					     .encoding = tm[i].expr, .pfm_idx = -1, .file = tm[i].source, .metric = true };
+
+		rc = emit(w, &ev);
+	}
+	return rc;
+}
+
 static int walk_default(const struct walk *w)
 {
 	static struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
@@ -301,7 +344,9 @@ static int walk_default(const struct walk *w)
 		if (rc)
 			return rc;
 	}
-	rc = walk_generic(w, false);
+	rc = walk_tables(w);
+	if (!rc)
+		rc = walk_generic(w, false);
 	if (!rc)
 		rc = walk_cache(w);
 	if (!rc)
@@ -370,6 +415,8 @@ static int walk_named(const struct walk *w, const char *name, char *err, size_t 
 				break;
 		return walk_pfm_pmu(w, &info, info.is_present && core.is_present && core.pmu == info.pmu);
 	}
+	if (!strcasecmp(name, "tables"))
+		return walk_tables(w);
 	if (!strcasecmp(name, "hardware"))
 		return walk_generic(w, false);
 	if (!strcasecmp(name, "cache"))

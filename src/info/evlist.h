@@ -33,6 +33,8 @@ struct pmc_list_event {
 	int pfm_idx;                /* libpfm4 event index, -1 for others */
 	unsigned nattrs;            /* umasks and modifiers (libpfm4 events) */
 	const char *cpus;           /* a hybrid CPU's core PMU (cpu_core, cpu_atom): the CPUs it counts on; else NULL */
+	const char *file;           /* vendor table events and metrics: the table file it came from; else NULL */
+	bool metric;                /* a vendor table's metric (encoding holds its formula): for -M, not -e */
 };
 
 struct pmc_list_query {
@@ -41,6 +43,10 @@ struct pmc_list_query {
 };
 
 typedef int (*pmc_list_cb)(const struct pmc_list_event *ev, void *ctx);
+
+/* The vendor tables (src/tables, pmu/tables.c) are listed after the core PMUs: their events as PMU MODEL (perf's
+ * names, source "vendor table DIR", encoding "config=..[,config1=..]", the table file) and their metrics as PMU
+ * "metrics" (metric set, encoding the formula); --pmu tables lists them alone. */
 
 /* Call cb for each event the query selects, in a stable order; a non-zero return from cb stops and is returned.
  * -ENOENT when q->pmu names no PMU (err says which names exist), -ENODEV when libpfm4 fails to initialize. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "info/inventory.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib.h>
 #include <sched.h>
@@ -173,6 +175,24 @@ static int probe_instructions(void)
 	return 0;
 }
 
+/* The release of the libpfm4 shared object this process loaded (libpfm.so.4 -> libpfm.so.4.13.0): pfm_get_version
+ * gives the API's version only (4.0 for every 4.x), and a newer release knows newer CPUs. */
+static void pfm_release(char *buf, size_t len)
+{
+	Dl_info di;
+	char *real;
+	const char *base;
+
+	buf[0] = '\0';
+	if (!dladdr((void *)pfm_get_version, &di) || !di.dli_fname)
+		return;
+	real = realpath(di.dli_fname, NULL);
+	base = real ? strrchr(real, '/') : NULL;
+	if (base && !strncmp(base + 1, "libpfm.so.", 10))
+		snprintf(buf, len, "%s", base + 11);
+	free(real);
+}
+
 static void collect_pfm(struct pmc_inventory *inv)
 {
 	pfm_pmu_info_t core;
@@ -180,6 +200,15 @@ static void collect_pfm(struct pmc_inventory *inv)
 
 	inv->pfm_table_gp = inv->pfm_table_fixed = -1;
 	inv->pfm_error = pfm_init_once();
+	{
+		int v = pfm_get_version(); /* the library's own, not the headers': a newer libpfm4 knows newer CPUs */
+
+		if (v > 0) {
+			inv->pfm_major = PFM_MAJ_VERSION(v);
+			inv->pfm_minor = PFM_MIN_VERSION(v);
+		}
+		pfm_release(inv->pfm_release, sizeof(inv->pfm_release));
+	}
 	if (inv->pfm_error != PFM_SUCCESS)
 		return;
 	pfm_for_all_pmus(p) {

@@ -331,10 +331,13 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 	if (!strncasecmp(spec, "perf::", 6) && !perf_table_name(spec + 6, ev))
 		return 0;
 	rc = pmc_testbench_to_libpfm(spec, tb, sizeof(tb));
-	if (!rc) {
-		if (!try_libpfm(tb, ev, &pfm_rc))
-			return 0;
-	} else if (rc == -EINVAL) {
+	if (!rc && !try_libpfm(tb, ev, &pfm_rc))
+		return 0;
+	int prc = pmc_perfname_resolve(spec, ev, err);
+
+	if (prc != -ENOENT || err->msg[0])
+		return prc;
+	if (rc == -EINVAL) {
 		return pmc_resolve_fail(err, PMC_RESOLVE_SYNTAX, -EINVAL,
 					"'%s': test-bench events are written [*]event.umask[>=N|<N][:auk]", spec);
 	}

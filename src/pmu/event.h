@@ -82,6 +82,9 @@ struct pmc_tables;
 int pmc_pmu_tables_dir(const char *dir);
 const struct pmc_tables *pmc_pmu_tables(void);
 int pmc_pmu_table_event(const char *name, struct pmc_event *ev);
+/* The same for core PMU unit ("cpu_core", "cpu_atom": a hybrid table's entry of that core type; NULL: the first
+ * entry, and a name only one core type has is given that PMU's type, so it is counted there alone). */
+int pmc_pmu_table_event_on(const char *name, const char *unit, struct pmc_event *ev);
 
 /* Initialize libpfm4 once (idempotent). 0, or -errno with a message in err (may be NULL). */
 int pmc_pmu_init(char *err, size_t errlen);

@@ -68,6 +68,10 @@ const char *pmc_event_source_dir(void);
 /* Test-bench (libpfc) spelling -> libpfm4 string. 0, -EINVAL (not that syntax / malformed), -ENOENT (no such event). */
 int pmc_testbench_to_libpfm(const char *spec, char *out, size_t len);
 
+/* perf's names libpfm4 spells otherwise (perfname.c): 0 and ev filled, -ENOENT not such a name (err untouched), or
+ * another -errno with err saying the spelling that works. */
+int pmc_perfname_resolve(const char *spec, struct pmc_event *ev, struct pmc_resolve_error *err);
+
 /* Parse user/kernel modifier letters ("u", "k", "uk"). 0 or -EINVAL. */
 int pmc_apply_plm_mods(const char *mods, struct perf_event_attr *a);
 

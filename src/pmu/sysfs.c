@@ -12,6 +12,7 @@
 
 #include "arch/arch.h"
 #include "pmu/pmu_internal.h"
+#include "tables/tables.h"
 #include "sys/sysfs.h"
 #include "sys/pmu_format.h"
 
@@ -154,17 +155,27 @@ static int unknown_term(struct term_ctx *c, const char *name)
 
 static bool is_core_pmu(const char *pmu, const char *pmudir);
 
-/* perf's PMU-qualified table name (cpu/uops_issued.any/, cpu_core/...): a bare term of a core PMU that names a
- * vendor table event gives that event's config and config1; the terms after it modify them. 0, or -ENOENT. */
+/* perf's PMU-qualified event name (cpu/uops_issued.any/, cpu_core/..., armv8_pmuv3_0/...): a bare term of a core
+ * PMU that names a vendor table event, or else any core event name pmctool resolves (libpfm4's, perf's spellings:
+ * pmu/perfname.c), gives that event's config and config1; the terms after it modify them. 0, or -ENOENT. */
 static int table_term(struct term_ctx *c, const char *name, const char *value)
 {
+	struct pmc_resolve_error e;
 	struct pmc_event tmp;
 
 	if (value || c->depth || !is_core_pmu(c->pmu, c->pmudir))
 		return -ENOENT;
 	pmc_event_init(&tmp, name);
-	if (pmc_pmu_table_event(name, &tmp))
-		return -ENOENT;
+	/* cpu_core/NAME/, cpu_atom/NAME/: that core type's entry of a hybrid table */
+	if (pmc_pmu_table_event_on(name, strncmp(c->pmu, "cpu_", 4) ? NULL : c->pmu, &tmp)) {
+		const struct pmc_table_event *te;
+
+		/* not a generic name (cpu/cycles/ is the PMU's own alias or nothing): a core encoding only; and not a
+		 * table's name of the other core type (cpu_atom/big_only.fake/) */
+		if (strchr(name, ':') || !pmc_tables_find(pmc_pmu_tables(), name, &te) || pmc_event_resolve(name, &tmp, &e) || tmp.attr.type == PERF_TYPE_HARDWARE ||
+		    !(tmp.flags & PMC_EVF_HARDWARE) || (tmp.attr.type != PERF_TYPE_RAW && tmp.attr.type < PERF_TYPE_MAX))
+			return -ENOENT;
+	}
 	c->cfg[0] |= tmp.attr.config;
 	c->cfg[1] |= tmp.attr.config1;
 	c->source = tmp.source;

@@ -9,6 +9,7 @@
 
 #include "arch/arch.h"
 #include "pmu/event.h"
+#include "pmu/hybrid.h"
 #include "pmu/pmu_internal.h"
 #include "tables/tables.h"
 #include "util/diag.h"
@@ -40,20 +41,65 @@ const struct pmc_tables *pmc_pmu_tables(void)
 	return tables;
 }
 
-int pmc_pmu_table_event(const char *name, struct pmc_event *ev)
+/* The entry of name for core PMU unit (cpu_core, cpu_atom; NULL: any): a hybrid table has one per core type. The
+ * entries of one name are adjacent (the events are sorted by name). *one_unit: the unit every entry of the name
+ * has, NULL when they differ or have none. */
+static const struct pmc_table_event *find_unit(const char *name, const char *unit, const char **one_unit)
 {
-	const struct pmc_table_event *te;
+	const struct pmc_tables *t = pmc_pmu_tables();
+	const struct pmc_table_event *te, *all, *hit = NULL;
+	size_t n = pmc_tables_events(t, &all);
 
-	if (strchr(name, ':') || pmc_tables_find(pmc_pmu_tables(), name, &te))
+	*one_unit = NULL;
+	if (pmc_tables_find(t, name, &te))
+		return NULL;
+	while (te > all && !strcasecmp(te[-1].name, name))
+		te--;
+	*one_unit = te->pmu;
+	for (; te < all + n && !strcasecmp(te->name, name); te++) {
+		if (!hit && (!unit || !te->pmu || !strcmp(te->pmu, unit)))
+			hit = te;
+		if (!te->pmu || !*one_unit || strcmp(te->pmu, *one_unit))
+			*one_unit = NULL;
+	}
+	return hit;
+}
+
+int pmc_pmu_table_event_on(const char *name, const char *unit, struct pmc_event *ev)
+{
+	struct pmc_core_pmu pmus[PMC_MAX_CORE_PMUS];
+	const struct pmc_table_event *te;
+	const char *one_unit, *on = NULL;
+	size_t npmus;
+
+	if (strchr(name, ':') || !(te = find_unit(name, unit, &one_unit)))
 		return -ENOENT;
 	ev->attr.type = PERF_TYPE_RAW;
+	/* a hybrid table's name of one core type only (cpu_core's, not cpu_atom's): counted on that PMU alone */
+	npmus = !unit && one_unit ? pmc_hybrid_core_pmus(pmus, PMC_MAX_CORE_PMUS) : 0;
+	for (size_t i = 0; i < npmus; i++)
+		if (!strcmp(pmus[i].name, one_unit)) {
+			ev->attr.type = pmus[i].type;
+			on = pmus[i].name;
+		}
 	ev->attr.config = te->config;
 	ev->attr.config1 = te->config1;
 	pmc_event_raw_plm(&ev->attr);
 	pmc_event_classify_core(ev);
-	snprintf(ev->canonical, sizeof(ev->canonical), "%s", te->name);
+	if (ev->attr.type != PERF_TYPE_RAW)
+		ev->flags |= PMC_EVF_HARDWARE;
+	/* perf's spelling cpu_core/NAME/ is also what marks the copy of one core PMU (pmu/hybrid.c) */
+	if (on)
+		snprintf(ev->canonical, sizeof(ev->canonical), "%.15s/%.200s/", on, te->name);
+	else
+		snprintf(ev->canonical, sizeof(ev->canonical), "%s", te->name);
 	ev->source = te->source;
 	if (te->deprecated)
 		pmc_diag(PMC_DIAG_NOTE, "event '%s' is marked deprecated in %s", name, te->source);
 	return 0;
+}
+
+int pmc_pmu_table_event(const char *name, struct pmc_event *ev)
+{
+	return pmc_pmu_table_event_on(name, NULL, ev);
 }

@@ -18,7 +18,9 @@ extract() {
 	echo "== text: section headers"
 	grep -E '^[A-Za-z]' "$TMP/text" | sed -E 's/^(TSC|CNTVCT|clock)$/TIMER/; s/^hardware counting: .*/hardware counting: .../'
 	echo "== text: libpfm4 and kernel PMUs"
-	sed -n '/^libpfm4$/,/^Permissions$/p' "$TMP/text" | grep -v '^Permissions$' | grep -v '^  user-space reads'
+	# libpfm4's version is the build's (the release it was linked with), not the fixture's: its words only
+	sed -n '/^libpfm4$/,/^Permissions$/p' "$TMP/text" | grep -v '^Permissions$' | grep -v '^  user-space reads' |
+		sed -E 's/^(  version          ).*/\1VERSION/'
 	echo "== json"
 	python3 - "$TMP/json" <<'PY'
 import json, sys
@@ -28,6 +30,10 @@ print("cpu:", " ".join(d["cpu"]))
 for k in ("cpuid_arch_perfmon", "amd_perfmon"):
     v = d[k]
     print(k + ":", "null" if v is None else " ".join(v))
+# libpfm4's version and release are the build's: their presence and type only
+for k in ("version", "release"):
+    d["libpfm4"][k] = "(string)" if isinstance(d["libpfm4"][k], str) else d["libpfm4"][k]
+d["libpfm4"]["release"] = "(string or null)"
 for k in ("libpfm4", "kernel_pmus", "core_pmu", "rdpmc"):
     print(k + ":", json.dumps(d[k], sort_keys=False))
 print("counters:", " ".join(d["counters"]), "| verdict:", " ".join(d["verdict"]))

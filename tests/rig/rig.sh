@@ -70,7 +70,8 @@ cp "$work/build-aarch64/tests/regions/prog/rg-prog" "$work/build-aarch64/tests/r
 	"$work/build-aarch64/tests/regions/prog/region_apart" "$src/tests/regions/guest_regions.sh" "$guest/" || exit 1
 # Top-down (issue 27): the A57's tree with what QEMU does not count n/a (t11_topdown).
 cp "$here/guest/topdown.sh" "$guest/" || exit 1
-# Metrics from a vendor table (issue 23 item 2): the fixture tables and their guest test (t12_table_metrics).
+cp -r "$here/tables" "$guest/tables" || exit 1 # issue 23: the A57's vendor table fixture (t12_tables)
+# Metrics from a vendor table (issue 23 item 2): the fixture tables and their guest test (t13_table_metrics).
 cp "$here/guest/tmetrics.sh" "$guest/" && cp -r "$src/tests/metrics/tables/pmu-events" "$guest/tmetrics-tables" || exit 1
 echo "rig: built the static aarch64 pmctool and the guest programs in $(elapsed "$t_build") s"
 
@@ -108,7 +109,8 @@ boot() {
 }
 
 boot smp1-shift0 1 0 420 t0_yardstick t1_info t2_command t3_batches t3_sysfs t4_multiplex t5_kernels t5_ipc t5_ipc_modes \
-	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t12_table_metrics
+	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t12_tables \
+	t13_table_metrics
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc t_regions_slots
 boot smp2 2 0 240 t9_cpu t9_scopes t_regions_threads
 

@@ -533,3 +533,23 @@ t10_files() {
 	verdict 10-files own-symlink $ok "root's own link in the sticky directory: exit $rc, its target written, the link kept"
 	echo 0 >/proc/sys/fs/protected_symlinks
 }
+
+# Issue 23: a vendor table (tests/rig/tables: perf's pmu-events layout, the A57's mapfile row, the Arm ARM's common
+# event codes) resolves in the guest through the MIDR: a name only the table has and the table's INST_RETIRED count
+# exactly what libpfm4's INST_RETIRED counts, and the plan names the table file.
+t12_tables() {
+	want=$(loop_expect 1000000)
+	stat_csv $W/t12a.csv -e INST_RETIRED:u -- loop 1000000; ra=$?
+	va=$(csv_counts $W/t12a.csv INST_RETIRED:u | awk '{print $2}')
+	for ev in a57.retired_instructions:u INST_RETIRED:u; do
+		PMCTOOL_TABLES=/rig/tables stat_csv $W/t12b.csv -e $ev -- loop 1000000; rb=$?
+		vb=$(csv_counts $W/t12b.csv $ev | awk '{print $2}')
+		PMCTOOL_TABLES=/rig/tables $P stat -e $ev --dry-run --json true > $W/t12.json 2>&1
+		src=$(grep -o '"source":"[^"]*"' $W/t12.json | head -n 1)
+		ok=1
+		[ $ra = 0 ] && [ $rb = 0 ] && [ "$va" = "$want" ] && [ "$vb" = "$want" ] &&
+			[ "$src" = '"source":"/rig/tables/arm64/arm/cortex-a57/common.json"' ] && ok=0
+		verdict "12-${ev%%:*}" "table-name-$ev" $ok "libpfm4's INST_RETIRED:u $va, the table's $ev $vb (yardstick $want; exits $ra $rb), plan source $src"
+		[ $ok = 0 ] || show_err $W/t12b.csv
+	done
+}

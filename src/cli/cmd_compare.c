@@ -47,6 +47,10 @@ static int finish(const struct pmc_loaded *a, const struct pmc_loaded *b, enum p
 		rc = PMC_EXIT_INTERNAL;
 	if (!rc)
 		rc = multi_emit("compare", path, buf, len, to_stderr);
+	/* Loud: two machines, kernels or backends can differ by more than a change of the program does. */
+	if (c.env_same == 0)
+		fprintf(stderr, "pmctool compare: WARNING: A and B were measured in different environments: %s; a "
+			"difference may be the machine's, not the program's\n", pmc_output_safe(c.env_diff, why, sizeof(why)));
 	for (size_t i = 0; i < nconds; i++)
 		if (conds[i].state < 0)
 			fprintf(stderr, "pmctool compare: --fail-if '%s' cannot be judged: %s\n", conds[i].text,
@@ -125,7 +129,8 @@ static const struct pmc_opt compare_table[] = {
 	{ .long_name = "fail-if", .kind = PMC_OPT_LIST, .metavar = "COND", .apply = apply_fail_if,
 	  .help = "exit 1 when COND holds: NAME>+N% (B more than N% above A), NAME<-N% (below),\n"
 		  "NAME>+N (an absolute change); a change the test calls not significant does not\n"
-		  "hold. Repeatable" },
+		  "hold. NAME>+Ksd: more than K standard deviations of the runs (any change of an\n"
+		  "exact count, none of noise). Repeatable" },
 	{ .long_name = "csv", .kind = PMC_OPT_FLAG, .conflict = COMPARE_FORMAT, .left = "    --csv, --json",
 	  .field = PMC_OPT_FIELD(struct compare_cli, fmt), .apply = pmc_opt_set_format,
 	  .help = "CSV (one row per event or metric) or one JSON document (schema kind 'compare')" },

@@ -102,8 +102,10 @@ static void print_pfm(FILE *f, const struct pmc_inventory *inv)
 {
 	fprintf(f, "libpfm4\n  version          ");
 	if (inv->pfm_release[0])
-		fprintf(f, "%s (the shared library loaded; API %u.%u)\n", inv->pfm_release, inv->pfm_major,
-			inv->pfm_minor);
+		fprintf(f, "%s (%s; API %u.%u)\n", inv->pfm_release,
+			inv->pfm_release_how && !strcmp(inv->pfm_release_how, "shared") ? "the shared library loaded"
+											: "linked statically when built",
+			inv->pfm_major, inv->pfm_minor);
 	else if (inv->pfm_major || inv->pfm_minor)
 		fprintf(f, "API %u.%u (pfm_get_version; linked statically, its release is not known at run time)\n",
 			inv->pfm_major, inv->pfm_minor);

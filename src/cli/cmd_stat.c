@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "info/check.h"
 #include "cli/stat.h"
 #include "run/launch.h"
 #include "util/path_template.h"
@@ -134,6 +135,28 @@ static int expand_outpath(struct stat_opts *o, const struct pmc_origin *origin)
 	return 0;
 }
 
+/* --check: pmctool check's quick part, its verdict on stderr (unless -q) before anything is measured. */
+static int check_first(const struct stat_opts *o, struct pmc_check_result *res)
+{
+	int rc = pmc_check_measure_here(true, res);
+
+	if (rc || o->quiet)
+		return rc;
+	fprintf(stderr, "pmctool: check: %s: %s\n", pmc_check_verdict_name(res->overall), res->summary);
+	for (size_t i = 0; i < res->n; i++)
+		if (res->item[i].verdict != PMC_CHECK_TRUSTWORTHY)
+			fprintf(stderr, "pmctool: check: %s %s: %s\n", res->item[i].title,
+				pmc_check_verdict_name(res->item[i].verdict), res->item[i].detail);
+	return 0;
+}
+
+static void check_into_report(const struct pmc_check_result *res, struct pmc_report *rep)
+{
+	pmc_report_add_check(rep, res->overall == PMC_CHECK_TRUSTWORTHY ? PMC_CHECK_INFO : PMC_CHECK_WARN, "trust",
+			     "pmctool check --quick before measuring: %s: %s", pmc_check_verdict_name(res->overall),
+			     res->summary);
+}
+
 int pmc_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
@@ -142,6 +165,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	struct pmc_report rep;
 	struct pmc_metric_def *metrics = NULL;
 	struct stat_stream stream = { 0 }; /* -I: the records and then the report go here as they happen */
+	static struct pmc_check_result trust; /* --check's */
 	char fdpath[32];
 	const char *dest;
 	bool streamed;
@@ -184,6 +208,8 @@ int pmc_cmd_stat(int argc, char **argv)
 		rc = stat_stream_open(dest, &o.out, &stream, &o.e.intervals);
 	if (rc)
 		goto out;
+	if (o.check_first && (rc = check_first(&o, &trust)))
+		goto out;
 	kernel_mode = o.e.k != NULL;
 	stat_ctx = &ctx;
 	install_signals();
@@ -191,6 +217,8 @@ int pmc_cmd_stat(int argc, char **argv)
 	stat_metrics_split_check(&o, &se, &rep);
 	if (rc && !rep.nruns)
 		goto out;
+	if (o.check_first)
+		check_into_report(&trust, &rep);
 	streamed = stream.f != NULL;
 	r = streamed ? stat_stream_finish(&stream, &rep) : pmc_output_emit(&rep, &o.out, dest);
 	if (r) {

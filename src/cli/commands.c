@@ -14,6 +14,7 @@ const struct pmc_command pmc_commands[] = {
 	{ "sweep", pmc_cmd_sweep, "measure over a range of a parameter: table, plots, steps (PARAM=RANGE)" },
 	{ "compare", pmc_cmd_compare, "compare two reports per event and metric, with a significance test" },
 	{ "merge", pmc_cmd_merge, "merge per-rank reports (MPI, Slurm): totals, min/mean/max, imbalance" },
+	{ "check", pmc_cmd_check, "can counts be trusted here, now? exact kernels, both read paths, multiplexing: verdicts" },
 	{ "tables", pmc_cmd_tables, "the vendor event tables found for this CPU, from where, and what was skipped" },
 	{ NULL, NULL, NULL },
 };
@@ -29,6 +30,7 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_stat,
 	&pmc_opts_compare,
 	&pmc_opts_tables_cmd,
+	&pmc_opts_check,
 	&pmc_opts_sweep,
 	NULL,
 };

@@ -2,6 +2,7 @@
 /* Subcommands: one file each (cmd_<name>.c), each with its own options, help text and a run returning an exit status. */
 #ifndef PMC_CLI_COMMANDS_H
 #define PMC_CLI_COMMANDS_H
+#include <stdbool.h>
 
 struct pmc_command {
 	const char *name;
@@ -21,12 +22,16 @@ int pmc_cmd_sweep(int argc, char **argv);
 int pmc_cmd_compare(int argc, char **argv);
 int pmc_cmd_merge(int argc, char **argv);
 int pmc_cmd_tables(int argc, char **argv);
+int pmc_cmd_check(int argc, char **argv);
+/* The check's items measured here (stat --check runs the quick part); 0 or an exit status. */
+struct pmc_check_result;
+int pmc_check_measure_here(bool quick, struct pmc_check_result *res);
 
 /* The option tables (cli/opts.h) of the commands that have one; pmc_opts_tables lists them, ending with NULL (the
  * unit tests check every table's help against its golden file's options and its spellings for clashes). */
 struct pmc_opts_cmd;
 extern const struct pmc_opts_cmd pmc_opts_info, pmc_opts_list, pmc_opts_encode, pmc_opts_decode, pmc_opts_kernels,
-	pmc_opts_sets, pmc_opts_merge, pmc_opts_stat, pmc_opts_compare, pmc_opts_tables_cmd;
+	pmc_opts_sets, pmc_opts_merge, pmc_opts_stat, pmc_opts_compare, pmc_opts_tables_cmd, pmc_opts_check;
 extern const struct pmc_opts_cmd pmc_opts_sweep; /* its more (stat's table) is set where it parses */
 extern const struct pmc_opts_cmd *const pmc_opts_tables[];
 

@@ -54,6 +54,12 @@ const char *child_args_fmt(struct child_args *a, const char *fmt, ...) __attribu
  * command's output is not part of a sweep), its stderr into errpath. Then read jsonpath. 0 and *ret when a report
  * came back; otherwise -1 with why filled (the child's first error line, or its exit status). *status is the
  * child's exit status. */
+/* The child alone: run it as child_measure does and leave jsonpath (removed first) to the caller. 0 with *status
+ * its exit status, or -1 with why filled when it could not be started. */
+int child_run(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
+	      int *status, char *why, size_t whylen);
+/* The child's first error line in errpath into why (left as it is when there is none). */
+void child_first_error(const char *errpath, char *why, size_t whylen);
 int child_measure(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
 		  struct pmc_loaded *ret, int *status, char *why, size_t whylen);
 

@@ -159,7 +159,7 @@ void multi_install_signals(void)
 }
 
 /* The first line of the child's stderr that says something, without the "pmctool: " prefix. */
-static void first_error(const char *errpath, char *why, size_t whylen)
+void child_first_error(const char *errpath, char *why, size_t whylen)
 {
 	FILE *f = fopen(errpath, "re");
 	char line[512];
@@ -195,12 +195,12 @@ static void relay(const char *errpath)
 		close(fd);
 }
 
-int child_measure(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
-		  struct pmc_loaded *ret, int *status, char *why, size_t whylen)
+int child_run(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
+	      int *status, char *why, size_t whylen)
 {
 	pid_t pid;
-	int st = 0, rc;
-	char err[256], self[4096];
+	int st = 0;
+	char self[4096];
 	ssize_t n;
 
 	*status = -1;
@@ -244,6 +244,17 @@ int child_measure(struct child_args *a, const char *name, const char *value, con
 	if (a->relay_stderr)
 		relay(errpath);
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return 0;
+}
+
+int child_measure(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
+		  struct pmc_loaded *ret, int *status, char *why, size_t whylen)
+{
+	char err[256];
+	int rc;
+
+	if (child_run(a, name, value, errpath, jsonpath, status, why, whylen))
+		return -1;
 	rc = pmc_loaded_read_file(jsonpath, ret, err, sizeof(err));
 	unlink(jsonpath);
 	if (rc == 0)
@@ -252,7 +263,7 @@ int child_measure(struct child_args *a, const char *name, const char *value, con
 		snprintf(why, whylen, "its report could not be read: %s", err);
 	else
 		snprintf(why, whylen, "stat exited %d without a report", *status);
-	first_error(errpath, why, whylen);
+	child_first_error(errpath, why, whylen);
 	return -1;
 }
 

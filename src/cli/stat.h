@@ -20,6 +20,7 @@ struct stat_opts {
 	const char *kernel_only;       /* the first option given that needs -k ("iters"), for the message */
 	bool verbose;                  /* -v: every perf_event_open as a trace line (the engine context's observer) */
 	bool quiet;                    /* -q: no report unless -o / --log-fd say where, no notes; errors still */
+	bool check_first;              /* --check: pmctool check's quick part before measuring */
 	bool summary;                  /* --summary (with -I): perf's; pmctool prints the total after -I anyway */
 	char outpath_buf[4096];        /* -o after its %h %p %r %j were expanded */
 	pid_t *pid_buf, *tid_buf;      /* -p, -t parsed: e.targets points here (stat_opts_fini frees) */

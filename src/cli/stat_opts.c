@@ -191,6 +191,20 @@ static int apply_subtract(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+static int apply_read(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct stat_opts *o = ctx;
+
+	kernel_only(o, opt);
+	if (!strcmp(val, "syscall") || !strcmp(val, "auto")) {
+		o->e.syscall_reads = !strcmp(val, "syscall");
+		return 0;
+	}
+	pmc_diag_error("--read: unknown read path '%s': use auto (in process where the kernel allows it) or syscall "
+		       "(read() for every counter)", val);
+	return PMC_EXIT_USAGE;
+}
+
 static int apply_delay(void *ctx, const struct pmc_opt *opt, const char *val)
 {
 	struct stat_opts *o = ctx;
@@ -306,6 +320,14 @@ static const struct pmc_opt stat_table[] = {
 		  "without privilege filters, e.g. msr/tsc/, uncore, power, count as they are)" },
 	{ .id = PMC_PRIV_ALL_KERNEL, .long_name = "all-kernel", .kind = PMC_OPT_FLAG, .conflict = STAT_PRIV,
 	  .apply = stat_apply_priv, .help = "count every event in kernel mode only (as --all-user)" },
+	{ .long_name = "emulate", .kind = PMC_OPT_FLAG, .field = F(e.emulate),
+	  .help = "count instructions:u (the default event then) with valgrind (lackey), an\n"
+		  "emulator, where no counter does: exact user-mode instructions, reported as\n"
+		  "instructions:u@emulated with the slowdown; the command also runs natively\n"
+		  "for its time. Also per event: -e instructions:u@emulated" },
+	{ .long_name = "check", .kind = PMC_OPT_FLAG, .field = F(check_first),
+	  .help = "first run pmctool check's quick part (exact counts, both read paths; under a\n"
+		  "second): its verdict goes to stderr and into the report's checks" },
 	TEXT(""),
 	TEXT("Batches:"),
 	{ .long_name = "batch", .kind = PMC_OPT_VALUE, .metavar = "=MODE", .flags = PMC_OPT_SINGLE, .apply = apply_batch,
@@ -422,6 +444,11 @@ static const struct pmc_opt stat_table[] = {
 	/* one wider than the column: one space before its help */
 	TEXT("      --subtract-overhead subtract the measured cost of an empty measured region"),
 	{ .long_name = "subtract-overhead", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_KERNEL_ONLY, .apply = apply_subtract },
+	{ .long_name = "read", .kind = PMC_OPT_VALUE, .metavar = "PATH", .flags = PMC_OPT_SINGLE | PMC_OPT_KERNEL_ONLY,
+	  .apply = apply_read,
+	  .help = "auto: read counters in process where the kernel allows it (RDPMC, the\n"
+		  "user-space counter read), read() otherwise; syscall: read() for every counter,\n"
+		  "to cross-check the in-process path (pmctool check does)" },
 	TEXT(""),
 	TEXT("Output (to stderr unless -o):"),
 	{ .short_name = 'x', .long_name = "field-separator", .kind = PMC_OPT_VALUE, .metavar = "SEP",
@@ -479,7 +506,7 @@ static const struct pmc_opt stat_table[] = {
 		  "each (default 5), with the same events, and compare them per event and metric" },
 	{ .id = L_FAIL_IF, .long_name = "fail-if", .kind = PMC_OPT_LIST, .metavar = "COND", .apply = apply_list,
 	  .help = "with --compare: exit 1 when COND holds ('instructions>+2%', 'cycles<-5%',\n"
-		  "'page-faults>+100'), repeatable" },
+		  "'page-faults>+100', 'instructions:u>+3sd'), repeatable" },
 	TEXT("  -o may hold %h (host), %p (pid), %r (MPI/Slurm rank), %j (job id), %% ('%'): 'run.%h.%r.json'"),
 	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this text" },
 	{ .kind = PMC_OPT_END },

@@ -96,7 +96,9 @@ static int check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
 			      se->plan.nbatches * o->runs == 1 ? "" : "s", " (--batch=multiplex for one run)");
 	if (scoped)
 		pmc_eng_scope_note_batches(se, o);
-	rc = pmc_eng_guard(se);
+	rc = pmc_eng_emulate_check(se, o);
+	if (!rc && !pmc_eng_emulated(se))
+		rc = pmc_eng_guard(se);
 	if (!rc && scoped)
 		rc = pmc_eng_scope_guard(o);
 	return rc;
@@ -195,7 +197,10 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	int rc;
 
 	describe_workload(o, rep);
-	rc = scoped ? pmc_eng_scope_measure(se, o, rep) : pmc_eng_measure(se, o, rep);
+	pmc_eng_environment(rep, pmc_eng_emulated(se) ? "valgrind (lackey)" : "perf_event");
+	rc = pmc_eng_emulated(se) ? pmc_eng_emulate_measure(se, o, rep)
+	     : scoped		  ? pmc_eng_scope_measure(se, o, rep)
+				  : pmc_eng_measure(se, o, rep);
 	if (rc && !rep->nruns)
 		return rc;
 	pmc_report_summarize(rep);

@@ -92,6 +92,7 @@ struct pmc_engine_opts {
 	int cpu;                       /* --cpu, -1 = current */
 	double warmup_s;               /* --warmup */
 	bool subtract_overhead;
+	bool syscall_reads;            /* --read=syscall: -k reads every counter with read() */
 	unsigned runs;                 /* -r */
 	bool runs_given;
 	enum pmc_batch_mode batch;
@@ -124,6 +125,7 @@ struct pmc_engine_opts {
 	const struct pmc_kernel *k;    /* -k, resolved */
 	struct pmc_kernel_params kp;
 	int topdown_level;             /* --topdown[=LEVEL]: 0 none (engine/topdown.c) */
+	bool emulate;                  /* --emulate: every instructions:u counted by valgrind (engine/emulate.c) */
 	const char *topdown_def;       /* --topdown-def NAME: the tree, else the chooser's for this CPU */
 };
 
@@ -154,6 +156,7 @@ struct pmc_engine {
 	struct pmc_eventset *set;      /* -g: the set and the variant chosen for this PMU */
 	const struct pmc_eventset_variant *variant;
 	struct pmc_eng_topdown *topdown; /* --topdown: the tree and its inputs' events (engine/topdown.c) */
+	bool emulate;                  /* --emulate: instructions:u is counted by valgrind (engine/emulate.c) */
 };
 
 
@@ -332,5 +335,17 @@ static inline int pmc_eng_stopped(const struct pmc_engine *se)
 {
 	return se->ctx && se->ctx->stop ? *se->ctx->stop : 0;
 }
+
+/* engine/emulate.c: instructions:u counted by valgrind (run/emulate.h). */
+/* spec as an emulated event (EVENT@emulated, or any event under --emulate): *ret set and ev filled when it is one;
+ * 0, or a usage status after the message (an event that cannot be emulated). */
+int pmc_eng_emulated_resolve(bool emulate, const char *spec, struct pmc_event *ev, bool *ret);
+bool pmc_eng_emulated(const struct pmc_engine *se);
+/* Before the first run: an emulated measurement is of a launched command, alone, with valgrind installed. */
+int pmc_eng_emulate_check(const struct pmc_engine *se, const struct pmc_engine_opts *o);
+int pmc_eng_emulate_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep);
+
+/* engine/env.c: the report's environment (report/env.h); backend names how it was counted. */
+void pmc_eng_environment(struct pmc_report *rep, const char *backend);
 
 #endif

@@ -72,7 +72,13 @@ int pmc_eng_events_add_spec(struct pmc_engine *se, const char *spec, unsigned fl
 {
 	struct pmc_event ev;
 	struct pmc_resolve_error err;
+	bool emulated;
+	int r = pmc_eng_emulated_resolve(se->emulate, spec, &ev, &emulated);
 
+	if (r)
+		return r;
+	if (emulated)
+		return pmc_eng_events_push(se, &ev);
 	memset(&err, 0, sizeof(err));
 	if (pmc_event_resolve(spec, &ev, &err) < 0) {
 		print_resolve_error("", &err);
@@ -212,6 +218,8 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 		return r;
 	if (se->n || o->set_name)
 		return add_detailed(se, o);
+	if (o->emulate)
+		return pmc_eng_events_add_spec(se, "instructions:u", 0); /* the one event an emulator counts */
 	{
 		const char *const *list = o->kernel ? kernel_default_events : default_events;
 		size_t n = o->kernel ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
@@ -237,7 +245,10 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 
 int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
-	int r = collect_events(se, o);
+	int r;
+
+	se->emulate = o->emulate;
+	r = collect_events(se, o);
 
 	for (size_t i = 0; !r && i < se->n; i++)
 		pmc_eng_priv_override(o, &se->evs[i]);

@@ -58,7 +58,7 @@ int pmc_eng_hybrid_copies(const struct pmc_engine_opts *o, const struct pmc_even
 {
 	int only, n;
 
-	if (!core_pmus()) {
+	if (!core_pmus() || ev->cls == PMC_CLASS_EMULATED) {
 		out[0] = *ev;
 		return 1;
 	}

@@ -78,6 +78,8 @@ void pmc_eng_kernel_report(const struct pmc_engine_opts *o, const struct pmc_ker
 			 (unsigned long long)info->wall_ns, (unsigned long long)info->overhead_wall_ns);
 	/* How much of the wall window the reads themselves take: the descheduled check allows that much. */
 	pmc_report_set_const(rep, "REGION_OVERHEAD_WALL_NS", (double)info->overhead_wall_ns);
+	if (info->counter_width)
+		pmc_report_set_const(rep, "COUNTER_WIDTH", (double)info->counter_width);
 	snprintf(name, sizeof(name), "region %s %s", tname, tunit);
 	snprintf(desc, sizeof(desc), "measured with %s around the kernel", pmc_arch_timer_how());
 	add_metric(rep, name, "", desc, (double)info->tsc_cycles);

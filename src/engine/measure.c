@@ -178,7 +178,8 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 		goto out;
 	if (o->k) {
 		struct pmc_kernel_opts ko = { .iters = o->iters, .cpu = o->cpu, .warmup_s = o->warmup_s,
-					      .subtract_overhead = o->subtract_overhead };
+					      .subtract_overhead = o->subtract_overhead,
+					      .syscall_reads = o->syscall_reads };
 		struct pmc_kernel_info info;
 		char err[256] = "";
 		int r;

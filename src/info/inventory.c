@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "info/inventory.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "arch/arch.h"
 #include "perf/perf.h"
 #include "perf/probe.h"
+#include "pmu/event.h"
 #include "sys/perf_access.h"
 #include "util/util.h"
 
@@ -175,24 +175,6 @@ static int probe_instructions(void)
 	return 0;
 }
 
-/* The release of the libpfm4 shared object this process loaded (libpfm.so.4 -> libpfm.so.4.13.0): pfm_get_version
- * gives the API's version only (4.0 for every 4.x), and a newer release knows newer CPUs. */
-static void pfm_release(char *buf, size_t len)
-{
-	Dl_info di;
-	char *real;
-	const char *base;
-
-	buf[0] = '\0';
-	if (!dladdr((void *)pfm_get_version, &di) || !di.dli_fname)
-		return;
-	real = realpath(di.dli_fname, NULL);
-	base = real ? strrchr(real, '/') : NULL;
-	if (base && !strncmp(base + 1, "libpfm.so.", 10))
-		snprintf(buf, len, "%s", base + 11);
-	free(real);
-}
-
 static void collect_pfm(struct pmc_inventory *inv)
 {
 	pfm_pmu_info_t core;
@@ -207,7 +189,7 @@ static void collect_pfm(struct pmc_inventory *inv)
 			inv->pfm_major = PFM_MAJ_VERSION(v);
 			inv->pfm_minor = PFM_MIN_VERSION(v);
 		}
-		pfm_release(inv->pfm_release, sizeof(inv->pfm_release));
+		inv->pfm_release_how = pmc_pfm_release(inv->pfm_release, sizeof(inv->pfm_release));
 	}
 	if (inv->pfm_error != PFM_SUCCESS)
 		return;
@@ -286,7 +268,7 @@ int pmc_inventory_collect(struct pmc_inventory *ret)
 	ret->user_read_name = pmc_arch_user_read_name();
 	ret->user_read_error = pmc_arch_user_read_blocked(ret->user_read_why, sizeof(ret->user_read_why));
 	ret->probe_errno = probe_instructions();
-	vin = (struct pmc_verdict_input){ .has_core_pmu = ret->core_pmu >= 0, .probe_errno = ret->probe_errno,
+	vin = (struct pmc_verdict_input){ .has_core_pmu = ret->core_pmu >= 0 || pmc_arch_has_core_pmu(), .probe_errno = ret->probe_errno,
 					  .paranoid = ret->paranoid, .can_count_kernel = ret->can_count_kernel,
 					  .rdpmc = ret->rdpmc, .hypervisor = ret->acpu.hypervisor };
 	pmc_inventory_verdict(&vin, &ret->verdict);

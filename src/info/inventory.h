@@ -70,8 +70,8 @@ struct pmc_inventory {
 	char pfm_core_desc[128];
 	int pfm_table_gp, pfm_table_fixed; /* libpfm4's static table values for it (not live), -1 when none */
 	unsigned pfm_major, pfm_minor;       /* the libpfm4 loaded at run time (pfm_get_version), 0.0 unknown */
-	char pfm_release[32];                /* its release (4.13.0) from the shared object's file name, "" when
-						linked statically or not named so */
+	char pfm_release[32];                /* its release (4.13.0): pmu/release.c, "" when unknown */
+	const char *pfm_release_how;         /* "shared" (the object loaded), "static" (the build's), NULL */
 
 	int sysfs_error;             /* 0, or -errno reading the devices directory */
 	size_t npmus;

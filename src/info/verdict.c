@@ -55,6 +55,17 @@ void pmc_inventory_verdict(const struct pmc_verdict_input *in, struct pmc_verdic
 	struct pmc_verdict_result r = { .verdict = PMC_VERDICT_AVAILABLE };
 	size_t used = 0;
 
+	/* The driver is there but instructions does not open: a partial PMU (an emulator or a VM that offers some
+	 * events: QEMU without -icount counts cycles but not instructions). Other events may count. */
+	if (in->has_core_pmu && (in->probe_errno == ENOENT || in->probe_errno == EOPNOTSUPP)) {
+		r.verdict = PMC_VERDICT_DEGRADED;
+		snprintf(r.reason, sizeof(r.reason), "a partial PMU: the kernel has a core PMU driver, but the instructions "
+			 "event does not open (%s); other hardware events may still count",
+			 strerrorname_np(in->probe_errno) ? strerrorname_np(in->probe_errno) : "ENOENT");
+		snprintf(r.action, sizeof(r.action), "pmctool check shows which counts can be trusted here");
+		*ret = r;
+		return;
+	}
 	if (in->probe_errno || !in->has_core_pmu) {
 		unavailable(in, &r);
 		*ret = r;

@@ -143,6 +143,7 @@ struct pmc_kernel_opts {
 	int cpu;                /* pin to this CPU; -1 = the CPU pmctool is running on */
 	double warmup_s;        /* run the same kernel this long before measuring (seed 003: SIMD width, frequency) */
 	bool subtract_overhead; /* subtract the empty region's median counts and TSC cycles */
+	bool syscall_reads;     /* read every counter with read(), never in process (to cross-check the two paths) */
 };
 
 /* What the runner did, besides counts. Arrays are allocated by pmc_kernel_measure: pmc_kernel_info_fini(). */
@@ -159,6 +160,7 @@ struct pmc_kernel_info {
 	uint64_t *overhead;      /* nevents: median count of each event over the empty region (0 when not counted) */
 	bool *overhead_valid;    /* nevents: whether overhead[i] was measured */
 	bool *event_rdpmc;       /* nevents: event i was read with RDPMC */
+	unsigned counter_width;  /* bits of a hardware counter (the perf page's pmc_width); 0 when no page said */
 	bool overhead_subtracted;
 	bool wall_unresolved;    /* subtracted: the region's wall time came out shorter than the overhead taken from it,
 				    so task-clock / wall is a ratio of two residuals (noise), not a measurement */

@@ -63,8 +63,9 @@ static bool open_events(struct runner *r, struct pmc_measure_out *out)
 	return true;
 }
 
-/* After enabling: which events can be read in process. */
-static void probe_rdpmc(struct runner *r)
+/* After enabling: which events can be read in process, and the counters' width (from the first page that may be
+ * read in process). syscall_reads (--read=syscall): none is, so the caller can compare the two paths. */
+static void probe_rdpmc(struct runner *r, bool syscall_reads, struct pmc_kernel_info *info)
 {
 	char why[160];
 
@@ -75,6 +76,13 @@ static void probe_rdpmc(struct runner *r)
 		if (pmc_selfread_probe(s, why, sizeof(why))) {
 			if (!r->why[0])
 				snprintf(r->why, sizeof(r->why), "%s", why);
+			continue;
+		}
+		if (!info->counter_width)
+			info->counter_width = s->page->pmc_width;
+		if (syscall_reads) {
+			if (!r->why[0])
+				snprintf(r->why, sizeof(r->why), "asked for (--read=syscall)");
 			continue;
 		}
 		r->rdpmc[i] = true;
@@ -475,7 +483,7 @@ static int run_measured(struct runner *r, uint64_t (*fn)(uint64_t, void *), void
 		return 0;
 	}
 	pmc_evlist_enable(r->el, NULL);
-	probe_rdpmc(r);
+	probe_rdpmc(r, o->syscall_reads, info);
 	rc = measure_overhead(r, info);
 	if (rc)
 		goto out;

@@ -268,12 +268,35 @@ static void json_origin(FILE *f, const struct pmc_report *rep)
 	fputc('}', f);
 }
 
+/* "environment": where it was measured (report/env.h); null fields where unknown, the object null when none. */
+static void json_env(FILE *f, const struct pmc_env *e)
+{
+	fputs(",\"environment\":", f);
+	if (!e->present) {
+		fputs("null", f);
+		return;
+	}
+	for (size_t i = 0; i < PMC_ENV_FIELDS; i++) {
+		const char *name;
+		char v[256];
+
+		pmc_env_field(e, i, &name, v, sizeof(v));
+		fprintf(f, "%s\"%s\":", i ? "," : "{", name);
+		if (i == 3)
+			fputs(json_bool(e->hypervisor), f);
+		else
+			pmc_json_string_or_null(f, v);
+	}
+	fputc('}', f);
+}
+
 int pmc_output_json(FILE *f, const struct pmc_report *rep)
 {
 	pmc_json_header(f, "stat");
 	fputs(",\"workload\":", f);
 	pmc_json_string(f, rep->workload);
 	json_origin(f, rep);
+	json_env(f, &rep->env);
 	fputs(",\"mode\":", f);
 	pmc_json_string(f, rep->mode ? rep->mode : "single");
 	fprintf(f, ",\"batches\":%u", rep->nbatches);

@@ -286,8 +286,13 @@ static void compare_table(FILE *f, const struct pmc_compare *c, const struct pmc
 	/* names, units and notes come from the reports' files: made safe for a terminal */
 	fprintf(f, " A: %s\n", pmc_output_safe(c->a_name, safe, sizeof(safe)));
 	fprintf(f, " B: %s\n", pmc_output_safe(c->b_name, safe, sizeof(safe)));
-	fprintf(f, " Significance: %s, two-sided, over the per-run samples; significant when p < %g\n\n",
+	fprintf(f, " Significance: %s, two-sided, over the per-run samples; significant when p < %g\n",
 		c->test == PMC_TEST_WELCH ? "Welch's t-test" : "Mann-Whitney U test", c->alpha);
+	if (c->env_same == 1)
+		fputs(" Environment: the same (CPU, microcode, kernel, libpfm4, tables, pmctool, backend)\n\n", f);
+	else
+		fprintf(f, " Environment: %s%s\n\n", c->env_same ? "" : "WARNING: DIFFERENT: ",
+			pmc_output_safe(c->env_diff, safe, sizeof(safe)));
 	for (size_t i = 0; i < c->nrows; i++) {
 		size_t l = strlen(pmc_output_safe(c->rows[i].name, safe, sizeof(safe))) +
 			   (c->rows[i].unit[0] ? strlen(pmc_output_safe(c->rows[i].unit, safe, sizeof(safe))) + 3 : 0);
@@ -351,6 +356,10 @@ static void compare_csv(FILE *f, const struct pmc_compare *c, const struct pmc_f
 		pmc_csv_field(f, conds[i].why);
 		fputc('\n', f);
 	}
+	fprintf(f, "environment,environment,,,,,,,,,,,,%s,", c->env_same == 1 ? "same" : c->env_same ? "unknown"
+											: "different");
+	pmc_csv_field(f, c->env_diff);
+	fputc('\n', f);
 }
 
 static void compare_json(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
@@ -390,7 +399,10 @@ static void compare_json(FILE *f, const struct pmc_compare *c, const struct pmc_
 		pmc_json_string(f, conds[i].why);
 		fputc('}', f);
 	}
-	fputs("]}\n", f);
+	fprintf(f, "],\"environment\":{\"same\":%s,\"differences\":", c->env_same == 1 ? "true" : c->env_same ? "null"
+												      : "false");
+	pmc_json_string_or_null(f, c->env_diff);
+	fputs("}}\n", f);
 }
 
 int pmc_compare_write(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds,

@@ -61,6 +61,8 @@ const char *pmc_output_class_name(enum pmc_counter_class cls)
 		return "fixed";
 	case PMC_CLASS_FREE:
 		return "software";
+	case PMC_CLASS_EMULATED:
+		return "emulated";
 	case PMC_CLASS_BREAKPOINT:
 	default:
 		return "breakpoint";

@@ -81,6 +81,7 @@ static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct
 		return PMC_SLOT_EVERY; /* no counter to take: the kernel refuses it in every batch (ENOENT) */
 	switch (ev->cls) {
 	case PMC_CLASS_FREE:
+	case PMC_CLASS_EMULATED: /* no counter: measured alone, outside the plan (engine/emulate.c) */
 		return PMC_SLOT_EVERY;
 	case PMC_CLASS_BREAKPOINT:
 		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_BP;

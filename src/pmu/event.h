@@ -15,6 +15,7 @@ enum pmc_counter_class {
 	PMC_CLASS_FIXED,      /* a fixed counter (Intel: instructions, cycles, ref-cycles); fixed_index says which */
 	PMC_CLASS_FREE,       /* software, msr, tracepoint, uprobe...: no counter slot, counted in every batch */
 	PMC_CLASS_BREAKPOINT, /* a debug register (mem:ADDR), at most PMC_BREAKPOINT_SLOTS per batch */
+	PMC_CLASS_EMULATED,   /* counted by an emulator (valgrind), never by a counter: engine/emulate.c */
 };
 
 #define PMC_BREAKPOINT_SLOTS 4
@@ -81,6 +82,8 @@ struct pmc_resolve_error {
 struct pmc_tables;
 int pmc_pmu_tables_dir(const char *dir);
 const struct pmc_tables *pmc_pmu_tables(void);
+/* The tables when a name made pmctool load them, else NULL (never loads them: the report's environment). */
+const struct pmc_tables *pmc_pmu_tables_loaded(void);
 int pmc_pmu_table_event(const char *name, struct pmc_event *ev);
 /* The same for core PMU unit ("cpu_core", "cpu_atom": a hybrid table's entry of that core type; NULL: the first
  * entry, and a name only one core type has is given that PMU's type, so it is counted there alone). */
@@ -209,5 +212,9 @@ int pmc_event_decode(uint64_t config, const char *pmu, int (*cb)(const char *nam
  * "NAME (config1=0x11)". */
 int pmc_event_decode_config1(uint64_t config, uint64_t config1, bool exact1, const char *pmu,
 			     int (*cb)(const char *name, void *ctx), void *ctx);
+
+/* libpfm4's release ("4.13.0") into buf: the shared object loaded ("shared"), else the one the build linked statically
+ * ("static"); NULL (buf "") when neither is known. */
+const char *pmc_pfm_release(char *buf, size_t len);
 
 #endif

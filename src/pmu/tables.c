@@ -26,6 +26,11 @@ int pmc_pmu_tables_dir(const char *dir)
 	return 0;
 }
 
+const struct pmc_tables *pmc_pmu_tables_loaded(void)
+{
+	return tables_tried ? tables : NULL;
+}
+
 const struct pmc_tables *pmc_pmu_tables(void)
 {
 	char cpuid[64];

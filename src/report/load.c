@@ -254,6 +254,32 @@ static int load_declared(struct pmc_loaded *l, const struct pmc_jvalue *consts, 
 	return 0;
 }
 
+/* The report's environment (report/env.h): absent (an older report, one written by hand) leaves it not present. */
+static void load_env(struct pmc_env *e, const struct pmc_jvalue *o)
+{
+	char *fields[PMC_ENV_FIELDS] = { e->cpu,    e->cpuid,	e->microcode, NULL,	  e->kernel, e->arch,
+					 e->libpfm4, e->core_pmu, e->tables,	e->pmctool, e->backend };
+	size_t sizes[PMC_ENV_FIELDS] = { sizeof(e->cpu),     sizeof(e->cpuid),	 sizeof(e->microcode), 0,
+					 sizeof(e->kernel),  sizeof(e->arch),	 sizeof(e->libpfm4),
+					 sizeof(e->core_pmu), sizeof(e->tables), sizeof(e->pmctool),
+					 sizeof(e->backend) };
+
+	memset(e, 0, sizeof(*e));
+	if (!o || o->type != PMC_J_OBJECT)
+		return;
+	e->present = true;
+	for (size_t i = 0; i < PMC_ENV_FIELDS; i++) {
+		const char *name;
+		char scratch[8];
+
+		pmc_env_field(e, i, &name, scratch, sizeof(scratch));
+		if (fields[i])
+			snprintf(fields[i], sizes[i], "%s", pmc_json_get_str(o, name, ""));
+		else
+			e->hypervisor = pmc_json_get_bool(o, name, false);
+	}
+}
+
 static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *err, size_t errlen)
 {
 	const struct pmc_jvalue *runs = pmc_json_get(doc, "runs"), *events = pmc_json_get(doc, "events"),
@@ -287,6 +313,7 @@ static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *er
 		l->pid = jint(origin, "pid", 0, 0, 1L << 30);
 		l->rank = jint(origin, "rank", -1, 0, 1L << 30);
 	}
+	load_env(&l->env, pmc_json_get(doc, "environment"));
 	l->iterations = pmc_json_get_num(pmc_json_get(doc, "constants"), "ITERATIONS", 0);
 	for (size_t i = 0; !rc && i < events->n; i++)
 		rc = load_event(l, doc, events->items[i], nruns);

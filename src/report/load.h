@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/env.h"
+
 #define PMC_LOAD_MAX_BYTES (64u << 20)
 
 /* REGION: a region's calls (name "calls") or its count of an event (name the event) in a report with regions (stat
@@ -36,6 +38,7 @@ struct pmc_loaded {
 	long pid, rank;             /* rank -1 when none */
 	char job[64];
 	double iterations;          /* the ITERATIONS constant (kernels), 0 when none */
+	struct pmc_env env;         /* where it was measured; env.present false when the report does not say */
 	struct pmc_series *s;
 	size_t n;
 };

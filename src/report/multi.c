@@ -166,6 +166,14 @@ int pmc_compare_build(const struct pmc_loaded *a, const struct pmc_loaded *b, en
 	c.alpha = alpha;
 	snprintf(c.a_name, sizeof(c.a_name), "%s", a->workload);
 	snprintf(c.b_name, sizeof(c.b_name), "%s", b->workload);
+	if (!a->env.present || !b->env.present) {
+		c.env_same = -1;
+		snprintf(c.env_diff, sizeof(c.env_diff), "%s no environment (written by an older pmctool or by hand): "
+			 "whether both were measured alike cannot be told", !a->env.present && !b->env.present ? "A and B have"
+			 : !a->env.present ? "A has" : "B has");
+	} else {
+		c.env_same = pmc_env_diff(&a->env, &b->env, c.env_diff, sizeof(c.env_diff)) == 0;
+	}
 	c.rows = calloc(a->n + b->n + 1, sizeof(*c.rows));
 	if (!c.rows)
 		return -ENOMEM;
@@ -234,13 +242,50 @@ int pmc_fail_cond_parse(const char *text, struct pmc_fail_cond *ret, char *err, 
 	if (*end == '%') {
 		c.pct = true;
 		end++;
+	} else if (!strcmp(end, "sd")) {
+		c.sd = true;
+		end += 2;
+		if (c.op == '>' ? c.threshold < 0 : c.threshold > 0) {
+			snprintf(err, errlen, "'%s': a spread threshold points the way of its comparison (NAME>+3sd, "
+				 "NAME<-3sd)", text);
+			return -EINVAL;
+		}
 	}
 	if (*end) {
-		snprintf(err, errlen, "unexpected '%s' at the end (expected NAME>+N%%)", end);
+		snprintf(err, errlen, "unexpected '%s' at the end (expected NAME>+N%%, NAME>+N or NAME>+Nsd)", end);
 		return -EINVAL;
 	}
 	*ret = c;
 	return 0;
+}
+
+/* NAME>+Ksd: the change of the means against the runs' spread (the two sides' standard deviations pooled). No
+ * spread at all (exact counts: user-mode instructions, emulated counts) makes any change in that direction hold, and
+ * none not: the rule never fails on noise an exact count does not have, and always on a real change. */
+static void fail_cond_eval_sd(const struct pmc_compare_row *r, struct pmc_fail_cond *cond)
+{
+	double change = r->b - r->a, sd, k;
+
+	if (r->na < 2 || r->nb < 2 || !isfinite(r->sd_a) || !isfinite(r->sd_b)) {
+		snprintf(cond->why, sizeof(cond->why), "'%.60s' needs 2 runs or more a side to know its spread (-r 5): "
+			 "A has %zu, B %zu", cond->name, r->na, r->nb);
+		return;
+	}
+	sd = sqrt((r->sd_a * r->sd_a + r->sd_b * r->sd_b) / 2);
+	if (sd == 0) {
+		cond->state = cond->op == '>' ? change > 0 : change < 0;
+		if (change == 0)
+			snprintf(cond->why, sizeof(cond->why), "unchanged, with no spread in either side's %zu and %zu runs "
+				 "(an exact count)", r->na, r->nb);
+		else
+			snprintf(cond->why, sizeof(cond->why), "changed %+.6g with no spread in either side's %zu and %zu "
+				 "runs (an exact count: any change is real)", change, r->na, r->nb);
+		return;
+	}
+	k = change / sd;
+	cond->state = cond->op == '>' ? k > cond->threshold : k < cond->threshold;
+	snprintf(cond->why, sizeof(cond->why), "changed %+.6g = %+.2f standard deviations of the runs (%.4g)", change, k,
+		 sd);
 }
 
 void pmc_fail_cond_eval(const struct pmc_compare *c, struct pmc_fail_cond *cond)
@@ -261,6 +306,8 @@ void pmc_fail_cond_eval(const struct pmc_compare *c, struct pmc_fail_cond *cond)
 		snprintf(cond->why, sizeof(cond->why), "'%.60s' was not measured in both: %.160s", cond->name, r->note);
 		return;
 	}
+	if (cond->sd)
+		return fail_cond_eval_sd(r, cond);
 	if (cond->pct && r->a == 0) {
 		snprintf(cond->why, sizeof(cond->why), "'%s' is 0 in A: a relative change has no meaning", cond->name);
 		return;

@@ -68,18 +68,24 @@ struct pmc_compare_row {
 
 struct pmc_compare {
 	char a_name[512], b_name[512];
+	/* The two environments (report/env.h): 1 the same, 0 different (env_diff says how), -1 unknown (a report
+	 * without one: env_diff says which). A difference may be the machine's, not the program's. */
+	int env_same;
+	char env_diff[1024];
 	enum pmc_test test;
 	double alpha;
 	struct pmc_compare_row *rows;
 	size_t nrows;
 };
 
-/* --fail-if NAME>+2% / NAME<-5% / NAME>+100 (a change of B against A, relative or absolute). */
+/* --fail-if NAME>+2% / NAME<-5% / NAME>+100 (a change of B against A, relative or absolute) / NAME>+3sd (in
+ * standard deviations of the runs). */
 struct pmc_fail_cond {
 	char text[128];
 	char name[128];
 	char op;                    /* '>' or '<' */
 	bool pct;
+	bool sd;                    /* threshold in pooled standard deviations of the two sides' runs */
 	double threshold;
 	int state;                  /* after eval: 1 holds, 0 does not, -1 cannot be judged */
 	char why[256];

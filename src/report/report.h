@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "perf/perf.h"
+#include "report/env.h"
 #include "pmu/event.h"
 #include "util/path_template.h"
 
@@ -123,6 +124,7 @@ enum pmc_run_state {
 
 struct pmc_report {
 	char workload[512];         /* the command line, or "kernel fma (iters=...)" */
+	struct pmc_env env;         /* where it was measured (engine/env.c), "environment" in JSON */
 	const char *mode;           /* "single", "rerun" or "multiplex" */
 	unsigned nbatches, nruns;
 	unsigned nbatches_skipped;  /* batches none of whose own events opened: never run (a run is whole without them) */

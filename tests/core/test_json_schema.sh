@@ -40,6 +40,13 @@ if [ "$RC" -eq 0 ]; then cp "$TMP/out" "$TMP/kernel.json"; docs+=("$TMP/kernel.j
 json plan stat --dry-run --json -e task-clock,cycles,instructions
 json list list --json
 json info info --json
+# check: here what this machine gives (without a PMU, the unavailable verdict); its exit status is the verdict's.
+run_pmc check --json
+[ -s "$TMP/out" ] || { cat "$TMP/err" >&2; fail "check: no JSON (exit $RC)"; }
+cp "$TMP/out" "$TMP/check.json"
+docs+=("$TMP/check.json")
+# compare, with the environments of two reports (the same here).
+json compare compare --json "$TMP/repeat.json" "$TMP/repeat.json"
 json encode encode --json cycles task-clock 'mem:0x1000:x'
 json sets sets --json --all
 json set sets --json core

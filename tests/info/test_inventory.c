@@ -32,6 +32,9 @@ static void test_verdict_names_reason_and_action(void **state)
 		{ __LINE__, { true, 0, 1, true, 0, false }, PMC_VERDICT_DEGRADED, "rdpmc is off", "echo 1" },
 		{ __LINE__, { true, 0, 2, false, 0, false }, PMC_VERDICT_DEGRADED, "; rdpmc is off", "; echo 1" },
 		{ __LINE__, { true, 0, 2, true, 1, false }, PMC_VERDICT_AVAILABLE, "", "" },
+		/* A driver, but instructions does not open (QEMU without -icount): partial, not "no driver". */
+		{ __LINE__, { true, ENOENT, 2, true, 1, false }, PMC_VERDICT_DEGRADED, "partial PMU", "pmctool check" },
+		{ __LINE__, { true, EOPNOTSUPP, 2, true, 1, true }, PMC_VERDICT_DEGRADED, "EOPNOTSUPP", "pmctool check" },
 	};
 
 	(void)state;

@@ -8,7 +8,7 @@
 # The console (the script's output) is printed as it comes and saved to --log FILE. Exit status: the guest script's
 # own (read from the end marker 'RIG-END rc=N' that /init prints), or 125 when the guest did not get that far (boot
 # failure, kernel panic, timeout, no end marker): QEMU exits 0 on guest power-off whatever happened, so the marker is
-# the only verdict. --shift is QEMU's -icount shift (0: one instruction per cycle, IPC exactly 1; 1: IPC 0.5).
+# the only verdict. --shift is QEMU's -icount shift (0: one instruction per cycle, IPC exactly 1; 1: IPC 0.5; none: no -icount).
 # Defaults: --smp 1 --shift 0 --timeout 240. The kernel and busybox are fetched once into ~/.cache/pmctool-rig.
 # Example: mkdir g && cp build-aarch64/pmctool g/ && echo 'pmctool info' > t.sh && tests/rig/boot.sh g t.sh
 set -uo pipefail
@@ -63,7 +63,10 @@ chmod 755 "$root/init" "$root/rig/guest.sh"
 [ -n "$log" ] || log=$tmp/console.log
 start=$(date +%s.%N)
 # -nic none: else QEMU looks for efi-virtio.rom. panic=-1 with -no-reboot: a panic ends QEMU at once.
-timeout --foreground -k 5 "$timeout" qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg -icount "shift=$shift_" \
+# --shift none: no -icount at all (QEMU then does not count instructions: `pmctool check`'s degraded case).
+icount=(-icount "shift=$shift_")
+[ "$shift_" = none ] && icount=()
+timeout --foreground -k 5 "$timeout" qemu-system-aarch64 -M virt -cpu cortex-a57 -accel tcg "${icount[@]}" \
 	-nic none -m 1G -smp "$smp" -nographic -no-reboot -kernel "$RIG_KERNEL" -initrd "$tmp/initramfs.cpio.gz" \
 	-append "console=ttyAMA0 panic=-1 quiet rdinit=/init" </dev/null 2>&1 | tr -d '\r' | tee "$log"
 qrc=${PIPESTATUS[0]}

@@ -71,6 +71,8 @@ cp "$work/build-aarch64/tests/regions/prog/rg-prog" "$work/build-aarch64/tests/r
 # Top-down (issue 27): the A57's tree with what QEMU does not count n/a (t11_topdown).
 cp "$here/guest/topdown.sh" "$guest/" || exit 1
 cp -r "$here/tables" "$guest/tables" || exit 1 # issue 23: the A57's vendor table fixture (t12_tables)
+# The trust check (issue 25): its verdicts on a real PMU (t12_check), and without -icount (t12_check_noicount).
+cp "$here/guest/check.sh" "$guest/" || exit 1
 # Metrics from a vendor table (issue 23 item 2): the fixture tables and their guest test (t13_table_metrics).
 cp "$here/guest/tmetrics.sh" "$guest/" && cp -r "$src/tests/metrics/tables/pmu-events" "$guest/tmetrics-tables" || exit 1
 echo "rig: built the static aarch64 pmctool and the guest programs in $(elapsed "$t_build") s"
@@ -92,6 +94,7 @@ boot() {
 		echo ". /rig/tests.sh"
 		echo ". /rig/guest_regions.sh"
 		echo ". /rig/topdown.sh"
+		echo ". /rig/check.sh"
 		echo ". /rig/tmetrics.sh"
 		for t in "${groups[@]}"; do echo "$t; echo RIG-GROUP-DONE $t"; done
 	} > "$script"
@@ -111,8 +114,11 @@ boot() {
 boot smp1-shift0 1 0 420 t0_yardstick t1_info t2_command t3_batches t3_sysfs t4_multiplex t5_kernels t5_ipc t5_ipc_modes \
 	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t12_tables \
 	t13_table_metrics
+# pmctool check's own boot: its exact counts and its multiplexed loop (about 10 s of guest time) apart from the rest.
+boot smp1-check 1 0 240 t12_check
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc t_regions_slots
 boot smp2 2 0 240 t9_cpu t9_scopes t_regions_threads
+boot smp1-noicount 1 none 120 t12_check_noicount
 
 echo
 echo "rig: results (details above; console logs in $work):"

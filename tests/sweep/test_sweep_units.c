@@ -293,6 +293,50 @@ static void test_fail_if_conditions_parse_and_judge(void **s)
 	pmc_compare_fini(&c);
 }
 
+/* NAME>+Ksd: the change in pooled standard deviations of the runs; exact counts (no spread) fail on any change and
+ * never on none (the gate of issue 25). Table-driven over the runs of A and B. */
+static void test_fail_if_in_standard_deviations_fails_on_change_never_on_noise(void **s)
+{
+	static const struct {
+		const char *cond;
+		double a[4], b[4];
+		size_t na, nb;
+		int state;
+	} rows[] = {
+		{ "i>+3sd", { 100, 100, 100, 100 }, { 100, 100, 100, 100 }, 4, 4, 0 },  /* exact, unchanged */
+		{ "i>+3sd", { 100, 100, 100, 100 }, { 101, 101, 101, 101 }, 4, 4, 1 },  /* exact, one more */
+		{ "i<-3sd", { 100, 100, 100, 100 }, { 101, 101, 101, 101 }, 4, 4, 0 },  /* the other direction */
+		{ "i>+3sd", { 100, 102, 98, 100 }, { 101, 103, 99, 101 }, 4, 4, 0 },    /* +1 in a spread of ~1.6 */
+		{ "i>+3sd", { 100, 102, 98, 100 }, { 110, 112, 108, 110 }, 4, 4, 1 },   /* +10: ~6 sd */
+		{ "i<-3sd", { 100, 102, 98, 100 }, { 90, 92, 88, 90 }, 4, 4, 1 },
+		{ "i>+3sd", { 100 }, { 200 }, 1, 1, -1 },                                /* one run: no spread known */
+	};
+	static const char *const bad[] = { "i>-3sd", "i<+3sd", "i>+3sdx", "i>+sd" };
+	struct pmc_fail_cond f;
+	char err[256];
+
+	(void)s;
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(rows); i++) {
+		struct pmc_series sa = { .name = "i", .ok = true, .runs = (double *)rows[i].a, .nruns = rows[i].na };
+		struct pmc_series sb = { .name = "i", .ok = true, .runs = (double *)rows[i].b, .nruns = rows[i].nb };
+		struct pmc_loaded la = { .s = &sa, .n = 1 }, lb = { .s = &sb, .n = 1 };
+		struct pmc_compare c;
+
+		pmc_series_summarize(&sa);
+		pmc_series_summarize(&sb);
+		assert_int_equal(pmc_compare_build(&la, &lb, PMC_TEST_WELCH, 0.05, &c), 0);
+		assert_int_equal(pmc_fail_cond_parse(rows[i].cond, &f, err, sizeof(err)), 0);
+		assert_true(f.sd);
+		pmc_fail_cond_eval(&c, &f);
+		if (f.state != rows[i].state)
+			fail_msg("row %zu (%s): state %d, expected %d: %s", i, rows[i].cond, f.state, rows[i].state, f.why);
+		pmc_compare_fini(&c);
+	}
+	for (size_t i = 0; i < PMC_ARRAY_SIZE(bad); i++)
+		if (pmc_fail_cond_parse(bad[i], &f, err, sizeof(err)) != -EINVAL)
+			fail_msg("'%s' was accepted", bad[i]);
+}
+
 static void test_loaded_report_takes_used_runs_scaled_and_refuses_other_kinds(void **s)
 {
 	static const char doc[] =
@@ -416,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_welch_and_mann_whitney_separate_shifted_samples_and_not_equal_ones),
 		cmocka_unit_test(test_steps_find_a_jump_but_not_a_slope),
 		cmocka_unit_test(test_fail_if_conditions_parse_and_judge),
+		cmocka_unit_test(test_fail_if_in_standard_deviations_fails_on_change_never_on_noise),
 		cmocka_unit_test(test_loaded_report_takes_used_runs_scaled_and_refuses_other_kinds),
 		cmocka_unit_test(test_every_stat_option_reaches_the_measurements_words_unless_sweep_answers_it),
 	};

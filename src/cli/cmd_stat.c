@@ -199,6 +199,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (rc)
 		goto out;
 	if (o.e.plan_only) {
+		stat_metrics_split_check(&o, &se, NULL);
 		rc = emit_plan(&se, &o, dest);
 		goto out;
 	}
@@ -213,6 +214,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	stat_ctx = &ctx;
 	install_signals();
 	rc = pmc_engine_measure(&se, &o.e, metrics, &rep);
+	stat_metrics_split_check(&o, &se, &rep);
 	if (rc && !rep.nruns)
 		goto out;
 	if (o.check_first)

@@ -28,6 +28,9 @@ struct stat_opts {
 	char control_ctl[4096], control_ack[4096]; /* --control parsed: e.control points here */
 	char *cgroup_buf;              /* -G, --for-each-cgroup: the list, split in place */
 	const char *cgroup_names[64];  /* e.targets.cgroups points here */
+	const char *metrics_arg;       /* -M NAME[,NAME...], resolved by stat_apply_metrics_resolve */
+	char *set_buf;                 /* -M's event set: e.set_name points here */
+	struct pmc_tm_plan *tm_plan;   /* -M's vendor table metrics: e.metric_defs and -M's e.event_lists point here */
 };
 
 /* stat_opts.c's messages for a bad value ("invalid value 'V' for OPT: WHAT", exit 2) and its whole numbers. */
@@ -45,6 +48,12 @@ int stat_apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_priv(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_per_cache(void *ctx, const struct pmc_opt *opt, const char *val);
+/* After every option was read: -M's items into an event set, --topdown's level and the vendor tables' metrics (their
+ * definitions and event groups into the request). 0 or an exit status after the message. */
+int stat_apply_metrics_resolve(struct stat_opts *o);
+/* After planning: -M's table metrics whose events are not one group, as a note (rep NULL: --dry-run) or a check in
+ * the report. */
+void stat_metrics_split_check(const struct stat_opts *o, const struct pmc_engine *se, struct pmc_report *rep);
 
 /* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */
 void stat_opts_fini(struct stat_opts *o);

@@ -3,6 +3,7 @@
  * (-p, -t, -C, --control, -G) parsed into the request's data, and perf's options (-d, -M, --td-level, -B,
  * --all-user/--all-kernel, --per-cache). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,10 @@
 #include "cli/opts.h"
 #include "cli/stat.h"
 #include "eventsets/eventset.h"
+#include "metrics/expr.h"
+#include "metrics/metrics.h"
+#include "metrics/tmetrics.h"
+#include "pmu/event.h"
 #include "sys/lists.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
@@ -162,6 +167,13 @@ void stat_opts_fini(struct stat_opts *o)
 	o->pid_buf = o->tid_buf = NULL;
 	o->cpu_buf = NULL;
 	memset(&o->e.targets, 0, sizeof(o->e.targets));
+	free(o->set_buf);
+	o->set_buf = NULL;
+	if (o->tm_plan) {
+		pmc_tm_plan_fini(o->tm_plan);
+		free(o->tm_plan);
+		o->tm_plan = NULL;
+	}
 }
 
 /* -d, -dd, -ddd: each -d one level more of perf's detailed events (three at most, as perf). */
@@ -175,30 +187,216 @@ int stat_apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
-/* -M NAME (perf's metric groups): pmctool's event sets are its metric groups, so -M SET is -g SET; vendor metric
- * groups come with the event tables (pmctool tables). One set, as -g. */
+/* -M NAME[,NAME...] (perf's): each item is pmctool's own (an event set, as -g; TopdownL1, TopdownL2: --topdown's
+ * levels) or a vendor table's metric or metric group (MetricName, MetricGroup; pmctool-tables(1)). "pmctool:NAME"
+ * and "table:NAME" pick one where both have the name; a bare name both have is pmctool's, with a note. The items are
+ * resolved after every option was read (--tables DIR may come later): stat_apply_metrics_resolve. */
 int stat_apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *val)
 {
 	struct stat_opts *o = ctx;
+
+	(void)opt;
+	if (!*val || val[0] == ',' || val[strlen(val) - 1] == ',' || strstr(val, ",,"))
+		return stat_bad_value("-M", val, "expected metric or group names such as TopdownL1 or tma_retiring,IPC");
+	o->metrics_arg = val;
+	return 0;
+}
+
+static void note(const struct stat_opts *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(const struct stat_opts *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (o->quiet)
+		return;
+	fputs("pmctool stat: note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* pmctool's own -M names: 1 TopdownLN (level in *level), 2 an event set, 0 neither. */
+static int builtin_item(const char *name, int *level)
+{
 	struct pmc_eventset *set = NULL;
 	char err[256];
 
-	(void)opt;
-	/* perf's top-down groups: TopdownL1, TopdownL2 are --topdown's levels */
-	if (!strncasecmp(val, "TopdownL", 8) && (val[8] == '1' || val[8] == '2') && !val[9]) {
-		o->e.topdown_level = val[8] - '0';
-		return 0;
+	if (!strncasecmp(name, "TopdownL", 8) && (name[8] == '1' || name[8] == '2') && !name[9]) {
+		*level = name[8] - '0';
+		return 1;
 	}
-	if (strchr(val, ','))
-		return stat_bad_value("-M", val, "one metric group: pmctool's groups are its event sets, measured one at a time "
-					    "('pmctool sets' lists them), and TopdownL1, TopdownL2");
-	if (pmc_eventset_find(val, &set, err, sizeof(err)) < 0)
-		return stat_bad_value("-M", val, "no such metric group: -M takes pmctool's event sets ('pmctool sets' lists "
-					    "them) and TopdownL1, TopdownL2 (--topdown's levels); vendor metric groups come with "
-					    "event tables ('pmctool tables')");
+	if (pmc_eventset_find(name, &set, err, sizeof(err)) < 0)
+		return 0;
 	pmc_eventset_free(set);
-	o->e.set_name = val;
+	return 2;
+}
+
+/* A metric name pmctool gives its own rows or constants: a table metric of that name is shown as table:NAME. */
+static bool reserved_name(const char *name)
+{
+	size_t n;
+	const struct pmc_metric_def *d = pmc_metrics_default(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(d[i].name, name))
+			return true;
+	return pmc_metric_is_known_const(name);
+}
+
+static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const bool *sel)
+{
+	struct pmc_tm_literals lits;
+	struct pmc_tm_plan *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return PMC_EXIT_INTERNAL;
+	o->tm_plan = p;
+	pmc_tm_literals_read(&lits);
+	if (pmc_tm_plan(t, sel, &lits, pmc_tm_resolve_here, NULL, reserved_name, p))
+		return PMC_EXIT_INTERNAL;
+	for (size_t i = 0; i < p->nnotes; i++) /* with -q too when they explain the error below */
+		if (!o->quiet || !p->ndefs)
+			fprintf(stderr, "pmctool stat: note: -M: %s\n", p->notes[i]);
+	if (!p->ndefs) {
+		fprintf(stderr, "pmctool stat: -M %s: none of the table's metrics can be counted here (the notes above say "
+			"why)\n", o->metrics_arg);
+		return PMC_EXIT_USAGE;
+	}
+	for (size_t i = 0; i < p->ngroups; i++) {
+		if (o->e.nlists == PMC_ARRAY_SIZE(o->e.event_lists)) {
+			fprintf(stderr, "pmctool stat: -M %s needs more event lists than the %zu -e allows\n", o->metrics_arg,
+				PMC_ARRAY_SIZE(o->e.event_lists));
+			return PMC_EXIT_USAGE;
+		}
+		o->e.event_lists[o->e.nlists++] = p->groups[i];
+	}
+	o->e.metric_defs = p->defs;
+	o->e.nmetric_defs = p->ndefs;
 	return 0;
+}
+
+/* -M's table metrics whose events were not planned as one group (a weak group that did not fit the counters, split;
+ * or events another group counts): one line each into buf. The number of such metrics. */
+static size_t split_metrics(const struct stat_opts *o, const struct pmc_engine *se, char *buf, size_t len)
+{
+	size_t n = 0, used = 0;
+
+	buf[0] = '\0';
+	for (size_t d = 0; o->tm_plan && d < o->tm_plan->ndefs; d++) {
+		struct pmc_expr *e;
+		unsigned group = 0;
+		bool split = false, any = false;
+
+		if (pmc_expr_parse(o->tm_plan->defs[d].formula, &e, NULL, 0))
+			continue;
+		for (size_t k = 0; k < pmc_expr_name_count(e) && !split; k++) {
+			for (size_t i = 0; i < se->n; i++) { /* the first of that name: the one the formula reads */
+				if (strcmp(se->evs[i].name, pmc_expr_name(e, k)))
+					continue;
+				split = !se->evs[i].group || (any && se->evs[i].group != group);
+				group = se->evs[i].group;
+				any = true;
+				break;
+			}
+		}
+		pmc_expr_free(e);
+		if (split && used < len) {
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", o->tm_plan->defs[d].name);
+			n++;
+		}
+	}
+	return n;
+}
+
+void stat_metrics_split_check(const struct stat_opts *o, const struct pmc_engine *se, struct pmc_report *rep)
+{
+	char names[1024];
+	size_t n = split_metrics(o, se, names, sizeof(names));
+
+	if (!n)
+		return;
+	if (rep)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "metric-split", "-M: the events of %s were not counted as one "
+				     "group (they did not fit the counters together): %s combine%s counts taken apart", names,
+				     n == 1 ? "it" : "they", n == 1 ? "s" : "");
+	else
+		note(o, "-M: the events of %s are not planned as one group (they do not fit the counters together)",
+		     names);
+}
+
+int stat_apply_metrics_resolve(struct stat_opts *o)
+{
+	const struct pmc_tables *t = NULL;
+	const struct pmc_table_metric *ms;
+	size_t nms = 0;
+	bool *sel = NULL, any = false;
+	char *items, *save = NULL;
+	int rc = 0;
+
+	if (!o->metrics_arg)
+		return 0;
+	items = strdup(o->metrics_arg);
+	if (!items)
+		return PMC_EXIT_INTERNAL;
+	for (char *it = strtok_r(items, ",", &save); it && !rc; it = strtok_r(NULL, ",", &save)) {
+		bool want_table = !strncasecmp(it, "table:", 6), want_own = !strncasecmp(it, "pmctool:", 8);
+		const char *name = want_table ? it + 6 : want_own ? it + 8 : it;
+		int level = 0, own = want_table ? 0 : builtin_item(name, &level);
+		size_t nt = 0;
+
+		if (!want_own && !t) {
+			t = pmc_pmu_tables();
+			nms = pmc_tables_metrics(t, &ms);
+			sel = calloc(nms + 1, sizeof(*sel));
+			if (!sel) {
+				rc = PMC_EXIT_INTERNAL;
+				break;
+			}
+		}
+		if (!want_own && !own)
+			nt = pmc_tm_select(t, name, sel);
+		else if (!want_own && nms) { /* a bare name both have: say which one wins */
+			bool *p = calloc(nms, sizeof(*p));
+
+			if (p && pmc_tm_select(t, name, p))
+				note(o, "-M %s is pmctool's own (%s); the vendor table's %s is -M table:%s", name,
+				     own == 1 ? "--topdown's level" : "event set, as -g", name, name);
+			free(p);
+		}
+		if (own == 1) {
+			o->e.topdown_level = level > o->e.topdown_level ? level : o->e.topdown_level;
+		} else if (own == 2) {
+			if (o->e.set_name && strcmp(o->e.set_name, name))
+				rc = stat_bad_value("-M", o->metrics_arg, "one of pmctool's event sets at a time ('pmctool "
+						    "sets' lists them); table metrics may be added beside it");
+			free(o->set_buf);
+			o->e.set_name = o->set_buf = strdup(name);
+			if (!o->set_buf)
+				rc = PMC_EXIT_INTERNAL;
+		} else if (nt) {
+			any = true;
+		} else if (!rc) {
+			const struct pmc_tables_report *tr = NULL;
+
+			if (t)
+				pmc_tables_report(t, &tr);
+			rc = stat_bad_value("-M", name, want_own ? "no such metric group of pmctool's: its event sets ('pmctool "
+							"sets' lists them) and TopdownL1, TopdownL2 (--topdown's levels)"
+							: tr && tr->dir ? "no such metric or metric group in the vendor tables or "
+							"pmctool's event sets ('pmctool tables' says which tables were read, 'pmctool sets' lists the sets)"
+							: "no such metric group: -M takes pmctool's event sets ('pmctool sets' lists "
+							"them), TopdownL1, TopdownL2 (--topdown's levels) and the metrics and groups of "
+							"vendor tables, none of which were found for this CPU ('pmctool tables' says "
+							"where it looked; --tables DIR names one)");
+		}
+	}
+	if (!rc && any)
+		rc = table_metrics(o, t, sel);
+	free(sel);
+	free(items);
+	return rc;
 }
 
 /* --td-level N (perf's): the top-down tree to level N, 0 its deepest (pmctool's trees go to level 2). */

@@ -304,10 +304,13 @@ static const struct pmc_opt stat_table[] = {
 		  "(perf's -S)" },
 	{ .long_name = "no-merge", .kind = PMC_OPT_FLAG, .field = F(e.no_merge),
 	  .help = "on a hybrid CPU: each core type's row alone, no summed row (perf's)" },
-	{ .short_name = 'M', .long_name = "metrics", .kind = PMC_OPT_VALUE, .metavar = "GROUP", .flags = PMC_OPT_SINGLE,
+	{ .short_name = 'M', .long_name = "metrics", .kind = PMC_OPT_VALUE, .metavar = "NAME,...", .flags = PMC_OPT_SINGLE,
 	  .conflict = STAT_SET, .apply = stat_apply_metric_group,
-	  .help = "perf's metric group: here pmctool's event sets (-M cache is -g cache), with\n"
-		  "their metrics; one group" },
+	  .help = "perf's metrics and metric groups: pmctool's event sets (-M cache is -g cache,\n"
+		  "one set), TopdownL1/L2 (--topdown), and the vendor tables' metrics and groups\n"
+		  "(tma_retiring, TopdownL3, ...: their formulas over their events, each metric's\n"
+		  "events one weak group); a name both have is pmctool's, with a note:\n"
+		  "table:NAME and pmctool:NAME pick one" },
 	{ .short_name = 'd', .long_name = "detailed", .kind = PMC_OPT_FLAG, .apply = stat_apply_detailed,
 	  .help = "perf's detailed events, added to the others: -d L1-dcache and LLC loads and\n"
 		  "misses; -dd also L1-icache, dTLB and iTLB; -ddd also L1-dcache prefetches;\n"
@@ -664,6 +667,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	if (r == PMC_OPTS_HELP)
 		return -1;
 	if (r)
+		return r;
+	if ((r = stat_apply_metrics_resolve(o)))
 		return r;
 	if (operand < argc)
 		o->e.argv = argv + operand;

@@ -71,7 +71,7 @@ static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_
 		rc = PMC_EXIT_INTERNAL;
 	}
 	if (!rc)
-		rc = pmc_eng_metrics_check(se, *metrics, o->nmetric_args);
+		rc = pmc_eng_metrics_check(se, *metrics, o->nmetric_defs + o->nmetric_args);
 	if (!rc)
 		rc = pmc_eng_events_plan(se, o);
 	if (!rc)
@@ -229,13 +229,13 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 			 "ended before -D's delay or --control's 'enable'");
 	if (o->k)
 		pmc_eng_kernel_metrics(rep);
-	pmc_eng_metrics_apply(se, metrics, o->nmetric_args, rep);
-	pmc_eng_metrics_per_run(se, metrics, o->nmetric_args, rep);
+	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
+	pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_names_report(se, rep);
 	if (pmc_eng_topdown_eval(se, o, rep))
 		pmc_diag_error("--topdown: out of memory: the tree is left out");
 	if (scoped)
-		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_args, rep);
+		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	add_checks(se, rep);
 	/* Interrupted: pmctool exits 128 + the signal (pmc_engine_status), and the report's status says the same. */
 	if (pmc_eng_stopped(se)) {

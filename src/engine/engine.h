@@ -87,6 +87,8 @@ struct pmc_engine_opts {
 	const char *set_name;          /* -g */
 	const char *metric_args[64];   /* --metric NAME=FORMULA */
 	size_t nmetric_args;
+	const struct pmc_metric_def *metric_defs; /* metrics already defined (-M's from the vendor tables): evaluated */
+	size_t nmetric_defs;           /* before --metric's, which may use them; the caller's array */
 	const char *kernel;            /* -k */
 	uint64_t iters;                /* --iters, 0 = the kernel's default */
 	const char *params[32];        /* --param K=V */

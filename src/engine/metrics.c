@@ -20,13 +20,15 @@ int pmc_eng_metrics_parse(const struct pmc_engine_opts *o, struct pmc_metric_def
 	char err[256];
 
 	*ret = NULL;
-	if (!o->nmetric_args)
+	if (!o->nmetric_args && !o->nmetric_defs)
 		return 0;
-	defs = calloc(o->nmetric_args, sizeof(*defs));
+	defs = calloc(o->nmetric_defs + o->nmetric_args, sizeof(*defs));
 	if (!defs)
 		return PMC_EXIT_INTERNAL;
+	if (o->nmetric_defs)
+		memcpy(defs, o->metric_defs, o->nmetric_defs * sizeof(*defs));
 	for (size_t i = 0; i < o->nmetric_args; i++) {
-		if (pmc_metric_def_parse_cli(o->metric_args[i], &defs[i], err, sizeof(err)) < 0) {
+		if (pmc_metric_def_parse_cli(o->metric_args[i], &defs[o->nmetric_defs + i], err, sizeof(err)) < 0) {
 			pmc_diag_error("bad --metric '%.80s%s': %s", o->metric_args[i],
 				strlen(o->metric_args[i]) > 80 ? "..." : "", err);
 			free(defs);

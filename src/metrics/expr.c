@@ -12,34 +12,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "metrics/expr_internal.h"
 #include "util/util.h"
 
-enum node_kind { N_NUM, N_NAME, N_NEG, N_BIN, N_CALL };
-enum bin_op { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE };
-enum func { F_MIN, F_MAX, F_ABS, F_IF };
-
-struct node {
-	enum node_kind kind;
-	int op;                 /* enum bin_op for N_BIN, enum func for N_CALL */
-	double num;
-	int name;               /* index into names for N_NAME */
-	int a, b;               /* operands: node indices */
-	int args, nargs;        /* N_CALL: first index into argv, count */
-	unsigned start, len;    /* source span, for reasons */
-};
-
-struct pmc_expr {
-	char *src;
-	struct node *nodes;
-	size_t nnodes;
-	int *argv;
-	size_t nargv;
-	char **names;
-	size_t nnames;
-	int root;
-};
-
-enum tok_kind { T_END, T_NUM, T_NAME, T_QNAME, T_OP, T_LPAREN, T_RPAREN, T_COMMA, T_BAD };
+enum tok_kind { T_END, T_NUM, T_NAME, T_QNAME, T_OP, T_LPAREN, T_RPAREN, T_COMMA, T_BAD, T_NOT };
 
 struct tok {
 	enum tok_kind kind;
@@ -47,6 +23,7 @@ struct tok {
 	size_t nstart, nlen;    /* the name inside quotes or braces */
 	double num;
 	int op;
+	bool unescaped;         /* perf name: the name is the parser's pname, not the source span */
 };
 
 struct parser {
@@ -58,6 +35,9 @@ struct parser {
 	size_t errlen;
 	int depth;
 	int rc;
+	char pname[PMC_EXPR_NAME_MAX];
+	bool perf;              /* perf's names: escapes, '@' PMU terms, '#' literals (pmc_expr_parse_perf) */
+	size_t max_nodes;
 };
 
 static const struct {
@@ -69,6 +49,9 @@ static const struct {
 	{ "max", F_MAX, 1, PMC_EXPR_MAX_ARGS },
 	{ "abs", F_ABS, 1, 1 },
 	{ "if", F_IF, 3, 3 },
+	{ "d_ratio", F_D_RATIO, 2, 2 },
+	{ "source_count", F_SOURCE_COUNT, 1, 1 },
+	{ "has_event", F_HAS_EVENT, 1, 1 },
 };
 
 static void fail(struct parser *p, int rc, size_t col, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -99,6 +82,64 @@ static bool is_name_start(int c)
 static bool is_name_char(int c)
 {
 	return isalnum(c) || c == '_' || c == '.' || c == ':';
+}
+
+/* perf's metric language also has '@' (PMU terms: cpu@EVENT\,cmask\=1@), '?' and '\' escapes in names. */
+static bool is_perf_name_char(int c)
+{
+	return is_name_char(c) || c == '@' || c == '?' || c == '\\';
+}
+
+/* A perf name: [A-Za-z_#@\\] then name characters, '\\' taking the next character as it is. The name, unescaped,
+ * goes to buf (the token keeps the source span). */
+static void lex_perf_name(struct parser *p, struct tok *t)
+{
+	const char *s = p->s;
+	size_t j = p->pos, n = 0;
+	char *buf = p->pname;
+
+	if (s[j] == '#')
+		buf[n++] = s[j++];
+	while (s[j] && (is_perf_name_char((unsigned char)s[j]) || (s[j] == '\\') || s[j] == '[')) {
+		if (s[j] == '[') { /* perfmon's instance index, a[0]: kept in the name */
+			size_t k = j + 1;
+
+			while (isdigit((unsigned char)s[k]))
+				k++;
+			if (k == j + 1 || s[k] != ']' || n + (k + 1 - j) >= sizeof(p->pname))
+				break;
+			memcpy(buf + n, s + j, k + 1 - j);
+			n += k + 1 - j;
+			j = k + 1;
+			continue;
+		}
+		if (s[j] == '\\') {
+			if (!s[j + 1] || isspace((unsigned char)s[j + 1])) {
+				fail(p, -EINVAL, j, "'\\' at the end of a name: it escapes the character after it");
+				t->kind = T_BAD;
+				return;
+			}
+			j++;
+		}
+		if (n + 1 >= sizeof(p->pname)) {
+			fail(p, -E2BIG, p->pos, "name '%.40s...' is longer than %zu characters", s + p->pos,
+			     sizeof(p->pname) - 1);
+			t->kind = T_BAD;
+			return;
+		}
+		buf[n++] = s[j++];
+	}
+	buf[n] = '\0';
+	if (n == 1 && buf[0] == '#') {
+		fail(p, -EINVAL, p->pos, "'#' starts a literal such as #smt_on or #slots: a name must follow it");
+		t->kind = T_BAD;
+		return;
+	}
+	t->kind = T_NAME;
+	t->nstart = p->pos;
+	t->nlen = n;
+	t->len = j - p->pos;
+	t->unescaped = true;
 }
 
 /* A short, printable rendering of the token for error messages. */
@@ -229,6 +270,9 @@ static void next(struct parser *p)
 	}
 	if (isdigit((unsigned char)s[p->pos]) || (s[p->pos] == '.' && isdigit((unsigned char)s[p->pos + 1]))) {
 		lex_number(p, t);
+	} else if (p->perf && (is_name_start((unsigned char)s[p->pos]) || s[p->pos] == '#' || s[p->pos] == '@' ||
+				s[p->pos] == '\\')) {
+		lex_perf_name(p, t);
 	} else if (is_name_start((unsigned char)s[p->pos])) {
 		size_t j = p->pos;
 		while (is_name_char((unsigned char)s[j]))
@@ -243,10 +287,15 @@ static void next(struct parser *p)
 	} else {
 		t->kind = T_OP;
 		for (size_t k = 0; k < PMC_ARRAY_SIZE(two); k++) {
-			if (!strncmp(s + p->pos, two[k], 2)) {
+			size_t gap = 0;
+
+			/* perfmon writes "> =" at times: in perf's language the space is allowed */
+			while (p->perf && s[p->pos] == two[k][0] && (s[p->pos + 1 + gap] == ' ' || s[p->pos + 1 + gap] == '\t'))
+				gap++;
+			if (s[p->pos] == two[k][0] && s[p->pos + 1 + gap] == two[k][1]) {
 				t->op = two_op[k];
-				t->len = 2;
-				p->pos += 2;
+				t->len = 2 + gap;
+				p->pos += 2 + gap;
 				return;
 			}
 		}
@@ -255,6 +304,11 @@ static void next(struct parser *p)
 		case '-': t->op = OP_SUB; break;
 		case '*': t->op = OP_MUL; break;
 		case '/': t->op = OP_DIV; break;
+		case '%': t->op = OP_MOD; break;
+		case '&': t->op = OP_AND; break;
+		case '^': t->op = OP_XOR; break;
+		case '|': t->op = OP_OR; break;
+		case '!': t->kind = T_NOT; break;
 		case '<': t->op = OP_LT; break;
 		case '>': t->op = OP_GT; break;
 		case '(': t->kind = T_LPAREN; break;
@@ -275,8 +329,8 @@ static int new_node(struct parser *p, enum node_kind kind, size_t start, size_t 
 	struct pmc_expr *e = p->e;
 	struct node *n;
 
-	if (e->nnodes >= PMC_EXPR_MAX_NODES) {
-		fail(p, -E2BIG, start, "formula has more than %d operands and operators", PMC_EXPR_MAX_NODES);
+	if (e->nnodes >= p->max_nodes) {
+		fail(p, -E2BIG, start, "formula has more than %zu operands and operators", p->max_nodes);
 		return -1;
 	}
 	n = realloc(e->nodes, (e->nnodes + 1) * sizeof(*n));
@@ -298,9 +352,8 @@ static int intern_name(struct parser *p, const char *s, size_t len)
 	struct pmc_expr *e = p->e;
 	char **names;
 
-	if (len >= PMC_NAME_MAX) {
-		fail(p, -E2BIG, (size_t)(s - p->s), "name '%.40s...' is longer than %d characters", s,
-			PMC_NAME_MAX - 1);
+	if (len >= PMC_EXPR_NAME_MAX) {
+		fail(p, -E2BIG, 0, "name '%.40s...' is longer than %d characters", s, PMC_EXPR_NAME_MAX - 1);
 		return -1;
 	}
 	for (size_t i = 0; i < e->nnames; i++)
@@ -317,18 +370,42 @@ static int intern_name(struct parser *p, const char *s, size_t len)
 	return (int)e->nnames++;
 }
 
-static int parse_cmp(struct parser *p);
+static int parse_top(struct parser *p);
 
 /* One level of nesting as the user writes it (a parenthesis, a function's arguments, a unary sign): at most
  * PMC_EXPR_MAX_DEPTH, the limit pmctool-events(5) gives. 0, or -1 after the message. */
 static int nest(struct parser *p, size_t at)
 {
-	if (++p->depth > PMC_EXPR_MAX_DEPTH) {
+	int max = p->perf ? PMC_EXPR_PERF_MAX_DEPTH : PMC_EXPR_MAX_DEPTH;
+
+	if (++p->depth > max) {
 		fail(p, -E2BIG, at, "formula is nested more than %d levels deep (parentheses, functions and signs "
-		     "each count one)", PMC_EXPR_MAX_DEPTH);
+		     "each count one)", max);
 		return -1;
 	}
 	return 0;
+}
+
+/* A function node over args (node indices) spanning [start, end). */
+static int call_node(struct parser *p, enum func f, const int *args, int nargs, size_t start, size_t end)
+{
+	int idx = new_node(p, N_CALL, start, end);
+	int *argv;
+
+	if (idx < 0)
+		return -1;
+	argv = realloc(p->e->argv, (p->e->nargv + (size_t)nargs) * sizeof(*argv));
+	if (!argv) {
+		fail(p, -ENOMEM, start, "out of memory");
+		return -1;
+	}
+	p->e->argv = argv;
+	memcpy(argv + p->e->nargv, args, (size_t)nargs * sizeof(*args));
+	p->e->nodes[idx].op = f;
+	p->e->nodes[idx].args = (int)p->e->nargv;
+	p->e->nodes[idx].nargs = nargs;
+	p->e->nargv += (size_t)nargs;
+	return idx;
 }
 
 static int parse_call(struct parser *p, size_t start, size_t nlen)
@@ -340,7 +417,8 @@ static int parse_call(struct parser *p, size_t start, size_t nlen)
 		if (strlen(funcs[k].name) == nlen && !strncasecmp(funcs[k].name, p->s + start, nlen))
 			fi = (int)k;
 	if (fi < 0) {
-		fail(p, -EINVAL, start, "unknown function '%.*s' (functions: min, max, abs, if; an event name is not "
+		fail(p, -EINVAL, start, "unknown function '%.*s' (functions: min, max, abs, if, d_ratio, source_count, "
+		     "has_event; an event name is not "
 		     "followed by '(')", (int)PMC_MIN(nlen, 40), p->s + start);
 		return -1;
 	}
@@ -353,7 +431,7 @@ static int parse_call(struct parser *p, size_t start, size_t nlen)
 				PMC_EXPR_MAX_ARGS);
 			return -1;
 		}
-		args[nargs] = parse_cmp(p);
+		args[nargs] = parse_top(p);
 		if (args[nargs++] < 0)
 			return -1; /* the parse is over: depth no longer matters */
 		if (p->t.kind == T_COMMA) {
@@ -373,27 +451,18 @@ static int parse_call(struct parser *p, size_t start, size_t nlen)
 		     funcs[fi].maxargs > funcs[fi].minargs ? " or more" : "", funcs[fi].minargs == 1 ? "" : "s", nargs);
 		return -1;
 	}
-	idx = new_node(p, N_CALL, start, p->t.start + 1);
-	if (idx < 0)
+	if ((funcs[fi].f == F_SOURCE_COUNT || funcs[fi].f == F_HAS_EVENT) && p->e->nodes[args[0]].kind != N_NAME) {
+		fail(p, -EINVAL, start, "%s() takes an event name", funcs[fi].name);
 		return -1;
-	{
-		int *argv = realloc(p->e->argv, (p->e->nargv + (size_t)nargs) * sizeof(*argv));
-		if (!argv) {
-			fail(p, -ENOMEM, start, "out of memory");
-			return -1;
-		}
-		p->e->argv = argv;
-		memcpy(argv + p->e->nargv, args, (size_t)nargs * sizeof(*args));
-		p->e->nodes[idx].op = funcs[fi].f;
-		p->e->nodes[idx].args = (int)p->e->nargv;
-		p->e->nodes[idx].nargs = nargs;
-		p->e->nargv += (size_t)nargs;
 	}
-	next(p); /* ')' */
+	idx = call_node(p, funcs[fi].f, args, nargs, start, p->t.start + 1);
+	if (idx >= 0)
+		next(p); /* ')' */
 	return idx;
 }
 
 static int parse_unary(struct parser *p);
+static bool keyword(const struct parser *p, const struct tok *t, const char *w);
 
 static int parse_primary(struct parser *p)
 {
@@ -409,19 +478,32 @@ static int parse_primary(struct parser *p)
 		next(p);
 		return idx;
 	case T_NAME:
-	case T_QNAME:
+	case T_QNAME: {
+		char name[PMC_EXPR_NAME_MAX];
+
+		snprintf(name, sizeof(name), "%.*s", (int)PMC_MIN(t.nlen, sizeof(name) - 1),
+			 t.unescaped ? p->pname : p->s + t.nstart);
 		next(p);
-		if (t.kind == T_NAME && p->t.kind == T_LPAREN)
+		if (t.kind == T_NAME && !t.unescaped && p->t.kind == T_LPAREN)
 			return parse_call(p, t.start, t.len);
+		if (t.kind == T_NAME && t.unescaped && p->t.kind == T_LPAREN && !strchr(name, '\\') &&
+		    t.nlen == t.len)
+			return parse_call(p, t.start, t.len);
+		if (keyword(p, &t, "if") || keyword(p, &t, "else")) {
+			fail(p, -EINVAL, t.start, "'%.*s' where a number, a name or '(' was expected (Python's A if COND "
+			     "else B, or if(COND, A, B))", (int)t.len, p->s + t.start);
+			return -1;
+		}
 		idx = new_node(p, N_NAME, t.start, t.start + t.len);
-		if (idx >= 0 && (p->e->nodes[idx].name = intern_name(p, p->s + t.nstart, t.nlen)) < 0)
+		if (idx >= 0 && (p->e->nodes[idx].name = intern_name(p, name, t.nlen)) < 0)
 			return -1;
 		return idx;
+	}
 	case T_LPAREN:
 		if (nest(p, t.start))
 			return -1;
 		next(p);
-		idx = parse_cmp(p);
+		idx = parse_top(p);
 		p->depth--;
 		if (idx < 0)
 			return -1;
@@ -449,7 +531,18 @@ static int parse_unary(struct parser *p)
 	int idx, a;
 	size_t start = p->t.start;
 
-	if (p->t.kind == T_OP && (p->t.op == OP_SUB || p->t.op == OP_ADD)) {
+	if (p->t.kind == T_NOT) {
+		if (nest(p, start))
+			return -1;
+		next(p);
+		a = parse_unary(p);
+		p->depth--;
+		if (a < 0)
+			return a;
+		idx = new_node(p, N_NOT, start, p->e->nodes[a].start + p->e->nodes[a].len);
+		if (idx >= 0)
+			p->e->nodes[idx].a = a;
+	} else if (p->t.kind == T_OP && (p->t.op == OP_SUB || p->t.op == OP_ADD)) {
 		bool neg = p->t.op == OP_SUB;
 
 		if (nest(p, start))
@@ -494,7 +587,7 @@ static int parse_binary(struct parser *p, int lo, int hi, int (*sub)(struct pars
 
 static int parse_mul(struct parser *p)
 {
-	return parse_binary(p, OP_MUL, OP_DIV, parse_unary);
+	return parse_binary(p, OP_MUL, OP_MOD, parse_unary);
 }
 
 static int parse_add(struct parser *p)
@@ -507,16 +600,70 @@ static int parse_cmp(struct parser *p)
 	return parse_binary(p, OP_LT, OP_NE, parse_add);
 }
 
-int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t errlen)
+/* perf's logical operators, loosest last: & (both non-zero), ^ (one of them), | (either); each 1 or 0. */
+static int parse_and(struct parser *p)
 {
-	struct parser p = { .s = src, .err = err, .errlen = errlen };
-	size_t len = strlen(src);
+	return parse_binary(p, OP_AND, OP_AND, parse_cmp);
+}
+
+static int parse_xor(struct parser *p)
+{
+	return parse_binary(p, OP_XOR, OP_XOR, parse_and);
+}
+
+static int parse_or(struct parser *p)
+{
+	return parse_binary(p, OP_OR, OP_OR, parse_xor);
+}
+
+/* Whether token t is the bare word w (perf's if / else; never a quoted or escaped name). */
+static bool keyword(const struct parser *p, const struct tok *t, const char *w)
+{
+	size_t n = strlen(w);
+
+	return t->kind == T_NAME && t->len == n && t->nlen == n && !strncasecmp(p->s + t->start, w, n);
+}
+
+/* Python's (and perf's) A if COND else B, the loosest of all, right-associative: if(COND, A, B). */
+static int parse_top(struct parser *p)
+{
+	int a = parse_or(p), args[3], idx;
+	size_t start;
+	char tb[64];
+
+	if (a < 0 || !keyword(p, &p->t, "if"))
+		return a;
+	start = p->e->nodes[a].start;
+	if (nest(p, p->t.start))
+		return -1;
+	next(p);
+	if ((args[0] = parse_or(p)) < 0)
+		return -1;
+	if (!keyword(p, &p->t, "else")) {
+		fail(p, -EINVAL, p->t.start, "expected 'else' after A if COND, found %s", tok_text(p, &p->t, tb,
+		     sizeof(tb)));
+		return -1;
+	}
+	next(p);
+	args[1] = a;
+	if ((args[2] = parse_top(p)) < 0)
+		return -1;
+	p->depth--;
+	idx = call_node(p, F_IF, args, 3, start, p->e->nodes[args[2]].start + p->e->nodes[args[2]].len);
+	return idx;
+}
+
+static int parse(const char *src, bool perf, struct pmc_expr **ret, char *err, size_t errlen)
+{
+	struct parser p = { .s = src, .err = err, .errlen = errlen, .perf = perf,
+			    .max_nodes = perf ? PMC_EXPR_PERF_MAX_NODES : PMC_EXPR_MAX_NODES };
+	size_t len = strlen(src), max = perf ? PMC_EXPR_PERF_MAX_LEN : PMC_EXPR_MAX_LEN;
 	char tb[64];
 
 	if (err && errlen)
 		err[0] = '\0';
-	if (len > PMC_EXPR_MAX_LEN) {
-		fail(&p, -E2BIG, PMC_EXPR_MAX_LEN, "formula is longer than %d characters", PMC_EXPR_MAX_LEN);
+	if (len > max) {
+		fail(&p, -E2BIG, max, "formula is longer than %zu characters", max);
 		return p.rc;
 	}
 	p.e = calloc(1, sizeof(*p.e));
@@ -529,7 +676,7 @@ int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t err
 	if (p.t.kind == T_END)
 		fail(&p, -EINVAL, 0, "empty formula");
 	else
-		p.e->root = parse_cmp(&p);
+		p.e->root = parse_top(&p);
 	if (!p.rc && p.t.kind != T_END)
 		fail(&p, -EINVAL, p.t.start, "unexpected %s after a complete formula (missing operator?)",
 		     tok_text(&p, &p.t, tb, sizeof(tb)));
@@ -541,122 +688,22 @@ int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t err
 	return 0;
 }
 
-struct eval {
-	const struct pmc_expr *e;
-	pmc_expr_lookup_fn lookup;
-	void *ctx;
-	char *reason;
-	size_t reasonlen;
-};
-
-static int eval_node(struct eval *ev, int i, double *ret);
-
-static int eval_call(struct eval *ev, const struct node *n, double *ret)
+int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t errlen)
 {
-	const int *argv = ev->e->argv + n->args;
-	double v, acc = 0;
-	int rc;
-
-	if (n->op == F_IF) {
-		if ((rc = eval_node(ev, argv[0], &v)))
-			return rc;
-		return eval_node(ev, v != 0 ? argv[1] : argv[2], ret);
-	}
-	for (int k = 0; k < n->nargs; k++) {
-		if ((rc = eval_node(ev, argv[k], &v)))
-			return rc;
-		if (k == 0 || (n->op == F_MIN && v < acc) || (n->op == F_MAX && v > acc))
-			acc = v;
-	}
-	*ret = n->op == F_ABS ? fabs(acc) : acc;
-	return 0;
+	return parse(src, false, ret, err, errlen);
 }
 
-static int eval_node(struct eval *ev, int i, double *ret)
+int pmc_expr_parse_perf(const char *src, struct pmc_expr **ret, char *err, size_t errlen)
 {
-	const struct node *n = &ev->e->nodes[i];
-	double a, b;
-	int rc;
-
-	switch (n->kind) {
-	case N_NUM:
-		*ret = n->num;
-		return 0;
-	case N_NAME:
-		if (ev->reasonlen)
-			ev->reason[0] = '\0';
-		rc = ev->lookup(ev->e->names[n->name], ev->ctx, ret, ev->reason, ev->reasonlen);
-		if (rc) {
-			if (ev->reasonlen && !ev->reason[0])
-				snprintf(ev->reason, ev->reasonlen, "'%s' is not available", ev->e->names[n->name]);
-			return -ENODATA;
-		}
-		return 0;
-	case N_NEG:
-		if ((rc = eval_node(ev, n->a, &a)))
-			return rc;
-		*ret = -a;
-		return 0;
-	case N_CALL:
-		return eval_call(ev, n, ret);
-	case N_BIN:
-		break;
-	}
-	if ((rc = eval_node(ev, n->a, &a)) || (rc = eval_node(ev, n->b, &b)))
-		return rc;
-	switch (n->op) {
-	case OP_ADD: *ret = a + b; break;
-	case OP_SUB: *ret = a - b; break;
-	case OP_MUL: *ret = a * b; break;
-	case OP_DIV:
-		if (b == 0) {
-			const struct node *d = &ev->e->nodes[n->b];
-			const char *t = ev->e->src + d->start;
-
-			if (strspn(t, "0123456789.eE+-") >= d->len)
-				snprintf(ev->reason, ev->reasonlen, "division by zero: the formula divides by the constant "
-					 "%.*s", (int)PMC_MIN(d->len, 100), t);
-			else
-				snprintf(ev->reason, ev->reasonlen, "division by zero: %.*s is 0",
-					 (int)PMC_MIN(d->len, 100), t);
-			return -ENODATA;
-		}
-		*ret = a / b;
-		break;
-	case OP_LT: *ret = a < b; break;
-	case OP_LE: *ret = a <= b; break;
-	case OP_GT: *ret = a > b; break;
-	case OP_GE: *ret = a >= b; break;
-	case OP_EQ: *ret = a == b; break;
-	case OP_NE: *ret = a != b; break;
-	default:
-		return -EINVAL;
-	}
-	return 0;
+	return parse(src, true, ret, err, errlen);
 }
 
-int pmc_expr_eval(const struct pmc_expr *e, pmc_expr_lookup_fn lookup, void *ctx, double *ret,
-		  char *reason, size_t reasonlen)
+const char *pmc_expr_func_name(int f)
 {
-	struct eval ev = { e, lookup, ctx, reason, reasonlen };
-	char dummy[1];
-	double v;
-	int rc;
-
-	if (!reason || !reasonlen) {
-		ev.reason = dummy;
-		ev.reasonlen = sizeof(dummy);
-	}
-	ev.reason[0] = '\0';
-	rc = eval_node(&ev, e->root, &v);
-	if (rc)
-		return rc;
-	if (!isfinite(v)) {
-		snprintf(ev.reason, ev.reasonlen, "the result is not a finite number (overflow)");
-		return -ENODATA;
-	}
-	*ret = v;
-	return 0;
+	for (size_t k = 0; k < PMC_ARRAY_SIZE(funcs); k++)
+		if ((int)funcs[k].f == f)
+			return funcs[k].name;
+	return "?";
 }
 
 size_t pmc_expr_name_count(const struct pmc_expr *e)

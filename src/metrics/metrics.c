@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "arch/arch.h"
 #include "metrics/expr.h"
 #include "metrics/modes.h"
 #include "util/util.h"
@@ -82,6 +83,7 @@ static int report_lookup(const char *name, void *vctx, double *ret, char *reason
 {
 	const struct lookup_ctx *c = vctx;
 	const struct pmc_report_event *ev;
+	char why[200];
 
 	for (size_t i = c->ndone; i-- > 0;) {
 		if (strcasecmp(c->done[i].name, name))
@@ -100,6 +102,11 @@ static int report_lookup(const char *name, void *vctx, double *ret, char *reason
 		snprintf(reason, len, "event %s %s: %s", name,
 			 ev->status == PMC_COUNT_NOT_SUPPORTED ? "is not supported" : "was not counted",
 			 ev->reason[0] ? ev->reason : "no reason recorded");
+		return -ENODATA;
+	}
+	if (ev->max == 0 && pmc_arch_event_implemented(&ev->ev.attr, why, sizeof(why)) == 0) {
+		/* it opened and read 0 on a PMU that does not implement it (QEMU's arm64 PMU): not a count, as --topdown */
+		snprintf(reason, len, "event %s was not counted: it read 0 and %s", name, why);
 		return -ENODATA;
 	}
 	*ret = ev->mean;
@@ -167,9 +174,29 @@ static bool names_absent_event(const struct pmc_report *rep, const struct pmc_me
 	return absent;
 }
 
+/* A vendor table's threshold over the rows of this call (the metric's own included): "[over threshold] " before the
+ * row's description when it holds. A threshold that cannot be evaluated marks nothing. */
+static void mark_threshold(struct pmc_report *rep, size_t first, size_t row, const struct pmc_metric_def *def)
+{
+	struct pmc_metric_value *m = &rep->metrics[row];
+	struct lookup_ctx ctx = { rep, rep->metrics + first, rep->nmetrics - first, NULL };
+	struct pmc_expr *e;
+	char why[160], desc[sizeof(m->desc)];
+	double v;
+
+	if (!def->threshold[0] || !m->valid || pmc_expr_parse(def->threshold, &e, NULL, 0))
+		return;
+	if (pmc_expr_eval(e, report_lookup, &ctx, &v, why, sizeof(why)) == 0 && v != 0) {
+		snprintf(desc, sizeof(desc), "[over threshold] %.*s", (int)sizeof(desc) - 18, m->desc);
+		memcpy(m->desc, desc, sizeof(desc));
+	}
+	pmc_expr_free(e);
+}
+
 int pmc_metrics_eval(struct pmc_report *rep, const struct pmc_metric_def *defs, size_t ndefs, unsigned flags)
 {
 	size_t first = rep->nmetrics;
+	bool thresholds = false;
 
 	for (size_t i = 0; i < ndefs; i++) {
 		struct pmc_metric_value m;
@@ -182,6 +209,13 @@ int pmc_metrics_eval(struct pmc_report *rep, const struct pmc_metric_def *defs, 
 		rc = pmc_report_add_metric(rep, &m);
 		if (rc)
 			return rc;
+		thresholds |= defs[i].threshold[0] != '\0';
+	}
+	/* after every row: a threshold may name metrics after its own (a parent's share) */
+	for (size_t i = 0, row = first; thresholds && i < ndefs && row < rep->nmetrics; i++) {
+		if (strcmp(rep->metrics[row].name, defs[i].name))
+			continue; /* left out (PMC_METRICS_SKIP_ABSENT) */
+		mark_threshold(rep, first, row++, &defs[i]);
 	}
 	return 0;
 }
@@ -260,28 +294,28 @@ int pmc_metric_def_parse_cli(const char *arg, struct pmc_metric_def *ret, char *
 }
 
 static const struct pmc_metric_def default_metrics[] = {
-	{ "IPC", "instructions / cycles", "", "instructions retired per core cycle" },
-	{ "GHz", "cycles / {task-clock}", "GHz", "core cycles per nanosecond of task time" },
-	{ "CPUs", "{task-clock} / (SECONDS * 1e9)", "", "CPUs used on average (task-clock / wall time)" },
-	{ "utilization", "{ref-cycles} / {msr/tsc/}", "", "unhalted share of TSC time (1.0 = never halted)" },
-	{ "unhalted_GHz", "cycles / {ref-cycles} * TSC_HZ / 1e9", "GHz", "average frequency while not halted" },
-	{ "net_GHz", "cycles / {msr/tsc/} * TSC_HZ / 1e9", "GHz", "average frequency over TSC time, halts included" },
-	{ "branch_miss_pct", "100 * {branch-misses} / branches", "%", "mispredicted share of branches" },
+	{ "IPC", "instructions / cycles", "", "instructions retired per core cycle", "" },
+	{ "GHz", "cycles / {task-clock}", "GHz", "core cycles per nanosecond of task time", "" },
+	{ "CPUs", "{task-clock} / (SECONDS * 1e9)", "", "CPUs used on average (task-clock / wall time)", "" },
+	{ "utilization", "{ref-cycles} / {msr/tsc/}", "", "unhalted share of TSC time (1.0 = never halted)", "" },
+	{ "unhalted_GHz", "cycles / {ref-cycles} * TSC_HZ / 1e9", "GHz", "average frequency while not halted", "" },
+	{ "net_GHz", "cycles / {msr/tsc/} * TSC_HZ / 1e9", "GHz", "average frequency over TSC time, halts included", "" },
+	{ "branch_miss_pct", "100 * {branch-misses} / branches", "%", "mispredicted share of branches", "" },
 	{ "cache_miss_pct", "100 * {cache-misses} / {cache-references}", "%",
-	  "missed share of last-level cache references (vendor-defined; see pmctool-events(5))" },
+	  "missed share of last-level cache references (vendor-defined; see pmctool-events(5))", "" },
 	/* -d, -dd, -ddd (perf's detailed lists): the miss shares perf prints beside them */
 	{ "L1_dcache_miss_pct", "100 * {L1-dcache-load-misses} / {L1-dcache-loads}", "%",
-	  "missed share of L1 data cache loads (perf's generic cache event)" },
+	  "missed share of L1 data cache loads (perf's generic cache event)", "" },
 	{ "LLC_miss_pct", "100 * {LLC-load-misses} / {LLC-loads}", "%",
-	  "missed share of last-level cache loads (perf's generic cache event)" },
+	  "missed share of last-level cache loads (perf's generic cache event)", "" },
 	{ "L1_icache_miss_pct", "100 * {L1-icache-load-misses} / {L1-icache-loads}", "%",
-	  "missed share of L1 instruction cache fetches (perf's generic cache event)" },
-	{ "dTLB_miss_pct", "100 * {dTLB-load-misses} / {dTLB-loads}", "%", "missed share of data TLB lookups (loads)" },
-	{ "iTLB_miss_pct", "100 * {iTLB-load-misses} / {iTLB-loads}", "%", "missed share of instruction TLB lookups" },
+	  "missed share of L1 instruction cache fetches (perf's generic cache event)", "" },
+	{ "dTLB_miss_pct", "100 * {dTLB-load-misses} / {dTLB-loads}", "%", "missed share of data TLB lookups (loads)", "" },
+	{ "iTLB_miss_pct", "100 * {iTLB-load-misses} / {iTLB-loads}", "%", "missed share of instruction TLB lookups", "" },
 	{ "L1_dcache_prefetch_miss_pct", "100 * {L1-dcache-prefetch-misses} / {L1-dcache-prefetches}", "%",
-	  "missed share of L1 data cache prefetches" },
+	  "missed share of L1 data cache prefetches", "" },
 	{ "retired_vs_expected", "instructions / EXPECTED_INSTRUCTIONS", "",
-	  "instructions retired per instruction expected (built-in kernels; 1.0 = exact)" },
+	  "instructions retired per instruction expected (built-in kernels; 1.0 = exact)", "" },
 };
 
 const struct pmc_metric_def *pmc_metrics_default(size_t *ret_n)

@@ -8,7 +8,7 @@
 
 #include "report/report.h"
 
-#define PMC_FORMULA_MAX 1024
+#define PMC_FORMULA_MAX 8192
 
 /* One metric definition. Plain data: copyable, nothing to free. */
 struct pmc_metric_def {
@@ -16,6 +16,8 @@ struct pmc_metric_def {
 	char formula[PMC_FORMULA_MAX];
 	char unit[16];                  /* "", "GHz", "%", "FLOP/s"... */
 	char desc[160];
+	char threshold[1024];           /* "" or a formula over this and other metrics' values (a vendor table's
+					 * MetricThreshold): when it is not 0 the row's desc starts "[over threshold] " */
 };
 
 /* Constants pmctool knows by name, whether or not a report sets them (TSC_HZ, BASE_HZ, SECONDS, ...). */

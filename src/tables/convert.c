@@ -239,6 +239,41 @@ static int add_event(struct pmc_tables *t, struct pmc_table_event *e)
 	return 0;
 }
 
+/* perfmon's alias lists ("Events", "Constants", the threshold's "ThresholdMetrics": [{"Name"|"Value", "Alias"}]) as
+ * the lines of pmc_table_metric.aliases into *ret (NULL when there are none). 0 or -ENOMEM. */
+static int alias_lines(const struct pmc_jvalue *o, char **ret)
+{
+	static const struct { const char *key, *field; char kind; } lists[] = {
+		{ "Events", "Name", 'e' }, { "Constants", "Name", 'c' }, { "ThresholdMetrics", "Value", 't' },
+	};
+	const struct pmc_jvalue *th = pmc_json_get(o, "Threshold");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = NULL;
+
+	*ret = NULL;
+	for (size_t k = 0; k < sizeof(lists) / sizeof(lists[0]); k++) {
+		const struct pmc_jvalue *l = pmc_json_get(lists[k].kind == 't' ? th : o, lists[k].key);
+
+		for (size_t i = 0; l && l->type == PMC_J_ARRAY && i < l->n; i++) {
+			const char *alias = pmc_json_get_str(l->items[i], "Alias", NULL);
+			const char *name = pmc_json_get_str(l->items[i], lists[k].field, NULL);
+
+			if (!alias || !name || strpbrk(alias, " \n") || strchr(name, '\n'))
+				continue;
+			if (!f && !(f = open_memstream(&buf, &len)))
+				return -ENOMEM;
+			fprintf(f, "%c %s %s\n", lists[k].kind, alias, name);
+		}
+	}
+	if (f && fclose(f)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	*ret = buf;
+	return 0;
+}
+
 static int add_metric(struct pmc_tables *t, const struct pmc_jvalue *o, const char *name, const char *source)
 {
 	const struct pmc_jvalue *th = pmc_json_get(o, "Threshold");
@@ -280,8 +315,12 @@ static int add_metric(struct pmc_tables *t, const struct pmc_jvalue *o, const ch
 	m->unit = dup_or_null(unit);
 	m->desc = dup_or_null(desc);
 	m->source = source;
+	m->legacy = dup_or_null(pmc_json_get_str(o, "LegacyName", NULL));
+	m->level = (int)pmc_json_get_num(o, "Level", 0);
+	if (m->level < 0 || m->level > 9)
+		m->level = 0;
 	t->nmet++;
-	if (!m->name || !m->expr)
+	if (!m->name || !m->expr || alias_lines(o, &m->aliases))
 		return -ENOMEM; /* the entry is counted, so pmc_tables_free frees what was allocated */
 	return 0;
 }

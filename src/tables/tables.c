@@ -34,6 +34,8 @@ void pmc_tables_free(struct pmc_tables *t)
 		free(m->threshold);
 		free(m->unit);
 		free(m->desc);
+		free(m->aliases);
+		free(m->legacy);
 	}
 	free(t->met);
 	for (size_t i = 0; i < t->nsrc; i++)

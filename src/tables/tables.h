@@ -36,6 +36,12 @@ struct pmc_table_metric {
 	char *unit;                 /* ScaleUnit / UnitOfMeasure / units, or NULL */
 	char *desc;
 	const char *source;
+	/* Intel perfmon's metric files: the formula names its inputs by alias. One line per alias, "KIND ALIAS NAME\n":
+	 * KIND e (an event of "Events"), c (a constant of "Constants"), t (a metric of the threshold's
+	 * "ThresholdMetrics", by its LegacyName). NULL for the other formats. */
+	char *aliases;
+	char *legacy;               /* perfmon's LegacyName (what ThresholdMetrics name), or NULL */
+	int level;                  /* perfmon's TMA "Level" (1..6), 0 when not given */
 };
 
 /* One file or location the loader looked at. */

@@ -21,6 +21,9 @@ static const struct {
 	{ "cycles", 1000 }, { "instructions", 2500 }, { "ref-cycles", 800 }, { "msr/tsc/", 1000 },
 	{ "UOPS_ISSUED:ANY:c=1", 700 }, { "uops_issued.any>=2", 600 }, { "TSC_HZ", 2e9 }, { "zero", 0 },
 	{ "a.b:c", 7 }, { "big", 1e300 },
+	/* perf's names, as pmc_expr_parse_perf keeps them (unescaped) */
+	{ "topdown-fe-bound", 30 }, { "topdown-be-bound", 10 }, { "cpu@INT_MISC.RECOVERY_CYCLES,cmask=1,edge@", 5 },
+	{ "#smt_on", 1 }, { "#slots", 4 }, { "x[0]", 3 }, { "CPU_CLK_UNHALTED.THREAD_P:k", 400 }, { "duration_time", 2 },
 };
 
 static int lookup_injected(const char *name, void *ctx, double *ret, char *reason, size_t len)
@@ -258,6 +261,119 @@ static void test_expr_names_are_distinct_in_first_use_order(void **state)
 	pmc_expr_free(NULL);
 }
 
+/* perf's metric language (pmc_expr_parse_perf): each row's value, and the same value after pmc_expr_render wrote it as
+ * pmctool's formula and pmc_expr_parse read it back. */
+static const struct {
+	int line;
+	const char *src;
+	double want;
+} perf_rows[] = {
+	{ __LINE__, "topdown\\-fe\\-bound / (topdown\\-fe\\-bound + topdown\\-be\\-bound)", 0.75 },
+	{ __LINE__, "5 * cpu@INT_MISC.RECOVERY_CYCLES\\,cmask\\=1\\,edge@ / cycles", 0.025 },
+	{ __LINE__, "cycles / 2 if #smt_on else cycles", 500 },
+	{ __LINE__, "cycles / 2 if zero else cycles", 1000 },
+	{ __LINE__, "1 if zero else 2 if #smt_on else 3", 2 },           /* right-associative */
+	{ __LINE__, "(1 if zero else 2) * 10", 20 },
+	{ __LINE__, "#slots * cycles", 4000 },
+	{ __LINE__, "d_ratio(cycles, zero)", 0 },                       /* perf's: 0, not n/a */
+	{ __LINE__, "d_ratio(instructions, cycles)", 2.5 },
+	{ __LINE__, "source_count(cycles) * 3", 3 },
+	{ __LINE__, "has_event(cycles) + has_event(missing)", 1 },       /* never n/a */
+	{ __LINE__, "min(cycles, instructions) + max(1, 2)", 1002 },
+	{ __LINE__, "CPU_CLK_UNHALTED.THREAD_P:k / duration_time", 200 },
+	{ __LINE__, "1 | 0", 1 }, { __LINE__, "0 | 0", 0 }, { __LINE__, "2 & 3", 1 }, { __LINE__, "2 & 0", 0 },
+	{ __LINE__, "1 ^ 1", 0 }, { __LINE__, "1 ^ 0", 1 }, { __LINE__, "!zero", 1 }, { __LINE__, "!cycles", 0 },
+	{ __LINE__, "7 % 4", 3 }, { __LINE__, "1 + 1 > 1 & 0 < 1", 1 }, /* & binds looser than comparisons */
+	{ __LINE__, "1 | 0 if zero else 5", 5 },                         /* if/else looser than | */
+	{ __LINE__, "x[0] * 2 if 2 > = 1 else 0", 6 },                   /* perfmon's a[0] and "> =" */
+	{ __LINE__, "1 < = 0", 0 },
+};
+
+static void test_expr_perf_language_values_and_render_round_trip(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(perf_rows) / sizeof(perf_rows[0]); i++) {
+		struct pmc_expr *e, *back;
+		char err[256], text[2048];
+		double v = -1, w = -1;
+
+		if (pmc_expr_parse_perf(perf_rows[i].src, &e, err, sizeof(err)))
+			fail_msg("line %d: '%s' does not parse: %s", perf_rows[i].line, perf_rows[i].src, err);
+		if (pmc_expr_eval(e, lookup_injected, NULL, &v, err, sizeof(err)) || fabs(v - perf_rows[i].want) > 1e-9)
+			fail_msg("line %d: '%s' = %g (%s), want %g", perf_rows[i].line, perf_rows[i].src, v, err,
+				 perf_rows[i].want);
+		assert_int_equal(pmc_expr_render(e, NULL, NULL, text, sizeof(text)), 0);
+		if (pmc_expr_parse(text, &back, err, sizeof(err)))
+			fail_msg("line %d: rendered '%s' does not parse: %s", perf_rows[i].line, text, err);
+		if (pmc_expr_eval(back, lookup_injected, NULL, &w, err, sizeof(err)) || w != v)
+			fail_msg("line %d: rendered '%s' = %g, the perf formula %g", perf_rows[i].line, text, w, v);
+		pmc_expr_free(back);
+		pmc_expr_free(e);
+	}
+}
+
+static void test_expr_perf_language_errors_say_what(void **state)
+{
+	static const struct {
+		int line;
+		const char *src, *want;
+	} rows[] = {
+		{ __LINE__, "a if b", "expected 'else'" },
+		{ __LINE__, "if b else c", "Python's A if COND else B" },
+		{ __LINE__, "a \\", "escapes the character after it" },
+		{ __LINE__, "# + 1", "'#' starts a literal" },
+		{ __LINE__, "source_count(1 + 2)", "takes an event name" },
+		{ __LINE__, "d_ratio(1)", "takes 2 arguments" },
+		{ __LINE__, "frob(1)", "unknown function 'frob'" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_expr *e = NULL;
+		char err[256] = "";
+
+		if (pmc_expr_parse_perf(rows[i].src, &e, err, sizeof(err)) == 0 || !strstr(err, rows[i].want))
+			fail_msg("line %d: '%s' gave '%s', want '%s'", rows[i].line, rows[i].src, err, rows[i].want);
+	}
+}
+
+/* pmc_expr_prune: a condition known when the plan is made (#smt_on) chooses its branch, and the other branch's names
+ * are forgotten (not counted, as perf); a condition over events, or has_event(), stays. */
+static int literals_only(const char *name, void *ctx, double *ret, char *reason, size_t len)
+{
+	(void)ctx, (void)reason, (void)len;
+	if (name[0] != '#')
+		return -ENOENT;
+	*ret = !strcmp(name, "#smt_on") ? 0 : 4;
+	return 0;
+}
+
+static void test_expr_prune_drops_the_branch_a_literal_rules_out(void **state)
+{
+	static const struct {
+		int line;
+		const char *src, *names;
+	} rows[] = {
+		{ __LINE__, "CLK_ANY / 2 if #smt_on else CLK", "CLK" },
+		{ __LINE__, "(a if #smt_on else b) + (c if #slots > 2 else d)", "b c" },
+		{ __LINE__, "a if cycles > 0 else b", "a cycles b" },
+		{ __LINE__, "a if has_event(x) else b", "a x b" },
+		{ __LINE__, "min(a if #smt_on else b, c)", "b c" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_expr *e;
+		char err[200], got[200] = "";
+
+		assert_int_equal(pmc_expr_parse_perf(rows[i].src, &e, err, sizeof(err)), 0);
+		assert_int_equal(pmc_expr_prune(e, literals_only, NULL), 0);
+		for (size_t k = 0; k < pmc_expr_name_count(e); k++)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? " " : "", pmc_expr_name(e, k));
+		if (strcmp(got, rows[i].names))
+			fail_msg("line %d: '%s' keeps names '%s', want '%s'", rows[i].line, rows[i].src, got, rows[i].names);
+		pmc_expr_free(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +382,9 @@ int main(void)
 		cmocka_unit_test(test_expr_parse_errors_carry_column_and_text),
 		cmocka_unit_test(test_expr_limits_give_e2big),
 		cmocka_unit_test(test_expr_names_are_distinct_in_first_use_order),
+		cmocka_unit_test(test_expr_perf_language_values_and_render_round_trip),
+		cmocka_unit_test(test_expr_perf_language_errors_say_what),
+		cmocka_unit_test(test_expr_prune_drops_the_branch_a_literal_rules_out),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

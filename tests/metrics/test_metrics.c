@@ -14,32 +14,7 @@
 #include "eventsets/eventset.h"
 #include "metrics/checks.h"
 #include "metrics/metrics.h"
-
-/* Add an event with one OK sample whose mean is v; flags/attr tweaks by the caller through the returned pointer. */
-static struct pmc_report_event *add_event(struct pmc_report *rep, const char *name, double v)
-{
-	struct pmc_report_event *e;
-
-	rep->events = realloc(rep->events, (rep->nevents + 1) * sizeof(*rep->events));
-	assert_non_null(rep->events);
-	e = &rep->events[rep->nevents++];
-	memset(e, 0, sizeof(*e));
-	snprintf(e->ev.name, sizeof(e->ev.name), "%s", name);
-	snprintf(e->ev.canonical, sizeof(e->ev.canonical), "%s", name);
-	e->ev.fixed_index = -1;
-	e->samples = calloc(1, sizeof(*e->samples));
-	assert_non_null(e->samples);
-	e->nsamples = 1;
-	e->samples[0].count.value = (uint64_t)v;
-	e->samples[0].count.enabled = e->samples[0].count.running = 1000;
-	e->status = PMC_COUNT_OK;
-	e->nok = 1;
-	e->mean = e->median = e->min = e->max = v;
-	e->running_pct = 100;
-	e->batch_spread_pct = -1;
-	e->batch = 0;
-	return e;
-}
+#include "injected_report.h"
 
 static const struct pmc_metric_value *metric(const struct pmc_report *rep, const char *name)
 {
@@ -111,9 +86,9 @@ static void test_core_set_metrics_are_exact(void **state)
 static void test_metric_na_names_uncounted_event_and_reason(void **state)
 {
 	struct pmc_report rep;
-	struct pmc_metric_def d = { "IPC", "instructions / cycles", "", "" };
-	struct pmc_metric_def z = { "ratio", "instructions / {ref-cycles}", "", "" };
-	struct pmc_metric_def bad = { "broken", "instructions /", "", "" };
+	struct pmc_metric_def d = { "IPC", "instructions / cycles", "", "", "" };
+	struct pmc_metric_def z = { "ratio", "instructions / {ref-cycles}", "", "", "" };
+	struct pmc_metric_def bad = { "broken", "instructions /", "", "", "" };
 
 	(void)state;
 	build_core_report(&rep);
@@ -154,9 +129,9 @@ static void test_metrics_reference_earlier_metrics_and_fallback_constants(void *
 {
 	struct pmc_report rep;
 	const struct pmc_metric_def defs[] = {
-		{ "FLOPs", "2 * fma", "FLOP", "" },
-		{ "FLOP_per_s", "FLOPs / SECONDS", "FLOP/s", "" },
-		{ "hz", "TSC_HZ", "", "" },
+		{ "FLOPs", "2 * fma", "FLOP", "", "" },
+		{ "FLOP_per_s", "FLOPs / SECONDS", "FLOP/s", "", "" },
+		{ "hz", "TSC_HZ", "", "", "" },
 	};
 
 	(void)state;

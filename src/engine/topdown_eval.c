@@ -11,6 +11,7 @@
 
 #include "arch/arch.h"
 #include "engine/topdown_int.h"
+#include "metrics/topdown_report.h"
 #include "perf/perf.h"
 #include "report/regions.h"
 
@@ -147,21 +148,7 @@ static int eval_into(const struct td_part *td, const struct pmc_td_value *vals, 
 	out->why = td->why;
 	out->note = td->tree->note;
 	out->level = td->level;
-	out->nnodes = 0;
-	for (size_t i = 0; i < td->tree->nnodes; i++) {
-		const struct pmc_td_node *nd = &td->tree->nodes[i];
-		const struct pmc_td_node_result *nr = &res->node[i];
-		struct pmc_report_td_node *rn;
-
-		if (nd->level < 1 || nd->level > td->level)
-			continue;
-		rn = &out->node[out->nnodes++];
-		*rn = (struct pmc_report_td_node){ .name = nd->name, .parent = nd->parent, .explain = nd->explain,
-						   .level = nd->level, .ok = nr->ok, .value = nr->value, .raw = nr->raw,
-						   .clamped = nr->clamped, .bottleneck = nr->bottleneck,
-						   .threshold = nd->threshold };
-		snprintf(rn->reason, sizeof(rn->reason), "%s", nr->reason);
-	}
+	pmc_td_report_nodes(out, td->tree, td->level, res);
 	return 0;
 }
 

@@ -15,15 +15,10 @@ static const char *check_name(enum pmc_td_check_kind k)
 	return k == PMC_TD_CHECK_SUM ? "topdown-sum" : k == PMC_TD_CHECK_CHILDREN ? "topdown-children" : "topdown-range";
 }
 
-int pmc_td_report_fill(struct pmc_report *rep, const struct pmc_td_tree *tree, int level, const char *why,
-		       const struct pmc_td_result *res)
+void pmc_td_report_nodes(struct pmc_report_topdown *out, const struct pmc_td_tree *tree, int level,
+			 const struct pmc_td_result *res)
 {
-	struct pmc_report_topdown *out = calloc(1, sizeof(*out));
-
-	if (!out)
-		return -ENOMEM;
-	*out = (struct pmc_report_topdown){ .tree = tree->name, .title = tree->title, .unit = tree->unit, .why = why,
-					    .note = tree->note, .level = level };
+	out->nnodes = 0;
 	for (size_t i = 0; i < tree->nnodes; i++) {
 		const struct pmc_td_node *nd = &tree->nodes[i];
 		const struct pmc_td_node_result *nr = &res->node[i];
@@ -38,6 +33,18 @@ int pmc_td_report_fill(struct pmc_report *rep, const struct pmc_td_tree *tree, i
 						   .threshold = nd->threshold };
 		snprintf(rn->reason, sizeof(rn->reason), "%s", nr->reason);
 	}
+}
+
+int pmc_td_report_fill(struct pmc_report *rep, const struct pmc_td_tree *tree, int level, const char *why,
+		       const struct pmc_td_result *res)
+{
+	struct pmc_report_topdown *out = calloc(1, sizeof(*out));
+
+	if (!out)
+		return -ENOMEM;
+	*out = (struct pmc_report_topdown){ .tree = tree->name, .title = tree->title, .unit = tree->unit, .why = why,
+					    .note = tree->note, .level = level };
+	pmc_td_report_nodes(out, tree, level, res);
 	for (size_t c = 0; c < res->nchecks; c++) {
 		/* a check about a node deeper than the level shown, or about children not shown, is not the tree's */
 		const struct pmc_td_check *ck = &res->check[c];

@@ -146,7 +146,8 @@ static int json_files(const char *dir, char ***ret, size_t *n)
 		k++;
 	}
 	closedir(d);
-	qsort(v, k, sizeof(*v), name_cmp);
+	if (k) /* qsort may not be handed NULL, even for nothing */
+		qsort(v, k, sizeof(*v), name_cmp);
 	*ret = v;
 	*n = k;
 	return 0;

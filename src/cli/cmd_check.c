@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* pmctool check: can counts be trusted on this machine, now? (info/check.h judges; this file measures and prints.) */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -282,10 +280,7 @@ int pmc_cmd_check(int argc, char **argv)
 		fprintf(stderr, "pmctool check: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	rc = fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0 ? 0 : errno == EPIPE ? 0 : PMC_EXIT_OUTPUT;
-	if (rc)
-		fprintf(stderr, "pmctool check: cannot write the report to stdout: %s\n", strerror(errno));
+	rc = pmc_cli_write_stdout("check", "report", buf, len);
 	free(buf);
 	return rc ? rc : pmc_check_exit_status(&res);
 }

@@ -398,17 +398,6 @@ static void json_rest(FILE *f, const struct pmc_inventory *inv, int status)
 	fprintf(f, "}}\n");
 }
 
-/* Write the whole buffer at once: a report is never half-made by our own failure. */
-static int flush_buffer(const char *buf, size_t len)
-{
-	if (fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0)
-		return PMC_EXIT_OK;
-	if (errno == EPIPE)
-		return PMC_EXIT_OK;
-	fprintf(stderr, "pmctool info: cannot write the report to stdout: %s\n", strerror(errno));
-	return PMC_EXIT_OUTPUT;
-}
-
 int pmc_cmd_info(int argc, char **argv)
 {
 	static struct pmc_inventory inv;
@@ -453,8 +442,7 @@ int pmc_cmd_info(int argc, char **argv)
 		fprintf(stderr, "pmctool info: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	signal(SIGPIPE, SIG_IGN);
-	rc = flush_buffer(buf, len);
+	rc = pmc_cli_write_stdout("info", "report", buf, len);
 	free(buf);
 	return rc != PMC_EXIT_OK ? rc : status;
 }

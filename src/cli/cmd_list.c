@@ -257,17 +257,6 @@ static int parse_args(int argc, char **argv, struct pmc_list_query *q, struct ou
 	return 0;
 }
 
-/* Write the whole buffer at once: CSV and JSON are never left half-made by our own failure. */
-static int flush_buffer(const char *buf, size_t len)
-{
-	if (fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0)
-		return PMC_EXIT_OK;
-	if (errno == EPIPE)
-		return PMC_EXIT_OK;
-	fprintf(stderr, "pmctool list: cannot write the listing to stdout: %s\n", strerror(errno));
-	return PMC_EXIT_OUTPUT;
-}
-
 int pmc_cmd_list(int argc, char **argv)
 {
 	struct pmc_list_query q = { 0 };
@@ -307,8 +296,7 @@ int pmc_cmd_list(int argc, char **argv)
 	if (!o.count && !o.names && o.fmt == PMC_OUTPUT_TABLE)
 		fprintf(stderr, "pmctool list: no event matches '%s'%s\n", q.pattern ? q.pattern : "",
 			q.pmu ? " on this PMU" : "; --pmu NAME lists another PMU");
-	signal(SIGPIPE, SIG_IGN);
-	rc = flush_buffer(buf, len);
+	rc = pmc_cli_write_stdout("list", "listing", buf, len);
 	free(buf);
 	return rc;
 }

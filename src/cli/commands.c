@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 #include "cli/commands.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/util.h"
 
 const struct pmc_command pmc_commands[] = {
 	{ "stat", pmc_cmd_stat, "measure a command or a built-in kernel with hardware and software counters" },
@@ -36,3 +42,14 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_report,
 	NULL,
 };
+
+int pmc_cli_write_stdout(const char *cmd, const char *what, const char *buf, size_t len)
+{
+	signal(SIGPIPE, SIG_IGN);
+	if (fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0)
+		return PMC_EXIT_OK;
+	if (errno == EPIPE)
+		return PMC_EXIT_OK; /* a reader that went away (| head) is not an error */
+	fprintf(stderr, "pmctool %s: cannot write the %s to stdout: %s\n", cmd, what, strerror(errno));
+	return PMC_EXIT_OUTPUT;
+}

@@ -3,6 +3,7 @@
 #ifndef PMC_CLI_COMMANDS_H
 #define PMC_CLI_COMMANDS_H
 #include <stdbool.h>
+#include <stddef.h>
 
 struct pmc_command {
 	const char *name;
@@ -39,5 +40,10 @@ extern const struct pmc_opts_cmd *const pmc_opts_tables[];
 
 /* The table, ending with a NULL name. */
 extern const struct pmc_command pmc_commands[];
+
+/* Write a command's whole output (built in memory first, so it is never half-made by our own failure) to stdout:
+ * PMC_EXIT_OK, also when the reader went away (EPIPE); else PMC_EXIT_OUTPUT after "pmctool CMD: cannot write the
+ * WHAT to stdout: ..." on stderr. */
+int pmc_cli_write_stdout(const char *cmd, const char *what, const char *buf, size_t len);
 
 #endif

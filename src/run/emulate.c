@@ -9,24 +9,13 @@
 #include <unistd.h>
 
 #include "run/emulate.h"
+#include "run/launch.h"
 #include "util/file_read.h"
 
 
 const char *pmc_emulator_find(char *buf, size_t len)
 {
-	const char *path = getenv("PATH");
-	char *copy, *tok, *save = NULL;
-	const char *found = NULL;
-
-	if (!path || !(copy = strdup(path)))
-		return NULL;
-	for (tok = strtok_r(copy, ":", &save); tok && !found; tok = strtok_r(NULL, ":", &save)) {
-		snprintf(buf, len, "%s/valgrind", tok[0] ? tok : ".");
-		if (access(buf, X_OK) == 0)
-			found = buf;
-	}
-	free(copy);
-	return found;
+	return pmc_path_resolve("valgrind", buf, len) ? buf : NULL;
 }
 
 int pmc_emulate_argv(const char *valgrind, const char *dir, char *const argv[], char **words, size_t nwords,

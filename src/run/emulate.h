@@ -13,7 +13,7 @@
 
 #define PMC_EMULATE_MAX_ARGS 16 /* valgrind's own words before the command's */
 
-/* valgrind on PATH (an executable file), into buf; NULL when there is none. */
+/* valgrind on PATH (the file execvp would run: run/launch.h's pmc_path_resolve), into buf; NULL when none. */
 const char *pmc_emulator_find(char *buf, size_t len);
 
 #define PMC_EMULATE_MAX_LOG (1u << 20) /* a valgrind log is a few KiB */

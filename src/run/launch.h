@@ -101,4 +101,8 @@ void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_co
 /* Exit status a shell would give for a wait status: the exit code, or 128+signal. */
 int pmc_wait_status_code(int wait_status);
 
+/* The file execvp would run for name into buf: with a '/', name itself; else the first executable regular file on
+ * PATH (/bin:/usr/bin when PATH is unset or empty). false when there is none. */
+bool pmc_path_resolve(const char *name, char *buf, size_t len);
+
 #endif

@@ -18,8 +18,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
-/* The file execvp would run for name: with a '/', itself; else the first executable regular file on PATH. */
-static bool resolve(const char *name, char *buf, size_t len)
+bool pmc_path_resolve(const char *name, char *buf, size_t len)
 {
 	const char *path = getenv("PATH"), *p;
 	struct stat st;
@@ -61,7 +60,7 @@ bool pmc_launch_gains_privilege(const char *argv0, char *why, size_t len)
 	bool suid, sgid, caps = false, unreadable;
 	int fd;
 
-	if (!argv0 || !resolve(argv0, file, sizeof(file)) || stat(file, &st) || !S_ISREG(st.st_mode))
+	if (!argv0 || !pmc_path_resolve(argv0, file, sizeof(file)) || stat(file, &st) || !S_ISREG(st.st_mode))
 		return false;
 	if (prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1 || suid_dumpable_is_user())
 		return false;

@@ -14,7 +14,7 @@ REPS=${PMC_BURST_REPS:-10}
 
 yes >/dev/null &
 HOG=$!
-trap 'rc=$?; kill $HOG 2>/dev/null; wait $HOG 2>/dev/null || true; rm -rf "$TMP"; exit $rc' EXIT
+trap 'rc=$?; kill $HOG 2>/dev/null || true; wait $HOG 2>/dev/null || true; rm -rf "$TMP"; exit $rc' EXIT
 
 # Standalone: the library alone writes its report at exit.
 for i in $(seq "$REPS"); do

@@ -94,6 +94,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 r = [x for x in d["regions"]["list"] if x["name"] == "loop"]
 assert r, "no region 'loop' in the report"
-print("ok 5 - a program built with pkg-config libpmctool: region 'loop' entered %s time(s)" % r[0].get("entries", r[0].get("count", "?")))
+assert r[0]["calls"] == 1, "region 'loop' calls %r, not 1" % r[0]["calls"]
+tc = [c for c in r[0]["counts"] if c["event"] == "task-clock"]
+assert tc and tc[0]["value"] > 0, "no task-clock counted in region 'loop': %r" % r[0]["counts"]
+print("ok 5 - a program built with pkg-config libpmctool: region 'loop' entered once, %d ns task-clock" % tc[0]["value"])
 PY
 echo "test_deb: 5 passed, 0 failed"

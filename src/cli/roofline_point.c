@@ -69,16 +69,24 @@ void pmc_roofline_flop_events(bool dp, struct pmc_rf_flop_event *ret, size_t *re
 						"instructions, not FLOPs)");
 }
 
-/* The events' list: task-clock, the FLOP events, the memory byte events. */
-static int event_list(char *buf, size_t len, const struct pmc_rf_flop_event *fe, size_t nf,
-		      const struct pmc_rf_mem_events *me)
+/* The first run's events: task-clock and the FLOP events. */
+static int event_list(char *buf, size_t len, const struct pmc_rf_flop_event *fe, size_t nf)
 {
 	size_t off = (size_t)snprintf(buf, len, "task-clock");
 
 	for (size_t i = 0; i < nf && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, ",%s", fe[i].name);
+	return off < len ? 0 : -ENOSPC;
+}
+
+/* The second run's: every box's byte events. */
+static int mem_list(char *buf, size_t len, const struct pmc_rf_mem_events *me)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
 	for (size_t i = 0; i < me->n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, ",%s", me->ev[i].name);
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", me->ev[i].name);
 	return off < len ? 0 : -ENOSPC;
 }
 
@@ -137,6 +145,7 @@ struct inputs {
 	const char *fn[PMC_RF_MAX_FLOP_EVENTS];
 	double fw[PMC_RF_MAX_FLOP_EVENTS];
 	const char *mn[PMC_RF_MAX_MEM_EVENTS];
+	char cpulist[128];
 	char flops_why[160];
 	struct pmc_rf_mem_events me;
 	double mw[PMC_RF_MAX_MEM_EVENTS];
@@ -151,11 +160,39 @@ static void fill(struct pmc_rf_point *p, const struct pmc_report *rep, const str
 		p->flops_valid = weighted(rep, in->fn, in->nf, in->fw, value, arg, &p->flops, p->flops_why,
 					  sizeof(p->flops_why));
 	p->bytes_level = PMC_RF_MEM;
-	if (!in->me.n)
-		snprintf(p->bytes_why, sizeof(p->bytes_why), "%.*s", (int)sizeof(p->bytes_why) - 1, in->me.why);
-	else
-		p->bytes_valid = weighted(rep, in->mn, in->me.n, in->mw, value, arg, &p->bytes, p->bytes_why,
+	snprintf(p->bytes_why, sizeof(p->bytes_why), "%.*s", (int)sizeof(p->bytes_why) - 1, in->me.why);
+}
+
+/* The memory bytes: a second run of the command with the memory controllers' events counted system-wide on their
+ * cpumask CPUs (uncore events are never per task), so the whole socket's traffic while it runs. */
+static void mem_run(struct pmc_engine_ctx *ctx, char **argv, const struct inputs *in, struct pmc_rf_point *p)
+{
+	struct pmc_engine_opts o;
+	struct pmc_report rep;
+	char list[4096];
+	int rc;
+
+	if (!in->me.n || mem_list(list, sizeof(list), &in->me) < 0)
+		return;
+	fprintf(stderr, "pmctool roofline: a second run for the memory bytes: %s counts the whole socket while the "
+			"command runs (uncore: system-wide on CPUs %s)\n", in->me.pmu, in->cpulist);
+	pmc_engine_opts_init(&o);
+	o.event_lists[0] = list;
+	o.nlists = 1;
+	o.argv = argv;
+	o.no_anchors = true;
+	o.targets.cpus = in->me.cpus;
+	o.targets.ncpus = in->me.ncpus;
+	memset(&rep, 0, sizeof(rep));
+	rc = pmc_engine_run(ctx, &o, &rep);
+	if (rc && !rep.nruns) {
+		snprintf(p->bytes_why, sizeof(p->bytes_why), "the second run (memory bytes, system-wide on CPUs %.40s) "
+			 "could not be made (exit status %d; the message above says why)", in->cpulist, rc);
+	} else {
+		p->bytes_valid = weighted(&rep, in->mn, in->me.n, in->mw, total_value, &rep, &p->bytes, p->bytes_why,
 					  sizeof(p->bytes_why));
+	}
+	pmc_report_fini(&rep);
 }
 
 int pmc_roofline_points(struct pmc_engine_ctx *ctx, char **argv, bool regions, bool dp, struct pmc_rf_point **ret,
@@ -167,7 +204,7 @@ int pmc_roofline_points(struct pmc_engine_ctx *ctx, char **argv, bool regions, b
 	struct inputs in = { .nf = 0 };
 	struct pmc_rf_point *pts;
 	size_t nr = 0;
-	char list[2048];
+	char list[1024];
 	int rc;
 
 	*ret = NULL;
@@ -182,13 +219,12 @@ int pmc_roofline_points(struct pmc_engine_ctx *ctx, char **argv, bool regions, b
 		in.mn[i] = in.me.ev[i].name;
 		in.mw[i] = in.me.ev[i].bytes_per_count;
 	}
-	if (event_list(list, sizeof(list), fe, in.nf, &in.me) < 0) {
+	for (size_t i = 0, off = 0; i < in.me.ncpus && off < sizeof(in.cpulist); i++)
+		off += (size_t)snprintf(in.cpulist + off, sizeof(in.cpulist) - off, "%s%d", i ? "," : "", in.me.cpus[i]);
+	if (event_list(list, sizeof(list), fe, in.nf) < 0) {
 		fprintf(stderr, "pmctool roofline: too many events for one list\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	if (in.me.n)
-		fprintf(stderr, "pmctool roofline: %s count the whole socket while the command runs (uncore: "
-				"system-wide on their cpumask CPUs)\n", in.me.pmu);
 	pmc_engine_opts_init(&o);
 	o.event_lists[0] = list;
 	o.nlists = 1;
@@ -203,6 +239,8 @@ int pmc_roofline_points(struct pmc_engine_ctx *ctx, char **argv, bool regions, b
 	}
 	if (rep.regions)
 		nr = rep.regions->n;
+	if (!rc && rep.exit_status)
+		rc = rep.exit_status;
 	pts = calloc(nr + 1, sizeof(*pts));
 	if (!pts) {
 		pmc_report_fini(&rep);
@@ -217,20 +255,17 @@ int pmc_roofline_points(struct pmc_engine_ctx *ctx, char **argv, bool regions, b
 		snprintf(p->label, sizeof(p->label), "%s", r->name);
 		p->seconds = isfinite(tc) ? tc * 1e-9 : NAN;
 		fill(p, &rep, &in, region_value, &r->all);
-		if (in.me.n) {
-			/* Uncore counts cannot be read inside a region: they count the socket, not the thread. */
-			p->bytes_valid = false;
+		if (in.me.n) /* uncore counters count the socket: never inside one thread's region */
 			snprintf(p->bytes_why, sizeof(p->bytes_why),
 				 "memory bytes are counted system-wide, not per region (only the whole program has them)");
-		}
 	}
 	snprintf(pts[nr].label, sizeof(pts[nr].label), "%s", regions ? "whole program" : "program");
 	pts[nr].seconds = rep.wall_ns_mean * 1e-9;
 	fill(&pts[nr], &rep, &in, total_value, &rep);
+	pmc_report_fini(&rep);
+	if (!ctx->stop || !*ctx->stop)
+		mem_run(ctx, argv, &in, &pts[nr]);
 	*ret = pts;
 	*ret_n = nr + 1;
-	if (!rc && rep.exit_status)
-		rc = rep.exit_status;
-	pmc_report_fini(&rep);
 	return rc;
 }

@@ -93,3 +93,29 @@ expect_rc 0 "damaged cache"
 expect_err 'malformed ceilings at line 2 .*measuring again' "the damage said"
 expect_out '^Ceilings \(measured ' "measured again"
 ok "damaged cache"
+
+# Non-core PMUs on fixture sysfs trees (the kernel's shape; no such PMU exists on this machine's kernel, so counting
+# them fails with the kernel's own answer): info merges the boxes, names the cpumask and the scale; the roofline
+# counts the memory bytes in a second run, system-wide on the cpumask CPUs, and says so.
+PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-uncore-skx run_pmc info
+expect_out '^Non-core PMUs' "info: a non-core section"
+expect_out '^  uncore_imc +memory controller: 6 boxes \(uncore_imc_0\.\.uncore_imc_5\), types 20-25, cpumask 0,28$' \
+	"info: the imc boxes merged, cpumask"
+expect_out 'cas_count_read +event=0x04,umask=0x03 +\(x 6\.103515625e-05 MiB = 64 bytes a count\)' "info: scale, unit"
+expect_out 'energy-pkg +event=0x02 +\(x 2\.32830643[0-9]*e-10 Joules\)' "info: energy in Joules"
+PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-uncore-zen run_pmc info
+expect_out '^  amd_l3 +cache: type 12, cpumask 0,8,64,72$' "info: amd_l3"
+expect_out '^  amd_df +interconnect: type 11, cpumask 0,64$' "info: amd_df"
+PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-uncore-cmn run_pmc info
+expect_out '^  arm_cmn +interconnect: type 14, cpumask 0$' "info: arm_cmn"
+ok "info: non-core PMUs on the SKX, Zen and CMN fixtures"
+
+PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-uncore-skx run_pmc roofline --repeats 1 -- true
+expect_rc 0 "roofline on the SKX fixture"
+expect_err 'a second run for the memory bytes: uncore_imc counts the whole socket while the command runs \(uncore: system-wide on CPUs 0,28\)' \
+	"the uncore scope said before it runs"
+expect_out 'bandwidth +n/a' "no bytes: the fixture's PMU is not in this kernel"
+expect_out 'not measured: .*uncore_imc_0/cas_count_read/' "the event named with the kernel's reason"
+PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-uncore-zen run_pmc roofline --repeats 1 -- true
+expect_out 'not measured: amd_df has no DRAM byte aliases' "Zen: why no bytes"
+ok "roofline: memory bytes from the fixtures' memory controllers, or why not"

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "eventsets/eventset.h"
 #include "pmu/uncore.h"
 #include "roofline/mem_events.h"
 
@@ -164,6 +165,25 @@ static void test_roofline_memory_bytes_per_fixture(void **state)
 	assert_non_null(strstr(me.why, "no memory-controller PMU"));
 }
 
+/* needs:KERNELPMU: a variant for this CPU applies only where the kernel has that PMU; else the '*' one. */
+static void test_set_variant_needs_the_kernel_pmu(void **state)
+{
+	static const char text[] = "set e\ndescription d\nprovenance p\n"
+				   "variant rapl needs:power skx\nevent power/energy-pkg/\n"
+				   "variant other *\nnote not on this machine\n";
+	struct pmc_eventset *set = NULL;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(pmc_eventset_parse(text, sizeof(text) - 1, "e.set", &set, err, sizeof(err)), 0);
+	scan("sysfs-uncore-skx");
+	assert_string_equal(pmc_eventset_select(set, "skx")->name, "rapl");
+	assert_string_equal(pmc_eventset_select(set, "icx")->name, "other");
+	scan("sysfs-uncore-cmn"); /* no power PMU */
+	assert_string_equal(pmc_eventset_select(set, "skx")->name, "other");
+	pmc_eventset_free(set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_zen_df_l3_power_discovered_without_aliases),
 		cmocka_unit_test(test_cmn_and_dsu_discovered_beside_the_armv8_core_pmu),
 		cmocka_unit_test(test_roofline_memory_bytes_per_fixture),
+		cmocka_unit_test(test_set_variant_needs_the_kernel_pmu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

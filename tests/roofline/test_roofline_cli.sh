@@ -119,3 +119,14 @@ expect_out 'not measured: .*uncore_imc_0/cas_count_read/' "the event named with 
 PMCTOOL_SYSFS_ROOT=$PMC_SOURCE_DIR/tests/pmu/sysfs-uncore-zen run_pmc roofline --repeats 1 -- true
 expect_out 'not measured: amd_df has no DRAM byte aliases' "Zen: why no bytes"
 ok "roofline: memory bytes from the fixtures' memory controllers, or why not"
+
+# --regions: a point per libpmctool region (its seconds from task-clock), then the whole program's.
+unset PMCTOOL_SYSFS_ROOT
+prog=$PMC_BUILD_DIR/tests/regions/prog/rg-prog
+[ -x "$prog" ] || fail "no region test program: $prog"
+run_pmc roofline --regions --json -- "$prog" basic
+expect_rc 0 "--regions"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); l=[p["label"] for p in d["points"]]; \
+assert l[-1] == "whole program" and {"outer", "inner", "b-only"} <= set(l), l; \
+assert all(p["seconds"] > 0 for p in d["points"]), d["points"]' "$TMP/out" || fail "--regions: the points"
+ok "--regions: a point per region"

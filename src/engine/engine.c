@@ -208,8 +208,9 @@ static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
 	if (bp_dead)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "breakpoints-never-fire",
 				     "%zu breakpoint event%s not counted: %s (an execute breakpoint on a function of "
-				     "pmctool's own counted 0 of %u calls); count on another machine or host",
-				     bp_dead, bp_dead == 1 ? " is" : "s are", PMC_BP_NEVER_REASON, PMC_BP_PROBE_CALLS);
+				     "pmctool's own counted 0 of %u call%s); count on another machine or host",
+				     bp_dead, bp_dead == 1 ? " is" : "s are", PMC_BP_NEVER_REASON, PMC_BP_PROBE_CALLS,
+				     PMC_BP_PROBE_CALLS == 1 ? "" : "s");
 	if (user_only)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "user-only",
 				     "%zu event%s counted in user mode only: kernel.perf_event_paranoid forbids kernel "

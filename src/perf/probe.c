@@ -92,15 +92,15 @@ void pmc_bp_probe_describe(const struct pmc_bp_probe *p, char *buf, size_t len)
 	switch (p->fires) {
 	case PMC_BP_FIRE:
 		snprintf(buf, len, "breakpoints fire: an execute breakpoint on a function of pmctool's own counted %llu "
-			 "of %llu calls", p->count, p->calls);
+			 "of %llu call%s", p->count, p->calls, p->calls == 1 ? "" : "s");
 		break;
 	case PMC_BP_NEVER:
-		snprintf(buf, len, "%s (an execute breakpoint on a function of pmctool's own counted 0 of %llu calls)",
-			 PMC_BP_NEVER_REASON, p->calls);
+		snprintf(buf, len, "%s (an execute breakpoint on a function of pmctool's own counted 0 of %llu call%s)",
+			 PMC_BP_NEVER_REASON, p->calls, p->calls == 1 ? "" : "s");
 		break;
 	case PMC_BP_INEXACT:
-		snprintf(buf, len, "breakpoints fire but miss hits: an execute breakpoint on a function of pmctool's own "
-			 "counted %llu of %llu calls", p->count, p->calls);
+		snprintf(buf, len, "breakpoints fire, but not exactly: an execute breakpoint on a function of pmctool's own "
+			 "counted %llu of %llu call%s", p->count, p->calls, p->calls == 1 ? "" : "s");
 		break;
 	default:
 		snprintf(buf, len, "unknown whether breakpoints fire: the probe's breakpoint does not open (%s)",

@@ -25,10 +25,10 @@ enum pmc_bp_fires {
 	PMC_BP_UNKNOWN = 0, /* the probe could not open its breakpoint (err): the events' own opens will say why */
 	PMC_BP_FIRE,        /* it counted every call */
 	PMC_BP_NEVER,       /* accepted, counted 0: no breakpoint of this process can be trusted */
-	PMC_BP_INEXACT,     /* it counted, but not every call (count) */
+	PMC_BP_INEXACT,     /* it counted, but not once per call (count) */
 };
 
-#define PMC_BP_PROBE_CALLS 2u
+#define PMC_BP_PROBE_CALLS 1u
 /* The reason every breakpoint event of a run carries when the probe says PMC_BP_NEVER. */
 #define PMC_BP_NEVER_REASON "this machine's debug registers accept breakpoints but never trigger them: a VM?"
 
@@ -48,7 +48,7 @@ const struct pmc_bp_probe *pmc_perf_probe_breakpoints(void);
 /* The result when the probe has run in this process, else NULL (it is not run for the asking). */
 const struct pmc_bp_probe *pmc_perf_probe_breakpoints_done(void);
 
-/* One line for a person about a probe result: "fire (2 of 2 calls counted)", PMC_BP_NEVER_REASON... into buf. */
+/* One line for a person about a probe result ("breakpoints fire: ...", PMC_BP_NEVER_REASON...) into buf. */
 void pmc_bp_probe_describe(const struct pmc_bp_probe *p, char *buf, size_t len);
 
 #endif

@@ -25,7 +25,7 @@ never_fire_outputs() {
 	RC=$?
 	set -e
 	expect_rc 1 "$who: the probe helper"
-	expect_out "^$REASON \(an execute breakpoint on a function of pmctool's own counted 0 of 2 calls\)" \
+	expect_out "^$REASON \(an execute breakpoint on a function of pmctool's own counted 0 of 1 call\)" \
 		"$who: the probe's verdict"
 
 	set +e

@@ -104,6 +104,29 @@ PY
 run=("${injected[@]}")
 never_fire_outputs "injected never-firing breakpoints"
 
+# 1b. --regions, injected: the program's library opened the breakpoint itself; its region counts are no counts either.
+RG="$PMC_BUILD_DIR/tests/regions/prog/rg-prog"
+if [ -x "$RG" ]; then
+	RA=0x$(nm "$RG" | awk '$3 == "marker_a" { print $1 }')
+	set +e
+	"${injected[@]}" "$PMCTOOL" stat --regions --json -o - -e "mem:$RA:x,page-faults" -- "$RG" basic >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	set -e
+	expect_rc 0 "--regions with injected never-firing breakpoints"
+	python3 - "$TMP/out" "mem:$RA:x" <<'PY' || fail "--regions: a never-firing breakpoint's region counts"
+import json, sys
+d = json.load(open(sys.argv[1]))
+bp = sys.argv[2]
+rows = [c for r in d["regions"]["list"] for c in r["counts"] + [c for t in r["threads"] for c in t["counts"]]]
+rows += d["regions"]["top_level"] + d["regions"]["pair_cost"]
+mine = [c for c in rows if c["event"] == bp]
+assert mine and all(c["value"] is None for c in mine), mine
+assert any(c["event"] == "page-faults" and c["value"] is not None for c in rows), rows
+print("--regions: %d region counts of the breakpoint, none with a value" % len(mine))
+PY
+	ok "injected: --regions leaves the breakpoint's region counts uncounted, the others counted"
+fi
+
 # 2. The probe runs once per process, before the first workload starts, and only where a breakpoint is counted.
 if command -v strace >/dev/null; then
 	strace -f -e trace=perf_event_open,clone,clone3,fork,vfork -o "$TMP/st" "$PMCTOOL" stat -r 3 -x, \

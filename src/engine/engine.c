@@ -152,18 +152,19 @@ void pmc_eng_counted_list(const struct pmc_report *rep, char *buf, size_t len)
 		snprintf(buf, len, "none of them was counted here");
 }
 
-/* What the no-hardware-pmu check may say of breakpoints: only what the probe saw, when it ran (perf/probe.h). */
+/* What the no-hardware-pmu check may say of breakpoints: only what the probe saw, when it ran (perf/probe.h); short,
+ * as the check's message has room for the list of what was counted. */
 static const char *breakpoints_without_pmu(void)
 {
 	const struct pmc_bp_probe *p = pmc_perf_probe_breakpoints_done();
 
 	if (!p)
-		return ", and so do breakpoints where this machine's debug registers fire ('pmctool check' tells)";
+		return "";
 	switch (p->fires) {
 	case PMC_BP_FIRE:
-		return ", and so do breakpoints (they fire here)";
+		return ", breakpoints too";
 	case PMC_BP_NEVER:
-		return "; breakpoints do not: this machine's debug registers accept them but never trigger them";
+		return "; breakpoints never fire here";
 	default:
 		return "";
 	}

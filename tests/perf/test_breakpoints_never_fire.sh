@@ -37,7 +37,7 @@ never_fire_outputs() {
 	expect_err "note 1: $REASON" "$who: the table's note gives the reason"
 	expect_err "\[warn\] breakpoints-never-fire: 1 breakpoint event is not counted: $REASON" "$who: a warning"
 	grep -qE "^ +0 +$BP" "$TMP/err" && fail "$who: a 0 was printed for the breakpoint"
-	grep -qE 'breakpoints (still count|were counted|work without it)|so do breakpoints \(they fire' "$TMP/err" &&
+	grep -qE 'breakpoints (still count|were counted|work without it|too)' "$TMP/err" &&
 		fail "$who: a check claims breakpoints count: $(grep breakpoints "$TMP/err")"
 
 	set +e
@@ -47,10 +47,10 @@ never_fire_outputs() {
 	expect_rc 0 "$who: -x"
 	expect_err "^<not counted>,,$BP," "$who: -x row"
 	expect_err "^# warn breakpoints-never-fire: .*$REASON" "$who: -x gives the reason on a # line"
-	grep -qE 'breakpoints (still count|were counted|work without it)|so do breakpoints \(they fire' "$TMP/err" &&
+	grep -qE 'breakpoints (still count|were counted|work without it|too)' "$TMP/err" &&
 		fail "$who: -x: a check claims breakpoints count: $(grep breakpoints "$TMP/err")"
 	if ! has_hw_pmu; then
-		expect_err "no-hardware-pmu: .*breakpoints do not: this machine's debug registers accept them but never" \
+		expect_err "no-hardware-pmu: .*work without it; breakpoints never fire here" \
 			"$who: no-hardware-pmu says breakpoints do not count here"
 	fi
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "perf/probe.h"
 
+#include <errno.h>
 #include <linux/hw_breakpoint.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -64,6 +65,9 @@ static struct pmc_bp_probe bp_probe_run(void)
 			c.value = 0;
 		close(fd);
 	}
+	/* never scheduled (time running 0: every debug register taken, by a debugger say) says nothing of firing */
+	if (fd >= 0 && c.running == 0)
+		fd = -EBUSY;
 	p.count = c.value;
 	p.err = fd < 0 ? -fd : 0;
 	p.fires = pmc_bp_probe_judge(fd, p.count, p.calls);
@@ -103,8 +107,8 @@ void pmc_bp_probe_describe(const struct pmc_bp_probe *p, char *buf, size_t len)
 			 "counted %llu of %llu call%s", p->count, p->calls, p->calls == 1 ? "" : "s");
 		break;
 	default:
-		snprintf(buf, len, "unknown whether breakpoints fire: the probe's breakpoint does not open (%s)",
-			 strerror(p->err));
+		snprintf(buf, len, "unknown whether breakpoints fire: the probe's breakpoint %s (%s)",
+			 p->err == EBUSY ? "was never scheduled" : "does not open", strerror(p->err));
 		break;
 	}
 }

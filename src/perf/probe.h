@@ -22,7 +22,7 @@ int pmc_perf_probe_user_counting(void);
  * events and never trigger them: every breakpoint reads 0, a silent zero. The probe puts an execute breakpoint on a
  * function of pmctool's own, calls it PMC_BP_PROBE_CALLS times and reads the count back. */
 enum pmc_bp_fires {
-	PMC_BP_UNKNOWN = 0, /* the probe could not open its breakpoint (err): the events' own opens will say why */
+	PMC_BP_UNKNOWN = 0, /* the probe could not open its breakpoint, or it never ran (err, EBUSY): the events say why */
 	PMC_BP_FIRE,        /* it counted every call */
 	PMC_BP_NEVER,       /* accepted, counted 0: no breakpoint of this process can be trusted */
 	PMC_BP_INEXACT,     /* it counted, but not once per call (count) */

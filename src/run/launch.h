@@ -47,7 +47,7 @@ struct pmc_launch {
  * signal handler. 0, or -1 with *err filled (nothing left running). */
 int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
 		     struct pmc_launch_error *err);
-/* Let it exec (the clock starts). 0 or -1 with *err filled. */
+/* Let it exec (the clock starts). 0 or -1 with *err filled (EINTR: pmctool is being ended, the command was cancelled). */
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err);
 /* Never let it exec: it exits at once. */
 void pmc_launch_cancel(struct pmc_launch *l);
@@ -66,9 +66,14 @@ extern volatile sig_atomic_t pmc_launch_group;
 /* The signal pmctool was ended with (pmc_launch_signal), 0 before. */
 extern volatile sig_atomic_t pmc_launch_ending;
 
-/* For a SIGINT/SIGTERM handler (async-signal-safe): send sig to the command's process group (to the command alone,
- * child: the pid its launch wrote, when it has none), and remember that pmctool is ending it: from then on every wait for the command is bounded
- * (pmc_launch_end_tree) and pmc_launch_finish ends what is left of its tree. */
+/* A second SIGINT/SIGTERM came (pmc_launch_signal): no grace for the workload, no work that can be left out. */
+extern volatile sig_atomic_t pmc_launch_hurry;
+
+/* For a SIGINT/SIGTERM handler (async-signal-safe), also when no command runs: send sig to the command's process
+ * group (to the command alone, child: the pid its launch wrote, when it has none), and remember that pmctool is
+ * ending it: from then on every wait for the command is bounded (pmc_launch_end_tree), pmc_launch_finish ends what
+ * is left of its tree, and pmc_launch_go never lets another command start. A second call sends SIGKILL instead and
+ * sets pmc_launch_hurry. */
 void pmc_launch_signal(int sig, pid_t child);
 
 /* How long the workload has to go after it was signalled, before SIGKILL (and again after SIGKILL, before giving

@@ -59,6 +59,23 @@ static int cursors_init(const struct pmc_report *rep, struct run_cursors *c)
 	return 0;
 }
 
+/* Narrow view (a copy of e) to the samples of run r, from the cursor *pos on (samples in run order); *pos moves past
+ * them. */
+static void run_span(const struct pmc_report_event *e, unsigned r, size_t *pos, struct pmc_report_event *view)
+{
+	size_t i = *pos, from;
+
+	while (i < e->nsamples && e->samples[i].run < r)
+		i++;
+	from = i;
+	while (i < e->nsamples && e->samples[i].run == r)
+		i++;
+	*pos = i;
+	view->samples = e->samples + from;
+	view->nsamples = i - from;
+	view->samples_cap = 0;
+}
+
 /* Evaluate defs on run r's view of rep and store each value under the summary metric of the same name. Runs in
  * increasing order (the cursors only go forward). */
 static void eval_run(const struct pmc_report *rep, unsigned r, const struct pmc_metric_def *defs, size_t ndefs,
@@ -70,8 +87,13 @@ static void eval_run(const struct pmc_report *rep, unsigned r, const struct pmc_
 	for (size_t i = 0; i < rep->nevents; i++) {
 		double v;
 		evs[i] = rep->events[i];
+		/* The view's event holds run r's samples only: whatever reads them (the mode a sample was counted in, for
+		 * the metric's choice of events) costs the run's samples, never every run's (issue 39: a scan of all of
+		 * them per run made -r 100000 quadratic, minutes after a signal). */
+		if (c->sorted[i])
+			run_span(&rep->events[i], r, &c->ev[i], &evs[i]);
 		if (evs[i].status == PMC_COUNT_OK &&
-		    pmc_report_event_run_value(&rep->events[i], r, c->sorted[i] ? &c->ev[i] : NULL, &v) == 0)
+		    pmc_report_event_run_value(&evs[i], r, NULL, &v) == 0)
 			evs[i].mean = v;
 		else if (evs[i].status == PMC_COUNT_OK) {
 			evs[i].status = PMC_COUNT_NOT_COUNTED;
@@ -126,7 +148,8 @@ void pmc_eng_metrics_per_run(const struct pmc_engine *se, const struct pmc_metri
 		defs = pmc_metrics_default(&ndefs);
 		flags = PMC_METRICS_SKIP_ABSENT;
 	}
-	for (unsigned r = 0; r < rep->nruns; r++)
+	/* A second SIGINT/SIGTERM: the runs not evaluated yet keep no per-run value (NAN: null, as never measured) */
+	for (unsigned r = 0; r < rep->nruns && !pmc_launch_hurry; r++)
 		eval_run(rep, r, defs, ndefs, cli, ncli, flags, evs, &c);
 	free(evs);
 	free(c.ev);

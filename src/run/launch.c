@@ -87,6 +87,10 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	if (have_workload_nofile)
 		setrlimit(RLIMIT_NOFILE, &workload_nofile);
 	pmc_fork_unblock(mask); /* a SIGINT or SIGTERM sent meanwhile ends it here, before exec */
+	/* Ready (perf's child_ready_pipe): pmctool waits for this before the go byte, so the command is released as a
+	 * task that slept, scheduled at once, not as one just forked still queued behind the machine's other work. */
+	if (write(err_wr, "r", 1) != 1)
+		_exit(PMC_EXIT_INTERNAL);
 	do
 		n = read(go_rd, &c, 1);
 	while (n < 0 && errno == EINTR);
@@ -125,7 +129,9 @@ static bool terminal_foreground(void)
 
 /* The guard keeps every signal blocked (pmc_fork_blocked): the group's SIGINT, SIGTERM, SIGHUP and SIGTSTP are the
  * workload's, not its; only SIGKILL, its own included, ends it before pmctool does. No PR_SET_PDEATHSIG: it must
- * outlive pmctool to end the group. */
+ * outlive pmctool to end the group. It is always in the process group of the latest command (pmctool moves it into
+ * each new one: pmc_launch_start), which keeps that group's id from being reused while it waits; at end of file it
+ * kills its own group, whichever that is then. */
 static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
 {
 	char c = 0;
@@ -140,26 +146,56 @@ static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
 	while (n < 0 && errno == EINTR);
 	if (n == 1 && c == 'd')
 		_exit(0);
-	kill(-group, SIGKILL);
+	kill(0, SIGKILL);
 	_exit(0);
 }
 
-/* Start the guard for the process group of pid; returns the write end of its pipe (-1: none was started). The
- * guard's copy of 'mine' (the caller's heap block) is freed: it only waits and exits, and valgrind follows it. */
-static int start_guard(pid_t pid, void *mine, pid_t *ret_guard)
+/* One guard for all the runs of a pmctool process: a fork per run cost a third of what pmctool adds to each run of
+ * -r (issue 39). Started with the first command that has a group of its own, moved into each later one, told "done"
+ * and reaped once the report is out (pmc_launch_reap_guards). */
+static pid_t guard_pid = -1;
+static int guard_wr = -1;
+
+static void stop_guard(bool block)
+{
+	pid_t r;
+
+	if (guard_wr >= 0) {
+		if (write(guard_wr, "d", 1) != 1) {
+			/* the guard is gone already: nothing to stop */
+		}
+		close(guard_wr);
+		guard_wr = -1;
+	}
+	if (guard_pid <= 0)
+		return;
+	do
+		r = waitpid(guard_pid, NULL, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r != 0)
+		guard_pid = -1; /* reaped, or not ours to reap any more (ECHILD) */
+}
+
+void pmc_launch_reap_guards(bool block)
+{
+	stop_guard(block);
+}
+
+/* Put the guard into the process group of pid (starting it the first time); its pid, or -1 when none runs. */
+static pid_t guard_group(pid_t pid)
 {
 	int gp[2];
 	sigset_t old;
 	pid_t g;
 
-	*ret_guard = -1;
+	if (guard_pid > 0 && guard_wr >= 0 && setpgid(guard_pid, pid) == 0)
+		return guard_pid;
+	stop_guard(true); /* gone (killed with the group by a second signal, or by someone): a new one */
 	if (pipe2(gp, O_CLOEXEC))
 		return -1;
 	g = pmc_fork_blocked(&old);
-	if (g == 0) {
-		free(mine);
+	if (g == 0)
 		guard_main(gp[0], pid);
-	}
 	if (g > 0)
 		setpgid(g, pid);
 	pmc_fork_unblock(&old);
@@ -168,44 +204,9 @@ static int start_guard(pid_t pid, void *mine, pid_t *ret_guard)
 		close(gp[1]);
 		return -1;
 	}
-	*ret_guard = g;
-	return gp[1];
-}
-
-/* A guard told "done" exits at once, but waiting for that here cost about a fifth of what pmctool adds to a short
- * command (the guard must be scheduled, exit and be reaped): it is reaped at the next guard's stop, when it has long
- * exited, or by pmc_launch_reap_guards() once the report is out. At most one is ever pending. */
-static pid_t guard_exiting = -1;
-
-static void reap_guard(bool block)
-{
-	pid_t r;
-
-	if (guard_exiting <= 0)
-		return;
-	do
-		r = waitpid(guard_exiting, NULL, block ? 0 : WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r != 0)
-		guard_exiting = -1; /* reaped, or not ours to reap any more (ECHILD) */
-}
-
-void pmc_launch_reap_guards(bool block)
-{
-	reap_guard(block);
-}
-
-static void stop_guard(int wr, pid_t g)
-{
-	if (wr < 0)
-		return;
-	if (write(wr, "d", 1) != 1) {
-		/* the guard is gone already: nothing to stop */
-	}
-	close(wr);
-	reap_guard(true);
-	guard_exiting = g;
-	reap_guard(false);
+	guard_pid = g;
+	guard_wr = gp[1];
+	return g;
 }
 
 /*
@@ -230,7 +231,7 @@ static size_t scan_tree(struct pmc_launch *l, int sig)
 		ssize_t n;
 		int fd;
 
-		if (*p || pid <= 0 || pid == l->guard || pid == guard_exiting)
+		if (*p || pid <= 0 || pid == l->guard || pid == guard_pid)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -273,8 +274,8 @@ static void reap_orphans(void)
 	pid_t r;
 
 	while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
-		if (r == guard_exiting)
-			guard_exiting = -1;
+		if (r == guard_pid)
+			guard_pid = -1; /* killed (its group's SIGKILL): the next run starts another */
 }
 
 void pmc_launch_end_tree(struct pmc_launch *l, int sig)
@@ -340,7 +341,6 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 	memset(l, 0, sizeof(*l));
 	l->pid = -1;
 	l->guard = -1;
-	l->guard_wr = -1;
 	l->go_wr = -1;
 	l->err_rd = -1;
 	l->child_slot = child;
@@ -384,7 +384,7 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 	l->go_wr = go[1];
 	l->err_rd = ep[0];
 	if (l->own_group)
-		l->guard_wr = start_guard(l->pid, NULL, &l->guard);
+		l->guard = guard_group(l->pid);
 	return 0;
 }
 
@@ -404,6 +404,14 @@ int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err)
 			err->err = EINTR;
 		}
 		return -1;
+	}
+	{
+		char c;
+		ssize_t n;
+
+		do
+			n = read(l->err_rd, &c, 1); /* its ready byte, or end of file: it died first */
+		while (n < 0 && errno == EINTR && !pmc_launch_ending);
 	}
 	l->t0 = pmc_now_ns();
 	if (write(l->go_wr, "g", 1) != 1 && err->what == PMC_LAUNCH_OK) {
@@ -461,8 +469,6 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
 	else
 		reap_orphans();
 	pmc_launch_group = 0;
-	stop_guard(l->guard_wr, l->guard);
-	l->guard_wr = -1;
 	close_fd(&l->go_wr);
 	if (l->err_rd >= 0) {
 		do

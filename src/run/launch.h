@@ -36,7 +36,7 @@ struct pmc_launch {
 	pid_t pid;              /* the child; *child_slot while it runs */
 	volatile sig_atomic_t *child_slot; /* pmc_launch_start's child, or NULL */
 	pid_t guard;            /* the guard process, -1 when none (terminal foreground) */
-	int go_wr, err_rd, guard_wr;
+	int go_wr, err_rd;
 	bool own_group, reaped;
 	uint64_t t0, wall_ns;   /* go time; exec to reap */
 	int status;             /* wait4's, once reaped */
@@ -87,9 +87,8 @@ void pmc_launch_signal(int sig, pid_t child);
  * lives on outside the workload, is not found. */
 void pmc_launch_end_tree(struct pmc_launch *l, int sig);
 
-/* Reap the guard process of the last launch, told to exit when that launch finished (it is not waited for there: its
- * exit is off pmctool's path). block false: only when it has exited; else it stays a zombie (never a running
- * process) until the next launch or until this process exits. */
+/* Tell the guard (one for all the launches of this process, in the latest command's group) to exit, and reap it:
+ * after the report, so its exit is off pmctool's path. block false: only when it has exited at once. */
 void pmc_launch_reap_guards(bool block);
 
 /* Whether the kernel will stop counting the command argv0 (found on PATH as execvp finds it) at its exec, because

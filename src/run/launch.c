@@ -132,7 +132,7 @@ static bool terminal_foreground(void)
  * outlive pmctool to end the group. It is always in the process group of the latest command (pmctool moves it into
  * each new one: pmc_launch_start), which keeps that group's id from being reused while it waits; at end of file it
  * kills its own group, whichever that is then. */
-static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
+static void __attribute__((noreturn)) guard_main(int rd, pid_t group, pid_t pmctools)
 {
 	char c = 0;
 	ssize_t n;
@@ -146,7 +146,8 @@ static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
 	while (n < 0 && errno == EINTR);
 	if (n == 1 && c == 'd')
 		_exit(0);
-	kill(0, SIGKILL);
+	if (getpgrp() != pmctools) /* pmctool's group (and its caller's), should no move have taken: never killed */
+		kill(0, SIGKILL);
 	_exit(0);
 }
 
@@ -186,7 +187,7 @@ static pid_t guard_group(pid_t pid)
 {
 	int gp[2];
 	sigset_t old;
-	pid_t g;
+	pid_t g, pmctools = getpgrp();
 
 	if (guard_pid > 0 && guard_wr >= 0 && setpgid(guard_pid, pid) == 0)
 		return guard_pid;
@@ -195,7 +196,7 @@ static pid_t guard_group(pid_t pid)
 		return -1;
 	g = pmc_fork_blocked(&old);
 	if (g == 0)
-		guard_main(gp[0], pid);
+		guard_main(gp[0], pid, pmctools);
 	if (g > 0)
 		setpgid(g, pid);
 	pmc_fork_unblock(&old);

@@ -12,6 +12,7 @@
 #include "cli/commands.h"
 #include "config.h"
 #include "pmu/event.h"
+#include "util/fork.h"
 #include "util/util.h"
 
 static void usage(FILE *f)
@@ -60,20 +61,23 @@ static int check_forced_pmu(const char *cmd)
 	char err[512];
 	ssize_t n = 0;
 	int fd[2], st = 0;
-	pid_t pid;
+	pid_t pid, parent = getpid();
+	sigset_t old;
 
 	if (!forced || !*forced || pipe(fd))
 		return 0;
-	pid = fork();
+	pid = pmc_fork_blocked(&old); /* the child keeps every signal blocked: it only asks and exits */
 	if (pid == 0) {
 		int bad;
 
+		pmc_fork_die_with_parent(parent, 0);
 		close(fd[0]);
 		bad = pmc_pmu_name_check(forced, err, sizeof(err)) == -ENOENT;
 		if (bad)
 			(void)!write(fd[1], err, strlen(err));
 		_exit(bad);
 	}
+	pmc_fork_unblock(&old);
 	close(fd[1]);
 	if (pid > 0) {
 		n = read(fd[0], err, sizeof(err) - 1);

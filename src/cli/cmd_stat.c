@@ -32,10 +32,12 @@ static void on_signal(int sig)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	stat_stop = sig;
-	if (child > 0 || pmc_launch_group > 0)
-		pmc_launch_signal(sig, child); /* the command's whole process group */
-	else if (kernel_mode && write(STDERR_FILENO, note, sizeof(note) - 1) < 0) {
+	/* The first signal is the interruption's (the exit status, the report's); a second one ends the workload with
+	 * SIGKILL and pmctool at once with what it has (pmc_launch_signal). */
+	if (!stat_stop)
+		stat_stop = sig;
+	pmc_launch_signal(sig, child); /* the command's whole process group, when one runs */
+	if (kernel_mode && child <= 0 && pmc_launch_group <= 0 && write(STDERR_FILENO, note, sizeof(note) - 1) < 0) {
 		/* stderr is gone: the report will say the same */
 	}
 }

@@ -16,6 +16,7 @@
 #include "cli/multi.h"
 #include "cli/opts.h"
 #include "util/file_write.h"
+#include "util/fork.h"
 #include "util/util.h"
 
 volatile sig_atomic_t multi_interrupted;
@@ -198,10 +199,11 @@ static void relay(const char *errpath)
 int child_run(struct child_args *a, const char *name, const char *value, const char *errpath, const char *jsonpath,
 	      int *status, char *why, size_t whylen)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 	int st = 0;
 	char self[4096];
 	ssize_t n;
+	sigset_t old;
 
 	*status = -1;
 	snprintf(why, whylen, "no report came back");
@@ -212,22 +214,22 @@ int child_run(struct child_args *a, const char *name, const char *value, const c
 	unlink(jsonpath);
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	self[n > 0 ? n : 0] = '\0';
-	pid = fork();
+	pid = pmc_fork_blocked(&old);
 	if (pid < 0) {
+		pmc_fork_unblock(&old);
 		snprintf(why, whylen, "fork: %s", strerror(errno));
 		return -1;
 	}
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC), errfd;
 
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pmc_fork_die_with_parent(parent, PMC_EXIT_INTERNAL);
 		errfd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 		if (devnull >= 0)
 			dup2(devnull, STDOUT_FILENO);
 		if (errfd >= 0)
 			dup2(errfd, STDERR_FILENO);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
+		pmc_fork_unblock(&old); /* pmctool's handlers are gone (pmc_fork_blocked) */
 		if (name && setenv(name, value, 1) < 0)
 			_exit(PMC_EXIT_INTERNAL);
 		/* The path /proc/self/exe names first (under valgrind it names pmctool, not the tool), then the link. */
@@ -238,6 +240,7 @@ int child_run(struct child_args *a, const char *name, const char *value, const c
 		_exit(PMC_EXIT_INTERNAL);
 	}
 	running_child = pid;
+	pmc_fork_unblock(&old);
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
 	running_child = 0;

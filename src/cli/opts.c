@@ -20,17 +20,31 @@ size_t pmc_opts_count(const struct pmc_opt *opts)
 	return n;
 }
 
+/* The length of cmd->opts, counted once per table (entry() is asked for every option of every table in loops:
+ * counting each time was a tenth of pmctool's own instructions for `stat -e task-clock -- true`, issue 39). */
+static size_t first_count(const struct pmc_opts_cmd *cmd)
+{
+	static const struct pmc_opt *counted;
+	static size_t n;
+
+	if (counted != cmd->opts) {
+		n = pmc_opts_count(cmd->opts);
+		counted = cmd->opts;
+	}
+	return n;
+}
+
 /* Entry i of the tables parsed together: cmd->opts, then cmd->more. */
 static const struct pmc_opt *entry(const struct pmc_opts_cmd *cmd, size_t i)
 {
-	size_t n1 = pmc_opts_count(cmd->opts);
+	size_t n1 = first_count(cmd);
 
 	return i < n1 ? &cmd->opts[i] : &cmd->more[i - n1];
 }
 
 static size_t entries(const struct pmc_opts_cmd *cmd)
 {
-	return pmc_opts_count(cmd->opts) + (cmd->more ? pmc_opts_count(cmd->more) : 0);
+	return first_count(cmd) + (cmd->more ? pmc_opts_count(cmd->more) : 0);
 }
 
 static bool is_option(const struct pmc_opt *o)

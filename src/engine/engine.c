@@ -310,7 +310,7 @@ int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep)
 
 void pmc_engine_fini(struct pmc_engine *se)
 {
-	pmc_launch_reap_guards(false);
+	pmc_launch_reap_guards(true); /* told to exit at its run's end: none outlives pmctool */
 	pmc_eng_topdown_fini(se);
 	pmc_eng_events_fini(se);
 	/* libpfm4 stays: it is the process's (main.c ends it at exit), and another measurement may follow */

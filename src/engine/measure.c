@@ -122,6 +122,7 @@ static bool another_batch_runs(const struct pmc_engine *se, size_t b)
  * measurement's status is the hook's (se->hook_status), as perf's. */
 #define HOOK_STOP 1000
 #define HOOK_STOP_AFTER 1001 /* --post: the execution before it was made and counts */
+#define HOOK_STOP_SIGNAL 1002 /* pmctool was interrupted during the hook: the runs end, nothing to say */
 
 /* --pre / --post around one execution: 0, or HOOK_STOP after the message with the status in se->hook_status. */
 static int hook(struct pmc_engine *se, const char *what, const char *cmd, unsigned run, size_t b)
@@ -130,7 +131,9 @@ static int hook(struct pmc_engine *se, const char *what, const char *cmd, unsign
 
 	if (!cmd)
 		return 0;
-	r = pmc_run_hook(cmd, &st);
+	r = pmc_run_hook(cmd, se->ctx ? &se->ctx->child : NULL, &st);
+	if (pmc_eng_stopped(se))
+		return HOOK_STOP_SIGNAL; /* stopped with pmctool (its status is the interruption's): not a failed hook */
 	if (r < 0) {
 		pmc_diag_error("%s '%.200s': cannot run /bin/sh: %s", what, cmd, strerror(-r));
 		return PMC_EXIT_INTERNAL;
@@ -203,7 +206,9 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	} else if ((rc = before_run(se, o, run, b))) {
 		goto out;
 	} else if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
-		if (le.what == PMC_LAUNCH_GROUP)
+		if (pmc_eng_stopped(se) && le.what != PMC_LAUNCH_EXEC)
+			rc = 0; /* interrupted before the command could run (its go pipe broken, or never sent): no run */
+		else if (le.what == PMC_LAUNCH_GROUP)
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
 		else
 			rc = pmc_eng_report_launch_failure(o, &le);
@@ -229,8 +234,8 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	}
 	if (o->regions && (rc = pmc_eng_regions_collect(rep, &req, idx)))
 		goto out;
-	if (!o->k && !pmc_eng_stopped(se) && hook(se, "--post", o->post_cmd, run, b))
-		rc = HOOK_STOP_AFTER;
+	if (!o->k && !pmc_eng_stopped(se) && (rc = hook(se, "--post", o->post_cmd, run, b)))
+		rc = rc == HOOK_STOP ? HOOK_STOP_AFTER : rc == HOOK_STOP_SIGNAL ? 0 : rc;
 	{
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
 		struct pmc_report_exec x = {
@@ -346,6 +351,8 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 				continue;
 			}
 			done += r == HOOK_STOP_AFTER;
+			if (r == HOOK_STOP_SIGNAL)
+				break; /* the loop ends: pmctool was interrupted */
 			if (r) {
 				rc = r == HOOK_STOP || r == HOOK_STOP_AFTER ? se->hook_status : r;
 				break;

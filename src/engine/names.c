@@ -13,6 +13,7 @@
 
 #include "engine/engine.h"
 #include "arch/arch.h"
+#include "util/fork.h"
 
 struct add_ctx {
 	struct pmc_engine *se;
@@ -145,16 +146,18 @@ int pmc_eng_groups_check_plan(const struct pmc_engine *se)
 static void detected_pmu(const char *forced, char *buf, size_t len)
 {
 	int fd[2];
-	pid_t pid;
+	pid_t pid, parent = getpid();
 	ssize_t n = 0;
+	sigset_t old;
 
 	buf[0] = '\0';
 	if (pipe(fd))
 		return;
-	pid = fork();
+	pid = pmc_fork_blocked(&old); /* the child keeps every signal blocked: it only asks and exits */
 	if (pid == 0) {
 		pfm_pmu_t p;
 
+		pmc_fork_die_with_parent(parent, 0);
 		close(fd[0]);
 		pfm_terminate(); /* the parent's forced start-up, copied by fork */
 		unsetenv("LIBPFM_FORCE_PMU");
@@ -170,6 +173,7 @@ static void detected_pmu(const char *forced, char *buf, size_t len)
 			}
 		_exit(0);
 	}
+	pmc_fork_unblock(&old);
 	close(fd[1]);
 	if (pid > 0) {
 		n = read(fd[0], buf, len - 1);

@@ -59,6 +59,23 @@ static int cursors_init(const struct pmc_report *rep, struct run_cursors *c)
 	return 0;
 }
 
+/* Narrow view (a copy of e) to the samples of run r, from the cursor *pos on (samples in run order); *pos moves past
+ * them. */
+static void run_span(const struct pmc_report_event *e, unsigned r, size_t *pos, struct pmc_report_event *view)
+{
+	size_t i = *pos, from;
+
+	while (i < e->nsamples && e->samples[i].run < r)
+		i++;
+	from = i;
+	while (i < e->nsamples && e->samples[i].run == r)
+		i++;
+	*pos = i;
+	view->samples = e->samples + from;
+	view->nsamples = i - from;
+	view->samples_cap = 0;
+}
+
 /* Evaluate defs on run r's view of rep and store each value under the summary metric of the same name. Runs in
  * increasing order (the cursors only go forward). */
 static void eval_run(const struct pmc_report *rep, unsigned r, const struct pmc_metric_def *defs, size_t ndefs,
@@ -70,8 +87,13 @@ static void eval_run(const struct pmc_report *rep, unsigned r, const struct pmc_
 	for (size_t i = 0; i < rep->nevents; i++) {
 		double v;
 		evs[i] = rep->events[i];
+		/* The view's event holds run r's samples only: whatever reads them (the mode a sample was counted in, for
+		 * the metric's choice of events) costs the run's samples, never every run's (issue 39: a scan of all of
+		 * them per run made -r 100000 quadratic, minutes after a signal). */
+		if (c->sorted[i])
+			run_span(&rep->events[i], r, &c->ev[i], &evs[i]);
 		if (evs[i].status == PMC_COUNT_OK &&
-		    pmc_report_event_run_value(&rep->events[i], r, c->sorted[i] ? &c->ev[i] : NULL, &v) == 0)
+		    pmc_report_event_run_value(&evs[i], r, NULL, &v) == 0)
 			evs[i].mean = v;
 		else if (evs[i].status == PMC_COUNT_OK) {
 			evs[i].status = PMC_COUNT_NOT_COUNTED;
@@ -95,11 +117,40 @@ static void eval_run(const struct pmc_report *rep, unsigned r, const struct pmc_
 	free(view.metrics);
 }
 
+/* The default metrics the summary evaluated (PMC_METRICS_SKIP_ABSENT left the others out), in their order: a copy
+ * of each, *ret_n of them; NULL (the caller then filters in each run) when out of memory or when a name is also a
+ * --metric's (the summary's row could be either). */
+static struct pmc_metric_def *present_defaults(const struct pmc_report *rep, const struct pmc_metric_def *defs,
+					       size_t ndefs, const struct pmc_metric_def *cli, size_t ncli, size_t *ret_n)
+{
+	struct pmc_metric_def *kept = malloc((ndefs ? ndefs : 1) * sizeof(*kept));
+	size_t n = 0;
+
+	if (!kept)
+		return NULL;
+	for (size_t i = 0; i < ndefs; i++) {
+		bool in_summary = false;
+
+		for (size_t k = 0; k < ncli; k++)
+			if (!strcmp(cli[k].name, defs[i].name)) {
+				free(kept);
+				return NULL;
+			}
+		for (size_t m = 0; m < rep->nmetrics && !in_summary; m++)
+			in_summary = !strcmp(rep->metrics[m].name, defs[i].name);
+		if (in_summary)
+			kept[n++] = defs[i];
+	}
+	*ret_n = n;
+	return kept;
+}
+
 void pmc_eng_metrics_per_run(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
 			  struct pmc_report *rep)
 {
 	const struct pmc_metric_def *defs;
 	struct pmc_report_event *evs;
+	struct pmc_metric_def *kept = NULL;
 	struct run_cursors c = { 0 };
 	size_t ndefs = 0;
 	unsigned flags = 0;
@@ -125,9 +176,19 @@ void pmc_eng_metrics_per_run(const struct pmc_engine *se, const struct pmc_metri
 	} else {
 		defs = pmc_metrics_default(&ndefs);
 		flags = PMC_METRICS_SKIP_ABSENT;
+		/* Which defaults apply is the same in every run (it depends on the events' names only): decided once from
+		 * the summary, not by parsing every default formula again in each run (most of a run's cost with a few
+		 * events: issue 39). */
+		kept = present_defaults(rep, defs, ndefs, cli, ncli, &ndefs);
+		if (kept) {
+			defs = kept;
+			flags = 0;
+		}
 	}
-	for (unsigned r = 0; r < rep->nruns; r++)
+	/* A second SIGINT/SIGTERM: the runs not evaluated yet keep no per-run value (NAN: null, as never measured) */
+	for (unsigned r = 0; r < rep->nruns && !pmc_launch_hurry; r++)
 		eval_run(rep, r, defs, ndefs, cli, ncli, flags, evs, &c);
+	free(kept);
 	free(evs);
 	free(c.ev);
 	free(c.sorted);

@@ -422,7 +422,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		r = open_counters(x, open_flags(o, command, x->rotate));
 	}
 	if (r < 0) {
-		rc = PMC_EXIT_INTERNAL;
+		rc = pmc_eng_stopped(x->se) ? 0 : PMC_EXIT_INTERNAL; /* interrupted: no run, no failure */
 		goto out;
 	}
 	if (x->run == 0)
@@ -461,10 +461,18 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		ss.enabled = true;
 	}
 	x->enabled = x->ever = ss.enabled;
-	if (x->thr && (rc = pmc_eng_threads_begin(x->thr, x->sc, l.pid, o->argv[0], true)))
+	if (x->thr && (rc = pmc_eng_threads_begin(x->thr, x->sc, l.pid, o->argv[0], true))) {
+		if (pmc_eng_stopped(x->se))
+			rc = 0; /* interrupted before the command ran: no run, no failure */
 		goto out;
+	}
 	if (command && pmc_launch_go(&l, &le) < 0) {
-		rc = pmc_eng_report_launch_failure(o, &le);
+		/* Interrupted before the command could run (never released, or dead of the signal before it read its
+		 * go byte): no run, and no claim that it could not run */
+		if (pmc_eng_stopped(x->se))
+			le.what = PMC_LAUNCH_OK;
+		else
+			rc = pmc_eng_report_launch_failure(o, &le);
 		goto out;
 	}
 	ss.interval_ns = o->interval_ms * 1000000ull;

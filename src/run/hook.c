@@ -3,44 +3,24 @@
 #include "run/hook.h"
 
 #include <errno.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
-extern char **environ;
+#include "run/launch.h"
 
-int pmc_run_hook(const char *cmd, int *status)
+int pmc_run_hook(const char *cmd, volatile sig_atomic_t *child, int *status)
 {
-	char *const argv[] = { "sh", "-c", (char *)cmd, NULL };
-	posix_spawnattr_t attr;
-	sigset_t none;
-	pid_t pid;
-	int r, w;
+	char *const argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
+	struct pmc_launch l;
+	struct pmc_launch_error err = { 0 };
+	int w;
 
-	/* The hook starts with no signal blocked and SIGINT/SIGTERM as the defaults, whatever pmctool set for itself */
-	if ((r = posix_spawnattr_init(&attr)))
-		return -r;
-	sigemptyset(&none);
-	{
-		sigset_t deflt;
-
-		sigemptyset(&deflt);
-		sigaddset(&deflt, SIGINT);
-		sigaddset(&deflt, SIGTERM);
-		sigaddset(&deflt, SIGPIPE);
-		posix_spawnattr_setsigdefault(&attr, &deflt);
-	}
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	r = posix_spawn(&pid, "/bin/sh", NULL, &attr, argv, environ);
-	posix_spawnattr_destroy(&attr);
-	if (r)
-		return -r;
-	/* To its end, Ctrl-C included (the terminal sends it the signal too): never left running */
-	while (waitpid(pid, &w, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
+	if (pmc_launch_start(argv, child, &l, &err) < 0)
+		return -err.err;
+	if (pmc_launch_go(&l, &err) == 0)
+		pmc_launch_reap(&l, true, &err); /* bounded once pmctool is signalled (pmc_launch_end_tree) */
+	w = l.status;
+	if (pmc_launch_finish(&l, &err) < 0)
+		return err.what == PMC_LAUNCH_EXEC ? -err.err : -(err.err ? err.err : EINTR);
 	*status = WIFEXITED(w) ? WEXITSTATUS(w) : WIFSIGNALED(w) ? 128 + WTERMSIG(w) : 1;
 	return 0;
 }

@@ -17,19 +17,28 @@
 
 #include "perf/evlist.h"
 #include "perf/perf.h"
+#include "util/fork.h"
 #include "util/util.h"
 
 volatile sig_atomic_t pmc_launch_group;
 volatile sig_atomic_t pmc_launch_ending;
+volatile sig_atomic_t pmc_launch_hurry;
 
 void pmc_launch_signal(int sig, pid_t child)
 {
 	pid_t g = pmc_launch_group, c = child;
 
-	pmc_launch_ending = sig;
+	if (pmc_launch_ending) {
+		/* The second: pmctool ends at once with what it has, and the workload with it */
+		pmc_launch_hurry = 1;
+		sig = SIGKILL;
+	} else {
+		pmc_launch_ending = sig;
+	}
+	/* The group, and the command itself should it not be in the group yet (or not have one) */
 	if (g > 0)
 		kill(-g, sig);
-	else if (c > 0)
+	if (c > 0 && (g <= 0 || c != g))
 		kill(c, sig);
 }
 
@@ -59,18 +68,17 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. */
+/* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. It starts with
+ * every signal blocked and pmctool's handlers gone (pmc_fork_blocked); mask: the one pmctool was given. */
 static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group,
-						  int keep_fd)
+						  int keep_fd, const sigset_t *mask)
 {
 	char c;
 	ssize_t n;
 	int e;
 
 	/* The command must never outlive pmctool, even when pmctool is killed with SIGKILL. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(PMC_EXIT_INTERNAL);
+	pmc_fork_die_with_parent(parent, PMC_EXIT_INTERNAL);
 	/* Its own process group, so that the guard can take the whole workload down with pmctool (the parent sets it
 	 * too: whichever runs first). */
 	if (own_group)
@@ -78,9 +86,11 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	/* pmctool raised its open-file limit for its counters; the workload gets the limit pmctool was given. */
 	if (have_workload_nofile)
 		setrlimit(RLIMIT_NOFILE, &workload_nofile);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	pmc_fork_unblock(mask); /* a SIGINT or SIGTERM sent meanwhile ends it here, before exec */
+	/* Ready (perf's child_ready_pipe): pmctool waits for this before the go byte, so the command is released as a
+	 * task that slept, scheduled at once, not as one just forked still queued behind the machine's other work. */
+	if (write(err_wr, "r", 1) != 1)
+		_exit(PMC_EXIT_INTERNAL);
 	do
 		n = read(go_rd, &c, 1);
 	while (n < 0 && errno == EINTR);
@@ -117,17 +127,17 @@ static bool terminal_foreground(void)
 	return false;
 }
 
-static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
+/* The guard keeps every signal blocked (pmc_fork_blocked): the group's SIGINT, SIGTERM, SIGHUP and SIGTSTP are the
+ * workload's, not its; only SIGKILL, its own included, ends it before pmctool does. No PR_SET_PDEATHSIG: it must
+ * outlive pmctool to end the group. It is always in the process group of the latest command (pmctool moves it into
+ * each new one: pmc_launch_start), which keeps that group's id from being reused while it waits; at end of file it
+ * kills its own group, whichever that is then. */
+static void __attribute__((noreturn)) guard_main(int rd, pid_t group, pid_t pmctools)
 {
 	char c = 0;
 	ssize_t n;
 
 	prctl(PR_SET_NAME, "pmctool-guard");
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGTSTP, SIG_IGN);
 	close_range(0, (unsigned)rd - 1, 0);
 	close_range((unsigned)rd + 1, ~0u, 0);
 	setpgid(0, group);
@@ -136,69 +146,68 @@ static void __attribute__((noreturn)) guard_main(int rd, pid_t group)
 	while (n < 0 && errno == EINTR);
 	if (n == 1 && c == 'd')
 		_exit(0);
-	kill(-group, SIGKILL);
+	if (getpgrp() != pmctools) /* pmctool's group (and its caller's), should no move have taken: never killed */
+		kill(0, SIGKILL);
 	_exit(0);
 }
 
-/* Start the guard for the process group of pid; returns the write end of its pipe (-1: none was started). The
- * guard's copy of 'mine' (the caller's heap block) is freed: it only waits and exits, and valgrind follows it. */
-static int start_guard(pid_t pid, void *mine, pid_t *ret_guard)
+/* One guard for all the runs of a pmctool process: a fork per run cost a third of what pmctool adds to each run of
+ * -r (issue 39). Started with the first command that has a group of its own, moved into each later one, told "done"
+ * and reaped once the report is out (pmc_launch_reap_guards). */
+static pid_t guard_pid = -1;
+static int guard_wr = -1;
+
+static void stop_guard(bool block)
+{
+	pid_t r;
+
+	if (guard_wr >= 0) {
+		if (write(guard_wr, "d", 1) != 1) {
+			/* the guard is gone already: nothing to stop */
+		}
+		close(guard_wr);
+		guard_wr = -1;
+	}
+	if (guard_pid <= 0)
+		return;
+	do
+		r = waitpid(guard_pid, NULL, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r != 0)
+		guard_pid = -1; /* reaped, or not ours to reap any more (ECHILD) */
+}
+
+void pmc_launch_reap_guards(bool block)
+{
+	stop_guard(block);
+}
+
+/* Put the guard into the process group of pid (starting it the first time); its pid, or -1 when none runs. */
+static pid_t guard_group(pid_t pid)
 {
 	int gp[2];
-	pid_t g;
+	sigset_t old;
+	pid_t g, pmctools = getpgrp();
 
-	*ret_guard = -1;
+	if (guard_pid > 0 && guard_wr >= 0 && setpgid(guard_pid, pid) == 0)
+		return guard_pid;
+	stop_guard(true); /* gone (killed with the group by a second signal, or by someone): a new one */
 	if (pipe2(gp, O_CLOEXEC))
 		return -1;
-	g = fork();
-	if (g == 0) {
-		free(mine);
-		guard_main(gp[0], pid);
-	}
+	g = pmc_fork_blocked(&old);
+	if (g == 0)
+		guard_main(gp[0], pid, pmctools);
+	if (g > 0)
+		setpgid(g, pid);
+	pmc_fork_unblock(&old);
 	close(gp[0]);
 	if (g < 0) {
 		close(gp[1]);
 		return -1;
 	}
-	setpgid(g, pid);
-	*ret_guard = g;
-	return gp[1];
-}
-
-/* A guard told "done" exits at once, but waiting for that here cost about a fifth of what pmctool adds to a short
- * command (the guard must be scheduled, exit and be reaped): it is reaped at the next guard's stop, when it has long
- * exited, or by pmc_launch_reap_guards() once the report is out. At most one is ever pending. */
-static pid_t guard_exiting = -1;
-
-static void reap_guard(bool block)
-{
-	pid_t r;
-
-	if (guard_exiting <= 0)
-		return;
-	do
-		r = waitpid(guard_exiting, NULL, block ? 0 : WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r != 0)
-		guard_exiting = -1; /* reaped, or not ours to reap any more (ECHILD) */
-}
-
-void pmc_launch_reap_guards(bool block)
-{
-	reap_guard(block);
-}
-
-static void stop_guard(int wr, pid_t g)
-{
-	if (wr < 0)
-		return;
-	if (write(wr, "d", 1) != 1) {
-		/* the guard is gone already: nothing to stop */
-	}
-	close(wr);
-	reap_guard(true);
-	guard_exiting = g;
-	reap_guard(false);
+	guard_pid = g;
+	guard_wr = gp[1];
+	return g;
 }
 
 /*
@@ -223,7 +232,7 @@ static size_t scan_tree(struct pmc_launch *l, int sig)
 		ssize_t n;
 		int fd;
 
-		if (*p || pid <= 0 || pid == l->guard || pid == guard_exiting)
+		if (*p || pid <= 0 || pid == l->guard || pid == guard_pid)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -266,14 +275,14 @@ static void reap_orphans(void)
 	pid_t r;
 
 	while ((r = waitpid(-1, NULL, WNOHANG)) > 0)
-		if (r == guard_exiting)
-			guard_exiting = -1;
+		if (r == guard_pid)
+			guard_pid = -1; /* killed (its group's SIGKILL): the next run starts another */
 }
 
 void pmc_launch_end_tree(struct pmc_launch *l, int sig)
 {
 	struct pmc_launch_error e = { 0 };
-	uint64_t deadline = pmc_now_ns() + PMC_LAUNCH_GRACE_MS * 1000000ull;
+	uint64_t deadline = pmc_now_ns() + (pmc_launch_hurry ? 0 : PMC_LAUNCH_GRACE_MS * 1000000ull);
 	bool killed = false;
 
 	if (sig && l->pid > 0 && !l->reaped && !l->own_group)
@@ -285,7 +294,7 @@ void pmc_launch_end_tree(struct pmc_launch *l, int sig)
 		pmc_launch_reap(l, false, &e);
 		if (!scan_tree(l, 0) && l->reaped)
 			return;
-		if (pmc_now_ns() >= deadline) {
+		if (pmc_now_ns() >= deadline || (pmc_launch_hurry && !killed)) {
 			if (killed)
 				break; /* SIGKILL did not take them (a process in uninterruptible sleep): give up */
 			if (l->pid > 0 && !l->reaped)
@@ -327,12 +336,12 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
 	pid_t parent = getpid();
+	sigset_t old;
 
 	memset(err, 0, sizeof(*err));
 	memset(l, 0, sizeof(*l));
 	l->pid = -1;
 	l->guard = -1;
-	l->guard_wr = -1;
 	l->go_wr = -1;
 	l->err_rd = -1;
 	l->child_slot = child;
@@ -347,10 +356,11 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 		close_fd(&go[1]);
 		return -1;
 	}
-	l->pid = fork();
+	l->pid = pmc_fork_blocked(&old);
 	if (l->pid < 0) {
 		err->what = PMC_LAUNCH_SYSTEM;
 		err->err = errno;
+		pmc_fork_unblock(&old);
 		close_fd(&go[0]);
 		close_fd(&go[1]);
 		close_fd(&ep[0]);
@@ -360,20 +370,22 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 	if (l->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_main(argv, go[0], ep[1], parent, l->own_group, keep_fd);
+		child_main(argv, go[0], ep[1], parent, l->own_group, keep_fd, &old);
 	}
+	/* Where the signal handler looks, before it can run: a signal from now on reaches the command */
+	if (l->own_group)
+		setpgid(l->pid, l->pid);
 	if (l->child_slot)
 		*l->child_slot = l->pid;
 	if (l->own_group)
 		pmc_launch_group = l->pid;
+	pmc_fork_unblock(&old);
 	close_fd(&go[0]);
 	close_fd(&ep[1]);
 	l->go_wr = go[1];
 	l->err_rd = ep[0];
-	if (l->own_group) {
-		setpgid(l->pid, l->pid);
-		l->guard_wr = start_guard(l->pid, NULL, &l->guard);
-	}
+	if (l->own_group)
+		l->guard = guard_group(l->pid);
 	return 0;
 }
 
@@ -385,6 +397,23 @@ int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, struct pm
 
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err)
 {
+	/* pmctool is being ended (a signal came before the command could have it): the command never starts */
+	if (pmc_launch_ending) {
+		pmc_launch_cancel(l);
+		if (err->what == PMC_LAUNCH_OK) {
+			err->what = PMC_LAUNCH_SYSTEM;
+			err->err = EINTR;
+		}
+		return -1;
+	}
+	{
+		char c;
+		ssize_t n;
+
+		do
+			n = read(l->err_rd, &c, 1); /* its ready byte, or end of file: it died first */
+		while (n < 0 && errno == EINTR && !pmc_launch_ending);
+	}
 	l->t0 = pmc_now_ns();
 	if (write(l->go_wr, "g", 1) != 1 && err->what == PMC_LAUNCH_OK) {
 		err->what = PMC_LAUNCH_SYSTEM;
@@ -441,8 +470,6 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
 	else
 		reap_orphans();
 	pmc_launch_group = 0;
-	stop_guard(l->guard_wr, l->guard);
-	l->guard_wr = -1;
 	close_fd(&l->go_wr);
 	if (l->err_rd >= 0) {
 		do

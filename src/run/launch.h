@@ -36,7 +36,7 @@ struct pmc_launch {
 	pid_t pid;              /* the child; *child_slot while it runs */
 	volatile sig_atomic_t *child_slot; /* pmc_launch_start's child, or NULL */
 	pid_t guard;            /* the guard process, -1 when none (terminal foreground) */
-	int go_wr, err_rd, guard_wr;
+	int go_wr, err_rd;
 	bool own_group, reaped;
 	uint64_t t0, wall_ns;   /* go time; exec to reap */
 	int status;             /* wait4's, once reaped */
@@ -47,7 +47,7 @@ struct pmc_launch {
  * signal handler. 0, or -1 with *err filled (nothing left running). */
 int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
 		     struct pmc_launch_error *err);
-/* Let it exec (the clock starts). 0 or -1 with *err filled. */
+/* Let it exec (the clock starts). 0 or -1 with *err filled (EINTR: pmctool is being ended, the command was cancelled). */
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err);
 /* Never let it exec: it exits at once. */
 void pmc_launch_cancel(struct pmc_launch *l);
@@ -66,9 +66,14 @@ extern volatile sig_atomic_t pmc_launch_group;
 /* The signal pmctool was ended with (pmc_launch_signal), 0 before. */
 extern volatile sig_atomic_t pmc_launch_ending;
 
-/* For a SIGINT/SIGTERM handler (async-signal-safe): send sig to the command's process group (to the command alone,
- * child: the pid its launch wrote, when it has none), and remember that pmctool is ending it: from then on every wait for the command is bounded
- * (pmc_launch_end_tree) and pmc_launch_finish ends what is left of its tree. */
+/* A second SIGINT/SIGTERM came (pmc_launch_signal): no grace for the workload, no work that can be left out. */
+extern volatile sig_atomic_t pmc_launch_hurry;
+
+/* For a SIGINT/SIGTERM handler (async-signal-safe), also when no command runs: send sig to the command's process
+ * group (to the command alone, child: the pid its launch wrote, when it has none), and remember that pmctool is
+ * ending it: from then on every wait for the command is bounded (pmc_launch_end_tree), pmc_launch_finish ends what
+ * is left of its tree, and pmc_launch_go never lets another command start. A second call sends SIGKILL instead and
+ * sets pmc_launch_hurry. */
 void pmc_launch_signal(int sig, pid_t child);
 
 /* How long the workload has to go after it was signalled, before SIGKILL (and again after SIGKILL, before giving
@@ -82,9 +87,8 @@ void pmc_launch_signal(int sig, pid_t child);
  * lives on outside the workload, is not found. */
 void pmc_launch_end_tree(struct pmc_launch *l, int sig);
 
-/* Reap the guard process of the last launch, told to exit when that launch finished (it is not waited for there: its
- * exit is off pmctool's path). block false: only when it has exited; else it stays a zombie (never a running
- * process) until the next launch or until this process exits. */
+/* Tell the guard (one for all the launches of this process, in the latest command's group) to exit, and reap it:
+ * after the report, so its exit is off pmctool's path. block false: only when it has exited at once. */
 void pmc_launch_reap_guards(bool block);
 
 /* Whether the kernel will stop counting the command argv0 (found on PATH as execvp finds it) at its exec, because

@@ -155,6 +155,8 @@ struct spelling {
 	char pfm[PMC_TM_SPEC_MAX];           /* the same as libpfm4 modifiers, ":c=1:e=1" */
 	char mods[8];                 /* "u", "k" */
 	bool unsupported;             /* a perfmon modifier pmctool cannot express (":u0x80": another umask) */
+	bool overrides;               /* a perf term libpfm4 has no modifier for (umask=, ldlat=): only the
+	                               * PMU spelling cpu/EVENT,terms/ applies it over the event's own bits */
 };
 
 static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -207,6 +209,7 @@ static void take_term(struct spelling *s, const char *w, bool perfmon_mod)
 	} else if (!perfmon_mod) {
 		append(s->terms, sizeof(s->terms), "%s%s", s->terms[0] ? "," : "", w);
 		s->unsupported |= !eq; /* a flag pmctool has no libpfm4 spelling for */
+		s->overrides = true;
 	} else {
 		s->unsupported = true;
 	}
@@ -284,14 +287,16 @@ size_t pmc_tm_candidates(const char *name, char out[PMC_TM_CAND_MAX][PMC_TM_SPEC
 		return n;
 	}
 	if (!s.unsupported) {
-		cand(out, &n, "%s%s%s%s", ev, s.pfm, s.mods[0] ? ":" : "", s.mods);
+		/* EVENT alone would open the event's own umask (IpSWPF's SW_PREFETCH_ACCESS.T0 with umask=0xF) */
+		if (!s.overrides)
+			cand(out, &n, "%s%s%s%s", ev, s.pfm, s.mods[0] ? ":" : "", s.mods);
 		if (s.pmu[0] || s.terms[0])
 			cand(out, &n, "%s/%s%s%s/%s", s.pmu[0] ? s.pmu : "cpu", ev, s.terms[0] ? "," : "",
 				 s.terms, s.mods);
 	}
 	/* libpfm4's spelling of a dotted name: EVENT:UMASK, the umask's own dots as '_'
 	 * (idq_uops_not_delivered.cycles_0_uops_deliv.core is IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE) */
-	if (!s.unsupported && strchr(ev, '.') && !strchr(ev, '/')) {
+	if (!s.unsupported && !s.overrides && strchr(ev, '.') && !strchr(ev, '/')) {
 		char pfm[PMC_TM_SPEC_MAX];
 		char *dot;
 

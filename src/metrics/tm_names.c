@@ -81,7 +81,76 @@ static int count_distinct(const char *file, bool per_package, unsigned *ret)
 	return n ? 0 : -ENOENT;
 }
 
-void pmc_tm_literals_read(struct pmc_tm_literals *ret)
+struct sibling_ctx {
+	const int *cpu;
+	size_t n;
+};
+
+/* Each CPU a..b of a core is among -C's; returns 1 (stop) at one that is not. */
+static int sibling_missing(long a, long b, void *vctx)
+{
+	const struct sibling_ctx *c = vctx;
+
+	for (long x = a; x <= b; x++) {
+		bool in = false;
+
+		for (size_t k = 0; k < c->n && !in; k++)
+			in = c->cpu[k] == x;
+		if (!in)
+			return 1;
+	}
+	return 0;
+}
+
+/* -C's CPUs hold every SMT sibling of each core they touch (perf's cpu_topology__core_wide). 1, 0, or -1: the
+ * topology cannot be read. */
+static int cpus_whole_cores(const int *cpu, size_t n)
+{
+	struct sibling_ctx c = { cpu, n };
+	char list[1024];
+	unsigned count;
+
+	for (size_t i = 0; i < n; i++) {
+		int r;
+
+		if (pmc_sysfs_smt_siblings(cpu[i], list, sizeof(list), &count))
+			return -1;
+		r = pmc_cpulist_ranges(list, sibling_missing, &c);
+		if (r < 0)
+			return -1;
+		if (r)
+			return 0;
+	}
+	return 1;
+}
+
+static void core_wide(struct pmc_tm_literals *ret, int smt, const struct pmc_tm_scope *scope)
+{
+	int whole;
+
+	if (!scope || !scope->cpus) {
+		pmc_tm_literal_set(ret, "#core_wide", 0, "per thread: a command or task is counted, not its core");
+		return;
+	}
+	if (smt < 0)
+		return;
+	if (!smt) {
+		pmc_tm_literal_set(ret, "#core_wide", 1, "CPUs counted with SMT off: each core is one thread");
+		return;
+	}
+	if (!scope->ncpu) {
+		pmc_tm_literal_set(ret, "#core_wide", 1, "-a with SMT on: every thread of each core is counted");
+		return;
+	}
+	whole = cpus_whole_cores(scope->cpu, scope->ncpu);
+	if (whole >= 0)
+		pmc_tm_literal_set(ret, "#core_wide", whole, whole ? "-C lists every SMT sibling of its cores"
+				   : "-C leaves out an SMT sibling of a core it counts");
+	else
+		literal_unknown(ret, "#core_wide", "-C's cores: the SMT siblings cannot be read (topology)");
+}
+
+void pmc_tm_literals_read(struct pmc_tm_literals *ret, const struct pmc_tm_scope *scope)
 {
 	char path[600], dir[512], list[4096];
 	unsigned n;
@@ -95,12 +164,9 @@ void pmc_tm_literals_read(struct pmc_tm_literals *ret)
 		ret->l[i].name = literal_names[i];
 		snprintf(ret->l[i].source, sizeof(ret->l[i].source), "not known on this machine");
 	}
-	if (smt >= 0) {
+	if (smt >= 0)
 		pmc_tm_literal_set(ret, "#smt_on", smt > 0, "this machine: /sys/devices/system/cpu/smt/active");
-		/* perf's #core_wide for a command or task (not system-wide): the core is this thread's alone only
-		 * without SMT */
-		pmc_tm_literal_set(ret, "#core_wide", smt == 0, "this machine: no SMT (counted per thread)");
-	}
+	core_wide(ret, smt, scope);
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/possible", pmc_sysfs_root());
 	if (pmc_sysfs_read_line(path, list, sizeof(list)) == 0 && pmc_cpulist_count(list, &n) == 0)
 		pmc_tm_literal_set(ret, "#num_cpus", n, "this machine: /sys/devices/system/cpu/possible");

@@ -140,16 +140,25 @@ def cmd_names(outdir):
 
 
 def cmd_perfcsv(files):
+    """perf stat -x, metric columns: COUNT,UNIT,EVENT,RUN,PCT,VALUE,UNIT NAME on an event's line, or ,,,,VALUE,UNIT NAME
+    on a line of its own; an empty VALUE (perf could not evaluate it) is printed as nan."""
     for fn in files:
         for line in open(fn):
             f = line.rstrip("\n").split(",")
-            if len(f) >= 7 and f[5].strip() and f[6].strip():
-                words = f[6].split()
-                try:
-                    v = float(f[5])
-                except ValueError:
-                    continue
-                print("%s %s %s" % (words[-1], f[5].strip(), " ".join(words[:-1]) or "-"))
+            if len(f) == 6 and not any(x.strip() for x in f[:4]):
+                val, mname = f[4].strip(), f[5]
+            elif len(f) >= 7:
+                val, mname = f[5].strip(), f[6]
+            else:
+                continue
+            words = mname.split()
+            if not words:
+                continue
+            try:
+                float(val or "nan")
+            except ValueError:
+                continue
+            print("%s %s %s" % (words[-1], val or "nan", " ".join(words[:-1]) or "-"))
 
 
 def pm_values(files):
@@ -191,7 +200,11 @@ def cmd_compare(names_file, perf_file, pm_files):
             perf.setdefault(n, (v, u))
     for n, (v, u) in sorted(perf.items()):
         p = pm.get(n)
-        if p is None or (isinstance(p, float) and math.isnan(p)):
+        if v == "nan" and p is not None:
+            only_pm.append(n)
+        elif v == "nan":
+            continue
+        elif p is None or (isinstance(p, float) and math.isnan(p)):
             only_perf.append(n)
         elif close(v, float(p), u):
             agree.append(n)
@@ -200,11 +213,14 @@ def cmd_compare(names_file, perf_file, pm_files):
     for n, p in pm.items():
         if n not in perf and p is not None:
             only_pm.append(n)
+    only_pm.sort()
     print("agree %d differ %d perf-only %d pmctool-only %d" % (len(agree), len(differ), len(only_perf), len(only_pm)))
     for d in differ:
         print("  DIFFER " + d)
     for n in only_perf:
         print("  perf-only " + n)
+    for n in only_pm:
+        print("  pmctool-only " + n)
     return 1 if differ else 0
 
 

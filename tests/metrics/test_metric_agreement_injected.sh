@@ -67,9 +67,11 @@ in_ns() {
 	unshare -m sh -c 'mount --bind "$0" /sys/bus/event_source/devices && exec "$@"' "$fx/bus/event_source/devices" "$@"
 }
 
-# model NAME CPUID LIBPFM_FORCE_PMU VENDOR [topdown]
+# model NAME CPUID LIBPFM_FORCE_PMU VENDOR [topdown] [-a]: with -a both count every CPU (#core_wide 1)
 model() {
 	local name=$1 cpuid=$2 force=$3 vendor=$4 td=${5:-} M="$TMP/$1" list
+	local -a wide=()
+	[ "${6:-}" != -a ] || wide=(-a)
 	mkdir -p "$M"
 	sysfs "$vendor" "$M/sys" "$td"
 	PERF_CPUID=$cpuid in_ns "$M/sys" perf list --details >"$M/list.txt" 2>/dev/null || true
@@ -86,17 +88,17 @@ model() {
 	for b in "$M"/batch.*; do
 		list=$(paste -sd, "$b")
 		if ! LD_PRELOAD="$INJ" PMC_INJECT_TYPES="$mty" PERF_CPUID="$cpuid" \
-			in_ns "$M/sys" perf stat -x, -M "$list" -- true >/dev/null 2>"$b.perf"; then
+			in_ns "$M/sys" perf stat "${wide[@]}" -x, -M "$list" -- true >/dev/null 2>"$b.perf"; then
 			: >"$b.perf"
 			while read -r m; do
 				LD_PRELOAD="$INJ" PMC_INJECT_TYPES="$mty" PERF_CPUID="$cpuid" \
-					in_ns "$M/sys" perf stat -x, -M "$m" -- true </dev/null >/dev/null 2>>"$b.perf" || true
+					in_ns "$M/sys" perf stat "${wide[@]}" -x, -M "$m" -- true </dev/null >/dev/null 2>>"$b.perf" || true
 			done <"$b"
 		fi
 		python3 "$PY" perfcsv "$b.perf" >>"$M/perf.vals"
 		env LD_PRELOAD="$INJ" PMC_INJECT_TYPES="$mty" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" \
 			PMCTOOL_CPUID="$cpuid" LIBPFM_FORCE_PMU="$force" PMCTOOL_SYSFS_ROOT="$M/sys" \
-			"$PMCTOOL" stat --tables "$M/tables" -M "$list" --json -o "$b.json" -- true 2>"$b.err" ||
+			"$PMCTOOL" stat "${wide[@]}" --tables "$M/tables" -M "$list" --json -o "$b.json" -- true 2>"$b.err" ||
 			fail "$name: pmctool stat -M $list failed: $(tail -3 "$b.err")"
 	done
 	python3 "$PY" compare "$M/names" "$M/perf.vals" "$M"/batch.*.json >"$M/compare" && rc=0 || rc=$?
@@ -116,6 +118,7 @@ model() {
 FAILED=
 want() { [ -z "${PMC_AGREE_MODELS:-}" ] || [[ ",$PMC_AGREE_MODELS," == *",$1,"* ]]; }
 want skl && model skl GenuineIntel-6-5E-3 skl intel
+want skl-a && model skl-a GenuineIntel-6-5E-3 skl intel "" -a
 want icl && model icl GenuineIntel-6-7E-5 icl intel topdown
 want spr && model spr GenuineIntel-6-8F-4 spr intel topdown
 want zen3 && model zen3 AuthenticAMD-25-21-0 amd64_fam19h_zen3 amd # perf 6.1 gives Zen 4 the same folder

@@ -43,6 +43,21 @@ static void find_core_pmu(void)
 	}
 }
 
+int pmc_pmu_force_core(const char *pmu)
+{
+	char id[64];
+	const char *from = NULL;
+
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+
+	if (!pmu || !*pmu || (forced && *forced) || setenv("LIBPFM_FORCE_PMU", pmu, 1))
+		return 0;
+	if (!pmc_arch_tables_cpuid(id, sizeof(id), &from) && from && !strcmp(from, "LIBPFM_FORCE_PMU"))
+		return 1;
+	unsetenv("LIBPFM_FORCE_PMU");
+	return 0;
+}
+
 int pmc_pmu_init(char *err, size_t errlen)
 {
 	int rc;

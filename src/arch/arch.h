@@ -151,6 +151,8 @@ int pmc_arch_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, cha
 struct pmc_arch_placement {
 	int fixed_index; /* the fixed counter (Intel's, or arm64's cycle counter as 1), -1 for a programmable one */
 	bool fixed_only; /* the encoding fits only that fixed counter (Intel's pseudo-encodings 0x0N00) */
+	bool no_counter; /* read through its group's leader, on no counter of its own (Intel's PERF_METRICS fields,
+			  * event 0x00 umask 0x80..0x87, beside the slots fixed counter) */
 };
 
 /* This host's placement rules: fills *ret for attr a on a core PMU with nfixed fixed counters (pmc_pmu_fixed_counters),

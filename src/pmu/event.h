@@ -38,6 +38,8 @@ enum pmc_event_flags {
 					  0x0N00; the arch seam decides): never planned on a programmable counter */
 	PMC_EVF_SUSPECT = 1u << 12,    /* counted, but cannot be what its name says (a libpfm4 table gives it a fixed
 					  counter's pseudo-encoding; pmc_event_note says why) */
+	PMC_EVF_NO_COUNTER = 1u << 13, /* read through its group's leader on no counter of its own (Intel's top-down
+					  PERF_METRICS fields beside slots; the arch seam decides): costs no counter */
 };
 
 /* One resolved event. Plain data: copyable, nothing to free. */

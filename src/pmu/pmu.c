@@ -126,7 +126,7 @@ bool pmc_pmu_has_intel_fixed(void)
 bool pmc_pmu_cycle_counter(void)
 {
 	const struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES };
-	struct pmc_arch_placement pl;
+	struct pmc_arch_placement pl = { 0 };
 
 	/* A counter for cycles of its own, beside any fixed counters the PMU reports (arm64's PMCCNTR_EL0). */
 	place(&a, 0, "", &pl, NULL, 0);
@@ -228,11 +228,11 @@ void pmc_event_normalize_excl(struct perf_event_attr *a)
 
 void pmc_event_classify_core(struct pmc_event *ev)
 {
-	struct pmc_arch_placement pl;
+	struct pmc_arch_placement pl = { 0 };
 	int v;
 
 	ev->flags |= PMC_EVF_HARDWARE;
-	ev->flags &= ~(PMC_EVF_ABSENT | PMC_EVF_FIXED_ONLY | PMC_EVF_SUSPECT);
+	ev->flags &= ~(PMC_EVF_ABSENT | PMC_EVF_FIXED_ONLY | PMC_EVF_SUSPECT | PMC_EVF_NO_COUNTER);
 	ev->cls = PMC_CLASS_GP;
 	ev->fixed_index = -1;
 	/* The arch seam knows the fixed counters and the encodings they take (Intel's pseudo-encodings, arm64's cycle
@@ -244,6 +244,8 @@ void pmc_event_classify_core(struct pmc_event *ev)
 		if (pl.fixed_only)
 			ev->flags |= PMC_EVF_FIXED_ONLY;
 	}
+	if (pl.no_counter)
+		ev->flags |= PMC_EVF_NO_COUNTER;
 	if (v > 0)
 		ev->flags |= PMC_EVF_SUSPECT;
 	else if (v < 0)
@@ -252,7 +254,7 @@ void pmc_event_classify_core(struct pmc_event *ev)
 
 int pmc_event_why_flagged(const struct pmc_event *ev, char *why, size_t len)
 {
-	struct pmc_arch_placement pl;
+	struct pmc_arch_placement pl = { 0 };
 
 	if (len)
 		why[0] = '\0';

@@ -48,6 +48,7 @@ int pmc_x86_fixed_placement(uint64_t config, uint64_t config1, unsigned nfixed, 
 
 	ret->fixed_index = -1;
 	ret->fixed_only = false;
+	ret->no_counter = false;
 	if (!nfixed || (config >> 32))
 		return 0;
 	if (code) {
@@ -57,8 +58,12 @@ int pmc_x86_fixed_placement(uint64_t config, uint64_t config1, unsigned nfixed, 
 			ret->fixed_index = 1;
 		return 0;
 	}
-	if (umask >= 0x80)
-		return 0; /* the top-down metrics (0x8000...): read through the TOPDOWN.SLOTS group */
+	if (umask >= 0x80) {
+		/* the top-down metrics (0x8000...): fields of PERF_METRICS, read through the slots group (fixed counter
+		 * 3); the kernel gives them no counter (intel/core.c: is_metric_event, INTEL_TD_METRIC_*) */
+		ret->no_counter = plain && umask <= 0x87 && nfixed >= 4;
+		return 0;
+	}
 	if (plain && umask == 3 && nfixed >= 3)
 		idx = 2;
 	else if (plain && umask >= 1 && umask <= 8 && nfixed >= 4 && umask - 1 < nfixed)

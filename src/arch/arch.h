@@ -180,6 +180,9 @@ struct pmc_arch_core_id {
 	bool ref_cycles;          /* it has the generic ref-cycles event (Intel's fixed counter 2) */
 	pmc_arch_place_fn *place; /* its vendor's placement rules; NULL: this host's (pmc_arch_core_placement) */
 	pmc_arch_missing_fn *missing; /* its vendor's generic event map; NULL: this host's (pmc_arch_hw_event_missing) */
+	/* perf's names of the PMU's own events that the kernel lists in sysfs, spelt bare (x86 Intel with PERF_METRICS:
+	 * slots, topdown-retiring...): 0 with the raw config, or -ENOENT; NULL: none */
+	int (*alias)(const char *name, unsigned nfixed, uint64_t *config);
 };
 
 /* Whether libpfm4 PMU name (desc its description, table_fixed its table's num_fixed_cntrs; a PFM_PMU_TYPE_CORE one)

@@ -122,18 +122,17 @@ static int resolve_in(const char *spec, const char *pmu, struct pmc_event *ev, s
 
 	if (!pmu || strstr(spec, "::") || strchr(spec, '/') || !strncasecmp(spec, "mem:", 4))
 		return pmc_event_resolve(spec, ev, err);
-	if (pmu_forced) {
-		/* as LIBPFM_FORCE_PMU: the plain spelling (tables, libpfm4, perf's names), then PMU::spec */
-		int rc = pmc_event_resolve(spec, ev, err);
-
-		snprintf(buf, sizeof(buf), "%s%s::%s", spec[0] == '*' ? "*" : "", pmu, s);
-		if (rc && !pmc_event_resolve(buf, ev, &err2)) {
-			snprintf(ev->name, sizeof(ev->name), "%s", spec);
-			rc = 0;
-		}
-		return rc;
-	}
 	snprintf(buf, sizeof(buf), "%s%s::%s", spec[0] == '*' ? "*" : "", pmu, s);
+	/* a core PMU as LIBPFM_FORCE_PMU: the plain spelling first (tables, libpfm4, perf's names), then PMU::spec; the
+	 * plain spelling's reason is kept unless the name is simply unknown (then the PMU searched is named below) */
+	if (pmu_forced && !pmc_event_resolve(spec, ev, err))
+		return 0;
+	if (pmu_forced && err->code != PMC_RESOLVE_UNKNOWN) {
+		if (pmc_event_resolve(buf, ev, &err2))
+			return -ENOENT;
+		snprintf(ev->name, sizeof(ev->name), "%s", spec);
+		return 0;
+	}
 	if (!pmc_event_resolve(buf, ev, err)) {
 		snprintf(ev->name, sizeof(ev->name), "%s", spec);
 		return 0;

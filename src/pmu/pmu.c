@@ -105,6 +105,21 @@ static const struct pmc_arch_core_id *core_id(void)
 	return &pmu_state.id;
 }
 
+int pmc_pmu_core_alias(const char *name, struct pmc_event *ev)
+{
+	const struct pmc_arch_core_id *c = core_id();
+	uint64_t config;
+
+	if (!c->alias || c->alias(name, c->nfixed, &config))
+		return -ENOENT;
+	ev->attr.type = PERF_TYPE_RAW;
+	ev->attr.config = config;
+	pmc_event_raw_plm(&ev->attr);
+	pmc_event_classify_core(ev);
+	snprintf(ev->canonical, sizeof(ev->canonical), "%s", name);
+	return 0;
+}
+
 static int place(const struct perf_event_attr *a, unsigned nfixed, const char *name, struct pmc_arch_placement *ret,
 		 char *why, size_t len)
 {

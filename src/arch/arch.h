@@ -151,6 +151,8 @@ int pmc_arch_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, cha
 struct pmc_arch_placement {
 	int fixed_index; /* the fixed counter (Intel's, or arm64's cycle counter as 1), -1 for a programmable one */
 	bool fixed_only; /* the encoding fits only that fixed counter (Intel's pseudo-encodings 0x0N00) */
+	bool no_counter; /* read through its group's leader, on no counter of its own (Intel's PERF_METRICS fields,
+			  * event 0x00 umask 0x80..0x87, beside the slots fixed counter) */
 };
 
 /* This host's placement rules: fills *ret for attr a on a core PMU with nfixed fixed counters (pmc_pmu_fixed_counters),
@@ -178,6 +180,9 @@ struct pmc_arch_core_id {
 	bool ref_cycles;          /* it has the generic ref-cycles event (Intel's fixed counter 2) */
 	pmc_arch_place_fn *place; /* its vendor's placement rules; NULL: this host's (pmc_arch_core_placement) */
 	pmc_arch_missing_fn *missing; /* its vendor's generic event map; NULL: this host's (pmc_arch_hw_event_missing) */
+	/* perf's names of the PMU's own events that the kernel lists in sysfs, spelt bare (x86 Intel with PERF_METRICS:
+	 * slots, topdown-retiring...): 0 with the raw config, or -ENOENT; NULL: none */
+	int (*alias)(const char *name, unsigned nfixed, uint64_t *config);
 };
 
 /* Whether libpfm4 PMU name (desc its description, table_fixed its table's num_fixed_cntrs; a PFM_PMU_TYPE_CORE one)

@@ -20,8 +20,9 @@ struct encode_cli {
 
 static const struct pmc_opt encode_opts[] = {
 	{ .long_name = "pmu", .kind = PMC_OPT_VALUE, .metavar = "NAME", .field = PMC_OPT_FIELD(struct encode_cli, pmu),
-	  .help = "look libpfm4 names up in PMU NAME only (hsw, skl, amd64_fam19h_zen3...), also when\n"
-		  "NAME is not this machine's PMU" },
+	  .help = "resolve names as on PMU NAME (hsw, skl, amd64_fam19h_zen3...), also when NAME is not\n"
+		  "this machine's: a core PMU as LIBPFM_FORCE_PMU=NAME (its vendor tables first, every\n"
+		  "spelling), another PMU's libpfm4 names in NAME only" },
 	{ .long_name = "json", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct encode_cli, json),
 	  .help = "one JSON array of objects instead of text" },
 	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .field = PMC_OPT_FIELD(struct encode_cli, tables),
@@ -89,10 +90,14 @@ static int parse_opts(const struct pmc_opts_cmd *cmd, int argc, char **argv, str
 	return first;
 }
 
+static bool pmu_forced; /* --pmu named a core PMU taken as LIBPFM_FORCE_PMU (pmc_pmu_force_core) */
+
 static int init_pmu(const char *cmd, const char *pmu)
 {
 	char msg[512];
 
+	/* --pmu skl resolves a name as LIBPFM_FORCE_PMU=skl does: skl's vendor tables first, every spelling */
+	pmu_forced = pmu && pmc_pmu_force_core(pmu);
 	/* lets --pmu name a PMU this machine does not have: encodings do not need the hardware */
 	if (pmu)
 		setenv("LIBPFM_ENCODE_INACTIVE", "1", 0);
@@ -118,6 +123,16 @@ static int resolve_in(const char *spec, const char *pmu, struct pmc_event *ev, s
 	if (!pmu || strstr(spec, "::") || strchr(spec, '/') || !strncasecmp(spec, "mem:", 4))
 		return pmc_event_resolve(spec, ev, err);
 	snprintf(buf, sizeof(buf), "%s%s::%s", spec[0] == '*' ? "*" : "", pmu, s);
+	/* a core PMU as LIBPFM_FORCE_PMU: the plain spelling first (tables, libpfm4, perf's names), then PMU::spec; the
+	 * plain spelling's reason is kept unless the name is simply unknown (then the PMU searched is named below) */
+	if (pmu_forced && !pmc_event_resolve(spec, ev, err))
+		return 0;
+	if (pmu_forced && err->code != PMC_RESOLVE_UNKNOWN) {
+		if (pmc_event_resolve(buf, ev, &err2))
+			return -ENOENT;
+		snprintf(ev->name, sizeof(ev->name), "%s", spec);
+		return 0;
+	}
 	if (!pmc_event_resolve(buf, ev, err)) {
 		snprintf(ev->name, sizeof(ev->name), "%s", spec);
 		return 0;
@@ -159,6 +174,20 @@ static void print_text(const struct pmc_event *ev, const char *perf)
 	if (ev->cls == PMC_CLASS_FIXED)
 		printf(" (fixed counter %d)", ev->fixed_index);
 	printf("\n  perf       %s\n", perf);
+}
+
+/* A name a vendor table encodes: libpfm4's encoding of it too, when libpfm4 knows the name and differs. */
+static void print_libpfm_differs(const struct pmc_event *ev, const char *spec)
+{
+	struct pmc_event alt;
+
+	if (!ev->source || pmc_event_libpfm_only(spec, &alt))
+		return;
+	if (alt.attr.config == ev->attr.config && alt.attr.config1 == ev->attr.config1)
+		return;
+	printf("  libpfm4    %s: config %#llx config1 %#llx, which differs; the vendor table's encoding above is used "
+	       "(%s)\n", alt.canonical, (unsigned long long)alt.attr.config, (unsigned long long)alt.attr.config1,
+	       ev->source);
 }
 
 /* The same members as stat's JSON events (pmc_json_event_encoding): one spelling everywhere. */
@@ -208,6 +237,8 @@ int pmc_cmd_encode(int argc, char **argv)
 			print_json(&ev, shown == 0);
 		else
 			print_text(&ev, perf);
+		if (!json)
+			print_libpfm_differs(&ev, argv[i]);
 		shown++;
 	}
 	if (json)

@@ -174,6 +174,11 @@ int pmc_cmd_tables(int argc, char **argv)
 		print_json(&shown);
 	else
 		print_text(&shown);
+	/* a mapfile row whose model folder is missing or empty found no tables, whatever the row said */
+	bool empty = rc == 0 && !shown.nevents && !shown.nmetrics;
+	if (empty)
+		fprintf(stderr, "pmctool tables: the mapfile's row for %s names tables, but no events or metrics were read "
+			"from them (the files above say why): no tables for this CPU\n", shown.cpuid ? shown.cpuid : "this CPU");
 	pmc_tables_free(t);
-	return rc == 0 ? PMC_EXIT_OK : 1; /* 1: no tables for this CPU */
+	return rc == 0 && !empty ? PMC_EXIT_OK : 1; /* 1: no tables for this CPU */
 }

@@ -253,7 +253,10 @@ static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const 
 	if (!p)
 		return PMC_EXIT_INTERNAL;
 	o->tm_plan = p;
-	pmc_tm_literals_read(&lits);
+	const struct pmc_tm_scope scope = { .cpus = pmc_target_req_cpus(&o->e.targets), .cpu = o->e.targets.cpus,
+					    .ncpu = o->e.targets.ncpus };
+
+	pmc_tm_literals_read(&lits, &scope);
 	if (pmc_tm_plan(t, sel, &lits, pmc_tm_resolve_here, NULL, reserved_name, p))
 		return PMC_EXIT_INTERNAL;
 	for (size_t i = 0; i < p->nnotes; i++) /* with -q too when they explain the error below */

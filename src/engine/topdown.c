@@ -67,6 +67,7 @@ static int choose(struct td_part *td, const struct pmc_engine_opts *o)
 	in.vendor = cpu.vendor;
 	in.pmu = td->pmu[0] ? td->pfm : pmc_pmu_core_name();
 	in.smt_on = pmc_sysfs_smt_active() == 1;
+	in.family = cpu.family;
 	pmc_td_choose(&in, &ch);
 	td->tree = ch.tree;
 	td->why = ch.reason;

@@ -81,7 +81,76 @@ static int count_distinct(const char *file, bool per_package, unsigned *ret)
 	return n ? 0 : -ENOENT;
 }
 
-void pmc_tm_literals_read(struct pmc_tm_literals *ret)
+struct sibling_ctx {
+	const int *cpu;
+	size_t n;
+};
+
+/* Each CPU a..b of a core is among -C's; returns 1 (stop) at one that is not. */
+static int sibling_missing(long a, long b, void *vctx)
+{
+	const struct sibling_ctx *c = vctx;
+
+	for (long x = a; x <= b; x++) {
+		bool in = false;
+
+		for (size_t k = 0; k < c->n && !in; k++)
+			in = c->cpu[k] == x;
+		if (!in)
+			return 1;
+	}
+	return 0;
+}
+
+/* -C's CPUs hold every SMT sibling of each core they touch (perf's cpu_topology__core_wide). 1, 0, or -1: the
+ * topology cannot be read. */
+static int cpus_whole_cores(const int *cpu, size_t n)
+{
+	struct sibling_ctx c = { cpu, n };
+	char list[1024];
+	unsigned count;
+
+	for (size_t i = 0; i < n; i++) {
+		int r;
+
+		if (pmc_sysfs_smt_siblings(cpu[i], list, sizeof(list), &count))
+			return -1;
+		r = pmc_cpulist_ranges(list, sibling_missing, &c);
+		if (r < 0)
+			return -1;
+		if (r)
+			return 0;
+	}
+	return 1;
+}
+
+static void core_wide(struct pmc_tm_literals *ret, int smt, const struct pmc_tm_scope *scope)
+{
+	int whole;
+
+	if (!scope || !scope->cpus) {
+		pmc_tm_literal_set(ret, "#core_wide", 0, "per thread: a command or task is counted, not its core");
+		return;
+	}
+	if (smt < 0)
+		return;
+	if (!smt) {
+		pmc_tm_literal_set(ret, "#core_wide", 1, "CPUs counted with SMT off: each core is one thread");
+		return;
+	}
+	if (!scope->ncpu) {
+		pmc_tm_literal_set(ret, "#core_wide", 1, "-a with SMT on: every thread of each core is counted");
+		return;
+	}
+	whole = cpus_whole_cores(scope->cpu, scope->ncpu);
+	if (whole >= 0)
+		pmc_tm_literal_set(ret, "#core_wide", whole, whole ? "-C lists every SMT sibling of its cores"
+				   : "-C leaves out an SMT sibling of a core it counts");
+	else
+		literal_unknown(ret, "#core_wide", "-C's cores: the SMT siblings cannot be read (topology)");
+}
+
+void pmc_tm_literals_read(struct pmc_tm_literals *ret, const struct pmc_tm_scope *scope)
 {
 	char path[600], dir[512], list[4096];
 	unsigned n;
@@ -95,12 +164,9 @@ void pmc_tm_literals_read(struct pmc_tm_literals *ret)
 		ret->l[i].name = literal_names[i];
 		snprintf(ret->l[i].source, sizeof(ret->l[i].source), "not known on this machine");
 	}
-	if (smt >= 0) {
+	if (smt >= 0)
 		pmc_tm_literal_set(ret, "#smt_on", smt > 0, "this machine: /sys/devices/system/cpu/smt/active");
-		/* perf's #core_wide for a command or task (not system-wide): the core is this thread's alone only
-		 * without SMT */
-		pmc_tm_literal_set(ret, "#core_wide", smt == 0, "this machine: no SMT (counted per thread)");
-	}
+	core_wide(ret, smt, scope);
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/possible", pmc_sysfs_root());
 	if (pmc_sysfs_read_line(path, list, sizeof(list)) == 0 && pmc_cpulist_count(list, &n) == 0)
 		pmc_tm_literal_set(ret, "#num_cpus", n, "this machine: /sys/devices/system/cpu/possible");
@@ -155,6 +221,8 @@ struct spelling {
 	char pfm[PMC_TM_SPEC_MAX];           /* the same as libpfm4 modifiers, ":c=1:e=1" */
 	char mods[8];                 /* "u", "k" */
 	bool unsupported;             /* a perfmon modifier pmctool cannot express (":u0x80": another umask) */
+	bool overrides;               /* a perf term libpfm4 has no modifier for (umask=, ldlat=): only the
+	                               * PMU spelling cpu/EVENT,terms/ applies it over the event's own bits */
 };
 
 static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -207,6 +275,7 @@ static void take_term(struct spelling *s, const char *w, bool perfmon_mod)
 	} else if (!perfmon_mod) {
 		append(s->terms, sizeof(s->terms), "%s%s", s->terms[0] ? "," : "", w);
 		s->unsupported |= !eq; /* a flag pmctool has no libpfm4 spelling for */
+		s->overrides = true;
 	} else {
 		s->unsupported = true;
 	}
@@ -284,14 +353,16 @@ size_t pmc_tm_candidates(const char *name, char out[PMC_TM_CAND_MAX][PMC_TM_SPEC
 		return n;
 	}
 	if (!s.unsupported) {
-		cand(out, &n, "%s%s%s%s", ev, s.pfm, s.mods[0] ? ":" : "", s.mods);
+		/* EVENT alone would open the event's own umask (IpSWPF's SW_PREFETCH_ACCESS.T0 with umask=0xF) */
+		if (!s.overrides)
+			cand(out, &n, "%s%s%s%s", ev, s.pfm, s.mods[0] ? ":" : "", s.mods);
 		if (s.pmu[0] || s.terms[0])
 			cand(out, &n, "%s/%s%s%s/%s", s.pmu[0] ? s.pmu : "cpu", ev, s.terms[0] ? "," : "",
 				 s.terms, s.mods);
 	}
 	/* libpfm4's spelling of a dotted name: EVENT:UMASK, the umask's own dots as '_'
 	 * (idq_uops_not_delivered.cycles_0_uops_deliv.core is IDQ_UOPS_NOT_DELIVERED:CYCLES_0_UOPS_DELIV_CORE) */
-	if (!s.unsupported && strchr(ev, '.') && !strchr(ev, '/')) {
+	if (!s.unsupported && !s.overrides && strchr(ev, '.') && !strchr(ev, '/')) {
 		char pfm[PMC_TM_SPEC_MAX];
 		char *dot;
 

@@ -29,9 +29,19 @@ struct pmc_tm_literals {
 	struct pmc_tm_literal l[PMC_TM_LITERALS];
 };
 
-/* Read this machine's literals: #smt_on, #core_wide, #num_cpus, #num_cpus_online, #num_cores, #num_dies,
- * #num_packages, #slots (the core PMU's caps/slots), #system_tsc_freq. */
-void pmc_tm_literals_read(struct pmc_tm_literals *ret);
+/* What is counted, for #core_wide. perf's rule (tools/perf/util/smt.c, core_wide()): 1 only when everything that runs
+ * on each counted core is counted: CPUs (-a, or -C listing every SMT sibling of the cores it touches), and with SMT
+ * off any CPU scope; a command or task (per thread) is 0 even without SMT. It is also when the kernel lets an event
+ * count both threads (AnyThread needs CPU-wide permission). */
+struct pmc_tm_scope {
+	bool cpus;                    /* CPUs are counted (-a or -C), not tasks */
+	const int *cpu;               /* -C's CPUs; none: every CPU (-a) */
+	size_t ncpu;
+};
+
+/* Read this machine's literals: #smt_on, #core_wide (for scope; NULL: a command or task), #num_cpus,
+ * #num_cpus_online, #num_cores, #num_dies, #num_packages, #slots (the core PMU's caps/slots), #system_tsc_freq. */
+void pmc_tm_literals_read(struct pmc_tm_literals *ret, const struct pmc_tm_scope *scope);
 /* Set one literal by name (tests, or a caller that knows better): 0, or -ENOENT for a name not in the list. */
 int pmc_tm_literal_set(struct pmc_tm_literals *lits, const char *name, double value, const char *source);
 

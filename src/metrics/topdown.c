@@ -499,6 +499,13 @@ void pmc_td_choose(const struct pmc_td_cpu *cpu, struct pmc_td_choice *ret)
 				      "STALL_FRONTEND/STALL_BACKEND, no slot split";
 			return;
 		}
+		/* A CPU newer than libpfm4 (4.13 has no Zen 5 table) is still known by its CPUID family */
+		if (!strcmp(v, "AuthenticAMD") && cpu->family == 0x1a) {
+			ret->tree = pmc_td_tree_find("amd-zen5");
+			ret->reason = "AMD family 0x1A (Zen 5) by CPUID, which this libpfm4 has no table for: pipeline "
+				      "utilization over 8 dispatch slots, from the Processor Programming Reference";
+			return;
+		}
 		ret->reason = "the CPU model is unknown (no libpfm4 PMU): no top-down definition applies";
 		return;
 	}

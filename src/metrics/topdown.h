@@ -63,6 +63,7 @@ struct pmc_td_cpu {
 	const char *vendor;           /* "GenuineIntel", "AuthenticAMD", "ARM" ... or NULL */
 	const char *pmu;              /* libpfm4 PMU name: "skl", "icl", "spr", "adl_glc", "amd64_fam19h_zen4", "arm_n1" */
 	bool smt_on;                  /* Intel SNB..CLX: choose the per-core (AnyThread) form */
+	unsigned family;              /* x86 CPUID family (0x1A: Zen 5), for a CPU no libpfm4 PMU knows; 0 unknown */
 };
 
 #define PMC_TD_MAX_ALT 3

@@ -8,7 +8,7 @@
 
 unsigned pmc_plan_gp_cost(const struct pmc_event *ev, unsigned fixed_slots)
 {
-	if (ev->flags & PMC_EVF_ABSENT)
+	if (ev->flags & (PMC_EVF_ABSENT | PMC_EVF_NO_COUNTER))
 		return 0;
 	if (ev->cls == PMC_CLASS_GP)
 		return 1;
@@ -95,7 +95,9 @@ static enum pmc_slot slot_of(const struct pmc_event *evs, size_t i, const struct
 		return pmc_plan_fixed_only(ev, o->fixed_slots) ? PMC_SLOT_FIXED_OWN : PMC_SLOT_GP;
 	case PMC_CLASS_GP:
 	default:
-		return o->multiplex ? PMC_SLOT_EVERY : PMC_SLOT_GP;
+		if (o->multiplex)
+			return PMC_SLOT_EVERY;
+		return ev->flags & PMC_EVF_NO_COUNTER ? PMC_SLOT_WITH_GROUP : PMC_SLOT_GP;
 	}
 }
 
@@ -138,6 +140,30 @@ static int place_fixed_own(struct pmc_plan *p, const struct pmc_event *evs, size
 		if (batch_push(&p->batches[b], i))
 			return -ENOMEM;
 		p->batches[b].fixed_own |= bit;
+	}
+	return 0;
+}
+
+/* Events on no counter of their own (PERF_METRICS fields): into the batch of their perf group, in event order (the
+ * group's leader, slots, comes first), else the first batch. */
+static int place_with_group(struct pmc_plan *p, const struct pmc_event *evs, size_t n, const enum pmc_slot *slot)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct pmc_batch *b;
+		size_t at, bi;
+		size_t *q;
+
+		if (slot[i] != PMC_SLOT_WITH_GROUP)
+			continue;
+		bi = group_batch_of(p, evs, &evs[i]);
+		b = &p->batches[bi < p->nbatches ? bi : 0];
+		if (!(q = realloc(b->events, (b->n + 1) * sizeof(*q))))
+			return -ENOMEM;
+		b->events = q;
+		for (at = b->n; at > 0 && q[at - 1] > i; at--)
+			q[at] = q[at - 1];
+		q[at] = i;
+		b->n++;
 	}
 	return 0;
 }
@@ -237,7 +263,7 @@ int pmc_plan_build(const struct pmc_event *evs, size_t n, const struct pmc_plan_
 			}
 		}
 	}
-	if (place_fixed_own(&p, evs, n, slot))
+	if (place_fixed_own(&p, evs, n, slot) || place_with_group(&p, evs, n, slot))
 		goto out;
 	*ret = p;
 	memset(&p, 0, sizeof(p));

@@ -40,8 +40,9 @@ struct pmc_plan {
  * core PMU does not have (PMC_EVF_ABSENT: ref-cycles on AMD) takes no counter and is tried in every batch.
  * A fixed event whose fixed counter is already taken (two events wanting fixed counter 0) is planned as GP, unless
  * its encoding fits only the fixed counter (pmc_plan_fixed_only): then it gets a batch whose counter is free
- * (PMC_SLOT_FIXED_OWN), never a GP slot, where the kernel would refuse it. */
-enum pmc_slot { PMC_SLOT_EVERY, PMC_SLOT_GP, PMC_SLOT_BP, PMC_SLOT_FIXED_OWN };
+ * (PMC_SLOT_FIXED_OWN), never a GP slot, where the kernel would refuse it. An event on no counter of its own
+ * (PMC_EVF_NO_COUNTER: a top-down PERF_METRICS field) costs nothing and goes with its group (PMC_SLOT_WITH_GROUP). */
+enum pmc_slot { PMC_SLOT_EVERY, PMC_SLOT_GP, PMC_SLOT_BP, PMC_SLOT_FIXED_OWN, PMC_SLOT_WITH_GROUP };
 
 /* The encoding fits only its fixed counter, one of fixed_slots (PMC_EVF_FIXED_ONLY, which the resolver sets through
  * the arch seam: ref-cycles, and Intel's pseudo-encodings 0x0300 and, from Ice Lake on, 0x0100-0x0800). */

@@ -370,6 +370,20 @@ static int resolve_trimmed(const char *spec, struct pmc_event *ev, struct pmc_re
 	return rc;
 }
 
+int pmc_event_libpfm_only(const char *name, struct pmc_event *ret)
+{
+	struct pmc_resolve_error err;
+	struct pmc_event ev;
+	int pfm_rc;
+
+	memset(&err, 0, sizeof(err));
+	pmc_event_init(&ev, name);
+	if (try_libpfm(name, &ev, &pfm_rc) && pmc_perfname_resolve(name, &ev, &err))
+		return -ENOENT;
+	*ret = ev;
+	return 0;
+}
+
 /* perf's modifiers after the last ':' (cycles:pp, UOPS_ISSUED:ANY:uk, uops_issued.any:D): the name resolved
  * without them, then the letters applied. Tried only when the whole spelling failed, so a libpfm4 umask or modifier
  * that happens to be made of such letters keeps its meaning. */

@@ -40,6 +40,8 @@ enum pmc_event_flags {
 					  counter's pseudo-encoding; pmc_event_note says why) */
 	PMC_EVF_BP_NEVER_FIRES = 1u << 13, /* a breakpoint on a machine whose breakpoints never fire (perf/probe.h's
 					      probe read 0): never opened, <not counted> with PMC_BP_NEVER_REASON */
+	PMC_EVF_NO_COUNTER = 1u << 14, /* read through its group's leader on no counter of its own (Intel's top-down
+					  PERF_METRICS fields beside slots; the arch seam decides): costs no counter */
 };
 
 /* One resolved event. Plain data: copyable, nothing to free. */
@@ -93,6 +95,13 @@ int pmc_pmu_table_event_on(const char *name, const char *unit, struct pmc_event 
 
 /* Initialize libpfm4 once (idempotent). 0, or -errno with a message in err (may be NULL). */
 int pmc_pmu_init(char *err, size_t errlen);
+/* A named libpfm4 core PMU (encode --pmu skl) taken as LIBPFM_FORCE_PMU=skl would be, when the arch knows its model
+ * (pmc_arch_tables_cpuid): that model's vendor tables apply and a name is tried in every spelling, table first. Before
+ * pmc_pmu_init, and not when LIBPFM_FORCE_PMU is set. 1 when taken, 0 otherwise (another PMU: look names up in it). */
+int pmc_pmu_force_core(const char *pmu);
+/* The encoding libpfm4 alone gives name (its own spelling, or perf's rewritten: pmu/perfname.c), to show beside a
+ * vendor table's: 0 with *ret, or -ENOENT. */
+int pmc_event_libpfm_only(const char *name, struct pmc_event *ret);
 void pmc_pmu_fini(void);
 
 /* Fixed counters of the core PMU whose encodings are in use (the arch seam's struct pmc_arch_core_id): a forced

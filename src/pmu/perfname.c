@@ -129,6 +129,8 @@ int pmc_perfname_resolve(const char *spec, struct pmc_event *ev, struct pmc_reso
 	int ndots, rc;
 	char *end;
 
+	if (!pmc_pmu_core_alias(spec, ev))
+		return 0; /* slots, topdown-retiring: the kernel's sysfs names of the core PMU in use */
 	if (!perf_shaped(spec, &ndots) && strspn(spec, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(spec))
 		return -ENOENT;
 	snprintf(name, sizeof(name), "%s", spec);

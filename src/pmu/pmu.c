@@ -43,6 +43,21 @@ static void find_core_pmu(void)
 	}
 }
 
+int pmc_pmu_force_core(const char *pmu)
+{
+	char id[64];
+	const char *from = NULL;
+
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+
+	if (!pmu || !*pmu || (forced && *forced) || setenv("LIBPFM_FORCE_PMU", pmu, 1))
+		return 0;
+	if (!pmc_arch_tables_cpuid(id, sizeof(id), &from) && from && !strcmp(from, "LIBPFM_FORCE_PMU"))
+		return 1;
+	unsetenv("LIBPFM_FORCE_PMU");
+	return 0;
+}
+
 int pmc_pmu_init(char *err, size_t errlen)
 {
 	int rc;
@@ -90,6 +105,21 @@ static const struct pmc_arch_core_id *core_id(void)
 	return &pmu_state.id;
 }
 
+int pmc_pmu_core_alias(const char *name, struct pmc_event *ev)
+{
+	const struct pmc_arch_core_id *c = core_id();
+	uint64_t config;
+
+	if (!c->alias || c->alias(name, c->nfixed, &config))
+		return -ENOENT;
+	ev->attr.type = PERF_TYPE_RAW;
+	ev->attr.config = config;
+	pmc_event_raw_plm(&ev->attr);
+	pmc_event_classify_core(ev);
+	snprintf(ev->canonical, sizeof(ev->canonical), "%s", name);
+	return 0;
+}
+
 static int place(const struct perf_event_attr *a, unsigned nfixed, const char *name, struct pmc_arch_placement *ret,
 		 char *why, size_t len)
 {
@@ -111,7 +141,7 @@ bool pmc_pmu_has_intel_fixed(void)
 bool pmc_pmu_cycle_counter(void)
 {
 	const struct perf_event_attr a = { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_CPU_CYCLES };
-	struct pmc_arch_placement pl;
+	struct pmc_arch_placement pl = { 0 };
 
 	/* A counter for cycles of its own, beside any fixed counters the PMU reports (arm64's PMCCNTR_EL0). */
 	place(&a, 0, "", &pl, NULL, 0);
@@ -213,11 +243,11 @@ void pmc_event_normalize_excl(struct perf_event_attr *a)
 
 void pmc_event_classify_core(struct pmc_event *ev)
 {
-	struct pmc_arch_placement pl;
+	struct pmc_arch_placement pl = { 0 };
 	int v;
 
 	ev->flags |= PMC_EVF_HARDWARE;
-	ev->flags &= ~(PMC_EVF_ABSENT | PMC_EVF_FIXED_ONLY | PMC_EVF_SUSPECT);
+	ev->flags &= ~(PMC_EVF_ABSENT | PMC_EVF_FIXED_ONLY | PMC_EVF_SUSPECT | PMC_EVF_NO_COUNTER);
 	ev->cls = PMC_CLASS_GP;
 	ev->fixed_index = -1;
 	/* The arch seam knows the fixed counters and the encodings they take (Intel's pseudo-encodings, arm64's cycle
@@ -229,6 +259,8 @@ void pmc_event_classify_core(struct pmc_event *ev)
 		if (pl.fixed_only)
 			ev->flags |= PMC_EVF_FIXED_ONLY;
 	}
+	if (pl.no_counter)
+		ev->flags |= PMC_EVF_NO_COUNTER;
 	if (v > 0)
 		ev->flags |= PMC_EVF_SUSPECT;
 	else if (v < 0)
@@ -237,7 +269,7 @@ void pmc_event_classify_core(struct pmc_event *ev)
 
 int pmc_event_why_flagged(const struct pmc_event *ev, char *why, size_t len)
 {
-	struct pmc_arch_placement pl;
+	struct pmc_arch_placement pl = { 0 };
 
 	if (len)
 		why[0] = '\0';

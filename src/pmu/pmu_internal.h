@@ -37,6 +37,9 @@ int pmc_event_why_flagged(const struct pmc_event *ev, char *why, size_t len);
 /* Raw core encodings (rHEX, cpu/config=../): the kernel ignores the USR/OS/INT/EN bits of config, so drop them and,
  * when USR or OS is given, turn them into exclude_user / exclude_kernel. */
 void pmc_event_raw_plm(struct perf_event_attr *a);
+/* perf's bare name of a core PMU event the kernel lists in sysfs (Intel: slots, topdown-retiring...), by the rules of
+ * the core PMU in use (pmc_arch_core_id.alias): 0 with ev a raw core event, or -ENOENT. */
+int pmc_pmu_core_alias(const char *name, struct pmc_event *ev);
 
 /* Fill err with up to PMC_MAX_SUGGEST entries of directory dir nearest to input, each written as fmt % name. The
  * input itself is never suggested. */

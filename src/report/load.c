@@ -581,6 +581,9 @@ int pmc_loaded_pool(struct pmc_loaded *dst, const struct pmc_loaded *src)
 		dst->exit_status = src->exit_status;
 	if (!dst->workload[0])
 		memcpy(dst->workload, src->workload, sizeof(dst->workload));
+	/* where the pooled runs were measured: the first report's (stat --compare's own runs carry one each) */
+	if (!dst->env.present && src->env.present)
+		dst->env = src->env;
 	if (dst->iterations <= 0)
 		dst->iterations = src->iterations;
 	return 0;

@@ -97,6 +97,9 @@ void pmc_sweep_find_steps(struct pmc_sweep *sw)
 	if (sw->largest < 0)
 		goto out;
 	sw->largest_score = score[sw->largest];
+	for (size_t i = 0; i + 1 < m; i++) /* a spike that comes back is an outlier, not two steps */
+		if (!pmc_steps_level_holds(y, m, i))
+			score[i] = -1;
 	for (size_t want = 0; want < 8; want++) { /* the steps, highest score first */
 		long best = -1;
 		for (size_t i = 0; i + 1 < m; i++)

@@ -185,6 +185,17 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+bool pmc_steps_level_holds(const double *y, size_t n, size_t i)
+{
+	if (i + 1 >= n)
+		return false;
+	if (i > 0 && fabs(y[i - 1] - y[i]) > fabs(y[i - 1] - y[i + 1]))
+		return false; /* the point before is at the new level: y[i] stood alone */
+	if (i + 2 < n && fabs(y[i + 2] - y[i + 1]) > fabs(y[i + 2] - y[i]))
+		return false; /* the point after is back at the old level: y[i+1] stood alone */
+	return true;
+}
+
 long pmc_steps_score(const double *y, const double *err, size_t n, double *score)
 {
 	double *d, med;

@@ -3,6 +3,7 @@
 #ifndef PMC_REPORT_STATS_H
 #define PMC_REPORT_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum pmc_test { PMC_TEST_WELCH = 0, PMC_TEST_MANN_WHITNEY };
@@ -29,6 +30,10 @@ double pmc_t_two_sided_p(double t, double df);
  * the pair's combined standard error (err, may be NULL) and the median of all neighbour changes (a steady slope is
  * not a step). score[i] for i < n - 1; the index of the largest is returned (-1 when n < 2). */
 long pmc_steps_score(const double *y, const double *err, size_t n, double *score);
+/* Whether the change between y[i] and y[i+1] is a step whose levels hold: the point before i is nearer y[i] than
+ * y[i+1], and the point after i+1 nearer y[i+1] than y[i] (where those points exist). A single-point spike (the level
+ * comes back) fails it on both of its edges: an outlier to rerun, not two steps. */
+bool pmc_steps_level_holds(const double *y, size_t n, size_t i);
 /* A step's score must reach this to be reported. */
 #define PMC_STEP_MIN_SCORE 3.0
 

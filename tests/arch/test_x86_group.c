@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -45,10 +46,29 @@ static void test_x86_group_rule_slots_leads_metrics_follow_table(void **state)
 	assert_int_equal(pmc_x86_group_rule(NULL, true), PMC_GROUP_ANY);
 }
 
+/* Issue 33 item 6c: the rule follows the PMU in use, not this host's vendor: a forced Intel PMU's slots leads its
+ * group on any host (an AMD CI host too), a forced AMD PMU's event 0x00 umask 0x4 is an ordinary event. */
+static void test_x86_group_rule_follows_the_forced_pmu_not_the_host(void **state)
+{
+	const struct perf_event_attr slots = { .type = PERF_TYPE_RAW, .config = 0x0400 };
+
+	(void)state;
+#if defined(__x86_64__) && !defined(PMC_ARCH_GENERIC)
+	setenv("LIBPFM_FORCE_PMU", "icl", 1);
+	assert_int_equal(pmc_arch_group_rule(&slots), PMC_GROUP_MUST_LEAD | PMC_GROUP_MUST_GROUP);
+	setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen3", 1);
+	assert_int_equal(pmc_arch_group_rule(&slots), PMC_GROUP_ANY);
+	unsetenv("LIBPFM_FORCE_PMU");
+#else
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86_group_rule_slots_leads_metrics_follow_table),
+		cmocka_unit_test(test_x86_group_rule_follows_the_forced_pmu_not_the_host),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,3 +73,17 @@ expect_err "none of which were found for this CPU \('pmctool tables' says where 
 run_pmc stat -M TopdownL1, -- true
 expect_rc 2 "-M with an empty item"
 ok "-M: unknown names and empty items refused with what -M takes"
+
+# Issue 33 item 1: a term inside a metric's event (cpu@EVENT\,umask\=0xF@) overrides the event's own bits: the
+# umask of every prefetch, not T0's 0x2 (perf opens 0xf32); ldlat over the event's 4; cmask and inv added.
+run_pmc stat --tables "$T/pmu-events" -M FakeTerms --dry-run --json -o - -- true
+expect_rc 0 "-M FakeTerms --dry-run"
+python3 - "$TMP/out" <<'PY' || fail "-M FakeTerms: a metric's term did not override the event's own bits"
+import json, sys
+d = json.load(open(sys.argv[1]))
+evs = {(int(e["config"], 0), int(e["config1"], 0)) for b in d["batches"] for e in b + d["every_batch"]}
+for want in ((0xf32, 0), (0x1cd, 0x80), (0x0280010e, 0)):
+    assert want in evs, ("%#x/%#x not opened" % want, sorted((hex(a), hex(b)) for a, b in evs))
+assert (0x232, 0) not in evs, "T0's own umask was opened"
+PY
+ok "-M: umask, ldlat, cmask and inv terms in a metric's event override the event's own"

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -345,6 +346,77 @@ static void test_thresholds_mark_rows_on_injected_counts(void **state)
 	pmc_tables_free(t);
 }
 
+/* Writes text to root/rel, making its folders. */
+static void put(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (char *p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	fclose(f);
+}
+
+/* #core_wide as perf 6.1 decides it (tools/perf/util/smt.c core_wide()): 1 only when every thread of each counted core
+ * is counted. A made-up topology: cpu0 and cpu1 one core, cpu2 a core of its own; SMT on, then off. */
+static void test_core_wide_follows_scope_and_smt_as_perf(void **state)
+{
+	static const int c01[] = { 0, 1 }, c0[] = { 0 }, c2[] = { 2 }, c0_2[] = { 0, 2 };
+	static const struct {
+		bool smt_off;
+		bool cpus;
+		const int *cpu;
+		size_t ncpu;
+		bool null_scope;
+		double want;
+	} cases[] = {
+		{ false, false, NULL, 0, true, 0 },  /* a command (no scope given): per thread */
+		{ false, false, NULL, 0, false, 0 }, /* -p/-t: per thread */
+		{ true, false, NULL, 0, false, 0 },  /* per thread with SMT off: still 0, as perf */
+		{ false, true, NULL, 0, false, 1 },  /* -a with SMT on */
+		{ true, true, NULL, 0, false, 1 },   /* -a with SMT off */
+		{ false, true, c01, 2, false, 1 },   /* -C 0,1: the whole core */
+		{ false, true, c0, 1, false, 0 },    /* -C 0: its sibling 1 left out */
+		{ false, true, c2, 1, false, 1 },    /* -C 2: a core of one thread */
+		{ false, true, c0_2, 2, false, 0 },
+		{ true, true, c0, 1, false, 1 },     /* -C 0 with SMT off */
+	};
+	char on[] = "/tmp/test_tmetrics.XXXXXX", off[] = "/tmp/test_tmetrics.XXXXXX", cmd[PATH_MAX];
+
+	(void)state;
+	assert_non_null(mkdtemp(on));
+	assert_non_null(mkdtemp(off));
+	put(on, "devices/system/cpu/smt/active", "1\n");
+	put(on, "devices/system/cpu/cpu0/topology/core_cpus_list", "0-1\n");
+	put(on, "devices/system/cpu/cpu1/topology/core_cpus_list", "0-1\n");
+	put(on, "devices/system/cpu/cpu2/topology/core_cpus_list", "2\n");
+	put(off, "devices/system/cpu/smt/active", "0\n");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmc_tm_literals lits;
+		const struct pmc_tm_scope scope = { cases[i].cpus, cases[i].cpu, cases[i].ncpu };
+		const struct pmc_tm_literal *l = NULL;
+
+		setenv("PMCTOOL_SYSFS_ROOT", cases[i].smt_off ? off : on, 1);
+		pmc_tm_literals_read(&lits, cases[i].null_scope ? NULL : &scope);
+		for (size_t k = 0; k < PMC_TM_LITERALS; k++)
+			if (lits.l[k].name && !strcmp(lits.l[k].name, "#core_wide"))
+				l = &lits.l[k];
+		assert_non_null(l);
+		if (!l->known || l->value != cases[i].want)
+			fail_msg("case %zu: #core_wide %s %g (%s), want %g", i, l->known ? "=" : "unknown", l->value,
+				 l->source, cases[i].want);
+	}
+	unsetenv("PMCTOOL_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -r '%s' '%s'", on, off);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const char *src = getenv("PMC_SOURCE_DIR");
@@ -356,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_plan_groups_notes_thresholds),
 		cmocka_unit_test(test_table_metric_never_shadows_a_builtin_name),
 		cmocka_unit_test(test_thresholds_mark_rows_on_injected_counts),
+		cmocka_unit_test(test_core_wide_follows_scope_and_smt_as_perf),
 	};
 
 	snprintf(rel, sizeof(rel), "%s/tests/metrics/tables", src ? src : ".");

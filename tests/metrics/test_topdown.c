@@ -581,7 +581,7 @@ static void test_topdown_chooser_maps_pmu_names_to_trees_or_says_why_not(void **
 
 	(void)state;
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-		struct pmc_td_cpu cpu = { rows[r].vendor, rows[r].pmu, rows[r].smt };
+		struct pmc_td_cpu cpu = { rows[r].vendor, rows[r].pmu, rows[r].smt, 0 };
 		struct pmc_td_choice ch;
 
 		pmc_td_choose(&cpu, &ch);
@@ -597,6 +597,19 @@ static void test_topdown_chooser_maps_pmu_names_to_trees_or_says_why_not(void **
 			fail_msg("line %d: unexpected alternative %s", rows[r].line, ch.alt[0]->name);
 		if (!ch.reason || !strstr(ch.reason, rows[r].reason))
 			fail_msg("line %d: reason '%s' lacks '%s'", rows[r].line, ch.reason ? ch.reason : "", rows[r].reason);
+	}
+	/* Issue 33 item 7: no libpfm4 PMU (4.13 on Zen 5), the CPUID family still names the CPU */
+	{
+		struct pmc_td_cpu zen5 = { "AuthenticAMD", NULL, false, 0x1a }, zen3 = { "AuthenticAMD", NULL, false, 0x19 };
+		struct pmc_td_choice ch;
+
+		pmc_td_choose(&zen5, &ch);
+		assert_non_null(ch.tree);
+		assert_string_equal(ch.tree->name, "amd-zen5");
+		assert_non_null(strstr(ch.reason, "family 0x1A (Zen 5)"));
+		pmc_td_choose(&zen3, &ch);
+		assert_null(ch.tree);
+		assert_non_null(strstr(ch.reason, "unknown"));
 	}
 }
 

@@ -27,6 +27,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "preload_types.h"
+
 #define MAX_FD 4096
 
 struct fake {
@@ -40,27 +42,10 @@ static ssize_t (*real_read)(int, void *, size_t);
 
 static struct fake fakes[MAX_FD];
 
-/* A listed hybrid core PMU type (PMC_FAKE_PMU_TYPES). */
-static int is_hybrid_type(unsigned type)
-{
-	const char *p = getenv("PMC_FAKE_PMU_TYPES");
-
-	while (p && *p) {
-		char *end;
-		unsigned long t = strtoul(p, &end, 10);
-		if (end == p)
-			break;
-		if (t == type)
-			return 1;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return 0;
-}
-
+/* A hardware event, or one of a listed hybrid core PMU type (PMC_FAKE_PMU_TYPES). */
 static int is_hw(const struct perf_event_attr *a)
 {
-	return a->type == PERF_TYPE_HARDWARE || a->type == PERF_TYPE_HW_CACHE || a->type == PERF_TYPE_RAW ||
-	       is_hybrid_type(a->type);
+	return preload_is_hw(a, "PMC_FAKE_PMU_TYPES");
 }
 
 static unsigned core_pmu_of(const struct perf_event_attr *a)
@@ -78,7 +63,6 @@ static int is_refcycles(const struct perf_event_attr *a)
 	       (a->type == PERF_TYPE_RAW && (a->config & 0xffff) == 0x0300);
 }
 
-static long (*real_syscall)(long, ...);
 
 /* PMC_FAKE_PMU_BAD names an encoding refused even alone. */
 static int is_bad(const struct perf_event_attr *a)
@@ -143,30 +127,15 @@ ssize_t read(int fd, void *buf, size_t len)
 	return n;
 }
 
-long syscall(long n, ...)
+static long preload_perf_event_open(struct perf_event_attr *a, long pid, long cpu, long group_fd, long flags)
 {
-	va_list ap;
-	long a1, a2, a3, a4, a5, a6;
+	long fd;
 
-	va_start(ap, n);
-	a1 = va_arg(ap, long);
-	a2 = va_arg(ap, long);
-	a3 = va_arg(ap, long);
-	a4 = va_arg(ap, long);
-	a5 = va_arg(ap, long);
-	a6 = va_arg(ap, long);
-	va_end(ap);
-	if (!real_syscall)
-		real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-	if (n == SYS_perf_event_open) {
-		struct perf_event_attr *a = (struct perf_event_attr *)a1;
-		if (is_hw(a))
-			return fake_open(a, a2, a3, a4, a5);
-		/* a real open may reuse the number of a closed fake */
-		long fd = real_syscall(n, a1, a2, a3, a4, a5, a6);
-		if (fd >= 0 && fd < MAX_FD)
-			fakes[fd] = (struct fake){ .leader = -1 };
-		return fd;
-	}
-	return real_syscall(n, a1, a2, a3, a4, a5, a6);
+	if (is_hw(a))
+		return fake_open(a, pid, cpu, group_fd, flags);
+	/* a real open may reuse the number of a closed fake */
+	fd = real_syscall(SYS_perf_event_open, a, pid, cpu, group_fd, flags);
+	if (fd >= 0 && fd < MAX_FD)
+		fakes[fd] = (struct fake){ .leader = -1 };
+	return fd;
 }

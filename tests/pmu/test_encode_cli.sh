@@ -114,3 +114,35 @@ expect_err "--config1 'zz'" "bad --config1 named"
 run_pmc encode --config1 1 cycles
 expect_rc 2 "encode has no --config1"
 ok "decode with config1"
+
+# Issue 33 item 6: encode --pmu skl resolves a name as LIBPFM_FORCE_PMU=skl does (perf's multi-dot, offcore and
+# fixed-counter names, libpfm4's own), in every spelling.
+for n in idq_uops_not_delivered.cycles_0_uops_deliv.core offcore_response.demand_data_rd.any_response \
+	cpu_clk_unhalted.ref_tsc mem_load_retired.l3_miss UOPS_ISSUED:ANY cycles; do
+	(unset LIBPFM_FORCE_PMU; "$PMCTOOL" encode --json --pmu skl "$n") >"$TMP/pmu.json" 2>"$TMP/pmu.err" ||
+		fail "encode --pmu skl $n: $(cat "$TMP/pmu.err")"
+	LIBPFM_FORCE_PMU=skl "$PMCTOOL" encode --json "$n" >"$TMP/force.json" 2>"$TMP/force.err" ||
+		fail "LIBPFM_FORCE_PMU=skl encode $n: $(cat "$TMP/force.err")"
+	python3 - "$TMP/pmu.json" "$TMP/force.json" "$n" <<'PY' || fail "encode --pmu skl $n differs from LIBPFM_FORCE_PMU=skl"
+import json, sys
+a, b = (json.load(open(f))["events"][0] for f in sys.argv[1:3])
+keys = ("type", "config", "config1", "class")
+assert [a[k] for k in keys] == [b[k] for k in keys], (sys.argv[3], a, b)
+PY
+done
+ok "encode --pmu skl NAME is LIBPFM_FORCE_PMU=skl's NAME"
+
+# Issue 33 item 5: with vendor tables loaded the table's encoding wins for the table's names, by every route
+# (--pmu too); where libpfm4 knows the name with other bits, encode shows both and says which is used.
+H=$PMC_SOURCE_DIR/tests/pmu/tables-hsw
+for route in "--pmu hsw" ""; do
+	# shellcheck disable=SC2086
+	LIBPFM_FORCE_PMU=$([ -z "$route" ] && echo hsw) PMCTOOL_CPUID=GenuineIntel-6-3C-3 run_pmc encode $route --tables "$H" \
+		l2_rqsts.code_rd_hit l2_rqsts.code_rd_miss
+	expect_rc 0 "encode ${route:-(LIBPFM_FORCE_PMU=hsw)} with tables"
+	expect_out "config +0xc424$" "${route:-forced}: the table's umask 0xc4, not libpfm4's 0x44"
+	expect_out "libpfm4 +hsw::L2_RQSTS:CODE_RD_HIT.*config 0x4424 config1 0, which differs; the vendor table's encoding above is used" \
+		"${route:-forced}: libpfm4's other encoding shown and which one is used"
+	[ "$(grep -c '^  libpfm4 ' "$TMP/out")" = 1 ] || fail "a name libpfm4 encodes the same shows no libpfm4 line"
+done
+ok "encode with tables: the table's encoding, libpfm4's shown where it differs"

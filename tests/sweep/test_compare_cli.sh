@@ -188,3 +188,17 @@ run_pmc stat --compare "'unclosed" -- true; expect_rc 2 "an open quote"
 run_pmc stat --fail-if 'x>+1%' -- true; expect_rc 2 "--fail-if without --compare"
 run_pmc stat --compare true -k loop; expect_rc 2 "--compare with -k"
 ok "stat --compare writes the table to stderr; bad --compare use is exit 2"
+
+# Issue 33 item 9: stat --compare's own fresh measurements carry the environment, so its check works as compare's.
+run_pmc stat --compare true -r 2 -e task-clock -- true
+expect_rc 0 "stat --compare true vs true"
+grep -q "no environment" "$TMP/err" && { cat "$TMP/err"; fail "stat --compare says its own runs have no environment"; }
+expect_err "Environment: the same \(" "the environment check of both sides"
+run_pmc stat --compare true -r 2 -e task-clock --json -o "$TMP/env.json" -- true
+python3 - "$TMP/env.json" <<'PY' || fail "stat --compare --json: the environment was not compared"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = json.dumps(d)
+assert "no environment" not in s, s[:400]
+PY
+ok "stat --compare: its own measurements carry the environment, checked as compare does"

@@ -260,6 +260,21 @@ static void test_steps_find_a_jump_but_not_a_slope(void **s)
 	assert_int_equal(pmc_steps_score(line, NULL, 1, score), -1);
 }
 
+/* Issue 33 item 11: a single-point spike is no step (neither edge holds its level); a real step holds on both sides. */
+static void test_steps_level_must_hold_so_a_spike_is_no_step(void **s)
+{
+	const double spike[] = { 10, 10, 10, 50, 10, 10 }, step[] = { 10, 10, 10, 50, 50, 50 };
+	const double dip_last[] = { 10, 10, 10, 10, 2 }, first[] = { 50, 10, 10, 10 };
+
+	(void)s;
+	assert_false(pmc_steps_level_holds(spike, 6, 2)); /* 10 -> 50, but 50 does not hold */
+	assert_false(pmc_steps_level_holds(spike, 6, 3)); /* 50 -> 10, but 50 stood alone */
+	assert_true(pmc_steps_level_holds(step, 6, 2));
+	assert_true(pmc_steps_level_holds(dip_last, 5, 3)); /* the last pair: nothing after contradicts it */
+	assert_true(pmc_steps_level_holds(first, 4, 0));
+	assert_false(pmc_steps_level_holds(step, 6, 5));
+}
+
 static void test_fail_if_conditions_parse_and_judge(void **s)
 {
 	static const char *const bad[] = { "instructions", ">+2%", "x>", "x>+2%%", "x>+a%", "x>1e3", "x>" };
@@ -459,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_t_distribution_matches_closed_forms),
 		cmocka_unit_test(test_welch_and_mann_whitney_separate_shifted_samples_and_not_equal_ones),
 		cmocka_unit_test(test_steps_find_a_jump_but_not_a_slope),
+		cmocka_unit_test(test_steps_level_must_hold_so_a_spike_is_no_step),
 		cmocka_unit_test(test_fail_if_conditions_parse_and_judge),
 		cmocka_unit_test(test_fail_if_in_standard_deviations_fails_on_change_never_on_noise),
 		cmocka_unit_test(test_loaded_report_takes_used_runs_scaled_and_refuses_other_kinds),

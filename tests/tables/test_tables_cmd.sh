@@ -64,3 +64,14 @@ fi
 run_pmc tables extra
 expect_rc 2 "an operand"
 ok "tables: golden text and JSON, malformed file skipped, argument first, exit 1 without tables, 2 for a usage error"
+
+# Issue 33 item 8: a mapfile row naming a model folder that does not exist reads 0 events: no tables, exit 1.
+mkdir -p "$TMP/missing/arch/x86"
+printf 'Family-model,Version,Filename,EventType\nGenuineIntel-6-3C,v1,nosuchmodel,core\n' >"$TMP/missing/arch/x86/mapfile.csv"
+PMCTOOL_CPUID=GenuineIntel-6-3C-3 run_pmc tables --tables "$TMP/missing"
+expect_rc 1 "a mapfile row whose model folder is missing"
+expect_out "nosuchmodel: skipped: the model folder cannot be read" "the missing folder is named"
+expect_err "no events or metrics were read from them" "why it is exit 1"
+PMCTOOL_CPUID=GenuineIntel-6-3C-3 run_pmc tables --json --tables "$TMP/missing"
+expect_rc 1 "the same with --json"
+ok "tables: a row whose model folder is missing or empty is no tables (exit 1)"

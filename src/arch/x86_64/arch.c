@@ -286,6 +286,7 @@ void pmc_arch_cpu_core(struct pmc_arch_core_id *ret)
 					  .missing = pmc_arch_hw_event_missing };
 	ret->vendor = id.vendor == PMC_VENDOR_INTEL ? "Intel" : id.vendor == PMC_VENDOR_AMD ? "AMD" : NULL;
 	ret->ref_cycles = id.vendor == PMC_VENDOR_INTEL;
+	ret->alias = id.vendor == PMC_VENDOR_INTEL ? pmc_x86_intel_alias : NULL;
 }
 
 /* Intel's hybrid parts: the core PMU directories in the order perf lists them, with libpfm4's tables of the core types
@@ -363,6 +364,11 @@ unsigned pmc_arch_group_rule(const struct perf_event_attr *a)
 {
 	struct pmc_arch_cpu cpu;
 
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
+
+	/* the PMU in use decides: a forced libpfm4 PMU's vendor (every AMD table is amd64_*), else this CPU's */
+	if (forced && *forced)
+		return pmc_x86_group_rule(a, strncmp(forced, "amd64", 5) != 0);
 	pmc_arch_cpu_identify(&cpu); /* CPUID once, cached */
 	return pmc_x86_group_rule(a, !strcmp(cpu.vendor, "GenuineIntel"));
 }

@@ -6,6 +6,7 @@
 
 #include "arch/common.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -48,6 +49,7 @@ int pmc_x86_fixed_placement(uint64_t config, uint64_t config1, unsigned nfixed, 
 
 	ret->fixed_index = -1;
 	ret->fixed_only = false;
+	ret->no_counter = false;
 	if (!nfixed || (config >> 32))
 		return 0;
 	if (code) {
@@ -57,8 +59,12 @@ int pmc_x86_fixed_placement(uint64_t config, uint64_t config1, unsigned nfixed, 
 			ret->fixed_index = 1;
 		return 0;
 	}
-	if (umask >= 0x80)
-		return 0; /* the top-down metrics (0x8000...): read through the TOPDOWN.SLOTS group */
+	if (umask >= 0x80) {
+		/* the top-down metrics (0x8000...): fields of PERF_METRICS, read through the slots group (fixed counter
+		 * 3); the kernel gives them no counter (intel/core.c: is_metric_event, INTEL_TD_METRIC_*) */
+		ret->no_counter = plain && umask <= 0x87 && nfixed >= 4;
+		return 0;
+	}
 	if (plain && umask == 3 && nfixed >= 3)
 		idx = 2;
 	else if (plain && umask >= 1 && umask <= 8 && nfixed >= 4 && umask - 1 < nfixed)
@@ -122,6 +128,27 @@ int pmc_x86_core_placement(const struct perf_event_attr *a, unsigned nfixed, con
 	return 0;
 }
 
+int pmc_x86_intel_alias(const char *name, unsigned nfixed, uint64_t *config)
+{
+	/* the kernel's intel/core.c event attributes: slots is event=0x00,umask=0x4, the fields umask=0x80..0x87 */
+	static const char *const fields[] = { "topdown-retiring", "topdown-bad-spec", "topdown-fe-bound",
+					      "topdown-be-bound", "topdown-heavy-ops", "topdown-br-mispredict",
+					      "topdown-fetch-lat", "topdown-mem-bound" };
+
+	if (nfixed < 4 || !name)
+		return -ENOENT;
+	if (!strcasecmp(name, "slots")) {
+		*config = 0x0400;
+		return 0;
+	}
+	for (unsigned i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (!strcasecmp(name, fields[i])) {
+			*config = (0x80ull + i) << 8;
+			return 0;
+		}
+	return -ENOENT;
+}
+
 bool pmc_x86_pfm_core(const char *name, const char *desc, int table_fixed, struct pmc_arch_core_id *ret)
 {
 	/* libpfm4 names every AMD core table amd64_* and describes every Intel one as "Intel ..." (its Pentium 4
@@ -135,7 +162,7 @@ bool pmc_x86_pfm_core(const char *name, const char *desc, int table_fixed, struc
 		return false;
 	*ret = (struct pmc_arch_core_id){ .vendor = "Intel", .nfixed = table_fixed > 0 ? (unsigned)table_fixed : 0,
 					  .ref_cycles = table_fixed > 0, .place = pmc_x86_core_placement,
-					  .missing = pmc_x86_hw_event_missing };
+					  .missing = pmc_x86_hw_event_missing, .alias = pmc_x86_intel_alias };
 	return true;
 }
 

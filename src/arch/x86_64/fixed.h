@@ -32,6 +32,10 @@ int pmc_x86_core_placement(const struct perf_event_attr *a, unsigned nfixed, con
  * pmc_x86_ref_cycles_missing writes that reason for who ("the core PMU amd64_fam19h_zen3", "this CPU (AuthenticAMD)")
  * and returns 1. */
 int pmc_x86_hw_event_missing(uint64_t id, bool ref_cycles, const char *pmu, char *why, size_t len);
+
+/* Intel's core PMU events perf names bare from sysfs (the kernel's events/ of cpu and cpu_core) that need the slots
+ * fixed counter (nfixed at least 4): slots and the topdown-* PERF_METRICS fields. 0 with *config, or -ENOENT. */
+int pmc_x86_intel_alias(const char *name, unsigned nfixed, uint64_t *config);
 int pmc_x86_ref_cycles_missing(const char *who, char *why, size_t len);
 
 #endif

@@ -35,5 +35,12 @@ static const struct pmc_arch_format amd = { core_pmus, amd_terms, sizeof(amd_ter
 
 const struct pmc_arch_format *pmc_arch_core_format(const char *pfm_core)
 {
-	return pfm_core && !strncmp(pfm_core, "amd64", 5) ? &amd : &intel;
+	struct pmc_arch_core_id id = { 0 };
+
+	if (pfm_core)
+		return !strncmp(pfm_core, "amd64", 5) ? &amd : &intel;
+	/* no libpfm4 core PMU (a CPU newer than libpfm4: Zen 5 under 4.13): this CPU's vendor, by CPUID, decides; AMD's
+	 * 12-bit event field, not Intel's 8 bits */
+	pmc_arch_cpu_core(&id);
+	return id.vendor && !strcmp(id.vendor, "AMD") ? &amd : &intel;
 }

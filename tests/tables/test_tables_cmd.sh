@@ -63,4 +63,27 @@ else
 fi
 run_pmc tables extra
 expect_rc 2 "an operand"
+
+# Hostile tables: a mapfile row whose repeated '+' would make regcomp exponential (16 s and 700 MB at 20 before the
+# bound) is skipped with its reason, and a FIFO named *.json in the model's directory is skipped, never opened
+# blocking (open(2) waited for a writer for ever). timeout(1) only turns a hang into a failure; nothing is timed.
+hostile=$TMP/hostile/arch/x86
+mkdir -p "$TMP/hostile/arch"
+cp -r "$fix/pmu-events/arch/x86" "$hostile"
+{ head -n 1 "$fix/pmu-events/arch/x86/mapfile.csv"
+  printf 'GenuineIntel-6-55-4+++++++++++++++++++++++++,v1.0,fakesky,core\n'
+  tail -n +2 "$fix/pmu-events/arch/x86/mapfile.csv"; } >"$hostile/mapfile.csv"
+mkfifo "$hostile/fakesky/fifo.json"
+for cmd in tables list; do
+	set +e
+	PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile timeout 60 "$PMCTOOL" $cmd >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	set -e
+	[ "$RC" -ne 124 ] || fail "$cmd: hung on a hostile table (repeated '+' in the mapfile, or a FIFO named *.json)"
+	expect_rc 0 "$cmd with a hostile mapfile row and a FIFO among the tables"
+done
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile timeout 60 "$PMCTOOL" tables >"$TMP/out" 2>"$TMP/err" || true
+expect_out "row 1: 'GenuineIntel-6-55-4\+*' too costly to match" "the costly mapfile row named with its reason"
+expect_out "fifo.json: skipped: cannot be read: not a regular file" "the FIFO named and skipped"
+expect_out "-> fakesky$" "the good rows still match"
 ok "tables: golden text and JSON, malformed file skipped, argument first, exit 1 without tables, 2 for a usage error"

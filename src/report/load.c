@@ -528,6 +528,38 @@ static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *er
 	return rc;
 }
 
+/* stat -I --json writes NDJSON: one "interval" document a line, then the run's total (kind "stat") as the last line.
+ * When text is such a stream, *doc is that last line's document (0), or -EINVAL saying what the file is; 1 when text
+ * is not an interval stream (read it as one document). */
+static int ndjson_total(const char *text, size_t len, struct pmc_jvalue **doc, char *err, size_t errlen)
+{
+	const char *nl = memchr(text, '\n', len), *last;
+	struct pmc_jvalue *first;
+	char why[160];
+	bool interval;
+	size_t end = len;
+
+	if (!nl || pmc_json_parse(text, (size_t)(nl - text), &first, why, sizeof(why)))
+		return 1;
+	interval = !strcmp(pmc_json_get_str(first, "kind", ""), "interval");
+	pmc_json_free(first);
+	if (!interval)
+		return 1;
+	while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+		end--;
+	for (last = text + end; last > text && last[-1] != '\n'; last--)
+		;
+	if (pmc_json_parse(last, (size_t)(text + end - last), doc, why, sizeof(why)) == 0) {
+		if (!strcmp(pmc_json_get_str(*doc, "kind", ""), "stat"))
+			return 0;
+		pmc_json_free(*doc);
+	}
+	snprintf(err, errlen, "pmctool's -I --json stream (one interval a line) without the run's total as its last line "
+		 "(the run did not finish?): report, compare and merge read the total; run again, or give stat's "
+		 "--json -o FILE without -I");
+	return -EINVAL;
+}
+
 int pmc_loaded_parse(const char *text, size_t len, struct pmc_loaded *ret, char *err, size_t errlen)
 {
 	struct pmc_jvalue *doc;
@@ -535,7 +567,9 @@ int pmc_loaded_parse(const char *text, size_t len, struct pmc_loaded *ret, char 
 	int rc;
 
 	memset(&l, 0, sizeof(l));
-	rc = pmc_json_parse(text, len, &doc, err, errlen);
+	rc = ndjson_total(text, len, &doc, err, errlen);
+	if (rc == 1)
+		rc = pmc_json_parse(text, len, &doc, err, errlen);
 	if (rc)
 		return rc;
 	rc = load_doc(&l, doc, err, errlen);

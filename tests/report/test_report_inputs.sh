@@ -2,7 +2,7 @@
 # Hostile saved reports (issue 39 item 6): report, compare and merge follow one rule for a FIFO (refused at once,
 # named, with what to do, as -g refuses one; open(2) used to wait for a writer for ever), and a value that is not a
 # count (a string, 1e400, a huge negative) is an error naming the field, exit 2, never "0.00 msec", a negative count
-# or A's value shown as B's. timeout(1) only turns a hang into a failure; nothing is timed.
+# or A's value shown as B's; stat -I --json's NDJSON is read by its total. timeout(1) only turns a hang into a failure; nothing is timed.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 
 run_t() { # like run_pmc, a hang (exit 124) failing the test
@@ -66,4 +66,17 @@ json.dump(d, open(sys.argv[2], "w"))
 PY
 run_t report "$TMP/ok.json"
 expect_rc 0 "report with a negative metric and a null stddev"
+# 4. stat -I --json's own NDJSON: the total (its last line) is read; without it, the file is named for what it is.
+run_pmc stat -I 100 --json -o "$TMP/ivl.json" -e task-clock,page-faults -- sleep 0.25
+expect_rc 0 "stat -I --json"
+[ "$(wc -l <"$TMP/ivl.json")" -ge 2 ] || fail "stat -I --json: expected intervals and a total, one a line"
+run_t report "$TMP/ivl.json"
+expect_rc 0 "report on -I --json NDJSON"
+expect_out "page-faults" "report on NDJSON: the total's events"
+run_t compare "$TMP/ivl.json" "$TMP/good.json"
+expect_rc 0 "compare with an NDJSON operand"
+head -n 1 "$TMP/ivl.json" >"$TMP/ivl1.json"
+run_t report "$TMP/ivl1.json"
+expect_rc 2 "report on an interval stream without its total"
+expect_err "-I --json stream \(one interval a line\) without the run's total" "what the file is, and what to do"
 ok "report, compare, merge: FIFOs refused with one rule; strings, 1e400 and huge negatives named, exit 2"

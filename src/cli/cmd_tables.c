@@ -92,6 +92,9 @@ static void print_text(const struct pmc_tables_report *r)
 	else
 		printf("Matched: %s -> %s\n", r->matched, r->model);
 	printf("Events: %zu (%zu deprecated), metrics: %zu\n", r->nevents, r->ndeprecated, r->nmetrics);
+	if (r->nconflicts)
+		printf("Conflicts: %zu event name(s) defined twice with different codes, the first read is used: %s%s\n",
+		       r->nconflicts, r->conflict, r->nconflicts > 1 ? ", ..." : "");
 	printf("Files:\n");
 	for (size_t i = 0; i < r->nfiles; i++)
 		print_note_text(&r->files[i]);

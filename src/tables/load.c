@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -547,6 +548,23 @@ found:
 	return (t->rep.dir = strdup(dir)) ? 1 : -ENOMEM;
 }
 
+/* One name defined twice for the same PMU with different codes (two files, or one file twice): the first read is
+ * used (the events are sorted stably), and the report says so, naming both; perf takes one silently. A hybrid CPU's
+ * cpu_core and cpu_atom entries of one name are not a conflict. */
+static void find_conflicts(struct pmc_tables *t)
+{
+	for (size_t i = 1; i < t->nev; i++) {
+		const struct pmc_table_event *a = &t->ev[i - 1], *b = &t->ev[i];
+
+		if (strcmp(a->name, b->name) || (a->pmu && b->pmu ? strcmp(a->pmu, b->pmu) != 0 : a->pmu != b->pmu) ||
+		    (a->config == b->config && a->config1 == b->config1))
+			continue;
+		if (!t->rep.nconflicts++)
+			snprintf(t->rep.conflict, sizeof(t->rep.conflict), "'%.60s': config 0x%" PRIx64 " in %.90s, "
+				 "0x%" PRIx64 " in %.90s", a->name, a->config, a->source, b->config, b->source);
+	}
+}
+
 int pmc_tables_load(const char *dir, const char *cpuid, struct pmc_tables **ret)
 {
 	struct pmc_tables *t;
@@ -591,6 +609,8 @@ int pmc_tables_load(const char *dir, const char *cpuid, struct pmc_tables **ret)
 			r = try_location(t, where[i].dir, where[i].from);
 	if (r == 1)
 		r = pmc_tables_sort(t);
+	if (r >= 0)
+		find_conflicts(t);
 	if (r == -ENOMEM) {
 		pmc_tables_free(t);
 		return r;

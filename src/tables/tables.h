@@ -68,6 +68,8 @@ struct pmc_tables_report {
 	struct pmc_table_note *locations;
 	size_t nfiles;              /* every table file read: loaded (with counts) or skipped (with the reason) */
 	struct pmc_table_note *files;
+	size_t nconflicts;          /* names defined twice for one PMU with different codes (the first read is used) */
+	char conflict[300];         /* the first of them, both definitions named */
 };
 
 struct pmc_tables;

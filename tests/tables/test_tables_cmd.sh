@@ -74,6 +74,11 @@ cp -r "$fix/pmu-events/arch/x86" "$hostile"
   printf 'GenuineIntel-6-55-4+++++++++++++++++++++++++,v1.0,fakesky,core\n'
   tail -n +2 "$fix/pmu-events/arch/x86/mapfile.csv"; } >"$hostile/mapfile.csv"
 mkfifo "$hostile/fakesky/fifo.json"
+# and one name defined twice with different codes (cache.json has 0xCD): said, both named, the first read used
+cat >"$hostile/fakesky/zz-dup.json" <<'EOF'
+[ { "EventName": "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", "EventCode": "0xCE", "UMask": "0x1",
+    "BriefDescription": "Fixture: the same name with another code (made up)." } ]
+EOF
 for cmd in tables list; do
 	set +e
 	PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile timeout 60 "$PMCTOOL" $cmd >"$TMP/out" 2>"$TMP/err"
@@ -86,4 +91,9 @@ PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile timeout 60 "$PMCTO
 expect_out "row 1: 'GenuineIntel-6-55-4\+*' too costly to match" "the costly mapfile row named with its reason"
 expect_out "fifo.json: skipped: cannot be read: not a regular file" "the FIFO named and skipped"
 expect_out "-> fakesky$" "the good rows still match"
+expect_out "^Conflicts: 1 .*'mem_trans_retired.load_latency_gt_4': config 0x1cd in .*/cache.json, 0x1ce in .*/zz-dup.json" \
+	"a name defined twice with different codes, both named"
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile run_pmc stat -e mem_trans_retired.load_latency_gt_4 -- true
+expect_err "'mem_trans_retired.load_latency_gt_4' is defined twice in the tables with different codes \(config 0x1cd in .*/cache.json, 0x1ce in .*/zz-dup.json\): counting the first" \
+	"stat says which of the two definitions it counts"
 ok "tables: golden text and JSON, malformed file skipped, argument first, exit 1 without tables, 2 for a usage error"

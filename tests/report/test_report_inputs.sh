@@ -79,4 +79,21 @@ head -n 1 "$TMP/ivl.json" >"$TMP/ivl1.json"
 run_t report "$TMP/ivl1.json"
 expect_rc 2 "report on an interval stream without its total"
 expect_err "-I --json stream \(one interval a line\) without the run's total" "what the file is, and what to do"
+# 5. One escaping rule for every text output: ESC, CR and bytes that are not UTF-8 in a saved report's event name
+#    come out as \xHH from report (text, CSV) as from compare, never raw.
+python3 - "$TMP/good.json" "$TMP/esc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["events"][1]["name"] = "page\x1b[2J\rfaults"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+for args in "report $TMP/esc.json" "report --csv $TMP/esc.json" "report -x ; $TMP/esc.json" "compare $TMP/esc.json $TMP/good.json"; do
+	# shellcheck disable=SC2086
+	run_t $args
+	expect_rc 0 "$args"
+	cat "$TMP/out" "$TMP/err" >"$TMP/all"
+	grep -q $'\x1b' "$TMP/all" && fail "$args: ESC printed raw"
+	sed 's/\r$//' "$TMP/all" | grep -q $'\r' && fail "$args: CR printed raw (not CSV's CR LF)"
+	grep -qF 'page\x1b[2J\x0dfaults' "$TMP/all" || { cat "$TMP/all" >&2; fail "$args: the name not escaped as \\xHH"; }
+done
 ok "report, compare, merge: FIFOs refused with one rule; strings, 1e400 and huge negatives named, exit 2"

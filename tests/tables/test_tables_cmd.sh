@@ -79,6 +79,9 @@ cat >"$hostile/fakesky/zz-dup.json" <<'EOF'
 [ { "EventName": "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", "EventCode": "0xCE", "UMask": "0x1",
     "BriefDescription": "Fixture: the same name with another code (made up)." } ]
 EOF
+# and a name and description with ESC, CR, BEL and bytes that are not UTF-8: list escapes them as every output does
+printf '[{"EventName":"EVIL\\u001b[2J.\xff\xfeX\\r","EventCode":"0x3d","UMask":"0x0","BriefDescription":"bad \\u001b]0;t\\u0007"}]' \
+	>"$hostile/fakesky/zz-evil.json"
 for cmd in tables list; do
 	set +e
 	PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile timeout 60 "$PMCTOOL" $cmd >"$TMP/out" 2>"$TMP/err"
@@ -96,4 +99,7 @@ expect_out "^Conflicts: 1 .*'mem_trans_retired.load_latency_gt_4': config 0x1cd 
 PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile run_pmc stat -e mem_trans_retired.load_latency_gt_4 -- true
 expect_err "'mem_trans_retired.load_latency_gt_4' is defined twice in the tables with different codes \(config 0x1cd in .*/cache.json, 0x1ce in .*/zz-dup.json\): counting the first" \
 	"stat says which of the two definitions it counts"
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile run_pmc list
+grep -q $'\x1b\|\r\|\x07\|\xff' "$TMP/out" && fail "list: a table's control or non-UTF-8 byte printed raw"
+grep -qF 'evil\x1b[2j.\xff\xfex\x0d' "$TMP/out" || { cat "$TMP/out" >&2; fail "list: the table's name not escaped as \\xHH"; }
 ok "tables: golden text and JSON, malformed file skipped, argument first, exit 1 without tables, 2 for a usage error"

@@ -102,4 +102,10 @@ expect_err "'mem_trans_retired.load_latency_gt_4' is defined twice in the tables
 PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile run_pmc list
 grep -q $'\x1b\|\r\|\x07\|\xff' "$TMP/out" && fail "list: a table's control or non-UTF-8 byte printed raw"
 grep -qF 'evil\x1b[2j.\xff\xfex\x0d' "$TMP/out" || { cat "$TMP/out" >&2; fail "list: the table's name not escaped as \\xHH"; }
+# tables prints paths the same way: a tables directory whose name holds ESC
+esc=$TMP/$'esc\x1b[2Jdir'
+cp -r "$TMP/hostile" "$esc"
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$esc run_pmc tables
+grep -q $'\x1b' "$TMP/out" && fail "tables: a path's ESC printed raw"
+expect_out 'esc\\x1b\[2Jdir \(Linux perf pmu-events' "tables: the path escaped as \\xHH"
 ok "tables: golden text and JSON, malformed file skipped, argument first, exit 1 without tables, 2 for a usage error"

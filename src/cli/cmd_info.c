@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/info_uncore.h"
 #include "cli/opts.h"
 #include "info/inventory.h"
 #include "pmu/event.h"
@@ -434,6 +435,7 @@ int pmc_cmd_info(int argc, char **argv)
 		print_cpu(f, &inv);
 		print_pfm(f, &inv);
 		print_kernel(f, &inv);
+		pmc_info_print_uncore(f);
 		print_system(f, &inv);
 		print_verdict(f, &inv);
 	}

@@ -25,6 +25,7 @@ const struct pmc_command pmc_commands[] = {
 	{ "merge", pmc_cmd_merge, "merge per-rank reports (MPI, Slurm): totals, min/mean/max, imbalance" },
 	{ "check", pmc_cmd_check, "can counts be trusted here, now? exact kernels, both read paths, multiplexing: verdicts" },
 	{ "report", pmc_cmd_report, "evaluate a saved stat report again: metrics, checks, top-down from its counts" },
+	{ "roofline", pmc_cmd_roofline, "the machine's measured ceilings (FLOP/s, bandwidths) and a program's point under them" },
 	{ "tables", pmc_cmd_tables, "the vendor event tables found for this CPU, from where, and what was skipped" },
 	{ NULL, NULL, NULL },
 };
@@ -43,6 +44,7 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_check,
 	&pmc_opts_sweep,
 	&pmc_opts_report,
+	&pmc_opts_roofline,
 	NULL,
 };
 

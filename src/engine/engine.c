@@ -9,6 +9,7 @@
 
 #include "engine/engine.h"
 #include "arch/arch.h"
+#include "perf/probe.h"
 #include "pmu/event.h"
 #include "sys/sysfs.h"
 
@@ -76,6 +77,8 @@ static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_
 		rc = pmc_eng_events_plan(se, o);
 	if (!rc)
 		rc = pmc_eng_topdown_plan(se, o);
+	if (!rc)
+		pmc_eng_breakpoints_probe(se);
 	return rc;
 }
 
@@ -149,16 +152,35 @@ void pmc_eng_counted_list(const struct pmc_report *rep, char *buf, size_t len)
 		snprintf(buf, len, "none of them was counted here");
 }
 
+/* What the no-hardware-pmu check may say of breakpoints: only what the probe saw, when it ran (perf/probe.h); short,
+ * as the check's message has room for the list of what was counted. */
+static const char *breakpoints_without_pmu(void)
+{
+	const struct pmc_bp_probe *p = pmc_perf_probe_breakpoints_done();
+
+	if (!p)
+		return "";
+	switch (p->fires) {
+	case PMC_BP_FIRE:
+		return ", breakpoints too";
+	case PMC_BP_NEVER:
+		return "; breakpoints never fire here";
+	default:
+		return "";
+	}
+}
+
 /* Whole-report notes that only the whole measurement can see: interrupted, hardware counting missing, user-only. */
 static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
 {
-	size_t hw_enoent = 0, user_only = 0;
+	size_t hw_enoent = 0, user_only = 0, bp_dead = 0;
 	char note[512], counted[200];
 
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		if (e->status == PMC_COUNT_NOT_SUPPORTED && e->err == ENOENT && (e->ev.flags & PMC_EVF_HARDWARE))
 			hw_enoent++;
+		bp_dead += (e->ev.flags & PMC_EVF_BP_NEVER_FIRES) && e->scope.kind == PMC_ROW_ALL && !e->nparts;
 		for (size_t s = 0; s < e->nsamples; s++)
 			if (e->samples[s].count.flags & PMC_COUNT_USER_ONLY) {
 				user_only++;
@@ -180,10 +202,16 @@ static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
 		pmc_eng_counted_list(rep, counted, sizeof(counted));
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "no-hardware-pmu",
 				     "%zu hardware event%s not supported: the kernel has no PMU driver for this CPU (a VM "
-				     "without a virtual PMU?); software events, msr/tsc/ and breakpoints work without it "
-				     "(%s). 'pmctool info' explains",
-				     hw_enoent, hw_enoent == 1 ? " is" : "s are", counted);
+				     "without a virtual PMU?); software events and msr/tsc/ work without it%s (%s). "
+				     "'pmctool info' explains",
+				     hw_enoent, hw_enoent == 1 ? " is" : "s are", breakpoints_without_pmu(), counted);
 	}
+	if (bp_dead)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "breakpoints-never-fire",
+				     "%zu breakpoint event%s not counted: %s (an execute breakpoint on a function of "
+				     "pmctool's own counted 0 of %u call%s); count on another machine or host",
+				     bp_dead, bp_dead == 1 ? " is" : "s are", PMC_BP_NEVER_REASON, PMC_BP_PROBE_CALLS,
+				     PMC_BP_PROBE_CALLS == 1 ? "" : "s");
 	if (user_only)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "user-only",
 				     "%zu event%s counted in user mode only: kernel.perf_event_paranoid forbids kernel "
@@ -220,6 +248,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 				  : pmc_eng_measure(se, o, rep);
 	if (rc && !rep->nruns)
 		return rc;
+	pmc_eng_breakpoints_regions(rep);
 	pmc_report_summarize(rep);
 	record_cpu(rep);
 	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */

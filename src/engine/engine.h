@@ -314,6 +314,15 @@ void pmc_eng_names_report(const struct pmc_engine *se, struct pmc_report *rep);
  * missing (" (...)", a static buffer). */
 const char *pmc_eng_enoent_why(const char *prog);
 
+/* Breakpoints (engine/breakpoints.c): where the probe (perf/probe.h) read 0, flag every breakpoint of evs
+ * PMC_EVF_BP_NEVER_FIRES (never opened, <not counted>), else clear the flag. Returns how many were flagged. */
+struct pmc_bp_probe;
+size_t pmc_eng_breakpoints_mark(struct pmc_event *evs, size_t n, const struct pmc_bp_probe *probe);
+/* Probe once (per process) when se counts a breakpoint with a counter, and mark them. Before any workload runs. */
+void pmc_eng_breakpoints_probe(struct pmc_engine *se);
+/* The region counts of flagged breakpoints: not counted (the program's library opened them itself). */
+void pmc_eng_breakpoints_regions(struct pmc_report *rep);
+
 /* --regions (engine/regions.c). The planner's budget: each counter is used twice, by the program's threads and by
  * pmctool's whole-program count. */
 void pmc_eng_regions_budget(struct pmc_engine *se);

@@ -9,9 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "arch/arch.h"
 #include "metrics/expr.h"
+#include "sys/sysfs.h"
 
 struct pstate {
 	const char *path;
@@ -572,6 +574,23 @@ int pmc_eventset_parse(const char *text, size_t len, const char *path, struct pm
 	return 0;
 }
 
+/* needs:NAME: the variant counts events of the kernel PMU NAME (power, uncore_imc_0): without that PMU directory it
+ * does not apply, and the next variant that does (an honest "not on this CPU" one) is chosen. */
+static bool needs_met(const struct pmc_eventset_variant *v)
+{
+	for (size_t k = 0; k < v->npmus; k++) {
+		char path[512];
+		struct stat st;
+
+		if (strncmp(v->pmus[k], "needs:", 6))
+			continue;
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s", pmc_sysfs_root(), v->pmus[k] + 6);
+		if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+			return false;
+	}
+	return true;
+}
+
 const struct pmc_eventset_variant *pmc_eventset_select(const struct pmc_eventset *set, const char *pmu_name)
 {
 	const struct pmc_eventset_variant *any = NULL, *arch = NULL;
@@ -579,6 +598,9 @@ const struct pmc_eventset_variant *pmc_eventset_select(const struct pmc_eventset
 
 	for (size_t i = 0; i < set->nvariants; i++) {
 		const struct pmc_eventset_variant *v = &set->variants[i];
+
+		if (!needs_met(v))
+			continue;
 		for (size_t k = 0; k < v->npmus; k++) {
 			if (pmu_name && !strcasecmp(v->pmus[k], pmu_name))
 				return v;

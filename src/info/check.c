@@ -451,6 +451,21 @@ static void pair_measure(const struct pmc_check_ops *ops, const struct pmc_check
 	measure(ops, &q, &p->b);
 }
 
+/* Whether breakpoints count here: the probe's execute breakpoint on a function of pmctool's own. Breakpoints that are
+ * accepted and never fire read 0 for every address: degraded, and no other item may say they count. */
+static void check_breakpoints(struct pmc_check_result *r, const struct pmc_check_env *env)
+{
+	char line[PMC_CHECK_TEXT];
+
+	if (!env->bp_probed)
+		return;
+	pmc_bp_probe_describe(&env->bp, line, sizeof(line));
+	item(r, "breakpoints", "hardware breakpoints",
+	     env->bp.fires == PMC_BP_FIRE ? PMC_CHECK_TRUSTWORTHY
+	     : env->bp.fires == PMC_BP_UNKNOWN ? PMC_CHECK_UNAVAILABLE : PMC_CHECK_DEGRADED,
+	     "%s%s", line, env->bp.fires == PMC_BP_NEVER ? ": mem:ADDR events are <not counted> on this machine" : "");
+}
+
 static void summarize(struct pmc_check_result *r)
 {
 	size_t deg = 0;
@@ -481,6 +496,7 @@ void pmc_check_run(const struct pmc_check_env *env, const struct pmc_check_ops *
 				     "exactly (slowly): pmctool stat --emulate -- COMMAND runs COMMAND under valgrind"
 				   : "no counter counts instructions here, and no emulator (valgrind) is installed to count "
 				     "them instead");
+		check_breakpoints(ret, env);
 		ret->overall = PMC_CHECK_UNAVAILABLE;
 		snprintf(ret->summary, sizeof(ret->summary), "no hardware counting here: %s", env->pmu.reason);
 		return;
@@ -504,6 +520,7 @@ void pmc_check_run(const struct pmc_check_env *env, const struct pmc_check_ops *
 		check_multiplex(ret, env, ops);
 		check_watchdog(ret, env);
 	}
+	check_breakpoints(ret, env);
 	summarize(ret);
 }
 
@@ -547,4 +564,6 @@ void pmc_check_env_from(const struct pmc_inventory *inv, struct pmc_check_env *r
 		strcat(path, "/events/slots");
 		ret->has_slots = access(path, F_OK) == 0;
 	}
+	ret->bp = *pmc_perf_probe_breakpoints();
+	ret->bp_probed = true;
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "info/inventory.h"
+#include "perf/probe.h"
 
 enum pmc_check_verdict {
 	PMC_CHECK_TRUSTWORTHY = 0,
@@ -82,6 +83,8 @@ struct pmc_check_env {
 	const char *user_read_name;     /* "RDPMC", "mrs PMEVCNTR<n>_EL0", NULL when the CPU has none */
 	const char *emulator;           /* the path of valgrind when installed, else NULL */
 	bool quick;                     /* stat --check: the short list (exactness and read paths) */
+	struct pmc_bp_probe bp;         /* the breakpoint probe (perf/probe.h); zeroed: not probed, no item */
+	bool bp_probed;
 };
 
 struct pmc_check_item {
@@ -115,7 +118,7 @@ const char *pmc_check_verdict_name(enum pmc_check_verdict v); /* "trustworthy", 
 /* The exit status of a result: 0 trustworthy, 10 degraded, 11 unavailable (as pmctool info's). */
 int pmc_check_exit_status(const struct pmc_check_result *r);
 
-/* The machine's facts from an inventory (pmc_inventory_collect) and sysfs. */
+/* The machine's facts from an inventory (pmc_inventory_collect) and sysfs, and the breakpoint probe's result. */
 void pmc_check_env_from(const struct pmc_inventory *inv, struct pmc_check_env *ret);
 
 #endif

@@ -40,7 +40,8 @@ static void unavailable(const struct pmc_verdict_input *in, struct pmc_verdict_r
 		snprintf(r->reason, sizeof(r->reason), "the kernel has no driver for this CPU's counters (dmesg: 'no PMU "
 			 "driver, software events only' or 'PMU not available due to virtualization'); hardware events "
 			 "fail with %s", name ? name : "ENOENT");
-		snprintf(r->action, sizeof(r->action), "%ssoftware events, msr/tsc/ and breakpoints still count",
+		snprintf(r->action, sizeof(r->action), "%ssoftware events and msr/tsc/ still count, and "
+			 "breakpoints where this machine's debug registers fire ('pmctool check' probes them)",
 			 in->hypervisor ? "in a VM, enable a virtual PMU (e.g. KVM -cpu host,pmu=on, or a cloud instance "
 					  "type with vPMU); " :
 					  "update the kernel to one that knows this CPU; ");

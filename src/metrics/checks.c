@@ -363,13 +363,17 @@ static void check_nmi_watchdog(struct pmc_report *rep, const struct pmc_check_op
 
 /* A hardware event at exactly 0 over milliseconds of work: instructions, cycles and ref-cycles cannot be 0 (a virtual
  * PMU that opens events and never counts them reads 0: some hypervisors' do); any other event may be rare, but the
- * same PMU would read 0 for it too. The reads themselves are wrap-safe (read() sums in 64 bits, the mmap path adds
+ * same PMU would read 0 for it too. A breakpoint at 0 is named apart: its address may never run, but debug registers
+ * that never fire read 0 too (the engine's probe catches those before they count; a report read back from a file may
+ * still hold one). The reads themselves are wrap-safe (read() sums in 64 bits, the mmap path adds
  * the 64-bit offset): no count is near any width. */
 static void check_zero_count(struct pmc_report *rep, const struct pmc_check_opts *o)
 {
 	char sure[256] = "", maybe[256] = "";
 	unsigned nsure = 0, nmaybe = 0;
 	double ms = rep->wall_ns_mean / 1e6;
+	char bps[256] = "";
+	unsigned nbp = 0;
 
 	if (rep->wall_ns_mean < o->zero_count_min_s * 1e9)
 		return;
@@ -378,15 +382,22 @@ static void check_zero_count(struct pmc_report *rep, const struct pmc_check_opts
 		bool core = !kernel_only(&e->ev) && (has_role(e, R_INSTRUCTIONS) || has_role(e, R_CYCLES) ||
 						     has_role(e, R_REF_CYCLES));
 
-		if (!(e->ev.flags & PMC_EVF_HARDWARE) || e->status != PMC_COUNT_OK || e->mean != 0 || e->max != 0)
+		if (!(e->ev.flags & PMC_EVF_HARDWARE) && e->ev.cls != PMC_CLASS_BREAKPOINT)
 			continue;
-		if (core)
+		if (e->status != PMC_COUNT_OK || e->mean != 0 || e->max != 0)
+			continue;
+		if (e->ev.cls == PMC_CLASS_BREAKPOINT) {
+			if (e->scope.kind == PMC_ROW_ALL) /* a thread or CPU of its own may well never reach it */
+				name_list_add(bps, sizeof(bps), &nbp, e->ev.name);
+		} else if (core) {
 			name_list_add(sure, sizeof(sure), &nsure, e->ev.name);
-		else
+		} else {
 			name_list_add(maybe, sizeof(maybe), &nmaybe, e->ev.name);
+		}
 	}
 	name_list_end(sure, sizeof(sure), nsure);
 	name_list_end(maybe, sizeof(maybe), nmaybe);
+	name_list_end(bps, sizeof(bps), nbp);
 	if (nsure)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "zero-count",
 				     "%s counted 0 while the workload ran %.1f ms, which cannot be right: the PMU opens "
@@ -398,6 +409,11 @@ static void check_zero_count(struct pmc_report *rep, const struct pmc_check_opts
 				     "%s counted 0 while the workload ran %.1f ms: possible for a rare event, but also what "
 				     "a PMU that does not count reads; count instructions or cycles beside it to tell",
 				     maybe, ms);
+	if (nbp)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "zero-count",
+				     "%s counted 0 while the workload ran %.1f ms: the address was never reached, or this "
+				     "machine's debug registers never fire ('pmctool check' probes them)",
+				     bps, ms);
 }
 
 void pmc_checks_run(struct pmc_report *rep, const struct pmc_check_opts *opts)

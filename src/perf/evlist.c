@@ -166,7 +166,7 @@ static int open_target(struct pmc_evlist *el, size_t t, size_t *at)
 			continue;
 
 		memset(c, 0, sizeof(*c));
-		if (el->skip[t * el->n + i]) {
+		if (el->skip[t * el->n + i] || (ev->flags & PMC_EVF_BP_NEVER_FIRES)) {
 			c->status = PMC_COUNT_NOT_COUNTED;
 			continue;
 		}
@@ -318,7 +318,7 @@ void pmc_evlist_reopen_event(struct pmc_evlist *el, size_t ev, unsigned flags)
 		struct pmc_count *c = &el->counts[k];
 		int fd;
 
-		if (el->skip[k] || el->fds[k] >= 0)
+		if (el->skip[k] || el->fds[k] >= 0 || (el->evs[ev]->flags & PMC_EVF_BP_NEVER_FIRES))
 			continue;
 		memset(c, 0, sizeof(*c));
 		fd = open_one(el, el->evs[ev], &el->targets[t], -1, c);

@@ -38,6 +38,8 @@ enum pmc_event_flags {
 					  0x0N00; the arch seam decides): never planned on a programmable counter */
 	PMC_EVF_SUSPECT = 1u << 12,    /* counted, but cannot be what its name says (a libpfm4 table gives it a fixed
 					  counter's pseudo-encoding; pmc_event_note says why) */
+	PMC_EVF_BP_NEVER_FIRES = 1u << 13, /* a breakpoint on a machine whose breakpoints never fire (perf/probe.h's
+					      probe read 0): never opened, <not counted> with PMC_BP_NEVER_REASON */
 };
 
 /* One resolved event. Plain data: copyable, nothing to free. */

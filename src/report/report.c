@@ -3,6 +3,7 @@
 #include "report/regions.h"
 #include "report/topdown.h"
 #include "report/store.h"
+#include "perf/probe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -314,7 +315,9 @@ static void summarize_event(const struct pmc_report *rep, struct pmc_report_even
 			minrun = pct;
 	}
 	if (n == 0) {
-		if (e->status == PMC_COUNT_NOT_SUPPORTED && (e->ev.flags & PMC_EVF_TSC) &&
+		if (e->status == PMC_COUNT_NOT_COUNTED && (e->ev.flags & PMC_EVF_BP_NEVER_FIRES))
+			snprintf(e->reason, sizeof(e->reason), "%s", PMC_BP_NEVER_REASON);
+		else if (e->status == PMC_COUNT_NOT_SUPPORTED && (e->ev.flags & PMC_EVF_TSC) &&
 		    (e->err == EACCES || e->err == EPERM))
 			/* the msr PMU refuses every exclude bit: :u is no way out for it */
 			snprintf(e->reason, sizeof(e->reason), "not permitted by kernel.perf_event_paranoid: the msr PMU "

@@ -8,7 +8,9 @@ command -v perf >/dev/null || skip "perf is not installed (Debian: linux-perf; s
 perf stat -x, -e task-clock true >/dev/null 2>&1 || skip "perf stat does not run here: $(perf stat -x, -e task-clock true 2>&1 | head -c 200)"
 W=${PMC_WORKLOAD:?}
 BP="mem:0x$(nm "$W" | awk '$3 == "bump" { print $1 }'):x"
-EV="task-clock,page-faults,context-switches,$BP"
+EV="task-clock,page-faults,context-switches"
+# The breakpoint where breakpoints fire (elsewhere perf prints 0 and pmctool <not counted>: nothing to compare).
+if breakpoints_fire; then EV="$EV,$BP"; else echo "SKIP (part): no breakpoint in the comparison: $BP_PROBE"; BP=""; fi
 perf stat -x, -e syscalls:sys_enter_write true >/dev/null 2>&1 && EV="$EV,syscalls:sys_enter_write"
 
 # 1. awk on fixed fields: event ($3), value ($1), metric unit (the last field: the 7th, the 8th with -r) of -x,.
@@ -52,7 +54,8 @@ for rep in 1 3; do
 		[ -s "$TMP/perf.$c" ] || fail "$c read nothing from perf's output"
 		diff -u "$TMP/perf.$c" "$TMP/ours.$c" >&2 || fail "-r $rep: $c reads pmctool's -x differently from perf's"
 	done
-	grep -q "^250,,$BP," "$TMP/perf.x" && grep -q "^250,,$BP," "$TMP/ours.x" || fail "-r $rep: the breakpoint's exact 250"
+	[ -z "$BP" ] || { grep -q "^250,,$BP," "$TMP/perf.x" && grep -q "^250,,$BP," "$TMP/ours.x"; } ||
+		fail "-r $rep: the breakpoint's exact 250"
 
 	perf stat -r $rep -j -e "$EV" -- "$W" calls 250 2>"$TMP/perf.j" >/dev/null || fail "perf stat -j failed"
 	run_pmc stat -r $rep -j -e "$EV" -- "$W" calls 250

@@ -4,6 +4,7 @@
 # event whose PMU has them (seen in the -v trace, and in an exact breakpoint count); -q prints nothing but errors;
 # --append adds to -o's file, whole or not at all.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
+breakpoints_fire_or_skip # its counts are exact breakpoint counts: where breakpoints fire
 W=${PMC_WORKLOAD:?}
 BP="mem:0x$(nm "$W" | awk '$3 == "bump" { print $1 }'):x"
 

@@ -33,14 +33,19 @@ PY
 ok "rerun with --counters 1 ran 4 batches"
 unset LD_PRELOAD
 
-# Six breakpoints need two batches (4 debug registers): real exact counts from both runs.
+# Six breakpoints need two batches (4 debug registers): real exact counts from both runs (where breakpoints fire).
 addr=0x$(nm "$W" | awk '$3 == "bump" { print $1 }')
 ev="mem:$addr:x"
 run_pmc stat -e "$ev,$ev,$ev,$ev,$ev,$ev" -x, -- "$W" calls 777
 expect_rc 0 "six breakpoints"
 expect_err "need 2 batches" "six breakpoints take two batches"
-[ "$(grep -c "^777,,mem:" "$TMP/err")" -eq 6 ] || { cat "$TMP/err"; fail "each breakpoint should count 777"; }
-ok "six breakpoints over two batches each counted exactly 777"
+if breakpoints_fire; then
+	[ "$(grep -c "^777,,mem:" "$TMP/err")" -eq 6 ] || { cat "$TMP/err"; fail "each breakpoint should count 777"; }
+	ok "six breakpoints over two batches each counted exactly 777"
+else
+	[ "$(grep -c "^<not counted>,,mem:" "$TMP/err")" -eq 6 ] || { cat "$TMP/err"; fail "six breakpoints <not counted>"; }
+	echo "SKIP (part): exact breakpoint counts: $BP_PROBE"
+fi
 
 # Multiplex: one run whatever the number of events.
 rm -f "$TMP/runs"

@@ -54,10 +54,14 @@ if [ -d /sys/bus/event_source/devices/msr ]; then
 	ok "msr/tsc/ counted $v TSC cycles over 50 ms"
 fi
 
-# A breakpoint on a function counts its calls exactly.
+# A breakpoint on a function counts its calls exactly (where breakpoints fire: the probe pmctool runs says).
 addr=0x$(nm "$W" | awk '$3 == "bump" { print $1 }')
-run_pmc stat -e "mem:$addr:x" -x, -- "$W" calls 12345
-expect_rc 0 "breakpoint"
-v=$(cut -d, -f1 <"$TMP/err" | head -1)
-[ "$v" = 12345 ] || fail "mem:$addr:x counted $v, expected 12345"
-ok "mem:$addr:x counted exactly 12345 calls"
+if breakpoints_fire; then
+	run_pmc stat -e "mem:$addr:x" -x, -- "$W" calls 12345
+	expect_rc 0 "breakpoint"
+	v=$(cut -d, -f1 <"$TMP/err" | head -1)
+	[ "$v" = 12345 ] || fail "mem:$addr:x counted $v, expected 12345"
+	ok "mem:$addr:x counted exactly 12345 calls"
+else
+	echo "SKIP (part): the exact breakpoint count: $BP_PROBE"
+fi

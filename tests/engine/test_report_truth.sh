@@ -104,7 +104,9 @@ ok "context-switches:u and cpu-migrations:u: <not supported> with the reason"
 # batch 2 once, so the TSC anchor differs between batches by design. When batch-drift fires it must say that, not
 # blame noise (before: "use more runs (-r) or a quieter machine"). The breakpoints themselves count exactly.
 A=0x$(nm "$W" 2>/dev/null | awk '$3 == "bump" { print $1 }')
-if [ "$A" != 0x ] && "$PMCTOOL" stat -e "mem:$A:x" -- "$W" calls 10 >/dev/null 2>&1; then
+if ! breakpoints_fire; then
+	echo "SKIP (part 12): five exact breakpoints: $BP_PROBE"
+elif [ "$A" != 0x ] && "$PMCTOOL" stat -e "mem:$A:x" -- "$W" calls 10 >/dev/null 2>&1; then
 	E="mem:$A:x,mem:$A:x,mem:$A:x,mem:$A:x,mem:$A:x"
 	run_pmc stat -r 3 --csv -o - -e "$E" -- "$W" calls 200000
 	expect_rc 0 "five breakpoints"

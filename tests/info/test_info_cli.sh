@@ -10,7 +10,8 @@ if has_hw_pmu; then
 else
 	expect_rc 11 "info without a kernel PMU"
 	expect_out '^hardware counting: not available: the kernel has no driver' "verdict names the cause"
-	expect_out 'software events, msr/tsc/ and breakpoints still count' "verdict says what still works"
+	expect_out 'software events and msr/tsc/ still count, and breakpoints where this machine.s debug registers fire' \
+		"verdict says what still works, and breakpoints only where they fire (info does not probe them)"
 	expect_out 'perf_event_open\(instructions, user only, self\): ENOENT' "probe errno shown"
 	ok "no kernel PMU: not available, exit 11, probe ENOENT"
 fi

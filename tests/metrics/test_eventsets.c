@@ -105,7 +105,7 @@ static void check_set_encodes(const char *path, const char *stem, struct pmc_eve
 	for (size_t i = 0; i < s->nvariants; i++) {
 		const struct pmc_eventset_variant *v = &s->variants[i];
 		for (size_t p = 0; p < v->npmus; p++) {
-			if (!strcmp(v->pmus[p], "*") || !strncmp(v->pmus[p], "arch:", 5))
+			if (!strcmp(v->pmus[p], "*") || !strncmp(v->pmus[p], "arch:", 5) || !strncmp(v->pmus[p], "needs:", 6))
 				continue;
 			for (size_t k = 0; k < v->nevents; k++) {
 				char name[PMC_NAME_MAX], full[PMC_NAME_MAX + 64];

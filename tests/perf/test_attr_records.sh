@@ -12,6 +12,8 @@
 #   # rc: N               pmctool's expected exit status (default 0)
 #   # stderr: ERE         an extended regular expression pmctool's stderr must match (repeatable)
 #   # fake-pmu-env: N=V   an environment variable for the injected PMU (see fake_pmu.c; repeatable)
+#   # breakpoints: fire   run only where breakpoints fire (the probe pmctool runs first; elsewhere pmctool never opens
+#                         a breakpoint, so there are no records to compare: skipped with the probe's line)
 #   other '#' lines are comments.
 # Records are -v's lines (perf/open.h documents the format), normalised so they are the same on any host and run:
 # pid=N (N > 0) -> pid=PID; the n-th distinct fd returned -> FDn, and group_fd=<that fd> -> group_fd=FDn; a dynamic
@@ -69,6 +71,10 @@ for f in "$PMC_SOURCE_DIR"/tests/perf/attr/*.attr; do
 	[ -n "$cmd" ] || fail "$case_name: no '# cmd:' line"
 	if [ -n "$needs" ] && [ ! -d "/sys/bus/event_source/devices/$needs" ]; then
 		echo "skip $case_name: no $needs PMU here"
+		continue
+	fi
+	if [ -n "$(sed -n 's/^# breakpoints: fire$/y/p' "$f")" ] && ! breakpoints_fire; then
+		echo "skip $case_name: $BP_PROBE"
 		continue
 	fi
 	if [ -n "$want_paranoid" ] && [ "$(cat /proc/sys/kernel/perf_event_paranoid)" != "$want_paranoid" ]; then

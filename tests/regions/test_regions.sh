@@ -3,6 +3,7 @@
 # functions that region bodies call a known number of times (rg-prog.c says how many), so every count is known.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 source "$PMC_SOURCE_DIR/tests/regions/lib_regions.sh"
+breakpoints_fire_or_skip # its counts are exact breakpoint counts: where breakpoints fire
 python3 -c 'import json' || skip "python3 is needed to read the JSON report"
 
 # Nested and repeated regions, exact per region; the whole program beside them.

@@ -5,6 +5,7 @@
 # marker counts them exactly, so every count, total and imbalance is known in advance.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 source "$PMC_SOURCE_DIR/tests/regions/lib_regions.sh"
+breakpoints_fire_or_skip # its counts are exact breakpoint counts: where breakpoints fire
 SCHEMA="$PMC_SOURCE_DIR/schema/pmctool-report.schema.json"
 VALIDATE=(python3 "$PMC_SOURCE_DIR/tests/core/validate_json.py" "$SCHEMA")
 EV="mem:$A:x"

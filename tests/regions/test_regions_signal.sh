@@ -6,6 +6,7 @@
 # Also every pointer argument of the public API: pmctool_region_counts(h, NULL, NULL, 16) is -EINVAL, not a crash.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 source "$PMC_SOURCE_DIR/tests/regions/lib_regions.sh"
+breakpoints_fire_or_skip # its counts are exact breakpoint counts: where breakpoints fire
 python3 -c 'import json' || skip "python3 is needed to read the JSON report"
 N=20000
 for run in 1 2 3; do

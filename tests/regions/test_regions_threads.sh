@@ -5,6 +5,7 @@
 # keeps the other core busy so starts and ends interleave; exact breakpoint counts say no thread was lost.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 source "$PMC_SOURCE_DIR/tests/regions/lib_regions.sh"
+breakpoints_fire_or_skip # its counts are exact breakpoint counts: where breakpoints fire
 python3 -c 'import json' || skip "python3 is needed to read the JSON report"
 N=${PMC_BURST_THREADS:-1000}
 REPS=${PMC_BURST_REPS:-10}

@@ -26,13 +26,18 @@ expect_err 'emulated: counted by valgrind \(lackey\), an emulator, not a counter
 expect_err '[0-9.]+x slower' "the slowdown"
 ok "emu-loop N=3000000 (table): 6,000,005 exactly, emulated and its slowdown said"
 
-# The same loop through a real kernel counting path: an execute breakpoint on its first instruction counts N.
+# The same loop through a real kernel counting path: an execute breakpoint on its first instruction counts N (where
+# breakpoints fire: the probe pmctool runs says).
 addr=$(nm "$LOOP" | awk '$3 == "body" { print $1 }')
-run_pmc stat -x, -e "mem:0x$addr:x" -- "$LOOP"
-expect_rc 0 "breakpoint on emu-loop's body"
-bp=$(awk -F, '$3 ~ /^mem:/ { print $1 }' "$TMP/err")
-[ "$bp" = 1000000 ] || { cat "$TMP/err" >&2; fail "breakpoint count $bp, expected 1000000"; }
-ok "cross-check: the breakpoint counts N = $bp executions of the loop body (2 instructions each: 2N + 5 = $((2 * bp + 5)))"
+if breakpoints_fire; then
+	run_pmc stat -x, -e "mem:0x$addr:x" -- "$LOOP"
+	expect_rc 0 "breakpoint on emu-loop's body"
+	bp=$(awk -F, '$3 ~ /^mem:/ { print $1 }' "$TMP/err")
+	[ "$bp" = 1000000 ] || { cat "$TMP/err" >&2; fail "breakpoint count $bp, expected 1000000"; }
+	ok "cross-check: the breakpoint counts N = $bp executions of the loop body (2 instructions each: 2N + 5 = $((2 * bp + 5)))"
+else
+	echo "SKIP (part): the breakpoint cross-check: $BP_PROBE"
+fi
 
 # The spelling per event, -r, JSON: the class says emulated, the constant holds valgrind's time.
 run_pmc stat -e instructions:u@emulated -r 2 --json -- "$LOOP"

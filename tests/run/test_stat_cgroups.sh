@@ -4,6 +4,7 @@
 # itself into cgroup a, calls bump() 3000 times, moves into b, calls it 500 times; each cgroup's row must hold its
 # own count exactly, and perf 6.1 on the same command must print the same -x rows.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
+breakpoints_fire_or_skip # its counts are exact breakpoint counts: where breakpoints fire
 [ "$(id -u)" -eq 0 ] || skip "creating cgroups needs root"
 W=${PMC_WORKLOAD:?}
 BP="mem:0x$(nm "$W" | awk '$3 == "bump" { print $1 }'):x"

@@ -4,6 +4,7 @@
 # bump()'s calls exactly, so every row's count is known: thread k of 'thread-calls K' calls it 1000*(k+1) times,
 # the first thread 1000 times. Nothing here depends on timing.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
+breakpoints_fire_or_skip # its counts are exact breakpoint counts: where breakpoints fire
 W=${PMC_WORKLOAD:?}
 # Under a sanitizer build LeakSanitizer starts a task of its own at the workload's exit (a row of its own): the
 # workload runs without it (env execs it: the same task, renamed by the exec).

@@ -9,6 +9,7 @@
 #    that warning every task has its row and the first row is the command's own 7.
 # RUNS runs with a CPU hog on every core; and runs pinned to one CPU (the workaround the warning gives) must be whole.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
+breakpoints_fire_or_skip # its counts are exact breakpoint counts: where breakpoints fire
 W=${PMC_WORKLOAD:?}
 WL="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 $W"
 N=${PMC_MANY_TASKS:-600}

@@ -203,11 +203,15 @@ mkfifo "$TMP/ctl" "$TMP/ack"
 run_pmc stat -D -1 --control "fifo:$TMP/ctl,$TMP/ack" -e "mem:$addr:x" --json -o - -- "$W" ctl-calls "$TMP"
 expect_rc 0 "--control"
 cp "$TMP/out" "$TMP/ctl.json"
-check "$TMP/ctl.json" "ev('mem:$addr:x') == 1000" "--control brackets the phase exactly"
 run_pmc stat --control "fifo:$TMP/ctl,$TMP/ack" -e "mem:$addr:x" --json -o - -- "$W" ctl-calls "$TMP"
 cp "$TMP/out" "$TMP/ctl2.json"
-check "$TMP/ctl2.json" "ev('mem:$addr:x') == 1100" "without -D -1 counting runs from the start until 'disable'"
-ok "--control: 1000 calls counted between enable and disable (1100 from the start)"
+if breakpoints_fire; then
+	check "$TMP/ctl.json" "ev('mem:$addr:x') == 1000" "--control brackets the phase exactly"
+	check "$TMP/ctl2.json" "ev('mem:$addr:x') == 1100" "without -D -1 counting runs from the start until 'disable'"
+	ok "--control: 1000 calls counted between enable and disable (1100 from the start)"
+else
+	echo "SKIP (part): --control's exact breakpoint counts: $BP_PROBE"
+fi
 run_pmc stat -D -1 -e task-clock -- true
 expect_rc 2 "-D -1 without --control"
 run_pmc stat --control fifo:/nonexistent/ctl -e task-clock -- true
@@ -232,13 +236,16 @@ done
 run_pmc stat -I 100 --interval-count 4 --json -o - -e "$evs" -- "$W" spin 2000
 expect_rc 0 "rotate"
 expect_err "take turns, one batch per -I interval" "rotate says what it does"
-python3 - "$TMP/out" <<'PY' || fail "rotate: each interval counts one batch and names it"
+# the breakpoints' statuses: ok where breakpoints fire, <not counted> where the probe says they never do
+breakpoints_fire && BP_STATUS=ok || BP_STATUS="not counted"
+BP_STATUS=$BP_STATUS python3 - "$TMP/out" <<'PY' || fail "rotate: each interval counts one batch and names it"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
 recs = [json.loads(l) for l in lines[:-1]]
 final = json.loads(lines[-1])
 assert final["mode"] == "rotate" and final["batches"] == 2, (final["mode"], final["batches"])
-assert all(r["status"] == "ok" for r in recs if r["event"].startswith("mem:")), [(r["event"], r["status"]) for r in recs]
+import os
+assert all(r["status"] == os.environ["BP_STATUS"] for r in recs if r["event"].startswith("mem:")), [(r["event"], r["status"]) for r in recs]
 by = {}
 for r in recs:
     if r["batch"] is not None:  # the anchors count in every interval

@@ -25,7 +25,9 @@ ok "bad ranges and options are refused with exit 2"
 # -k loop over inner: exact per-iteration counts at every point.
 ARCH=$(uname -m)
 events=task-clock
-if [ "$ARCH" = x86_64 ] && command -v objdump >/dev/null; then
+if ! breakpoints_fire; then
+	echo "SKIP (part): no exact breakpoint in the sweeps: $BP_PROBE"
+elif [ "$ARCH" = x86_64 ] && command -v objdump >/dev/null; then
 	base=$(nm "$PMCTOOL" | awk '$3=="pmc_kern_loop"{print $1}')
 	inner=$(objdump -d -M intel --no-show-raw-insn "$PMCTOOL" --start-address=0x$base \
 		--stop-address=$(printf '0x%x' $((0x$base + 24))) | awk '/dec +rcx/{sub(":","",$1); print $1; exit}')

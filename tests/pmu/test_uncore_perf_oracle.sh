@@ -1,0 +1,59 @@
+#!/bin/bash
+# perf 6.1 as the oracle for what is opened for non-core PMUs (REFERENCE.md section 12), with an injected PMU: the
+# SKX fixture's uncore_imc boxes and power PMU (cpumask rewritten to this machine's first online CPU, so that opening
+# on every CPU instead of the cpumask's would show) are
+# bind-mounted over /sys/bus/event_source/devices in a private mount namespace for perf and given to pmctool as its
+# sysfs root; tests/perf/fake_pmu.so answers the opens of those PMU types (PMC_FAKE_PMU_TYPES) so that both tools go
+# through every CPU. pmctool must open exactly the (type, config, pid, cpu, group, flags, read_format) perf opens for
+# -a -e uncore_imc/cas_count_read/ (perf's family spelling; pmctool's box spellings uncore_imc_0..5) and for
+# -a -e power/energy-pkg/. Skipped without perf, without a private mount namespace (not root), or without the fake.
+. "$PMC_SOURCE_DIR/tests/lib.sh"
+
+FAKE="$PMC_BUILD_DIR/tests/perf/fake_pmu.so"
+command -v perf >/dev/null || skip "no perf"
+[ -f "$FAKE" ] || skip "no fake PMU ($FAKE)"
+unshare -m true 2>/dev/null || skip "no private mount namespace here (needs root)"
+
+fx=$TMP/sysfs
+mkdir -p "$fx/bus/event_source/devices" "$fx/devices/system/cpu"
+online=$(cat /sys/devices/system/cpu/online)
+cp /sys/devices/system/cpu/online "$fx/devices/system/cpu/online"
+first=${online%%[-,]*}
+for d in "$PMC_SOURCE_DIR"/tests/pmu/sysfs-uncore-skx/bus/event_source/devices/{uncore_imc_*,power}; do
+	cp -r "$d" "$fx/bus/event_source/devices/"
+	echo "$first" >"$fx/bus/event_source/devices/$(basename "$d")/cpumask"
+done
+for p in software tracepoint breakpoint; do
+	[ -d /sys/bus/event_source/devices/$p ] && cp -rL /sys/bus/event_source/devices/$p "$fx/bus/event_source/devices/" 2>/dev/null || true # some files are unreadable
+done
+types=$(cat "$fx"/bus/event_source/devices/{uncore_imc_*,power}/type | paste -sd,)
+inject=(env LD_PRELOAD="$FAKE" PMC_FAKE_PMU_TYPES="$types" ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0")
+
+# perf -vv: an attr block (type, config, read_format...) before each "sys_perf_event_open: pid P cpu C group_fd G
+# flags F" line. One line per open: type config pid cpu group flags read_format.
+perf_opens() {
+	"${inject[@]}" unshare -m sh -c "mount --bind '$fx/bus/event_source/devices' /sys/bus/event_source/devices &&
+		perf stat -vv -a -e '$1' true" 2>&1 |
+		awk '/^  type /{t=$2; rf="0x0"} /^  config /{c=$2}
+		     /^  read_format /{rf=($2 == "TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING") ? "0x3" : $2}
+		     /sys_perf_event_open: /{print t, c, "pid=" $3, "cpu=" $5, "group=" $7, "flags=" $9, "rf=" rf}' | sort
+}
+pmc_opens() {
+	"${inject[@]}" env PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -v -a -e "$1" -- true 2>&1 |
+		sed -n 's/^perf_event_open(type=\([0-9]*\) config=\([0-9a-fx]*\) .* read_format=\([0-9a-fx]*\) .*, pid=\(-*[0-9]*\), cpu=\([0-9]*\), group_fd=\(-*[0-9]*\), flags=\([0-9a-fx]*\)).*/\1 \2 pid=\4 cpu=\5 group=\6 flags=\7 rf=\3/p' | sort
+}
+
+perf_opens uncore_imc/cas_count_read/ >"$TMP/perf"
+boxes=$(cd "$fx/bus/event_source/devices" && ls -d uncore_imc_* | sed 's|$|/cas_count_read/|' | paste -sd,)
+pmc_opens "$boxes" >"$TMP/pmc"
+[ -s "$TMP/perf" ] || fail "perf opened nothing (its parse failed?)"
+n=$(wc -l <"$TMP/perf")
+[ "$n" -eq 6 ] || { cat "$TMP/perf" >&2; fail "perf: $n opens"; }
+diff -u "$TMP/perf" "$TMP/pmc" >&2 || fail "pmctool opens differ from perf's for uncore_imc/cas_count_read/ (- perf, + pmctool)"
+ok "uncore_imc/cas_count_read/ -a: the same $n opens as perf 6.1 (6 boxes on the cpumask CPU, none elsewhere) [injected PMU]"
+
+perf_opens power/energy-pkg/ >"$TMP/perf"
+pmc_opens power/energy-pkg/ >"$TMP/pmc"
+[ -s "$TMP/perf" ] || fail "perf opened nothing for power/energy-pkg/"
+diff -u "$TMP/perf" "$TMP/pmc" >&2 || fail "pmctool opens differ from perf's for power/energy-pkg/"
+ok "power/energy-pkg/ -a: the same opens as perf 6.1 [injected PMU]"

@@ -12,6 +12,8 @@ PACKAGES+=(debhelper lintian)
 # The arm64 QEMU rig (tests/rig, suite 'rig'): the emulator, the cross compiler and libpfm4's arm64 static library for
 # the static aarch64 pmctool (Debian multiarch). tests/rig fetches the guest kernel and busybox itself.
 PACKAGES+=(qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio libpfm4-dev:arm64)
+# libFuzzer (tests/fuzz/run-fuzzers.sh; CI builds its targets with it).
+PACKAGES+=(clang)
 missing=()
 for p in "${PACKAGES[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -224,7 +224,8 @@ int pmc_cmd_stat(int argc, char **argv)
 	streamed = stream.f != NULL;
 	r = streamed ? stat_stream_finish(&stream, &rep) : pmc_output_emit(&rep, &o.out, dest);
 	if (r) {
-		rc = streamed ? output_error(&o, dest, r) : report_undelivered(&o, dest, r, &rep);
+		rc = streamed ? (stream.said ? PMC_EXIT_OUTPUT : output_error(&o, dest, r))
+			      : report_undelivered(&o, dest, r, &rep);
 		goto out;
 	}
 	if (!rc)

@@ -3,6 +3,7 @@
  * what they hold, and why a file or a location was passed over: pmc_tables_report, printed. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch/arch.h"
@@ -56,91 +57,94 @@ static const char *format_name(enum pmc_table_format f)
 	}
 }
 
-static void print_note_text(const struct pmc_table_note *n)
+static void print_note_text(FILE *f, const struct pmc_table_note *n)
 {
-	printf("  %s: ", n->path);
+	fprintf(f, "  %s: ", n->path);
 	if (n->skipped) {
-		printf("skipped: %s\n", n->why);
+		fprintf(f, "skipped: %s\n", n->why);
 		return;
 	}
-	printf("%zu events, %zu metrics", n->events, n->metrics);
+	fprintf(f, "%zu events, %zu metrics", n->events, n->metrics);
 	if (n->uncore)
-		printf(", %zu uncore events left out", n->uncore);
+		fprintf(f, ", %zu uncore events left out", n->uncore);
 	if (n->bad)
-		printf(", %zu left out (%s)", n->bad, n->why);
-	printf("\n");
+		fprintf(f, ", %zu left out (%s)", n->bad, n->why);
+	fprintf(f, "\n");
 }
 
-static void print_text(const struct pmc_tables_report *r)
+static void print_text(FILE *f, const struct pmc_tables_report *r)
 {
-	printf("CPUID: %s (%s)\n", r->cpuid ? r->cpuid : "none known", r->cpuid ? r->cpuid_from : "set PMCTOOL_CPUID");
-	printf("Locations:\n");
+	fprintf(f, "CPUID: %s (%s)\n", r->cpuid ? r->cpuid : "none known", r->cpuid ? r->cpuid_from : "set PMCTOOL_CPUID");
+	fprintf(f, "Locations:\n");
 	for (size_t i = 0; i < r->nlocations; i++) {
 		const struct pmc_table_note *n = &r->locations[i];
 		if (r->dir && strcmp(n->path, r->dir) == 0 && !n->why[0])
-			printf("  %s: used\n", n->path);
+			fprintf(f, "  %s: used\n", n->path);
 		else
-			printf("  %s: %s\n", n->path, n->why[0] ? n->why : "passed over");
+			fprintf(f, "  %s: %s\n", n->path, n->why[0] ? n->why : "passed over");
 	}
 	if (!r->dir) {
-		printf("No tables for this CPU.\n");
+		fprintf(f, "No tables for this CPU.\n");
 		return;
 	}
-	printf("Tables: %s (%s, from %s)\n", r->dir, format_name(r->format), r->dir_from);
+	fprintf(f, "Tables: %s (%s, from %s)\n", r->dir, format_name(r->format), r->dir_from);
 	if (r->mapfile)
-		printf("Mapfile: %s, row '%s' -> %s\n", r->mapfile, r->matched, r->model);
+		fprintf(f, "Mapfile: %s, row '%s' -> %s\n", r->mapfile, r->matched, r->model);
 	else
-		printf("Matched: %s -> %s\n", r->matched, r->model);
-	printf("Events: %zu (%zu deprecated), metrics: %zu\n", r->nevents, r->ndeprecated, r->nmetrics);
-	printf("Files:\n");
+		fprintf(f, "Matched: %s -> %s\n", r->matched, r->model);
+	fprintf(f, "Events: %zu (%zu deprecated), metrics: %zu\n", r->nevents, r->ndeprecated, r->nmetrics);
+	if (r->nconflicts)
+		fprintf(f, "Conflicts: %zu event name(s) defined twice with different codes, the first read is used: %s%s\n",
+		       r->nconflicts, r->conflict, r->nconflicts > 1 ? ", ..." : "");
+	fprintf(f, "Files:\n");
 	for (size_t i = 0; i < r->nfiles; i++)
-		print_note_text(&r->files[i]);
+		print_note_text(f, &r->files[i]);
 }
 
-static void json_note(const struct pmc_table_note *n, bool file)
+static void json_note(FILE *f, const struct pmc_table_note *n, bool file)
 {
-	printf("{\"path\":");
-	pmc_json_string(stdout, n->path);
+	fprintf(f, "{\"path\":");
+	pmc_json_string(f, n->path);
 	if (file) {
-		printf(",\"skipped\":%s", n->skipped ? "true" : "false");
-		printf(",\"events\":%zu,\"metrics\":%zu,\"bad\":%zu,\"uncore\":%zu", n->events, n->metrics, n->bad,
+		fprintf(f, ",\"skipped\":%s", n->skipped ? "true" : "false");
+		fprintf(f, ",\"events\":%zu,\"metrics\":%zu,\"bad\":%zu,\"uncore\":%zu", n->events, n->metrics, n->bad,
 		       n->uncore);
 	}
-	printf(",\"why\":");
-	pmc_json_string_or_null(stdout, n->why);
-	printf("}");
+	fprintf(f, ",\"why\":");
+	pmc_json_string_or_null(f, n->why);
+	fprintf(f, "}");
 }
 
-static void print_json(const struct pmc_tables_report *r)
+static void print_json(FILE *f, const struct pmc_tables_report *r)
 {
-	printf("{\"schema_version\":%d,\"cpuid\":", PMC_JSON_SCHEMA_VERSION);
-	pmc_json_string_or_null(stdout, r->cpuid);
-	printf(",\"cpuid_from\":");
-	pmc_json_string_or_null(stdout, r->cpuid ? r->cpuid_from : NULL);
-	printf(",\"dir\":");
-	pmc_json_string_or_null(stdout, r->dir);
-	printf(",\"dir_from\":");
-	pmc_json_string_or_null(stdout, r->dir ? r->dir_from : NULL);
-	printf(",\"format\":");
-	pmc_json_string_or_null(stdout, format_name(r->format));
-	printf(",\"mapfile\":");
-	pmc_json_string_or_null(stdout, r->mapfile);
-	printf(",\"matched\":");
-	pmc_json_string_or_null(stdout, r->matched);
-	printf(",\"model\":");
-	pmc_json_string_or_null(stdout, r->model);
-	printf(",\"events\":%zu,\"deprecated\":%zu,\"metrics\":%zu,\"locations\":[", r->nevents, r->ndeprecated,
+	fprintf(f, "{\"schema_version\":%d,\"cpuid\":", PMC_JSON_SCHEMA_VERSION);
+	pmc_json_string_or_null(f, r->cpuid);
+	fprintf(f, ",\"cpuid_from\":");
+	pmc_json_string_or_null(f, r->cpuid ? r->cpuid_from : NULL);
+	fprintf(f, ",\"dir\":");
+	pmc_json_string_or_null(f, r->dir);
+	fprintf(f, ",\"dir_from\":");
+	pmc_json_string_or_null(f, r->dir ? r->dir_from : NULL);
+	fprintf(f, ",\"format\":");
+	pmc_json_string_or_null(f, format_name(r->format));
+	fprintf(f, ",\"mapfile\":");
+	pmc_json_string_or_null(f, r->mapfile);
+	fprintf(f, ",\"matched\":");
+	pmc_json_string_or_null(f, r->matched);
+	fprintf(f, ",\"model\":");
+	pmc_json_string_or_null(f, r->model);
+	fprintf(f, ",\"events\":%zu,\"deprecated\":%zu,\"metrics\":%zu,\"locations\":[", r->nevents, r->ndeprecated,
 	       r->nmetrics);
 	for (size_t i = 0; i < r->nlocations; i++) {
-		printf(i ? "," : "");
-		json_note(&r->locations[i], false);
+		fprintf(f, i ? "," : "");
+		json_note(f, &r->locations[i], false);
 	}
-	printf("],\"files\":[");
+	fprintf(f, "],\"files\":[");
 	for (size_t i = 0; i < r->nfiles; i++) {
-		printf(i ? "," : "");
-		json_note(&r->files[i], true);
+		fprintf(f, i ? "," : "");
+		json_note(f, &r->files[i], true);
 	}
-	printf("]}\n");
+	fprintf(f, "]}\n");
 }
 
 int pmc_cmd_tables(int argc, char **argv)
@@ -170,15 +174,32 @@ int pmc_cmd_tables(int argc, char **argv)
 	struct pmc_tables_report shown = *rep;
 	if (shown.cpuid && strcmp(shown.cpuid_from, "caller") == 0 && from)
 		shown.cpuid_from = from;
+	/* written whole through the one stdout writer: paths and names from the tables escaped as every output's are */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int w;
+
+	if (!mem) {
+		pmc_tables_free(t);
+		fprintf(stderr, "pmctool tables: out of memory\n");
+		return PMC_EXIT_INTERNAL;
+	}
 	if (o.json)
-		print_json(&shown);
+		print_json(mem, &shown);
 	else
-		print_text(&shown);
+		print_text(mem, &shown);
 	/* a mapfile row whose model folder is missing or empty found no tables, whatever the row said */
 	bool empty = rc == 0 && !shown.nevents && !shown.nmetrics;
+	char cpu[128];
+	snprintf(cpu, sizeof(cpu), "%s", shown.cpuid ? shown.cpuid : "this CPU"); /* the tables own shown's strings */
+	pmc_tables_free(t);
+	w = fclose(mem) ? PMC_EXIT_INTERNAL : pmc_cli_write_stdout("tables", "report", buf, len);
+	free(buf);
+	if (w)
+		return w;
 	if (empty)
 		fprintf(stderr, "pmctool tables: the mapfile's row for %s names tables, but no events or metrics were read "
-			"from them (the files above say why): no tables for this CPU\n", shown.cpuid ? shown.cpuid : "this CPU");
-	pmc_tables_free(t);
+			"from them (the files above say why): no tables for this CPU\n", cpu);
 	return rc == 0 && !empty ? PMC_EXIT_OK : 1; /* 1: no tables for this CPU */
 }

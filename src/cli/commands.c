@@ -3,10 +3,13 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "output/output.h"
 #include "util/util.h"
 
 const struct pmc_command pmc_commands[] = {
@@ -47,8 +50,19 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 
 int pmc_cli_write_stdout(const char *cmd, const char *what, const char *buf, size_t len)
 {
+	char *safe;
+	size_t slen;
+	bool done;
+
 	signal(SIGPIPE, SIG_IGN);
-	if (fwrite(buf, 1, len, stdout) == len && fflush(stdout) == 0)
+	/* output/'s one escaping rule: a table's or a report's name never reaches the terminal raw */
+	if (pmc_output_escape_text(buf, len, &safe, &slen)) {
+		fprintf(stderr, "pmctool %s: out of memory\n", cmd);
+		return PMC_EXIT_INTERNAL;
+	}
+	done = fwrite(safe, 1, slen, stdout) == slen && fflush(stdout) == 0;
+	free(safe);
+	if (done)
 		return PMC_EXIT_OK;
 	if (errno == EPIPE)
 		return PMC_EXIT_OK; /* a reader that went away (| head) is not an error */

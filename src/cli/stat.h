@@ -80,11 +80,15 @@ struct stat_stream {
 	bool per_row; /* the records have a scope column (for --interval-clear's headers) */
 	struct pmc_interval_record *held; /* -x, -j: this interval's records, written together when it ends */
 	size_t nheld, capheld;
+	const char *dest;  /* -o's path, NULL for stderr */
+	int err;           /* the first write error (-errno): the rest went to stderr instead, as -o without -I does */
+	bool said;         /* that error is said on stderr already */
 };
 int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct stat_stream *s,
 		     struct pmc_interval_sink *sink);
 /* Write the final report after the records (CSV without a second header; JSON as one more line), flush and close.
- * rep NULL: only close. 0, or -errno. */
+ * rep NULL: only close. 0, or -errno: the first write error (said on stderr when it happened; the intervals after it
+ * and the report went to stderr instead). */
 int stat_stream_finish(struct stat_stream *s, const struct pmc_report *rep);
 
 

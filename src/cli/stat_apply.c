@@ -281,7 +281,8 @@ static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const 
 }
 
 /* -M's table metrics whose events were not planned as one group (a weak group that did not fit the counters, split;
- * or events another group counts): one line each into buf. The number of such metrics. */
+ * or events another group counts): one line each into buf. The number of such metrics. Only events that take a
+ * counter of the CPU's PMU count: a metric of one such event, or of software events alone, cannot be split. */
 static size_t split_metrics(const struct stat_opts *o, const struct pmc_engine *se, char *buf, size_t len)
 {
 	size_t n = 0, used = 0;
@@ -289,22 +290,25 @@ static size_t split_metrics(const struct stat_opts *o, const struct pmc_engine *
 	buf[0] = '\0';
 	for (size_t d = 0; o->tm_plan && d < o->tm_plan->ndefs; d++) {
 		struct pmc_expr *e;
-		unsigned group = 0;
-		bool split = false, any = false;
+		unsigned group = 0, nhw = 0;
+		bool apart = false;
 
 		if (pmc_expr_parse(o->tm_plan->defs[d].formula, &e, NULL, 0))
 			continue;
-		for (size_t k = 0; k < pmc_expr_name_count(e) && !split; k++) {
+		for (size_t k = 0; k < pmc_expr_name_count(e); k++) {
 			for (size_t i = 0; i < se->n; i++) { /* the first of that name: the one the formula reads */
 				if (strcmp(se->evs[i].name, pmc_expr_name(e, k)))
 					continue;
-				split = !se->evs[i].group || (any && se->evs[i].group != group);
-				group = se->evs[i].group;
-				any = true;
+				if (se->evs[i].flags & PMC_EVF_HARDWARE) {
+					apart |= !se->evs[i].group || (nhw && se->evs[i].group != group);
+					group = se->evs[i].group;
+					nhw++;
+				}
 				break;
 			}
 		}
 		pmc_expr_free(e);
+		bool split = apart && nhw > 1;
 		if (split && used < len) {
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "", o->tm_plan->defs[d].name);
 			n++;

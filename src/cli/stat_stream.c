@@ -46,6 +46,31 @@ static void sink_topdown(void *ctx, const struct pmc_report_topdown *td)
 	pmc_output_topdown_interval(s->f, s->out, td);
 }
 
+/* A write to -o's file failed (a full disk): the same rule as without -I, the counts go to stderr instead, never
+ * lost: say so once, then the remaining intervals and the report follow on stderr. A pipe whose reader left, or
+ * stderr itself, has nowhere else to go. */
+static void fall_back(struct stat_stream *s, int err)
+{
+	int fd = s->dest ? pmc_output_path_fd(s->dest) : STDERR_FILENO, d;
+	FILE *f;
+
+	if (s->err)
+		return;
+	s->err = err;
+	if (fd == STDERR_FILENO || (err == -EPIPE && fd >= 0) || (d = dup(STDERR_FILENO)) < 0)
+		return;
+	if (!(f = fdopen(d, "w"))) {
+		close(d);
+		return;
+	}
+	fclose(s->f); /* what it still buffered cannot be written either */
+	s->f = f;
+	s->said = true;
+	fprintf(stderr, "pmctool: cannot write the interval records to '%s': %s; the remaining intervals and the report "
+		"follow on stderr instead\n", s->dest, pmc_output_strerror(s->dest, err));
+	pmc_output_interval_begin(s->f, s->out, s->per_row);
+}
+
 static void sink_end(void *ctx)
 {
 	struct stat_stream *s = ctx;
@@ -53,7 +78,8 @@ static void sink_end(void *ctx)
 	if (s->nheld)
 		pmc_output_interval_group(s->f, s->out, s->held, s->nheld);
 	s->nheld = 0;
-	fflush(s->f); /* each interval is seen when it ends */
+	if (fflush(s->f) || ferror(s->f)) /* each interval is seen when it ends */
+		fall_back(s, -(errno ? errno : EIO));
 	if (s->out->interval_clear) { /* the next one replaces it on the screen */
 		fputs("\033[H\033[2J", s->f);
 		pmc_output_interval_begin(s->f, s->out, s->per_row);
@@ -67,6 +93,9 @@ int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct
 
 	s->f = NULL;
 	s->out = out;
+	s->dest = dest;
+	s->err = 0;
+	s->said = false;
 	if (fd >= 0) {
 		int d = dup(fd);
 		s->f = d >= 0 ? fdopen(d, "w") : NULL;
@@ -101,16 +130,28 @@ int stat_stream_finish(struct stat_stream *s, const struct pmc_report *rep)
 	s->nheld = s->capheld = 0;
 	if (!s->f)
 		return 0;
-	if (rep) {
-		if (s->out->format == PMC_OUTPUT_CSV)
-			r = pmc_output_csv_body(s->f, rep, false);
-		else
-			r = pmc_output_write(s->f, rep, s->out);
+	for (int tries = 0; tries < 2; tries++) {
+		if (rep) {
+			errno = 0;
+			if (s->out->format == PMC_OUTPUT_CSV)
+				r = pmc_output_csv_body(s->f, rep, false);
+			else
+				r = pmc_output_write(s->f, rep, s->out);
+		}
+		if (fflush(s->f) || ferror(s->f))
+			r = -(errno ? errno : EIO);
+		if (!r || !rep || s->err)
+			break;
+		FILE *was = s->f;
+		fall_back(s, r < 0 ? r : -EIO); /* the report itself did not fit: it goes to stderr */
+		if (s->f == was)
+			break;
+		r = 0;
 	}
-	if (fflush(s->f) || ferror(s->f))
-		r = -(errno ? errno : EIO);
 	if (fclose(s->f) && !r)
 		r = -(errno ? errno : EIO);
 	s->f = NULL;
+	if (s->err)
+		return s->err;
 	return r < 0 ? r : r ? -EIO : 0;
 }

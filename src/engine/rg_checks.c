@@ -106,6 +106,12 @@ static void check_use(struct pmc_report *rep, const struct pmc_report_regions *r
 				     "%u of %u executions wrote no region results: the program is not linked with "
 				     "libpmctool or was built without -DPMCTOOL_MARKERS, entered no region, or ended "
 				     "without exit() (killed by a signal, _exit)", rr->execs_silent, rr->execs);
+	if (rr->procs_silent)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "regions-silent",
+				     "%u process%s counted regions and ended without exit() (_exit(2) or a signal; a "
+				     "forked child that ends with _exit, for one): %s region results are not in the report "
+				     "(call pmctool_regions_finish before _exit: pmctool-regions(7))", rr->procs_silent,
+				     rr->procs_silent == 1 ? "" : "es", rr->procs_silent == 1 ? "its" : "their");
 	if (rr->blocks_cut)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "regions-cut",
 				     "%u region result block%s cut short or malformed and left out", rr->blocks_cut,

@@ -154,6 +154,7 @@ struct block_ctx {
 	int launcher;
 	unsigned proc;            /* the block's process ordinal in this execution (0: the launched program) */
 	unsigned nextproc;
+	int pid;                  /* the block's process */
 	char (*rname)[PMC_RG_NAME_MAX + 1]; /* the block's region ids -> names */
 	unsigned nrname;
 	size_t nev;
@@ -203,6 +204,7 @@ static int block_line(struct block_ctx *c, const char *line)
 		if (nev < 0 || (size_t)nev != c->nmap)
 			return -EINVAL;
 		c->nev = (size_t)nev;
+		c->pid = pid;
 		if (c->apply)
 			c->proc = ppid == c->launcher ? 0 : ++c->nextproc;
 		return 0;
@@ -385,6 +387,9 @@ int pmc_regions_collect(struct pmc_report *rep, const char *text, size_t len, co
 	unsigned blocks = 0;
 	char line[512];
 	int rc = 0;
+	/* the processes that said they started (PMC_RG_STARTED), and those whose whole block came */
+	int started[256], wrote[256];
+	size_t nstarted = 0, nwrote = 0;
 
 	if (!rr) {
 		rr = rep->regions = regions_new(rep->nevents);
@@ -403,7 +408,13 @@ int pmc_regions_collect(struct pmc_report *rep, const char *text, size_t len, co
 		const char *body;
 		int r;
 
-		if (next_line(&p, end, line, sizeof(line)) <= 0 || strcmp(line, PMC_RG_MAGIC))
+		int pid, ppid;
+
+		if (next_line(&p, end, line, sizeof(line)) <= 0)
+			continue;
+		if (sscanf(line, PMC_RG_STARTED " %d %d", &pid, &ppid) == 2 && nstarted < PMC_ARRAY_SIZE(started))
+			started[nstarted++] = pid;
+		if (strcmp(line, PMC_RG_MAGIC))
 			continue;
 		/* Checked whole first, applied only when it ends with "end": a block cut short adds nothing. */
 		body = p;
@@ -418,6 +429,8 @@ int pmc_regions_collect(struct pmc_report *rep, const char *text, size_t len, co
 			p = body;
 			rc = run_block(&c, &p, end, line, sizeof(line)) < 0 ? -ENOMEM : 0;
 			blocks++;
+			if (nwrote < PMC_ARRAY_SIZE(wrote))
+				wrote[nwrote++] = c.pid;
 		}
 	}
 	if (!rc) {
@@ -450,6 +463,14 @@ int pmc_regions_collect(struct pmc_report *rep, const char *text, size_t len, co
 				rr->top_n[map[k]]++;
 		rr->execs++;
 		rr->execs_silent += blocks == 0;
+		/* a process that counted regions and wrote no block: ended by _exit or a signal (its results are lost) */
+		for (size_t i = 0; blocks && i < nstarted; i++) { /* no block at all: execs_silent says it */
+			bool found = false;
+
+			for (size_t k = 0; k < nwrote && !found; k++)
+				found = wrote[k] == started[i];
+			rr->procs_silent += !found;
+		}
 		if (blocks > rr->procs_max)
 			rr->procs_max = blocks;
 	}

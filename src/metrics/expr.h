@@ -22,12 +22,12 @@
 #include <stddef.h>
 
 #define PMC_EXPR_MAX_LEN 8192   /* characters in one formula */
-#define PMC_EXPR_MAX_DEPTH 48   /* nesting of parentheses, functions and unary operators */
+#define PMC_EXPR_MAX_DEPTH 128  /* nesting of parentheses, functions and unary operators (perf's limit too) */
 #define PMC_EXPR_MAX_NODES 1024 /* operands and operators in one formula */
 #define PMC_EXPR_NAME_MAX 256   /* characters in one name, the NUL included */
 /* perf's language (vendor tables: Intel's perfmon formulas are written out in full, up to 34,000 characters) */
 #define PMC_EXPR_PERF_MAX_LEN 65536
-#define PMC_EXPR_PERF_MAX_DEPTH 128
+#define PMC_EXPR_PERF_MAX_DEPTH PMC_EXPR_MAX_DEPTH
 #define PMC_EXPR_PERF_MAX_NODES 32768
 #define PMC_EXPR_MAX_ARGS 32    /* arguments of min / max */
 

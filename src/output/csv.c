@@ -326,11 +326,12 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
 {
 	struct csv_rec r;
 	const struct pmc_count *c = &ir->count;
+	char name[4 * PMC_NAME_MAX], canon[4 * PMC_NAME_MAX];
 
 	rec_start(&r, "interval");
 	rec_scope(&r, ir->scope);
-	r.f[F_EVENT] = ir->ev->name;
-	r.f[F_CANON] = ir->ev->canonical;
+	r.f[F_EVENT] = pmc_output_safe(ir->ev->name, name, sizeof(name));
+	r.f[F_CANON] = pmc_output_safe(ir->ev->canonical, canon, sizeof(canon));
 	if (ir->batch >= 0)
 		rec_int(&r, F_BATCH, ir->batch + 1);
 	r.f[F_UNIT] = (ir->ev->flags & PMC_EVF_TIME_NS) ? "ns" : "";
@@ -428,6 +429,7 @@ static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *s
 {
 	const struct pmc_count *c = &r->count;
 	bool ok = c->status == PMC_COUNT_OK, ns = r->ev->flags & PMC_EVF_TIME_NS;
+	char name[4 * PMC_NAME_MAX];
 
 	fprintf(f, "%.9f%s", r->end_s, sep);
 	if (r->scope)
@@ -438,7 +440,8 @@ static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *s
 		fprintf(f, "%.0f", pmc_count_scaled(c));
 	else
 		fprintf(f, "<%s>", pmc_output_status_name(c->status));
-	fprintf(f, "%s%s%s%s%s%llu%s%.2f%s%s%s%s\n", sep, ns ? "msec" : "", sep, r->ev->name, sep,
+	fprintf(f, "%s%s%s%s%s%llu%s%.2f%s%s%s%s\n", sep, ns ? "msec" : "", sep,
+		pmc_output_safe(r->ev->name, name, sizeof(name)), sep,
 		ok ? (unsigned long long)c->running : 0ull, sep, ok ? pmc_output_running_pct(c) : 100.0, sep,
 		s && s->have ? s->value : "", sep, s && s->have ? s->unit : "");
 }

@@ -37,6 +37,45 @@ const char *pmc_output_safe(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* One character of text at s (n bytes left): its length, or 0 when it is written \xHH. */
+static size_t text_char(const char *s, size_t n)
+{
+	unsigned char c = (unsigned char)*s;
+	size_t k;
+
+	if (c == '\n' || c == '\t' || (c == '\r' && n > 1 && s[1] == '\n')) /* CSV's lines end CR LF (RFC 4180) */
+		return 1;
+	if (c < 0x20 || c == 0x7f || (c == 0xc2 && n > 1 && (unsigned char)s[1] < 0xa0))
+		return 0;
+	k = pmc_utf8_seq(s); /* stops at a NUL: a sequence cut by the end of the text is not UTF-8 */
+	return k <= n ? k : 0;
+}
+
+int pmc_output_escape_text(const char *text, size_t len, char **ret, size_t *ret_len)
+{
+	char *out = malloc(len * 4 + 1);
+	size_t o = 0;
+
+	if (!out)
+		return -ENOMEM;
+	for (size_t i = 0; i < len;) {
+		size_t k = text_char(text + i, len - i);
+
+		if (k) {
+			memcpy(out + o, text + i, k);
+			o += k;
+			i += k;
+		} else {
+			o += (size_t)sprintf(out + o, "\\x%02x", (unsigned char)text[i]);
+			i++;
+		}
+	}
+	out[o] = '\0';
+	*ret = out;
+	*ret_len = o;
+	return 0;
+}
+
 const char *pmc_output_status_name(enum pmc_count_status st)
 {
 	switch (st) {
@@ -129,11 +168,27 @@ double pmc_output_run_ns(const struct pmc_report *rep, const struct pmc_report_e
 
 int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
+	char *buf = NULL, *safe;
+	size_t len = 0, slen;
+	FILE *mem = open_memstream(&buf, &len);
+	int r = 0;
+
+	if (!mem)
+		return -ENOMEM;
 	if (o->metric_only)
-		pmc_output_metric_only(f, rep, o);
+		pmc_output_metric_only(mem, rep, o);
 	else
-		pmc_format_get(o->format)->report(f, rep, o);
-	return ferror(f) ? -EIO : 0;
+		pmc_format_get(o->format)->report(mem, rep, o);
+	if (fclose(mem))
+		r = -ENOMEM;
+	/* every format through one escaping rule: names from tables, saved reports and command lines are never raw */
+	if (!r && !(r = pmc_output_escape_text(buf, len, &safe, &slen))) {
+		if (fwrite(safe, 1, slen, f) != slen)
+			r = -EIO;
+		free(safe);
+	}
+	free(buf);
+	return r ? r : ferror(f) ? -EIO : 0;
 }
 
 int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *o, const char *path)

@@ -55,6 +55,12 @@ int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *
  * rewrite a line or change the terminal's state. Returns buf. */
 const char *pmc_output_safe(const char *s, char *buf, size_t len);
 
+/* The same rule over a whole text pmctool writes (a report in any format, list, info, check), line breaks and tabs
+ * kept (and CR LF, CSV's line end): *ret (malloc'd, NUL-terminated, *ret_len bytes) is text with every other control byte and every byte that is
+ * not UTF-8 written \xHH, so a name from a table, a saved report or a command line cannot reach the terminal raw.
+ * JSON comes out unchanged (its writer escapes them already). 0 or -ENOMEM. */
+int pmc_output_escape_text(const char *text, size_t len, char **ret, size_t *ret_len);
+
 /* dest.c. How a report reaches a path. The kernel opens it as a shell's '>' would (following links under its rules:
  * fs.protected_symlinks and the like), and pmctool works on what was opened:
  *   "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N  written to that descriptor as it is;

@@ -436,7 +436,7 @@ static void interval_value_text(const struct pmc_interval_record *r, bool big, c
 
 static void table_line(FILE *f, const struct pmc_interval_record *r, bool big)
 {
-	char val[64], scope[64] = "", extra[48] = "";
+	char val[64], scope[64] = "", extra[48] = "", name[4 * PMC_NAME_MAX];
 	const char *unit;
 
 	interval_value_text(r, big, val, sizeof(val), &unit);
@@ -445,10 +445,11 @@ static void table_line(FILE *f, const struct pmc_interval_record *r, bool big)
 	if (r->batch >= 0)
 		snprintf(extra, sizeof(extra), "  batch %d", r->batch + 1);
 	if (r->count.status == PMC_COUNT_OK)
-		fprintf(f, "%16.9f %s%20s %-4s  %-34s %7.2f%%%s\n", r->end_s, scope, val, unit, r->ev->name,
-			pmc_output_running_pct(&r->count), extra);
+		fprintf(f, "%16.9f %s%20s %-4s  %-34s %7.2f%%%s\n", r->end_s, scope, val, unit,
+			pmc_output_safe(r->ev->name, name, sizeof(name)), pmc_output_running_pct(&r->count), extra);
 	else
-		fprintf(f, "%16.9f %s%20s %-4s  %s%s\n", r->end_s, scope, val, unit, r->ev->name, extra);
+		fprintf(f, "%16.9f %s%20s %-4s  %s%s\n", r->end_s, scope, val, unit,
+			pmc_output_safe(r->ev->name, name, sizeof(name)), extra);
 }
 
 static void table_interval_begin(FILE *f, const struct pmc_output_opts *o, bool rows)

@@ -4,6 +4,7 @@
  * breakpoint or tracepoint name and holds no ':'), so a command line of such names never looks for tables. The
  * table stays loaded for the process: an event's source points into it. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,6 +65,11 @@ static const struct pmc_table_event *find_unit(const char *name, const char *uni
 	for (; te < all + n && !strcasecmp(te->name, name); te++) {
 		if (!hit && (!unit || !te->pmu || !strcmp(te->pmu, unit)))
 			hit = te;
+		else if (hit && (hit->pmu && te->pmu ? !strcmp(hit->pmu, te->pmu) : hit->pmu == te->pmu) &&
+			 (hit->config != te->config || hit->config1 != te->config1))
+			pmc_diag(PMC_DIAG_NOTE, "event '%s' is defined twice in the tables with different codes "
+				 "(config 0x%" PRIx64 " in %s, 0x%" PRIx64 " in %s): counting the first", name, hit->config,
+				 hit->source, te->config, te->source);
 		if (!te->pmu || !*one_unit || strcmp(te->pmu, *one_unit))
 			*one_unit = NULL;
 	}

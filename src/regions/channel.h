@@ -25,6 +25,10 @@
  *   badnames N                             region names refused (too long, too many)
  *   end
  * Names run to the end of their line. A block without "end" was cut short (the process died in its write).
+ * Before any block, each process appends one line at its first use of the library (one write(2)):
+ *   started PID PPID
+ * A started process with no block of its pid ended without exit() (_exit, a signal): its results are lost, and
+ * pmctool says so (check regions-silent). Readers skip lines outside blocks they do not know.
  */
 #ifndef PMC_REGIONS_CHANNEL_H
 #define PMC_REGIONS_CHANNEL_H
@@ -34,6 +38,7 @@
 #define PMC_RG_ENV_OUT "PMCTOOL_REGIONS_OUT"
 #define PMC_RG_ENV_FORMAT "PMCTOOL_REGIONS_FORMAT"
 #define PMC_RG_MAGIC "pmctool-regions 1"
+#define PMC_RG_STARTED "started"
 #define PMC_RG_NAME_MAX 63
 /* The most calls one "count" line may give (2^53: a double holds every count up to it exactly; a region entered once
  * a nanosecond takes 104 days to reach it). A line beyond it is malformed and its block is left out. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "report/load.h"
+#include "util/file_read.h"
 #include "util/json_read.h"
 
 void pmc_series_summarize(struct pmc_series *s)
@@ -397,6 +398,81 @@ static int load_context(struct pmc_loaded *l, const struct pmc_jvalue *doc)
 	return 0;
 }
 
+/* A number member of a saved report that must be a count (a finite number >= 0; any finite number where a metric may
+ * be negative): absent or null is "not measured", anything else is an error naming the field (a string, 1e400 or a
+ * huge negative would otherwise show as 0 or as a negative count). where: the field's path up to this object. */
+static bool bad_value(const struct pmc_jvalue *o, const char *key, bool count, const char *where, char *err,
+		      size_t errlen)
+{
+	const struct pmc_jvalue *m = pmc_json_get(o, key);
+
+	if (!m || m->type == PMC_J_NULL)
+		return false;
+	if (m->type == PMC_J_NUMBER && isfinite(m->num) && (!count || m->num >= 0))
+		return false;
+	if (m->type == PMC_J_NUMBER)
+		snprintf(err, errlen, "%s.%s is %s %g, not a %s: fix that field or write the report again (pmctool stat "
+			 "--json -o FILE)", where, key, isfinite(m->num) ? "the negative" : "the out-of-range", m->num,
+			 count ? "count (a finite number >= 0)" : "finite number");
+	else
+		snprintf(err, errlen, "%s.%s is not a number (%s), not a %s: fix that field or write the report again "
+			 "(pmctool stat --json -o FILE)", where, key,
+			 m->type == PMC_J_STRING ? "a string" : m->type == PMC_J_BOOL ? "true or false" : "an array or object",
+			 count ? "count (a finite number >= 0)" : "finite number");
+	return true;
+}
+
+/* Each listed member of each object of list (an array) and of its "samples": bad_value's rule. */
+static bool bad_values(const struct pmc_jvalue *list, const char *what, const char *const *keys,
+		       const char *const *skeys, bool count, char *err, size_t errlen)
+{
+	char where[160];
+
+	for (size_t i = 0; i < pmc_json_len(list); i++) {
+		const struct pmc_jvalue *o = pmc_json_at(list, i), *samples = pmc_json_get(o, "samples");
+		const char *name = pmc_json_get_str(o, "name", NULL);
+		int n = snprintf(where, sizeof(where), "%s[%zu]", what, i);
+
+		if (name)
+			snprintf(where + n, sizeof(where) - (size_t)n, " ('%.60s')", name);
+		for (const char *const *k = keys; *k; k++)
+			if (bad_value(o, *k, count, where, err, errlen))
+				return true;
+		for (size_t j = 0; skeys && j < pmc_json_len(samples); j++) {
+			char sw[200];
+
+			snprintf(sw, sizeof(sw), "%s.samples[%zu]", where, j);
+			for (const char *const *k = skeys; *k; k++)
+				if (bad_value(pmc_json_at(samples, j), *k, count, sw, err, errlen))
+					return true;
+		}
+	}
+	return false;
+}
+
+static bool bad_doc_values(const struct pmc_jvalue *doc, char *err, size_t errlen)
+{
+	static const char *const ev_keys[] = { "mean", "median", "min", "max", "stddev", NULL };
+	static const char *const ev_skeys[] = { "value", "enabled_ns", "running_ns", NULL };
+	static const char *const val[] = { "value", NULL }, *const none[] = { NULL };
+	static const char *const ex_keys[] = { "wall_ns", "user_ns", "sys_ns", NULL }, *const rg_keys[] = { "calls", NULL };
+	const struct pmc_jvalue *rg = pmc_json_get(pmc_json_get(doc, "regions"), "list");
+
+	if (bad_values(pmc_json_get(doc, "events"), "events", ev_keys, ev_skeys, true, err, errlen) ||
+	    bad_values(pmc_json_get(doc, "metrics"), "metrics", val, val, false, err, errlen) ||
+	    bad_values(pmc_json_get(doc, "executions"), "executions", ex_keys, NULL, true, err, errlen) ||
+	    bad_values(rg, "regions.list", rg_keys, NULL, true, err, errlen))
+		return true;
+	for (size_t i = 0; i < pmc_json_len(rg); i++) {
+		char where[120];
+
+		snprintf(where, sizeof(where), "regions.list[%zu].counts", i);
+		if (bad_values(pmc_json_get(pmc_json_at(rg, i), "counts"), where, val, none, true, err, errlen))
+			return true;
+	}
+	return false;
+}
+
 static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *err, size_t errlen)
 {
 	const struct pmc_jvalue *runs = pmc_json_get(doc, "runs"), *events = pmc_json_get(doc, "events"),
@@ -414,6 +490,8 @@ static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *er
 		snprintf(err, errlen, "a stat report without its runs, events or metrics");
 		return -EINVAL;
 	}
+	if (bad_doc_values(doc, err, errlen))
+		return -EINVAL;
 	snprintf(l->workload, sizeof(l->workload), "%s", pmc_json_get_str(doc, "workload", ""));
 	l->partial = pmc_json_get_bool(doc, "partial", false);
 	l->exit_status = (int)jint(doc, "exit_status", 1, 0, 255 + 128);
@@ -450,6 +528,38 @@ static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *er
 	return rc;
 }
 
+/* stat -I --json writes NDJSON: one "interval" document a line, then the run's total (kind "stat") as the last line.
+ * When text is such a stream, *doc is that last line's document (0), or -EINVAL saying what the file is; 1 when text
+ * is not an interval stream (read it as one document). */
+static int ndjson_total(const char *text, size_t len, struct pmc_jvalue **doc, char *err, size_t errlen)
+{
+	const char *nl = memchr(text, '\n', len), *last;
+	struct pmc_jvalue *first;
+	char why[160];
+	bool interval;
+	size_t end = len;
+
+	if (!nl || pmc_json_parse(text, (size_t)(nl - text), &first, why, sizeof(why)))
+		return 1;
+	interval = !strcmp(pmc_json_get_str(first, "kind", ""), "interval");
+	pmc_json_free(first);
+	if (!interval)
+		return 1;
+	while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+		end--;
+	for (last = text + end; last > text && last[-1] != '\n'; last--)
+		;
+	if (pmc_json_parse(last, (size_t)(text + end - last), doc, why, sizeof(why)) == 0) {
+		if (!strcmp(pmc_json_get_str(*doc, "kind", ""), "stat"))
+			return 0;
+		pmc_json_free(*doc);
+	}
+	snprintf(err, errlen, "pmctool's -I --json stream (one interval a line) without the run's total as its last line "
+		 "(the run did not finish?): report, compare and merge read the total; run again, or give stat's "
+		 "--json -o FILE without -I");
+	return -EINVAL;
+}
+
 int pmc_loaded_parse(const char *text, size_t len, struct pmc_loaded *ret, char *err, size_t errlen)
 {
 	struct pmc_jvalue *doc;
@@ -457,7 +567,9 @@ int pmc_loaded_parse(const char *text, size_t len, struct pmc_loaded *ret, char 
 	int rc;
 
 	memset(&l, 0, sizeof(l));
-	rc = pmc_json_parse(text, len, &doc, err, errlen);
+	rc = ndjson_total(text, len, &doc, err, errlen);
+	if (rc == 1)
+		rc = pmc_json_parse(text, len, &doc, err, errlen);
 	if (rc)
 		return rc;
 	rc = load_doc(&l, doc, err, errlen);
@@ -472,17 +584,16 @@ int pmc_loaded_parse(const char *text, size_t len, struct pmc_loaded *ret, char 
 
 int pmc_loaded_read_file(const char *path, struct pmc_loaded *ret, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
 	struct stat st;
+	int fd = pmc_open_regular(path, &st), rc; /* a FIFO is refused as -g refuses one, never waited on */
 	char *buf;
 	size_t len = 0;
 
 	if (fd < 0) {
-		rc = -errno;
-		snprintf(err, errlen, "%s", strerror(errno));
-		return rc;
+		snprintf(err, errlen, "%s", pmc_open_regular_why(fd));
+		return fd == -EISDIR ? -EINVAL : fd;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size > PMC_LOAD_MAX_BYTES) {
+	if ((size_t)st.st_size > PMC_LOAD_MAX_BYTES) {
 		close(fd);
 		snprintf(err, errlen, "larger than %u MiB", PMC_LOAD_MAX_BYTES >> 20);
 		return -EFBIG;

@@ -48,6 +48,7 @@ struct pmc_report_regions {
 	unsigned *top_n;
 	unsigned execs;                      /* executions of the program */
 	unsigned execs_silent;               /* executions that wrote no region block (not linked, or died) */
+	unsigned procs_silent;               /* processes that counted regions and wrote no block (_exit, a signal) */
 	unsigned blocks_cut;                 /* blocks cut short (a process died while writing) */
 	unsigned procs_max;                  /* processes that wrote a block, most in one execution */
 	uint64_t reads_inproc, reads_syscall;

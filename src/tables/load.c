@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "tables/tables_internal.h"
+#include "util/file_read.h"
 #include "util/json_read.h"
 
 static size_t dashes(const char *s)
@@ -24,6 +26,95 @@ static size_t dashes(const char *s)
 	return n;
 }
 
+/* The size an ERE compiles to, counted as glibc builds it: each atom a state, a repetition a copy of what it repeats
+ * ('+' two, {m,n} max(m,n)+1), so "a++++" doubles per '+' and "(a{255}){255}" multiplies. Capped at over: a pattern
+ * whose size passes PMC_TABLE_PATTERN_STATES is refused before regcomp sees it (regcomp's time and memory grow with
+ * that size: 20 '+' took 16 s and 700 MB). Back-references (\1) are refused: only they make regexec backtrack. */
+static size_t pattern_states(const char *p, size_t over)
+{
+	size_t stack[PMC_TABLE_PATTERN_MAX + 1], depth = 0, cur = 0, last = 0;
+
+	for (; *p; p++) {
+		size_t rep = 0;
+
+		switch (*p) {
+		case '(':
+			stack[depth++] = cur;
+			cur = 0;
+			last = 0;
+			continue;
+		case ')':
+			if (!depth) /* a ')' that closes nothing: taken as a character (regcomp decides) */
+				goto atom;
+			last = cur;
+			cur = stack[--depth] + cur;
+			continue;
+		case '|':
+			last = 0;
+			continue;
+		case '*':
+		case '?':
+			rep = 1;
+			break;
+		case '+':
+			rep = 2;
+			break;
+		case '{': {
+			char *end;
+			unsigned long a = strtoul(p + 1, &end, 10), b = a;
+			if (*end == ',')
+				b = end[1] == '}' ? a : strtoul(end + 1, &end, 10);
+			if (*end != '}')
+				goto atom; /* not an interval: regcomp refuses it or takes the '{' as a character */
+			if (a > over || b > over)
+				return over;
+			rep = (a > b ? a : b) + 1;
+			p = end;
+			break;
+		}
+		case '[':
+			/* a bracket expression is one state: skip to its ']' (one right after '[' or '[^' is a member) */
+			p += p[1] == '^' ? 2 : 1;
+			if (*p == ']')
+				p++;
+			for (; *p && *p != ']'; p++)
+				if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+					const char *close = strstr(p + 2, (char[]){ p[1], ']', '\0' });
+					if (!close)
+						return cur; /* unterminated: regcomp refuses it */
+					p = close + 1;
+				}
+			if (!*p)
+				return cur;
+			last = 1;
+			cur++;
+			continue;
+		case '\\':
+			if (p[1] >= '1' && p[1] <= '9')
+				return over;
+			if (p[1])
+				p++;
+			/* fall through */
+		default:
+		atom:
+			last = 1;
+			cur++;
+			continue;
+		}
+		/* a repetition of the last atom (a group's whole size): its copies replace it; with nothing before it, regcomp
+		 * refuses it or takes it as a character */
+		if (!last)
+			goto atom;
+		if (last > over / (rep + 1))
+			return over;
+		cur += last * (rep ? rep - 1 : 0);
+		last *= rep ? rep : 1;
+		if (cur >= over)
+			return over;
+	}
+	return cur; /* an unclosed '(': regcomp refuses it */
+}
+
 int pmc_table_cpuid_match(const char *pattern, const char *cpuid)
 {
 	regex_t re;
@@ -33,6 +124,9 @@ int pmc_table_cpuid_match(const char *pattern, const char *cpuid)
 
 	if (!pattern || !cpuid)
 		return -EINVAL;
+	if (strlen(pattern) > PMC_TABLE_PATTERN_MAX ||
+	    pattern_states(pattern, PMC_TABLE_PATTERN_STATES + 1) > PMC_TABLE_PATTERN_STATES)
+		return -E2BIG;
 	if (regcomp(&re, pattern, REG_EXTENDED) != 0)
 		return -EINVAL;
 	hit = regexec(&re, cpuid, 1, m, 0) == 0;
@@ -49,21 +143,17 @@ int pmc_table_cpuid_match(const char *pattern, const char *cpuid)
 
 static int read_file(const char *path, char **ret, size_t *retlen, char *why, size_t whylen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
+	int fd = pmc_open_regular(path, &st); /* a FIFO named *.json is refused, never waited on */
 	char *buf = NULL;
 	size_t len = 0;
 
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		int e = errno;
-		snprintf(why, whylen, "cannot be read: %s", strerror(e));
-		if (fd >= 0)
-			close(fd);
-		return -e;
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot be read: %s", pmc_open_regular_why(fd));
+		return fd == -EISDIR ? -EINVAL : fd;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > (off_t)PMC_TABLES_MAX_FILE) {
-		snprintf(why, whylen, S_ISREG(st.st_mode) ? "larger than %u MiB" : "not a regular file",
-		         PMC_TABLES_MAX_FILE >> 20);
+	if (st.st_size > (off_t)PMC_TABLES_MAX_FILE) {
+		snprintf(why, whylen, "larger than %u MiB", PMC_TABLES_MAX_FILE >> 20);
 		close(fd);
 		return -EINVAL;
 	}
@@ -265,8 +355,13 @@ static int try_mapfile(struct pmc_tables *t, const char *root, const char *mapfi
 				goto out;
 			}
 			n->skipped = true;
-			snprintf(n->why, sizeof(n->why), "row %zu: '%.60s' is not a POSIX extended regular expression", rows,
-			         pattern);
+			if (m == -E2BIG)
+				snprintf(n->why, sizeof(n->why), "row %zu: '%.40s' too costly to match (limits: %u characters, "
+					 "%u states with repetitions expanded)", rows, pattern, PMC_TABLE_PATTERN_MAX,
+					 PMC_TABLE_PATTERN_STATES);
+			else
+				snprintf(n->why, sizeof(n->why), "row %zu: '%.60s' is not a POSIX extended regular expression",
+					 rows, pattern);
 			continue;
 		}
 		if (!m || !*file)
@@ -453,6 +548,23 @@ found:
 	return (t->rep.dir = strdup(dir)) ? 1 : -ENOMEM;
 }
 
+/* One name defined twice for the same PMU with different codes (two files, or one file twice): the first read is
+ * used (the events are sorted stably), and the report says so, naming both; perf takes one silently. A hybrid CPU's
+ * cpu_core and cpu_atom entries of one name are not a conflict. */
+static void find_conflicts(struct pmc_tables *t)
+{
+	for (size_t i = 1; i < t->nev; i++) {
+		const struct pmc_table_event *a = &t->ev[i - 1], *b = &t->ev[i];
+
+		if (strcmp(a->name, b->name) || (a->pmu && b->pmu ? strcmp(a->pmu, b->pmu) != 0 : a->pmu != b->pmu) ||
+		    (a->config == b->config && a->config1 == b->config1))
+			continue;
+		if (!t->rep.nconflicts++)
+			snprintf(t->rep.conflict, sizeof(t->rep.conflict), "'%.60s': config 0x%" PRIx64 " in %.90s, "
+				 "0x%" PRIx64 " in %.90s", a->name, a->config, a->source, b->config, b->source);
+	}
+}
+
 int pmc_tables_load(const char *dir, const char *cpuid, struct pmc_tables **ret)
 {
 	struct pmc_tables *t;
@@ -497,6 +609,8 @@ int pmc_tables_load(const char *dir, const char *cpuid, struct pmc_tables **ret)
 			r = try_location(t, where[i].dir, where[i].from);
 	if (r == 1)
 		r = pmc_tables_sort(t);
+	if (r >= 0)
+		find_conflicts(t);
 	if (r == -ENOMEM) {
 		pmc_tables_free(t);
 		return r;

@@ -68,6 +68,8 @@ struct pmc_tables_report {
 	struct pmc_table_note *locations;
 	size_t nfiles;              /* every table file read: loaded (with counts) or skipped (with the reason) */
 	struct pmc_table_note *files;
+	size_t nconflicts;          /* names defined twice for one PMU with different codes (the first read is used) */
+	char conflict[300];         /* the first of them, both definitions named */
 };
 
 struct pmc_tables;
@@ -101,7 +103,11 @@ int pmc_table_event_from_json(const struct pmc_jvalue *o, enum pmc_table_enc enc
                               struct pmc_table_event *e, char *why, size_t whylen);
 void pmc_table_event_fini(struct pmc_table_event *e);
 /* Does the mapfile pattern match cpuid as perf matches it (POSIX extended regex over the whole CPUID; a pattern
- * without a stepping ignores the CPUID's)? 1 yes, 0 no, -EINVAL for a pattern regcomp refuses. */
+ * without a stepping ignores the CPUID's)? 1 yes, 0 no, -EINVAL for a pattern regcomp refuses, -E2BIG for one too
+ * costly to compile (longer than PMC_TABLE_PATTERN_MAX, more than PMC_TABLE_PATTERN_STATES states once repetitions
+ * are expanded, or a back-reference): matching takes bounded time and memory whatever a table says. */
+#define PMC_TABLE_PATTERN_MAX 128
+#define PMC_TABLE_PATTERN_STATES 1024
 int pmc_table_cpuid_match(const char *pattern, const char *cpuid);
 /* Parse one table file's text into t (the fuzz target's entry): the events and metrics it holds are added; 0, or
  * -EINVAL with why. */

@@ -16,20 +16,39 @@ static int fail(int e, char *why, size_t whylen, const char *what)
 	return -e;
 }
 
+int pmc_open_regular(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode)) {
+		rc = fstat(fd, st) < 0 ? -errno : S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+		close(fd);
+		return rc;
+	}
+	return fd; /* O_NONBLOCK changes nothing for a regular file */
+}
+
+const char *pmc_open_regular_why(int rc)
+{
+	if (rc == -EINVAL)
+		return "not a regular file (a FIFO, device or socket): pmctool reads it from a file, never waits for a "
+		       "writer; save it to a file first";
+	if (rc == -EISDIR)
+		return "a directory, not a file";
+	return strerror(-rc);
+}
+
 int pmc_read_whole_file(const char *path, size_t max, char **ret, size_t *ret_len, char *why, size_t whylen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
 	struct stat st;
+	int fd = pmc_open_regular(path, &st), rc = 0;
 	size_t len = 0, cap;
 	char *buf;
 
 	if (fd < 0)
-		return fail(errno, why, whylen, NULL);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		rc = fstat(fd, &st) < 0 ? errno : EINVAL;
-		close(fd);
-		return fail(rc, why, whylen, rc == EINVAL ? "not a regular file" : NULL);
-	}
+		return fail(-fd, why, whylen, pmc_open_regular_why(fd));
 	if ((size_t)st.st_size > max) {
 		close(fd);
 		return fail(EFBIG, why, whylen, "larger than the limit for this file");

@@ -9,6 +9,7 @@
  *   rg-prog toomany      300 distinct region names and one name too long
  *   rg-prog deep         70 nested enters of one region, then 70 leaves
  *   rg-prog fork         fork inside "parent"; the child runs "child" { a x50 } and leaves "parent" (unmatched)
+ *   rg-prog fork _exit   the same, the child ending with _exit(0) (no exit handlers: its results are lost)
  *   rg-prog threadexit   a thread exits inside "dying" (entered, a x20, never left)
  *   rg-prog signal N [early]  "main-loop" entered N times (a x10) while a SIGPROF handler every 50 us enters
  *                        "handler" (b x1); prints "handled K" (K handler runs); with "early" the timer starts
@@ -325,6 +326,8 @@ int main(int argc, char **argv)
 			a_times(50);
 			PMCTOOL_REGION_END("child");
 			PMCTOOL_REGION_END("parent");
+			if (argc > 2 && !strcmp(argv[2], "_exit"))
+				_exit(0);
 			exit(0);
 		}
 		waitpid(pid, &st, 0);

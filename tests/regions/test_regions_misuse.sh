@@ -37,6 +37,15 @@ expect_q 'int(val("parent", "mem:'$A':x"))' 10 "the parent's region"
 expect_q 'int(val("child", "mem:'$A':x", "p1.0"))' 50 "the child's region, as process p1"
 expect_q 'd["regions"]["processes_max"]' 2 "two processes wrote results"
 expect_q 'd["regions"]["misuse"]["unmatched_leaves"]' 1 "the child's leave of the parent's region"
+expect_q 'len(check("regions-silent"))' 0 "no process silent when the child calls exit()"
+# The child ends with _exit: its results cannot be written (no exit handlers run), and pmctool says so, naming it
+# a process, never as if the child had counted nothing (pmctool-regions(7), MISUSE).
+run_pmc stat --json -o - --regions -e "mem:$A:x" -- "$RG" fork _exit
+expect_q 'int(val("parent", "mem:'$A':x"))' 10 "the parent's region, with a child that _exits"
+expect_q 'd["regions"]["processes_max"]' 1 "only the parent wrote results"
+expect_q 'len(check("regions-silent"))' 1 "the silent child said"
+expect_q '"1 process counted regions and ended without exit()" in check("regions-silent")[0]' True \
+	"the check's words"
 
 # A thread that exits inside a region: reported not left; the other thread's regions counted.
 run_pmc stat --json -o - --regions -e "mem:$A:x" -- "$RG" threadexit

@@ -181,6 +181,14 @@ static const struct match {
 	{ __LINE__, "0x00000000410fd0c0", "0x00000000410fd0c1", 0 },
 	{ __LINE__, "0x00000000410fd0c0", "x0x00000000410fd0c0", 0 },         /* anchored at the start */
 	{ __LINE__, "GenuineIntel-6-(9A", "GenuineIntel-6-9A-1", -EINVAL },
+	/* bounded whatever the table says: repetitions that expand past the state limit are refused before regcomp */
+	{ __LINE__, "a++++++++++++++++++++++++++++++++", "aaaa", -E2BIG },              /* fuzz_tables' 33 bytes */
+	{ __LINE__, "a{255}{255}", "aaaa", -E2BIG },
+	{ __LINE__, "((a{100}){100}){100}", "aaaa", -E2BIG },
+	{ __LINE__, "(a)\\1", "aa", -E2BIG },                                           /* a back-reference */
+	{ __LINE__, "0x0066[[:xdigit:]]{4}", "0x00661234", 1 },                         /* perf's powerpc rows */
+	{ __LINE__, "((((((a+)+)+)+)+)+)+", "aaaa", 1 },
+	{ __LINE__, "AuthenticAMD-25-([245][[:xdigit:]]|[[:xdigit:]])", "AuthenticAMD-25-4A", 1 },
 };
 
 static void test_mapfile_patterns_match_whole_cpuid_as_perf(void **state)

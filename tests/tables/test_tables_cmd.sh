@@ -63,6 +63,51 @@ else
 fi
 run_pmc tables extra
 expect_rc 2 "an operand"
+
+# Hostile tables: a mapfile row whose repeated '+' would make regcomp exponential (16 s and 700 MB at 20 before the
+# bound) is skipped with its reason, and a FIFO named *.json in the model's directory is skipped, never opened
+# blocking (open(2) waited for a writer for ever). timeout(1) only turns a hang into a failure; nothing is timed.
+hostile=$TMP/hostile/arch/x86
+mkdir -p "$TMP/hostile/arch"
+cp -r "$fix/pmu-events/arch/x86" "$hostile"
+{ head -n 1 "$fix/pmu-events/arch/x86/mapfile.csv"
+  printf 'GenuineIntel-6-55-4+++++++++++++++++++++++++,v1.0,fakesky,core\n'
+  tail -n +2 "$fix/pmu-events/arch/x86/mapfile.csv"; } >"$hostile/mapfile.csv"
+mkfifo "$hostile/fakesky/fifo.json"
+# and one name defined twice with different codes (cache.json has 0xCD): said, both named, the first read used
+cat >"$hostile/fakesky/zz-dup.json" <<'EOF'
+[ { "EventName": "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4", "EventCode": "0xCE", "UMask": "0x1",
+    "BriefDescription": "Fixture: the same name with another code (made up)." } ]
+EOF
+# and a name and description with ESC, CR, BEL and bytes that are not UTF-8: list escapes them as every output does
+printf '[{"EventName":"EVIL\\u001b[2J.\xff\xfeX\\r","EventCode":"0x3d","UMask":"0x0","BriefDescription":"bad \\u001b]0;t\\u0007"}]' \
+	>"$hostile/fakesky/zz-evil.json"
+for cmd in tables list; do
+	set +e
+	PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile timeout 60 "$PMCTOOL" $cmd >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	set -e
+	[ "$RC" -ne 124 ] || fail "$cmd: hung on a hostile table (repeated '+' in the mapfile, or a FIFO named *.json)"
+	expect_rc 0 "$cmd with a hostile mapfile row and a FIFO among the tables"
+done
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile timeout 60 "$PMCTOOL" tables >"$TMP/out" 2>"$TMP/err" || true
+expect_out "row 1: 'GenuineIntel-6-55-4\+*' too costly to match" "the costly mapfile row named with its reason"
+expect_out "fifo.json: skipped: cannot be read: not a regular file" "the FIFO named and skipped"
+expect_out "-> fakesky$" "the good rows still match"
+expect_out "^Conflicts: 1 .*'mem_trans_retired.load_latency_gt_4': config 0x1cd in .*/cache.json, 0x1ce in .*/zz-dup.json" \
+	"a name defined twice with different codes, both named"
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile run_pmc stat -e mem_trans_retired.load_latency_gt_4 -- true
+expect_err "'mem_trans_retired.load_latency_gt_4' is defined twice in the tables with different codes \(config 0x1cd in .*/cache.json, 0x1ce in .*/zz-dup.json\): counting the first" \
+	"stat says which of the two definitions it counts"
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$TMP/hostile run_pmc list
+grep -q $'\x1b\|\r\|\x07\|\xff' "$TMP/out" && fail "list: a table's control or non-UTF-8 byte printed raw"
+grep -qF 'evil\x1b[2j.\xff\xfex\x0d' "$TMP/out" || { cat "$TMP/out" >&2; fail "list: the table's name not escaped as \\xHH"; }
+# tables prints paths the same way: a tables directory whose name holds ESC
+esc=$TMP/$'esc\x1b[2Jdir'
+cp -r "$TMP/hostile" "$esc"
+PMCTOOL_CPUID=GenuineIntel-6-55-4 PMCTOOL_TABLES=$esc run_pmc tables
+grep -q $'\x1b' "$TMP/out" && fail "tables: a path's ESC printed raw"
+expect_out 'esc\\x1b\[2Jdir \(Linux perf pmu-events' "tables: the path escaped as \\xHH"
 ok "tables: golden text and JSON, malformed file skipped, argument first, exit 1 without tables, 2 for a usage error"
 
 # Issue 33 item 8: a mapfile row naming a model folder that does not exist reads 0 events: no tables, exit 1.

@@ -22,6 +22,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rg_thread *threads;        /* published with release */
 static unsigned nthreads;
 static bool finished;
+static bool announced;                   /* this process's "started" line is in pmctool's channel */
 static pthread_key_t thread_key;
 
 static struct rg_thread nil;
@@ -434,8 +435,20 @@ static struct rg_thread *first_use(void)
 	t->ordinal = nthreads++;
 	t->next = threads;
 	__atomic_store_n(&threads, t, __ATOMIC_RELEASE);
+	bool announce = !announced && pmc_rg.mode == RG_PMCTOOL;
+	announced = true;
 	pthread_mutex_unlock(&lock);
 	pthread_setspecific(thread_key, t);
+	if (announce) {
+		/* Once per process, at its first use (already a slow path of opens): pmctool learns that this process
+		 * counts regions, so a process that then ends without exit() (_exit, a signal), whose block never comes,
+		 * is said (regions-silent) instead of vanishing. One write(2) of a short line: atomic with O_APPEND. */
+		char line[64];
+		int n = snprintf(line, sizeof(line), "%s %d %d\n", PMC_RG_STARTED, (int)getpid(), (int)getppid());
+
+		if (n > 0 && write(pmc_rg.chan_fd, line, (size_t)n) < 0)
+			(void)0; /* the block at exit says the rest; nothing to do about a channel that failed */
+	}
 	return t;
 }
 
@@ -719,6 +732,7 @@ static void after_fork_child(void)
 	/* The old records stay allocated (another thread of the parent may have been writing one). */
 	threads = NULL;
 	nthreads = 0;
+	announced = false; /* the child announces itself at its own first use */
 	self = &nil;
 	pthread_mutex_init(&lock, NULL);
 	pmc_rg_names_after_fork();

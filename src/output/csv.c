@@ -342,25 +342,11 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
 	csv_row(f, r.f, CSV_NFIELDS);
 }
 
-/* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
- * metric unit, the metric being perf's own beside that event (output/perf_shadow.c: "insn per cycle", "CPUs
- * utilized", "of all branches", "K/sec"...). Unsupported events as perf prints them (<not supported>, run time 0,
- * 100.00). pmctool's other metrics follow the events as rows of their own, with the first fields empty and the metric
- * in the last two, the way perf prints a metric on a line of its own. Comment lines ('#') say when the report is partial or a run failed, and give every
- * warning check (as the table does); perf scripts skip them. */
-int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
+/* -x's notes: after the counts, never among them (perf's CSV readers count every line's separators), as '#' lines
+ * perf scripts skip: the report is partial, a run failed, and each warning check the rows do not already state. */
+static void sep_notes(FILE *f, const struct pmc_report *rep)
 {
-	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep), cgroups = false;
-	struct pmc_perf_shadow shadow;
-	char num[64];
 	char note[512];
-
-	/* Rows (-A, --per-*, --per-thread): as perf -x, each line starts with the row's label (with --per-core, -die and
-	 * -socket then the number of CPUs in it), and the total has no line. */
-	for (size_t i = 0; i < rep->nevents; i++)
-		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
-	/* Cgroups (-G, --for-each-cgroup): as perf, the cgroup in a column after the event, and no total rows */
-	rows &= !cgroups;
 
 	if (rep->partial)
 		fprintf(f, "# partial: interrupted, counts so far%s\n",
@@ -376,6 +362,27 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if (rep->checks[i].severity != PMC_CHECK_INFO && !pmc_format_own_check(&pmc_format_sep, rep->checks[i].name))
 			fprintf(f, "# %s %s: %s\n", rep->checks[i].severity == PMC_CHECK_BAD ? "BAD" : "warn",
 				rep->checks[i].name, rep->checks[i].msg);
+}
+
+/* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
+ * metric unit, the metric being perf's own beside that event (output/perf_shadow.c: "insn per cycle", "CPUs
+ * utilized", "of all branches", "K/sec"...). Unsupported events as perf prints them (<not supported>, run time 0,
+ * 100.00). pmctool's other metrics follow the events as rows of their own, with the first fields empty and the metric
+ * in the last two, the way perf prints a metric on a line of its own. Comment lines (#) after the counts say when the
+ * report is partial or a run failed, and give the warning checks (sep_notes); perf scripts skip them. */
+int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
+{
+	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep), cgroups = false;
+	struct pmc_perf_shadow shadow;
+	char num[64];
+
+	/* Rows (-A, --per-*, --per-thread): as perf -x, each line starts with the row's label (with --per-core, -die and
+	 * -socket then the number of CPUs in it), and the total has no line. */
+	for (size_t i = 0; i < rep->nevents; i++)
+		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
+	/* Cgroups (-G, --for-each-cgroup): as perf, the cgroup in a column after the event, and no total rows */
+	rows &= !cgroups;
+
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
@@ -417,6 +424,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		fprintf(f, "%s%s%s\n", m->unit, m->unit[0] ? " " : "", m->name);
 	}
 	pmc_output_topdown_sep(f, rep, sep);
+	sep_notes(f, rep);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -484,8 +492,9 @@ static int csv_report(FILE *f, const struct pmc_report *rep, const struct pmc_ou
 	return pmc_output_csv(f, rep);
 }
 
-/* runs: the comment line above the checks */
-static const char *const sep_own_checks[] = { "runs", NULL };
+/* runs: the comment line before the checks; no-hardware-pmu: the rows say <not supported>, as perf's do (a note among
+ * perf's -x records breaks its readers: perf prints none there) */
+static const char *const sep_own_checks[] = { "runs", "no-hardware-pmu", NULL };
 
 const struct pmc_format pmc_format_sep = {
 	.id = PMC_OUTPUT_SEP,

@@ -489,9 +489,9 @@ static const struct pmc_opt stat_table[] = {
 	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
 	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
 		  "(perf's table of individual measurements)" },
-	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .field = F(summary),
-	  .help = "with -I: the whole measurement after the intervals (always printed; perf's\n"
-		  "option, taken so its command lines work)" },
+	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .field = F(out.interval_summary),
+	  .help = "with -I: the whole measurement after the intervals (-x, -j: as perf, only\n"
+		  "with --summary; the table, --csv and --json always print it)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
 	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
 	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),
@@ -591,8 +591,8 @@ static int check_combinations(const struct stat_opts *o)
 		fprintf(stderr, "pmctool stat: --table lists the runs of -r N (N >= 2)\n");
 		return PMC_EXIT_USAGE;
 	}
-	if ((o->summary || o->out.interval_clear) && !o->e.interval_ms) {
-		fprintf(stderr, "pmctool stat: %s is for -I MS\n", o->summary ? "--summary" : "--interval-clear");
+	if ((o->out.interval_summary || o->out.interval_clear) && !o->e.interval_ms) {
+		fprintf(stderr, "pmctool stat: %s is for -I MS\n", o->out.interval_summary ? "--summary" : "--interval-clear");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->out.interval_clear && o->out.format != PMC_OUTPUT_TABLE) {

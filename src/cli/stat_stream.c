@@ -102,7 +102,12 @@ int stat_stream_finish(struct stat_stream *s, const struct pmc_report *rep)
 	if (!s->f)
 		return 0;
 	if (rep) {
-		if (s->out->format == PMC_OUTPUT_CSV)
+		bool perfs = s->out->format == PMC_OUTPUT_SEP || s->out->format == PMC_OUTPUT_PERF_JSON;
+
+		if (perfs && !s->out->interval_summary) { /* perf's formats: the intervals alone, unless --summary */
+			if (s->out->format == PMC_OUTPUT_SEP)
+				pmc_output_sep_notes(s->f, rep);
+		} else if (s->out->format == PMC_OUTPUT_CSV)
 			r = pmc_output_csv_body(s->f, rep, false);
 		else
 			r = pmc_output_write(s->f, rep, s->out);

@@ -344,7 +344,7 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
 
 /* -x's notes: after the counts, never among them (perf's CSV readers count every line's separators), as '#' lines
  * perf scripts skip: the report is partial, a run failed, and each warning check the rows do not already state. */
-static void sep_notes(FILE *f, const struct pmc_report *rep)
+void pmc_output_sep_notes(FILE *f, const struct pmc_report *rep)
 {
 	char note[512];
 
@@ -369,7 +369,7 @@ static void sep_notes(FILE *f, const struct pmc_report *rep)
  * utilized", "of all branches", "K/sec"...). Unsupported events as perf prints them (<not supported>, run time 0,
  * 100.00). pmctool's other metrics follow the events as rows of their own, with the first fields empty and the metric
  * in the last two, the way perf prints a metric on a line of its own. Comment lines (#) after the counts say when the
- * report is partial or a run failed, and give the warning checks (sep_notes); perf scripts skip them. */
+ * report is partial or a run failed, and give the warning checks (pmc_output_sep_notes); perf scripts skip them. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 {
 	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep), cgroups = false;
@@ -424,7 +424,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		fprintf(f, "%s%s%s\n", m->unit, m->unit[0] ? " " : "", m->name);
 	}
 	pmc_output_topdown_sep(f, rep, sep);
-	sep_notes(f, rep);
+	pmc_output_sep_notes(f, rep);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Scripts of the kind people write around perf stat read pmctool's output as they read perf's (issue 34), written
+# here by us the way such scripts are:
+#   1. an interval normalizer of `perf stat -I MS -x,` (as pmu-tools' interval-normalize does it): the first field
+#      of every line is the interval's time, the lines of one time are one interval, one column per event; a line
+#      whose first field is not a time is a parse error;
+#   2. a JSON-lines loader of `perf stat -I MS -j`: every line one object, each with an "interval";
+#   3. a `-x;` per-thread parser: "comm-tid;value;unit;event;..." rows, a dict per thread.
+# Each runs on perf 6.1's output and on pmctool's for the same command line; their results must have the same shape
+# (intervals, events, keys, thread rows), counts aside.
+source "$PMC_SOURCE_DIR/tests/lib.sh"
+command -v perf >/dev/null || skip "perf is not installed (Debian: linux-perf; setup.sh installs it)"
+perf stat -x, -e task-clock true >/dev/null 2>&1 || skip "perf stat does not run here: $(perf stat -x, -e task-clock true 2>&1 | head -c 200)"
+W=${PMC_WORKLOAD:?}
+EV=task-clock,page-faults,context-switches
+
+normalize() {
+	python3 - "$1" <<'PY'
+import sys
+intervals, events, errors = {}, [], 0
+for line in open(sys.argv[1]):
+    line = line.rstrip("\n")
+    if not line or line.startswith("#"):
+        continue
+    f = line.split(",")
+    try:
+        t = float(f[0])
+    except ValueError:
+        errors += 1
+        print("PARSE-ERROR", line)
+        continue
+    ev = f[3]
+    if ev not in events:
+        events.append(ev)
+    intervals.setdefault(t, {})[ev] = f[1]
+print("events", ",".join(events))
+print("intervals", len(intervals), "complete", sum(len(v) == len(events) for v in intervals.values()))
+print("times-ascending", list(intervals) == sorted(intervals))
+sys.exit(1 if errors else 0)
+PY
+}
+
+jsonl() {
+	python3 - "$1" <<'PY'
+import json, sys
+n, keys = 0, set()
+for line in open(sys.argv[1]):
+    if not line.strip():
+        continue
+    d = json.loads(line)  # any line that is not an object fails the loader
+    assert "interval" in d, f"a line without an interval: {line!r}"
+    keys.add(",".join(d))
+    n += 1
+print("lines", n > 0, "key-orders", sorted(keys))
+PY
+}
+
+# 1 and 2: -I 100 over a command of about 0.35 s: three intervals and the partial last one (perf and pmctool may
+# see 3 or 4: the shape compared is the events and completeness, not the count of intervals).
+perf stat -I 100 -x, -e $EV -- sleep 0.35 2>"$TMP/perf.x" >/dev/null || fail "perf stat -I -x, failed"
+run_pmc stat -I 100 -x, -e $EV -- sleep 0.35
+expect_rc 0 "pmctool stat -I 100 -x,"
+normalize "$TMP/perf.x" >"$TMP/perf.norm" || { cat "$TMP/perf.norm"; fail "the normalizer fails on perf's own -I -x, output"; }
+normalize "$TMP/err" >"$TMP/ours.norm" || { cat "$TMP/ours.norm" "$TMP/err" >&2; fail "the interval normalizer cannot parse pmctool's -I -x, output"; }
+grep -v '^intervals' "$TMP/perf.norm" >"$TMP/a"; grep -v '^intervals' "$TMP/ours.norm" >"$TMP/b"
+diff "$TMP/a" "$TMP/b" || fail "the normalizer reads other events or order from pmctool's -I -x, than from perf's"
+awk '$1 == "intervals" && $2 == $4 && $2 >= 3 { ok = 1 } END { exit !ok }' "$TMP/ours.norm" ||
+	{ cat "$TMP/ours.norm"; fail "pmctool's intervals are not all complete"; }
+ok "interval normalizer: $(grep ^intervals "$TMP/ours.norm"), the events as perf's"
+
+perf stat -I 100 -j -e $EV -- sleep 0.25 2>"$TMP/perf.j" >/dev/null || fail "perf stat -I -j failed"
+run_pmc stat -I 100 -j -e $EV -- sleep 0.25
+expect_rc 0 "pmctool stat -I 100 -j"
+jsonl "$TMP/perf.j" >"$TMP/perf.jl" || fail "the JSON-lines loader fails on perf's own -I -j output"
+jsonl "$TMP/err" >"$TMP/ours.jl" || { cat "$TMP/err" >&2; fail "the JSON-lines loader cannot load pmctool's -I -j output"; }
+diff "$TMP/perf.jl" "$TMP/ours.jl" || fail "pmctool's -I -j lines have other keys than perf's"
+ok "JSON-lines loader: every line an interval object with perf's keys"
+

@@ -364,6 +364,16 @@ void pmc_output_sep_notes(FILE *f, const struct pmc_report *rep)
 				rep->checks[i].name, rep->checks[i].msg);
 }
 
+/* A row's first fields in -x, as perf's: its label, and with --per-core, -die, -socket, -node and -cache the number
+ * of CPUs aggregated in it. */
+static void sep_row_label(FILE *f, const struct pmc_row_scope *s, const char *sep)
+{
+	fprintf(f, "%s%s", s->label, sep);
+	if (s->kind == PMC_ROW_CORE || s->kind == PMC_ROW_DIE || s->kind == PMC_ROW_SOCKET || s->kind == PMC_ROW_NODE ||
+	    s->kind == PMC_ROW_CACHE)
+		fprintf(f, "%u%s", s->ncpus, sep);
+}
+
 /* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
  * metric unit, the metric being perf's own beside that event (output/perf_shadow.c: "insn per cycle", "CPUs
  * utilized", "of all branches", "K/sec"...). Unsupported events as perf prints them (<not supported>, run time 0,
@@ -391,10 +401,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if ((cgroups || rows) && e->scope.kind == PMC_ROW_ALL)
 			continue; /* perf prints the rows alone, no total */
 		if (rows)
-			fprintf(f, "%s%s", e->scope.label, sep);
-		if (rows && (e->scope.kind == PMC_ROW_CORE || e->scope.kind == PMC_ROW_DIE || e->scope.kind == PMC_ROW_SOCKET ||
-			     e->scope.kind == PMC_ROW_NODE || e->scope.kind == PMC_ROW_CACHE))
-			fprintf(f, "%u%s", e->scope.ncpus, sep); /* perf's count of the CPUs aggregated */
+			sep_row_label(f, &e->scope, sep);
 		if (ok && ns)
 			fprintf(f, "%.2f", e->mean / 1e6);
 		else if (ok)
@@ -430,7 +437,7 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 
 /* ---- -I records and the registry entries of -x SEP and --csv ---- */
 
-/* perf's -I -x layout: time, [scope,] value, unit, event, run time, running %, metric value, metric unit (perf's
+/* perf's -I -x layout: time, [row label, [CPUs aggregated,]] value, unit, event, run time, running %, metric value, metric unit (perf's
  * metric beside the event, from the interval's counts). */
 static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *sep, const struct pmc_perf_shadow *s)
 {
@@ -439,7 +446,7 @@ static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *s
 
 	fprintf(f, "%.9f%s", r->end_s, sep);
 	if (r->scope)
-		fprintf(f, "%s%s", r->scope->label, sep);
+		sep_row_label(f, r->scope, sep);
 	if (ok && ns)
 		fprintf(f, "%.2f", pmc_count_scaled(c) / 1e6);
 	else if (ok)
@@ -465,7 +472,8 @@ static void sep_interval_group(FILE *f, const struct pmc_output_opts *o, const s
 		s = NULL; /* out of memory: the lines without their metric */
 	}
 	for (size_t i = 0; i < n; i++)
-		sep_line(f, &r[i], o->sep, s ? &s[i] : NULL);
+		if (r[i].scope || !pmc_output_interval_rows(r, n)) /* rows: perf prints them alone, no total */
+			sep_line(f, &r[i], o->sep, s ? &s[i] : NULL);
 	free(s);
 }
 

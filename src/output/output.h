@@ -38,6 +38,8 @@ void pmc_output_interval(FILE *f, const struct pmc_output_opts *o, const struct 
  * lines carry perf's metric beside each event), rather than each as it comes. */
 bool pmc_output_interval_grouped(const struct pmc_output_opts *o);
 void pmc_output_interval_group(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r, size_t n);
+/* Whether an interval's records have rows (-A, --per-*, --per-thread) beside their total. */
+bool pmc_output_interval_rows(const struct pmc_interval_record *r, size_t n);
 void pmc_output_interval_csv_header(FILE *f);
 /* running / enabled in percent (0 when the counter was never enabled), for the -I writers. */
 double pmc_output_running_pct(const struct pmc_count *c);

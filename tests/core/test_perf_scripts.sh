@@ -76,3 +76,17 @@ jsonl "$TMP/err" >"$TMP/ours.jl" || { cat "$TMP/err" >&2; fail "the JSON-lines l
 diff "$TMP/perf.jl" "$TMP/ours.jl" || fail "pmctool's -I -j lines have other keys than perf's"
 ok "JSON-lines loader: every line an interval object with perf's keys"
 
+
+# -I with rows (-A, --per-core, --per-socket): perf prints the rows alone in every interval, each with its label and
+# (--per-*) the number of CPUs in it: the same field counts, no unlabelled total line.
+if perf stat -a -e task-clock true >/dev/null 2>&1; then
+	for rows in -A --per-core --per-socket; do
+		perf stat -I 100 -x, -a $rows -e task-clock -- sleep 0.25 2>"$TMP/perf.r" >/dev/null || fail "perf stat -I -a $rows failed"
+		run_pmc stat -I 100 -x, -a $rows -e task-clock -- sleep 0.25
+		expect_rc 0 "pmctool stat -I 100 -x, -a $rows"
+		shape() { awk -F, '!/^#/ && NF { print NF, ($2 ~ /^(CPU|S)[0-9]/) }' "$1" | sort -u; }
+		[ "$(shape "$TMP/perf.r")" = "$(shape "$TMP/err")" ] ||
+			{ cat "$TMP/perf.r" "$TMP/err" >&2; fail "-I -a $rows: pmctool's lines have other fields than perf's"; }
+	done
+	ok "-I -x, with -A, --per-core, --per-socket: perf's fields, rows alone"
+fi

@@ -492,6 +492,9 @@ static const struct pmc_opt stat_table[] = {
 	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .field = F(out.interval_summary),
 	  .help = "with -I: the whole measurement after the intervals (-x, -j: as perf, only\n"
 		  "with --summary; the table, --csv and --json always print it)" },
+	{ .long_name = "no-csv-summary", .kind = PMC_OPT_FLAG, .field = F(out.no_csv_summary),
+	  .help = "with -I --summary -x: the summary lines without their first field 'summary'\n"
+		  "(perf's)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
 	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
 	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),

@@ -379,8 +379,9 @@ static void sep_row_label(FILE *f, const struct pmc_row_scope *s, const char *se
  * utilized", "of all branches", "K/sec"...). Unsupported events as perf prints them (<not supported>, run time 0,
  * 100.00). pmctool's other metrics follow the events as rows of their own, with the first fields empty and the metric
  * in the last two, the way perf prints a metric on a line of its own. Comment lines (#) after the counts say when the
- * report is partial or a run failed, and give the warning checks (pmc_output_sep_notes); perf scripts skip them. */
-int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
+ * report is partial or a run failed, and give the warning checks (pmc_output_sep_notes); perf scripts skip them.
+ * lead (NULL: none) is a first field on every line: -I --summary's "summary", right-aligned as perf's times. */
+int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep, const char *lead)
 {
 	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep), cgroups = false;
 	struct pmc_perf_shadow shadow;
@@ -400,6 +401,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 
 		if ((cgroups || rows) && e->scope.kind == PMC_ROW_ALL)
 			continue; /* perf prints the rows alone, no total */
+		if (lead)
+			fprintf(f, "%16s%s", lead, sep);
 		if (rows)
 			sep_row_label(f, &e->scope, sep);
 		if (ok && ns)
@@ -423,6 +426,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if (!m->valid || pmc_perf_shadow_placed(rep, m) || ((rows || cgroups) && !m->scope[0]))
 			continue; /* perf leaves a metric it cannot compute out; one beside its event is not repeated; with
 				     rows, as their total, neither is the total's */
+		if (lead)
+			fprintf(f, "%16s%s", lead, sep);
 		if (rows)
 			fprintf(f, "%s%s", m->scope, sep);
 		fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, variance ? sep : "");
@@ -479,7 +484,8 @@ static void sep_interval_group(FILE *f, const struct pmc_output_opts *o, const s
 
 static int sep_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
-	return pmc_output_sep(f, rep, o->sep);
+	/* -I --summary: perf's "summary" first field (--no-csv-summary: none) */
+	return pmc_output_sep(f, rep, o->sep, o->interval_summary && !o->no_csv_summary ? "summary" : NULL);
 }
 
 static void csv_interval_begin(FILE *f, const struct pmc_output_opts *o, bool rows)

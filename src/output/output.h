@@ -27,6 +27,7 @@ struct pmc_output_opts {
 	bool metric_only;   /* --metric-only: the metrics alone, a column each (output/metric_only.c) */
 	bool interval_summary; /* -I --summary: -x and -j end with the whole measurement after the intervals, as perf's
 				  (without it they end with the last interval); the table, CSV and JSON always do */
+	bool no_csv_summary;   /* --no-csv-summary: -x's summary lines without perf's "summary" first field */
 };
 
 /* interval.c: -I records as they happen. begin writes the header (table, -x: a comment line; CSV: the report's
@@ -95,7 +96,7 @@ int pmc_output_open_stream(const char *path);
 
 /* Internal renderers, shared by pmc_output_write and the golden tests. */
 int pmc_output_table(FILE *f, const struct pmc_report *rep);
-int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep);
+int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep, const char *lead);
 /* -x's '#' notes alone (partial, failed runs, warnings), as they follow the counts: after -I's last interval when no
  * total is printed. */
 void pmc_output_sep_notes(FILE *f, const struct pmc_report *rep);

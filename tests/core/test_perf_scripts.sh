@@ -90,3 +90,14 @@ if perf stat -a -e task-clock true >/dev/null 2>&1; then
 	done
 	ok "-I -x, with -A, --per-core, --per-socket: perf's fields, rows alone"
 fi
+
+# --summary: the total after the intervals, as perf; each total line starts with "summary" in -x (perf's
+# --no-csv-summary leaves the word out), right-aligned in 16 columns as perf's.
+run_pmc stat -I 100 -x, --summary -e task-clock -- sleep 0.15
+expect_rc 0 "pmctool stat -I 100 -x, --summary"
+[ "$(grep -c '^         summary,[0-9.]*,msec,task-clock,' "$TMP/err")" -eq 1 ] || { cat "$TMP/err"; fail "--summary: no 'summary,' line"; }
+run_pmc stat -I 100 -x, --summary --no-csv-summary -e task-clock -- sleep 0.15
+expect_rc 0 "pmctool stat -I 100 -x, --summary --no-csv-summary"
+! grep -q summary "$TMP/err" && [ "$(grep -c '^[0-9.]*,msec,task-clock,' "$TMP/err")" -eq 1 ] ||
+	{ cat "$TMP/err"; fail "--no-csv-summary: the total line is not perf's"; }
+ok "-I -x, --summary ends with perf's summary lines (--no-csv-summary: without the word)"

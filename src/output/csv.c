@@ -449,7 +449,7 @@ static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *s
 	const struct pmc_count *c = &r->count;
 	bool ok = c->status == PMC_COUNT_OK, ns = r->ev->flags & PMC_EVF_TIME_NS;
 
-	fprintf(f, "%.9f%s", r->end_s, sep);
+	fprintf(f, "%16.9f%s", r->end_s, sep); /* perf pads the time to 16 columns */
 	if (r->scope)
 		sep_row_label(f, r->scope, sep);
 	if (ok && ns)

@@ -66,6 +66,9 @@ grep -v '^intervals' "$TMP/perf.norm" >"$TMP/a"; grep -v '^intervals' "$TMP/ours
 diff "$TMP/a" "$TMP/b" || fail "the normalizer reads other events or order from pmctool's -I -x, than from perf's"
 awk '$1 == "intervals" && $2 == $4 && $2 >= 3 { ok = 1 } END { exit !ok }' "$TMP/ours.norm" ||
 	{ cat "$TMP/ours.norm"; fail "pmctool's intervals are not all complete"; }
+# byte-exact readers (cut -c, fixed-width regexes): the time is right-aligned in 16 columns, as perf's
+[ "$(awk -F, '!/^#/ { print length($1) }' "$TMP/perf.x" | sort -u)" = "$(awk -F, '!/^#/ { print length($1) }' "$TMP/err" | sort -u)" ] ||
+	{ head -2 "$TMP/perf.x" "$TMP/err" >&2; fail "-I -x,: the time's width differs from perf's"; }
 ok "interval normalizer: $(grep ^intervals "$TMP/ours.norm"), the events as perf's"
 
 perf stat -I 100 -j -e $EV -- sleep 0.25 2>"$TMP/perf.j" >/dev/null || fail "perf stat -I -j failed"

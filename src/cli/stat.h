@@ -47,6 +47,9 @@ int stat_apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_priv(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_per_cache(void *ctx, const struct pmc_opt *opt, const char *val);
+/* --per-thread -a (perf's): every process running now, attached, a row per thread; after -a's privilege check. 0 or
+ * an exit status after the message. */
+int stat_apply_every_task(struct stat_opts *o);
 /* After every option was read: -M's items into an event set, --topdown's level and the vendor tables' metrics (their
  * definitions and event groups into the request). 0 or an exit status after the message. */
 int stat_apply_metrics_resolve(struct stat_opts *o);

@@ -677,6 +677,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		o->e.argv = argv + operand;
 	r = check_combinations(o);
 	if (!r)
+		r = stat_apply_every_task(o);
+	if (!r)
 		r = pmc_eng_scope_check(&o->e);
 	if (r)
 		return r;

@@ -53,6 +53,8 @@ struct pmc_target_req {
 	size_t npids;
 	const pid_t *tids;             /* threads */
 	size_t ntids;
+	bool every_task;               /* pids are every process at the start (perf's --per-thread -a): tasks that end
+					  before they are attached are normal, not a warning */
 	bool system_wide;              /* every online CPU */
 	const int *cpus;               /* these CPUs, each online, no repeats needed (repeats count once) */
 	size_t ncpus;

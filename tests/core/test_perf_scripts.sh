@@ -104,3 +104,41 @@ expect_rc 0 "pmctool stat -I 100 -x, --summary --no-csv-summary"
 ! grep -q summary "$TMP/err" && [ "$(grep -c '^[0-9.]*,msec,task-clock,' "$TMP/err")" -eq 1 ] ||
 	{ cat "$TMP/err"; fail "--no-csv-summary: the total line is not perf's"; }
 ok "-I -x, --summary ends with perf's summary lines (--no-csv-summary: without the word)"
+
+# 3. a -x; per-thread parser (as CSIT-style harnesses read perf stat --per-thread): "comm-tid;value;unit;event;..."
+# rows into a dict per thread. -p PID with a command (perf's: attached while the command runs) and --per-thread -a
+# (every thread of the system; CPU-wide privilege).
+per_thread() {
+	python3 - "$1" <<'PY'
+import sys
+threads = {}
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split(";")
+    if line.startswith("#") or len(f) < 8 or "-" not in f[0]:
+        continue
+    comm, _, tid = f[0].rpartition("-")
+    if not tid.isdigit():
+        continue
+    threads.setdefault((comm, int(tid)), {})[f[3]] = f[1]
+print(len(threads), sorted({len(v) > 0 for v in threads.values()}))
+for (comm, tid), v in sorted(threads.items())[:3]:
+    print(comm, tid, sorted(v))
+PY
+}
+sh -c 'while :; do :; done' & lp=$!
+run_pmc stat -x';' --per-thread -p $lp -e task-clock,context-switches -- sleep 0.2
+kill $lp; wait $lp 2>/dev/null || true
+expect_rc 0 "pmctool stat -x; --per-thread -p PID -- sleep 0.2"
+got=$(per_thread "$TMP/err")
+[ "$(head -1 <<<"$got")" = "1 [True]" ] && grep -q "^sh $lp \['context-switches', 'task-clock'\]" <<<"$got" ||
+	{ cat "$TMP/err"; echo "$got"; fail "-x; --per-thread -p PID with a command: the parser does not get the one thread's row"; }
+ok "-x; per-thread parser: -p PID -- COMMAND gives the attached thread's row"
+if perf stat -a -e task-clock true >/dev/null 2>&1; then
+	run_pmc stat -x';' --per-thread -a -- true
+	expect_rc 0 "pmctool stat -x; --per-thread -a true"
+	n=$(per_thread "$TMP/err" | head -1 | cut -d' ' -f1)
+	[ "$n" -ge 2 ] || { head -20 "$TMP/err"; fail "--per-thread -a: the parser got $n threads"; }
+	awk -F';' '!/^#/ && NF != 8 { bad = 1 } END { exit bad }' "$TMP/err" ||
+		{ head -20 "$TMP/err"; fail "--per-thread -a: a line without perf's 8 fields"; }
+	ok "-x; per-thread parser: --per-thread -a gives $n threads, perf's 8 fields each"
+fi

@@ -273,7 +273,8 @@ static const struct pmc_opt stat_table[] = {
 		  "  breakpoint mem:0x401000:x (executions of an address)\n"
 		  "modifiers :u (user mode only) and :k (kernel mode only)\n"
 		  "Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
-		  "cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/." },
+		  "cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/;\n"
+		  "with -x or -j perf's list (without ref-cycles and msr/tsc/)." },
 	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .flags = PMC_OPT_SINGLE, .apply = apply_tables,
 	  .help = "look event names up in the vendor tables of DIR first (perf's pmu-events tree,\n"
 		  "Intel perfmon, Arm's Neoverse files; see pmctool-tables(1))" },
@@ -675,6 +676,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return r;
 	if (operand < argc)
 		o->e.argv = argv + operand;
+	/* perf's formats get perf's default events: their readers map perf's names (issue 34) */
+	o->e.perf_defaults = o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_PERF_JSON;
 	r = check_combinations(o);
 	if (!r)
 		r = stat_apply_every_task(o);

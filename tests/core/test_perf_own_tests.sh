@@ -20,6 +20,8 @@ REAL_PERF=$(command -v perf)
 
 # The checks that differ on purpose: "script:check reason" (the reason is the man page's).
 DELIBERATE=(
+	"stat_all_metricgroups.sh:(whole) perf's metrics and groups are compiled into perf; pmctool reads the vendor tables from files ('pmctool tables' says where; --tables DIR), which it never ships, so perf's names are found only where the tables are installed"
+	"stat_all_metrics.sh:(whole) as stat_all_metricgroups.sh: perf's built-in metrics are pmctool's only with the vendor tables installed"
 )
 
 SHIM=$TMP/shim
@@ -76,6 +78,12 @@ run_check() {
 		rc=$?
 		set -e
 		v=$(verdict "$which" "$rc" "$(cat "$TMP/$which.out")")
+		# A check that greps for a name passes on pmctool's refusal that quotes it (stat_all_metrics.sh): a usage
+		# error or the shim's refusal means the command was not taken, whatever the script concluded.
+		if [ "$which" = pmctool ] && [ "$v" = pass ] &&
+			grep -qE "^pmctool stat: (invalid value|unknown option)|^perf \(pmctool's shim\)" "$TMP/$which.out"; then
+			v=fail-not-taken
+		fi
 		[ "$v" = fail ] || break
 	done
 	echo "$v"
@@ -92,10 +100,10 @@ for script in stat.sh stat+csv_output.sh stat+json_output.sh stat+csv_summary.sh
 	for check in $list; do
 		[ "$check" = - ] && check=
 		p=$(run_check perf "$script" "$check")
-		[ "$p" = pass ] || { printf '%s\t%s\tperf:%s\tpmctool:-\n' "$script" "${check:-(whole)}" "$p" >>"$report"; continue; }
-		perf_pass=$((perf_pass + 1))
-		q=$(run_check pmctool "$script" "$check")
+		q=$(run_check pmctool "$script" "$check") # also where perf fails or skips: the table says how both did
 		printf '%s\t%s\tperf:%s\tpmctool:%s\n' "$script" "${check:-(whole)}" "$p" "$q" >>"$report"
+		[ "$p" = pass ] || continue
+		perf_pass=$((perf_pass + 1))
 		if [ "$q" = pass ]; then
 			pmc_pass=$((pmc_pass + 1))
 			continue

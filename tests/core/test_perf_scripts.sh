@@ -142,3 +142,12 @@ if perf stat -a -e task-clock true >/dev/null 2>&1; then
 		{ head -20 "$TMP/err"; fail "--per-thread -a: a line without perf's 8 fields"; }
 	ok "-x; per-thread parser: --per-thread -a gives $n threads, perf's 8 fields each"
 fi
+
+# 4. a consumer that maps perf's default events to its own keys: without -e, -x gives perf's events only (no
+# msr/tsc/ or ref-cycles, which perf's default list does not have).
+perf stat -x, true 2>"$TMP/perf.d" >/dev/null || fail "perf stat -x, true failed"
+run_pmc stat -x, -- true
+expect_rc 0 "pmctool stat -x, true"
+unknown=$(comm -13 <(awk -F, '!/^#/ && NF >= 7 { print $3 }' "$TMP/perf.d" | sort -u) <(awk -F, '!/^#/ && NF >= 7 && $3 != "" { print $3 }' "$TMP/err" | sort -u))
+[ -z "$unknown" ] || { cat "$TMP/err" >&2; fail "-x without -e: events perf's default list does not have: $unknown"; }
+ok "-x without -e: perf's default events only"

@@ -151,3 +151,14 @@ expect_rc 0 "pmctool stat -x, true"
 unknown=$(comm -13 <(awk -F, '!/^#/ && NF >= 7 { print $3 }' "$TMP/perf.d" | sort -u) <(awk -F, '!/^#/ && NF >= 7 && $3 != "" { print $3 }' "$TMP/err" | sort -u))
 [ -z "$unknown" ] || { cat "$TMP/err" >&2; fail "-x without -e: events perf's default list does not have: $unknown"; }
 ok "-x without -e: perf's default events only"
+
+# 5. a set -e script: perf's exit status for perf's formats when no event is supported here (perf exits 0 and
+# prints <not supported>): on a machine with the counters both count and exit 0.
+for args in "-x, -e cycles" "-j -e cycles" "-x, --metric-only -e cycles,instructions" "-x, -r2 -e {cycles,cycles}:W"; do
+	set +e
+	perf stat $args true >/dev/null 2>&1; prc=$?
+	"$PMCTOOL" stat $args -- true >/dev/null 2>&1; rc=$?
+	set -e
+	[ "$rc" -eq "$prc" ] || fail "pmctool stat $args true: exit status $rc, perf's $prc"
+done
+ok "set -e scripts: perf's exit status for -x/-j runs whose events this machine lacks"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -210,6 +211,8 @@ int pmc_cmd_stat(int argc, char **argv)
 		rc = output_error(&o, dest, r == -EPIPE ? -EIO : r);
 		goto out;
 	}
+	if (o.outpath)
+		o.out.started = time(NULL); /* perf's -o header: when counting starts */
 	rc = pmc_engine_prepare(&se, &o.e, &metrics);
 	if (rc)
 		goto out;

@@ -86,6 +86,8 @@ int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct
 		return PMC_EXIT_OUTPUT;
 	}
 	setvbuf(s->f, NULL, _IOFBF, 1 << 16);
+	if (dest)
+		pmc_output_started(s->f, out);
 	*sink = (struct pmc_interval_sink){ sink_begin, sink_record, sink_end, s, sink_topdown };
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "report/report.h"
 #include "util/json_write.h"
@@ -28,6 +29,8 @@ struct pmc_output_opts {
 	bool interval_summary; /* -I --summary: -x and -j end with the whole measurement after the intervals, as perf's
 				  (without it they end with the last interval); the table, CSV and JSON always do */
 	bool no_csv_summary;   /* --no-csv-summary: -x's summary lines without perf's "summary" first field */
+	time_t started;        /* -o FILE with the table or -x: perf's "# started on DATE" and an empty line first, so
+				  --append files split into runs (0: none; -j, CSV and JSON have none, as newer perf's -j) */
 };
 
 /* interval.c: -I records as they happen. begin writes the header (table, -x: a comment line; CSV: the report's
@@ -74,6 +77,8 @@ const char *pmc_output_safe(const char *s, char *buf, size_t len);
  * pmc_output_check_path checks, before anything runs, that the write can happen (the file can be opened for writing,
  * a temporary file can be made beside it, the descriptor is open for writing): 0 or -errno. */
 int pmc_output_write_path(const char *path, const char *buf, size_t len);
+/* perf's -o header when o asks for one: "# started on Sun Nov 29 03:11:33 2026" and an empty line. */
+void pmc_output_started(FILE *f, const struct pmc_output_opts *o);
 /* Whether the report has rows (-A, --per-*, --per-thread, cgroups) beside its totals. */
 bool pmc_output_has_rows(const struct pmc_report *rep);
 /* An event's time running on a counter, in ns, averaged over the runs the statistics use (0 when none): perf's

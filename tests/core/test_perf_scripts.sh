@@ -162,3 +162,19 @@ for args in "-x, -e cycles" "-j -e cycles" "-x, --metric-only -e cycles,instruct
 	[ "$rc" -eq "$prc" ] || fail "pmctool stat $args true: exit status $rc, perf's $prc"
 done
 ok "set -e scripts: perf's exit status for -x/-j runs whose events this machine lacks"
+
+# 6. an --append file of runs, split as perf's are: each run starts with "# started on DATE" and an empty line
+# (table and -x, as perf 6.1; -j has none, as newer perf's, so every line stays a JSON object).
+for f in -x, ""; do
+	rm -f "$TMP/app.txt"
+	for i in 1 2 3; do "$PMCTOOL" stat $f -e task-clock -o "$TMP/app.txt" --append -- true || fail "--append run $i"; done
+	[ "$(grep -c '^# started on [A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] [0-9:]\{8\} [0-9]\{4\}$' "$TMP/app.txt")" -eq 3 ] ||
+		{ cat "$TMP/app.txt"; fail "-o --append ${f:-(table)}: not three '# started on' headers"; }
+done
+perf stat -x, -e task-clock -o "$TMP/perf.o" true || fail "perf stat -o failed"
+"$PMCTOOL" stat -x, -e task-clock -o "$TMP/ours.o" -- true || fail "pmctool stat -o failed"
+[ "$(sed -n 2p "$TMP/perf.o")" = "$(sed -n 2p "$TMP/ours.o")" ] && [ "$(cut -c1-13 "$TMP/perf.o" | head -1)" = "$(cut -c1-13 "$TMP/ours.o" | head -1)" ] ||
+	{ head -3 "$TMP/perf.o" "$TMP/ours.o"; fail "-o -x,: the header's lines differ from perf's"; }
+"$PMCTOOL" stat -j -e task-clock -o "$TMP/j.o" -- true || fail "pmctool stat -j -o failed"
+python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1]) if l.strip()]' "$TMP/j.o" || fail "-j -o: a line that is not JSON"
+ok "-o: perf's '# started on' header (table, -x), none in -j; --append files split into runs"

@@ -676,6 +676,11 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return r;
 	if (operand < argc)
 		o->e.argv = argv + operand;
+	/* Options but no command and no target: perf counts system-wide until Ctrl-C (or --timeout); so does pmctool. A
+	 * bare 'pmctool stat' still gets its usage message below. */
+	if (!o->e.argv && argc > 1 && !o->e.kernel && !o->e.plan_only && !o->compare &&
+	    !pmc_target_req_tasks(&o->e.targets) && !pmc_target_req_cpus(&o->e.targets))
+		o->e.targets.system_wide = true;
 	/* perf's formats get perf's default events: their readers map perf's names (issue 34) */
 	o->e.perf_defaults = o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_PERF_JSON;
 	r = check_combinations(o);

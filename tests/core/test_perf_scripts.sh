@@ -136,7 +136,8 @@ ok "-x; per-thread parser: -p PID -- COMMAND gives the attached thread's row"
 if perf stat -a -e task-clock true >/dev/null 2>&1; then
 	run_pmc stat -x';' --per-thread -a -- true
 	expect_rc 0 "pmctool stat -x; --per-thread -a true"
-	n=$(per_thread "$TMP/err" | head -1 | cut -d' ' -f1)
+	got=$(per_thread "$TMP/err")
+	n=${got%% *}
 	[ "$n" -ge 2 ] || { head -20 "$TMP/err"; fail "--per-thread -a: the parser got $n threads"; }
 	awk -F';' '!/^#/ && NF != 8 { bad = 1 } END { exit bad }' "$TMP/err" ||
 		{ head -20 "$TMP/err"; fail "--per-thread -a: a line without perf's 8 fields"; }
@@ -178,3 +179,16 @@ perf stat -x, -e task-clock -o "$TMP/perf.o" true || fail "perf stat -o failed"
 "$PMCTOOL" stat -j -e task-clock -o "$TMP/j.o" -- true || fail "pmctool stat -j -o failed"
 python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1]) if l.strip()]' "$TMP/j.o" || fail "-j -o: a line that is not JSON"
 ok "-o: perf's '# started on' header (table, -x), none in -j; --append files split into runs"
+
+# 7. no command and no target (perf stat -e EVENT alone): system-wide until Ctrl-C or --timeout, as perf.
+if perf stat -a -e task-clock true >/dev/null 2>&1; then
+	run_pmc stat -x, -e task-clock --timeout 200
+	expect_rc 0 "pmctool stat -x, -e task-clock --timeout 200 (no command)"
+	[ "$(grep -c '^[0-9.]*,msec,task-clock,' "$TMP/err")" -eq 1 ] || { cat "$TMP/err"; fail "no command: not one system-wide task-clock line"; }
+	"$PMCTOOL" stat -x, -e task-clock 2>"$TMP/int.err" & sp=$!
+	sleep 0.3
+	kill -INT $sp
+	set +e; wait $sp; rc=$?; set -e
+	[ $rc -eq 130 ] && grep -q '^[0-9.]*,msec,task-clock,' "$TMP/int.err" || { cat "$TMP/int.err"; fail "no command: Ctrl-C gave $rc without the counts"; }
+	ok "no command and no target: system-wide until --timeout or Ctrl-C (the counts so far)"
+fi

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -159,6 +160,21 @@ static void check_into_report(const struct pmc_check_result *res, struct pmc_rep
 			     res->summary);
 }
 
+/* -x and -j: perf's formats, read by perf's scripts (often under set -e). */
+static bool perf_format(const struct pmc_output_opts *out)
+{
+	return out->format == PMC_OUTPUT_SEP || out->format == PMC_OUTPUT_PERF_JSON;
+}
+
+/* Every event <not supported>: the machine has no counter for any of them (not a count that failed). */
+static bool all_unsupported(const struct pmc_report *rep)
+{
+	for (size_t i = 0; i < rep->nevents; i++)
+		if (rep->events[i].status != PMC_COUNT_NOT_SUPPORTED)
+			return false;
+	return rep->nevents > 0;
+}
+
 int pmc_cmd_stat(int argc, char **argv)
 {
 	struct stat_opts o;
@@ -197,6 +213,8 @@ int pmc_cmd_stat(int argc, char **argv)
 		rc = output_error(&o, dest, r == -EPIPE ? -EIO : r);
 		goto out;
 	}
+	if (o.outpath)
+		o.out.started = time(NULL); /* perf's -o header: when counting starts */
 	rc = pmc_engine_prepare(&se, &o.e, &metrics);
 	if (rc)
 		goto out;
@@ -230,6 +248,8 @@ int pmc_cmd_stat(int argc, char **argv)
 	}
 	if (!rc)
 		rc = pmc_engine_status(&se, &rep);
+	if (rc == PMC_EXIT_NOCOUNT && perf_format(&o.out) && all_unsupported(&rep))
+		rc = PMC_EXIT_OK; /* perf's formats: no counter for any event is perf's exit 0, the rows say why */
 out:
 	stat_ctx = NULL;
 	stat_stream_finish(&stream, NULL);

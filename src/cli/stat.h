@@ -21,7 +21,6 @@ struct stat_opts {
 	bool verbose;                  /* -v: every perf_event_open as a trace line (the engine context's observer) */
 	bool quiet;                    /* -q: no report unless -o / --log-fd say where, no notes; errors still */
 	bool check_first;              /* --check: pmctool check's quick part before measuring */
-	bool summary;                  /* --summary (with -I): perf's; pmctool prints the total after -I anyway */
 	char outpath_buf[4096];        /* -o after its %h %p %r %j were expanded */
 	pid_t *pid_buf, *tid_buf;      /* -p, -t parsed: e.targets points here (stat_opts_fini frees) */
 	int *cpu_buf;                  /* -C parsed */
@@ -48,6 +47,9 @@ int stat_apply_td_level(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_big_num(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_priv(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_per_cache(void *ctx, const struct pmc_opt *opt, const char *val);
+/* --per-thread -a (perf's): every process running now, attached, a row per thread; after -a's privilege check. 0 or
+ * an exit status after the message. */
+int stat_apply_every_task(struct stat_opts *o);
 /* After every option was read: -M's items into an event set, --topdown's level and the vendor tables' metrics (their
  * definitions and event groups into the request). 0 or an exit status after the message. */
 int stat_apply_metrics_resolve(struct stat_opts *o);
@@ -86,7 +88,8 @@ struct stat_stream {
 };
 int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct stat_stream *s,
 		     struct pmc_interval_sink *sink);
-/* Write the final report after the records (CSV without a second header; JSON as one more line), flush and close.
+/* Write the final report after the records (CSV without a second header; JSON as one more line; -x and -j only with
+ * --summary, as perf, -x's notes anyway), flush and close.
  * rep NULL: only close. 0, or -errno: the first write error (said on stderr when it happened; the intervals after it
  * and the report went to stderr instead). */
 int stat_stream_finish(struct stat_stream *s, const struct pmc_report *rep);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <dirent.h>
+#include <unistd.h>
 
 #include "cli/opts.h"
 #include "cli/stat.h"
@@ -62,6 +64,41 @@ int stat_apply_tasks(void *ctx, const struct pmc_opt *opt, const char *val)
 		o->e.targets.tids = *ids;
 		o->e.targets.ntids = l.n;
 	}
+	return 0;
+}
+
+int stat_apply_every_task(struct stat_opts *o)
+{
+	struct id_list l = { NULL, 0, 0 };
+	struct dirent *de;
+	DIR *d;
+	int rc;
+
+	if (o->e.aggr != PMC_AGGR_THREAD || !o->e.targets.system_wide)
+		return 0;
+	if ((rc = pmc_eng_scope_guard(&o->e))) /* -a's privilege, as perf asks it */
+		return rc;
+	if (!(d = opendir("/proc"))) {
+		fprintf(stderr, "pmctool stat: --per-thread -a: cannot list the processes in /proc: %s\n", strerror(errno));
+		return PMC_EXIT_INTERNAL;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		long id = strtol(de->d_name, &end, 10);
+
+		if (id > 0 && !*end && id != getpid() && take_id(id, &l)) { /* pmctool's own start-up is not counted */
+			closedir(d);
+			free(l.ids);
+			return PMC_EXIT_INTERNAL;
+		}
+	}
+	closedir(d);
+	free(o->pid_buf);
+	o->pid_buf = l.ids;
+	o->e.targets.pids = l.ids;
+	o->e.targets.npids = l.n;
+	o->e.targets.every_task = true;
+	o->e.targets.system_wide = false;
 	return 0;
 }
 

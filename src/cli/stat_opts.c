@@ -273,7 +273,8 @@ static const struct pmc_opt stat_table[] = {
 		  "  breakpoint mem:0x401000:x (executions of an address)\n"
 		  "modifiers :u (user mode only) and :k (kernel mode only)\n"
 		  "Without -e and -g: task-clock, context-switches, cpu-migrations, page-faults,\n"
-		  "cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/." },
+		  "cycles, instructions, ref-cycles (not on AMD), branches, branch-misses and msr/tsc/;\n"
+		  "with -x or -j perf's list (without ref-cycles and msr/tsc/)." },
 	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .flags = PMC_OPT_SINGLE, .apply = apply_tables,
 	  .help = "look event names up in the vendor tables of DIR first (perf's pmu-events tree,\n"
 		  "Intel perfmon, Arm's Neoverse files; see pmctool-tables(1))" },
@@ -489,9 +490,12 @@ static const struct pmc_opt stat_table[] = {
 	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
 	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
 		  "(perf's table of individual measurements)" },
-	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .field = F(summary),
-	  .help = "with -I: the whole measurement after the intervals (always printed; perf's\n"
-		  "option, taken so its command lines work)" },
+	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .field = F(out.interval_summary),
+	  .help = "with -I: the whole measurement after the intervals (-x, -j: as perf, only\n"
+		  "with --summary; the table, --csv and --json always print it)" },
+	{ .long_name = "no-csv-summary", .kind = PMC_OPT_FLAG, .field = F(out.no_csv_summary),
+	  .help = "with -I --summary -x: the summary lines without their first field 'summary'\n"
+		  "(perf's)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
 	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
 	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),
@@ -591,8 +595,8 @@ static int check_combinations(const struct stat_opts *o)
 		fprintf(stderr, "pmctool stat: --table lists the runs of -r N (N >= 2)\n");
 		return PMC_EXIT_USAGE;
 	}
-	if ((o->summary || o->out.interval_clear) && !o->e.interval_ms) {
-		fprintf(stderr, "pmctool stat: %s is for -I MS\n", o->summary ? "--summary" : "--interval-clear");
+	if ((o->out.interval_summary || o->out.interval_clear) && !o->e.interval_ms) {
+		fprintf(stderr, "pmctool stat: %s is for -I MS\n", o->out.interval_summary ? "--summary" : "--interval-clear");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->out.interval_clear && o->out.format != PMC_OUTPUT_TABLE) {
@@ -672,7 +676,16 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		return r;
 	if (operand < argc)
 		o->e.argv = argv + operand;
+	/* Options but no command and no target: perf counts system-wide until Ctrl-C (or --timeout); so does pmctool. A
+	 * bare 'pmctool stat' still gets its usage message below. */
+	if (!o->e.argv && argc > 1 && !o->e.kernel && !o->e.plan_only && !o->compare &&
+	    !pmc_target_req_tasks(&o->e.targets) && !pmc_target_req_cpus(&o->e.targets))
+		o->e.targets.system_wide = true;
+	/* perf's formats get perf's default events: their readers map perf's names (issue 34) */
+	o->e.perf_defaults = o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_PERF_JSON;
 	r = check_combinations(o);
+	if (!r)
+		r = stat_apply_every_task(o);
 	if (!r)
 		r = pmc_eng_scope_check(&o->e);
 	if (r)

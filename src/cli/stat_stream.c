@@ -115,6 +115,8 @@ int stat_stream_open(const char *dest, const struct pmc_output_opts *out, struct
 		return PMC_EXIT_OUTPUT;
 	}
 	setvbuf(s->f, NULL, _IOFBF, 1 << 16);
+	if (dest)
+		pmc_output_started(s->f, out);
 	*sink = (struct pmc_interval_sink){ sink_begin, sink_record, sink_end, s, sink_topdown };
 	return 0;
 }
@@ -132,8 +134,13 @@ int stat_stream_finish(struct stat_stream *s, const struct pmc_report *rep)
 		return 0;
 	for (int tries = 0; tries < 2; tries++) {
 		if (rep) {
+			bool perfs = s->out->format == PMC_OUTPUT_SEP || s->out->format == PMC_OUTPUT_PERF_JSON;
+
 			errno = 0;
-			if (s->out->format == PMC_OUTPUT_CSV)
+			if (perfs && !s->out->interval_summary) { /* perf's formats: the intervals alone, unless --summary */
+				if (s->out->format == PMC_OUTPUT_SEP)
+					pmc_output_sep_notes(s->f, rep);
+			} else if (s->out->format == PMC_OUTPUT_CSV)
 				r = pmc_output_csv_body(s->f, rep, false);
 			else
 				r = pmc_output_write(s->f, rep, s->out);

@@ -53,6 +53,8 @@ struct pmc_target_req {
 	size_t npids;
 	const pid_t *tids;             /* threads */
 	size_t ntids;
+	bool every_task;               /* pids are every process at the start (perf's --per-thread -a): tasks that end
+					  before they are attached are normal, not a warning */
 	bool system_wide;              /* every online CPU */
 	const int *cpus;               /* these CPUs, each online, no repeats needed (repeats count once) */
 	size_t ncpus;
@@ -109,6 +111,8 @@ struct pmc_engine_opts {
 	int cache_level;               /* --per-cache[=LEVEL]: the cache level whose instances are rows (0: the highest) */
 	bool no_inherit;               /* -i: the tasks a command or attached task starts are not counted (perf's) */
 	bool sync_first;               /* -S: sync() before each execution, as perf's --sync */
+	bool perf_defaults;            /* without -e: perf's default list alone (no ref-cycles, no msr/tsc/), for perf's
+					  formats (-x, -j), whose readers map perf's events */
 	enum pmc_priv_override {       /* --all-user, --all-kernel: perf's, on every core, cache, software, */
 		PMC_PRIV_AS_GIVEN = 0, /* tracepoint and breakpoint event (exclude_kernel / exclude_user set, */
 		PMC_PRIV_ALL_USER,     /* modifiers overridden); PMUs without privilege filters (msr, uncore, */

@@ -224,7 +224,7 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 		const char *const *list = o->kernel ? kernel_default_events : default_events;
 		size_t n = o->kernel ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
 		for (size_t i = 0; i < n; i++) {
-			if (skip_default(list[i]))
+			if (skip_default(list[i]) || (o->perf_defaults && !strcmp(list[i], "ref-cycles")))
 				continue;
 			r = pmc_eng_events_add_spec(se, list[i], 0);
 			if (r)
@@ -234,8 +234,8 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 	r = add_detailed(se, o);
 	if (r)
 		return r;
-	/* The TSC only where the kernel has the msr PMU; quietly left out elsewhere. */
-	{
+	/* The TSC only where the kernel has the msr PMU; quietly left out elsewhere (and in perf's list). */
+	if (!o->perf_defaults) {
 		struct pmc_event ev;
 		if (pmc_event_resolve("msr/tsc/", &ev, NULL) == 0)
 			return pmc_eng_events_push(se, &ev);

@@ -291,5 +291,8 @@ const char *pmc_eng_enoent_why(const char *prog)
 		}
 		p += n + (p[n] == ':');
 	}
+	if (!strcmp(prog, "record") || !strcmp(prog, "report"))
+		return " (not found in PATH; perf's 'perf stat record' and 'perf stat report' are not pmctool's: it keeps a "
+		       "measurement as 'pmctool stat --json -o FILE -- COMMAND' and reads it back with 'pmctool report FILE')";
 	return " (not found in PATH)";
 }

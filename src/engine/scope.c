@@ -102,13 +102,11 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 		return refuse("-p and -t both name what to attach to: give one");
 	if (attach && cpus)
 		return refuse("-p/-t count tasks and -a/-C count CPUs: give one");
-	if (attach && o->argv)
-		return refuse("-p/-t attach to running tasks: give no command with them");
 	if (!attach && !cpus && !o->argv && !o->plan_only)
 		return refuse("no command to measure: give a COMMAND, -p PID, -t TID, -a or -C LIST");
 	if (o->aggr == PMC_AGGR_THREAD && cpus)
-		return refuse("--per-thread splits the counts of tasks: give a command, -p or -t, not -a or -C");
-	if (o->aggr == PMC_AGGR_THREAD && o->argv && o->interval_ms)
+		return refuse("--per-thread splits the counts of tasks: give a command, -p, -t or -a (every task), not -C");
+	if (o->aggr == PMC_AGGR_THREAD && o->argv && !attach && o->interval_ms)
 		return refuse("--per-thread splits a launched command's counts as its threads exit, so it has no rows per "
 			      "interval: use -I without --per-thread, or -p PID --per-thread -I");
 	if (o->targets.ncgroups && !cpus)
@@ -349,7 +347,7 @@ static void explain_attach_refusal(const struct scope_run *x)
 				     "where 1 allows only descendants), or CAP_PERFMON / CAP_SYS_PTRACE; run as that user or "
 				     "as root", eacces, eacces == 1 ? "" : "s");
 	if (esrch)
-		pmc_report_add_check(x->rep, PMC_CHECK_WARN, "task-vanished",
+		pmc_report_add_check(x->rep, x->o->targets.every_task ? PMC_CHECK_INFO : PMC_CHECK_WARN, "task-vanished",
 				     "%zu (task, event) pair%s could not be opened: the thread ended between listing and "
 				     "attaching (ESRCH); its counts are missing", esrch, esrch == 1 ? "" : "s");
 }
@@ -365,12 +363,14 @@ static void mark_deferred(struct scope_run *x)
 static unsigned open_flags(const struct pmc_engine_opts *o, bool command, bool rotate)
 {
 	unsigned f = o->no_inherit ? 0 : PMC_EVL_INHERIT;
+	bool launched = command && !pmc_target_req_cpus(&o->targets) && !pmc_target_req_tasks(&o->targets);
 
 	if (o->delay_ms || command || rotate)
 		f |= PMC_EVL_DISABLED;
-	if (command && !rotate && !o->delay_ms && !pmc_target_req_cpus(&o->targets))
+	/* -p/-t or -a/-C with a command: the targets counted while the command runs, enabled when it is released */
+	if (launched && !rotate && !o->delay_ms)
 		f |= PMC_EVL_ENABLE_ON_EXEC; /* a task counter starts at exec, as a plain run's */
-	if (command && o->aggr == PMC_AGGR_THREAD)
+	if (launched && o->aggr == PMC_AGGR_THREAD)
 		f |= PMC_EVL_INHERIT_STAT; /* each exiting task's own count, for its row */
 	return f;
 }
@@ -399,7 +399,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	struct pmc_launch l;
 	struct pmc_launch_error le = { 0 };
 	struct pmc_session ss;
-	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus;
+	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus && !pmc_target_req_tasks(&o->targets);
 	size_t nc;
 	int r, rc = 0;
 	bool stopped = false, privileged = false;
@@ -482,8 +482,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.ctl_fd = ctl;
 	ss.ack_fd = ack;
 	ss.cmd = command ? &l : NULL;
-	ss.tasks = x->st->watch;
-	ss.ntasks = x->st->nwatch;
+	ss.tasks = command ? NULL : x->st->watch; /* -p with a command: the command's lifetime is the window (perf's) */
+	ss.ntasks = command ? 0 : x->st->nwatch;
 	ss.stop = x->se->ctx ? x->se->ctx->stop : NULL;
 	ss.enable = on_enable;
 	ss.tick = on_tick;
@@ -632,13 +632,23 @@ static int alloc_rows(const struct pmc_engine *se, const struct scope_targets *s
 	return 0;
 }
 
-/* Rows an event has no count in (an uncore event on the CPUs outside its PMU's cpumask) are left out. */
-static void drop_empty_rows(struct pmc_report *rep, size_t n)
+/* Whether any run counted something in e. */
+static bool counted_any(const struct pmc_report_event *e)
+{
+	for (size_t s = 0; s < e->nsamples; s++)
+		if (e->samples[s].count.status == PMC_COUNT_OK && e->samples[s].count.value)
+			return true;
+	return false;
+}
+
+/* Rows an event has no count in (an uncore event on the CPUs outside its PMU's cpumask) are left out; with
+ * counted_only (--per-thread -a: every task of the system) also those that counted nothing, as perf leaves them. */
+static void drop_empty_rows(struct pmc_report *rep, size_t n, bool counted_only)
 {
 	size_t w = n;
 
 	for (size_t i = n; i < rep->nevents; i++) {
-		if (!rep->events[i].nsamples) {
+		if (!rep->events[i].nsamples || (counted_only && !counted_any(&rep->events[i]))) {
 			free(rep->events[i].samples);
 			continue;
 		}
@@ -664,7 +674,7 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 		goto out_targets;
 	describe_target(o, &st, rep);
 	if (st.missing[0])
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "task-vanished", "%s %s %s gone before counting started: not "
+		pmc_report_add_check(rep, o->targets.every_task ? PMC_CHECK_INFO : PMC_CHECK_WARN, "task-vanished", "%s %s %s gone before counting started: not "
 				     "counted", task_word(o), st.missing, strchr(st.missing, ',') ? "were" : "was");
 	if (st.duplicate[0])
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "task-duplicate", "%s %s named more than once (or within a "
@@ -680,7 +690,8 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	x.rep = rep;
 	x.st = &st;
 	x.rotate = o->batch == PMC_BATCH_ROTATE && se->plan.nbatches > 1; /* one batch has nothing to rotate */
-	if (o->aggr == PMC_AGGR_THREAD && o->argv && !(x.thr = pmc_eng_threads_new())) {
+	if (o->aggr == PMC_AGGR_THREAD && o->argv && !pmc_target_req_tasks(&o->targets) &&
+	    !(x.thr = pmc_eng_threads_new())) {
 		rc = PMC_EXIT_INTERNAL;
 		goto out;
 	}
@@ -717,7 +728,7 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	}
 	pmc_perf_set_observer(NULL, NULL);
 	pmc_eng_threads_note(x.thr, rep);
-	drop_empty_rows(rep, se->n);
+	drop_empty_rows(rep, se->n, o->targets.every_task);
 	pmc_eng_runs_finish(se, rep, done);
 out:
 	if (ctl >= 0 && !o->control.is_fd)

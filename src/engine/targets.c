@@ -39,11 +39,13 @@ struct attach_ctx {
 
 static void read_comm(pid_t pid, pid_t tid, char *buf, size_t len)
 {
-	char path[96];
+	char path[96], line[80]; /* a kernel worker's name is longer than a task's 16 bytes ("kworker/u8:0-events") */
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	if (pmc_sysfs_read_line(path, buf, len) < 0)
+	if (pmc_sysfs_read_line(path, line, sizeof(line)) < 0)
 		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%.*s", (int)(len - 1), line);
 }
 
 static int add_task(struct attach_ctx *a, pid_t pid, pid_t tid)

@@ -343,25 +343,11 @@ void pmc_output_interval_csv(FILE *f, const struct pmc_interval_record *ir)
 	csv_row(f, r.f, CSV_NFIELDS);
 }
 
-/* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
- * metric unit, the metric being perf's own beside that event (output/perf_shadow.c: "insn per cycle", "CPUs
- * utilized", "of all branches", "K/sec"...). Unsupported events as perf prints them (<not supported>, run time 0,
- * 100.00). pmctool's other metrics follow the events as rows of their own, with the first fields empty and the metric
- * in the last two, the way perf prints a metric on a line of its own. Comment lines ('#') say when the report is partial or a run failed, and give every
- * warning check (as the table does); perf scripts skip them. */
-int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
+/* -x's notes: after the counts, never among them (perf's CSV readers count every line's separators), as '#' lines
+ * perf scripts skip: the report is partial, a run failed, and each warning check the rows do not already state. */
+void pmc_output_sep_notes(FILE *f, const struct pmc_report *rep)
 {
-	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep), cgroups = false;
-	struct pmc_perf_shadow shadow;
-	char num[64];
 	char note[512];
-
-	/* Rows (-A, --per-*, --per-thread): as perf -x, each line starts with the row's label (with --per-core, -die and
-	 * -socket then the number of CPUs in it), and the total has no line. */
-	for (size_t i = 0; i < rep->nevents; i++)
-		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
-	/* Cgroups (-G, --for-each-cgroup): as perf, the cgroup in a column after the event, and no total rows */
-	rows &= !cgroups;
 
 	if (rep->partial)
 		fprintf(f, "# partial: interrupted, counts so far%s\n",
@@ -377,6 +363,38 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if (rep->checks[i].severity != PMC_CHECK_INFO && !pmc_format_own_check(&pmc_format_sep, rep->checks[i].name))
 			fprintf(f, "# %s %s: %s\n", rep->checks[i].severity == PMC_CHECK_BAD ? "BAD" : "warn",
 				rep->checks[i].name, rep->checks[i].msg);
+}
+
+/* A row's first fields in -x, as perf's: its label, and with --per-core, -die, -socket, -node and -cache the number
+ * of CPUs aggregated in it. */
+static void sep_row_label(FILE *f, const struct pmc_row_scope *s, const char *sep)
+{
+	fprintf(f, "%s%s", s->label, sep);
+	if (s->kind == PMC_ROW_CORE || s->kind == PMC_ROW_DIE || s->kind == PMC_ROW_SOCKET || s->kind == PMC_ROW_NODE ||
+	    s->kind == PMC_ROW_CACHE)
+		fprintf(f, "%u%s", s->ncpus, sep);
+}
+
+/* perf stat -x SEP, field for field: value, unit, event, [variance with -r,] run time (ns), running %, metric value,
+ * metric unit, the metric being perf's own beside that event (output/perf_shadow.c: "insn per cycle", "CPUs
+ * utilized", "of all branches", "K/sec"...). Unsupported events as perf prints them (<not supported>, run time 0,
+ * 100.00). pmctool's other metrics follow the events as rows of their own, with the first fields empty and the metric
+ * in the last two, the way perf prints a metric on a line of its own. Comment lines (#) after the counts say when the
+ * report is partial or a run failed, and give the warning checks (pmc_output_sep_notes); perf scripts skip them.
+ * lead (NULL: none) is a first field on every line: -I --summary's "summary", right-aligned as perf's times. */
+int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep, const char *lead)
+{
+	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep), cgroups = false;
+	struct pmc_perf_shadow shadow;
+	char num[64];
+
+	/* Rows (-A, --per-*, --per-thread): as perf -x, each line starts with the row's label (with --per-core, -die and
+	 * -socket then the number of CPUs in it), and the total has no line. */
+	for (size_t i = 0; i < rep->nevents; i++)
+		cgroups |= rep->events[i].scope.kind == PMC_ROW_CGROUP;
+	/* Cgroups (-G, --for-each-cgroup): as perf, the cgroup in a column after the event, and no total rows */
+	rows &= !cgroups;
+
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
@@ -384,11 +402,10 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 
 		if ((cgroups || rows) && e->scope.kind == PMC_ROW_ALL)
 			continue; /* perf prints the rows alone, no total */
+		if (lead)
+			fprintf(f, "%16s%s", lead, sep);
 		if (rows)
-			fprintf(f, "%s%s", e->scope.label, sep);
-		if (rows && (e->scope.kind == PMC_ROW_CORE || e->scope.kind == PMC_ROW_DIE || e->scope.kind == PMC_ROW_SOCKET ||
-			     e->scope.kind == PMC_ROW_NODE || e->scope.kind == PMC_ROW_CACHE))
-			fprintf(f, "%u%s", e->scope.ncpus, sep); /* perf's count of the CPUs aggregated */
+			sep_row_label(f, &e->scope, sep);
 		if (ok && ns)
 			fprintf(f, "%.2f", e->mean / 1e6);
 		else if (ok)
@@ -410,6 +427,8 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		if (!m->valid || pmc_perf_shadow_placed(rep, m) || ((rows || cgroups) && !m->scope[0]))
 			continue; /* perf leaves a metric it cannot compute out; one beside its event is not repeated; with
 				     rows, as their total, neither is the total's */
+		if (lead)
+			fprintf(f, "%16s%s", lead, sep);
 		if (rows)
 			fprintf(f, "%s%s", m->scope, sep);
 		fprintf(f, "%s%s%s%s%s", sep, sep, sep, sep, variance ? sep : "");
@@ -418,12 +437,13 @@ int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep)
 		fprintf(f, "%s%s%s\n", m->unit, m->unit[0] ? " " : "", m->name);
 	}
 	pmc_output_topdown_sep(f, rep, sep);
+	pmc_output_sep_notes(f, rep);
 	return ferror(f) ? -1 : 0;
 }
 
 /* ---- -I records and the registry entries of -x SEP and --csv ---- */
 
-/* perf's -I -x layout: time, [scope,] value, unit, event, run time, running %, metric value, metric unit (perf's
+/* perf's -I -x layout: time, [row label, [CPUs aggregated,]] value, unit, event, run time, running %, metric value, metric unit (perf's
  * metric beside the event, from the interval's counts). */
 static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *sep, const struct pmc_perf_shadow *s)
 {
@@ -431,9 +451,9 @@ static void sep_line(FILE *f, const struct pmc_interval_record *r, const char *s
 	bool ok = c->status == PMC_COUNT_OK, ns = r->ev->flags & PMC_EVF_TIME_NS;
 	char name[4 * PMC_NAME_MAX];
 
-	fprintf(f, "%.9f%s", r->end_s, sep);
+	fprintf(f, "%16.9f%s", r->end_s, sep); /* perf pads the time to 16 columns */
 	if (r->scope)
-		fprintf(f, "%s%s", r->scope->label, sep);
+		sep_row_label(f, r->scope, sep);
 	if (ok && ns)
 		fprintf(f, "%.2f", pmc_count_scaled(c) / 1e6);
 	else if (ok)
@@ -460,13 +480,15 @@ static void sep_interval_group(FILE *f, const struct pmc_output_opts *o, const s
 		s = NULL; /* out of memory: the lines without their metric */
 	}
 	for (size_t i = 0; i < n; i++)
-		sep_line(f, &r[i], o->sep, s ? &s[i] : NULL);
+		if (r[i].scope || !pmc_output_interval_rows(r, n)) /* rows: perf prints them alone, no total */
+			sep_line(f, &r[i], o->sep, s ? &s[i] : NULL);
 	free(s);
 }
 
 static int sep_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
-	return pmc_output_sep(f, rep, o->sep);
+	/* -I --summary: perf's "summary" first field (--no-csv-summary: none) */
+	return pmc_output_sep(f, rep, o->sep, o->interval_summary && !o->no_csv_summary ? "summary" : NULL);
 }
 
 static void csv_interval_begin(FILE *f, const struct pmc_output_opts *o, bool rows)
@@ -487,8 +509,9 @@ static int csv_report(FILE *f, const struct pmc_report *rep, const struct pmc_ou
 	return pmc_output_csv(f, rep);
 }
 
-/* runs: the comment line above the checks */
-static const char *const sep_own_checks[] = { "runs", NULL };
+/* runs: the comment line before the checks; no-hardware-pmu: the rows say <not supported>, as perf's do (a note among
+ * perf's -x records breaks its readers: perf prints none there) */
+static const char *const sep_own_checks[] = { "runs", "no-hardware-pmu", NULL };
 
 const struct pmc_format pmc_format_sep = {
 	.id = PMC_OUTPUT_SEP,

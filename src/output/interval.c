@@ -32,3 +32,11 @@ double pmc_output_running_pct(const struct pmc_count *c)
 {
 	return c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 0;
 }
+
+bool pmc_output_interval_rows(const struct pmc_interval_record *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (r[i].scope)
+			return true;
+	return false;
+}

@@ -191,6 +191,17 @@ int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_out
 	return r ? r : ferror(f) ? -EIO : 0;
 }
 
+void pmc_output_started(FILE *f, const struct pmc_output_opts *o)
+{
+	char date[64];
+	struct tm tm;
+
+	if (!o->started || (o->format != PMC_OUTPUT_TABLE && o->format != PMC_OUTPUT_SEP) ||
+	    !localtime_r(&o->started, &tm) || !strftime(date, sizeof(date), "%a %b %e %H:%M:%S %Y", &tm))
+		return;
+	fprintf(f, "# started on %s\n\n", date); /* ctime()'s layout, as perf writes it */
+}
+
 int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *o, const char *path)
 {
 	char *buf = NULL;
@@ -200,6 +211,8 @@ int pmc_output_emit(const struct pmc_report *rep, const struct pmc_output_opts *
 
 	if (!mem)
 		return -ENOMEM;
+	if (path)
+		pmc_output_started(mem, o);
 	r = pmc_output_write(mem, rep, o);
 	if (fclose(mem) && !r)
 		r = -ENOMEM;

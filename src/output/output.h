@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "report/report.h"
 #include "util/json_write.h"
@@ -25,6 +26,11 @@ struct pmc_output_opts {
 	bool interval_clear; /* --interval-clear: the table's -I clears the terminal before each interval */
 	bool run_table;     /* --table: the table lists each run's time (perf's table of individual measurements) */
 	bool metric_only;   /* --metric-only: the metrics alone, a column each (output/metric_only.c) */
+	bool interval_summary; /* -I --summary: -x and -j end with the whole measurement after the intervals, as perf's
+				  (without it they end with the last interval); the table, CSV and JSON always do */
+	bool no_csv_summary;   /* --no-csv-summary: -x's summary lines without perf's "summary" first field */
+	time_t started;        /* -o FILE with the table or -x: perf's "# started on DATE" and an empty line first, so
+				  --append files split into runs (0: none; -j, CSV and JSON have none, as newer perf's -j) */
 };
 
 /* interval.c: -I records as they happen. begin writes the header (table, -x: a comment line; CSV: the report's
@@ -36,6 +42,8 @@ void pmc_output_interval(FILE *f, const struct pmc_output_opts *o, const struct 
  * lines carry perf's metric beside each event), rather than each as it comes. */
 bool pmc_output_interval_grouped(const struct pmc_output_opts *o);
 void pmc_output_interval_group(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r, size_t n);
+/* Whether an interval's records have rows (-A, --per-*, --per-thread) beside their total. */
+bool pmc_output_interval_rows(const struct pmc_interval_record *r, size_t n);
 void pmc_output_interval_csv_header(FILE *f);
 /* running / enabled in percent (0 when the counter was never enabled), for the -I writers. */
 double pmc_output_running_pct(const struct pmc_count *c);
@@ -75,6 +83,8 @@ int pmc_output_escape_text(const char *text, size_t len, char **ret, size_t *ret
  * pmc_output_check_path checks, before anything runs, that the write can happen (the file can be opened for writing,
  * a temporary file can be made beside it, the descriptor is open for writing): 0 or -errno. */
 int pmc_output_write_path(const char *path, const char *buf, size_t len);
+/* perf's -o header when o asks for one: "# started on Sun Nov 29 03:11:33 2026" and an empty line. */
+void pmc_output_started(FILE *f, const struct pmc_output_opts *o);
 /* Whether the report has rows (-A, --per-*, --per-thread, cgroups) beside its totals. */
 bool pmc_output_has_rows(const struct pmc_report *rep);
 /* An event's time running on a counter, in ns, averaged over the runs the statistics use (0 when none): perf's
@@ -97,7 +107,10 @@ int pmc_output_open_stream(const char *path);
 
 /* Internal renderers, shared by pmc_output_write and the golden tests. */
 int pmc_output_table(FILE *f, const struct pmc_report *rep);
-int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep);
+int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep, const char *lead);
+/* -x's '#' notes alone (partial, failed runs, warnings), as they follow the counts: after -I's last interval when no
+ * total is printed. */
+void pmc_output_sep_notes(FILE *f, const struct pmc_report *rep);
 int pmc_output_csv(FILE *f, const struct pmc_report *rep);
 int pmc_output_json(FILE *f, const struct pmc_report *rep);
 /* regions_out.c: stat --regions blocks (nothing without rep->regions; JSON writes "regions":null then). */

@@ -127,7 +127,8 @@ static void perf_json_interval_group(FILE *f, const struct pmc_output_opts *o, c
 
 	(void)o;
 	for (size_t i = 0; i < n; i++)
-		interval_line(f, &r[i], have ? &s[i] : &none);
+		if (r[i].scope || !pmc_output_interval_rows(r, n)) /* rows: perf prints them alone, no total */
+			interval_line(f, &r[i], have ? &s[i] : &none);
 	free(s);
 }
 

@@ -202,7 +202,7 @@ void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const
 		table_tree(f, td, pre);
 		break;
 	case PMC_OUTPUT_SEP:
-		snprintf(pre, sizeof(pre), "%.9f%s", td->end_s, o->sep);
+		snprintf(pre, sizeof(pre), "%16.9f%s", td->end_s, o->sep);
 		sep_tree(f, td, o->sep, pre);
 		break;
 	case PMC_OUTPUT_CSV:

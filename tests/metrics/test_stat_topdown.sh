@@ -212,8 +212,8 @@ final = [r for r in rows if r["record"] == "topdown" and r["interval"] == ""]
 assert len(final) == 4, final
 PY
 	LIBPFM_FORCE_PMU=icl run_pmc stat -I 100 --topdown -x';' -o "$TMP/isep" -- sleep 0.25
-	ni=$(grep -cE '^[0-9]+\.[0-9]{9};<not supported>;;slots;' "$TMP/isep" || true)
-	nt=$(grep -cE '^[0-9]+\.[0-9]{9};<n/a>;%;topdown\.[a-z_]+;;1;[0-9]+;input ' "$TMP/isep" || true)
+	ni=$(grep -cE '^ *[0-9]+\.[0-9]{9};<not supported>;;slots;' "$TMP/isep" || true)
+	nt=$(grep -cE '^ *[0-9]+\.[0-9]{9};<n/a>;%;topdown\.[a-z_]+;;1;[0-9]+;input ' "$TMP/isep" || true)
 	[ "$ni" -ge 2 ] && [ "$nt" = $((4 * ni)) ] || { cat "$TMP/isep" >&2; fail "-I -x: $nt topdown lines for $ni intervals"; }
 	LIBPFM_FORCE_PMU=icl run_pmc stat -I 100 --topdown --json -o "$TMP/ijson" -- sleep 0.25
 	python3 - "$TMP/ijson" "$PMC_SOURCE_DIR/schema/pmctool-report.schema.json" <<'PY' || fail "-I JSON topdown"

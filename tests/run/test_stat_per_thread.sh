@@ -126,12 +126,12 @@ check "$TMP/i.json" "d['partial'] and sum(means('task-clock')) == ev('task-clock
 ok "Ctrl-C: partial report, three rows"
 
 # 8. Errors.
-run_pmc stat --per-thread -a -e task-clock -- true
-expect_rc 2 "--per-thread with -a"
-expect_err "not -a or -C" "says what to give instead"
+run_pmc stat --per-thread -C 0 -e task-clock -- true
+expect_rc 2 "--per-thread with -C"
+expect_err "not -C" "says what to give instead"
 run_pmc stat --per-thread -I 100 -e task-clock -- true
 expect_rc 2 "--per-thread -I with a command"
 expect_err "no rows per interval" "says why"
 run_pmc stat --per-thread -e task-clock -- /nonexistent/prog
 expect_rc 127 "a command that is not there"
-ok "errors: -a, -I, a missing command"
+ok "errors: -C, -I, a missing command"

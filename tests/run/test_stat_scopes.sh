@@ -64,9 +64,17 @@ check "$TMP/gone.json" "d['wall_ns']['mean'] < 5e9 and any(c['name'] == 'task-va
 run_pmc stat -p 999999999 -e task-clock
 expect_rc 2 "-p with no PID alive"
 expect_err "no such process" "-p with no PID alive"
-run_pmc stat -p 1 -e task-clock -- true
-expect_rc 2 "-p with a command"
 ok "a process exiting mid-way ends the count; gone PIDs are reported"
+
+# 3b. -p PID with a command (perf's): the process is counted while the command runs, and left running after it.
+sh -c 'while :; do :; done' & lp=$!
+run_pmc stat -p $lp -e task-clock --json -o "$TMP/pc.json" -- sleep 0.3
+alive=$(kill -0 $lp 2>/dev/null && echo yes || echo no)
+kill $lp; wait $lp 2>/dev/null || true
+expect_rc 0 "-p with a command"
+[ "$alive" = yes ] || fail "-p with a command: the attached process did not survive the count"
+check "$TMP/pc.json" "ev('task-clock') > 0 and 0.25e9 < d['wall_ns']['mean'] < 5e9 and d['target']['kind'] == 'pid'" "-p with a command: counted for the command's lifetime"
+ok "-p $lp -- sleep 0.3: $(value "$TMP/pc.json" "ev('task-clock')") ns of the attached loop, over the command's 0.3 s"
 
 # 4. --timeout ends an attach to a process that keeps running. It is attached once it sleeps (exec'd, state S): on a
 # loaded machine a process attached while still starting runs while counted, and is then rightly counted.

@@ -46,9 +46,9 @@ t11_topdown_scopes() {
 	[ "$trees" = "inner outer b-only " ] && [ "$na" = 12 ] && [ "$num" = 0 ] && [ -n "$how" ] && ok=0
 	verdict 11c topdown-regions-a57 $ok "--regions --topdown on rg-prog basic: region trees: $trees; $na of 12 nodes (whole program + 3 regions) n/a with PMCEID's reason, $num with a number; the program read its counters: $how (exit $rc)"
 	$P stat -I 10 --topdown -x, -o $W/tdi.txt -- loop 10000000 2>$W/tdi.err; rc=$?
-	ni=$(grep -cE '^[0-9]+\.[0-9]+,[^,]*,[^,]*,cpu_cycles,' $W/tdi.txt)
-	nt=$(grep -cE '^[0-9]+\.[0-9]+,<n/a>,%,topdown\.(frontend_stalls|backend_stalls|issuing),,1,' $W/tdi.txt)
-	nn=$(grep -cE '^[0-9]+\.[0-9]+,[0-9.]+,%,topdown\.' $W/tdi.txt)
+	ni=$(grep -cE '^ *[0-9]+\.[0-9]+,[^,]*,[^,]*,cpu_cycles,' $W/tdi.txt)
+	nt=$(grep -cE '^ *[0-9]+\.[0-9]+,<n/a>,%,topdown\.(frontend_stalls|backend_stalls|issuing),,1,' $W/tdi.txt)
+	nn=$(grep -cE '^ *[0-9]+\.[0-9]+,[0-9.]+,%,topdown\.' $W/tdi.txt)
 	ok=1
 	[ "$ni" -ge 1 ] && [ "$nt" = $((3 * ni)) ] && [ "$nn" = 0 ] && ok=0
 	verdict 11d topdown-interval-a57 $ok "-I 10 --topdown on loop 10000000: $ni intervals, $nt interval tree lines n/a (3 each), $nn with a number (exit $rc)"

@@ -160,10 +160,10 @@ static void check_into_report(const struct pmc_check_result *res, struct pmc_rep
 			     res->summary);
 }
 
-/* -x and -j: perf's formats, read by perf's scripts (often under set -e). */
+/* -x, -j and --perf-layout: perf's formats, read by perf's scripts (often under set -e). */
 static bool perf_format(const struct pmc_output_opts *out)
 {
-	return out->format == PMC_OUTPUT_SEP || out->format == PMC_OUTPUT_PERF_JSON;
+	return out->format == PMC_OUTPUT_SEP || out->format == PMC_OUTPUT_PERF_JSON || out->format == PMC_OUTPUT_PERF_STD;
 }
 
 /* Every event <not supported>: the machine has no counter for any of them (not a count that failed). */

@@ -469,6 +469,11 @@ static const struct pmc_opt stat_table[] = {
 	  .field = F(out.format), .apply = pmc_opt_set_format,
 	  .help = "perf stat's JSON lines (perf -j): one object per event with perf's keys and\n"
 		  "its metric beside the event (--json is pmctool's own document)" },
+	{ .long_name = "perf-layout", .kind = PMC_OPT_FLAG, .conflict = STAT_FORMAT, .field = F(out.format),
+	  .apply = pmc_opt_set_format,
+	  .help = "perf stat's own table, column for column (perf's metric beside each event,\n"
+		  "its time lines); pmctool's checks and other metrics left out. Not with -I,\n"
+		  "-A, --per-*, -G or --metric-only" },
 	{ .short_name = 'o', .long_name = "output", .kind = PMC_OPT_VALUE, .metavar = "FILE", .flags = PMC_OPT_SINGLE,
 	  .field = F(outpath),
 	  .help = "write the report to FILE ('-' for stdout, /dev/fd/N for descriptor N); a regular\n"
@@ -591,6 +596,12 @@ static int check_combinations(const struct stat_opts *o)
 				"--json (they hold the metrics anyway), -I or --dry-run\n");
 		return PMC_EXIT_USAGE;
 	}
+	if (o->out.format == PMC_OUTPUT_PERF_STD && (o->e.interval_ms || o->out.metric_only || o->out.run_table ||
+						    o->e.aggr != PMC_AGGR_GLOBAL || o->e.targets.ncgroups)) {
+		fprintf(stderr, "pmctool stat: --perf-layout prints perf's table of totals: not with -I, --metric-only, "
+				"--table, -A, --per-* or -G (pmctool's own table has them all)\n");
+		return PMC_EXIT_USAGE;
+	}
 	if (o->out.run_table && o->e.runs < 2) {
 		fprintf(stderr, "pmctool stat: --table lists the runs of -r N (N >= 2)\n");
 		return PMC_EXIT_USAGE;
@@ -682,7 +693,8 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	    !pmc_target_req_tasks(&o->e.targets) && !pmc_target_req_cpus(&o->e.targets))
 		o->e.targets.system_wide = true;
 	/* perf's formats get perf's default events: their readers map perf's names (issue 34) */
-	o->e.perf_defaults = o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_PERF_JSON;
+	o->e.perf_defaults = o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_PERF_JSON ||
+			     o->out.format == PMC_OUTPUT_PERF_STD;
 	r = check_combinations(o);
 	if (!r)
 		r = stat_apply_every_task(o);

@@ -5,7 +5,8 @@
 #include <string.h>
 
 static const struct pmc_format *const formats[] = { &pmc_format_table, &pmc_format_sep, &pmc_format_csv,
-						    &pmc_format_json, &pmc_format_perf_json };
+						    &pmc_format_json, &pmc_format_perf_json,
+						    &pmc_format_perf_std };
 
 const struct pmc_format *pmc_format_get(enum pmc_output_format id)
 {

@@ -27,7 +27,8 @@ struct pmc_format {
 	const char *const *own_checks;
 };
 
-extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json;
+extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json,
+	pmc_format_perf_std;
 
 /* The one place a format is chosen: the entry for id (the table for an id no entry has). */
 const struct pmc_format *pmc_format_get(enum pmc_output_format id);

@@ -16,6 +16,7 @@ enum pmc_output_format {
 	PMC_OUTPUT_CSV,
 	PMC_OUTPUT_JSON,
 	PMC_OUTPUT_PERF_JSON, /* perf stat -j: a JSON object per event and line */
+	PMC_OUTPUT_PERF_STD,  /* --perf-layout: perf stat's own table (output/perf_std.c) */
 };
 
 struct pmc_output_opts {
@@ -90,6 +91,9 @@ bool pmc_output_has_rows(const struct pmc_report *rep);
 /* An event's time running on a counter, in ns, averaged over the runs the statistics use (0 when none): perf's
  * "event-runtime" of -x and -j. */
 double pmc_output_run_ns(const struct pmc_report *rep, const struct pmc_report_event *e);
+/* The runs' wall times (the runs the statistics use): their mean and its standard error in seconds, and perf's
+ * precision for them (two digits past the error's first). The number of runs; mean, sem, prec set when >= 2. */
+size_t pmc_output_wall_stats(const struct pmc_report *rep, double *mean, double *sem, int *prec);
 /* --metric-only: the metrics alone in the table, -x SEP or -j (not CSV or JSON, which hold them anyway). */
 int pmc_output_metric_only(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o);
 /* The same, but a regular file keeps what it holds and gets buf after it (perf's --append), whole or not at all: the

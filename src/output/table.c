@@ -330,11 +330,10 @@ int pmc_output_table(FILE *f, const struct pmc_report *rep)
 
 /* --table: perf's table of the runs' times, each with its difference from the mean and a bar of 1 + |difference| in
  * steps of 5%, then the mean +- its standard error, to perf's precision (two digits past the error's first). */
-static void print_run_table(FILE *f, const struct pmc_report *rep)
+size_t pmc_output_wall_stats(const struct pmc_report *rep, double *mean, double *sem, int *prec)
 {
-	double sum = 0, sq = 0, mean, sem;
+	double sum = 0, sq = 0, m;
 	size_t n = 0;
-	int prec;
 
 	for (size_t i = 0; i < rep->nexecs; i++)
 		if (pmc_report_run_used(rep, rep->execs[i].run)) {
@@ -342,13 +341,24 @@ static void print_run_table(FILE *f, const struct pmc_report *rep)
 			n++;
 		}
 	if (n < 2)
-		return;
-	mean = sum / (double)n;
+		return n;
+	m = sum / (double)n;
 	for (size_t i = 0; i < rep->nexecs; i++)
 		if (pmc_report_run_used(rep, rep->execs[i].run))
-			sq += (rep->execs[i].wall_ns / 1e9 - mean) * (rep->execs[i].wall_ns / 1e9 - mean);
-	sem = sqrt(sq / (double)(n - 1) / (double)n);
-	prec = (sem > 1 || sem <= 0 ? 0 : (int)lround(ceil(-log10(sem)))) + 2;
+			sq += (rep->execs[i].wall_ns / 1e9 - m) * (rep->execs[i].wall_ns / 1e9 - m);
+	*mean = m;
+	*sem = sqrt(sq / (double)(n - 1) / (double)n);
+	*prec = (*sem > 1 || *sem <= 0 ? 0 : (int)lround(ceil(-log10(*sem)))) + 2;
+	return n;
+}
+
+static void print_run_table(FILE *f, const struct pmc_report *rep)
+{
+	double mean, sem;
+	int prec;
+
+	if (pmc_output_wall_stats(rep, &mean, &sem, &prec) < 2)
+		return;
 	fprintf(f, "\n           # Table of individual measurements:\n");
 	for (size_t i = 0; i < rep->nexecs; i++) {
 		double run = rep->execs[i].wall_ns / 1e9;

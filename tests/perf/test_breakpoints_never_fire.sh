@@ -50,6 +50,10 @@ never_fire_outputs() {
 	grep -qE 'breakpoints (still count|were counted|work without it|too)' "$TMP/err" &&
 		fail "$who: -x: a check claims breakpoints count: $(grep breakpoints "$TMP/err")"
 	if ! has_hw_pmu; then
+		# -x leaves no-hardware-pmu to its <not supported> rows, as perf (issue 34): the table says it
+		set +e
+		"${run[@]}" "$PMCTOOL" stat -e "$BP,instructions,task-clock" -- "$W" calls 500 >"$TMP/out" 2>"$TMP/err"
+		set -e
 		expect_err "no-hardware-pmu: .*work without it; breakpoints never fire here" \
 			"$who: no-hardware-pmu says breakpoints do not count here"
 	fi

@@ -220,6 +220,8 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 				  : pmc_eng_measure(se, o, rep);
 	if (rc && !rep->nruns)
 		return rc;
+	if (!o->no_merge)
+		pmc_eng_uncore_merge(rep);
 	pmc_report_summarize(rep);
 	record_cpu(rep);
 	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
@@ -229,6 +231,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 			 "ended before -D's delay or --control's 'enable'");
 	if (o->k)
 		pmc_eng_kernel_metrics(rep);
+	pmc_eng_uncore_metrics(rep);
 	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_names_report(se, rep);

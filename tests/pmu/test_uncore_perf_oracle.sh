@@ -57,3 +57,37 @@ pmc_opens power/energy-pkg/ >"$TMP/pmc"
 [ -s "$TMP/perf" ] || fail "perf opened nothing for power/energy-pkg/"
 diff -u "$TMP/perf" "$TMP/pmc" >&2 || fail "pmctool opens differ from perf's for power/energy-pkg/"
 ok "power/energy-pkg/ -a: the same opens as perf 6.1 [injected PMU]"
+
+# Values from injected counts (fake_pmu's PMC_FAKE_PMU_COUNT: every box and the power PMU read N): perf's scaled
+# values (its -x, first field, 2 decimals) and pmctool's metrics from the same counts, perf's family spelling on both
+# sides; the boxes summed into one row.
+N=1000000
+perf_vals() {
+	"${inject[@]}" PMC_FAKE_PMU_COUNT=$N unshare -m sh -c "mount --bind '$fx/bus/event_source/devices' \
+		/sys/bus/event_source/devices && perf stat -x, -a -e uncore_imc/cas_count_read/,power/energy-pkg/ true" 2>&1 |
+		awk -F, '{print $3, $1, $2}' | sort
+}
+perf_vals >"$TMP/perf"
+"${inject[@]}" PMC_FAKE_PMU_COUNT=$N PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -a \
+	-e uncore_imc/cas_count_read/,power/energy-pkg/ --json -o "$TMP/pmc.json" -- true 2>"$TMP/err" ||
+	{ cat "$TMP/err" >&2; fail "pmctool stat with injected counts failed"; }
+python3 - "$TMP/pmc.json" <<'PY' | sort >"$TMP/pmc"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [e for e in d["events"] if e["name"] == "uncore_imc/cas_count_read/"]
+assert len(rows) == 1 and rows[0]["mean"] == 6 * 1000000, rows  # one merged row: 6 boxes x N
+for m in d["metrics"]:
+    if m["unit"] in ("MiB", "Joules"):
+        v = m["value"]
+        print(m["name"], "%.2f" % v, m["unit"])
+PY
+[ -s "$TMP/perf" ] || fail "perf printed no values"
+diff -u "$TMP/perf" "$TMP/pmc" >&2 || fail "pmctool's scaled values from injected counts differ from perf 6.1's (- perf, + pmctool)"
+grep -q '366.21 MiB' "$TMP/pmc" || fail "6 boxes x $N CAS x 64 bytes is 366.21 MiB"
+ok "uncore_imc/cas_count_read/ and power/energy-pkg/ from injected counts ($N a box): one merged row, the same MiB and Joules as perf 6.1 [injected counts]"
+
+# --no-merge (perf's option): the six boxes in their own rows, each N.
+"${inject[@]}" PMC_FAKE_PMU_COUNT=$N PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat --no-merge -a -x, \
+	-e uncore_imc/cas_count_read/ -- true 2>"$TMP/nm" >/dev/null || { cat "$TMP/nm" >&2; fail "--no-merge failed"; }
+[ "$(grep -c "^$N,,uncore_imc_[0-5]/cas_count_read/," "$TMP/nm")" -eq 6 ] || { cat "$TMP/nm" >&2; fail "--no-merge: not 6 box rows"; }
+ok "--no-merge keeps the 6 boxes apart [injected counts]"

@@ -287,6 +287,10 @@ void pmc_eng_uncore_scale(struct pmc_event *ev, const char *spec);
 void pmc_eng_uncore_merge(struct pmc_report *rep);
 /* After them: a scaled event's value in its unit (MiB, Joules) and its rate (MiB/s, Watts) as metrics. */
 void pmc_eng_uncore_metrics(struct pmc_report *rep);
+/* -I (not --no-merge): false when evs[i] is a box summed into its family's first box's record; for that first box,
+ * the other boxes' counts[j] added into *c (counts[i] before); true otherwise. */
+bool pmc_eng_uncore_interval(const struct pmc_event *const *evs, size_t n, size_t i, const struct pmc_count *counts,
+			     struct pmc_count *c);
 
 /* engine/scope.c: whether any scope or time option was given (then pmc_eng_scope_measure runs instead of pmc_eng_measure). */
 bool pmc_eng_scope_wanted(const struct pmc_engine_opts *o);

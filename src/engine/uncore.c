@@ -154,3 +154,23 @@ void pmc_eng_uncore_metrics(struct pmc_report *rep)
 			scaled_metric(rep, e, secs);
 	}
 }
+
+bool pmc_eng_uncore_interval(const struct pmc_event *const *evs, size_t n, size_t i, const struct pmc_count *counts,
+			     struct pmc_count *c)
+{
+	if (evs[i]->uncore_box > 1)
+		return false; /* summed into its family's first box */
+	if (evs[i]->uncore_box != 1)
+		return true;
+	for (size_t j = 0; j < n; j++) {
+		const struct pmc_count *d = &counts[j];
+
+		if (evs[j]->uncore_box <= 1 || strcmp(evs[j]->name, evs[i]->name))
+			continue;
+		if (d->status != PMC_COUNT_OK && c->status == PMC_COUNT_OK)
+			*c = *d;
+		else if (c->status == PMC_COUNT_OK)
+			c->value += d->value;
+	}
+	return true;
+}

@@ -232,6 +232,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	if (o->k)
 		pmc_eng_kernel_metrics(rep);
 	pmc_eng_uncore_metrics(rep);
+	pmc_eng_uncore_note(rep);
 	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_names_report(se, rep);

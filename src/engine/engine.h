@@ -287,6 +287,12 @@ void pmc_eng_uncore_scale(struct pmc_event *ev, const char *spec);
 void pmc_eng_uncore_merge(struct pmc_report *rep);
 /* After them: a scaled event's value in its unit (MiB, Joules) and its rate (MiB/s, Watts) as metrics. */
 void pmc_eng_uncore_metrics(struct pmc_report *rep);
+/* The command as target (no -a, -C, -p, -t, -k): each event of a non-core PMU with a cpumask opened system-wide on
+ * every cpumask CPU while the command runs (perf's rule; the copies summed into one row), said on stderr first with
+ * the privilege that needs. 0 or an exit status. */
+int pmc_eng_uncore_for_command(struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* After the measurement: the report's note that such events counted the whole socket. */
+void pmc_eng_uncore_note(struct pmc_report *rep);
 /* -I (not --no-merge): false when evs[i] is a box summed into its family's first box's record; for that first box,
  * the other boxes' counts[j] added into *c (counts[i] before); true otherwise. */
 bool pmc_eng_uncore_interval(const struct pmc_event *const *evs, size_t n, size_t i, const struct pmc_count *counts,

@@ -257,6 +257,8 @@ int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts
 	se->no_merge = o->no_merge;
 	r = collect_events(se, o);
 
+	if (!r)
+		r = pmc_eng_uncore_for_command(se, o);
 	for (size_t i = 0; !r && i < se->n; i++)
 		pmc_eng_priv_override(o, &se->evs[i]);
 	return r ? r : pmc_eng_hybrid_expand(se, o);

@@ -3,6 +3,7 @@
  * summed into one (perf's default; --no-merge keeps them), and the sysfs .scale/.unit of an alias given as a metric
  * (MiB, Joules) with its rate over the counting time (MiB/s, Watts). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "engine/engine.h"
 #include "pmu/uncore.h"
 #include "report/store.h"
+#include "sys/perf_access.h"
 
 void pmc_eng_uncore_scale(struct pmc_event *ev, const char *spec)
 {
@@ -173,4 +175,100 @@ bool pmc_eng_uncore_interval(const struct pmc_event *const *evs, size_t n, size_
 			c->value += d->value;
 	}
 	return true;
+}
+
+static struct {
+	char cpus[128];  /* the cpumask of the last family counted for a command, "" when none */
+	char names[160]; /* the events, as written */
+} for_command;
+
+/* The family whose boxes have PMU type type, or NULL. */
+static const struct pmc_uncore_family *family_of_type(const struct pmc_uncore *u, unsigned type)
+{
+	for (size_t i = 0; i < u->n; i++)
+		for (unsigned b = 0; b < u->fam[i].nboxes; b++)
+			if (u->fam[i].type[b] >= 0 && (unsigned)u->fam[i].type[b] == type)
+				return &u->fam[i];
+	return NULL;
+}
+
+/* ev once per cpumask CPU of its family, each counting that CPU system-wide while the command runs. */
+static int push_per_cpu(struct pmc_engine *se, const struct pmc_event *ev, const struct pmc_uncore_family *f)
+{
+	for (unsigned c = 0; c < f->ncpus; c++) {
+		struct pmc_event e = *ev;
+		int r;
+
+		e.cpu_wide = true;
+		e.cpu = f->cpus[c];
+		if (f->ncpus > 1)
+			e.uncore_box = (ev->uncore_box ? ev->uncore_box - 1 : 0) * f->ncpus + c + 1;
+		r = pmc_eng_events_push(se, &e);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static void say_for_command(void)
+{
+	int paranoid = pmc_perf_paranoid();
+	bool perfmon, admin, allowed;
+
+	pmc_perf_caps(&perfmon, &admin);
+	allowed = (paranoid != INT_MIN && paranoid <= 0) || perfmon || admin;
+	pmc_diag_note("%s: uncore counts the whole socket while the command runs (system-wide on CPU%s %s, the PMU's "
+		      "cpumask, as perf does), not only the command; this needs perf_event_paranoid <= 0 or CAP_PERFMON "
+		      "(perf_event_paranoid is %d here%s)", for_command.names, strchr(for_command.cpus, ',') ||
+		      strchr(for_command.cpus, '-') ? "s" : "", for_command.cpus, paranoid,
+		      allowed ? (paranoid != INT_MIN && paranoid <= 0 ? ": allowed" : ": allowed, the capability is held") : ": the opens will be refused; run as root or ask for CAP_PERFMON");
+}
+
+int pmc_eng_uncore_for_command(struct pmc_engine *se, const struct pmc_engine_opts *o)
+{
+	struct pmc_uncore *u;
+	struct pmc_event *old = se->evs;
+	size_t n = se->n;
+	int r = 0;
+
+	if (pmc_target_req_tasks(&o->targets) || pmc_target_req_cpus(&o->targets) || o->kernel || !n)
+		return 0;
+	u = calloc(1, sizeof(*u));
+	if (!u || pmc_uncore_scan(u) < 0 || !u->n) {
+		free(u);
+		return 0;
+	}
+	se->evs = NULL;
+	se->n = se->cap = 0;
+	for (size_t i = 0; i < n && !r; i++) {
+		const struct pmc_uncore_family *f = old[i].cpu_wide || old[i].attr.type < PERF_TYPE_MAX ? NULL
+						    : family_of_type(u, old[i].attr.type);
+
+		if (!f || !f->ncpus) {
+			r = pmc_eng_events_push(se, &old[i]);
+			continue;
+		}
+		snprintf(for_command.cpus, sizeof(for_command.cpus), "%s", f->cpumask);
+		if (!strstr(for_command.names, old[i].name)) {
+			size_t len = strlen(for_command.names);
+
+			snprintf(for_command.names + len, sizeof(for_command.names) - len, "%s%.100s", len ? ", " : "",
+				 old[i].name);
+		}
+		r = push_per_cpu(se, &old[i], f);
+	}
+	free(old);
+	free(u);
+	if (!r && for_command.cpus[0])
+		say_for_command();
+	return r;
+}
+
+void pmc_eng_uncore_note(struct pmc_report *rep)
+{
+	if (for_command.cpus[0])
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "uncore-system-wide",
+				     "%.150s: uncore counts the whole socket while the command runs (CPU %s system-wide, "
+				     "the PMU's cpumask), not only the command's share", for_command.names,
+				     for_command.cpus);
 }

@@ -33,13 +33,13 @@ inject=(env LD_PRELOAD="$FAKE" PMC_FAKE_PMU_TYPES="$types" ASAN_OPTIONS="${ASAN_
 # flags F" line. One line per open: type config pid cpu group flags read_format.
 perf_opens() {
 	"${inject[@]}" unshare -m sh -c "mount --bind '$fx/bus/event_source/devices' /sys/bus/event_source/devices &&
-		perf stat -vv -a -e '$1' true" 2>&1 |
+		perf stat -vv ${2:--a} -e '$1' true" 2>&1 |
 		awk '/^  type /{t=$2; rf="0x0"} /^  config /{c=$2}
 		     /^  read_format /{rf=($2 == "TOTAL_TIME_ENABLED|TOTAL_TIME_RUNNING") ? "0x3" : $2}
 		     /sys_perf_event_open: /{print t, c, "pid=" $3, "cpu=" $5, "group=" $7, "flags=" $9, "rf=" rf}' | sort
 }
 pmc_opens() {
-	"${inject[@]}" env PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -v -a -e "$1" -- true 2>&1 |
+	"${inject[@]}" env PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -v ${2:--a} -e "$1" -- true 2>&1 |
 		sed -n 's/^perf_event_open(type=\([0-9]*\) config=\([0-9a-fx]*\) .* read_format=\([0-9a-fx]*\) .*, pid=\(-*[0-9]*\), cpu=\([0-9]*\), group_fd=\(-*[0-9]*\), flags=\([0-9a-fx]*\)).*/\1 \2 pid=\4 cpu=\5 group=\6 flags=\7 rf=\3/p' | sort
 }
 
@@ -91,3 +91,14 @@ ok "uncore_imc/cas_count_read/ and power/energy-pkg/ from injected counts ($N a 
 	-e uncore_imc/cas_count_read/ -- true 2>"$TMP/nm" >/dev/null || { cat "$TMP/nm" >&2; fail "--no-merge failed"; }
 [ "$(grep -c "^$N,,uncore_imc_[0-5]/cas_count_read/," "$TMP/nm")" -eq 6 ] || { cat "$TMP/nm" >&2; fail "--no-merge: not 6 box rows"; }
 ok "--no-merge keeps the 6 boxes apart [injected counts]"
+
+# For a command (no -a): perf counts uncore system-wide on the cpumask CPUs; pmctool the same, and says so first.
+perf_opens uncore_imc/cas_count_read/,power/energy-pkg/ " " >"$TMP/perf"
+pmc_opens uncore_imc/cas_count_read/,power/energy-pkg/ " " >"$TMP/pmc"
+[ "$(wc -l <"$TMP/perf")" -eq 7 ] || { cat "$TMP/perf" >&2; fail "perf: not 7 opens for a command"; }
+diff -u "$TMP/perf" "$TMP/pmc" >&2 || fail "pmctool's opens for a command differ from perf's (- perf, + pmctool)"
+"${inject[@]}" PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -e uncore_imc/cas_count_read/ -- true 2>"$TMP/cmd" >/dev/null ||
+	{ cat "$TMP/cmd" >&2; fail "stat for a command failed"; }
+grep -q "uncore counts the whole socket while the command runs.*perf_event_paranoid <= 0 or CAP_PERFMON" "$TMP/cmd" ||
+	{ cat "$TMP/cmd" >&2; fail "no note on system-wide counting and its privilege"; }
+ok "uncore for a command: perf 6.1's opens (system-wide on the cpumask CPU), said with the privilege it needs [injected PMU]"

@@ -11,15 +11,7 @@ it = [i for i in d["items"] if i["name"] == sys.argv[2]]
 print(it[0]["verdict"] + "|" + it[0]["detail"] if it else "missing")' "$1" "$2"
 }
 
-fx=$TMP/sysfs
-mkdir -p "$fx/bus/event_source/devices" "$fx/devices/system/cpu"
-online=$(cat /sys/devices/system/cpu/online)
-cp /sys/devices/system/cpu/online "$fx/devices/system/cpu/online"
-first=${online%%[-,]*}
-for d in "$PMC_SOURCE_DIR"/tests/pmu/sysfs-uncore-skx/bus/event_source/devices/{uncore_imc_*,power}; do
-	cp -r "$d" "$fx/bus/event_source/devices/"
-	echo "$first" >"$fx/bus/event_source/devices/$(basename "$d")/cpumask"
-done
+. "$PMC_SOURCE_DIR/tests/pmu/uncore_fixture.sh"
 
 # The real machine: whatever it has, each item is there with a reason or the CPU it opened on.
 "$PMCTOOL" check --json >"$TMP/here.json" 2>"$TMP/err" || [ $? -ge 10 ] || { cat "$TMP/err" >&2; fail "check failed"; }

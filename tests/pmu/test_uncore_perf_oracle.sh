@@ -14,15 +14,7 @@ command -v perf >/dev/null || skip "no perf"
 [ -f "$FAKE" ] || skip "no fake PMU ($FAKE)"
 unshare -m true 2>/dev/null || skip "no private mount namespace here (needs root)"
 
-fx=$TMP/sysfs
-mkdir -p "$fx/bus/event_source/devices" "$fx/devices/system/cpu"
-online=$(cat /sys/devices/system/cpu/online)
-cp /sys/devices/system/cpu/online "$fx/devices/system/cpu/online"
-first=${online%%[-,]*}
-for d in "$PMC_SOURCE_DIR"/tests/pmu/sysfs-uncore-skx/bus/event_source/devices/{uncore_imc_*,power}; do
-	cp -r "$d" "$fx/bus/event_source/devices/"
-	echo "$first" >"$fx/bus/event_source/devices/$(basename "$d")/cpumask"
-done
+. "$PMC_SOURCE_DIR/tests/pmu/uncore_fixture.sh"
 for p in software tracepoint breakpoint; do
 	[ -d /sys/bus/event_source/devices/$p ] && cp -rL /sys/bus/event_source/devices/$p "$fx/bus/event_source/devices/" 2>/dev/null || true # some files are unreadable
 done

@@ -94,3 +94,27 @@ diff -u "$TMP/perf" "$TMP/pmc" >&2 || fail "pmctool's opens for a command differ
 grep -q "uncore counts the whole socket while the command runs.*perf_event_paranoid <= 0 or CAP_PERFMON" "$TMP/cmd" ||
 	{ cat "$TMP/cmd" >&2; fail "no note on system-wide counting and its privilege"; }
 ok "uncore for a command: perf 6.1's opens (system-wide on the cpumask CPU), said with the privilege it needs [injected PMU]"
+
+# A bare alias word names the family that has it (perf's resolution): cas_count_read is the six boxes, summed.
+"${inject[@]}" PMC_FAKE_PMU_COUNT=$N unshare -m sh -c "mount --bind '$fx/bus/event_source/devices' \
+	/sys/bus/event_source/devices && perf stat -x, -a -e cas_count_read true" 2>&1 | cut -d, -f1,2 >"$TMP/perf"
+"${inject[@]}" PMC_FAKE_PMU_COUNT=$N PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -a -x, -e cas_count_read -- true \
+	2>"$TMP/bare" >/dev/null || { cat "$TMP/bare" >&2; fail "bare alias word failed"; }
+grep -q "^6000000,,cas_count_read," "$TMP/bare" || { cat "$TMP/bare" >&2; fail "cas_count_read: not one row of 6 x $N"; }
+grep -q "^,,,,,366.211,MiB cas_count_read$" "$TMP/bare" || { cat "$TMP/bare" >&2; fail "cas_count_read: no 366.211 MiB"; }
+grep -qx "366.21,MiB" "$TMP/perf" || { cat "$TMP/perf" >&2; fail "perf's cas_count_read is not 366.21 MiB"; }
+ok "bare alias cas_count_read: one row of the 6 boxes, 366.21 MiB as perf 6.1 [injected counts]"
+
+# -I: one record per interval for the family (the boxes summed), --per-socket: one row per socket.
+"${inject[@]}" PMC_FAKE_PMU_COUNT=$N PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -a -I 100 -x, \
+	-e uncore_imc/cas_count_read/ -- sleep 0.15 2>"$TMP/iv" >/dev/null || { cat "$TMP/iv" >&2; fail "-I failed"; }
+first_iv=$(grep -m1 ',uncore_imc/cas_count_read/,' "$TMP/iv")
+[ "$(grep -c "^${first_iv%%,*}," "$TMP/iv")" -eq 1 ] || { cat "$TMP/iv" >&2; fail "-I: not one record in the first interval"; }
+case "$first_iv" in *",6000000,"*) ;; *) cat "$TMP/iv" >&2; fail "-I: first interval not 6 x $N: $first_iv" ;; esac
+"${inject[@]}" PMC_FAKE_PMU_COUNT=$N PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -a --per-socket --json -o "$TMP/ps.json" \
+	-e uncore_imc/cas_count_read/ -- true 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "--per-socket failed"; }
+python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+rows = [(e["scope"]["kind"], e["mean"]) for e in d["events"]]
+assert rows == [("all", 6e6), ("socket", 6e6)], rows' "$TMP/ps.json" || fail "--per-socket: not one summed row per scope"
+ok "-I: one summed record per interval; --per-socket: one summed row per socket [injected counts]"

@@ -231,8 +231,14 @@ int pmc_eng_uncore_for_command(struct pmc_engine *se, const struct pmc_engine_op
 	size_t n = se->n;
 	int r = 0;
 
+	bool dynamic = false;
+
 	if (pmc_target_req_tasks(&o->targets) || pmc_target_req_cpus(&o->targets) || o->kernel || !n)
 		return 0;
+	for (size_t i = 0; i < n && !dynamic; i++)
+		dynamic = !old[i].cpu_wide && old[i].attr.type >= PERF_TYPE_MAX;
+	if (!dynamic)
+		return 0; /* only kernel-numbered types: no PMU of sysfs to look up (the common case) */
 	u = calloc(1, sizeof(*u));
 	if (!u || pmc_uncore_scan(u) < 0 || !u->n) {
 		free(u);

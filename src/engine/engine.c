@@ -220,8 +220,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 				  : pmc_eng_measure(se, o, rep);
 	if (rc && !rep->nruns)
 		return rc;
-	if (!o->no_merge)
-		pmc_eng_uncore_merge(rep);
+	pmc_eng_uncore_merge(rep); /* --no-merge: only the per-CPU copies of one box (their names are equal) */
 	pmc_report_summarize(rep);
 	record_cpu(rep);
 	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */

@@ -283,7 +283,8 @@ void pmc_eng_hybrid_report(const struct pmc_engine_opts *o, struct pmc_report *r
 int pmc_eng_uncore_add(struct pmc_engine *se, const char *spec, unsigned flags, bool *done);
 /* ev's sysfs .scale/.unit when spec is an alias spelling pmu/alias/ that has them. */
 void pmc_eng_uncore_scale(struct pmc_event *ev, const char *spec);
-/* Before the statistics: each family's boxes summed into their first box's row, the others removed. */
+/* Before the statistics: the rows of one name with uncore_box set (a family's boxes; with --no-merge, where the
+ * boxes keep their own names, the per-cpumask-CPU copies of one box) summed into the first's, the others removed. */
 void pmc_eng_uncore_merge(struct pmc_report *rep);
 /* After them: a scaled event's value in its unit (MiB, Joules) and its rate (MiB/s, Watts) as metrics. */
 void pmc_eng_uncore_metrics(struct pmc_report *rep);
@@ -293,7 +294,7 @@ void pmc_eng_uncore_metrics(struct pmc_report *rep);
 int pmc_eng_uncore_for_command(struct pmc_engine *se, const struct pmc_engine_opts *o);
 /* After the measurement: the report's note that such events counted the whole socket. */
 void pmc_eng_uncore_note(struct pmc_report *rep);
-/* -I (not --no-merge): false when evs[i] is a box summed into its family's first box's record; for that first box,
+/* -I, the same sum per interval: false when evs[i] is a box summed into its family's first box's record; for that first box,
  * the other boxes' counts[j] added into *c (counts[i] before); true otherwise. */
 bool pmc_eng_uncore_interval(const struct pmc_event *const *evs, size_t n, size_t i, const struct pmc_count *counts,
 			     struct pmc_count *c);

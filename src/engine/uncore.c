@@ -179,7 +179,7 @@ bool pmc_eng_uncore_interval(const struct pmc_event *const *evs, size_t n, size_
 
 static struct {
 	char cpus[128];  /* the cpumask of the last family counted for a command, "" when none */
-	char names[160]; /* the events, as written */
+	char names[512]; /* the events, as written */
 } for_command;
 
 /* The family whose boxes have PMU type type, or NULL. */

@@ -118,3 +118,26 @@ d = json.load(open(sys.argv[1]))
 rows = [(e["scope"]["kind"], e["mean"]) for e in d["events"]]
 assert rows == [("all", 6e6), ("socket", 6e6)], rows' "$TMP/ps.json" || fail "--per-socket: not one summed row per scope"
 ok "-I: one summed record per interval; --per-socket: one summed row per socket [injected counts]"
+
+# A cpumask of two CPUs, for a command: one system-wide copy per box and CPU (perf's 12 opens), summed into one row
+# (12 x N, the MiB perf prints); --no-merge sums each box's CPUs into that box's row.
+cpu_on() { [ -d /sys/devices/system/cpu/cpu$1 ] && [ "$(cat /sys/devices/system/cpu/cpu$1/online 2>/dev/null || echo 1)" = 1 ]; }
+if cpu_on 0 && cpu_on 1; then
+	for d in "$fx"/bus/event_source/devices/{uncore_imc_*,power}; do echo 0-1 >"$d/cpumask"; done
+	perf_opens uncore_imc/cas_count_read/ " " >"$TMP/perf"
+	pmc_opens uncore_imc/cas_count_read/ " " >"$TMP/pmc"
+	[ "$(wc -l <"$TMP/perf")" -eq 12 ] || { cat "$TMP/perf" >&2; fail "perf: not 12 opens with cpumask 0-1"; }
+	diff -u "$TMP/perf" "$TMP/pmc" >&2 || fail "cpumask 0-1: pmctool's opens differ from perf's"
+	"${inject[@]}" PMC_FAKE_PMU_COUNT=$N unshare -m sh -c "mount --bind '$fx/bus/event_source/devices' \
+		/sys/bus/event_source/devices && perf stat -x, -e uncore_imc/cas_count_read/ true" 2>&1 | cut -d, -f1,2 >"$TMP/perf"
+	grep -qx "732.42,MiB" "$TMP/perf" || { cat "$TMP/perf" >&2; fail "perf: not 732.42 MiB"; }
+	"${inject[@]}" PMC_FAKE_PMU_COUNT=$N PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -x, -e uncore_imc/cas_count_read/ \
+		-- true 2>"$TMP/two" >/dev/null || { cat "$TMP/two" >&2; fail "cpumask 0-1 failed"; }
+	grep -q "^12000000,,uncore_imc/cas_count_read/," "$TMP/two" && grep -q "^,,,,,732.422,MiB " "$TMP/two" ||
+		{ cat "$TMP/two" >&2; fail "cpumask 0-1: not one row of 12 x $N = 732.42 MiB"; }
+	"${inject[@]}" PMC_FAKE_PMU_COUNT=$N PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat --no-merge -x, \
+		-e uncore_imc/cas_count_read/ -- true 2>"$TMP/two" >/dev/null || { cat "$TMP/two" >&2; fail "--no-merge failed"; }
+	[ "$(grep -c "^2000000,,uncore_imc_[0-5]/cas_count_read/," "$TMP/two")" -eq 6 ] ||
+		{ cat "$TMP/two" >&2; fail "cpumask 0-1 --no-merge: not 6 box rows of 2 x $N"; }
+	ok "cpumask 0-1 for a command: perf's 12 opens, one row of 732.42 MiB as perf; --no-merge: a row per box [injected counts]"
+fi

@@ -98,6 +98,8 @@ void pmc_eng_uncore_merge(struct pmc_report *rep)
 			for (size_t j = i + 1; j < rep->nevents; j++) {
 				struct pmc_report_event *b = &rep->events[j];
 
+				if (b->ev.uncore_box == 1 && same_row(e, b))
+					break; /* the same spelling given twice: its own boxes follow */
 				if (b->ev.uncore_box > 1 && same_row(e, b)) {
 					add_box(e, b);
 					drop_event(b);
@@ -164,10 +166,14 @@ bool pmc_eng_uncore_interval(const struct pmc_event *const *evs, size_t n, size_
 		return false; /* summed into its family's first box */
 	if (evs[i]->uncore_box != 1)
 		return true;
-	for (size_t j = 0; j < n; j++) {
+	for (size_t j = i + 1; j < n; j++) {
 		const struct pmc_count *d = &counts[j];
 
-		if (evs[j]->uncore_box <= 1 || strcmp(evs[j]->name, evs[i]->name))
+		if (strcmp(evs[j]->name, evs[i]->name))
+			continue;
+		if (evs[j]->uncore_box == 1)
+			break; /* the same spelling given twice: its own boxes follow */
+		if (!evs[j]->uncore_box)
 			continue;
 		if (d->status != PMC_COUNT_OK && c->status == PMC_COUNT_OK)
 			*c = *d;

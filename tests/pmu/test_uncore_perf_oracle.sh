@@ -118,6 +118,11 @@ d = json.load(open(sys.argv[1]))
 rows = [(e["scope"]["kind"], e["mean"]) for e in d["events"]]
 assert rows == [("all", 6e6), ("socket", 6e6)], rows' "$TMP/ps.json" || fail "--per-socket: not one summed row per scope"
 ok "-I: one summed record per interval; --per-socket: one summed row per socket [injected counts]"
+"${inject[@]}" PMC_FAKE_PMU_COUNT=$N PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" stat -a -x, \
+	-e uncore_imc/cas_count_read/,uncore_imc/cas_count_read/ -- true 2>"$TMP/twice" >/dev/null || fail "twice failed"
+[ "$(grep -c "^6000000,,uncore_imc/cas_count_read/," "$TMP/twice")" -eq 2 ] ||
+	{ cat "$TMP/twice" >&2; fail "the same family spelling twice: not two rows of 6 x $N"; }
+ok "the same family spelling given twice: two rows, each its own 6 boxes [injected counts]"
 
 # A cpumask of two CPUs, for a command: one system-wide copy per box and CPU (perf's 12 opens), summed into one row
 # (12 x N, the MiB perf prints); --no-merge sums each box's CPUs into that box's row.

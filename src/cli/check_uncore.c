@@ -3,13 +3,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/check_uncore.h"
+#include "perf/probe.h"
 #include "pmu/event.h"
 #include "pmu/uncore.h"
 #include "sys/perf_access.h"
-#include "sys/perf_open.h"
 
 /* The family of kind k to try (the first with an alias), or NULL. */
 static const struct pmc_uncore_family *pick(const struct pmc_uncore *u, bool energy)
@@ -71,7 +70,7 @@ static void one(struct pmc_check_result *res, const struct pmc_uncore *u, bool e
 	char spec[160], why[300];
 	struct pmc_event ev;
 	struct pmc_resolve_error err;
-	int fd, cpu;
+	int rc, cpu;
 
 	if (!it)
 		return;
@@ -91,14 +90,13 @@ static void one(struct pmc_check_result *res, const struct pmc_uncore *u, bool e
 	}
 	cpu = f->ncpus ? f->cpus[0] : 0;
 	ev.attr.disabled = 1;
-	fd = pmc_perf_open_noted(&ev.attr, -1, cpu, -1, 0, "check: uncore");
-	if (fd < 0) {
-		refusal(-fd, why, sizeof(why));
+	rc = pmc_perf_probe_cpu(&ev.attr, cpu, "check: can this non-core PMU count here");
+	if (rc < 0) {
+		refusal(-rc, why, sizeof(why));
 		snprintf(it->detail, sizeof(it->detail), "%s (%u box%s) is here, but %s on CPU %d: %.300s", f->name, f->nboxes,
 			 f->nboxes == 1 ? "" : "es", spec, cpu, why);
 		return;
 	}
-	close(fd);
 	it->verdict = PMC_CHECK_TRUSTWORTHY;
 	snprintf(it->detail, sizeof(it->detail), "%s opens system-wide on CPU %d (%s, %u box%s, cpumask %s); counts the "
 		 "whole socket, not one command: pmctool stat -a -g %s", spec, cpu, f->name, f->nboxes,

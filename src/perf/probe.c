@@ -21,3 +21,13 @@ int pmc_perf_probe_user_counting(void)
 	close(fd);
 	return 0;
 }
+
+int pmc_perf_probe_cpu(struct perf_event_attr *attr, int cpu, const char *note)
+{
+	int fd = pmc_perf_open_noted(attr, -1, cpu, -1, 0, note);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}

@@ -16,4 +16,8 @@ int pmc_perf_open_self(struct perf_event_attr *attr, int group_fd, const char *n
  * in the sysctl does not tell: 3 forbids everything only on kernels with Debian's and Android's patch. */
 int pmc_perf_probe_user_counting(void);
 
+/* Ask the kernel whether attr opens system-wide on CPU cpu (pid -1: a non-core PMU's event on its cpumask CPU, as
+ * stat opens it): opened and closed at once. 0, or -errno. */
+int pmc_perf_probe_cpu(struct perf_event_attr *attr, int cpu, const char *note);
+
 #endif

@@ -12,6 +12,7 @@
 #include "cli/multi.h"
 #include "cli/opts.h"
 #include "info/check.h"
+#include "cli/check_uncore.h"
 #include "output/output.h"
 #include "run/emulate.h"
 #include "util/file_read.h"
@@ -267,6 +268,7 @@ int pmc_cmd_check(int argc, char **argv)
 		return check_bad_argument(&pmc_opts_check, argv[first], NULL);
 	if ((rc = pmc_check_measure_here(o.quick, &res)))
 		return rc;
+	pmc_check_uncore_items(&res);
 	if (!(f = open_memstream(&buf, &len))) {
 		fprintf(stderr, "pmctool check: out of memory\n");
 		return PMC_EXIT_INTERNAL;

@@ -304,7 +304,8 @@ static const struct pmc_opt stat_table[] = {
 	  .help = "call sync() before each run, so writeback left by the last one is not counted\n"
 		  "(perf's -S)" },
 	{ .long_name = "no-merge", .kind = PMC_OPT_FLAG, .field = F(e.no_merge),
-	  .help = "on a hybrid CPU: each core type's row alone, no summed row (perf's)" },
+	  .help = "each core type's row alone on a hybrid CPU, each box of an uncore family\n"
+		  "(uncore_imc_0..N) alone: no summed row (perf's)" },
 	{ .short_name = 'M', .long_name = "metrics", .kind = PMC_OPT_VALUE, .metavar = "NAME,...", .flags = PMC_OPT_SINGLE,
 	  .conflict = STAT_SET, .apply = stat_apply_metric_group,
 	  .help = "perf's metrics and metric groups: pmctool's event sets (-M cache is -g cache,\n"

@@ -249,6 +249,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	if (rc && !rep->nruns)
 		return rc;
 	pmc_eng_breakpoints_regions(rep);
+	pmc_eng_uncore_merge(rep); /* --no-merge: only the per-CPU copies of one box (their names are equal) */
 	pmc_report_summarize(rep);
 	record_cpu(rep);
 	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
@@ -258,6 +259,8 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 			 "ended before -D's delay or --control's 'enable'");
 	if (o->k)
 		pmc_eng_kernel_metrics(rep);
+	pmc_eng_uncore_metrics(rep);
+	pmc_eng_uncore_note(rep);
 	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_names_report(se, rep);

@@ -165,6 +165,7 @@ struct pmc_engine {
 	const struct pmc_eventset_variant *variant;
 	struct pmc_eng_topdown *topdown; /* --topdown: the tree and its inputs' events (engine/topdown.c) */
 	bool emulate;                  /* --emulate: instructions:u is counted by valgrind (engine/emulate.c) */
+	bool no_merge;                 /* --no-merge: a box family's boxes each in their own row (engine/uncore.c) */
 };
 
 
@@ -280,6 +281,27 @@ int pmc_eng_hybrid_copies(const struct pmc_engine_opts *o, const struct pmc_even
 int pmc_eng_hybrid_expand(struct pmc_engine *se, const struct pmc_engine_opts *o);
 /* After the measurement: the merged rows and a note on the core types. */
 void pmc_eng_hybrid_report(const struct pmc_engine_opts *o, struct pmc_report *rep);
+
+/* Non-core PMU families (engine/uncore.c). A spec in perf's family spelling (uncore_imc/cas_count_read/, or a bare
+ * alias word of one family) pushed once per box: *done true, 0 or an exit status; *done false: not such a spelling. */
+int pmc_eng_uncore_add(struct pmc_engine *se, const char *spec, unsigned flags, bool *done);
+/* ev's sysfs .scale/.unit when spec is an alias spelling pmu/alias/ that has them. */
+void pmc_eng_uncore_scale(struct pmc_event *ev, const char *spec);
+/* Before the statistics: the rows of one name with uncore_box set (a family's boxes; with --no-merge, where the
+ * boxes keep their own names, the per-cpumask-CPU copies of one box) summed into the first's, the others removed. */
+void pmc_eng_uncore_merge(struct pmc_report *rep);
+/* After them: a scaled event's value in its unit (MiB, Joules) and its rate (MiB/s, Watts) as metrics. */
+void pmc_eng_uncore_metrics(struct pmc_report *rep);
+/* The command as target (no -a, -C, -p, -t, -k): each event of a non-core PMU with a cpumask opened system-wide on
+ * every cpumask CPU while the command runs (perf's rule; the copies summed into one row), said on stderr first with
+ * the privilege that needs. 0 or an exit status. */
+int pmc_eng_uncore_for_command(struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* After the measurement: the report's note that such events counted the whole socket. */
+void pmc_eng_uncore_note(struct pmc_report *rep);
+/* -I, the same sum per interval: false when evs[i] is a box summed into its family's first box's record; for that first box,
+ * the other boxes' counts[j] added into *c (counts[i] before); true otherwise. */
+bool pmc_eng_uncore_interval(const struct pmc_event *const *evs, size_t n, size_t i, const struct pmc_count *counts,
+			     struct pmc_count *c);
 
 /* engine/scope.c: whether any scope or time option was given (then pmc_eng_scope_measure runs instead of pmc_eng_measure). */
 bool pmc_eng_scope_wanted(const struct pmc_engine_opts *o);

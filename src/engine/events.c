@@ -81,10 +81,16 @@ int pmc_eng_events_add_spec(struct pmc_engine *se, const char *spec, unsigned fl
 		return pmc_eng_events_push(se, &ev);
 	memset(&err, 0, sizeof(err));
 	if (pmc_event_resolve(spec, &ev, &err) < 0) {
+		bool done;
+
+		r = pmc_eng_uncore_add(se, spec, flags, &done);
+		if (done)
+			return r;
 		print_resolve_error("", &err);
 		return PMC_EXIT_USAGE;
 	}
 	ev.flags |= flags;
+	pmc_eng_uncore_scale(&ev, spec);
 	return pmc_eng_events_push(se, &ev);
 }
 
@@ -248,8 +254,11 @@ int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts
 	int r;
 
 	se->emulate = o->emulate;
+	se->no_merge = o->no_merge;
 	r = collect_events(se, o);
 
+	if (!r)
+		r = pmc_eng_uncore_for_command(se, o);
 	for (size_t i = 0; !r && i < se->n; i++)
 		pmc_eng_priv_override(o, &se->evs[i]);
 	return r ? r : pmc_eng_hybrid_expand(se, o);

@@ -250,6 +250,10 @@ static int on_tick(void *ctx, unsigned n, bool last)
 		for (int row = -1; row < (int)x->st->nrows; row++) {
 			r.scope = row < 0 ? NULL : &x->st->rows[row];
 			r.count = row < 0 ? tot[i] : rows[(size_t)row * x->req.n + i];
+			if (!pmc_eng_uncore_interval(x->req.events, x->req.n, i,
+									   row < 0 ? tot : &rows[(size_t)row * x->req.n],
+									   &r.count))
+				continue;
 			if (r.count.status == PMC_COUNT_NOT_RUN)
 				continue;
 			if (x->o->intervals.record)

@@ -112,3 +112,13 @@ void pmc_bp_probe_describe(const struct pmc_bp_probe *p, char *buf, size_t len)
 		break;
 	}
 }
+
+int pmc_perf_probe_cpu(struct perf_event_attr *attr, int cpu, const char *note)
+{
+	int fd = pmc_perf_open_noted(attr, -1, cpu, -1, 0, note);
+
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}

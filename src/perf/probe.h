@@ -50,5 +50,8 @@ const struct pmc_bp_probe *pmc_perf_probe_breakpoints_done(void);
 
 /* One line for a person about a probe result ("breakpoints fire: ...", PMC_BP_NEVER_REASON...) into buf. */
 void pmc_bp_probe_describe(const struct pmc_bp_probe *p, char *buf, size_t len);
+/* Ask the kernel whether attr opens system-wide on CPU cpu (pid -1: a non-core PMU's event on its cpumask CPU, as
+ * stat opens it): opened and closed at once. 0, or -errno. */
+int pmc_perf_probe_cpu(struct perf_event_attr *attr, int cpu, const char *note);
 
 #endif

@@ -60,6 +60,11 @@ struct pmc_event {
 	unsigned group;               /* perf's {a,b} group: 1 + the group's number on the command line, 0 for none; the
 					 planner keeps a group's events in one batch */
 	const char *source;           /* the vendor table file the encoding came from (pmu/tables.c), NULL otherwise */
+	unsigned uncore_box;          /* a box of a non-core family spelled as the family (uncore_imc/cas_count_read/):
+					 1 + the box's index; the boxes' rows are summed into one after the measurement
+					 (engine/uncore.c) unless --no-merge */
+	double scale;                 /* the sysfs alias's .scale (pmu/uncore.h), 0 when none: shown as a metric */
+	char unit[16];                /* its .unit ("MiB", "Joules"), "" when none */
 };
 
 enum pmc_resolve_code {

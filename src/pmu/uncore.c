@@ -314,3 +314,104 @@ const char *pmc_uncore_describe(const struct pmc_uncore_family *f, char *buf, si
 		snprintf(buf + off, len - off, ", %s%s", f->cpumask[0] ? "cpumask " : "no cpumask", f->cpumask);
 	return buf;
 }
+
+/* "pmu/alias/" (one term, no value, no modifier) into pmu and alias; false for any other spelling. */
+static bool split_alias_spec(const char *spec, char *pmu, size_t plen, char *alias, size_t alen)
+{
+	const char *s1 = strchr(spec, '/');
+	const char *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+
+	if (!s1 || !s2 || s2[1] || s1 == spec || s2 == s1 + 1 || (size_t)(s1 - spec) >= plen ||
+	    (size_t)(s2 - s1 - 1) >= alen || memchr(s1 + 1, '=', (size_t)(s2 - s1 - 1)) ||
+	    memchr(s1 + 1, ',', (size_t)(s2 - s1 - 1)))
+		return false;
+	snprintf(pmu, plen, "%.*s", (int)(s1 - spec), spec);
+	snprintf(alias, alen, "%.*s", (int)(s2 - s1 - 1), s1 + 1);
+	return true;
+}
+
+/* The family spec names when it is perf's family spelling: FAMILY/terms/ with FAMILY a box family's name that is
+ * no PMU directory itself (uncore_imc, not uncore_imc_0 nor power); or a bare word that is an alias of exactly the
+ * PMUs of one non-core family (cas_count_read, energy-pkg), then *word set. NULL otherwise. */
+static const struct pmc_uncore_family *family_of_spec(const struct pmc_uncore *u, const char *spec, bool *word)
+{
+	const char *slash = strchr(spec, '/');
+	const struct pmc_uncore_family *hit = NULL;
+
+	*word = !slash;
+	if (slash) {
+		char fam[64];
+
+		if ((size_t)(slash - spec) >= sizeof(fam))
+			return NULL;
+		snprintf(fam, sizeof(fam), "%.*s", (int)(slash - spec), spec);
+		for (size_t i = 0; i < u->n; i++)
+			if (!strcmp(u->fam[i].name, fam) && strcmp(u->fam[i].box[0], fam))
+				return &u->fam[i];
+		return NULL;
+	}
+	if (strpbrk(spec, ":{}@,") || !*spec)
+		return NULL;
+	for (size_t i = 0; i < u->n; i++) {
+		if (!pmc_uncore_alias(&u->fam[i], spec))
+			continue;
+		if (hit)
+			return NULL; /* in two families: the user must say which */
+		hit = &u->fam[i];
+	}
+	return hit;
+}
+
+int pmc_uncore_box_specs(const char *spec, char (*out)[PMC_UNCORE_SPEC_MAX], size_t max)
+{
+	struct pmc_uncore *u = calloc(1, sizeof(*u));
+	const struct pmc_uncore_family *f;
+	bool word;
+	int n = 0;
+
+	if (!u)
+		return -ENOMEM;
+	if (pmc_uncore_scan(u) < 0 || !(f = family_of_spec(u, spec, &word))) {
+		free(u);
+		return 0;
+	}
+	for (unsigned b = 0; b < f->nboxes; b++) {
+		int w;
+
+		if ((size_t)n == max) {
+			n = -ENOSPC;
+			break;
+		}
+		w = word ? snprintf(out[n], PMC_UNCORE_SPEC_MAX, "%s/%s/", f->box[b], spec)
+			 : snprintf(out[n], PMC_UNCORE_SPEC_MAX, "%s%s", f->box[b], strchr(spec, '/'));
+		if (w < 0 || w >= PMC_UNCORE_SPEC_MAX) {
+			n = -ENAMETOOLONG;
+			break;
+		}
+		n++;
+	}
+	free(u);
+	return n;
+}
+
+bool pmc_uncore_spec_scale(const char *spec, double *scale, char *unit, size_t ulen)
+{
+	char pmu[128], name[64], path[1400], text[64];
+	char *end;
+	double s;
+
+	if (!split_alias_spec(spec, pmu, sizeof(pmu), name, sizeof(name)) || strchr(pmu, '.') || strchr(name, '.'))
+		return false;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/events/%s.scale", pmc_sysfs_root(), pmu, name);
+	if (pmc_sysfs_read_line(path, text, sizeof(text)) < 0)
+		return false;
+	s = strtod(text, &end);
+	if (end == text || !isfinite(s) || s <= 0)
+		return false;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/events/%s.unit", pmc_sysfs_root(), pmu, name);
+	if (pmc_sysfs_read_line(path, text, sizeof(text)) < 0)
+		text[0] = '\0';
+	*scale = s;
+	snprintf(unit, ulen, "%s", text);
+	return true;
+}

@@ -81,4 +81,17 @@ const char *pmc_uncore_describe(const struct pmc_uncore_family *f, char *buf, si
 
 const char *pmc_uncore_kind_name(enum pmc_uncore_kind k);
 
+#define PMC_UNCORE_SPEC_MAX 256 /* PMC_NAME_MAX */
+
+/* perf's spellings of a box family's event, as perf resolves them: FAMILY/terms/ where FAMILY names boxes but no PMU
+ * directory (uncore_imc/cas_count_read/ -> uncore_imc_0/cas_count_read/ ... uncore_imc_5/cas_count_read/), and a
+ * bare alias word of one non-core family (cas_count_read, energy-pkg -> power/energy-pkg/). The box spellings into
+ * out[0..max), in box order: their number; 0 when spec is no such spelling (resolve it as written); -ENOSPC,
+ * -ENAMETOOLONG, -ENOMEM. */
+int pmc_uncore_box_specs(const char *spec, char (*out)[PMC_UNCORE_SPEC_MAX], size_t max);
+
+/* A sysfs alias spelling pmu/alias/ with an alias.scale file: *scale and its .unit ("" when absent) into unit, and
+ * true (energy-pkg: 2.3283064365386962890625e-10 Joules; cas_count_read: 6.103515625e-5 MiB). false otherwise. */
+bool pmc_uncore_spec_scale(const char *spec, double *scale, char *unit, size_t ulen);
+
 #endif

@@ -16,6 +16,9 @@
  * in config bits 32-63 of a generic event (0: PERF_TYPE_RAW's), else attr.type.
  * PMC_FAKE_PMU_BAD=0xCONFIG: a raw event (PERF_TYPE_RAW) of that config is refused (EINVAL) in a group and alone, as
  * the kernel refuses an encoding its PMU does not have.
+ * PMC_FAKE_PMU_COUNT=N (injected counts): every faked event read alone (read_format ENABLED|RUNNING, no GROUP) reads
+ * the value N, its times the kernel's: perf and pmctool then compute their scaled values and metrics from the same
+ * chosen counts.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -113,6 +116,7 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 ssize_t read(int fd, void *buf, size_t len)
 {
 	const char *env = getenv("PMC_FAKE_PMU_NEVER_RUN_ABOVE");
+	const char *count = getenv("PMC_FAKE_PMU_COUNT");
 	ssize_t n;
 
 	if (!real_read)
@@ -124,6 +128,9 @@ ssize_t read(int fd, void *buf, size_t len)
 		v[0] = 0;
 		v[2] = 0;
 	}
+	if (count && *count && n == 3 * (ssize_t)sizeof(uint64_t) && fd >= 0 && fd < MAX_FD && fakes[fd].leader >= 0 &&
+	    fakes[fd].members == 1 && fakes[fd].leader == fd)
+		*(uint64_t *)buf = strtoull(count, NULL, 0);
 	return n;
 }
 

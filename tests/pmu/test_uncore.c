@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Non-core PMU discovery on fixture sysfs trees written in the kernel's shape (tests/pmu/sysfs-uncore-*): Intel SKX
  * (six uncore_imc boxes, power), AMD Zen (amd_df, amd_l3, power) and Arm (arm_cmn_0, arm_dsu_0). */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -184,6 +185,65 @@ static void test_set_variant_needs_the_kernel_pmu(void **state)
 	pmc_eventset_free(set);
 }
 
+/* perf's spellings of a family's event -> the box spellings pmctool opens (0: resolve it as written). */
+static void test_perf_family_spellings_give_the_box_spellings(void **state)
+{
+	static const struct {
+		const char *fixture, *spec;
+		int n;
+		const char *first, *last;
+	} t[] = {
+		{ "sysfs-uncore-skx", "uncore_imc/cas_count_read/", 6, "uncore_imc_0/cas_count_read/",
+		  "uncore_imc_5/cas_count_read/" },
+		{ "sysfs-uncore-skx", "uncore_imc/event=0x04,umask=0x0c/", 6, "uncore_imc_0/event=0x04,umask=0x0c/",
+		  "uncore_imc_5/event=0x04,umask=0x0c/" },
+		{ "sysfs-uncore-skx", "cas_count_write", 6, "uncore_imc_0/cas_count_write/", "uncore_imc_5/cas_count_write/" },
+		{ "sysfs-uncore-skx", "energy-pkg", 1, "power/energy-pkg/", "power/energy-pkg/" },
+		{ "sysfs-uncore-skx", "uncore_imc_3/cas_count_read/", 0, NULL, NULL }, /* a box: as written */
+		{ "sysfs-uncore-skx", "power/energy-pkg/", 0, NULL, NULL },           /* no family of boxes */
+		{ "sysfs-uncore-skx", "cas_count_read:u", 0, NULL, NULL },            /* a modifier: not a bare word */
+		{ "sysfs-uncore-skx", "no_such_alias", 0, NULL, NULL },
+		{ "sysfs-uncore-skx", "uncore_cha/event=1/", 0, NULL, NULL },         /* no such family */
+		{ "sysfs-uncore-zen", "energy-pkg", 1, "power/energy-pkg/", "power/energy-pkg/" },
+		{ "sysfs-uncore-cmn", "arm_cmn/event=1/", 1, "arm_cmn_0/event=1/", "arm_cmn_0/event=1/" },
+	};
+	static char out[PMC_UNCORE_MAX_BOXES][PMC_UNCORE_SPEC_MAX];
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int n;
+
+		scan(t[i].fixture);
+		n = pmc_uncore_box_specs(t[i].spec, out, PMC_UNCORE_MAX_BOXES);
+		if (n != t[i].n)
+			fail_msg("%s on %s: %d box spellings, expected %d", t[i].spec, t[i].fixture, n, t[i].n);
+		if (n > 0) {
+			assert_string_equal(out[0], t[i].first);
+			assert_string_equal(out[n - 1], t[i].last);
+		}
+	}
+	scan("sysfs-uncore-skx");
+	assert_int_equal(pmc_uncore_box_specs("uncore_imc/cas_count_read/", out, 2), -ENOSPC);
+}
+
+static void test_alias_scale_and_unit_of_a_spelling(void **state)
+{
+	double scale = 0;
+	char unit[16];
+	(void)state;
+
+	scan("sysfs-uncore-skx");
+	assert_true(pmc_uncore_spec_scale("uncore_imc_2/cas_count_read/", &scale, unit, sizeof(unit)));
+	assert_true(fabs(scale * 1048576.0 - 64.0) < 1e-9);
+	assert_string_equal(unit, "MiB");
+	assert_true(pmc_uncore_spec_scale("power/energy-pkg/", &scale, unit, sizeof(unit)));
+	assert_true(scale == ldexp(1.0, -32));
+	assert_string_equal(unit, "Joules");
+	assert_false(pmc_uncore_spec_scale("power/event=0x2/", &scale, unit, sizeof(unit))); /* terms, no alias */
+	assert_false(pmc_uncore_spec_scale("uncore_imc/cas_count_read/", &scale, unit, sizeof(unit))); /* no dir */
+	assert_false(pmc_uncore_spec_scale("power/../../energy-pkg/", &scale, unit, sizeof(unit)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +254,8 @@ int main(void)
 		cmocka_unit_test(test_cmn_and_dsu_discovered_beside_the_armv8_core_pmu),
 		cmocka_unit_test(test_roofline_memory_bytes_per_fixture),
 		cmocka_unit_test(test_set_variant_needs_the_kernel_pmu),
+		cmocka_unit_test(test_perf_family_spellings_give_the_box_spellings),
+		cmocka_unit_test(test_alias_scale_and_unit_of_a_spelling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,7 +16,8 @@ t12_check() {
 	echo 0 > /proc/sys/kernel/perf_user_access
 	$P check --json > $W/check0.json 2> $W/check0.err; r0=$?
 	items=$(check_items $W/check1.json | tr '\n' ' ')
-	bad=$(check_items $W/check1.json | awk '$2 != "trustworthy"' | tr '\n' ' ')
+	# uncore and energy are informational (issue 36): the A57 guest has neither PMU, so they are unavailable there.
+	bad=$(check_items $W/check1.json | awk '$2 != "trustworthy" && $1 != "uncore" && $1 != "energy"' | tr '\n' ' ')
 	n=$(check_items $W/check1.json | wc -l)
 	[ "$r1" = 0 ] && [ "$n" -ge 7 ] && [ -z "$bad" ] && [ "$(check_overall $W/check1.json)" = trustworthy ]
 	ok=$?

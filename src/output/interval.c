@@ -30,5 +30,6 @@ void pmc_output_interval_group(FILE *f, const struct pmc_output_opts *o, const s
 
 double pmc_output_running_pct(const struct pmc_count *c)
 {
-	return c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 0;
+	/* enabled 0 ns (its task slept through the interval): it ran all of that time, nothing is scaled */
+	return c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 100.0;
 }

@@ -234,7 +234,11 @@ static int on_tick(void *ctx, unsigned n, bool last)
 			delta[k].value = c->value - p->value;
 			delta[k].enabled = c->enabled - p->enabled;
 			delta[k].running = c->running - p->running;
-			delta[k].status = delta[k].running ? PMC_COUNT_OK : PMC_COUNT_NOT_COUNTED;
+			/* enabled but its task not scheduled in this interval (it slept): a task counter's time enabled
+			 * stops with its task, so the truth is 0 in 0 ns, not <not counted>; that stays for a counter
+			 * that never ran yet, or was enabled and not on a counter (multiplexed out) in this interval */
+			delta[k].status = delta[k].running || (x->enabled && !delta[k].enabled && c->running)
+						  ? PMC_COUNT_OK : PMC_COUNT_NOT_COUNTED;
 			x->prev[k] = *c;
 		}
 		if (x->rotate && counts_in(x, k % x->req.n))

@@ -101,8 +101,7 @@ static void rec_count(struct csv_rec *r, const struct pmc_count *c, double scale
 	r->f[F_ENABLED] = r->num[F_ENABLED];
 	snprintf(r->num[F_RUNNING], sizeof(r->num[0]), "%llu", (unsigned long long)c->running);
 	r->f[F_RUNNING] = r->num[F_RUNNING];
-	if (c->enabled)
-		rec_num(r, F_PCT, 100.0 * (double)c->running / (double)c->enabled);
+	rec_num(r, F_PCT, pmc_output_running_pct(c));
 }
 
 /* The scope columns of a row (-A, --per-core, --per-thread...): empty for the totals. */

@@ -30,7 +30,8 @@ void pmc_output_interval_group(FILE *f, const struct pmc_output_opts *o, const s
 
 double pmc_output_running_pct(const struct pmc_count *c)
 {
-	return c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 0;
+	/* enabled 0 ns (its task slept through the interval): it ran all of that time, nothing is scaled */
+	return c->enabled ? 100.0 * (double)c->running / (double)c->enabled : 100.0;
 }
 
 bool pmc_output_interval_rows(const struct pmc_interval_record *r, size_t n)

@@ -134,8 +134,13 @@ got=$(per_thread "$TMP/err")
 	{ cat "$TMP/err"; echo "$got"; fail "-x; --per-thread -p PID with a command: the parser does not get the one thread's row"; }
 ok "-x; per-thread parser: -p PID -- COMMAND gives the attached thread's row"
 if perf stat -a -e task-clock true >/dev/null 2>&1; then
-	run_pmc stat -x';' --per-thread -a -- true
-	expect_rc 0 "pmctool stat -x; --per-thread -a true"
+	# two threads that surely run while it counts (rows that counted nothing are left out, as perf's; a quiet
+	# machine may run no other thread during a short command)
+	sh -c 'while :; do :; done' & l1=$!
+	sh -c 'while :; do :; done' & l2=$!
+	run_pmc stat -x';' --per-thread -a -- sleep 0.2
+	kill $l1 $l2; wait $l1 $l2 2>/dev/null || true
+	expect_rc 0 "pmctool stat -x; --per-thread -a -- sleep 0.2"
 	got=$(per_thread "$TMP/err")
 	n=${got%% *}
 	[ "$n" -ge 2 ] || { head -20 "$TMP/err"; fail "--per-thread -a: the parser got $n threads"; }

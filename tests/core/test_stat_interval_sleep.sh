@@ -20,7 +20,7 @@ ok "table: $n slept intervals print 0.00 msec task-clock at 100% running"
 run_pmc stat -e task-clock -I 100 -x, -- sh -c "$W"
 expect_rc 0 "-x"
 grep -q "not counted" "$TMP/out" "$TMP/err" && { cat "$TMP/err" >&2; fail "-x: a slept interval is <not counted>"; }
-n=$(cat "$TMP/out" "$TMP/err" | grep -cE "^[0-9.]+,0\.00,msec,task-clock,0,100\.00," || true)
+n=$(cat "$TMP/out" "$TMP/err" | grep -cE "^ *[0-9.]+,0\.00,msec,task-clock,0,100\.00," || true)
 [ "$n" -ge 2 ] || { cat "$TMP/err" >&2; fail "-x: $n intervals of 0 ns at 100.00, expected >= 2"; }
 ok "-x: $n slept intervals are 0 with running 100.00"
 

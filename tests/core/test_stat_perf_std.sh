@@ -22,7 +22,9 @@ def shape(path):
         # every word that is not a number, and the column it starts at (counts and metrics are right-aligned in
         # perf's fixed fields, so the words after them stand at fixed columns); the time lines' precision follows
         # the runs' spread, so there only the words
-        words = [(m.group(0), m.start()) for m in re.finditer(r"\S+", line) if not num.fullmatch(m.group(0).strip("%()"))]
+        # a rate's unit follows its size (/sec, K/sec, M/sec), which differs from run to run
+        words = [("RATE/sec" if m.group(0) in ("/sec", "K/sec", "M/sec", "G/sec") else m.group(0), m.start())
+                 for m in re.finditer(r"\S+", line) if not num.fullmatch(m.group(0).strip("%()"))]
         timed = "seconds" in line
         out.append(([w for w, _ in words], None if timed else [c for _, c in words], None if timed else len(line)))
     return out

@@ -63,8 +63,10 @@ int pmc_eng_threads_begin(struct pmc_eng_threads *s, const struct pmc_evlist *sc
 		return PMC_EXIT_INTERNAL;
 	fds = pmc_evlist_fds(sc, 0); /* target 0: the command */
 	r = pmc_threads_open(&s->th, pid, fds, on_exec, RING_PAGES);
-	if (r == -ESRCH && pmc_launch_ending)
+	if (r == -ESRCH && pmc_launch_ending) {
+		pmc_threads_fini(&s->th);
 		return PMC_EXIT_INTERNAL; /* the command died of pmctool's interruption before it was set up: quiet */
+	}
 	if (r < 0) {
 		pmc_diag_error("--per-thread: cannot set up the buffer the kernel writes each thread's "
 				"count to: %s%s", strerror(-r),

@@ -133,14 +133,14 @@ fi
 
 # 2. The probe runs once per process, before the first workload starts, and only where a breakpoint is counted.
 if command -v strace >/dev/null; then
-	strace -f -e trace=perf_event_open,clone,clone3,fork,vfork -o "$TMP/st" "$PMCTOOL" stat -r 3 -x, \
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -e trace=perf_event_open,clone,clone3,fork,vfork -o "$TMP/st" "$PMCTOOL" stat -r 3 -x, \
 		-e "$BP,task-clock" -- "$W" calls 5 >/dev/null 2>&1 || fail "pmctool under strace"
 	probes=$(grep -c 'PERF_TYPE_BREAKPOINT.*}, 0, -1, -1,' "$TMP/st" || true)
 	[ "$probes" = 1 ] || { cat "$TMP/st" >&2; fail "the probe ran $probes times in one process, expected once"; }
 	first_probe=$(grep -n 'PERF_TYPE_BREAKPOINT.*}, 0, -1, -1,' "$TMP/st" | head -n 1 | cut -d: -f1)
 	first_fork=$(grep -nE '(clone|clone3|fork|vfork)\(' "$TMP/st" | head -n 1 | cut -d: -f1)
 	[ "$first_probe" -lt "${first_fork:-999999}" ] || fail "the probe ran after a process was started"
-	strace -f -e trace=perf_event_open -o "$TMP/st" "$PMCTOOL" stat -x, -e task-clock -- "$W" calls 5 >/dev/null 2>&1 ||
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" strace -f -e trace=perf_event_open -o "$TMP/st" "$PMCTOOL" stat -x, -e task-clock -- "$W" calls 5 >/dev/null 2>&1 ||
 		fail "pmctool under strace"
 	! grep -q PERF_TYPE_BREAKPOINT "$TMP/st" || fail "the probe ran without a breakpoint event"
 	ok "the probe: once per process for -r 3, before any process starts; not at all without a breakpoint"

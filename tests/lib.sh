@@ -8,6 +8,9 @@ trap 'rm -rf "$TMP"' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 77; }
+# Whether $PMCTOOL is a sanitizer build (ASan: it links libasan). Not a pipe into grep -q: under pipefail, ldd's
+# SIGPIPE would make a match read as none.
+sanitized_build() { case "$(ldd "$PMCTOOL" 2>/dev/null)" in *libasan*) return 0 ;; esac; return 1; }
 ok() { echo "ok: $*"; }
 
 # run_pmc ARGS...: runs pmctool, stdout to $TMP/out, stderr to $TMP/err, status in $RC (never aborts the test).

@@ -7,7 +7,7 @@
 # 1,473,442 (stat -- true, the default set).
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 command -v valgrind >/dev/null || skip "valgrind is not installed (setup.sh installs it)"
-ldd "$PMCTOOL" 2>/dev/null | grep -q libasan && skip "a sanitizer build: valgrind cannot run it, and its count is not pmctool's"
+sanitized_build && skip "a sanitizer build: valgrind cannot run it, and its count is not pmctool's"
 B=$(dirname "$PMCTOOL")
 
 check() {

@@ -16,7 +16,7 @@ DIR=${PMC_PERF_TESTS_DIR:-/usr/lib/perf-core/tests/shell}
 command -v perf >/dev/null || skip "perf is not installed (Debian: linux-perf; setup.sh installs it)"
 # perf's checks time what they read against perf's speed (--per-thread -a of a short command): a sanitized pmctool
 # attaches to every thread several times slower, and the plain build runs them
-ldd "$PMCTOOL" 2>/dev/null | grep -q libasan && skip "a sanitizer build: perf's own checks are run on the plain build"
+sanitized_build && skip "a sanitizer build: perf's own checks are run on the plain build"
 [ -d "$DIR" ] || skip "perf's shell tests are not installed in $DIR (Debian's linux-perf installs them)"
 perf stat -e task-clock true >/dev/null 2>&1 || skip "perf stat does not run here: $(perf stat -e task-clock true 2>&1 | head -c 200)"
 REAL_PERF=$(command -v perf)

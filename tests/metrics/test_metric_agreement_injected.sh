@@ -14,7 +14,7 @@ source "$PMC_SOURCE_DIR/tests/lib.sh"
 
 command -v perf >/dev/null || skip "perf is not installed: its formulas cannot be run"
 # The injector is built with the build's sanitizers, and perf (not sanitized) cannot load it: the plain build runs this
-ldd "$PMCTOOL" 2>/dev/null | grep -q libasan && skip "a sanitizer build: perf cannot load the sanitized inject_counts.so"
+sanitized_build && skip "a sanitizer build: perf cannot load the sanitized inject_counts.so"
 [ "$(id -u)" = 0 ] || skip "not root: a private mount namespace for the fixture sysfs needs root"
 unshare -m true 2>/dev/null || skip "unshare -m is refused here: the fixture sysfs cannot be bind-mounted"
 perf stat -e task-clock true >/dev/null 2>&1 || skip "perf stat does not run here (perf_event_paranoid?)"

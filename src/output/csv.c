@@ -383,7 +383,10 @@ static void sep_row_label(FILE *f, const struct pmc_row_scope *s, const char *se
  * lead (NULL: none) is a first field on every line: -I --summary's "summary", right-aligned as perf's times. */
 int pmc_output_sep(FILE *f, const struct pmc_report *rep, const char *sep, const char *lead)
 {
-	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep), cgroups = false;
+	/* rows: also a per-row measurement whose rows all counted nothing and were left out (--per-thread -a of a
+	 * short command): perf prints no line then, never an unlabelled total */
+	bool variance = rep->nruns > 1, cgroups = false,
+	     rows = pmc_output_has_rows(rep) || (rep->aggregation && strcmp(rep->aggregation, "none"));
 	struct pmc_perf_shadow shadow;
 	char num[64];
 

@@ -4,34 +4,18 @@
  * PERF_TYPE_BREAKPOINT open the kernel accepts is answered with the software dummy event instead, opened with the same
  * target, group, exclude and enable bits, so it opens, is scheduled (time running > 0) and reads 0. The kernel still
  * judges the breakpoint itself first (a real open, closed at once), so what it refuses stays refused. Every other
- * syscall goes to the kernel unchanged. Used to show, on any host, what pmctool does where breakpoints never fire.
+ * syscall goes to the kernel unchanged (the syscall() wrapper of preload_types.h, shared with the other
+ * injected PMUs). Used to show, on any host, what pmctool does where breakpoints never fire.
  */
-#include <dlfcn.h>
-#include <linux/perf_event.h>
-#include <stdarg.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-static long (*real_syscall)(long, ...);
+#include "preload_types.h"
 
-long syscall(long n, ...)
+static long preload_perf_event_open(struct perf_event_attr *a, long pid, long cpu, long group_fd, long flags)
 {
-	va_list ap;
-	long a1, a2, a3, a4, a5, a6;
-
-	va_start(ap, n);
-	a1 = va_arg(ap, long);
-	a2 = va_arg(ap, long);
-	a3 = va_arg(ap, long);
-	a4 = va_arg(ap, long);
-	a5 = va_arg(ap, long);
-	a6 = va_arg(ap, long);
-	va_end(ap);
-	if (!real_syscall)
-		real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-	if (n == SYS_perf_event_open && ((struct perf_event_attr *)a1)->type == PERF_TYPE_BREAKPOINT) {
-		struct perf_event_attr dummy = *(struct perf_event_attr *)a1;
-		long fd = real_syscall(n, a1, a2, a3, a4, a5, a6);
+	if (a->type == PERF_TYPE_BREAKPOINT) {
+		struct perf_event_attr dummy = *a;
+		long fd = real_syscall(SYS_perf_event_open, (long)a, pid, cpu, group_fd, flags);
 
 		if (fd < 0)
 			return fd;
@@ -41,7 +25,7 @@ long syscall(long n, ...)
 		dummy.bp_type = 0;
 		dummy.bp_addr = 0;
 		dummy.bp_len = 0;
-		return real_syscall(n, (long)&dummy, a2, a3, a4, a5, a6);
+		return real_syscall(SYS_perf_event_open, (long)&dummy, pid, cpu, group_fd, flags);
 	}
-	return real_syscall(n, a1, a2, a3, a4, a5, a6);
+	return real_syscall(SYS_perf_event_open, (long)a, pid, cpu, group_fd, flags);
 }

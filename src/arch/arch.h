@@ -13,6 +13,7 @@
  *   pmc_arch_counter_is_count(idx) whether that read yields a count (x86 top-down metrics do not)
  *   pmc_arch_reader_of(idx), pmc_arch_reader_read(r)  the same read split in two: prepare once per index, read often
  *   PMC_ARCH_USER_READ          1 when pmc_arch_counter_read is a real instruction on this architecture
+ *   pmc_arch_store_pair(dst, a, b)  two pointers stored at once as a signal handler of the same thread sees them
  */
 #ifndef PMC_ARCH_ARCH_H
 #define PMC_ARCH_ARCH_H

@@ -8,7 +8,9 @@
  * exactly on the arm64 rig (tests/regions/guest_regions.sh).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -350,6 +352,109 @@ static void test_fastpath_misuse_counted_and_counts_exact_injected_counters(void
 	assert_int_equal(self->too_deep, 0);
 }
 
+/* A signal handler that uses regions, arriving at any instruction of the slow path while it switches the thread's
+ * enter and leave (refresh refuses calls, then installs the new cache's pair). A second thread signals the main one
+ * without pause while every main-loop call takes the slow path (an event is rescheduled before each). Every handler
+ * run must be counted whole or refused whole: an enter refused and its leave run (or the reverse) is an unmatched
+ * leave or a frame never closed, which the test would see. */
+static volatile sig_atomic_t sig_handled;
+static volatile bool sig_stop;
+static pthread_t sig_main;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	pmctool_region_enter(reg_b);
+	pmctool_region_leave(reg_b);
+	sig_handled++;
+}
+
+static void *signaller(void *arg)
+{
+	(void)arg;
+	while (!__atomic_load_n(&sig_stop, __ATOMIC_RELAXED))
+		pthread_kill(sig_main, SIGUSR1);
+	return NULL;
+}
+
+static void test_fastpath_signal_inside_the_path_switch_counted_or_refused_whole_injected_counters(void **state)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 }, old;
+	unsigned long long ca0, ca1, cb0, cb1;
+	uint64_t unmatched = self->unmatched, refused = self->refused;
+	uint32_t idx = 100;
+	pthread_t th;
+	const long n = 200000;
+
+	(void)state;
+	assert_true(pmctool_region_counts(reg_a, &ca0, NULL, 0) >= 0);
+	assert_true(pmctool_region_counts(reg_b, &cb0, NULL, 0) >= 0);
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	sig_main = pthread_self();
+	sig_stop = false;
+	sig_handled = 0;
+	assert_int_equal(pthread_create(&th, NULL, signaller, NULL), 0);
+	for (long k = 0; k < n; k++) {
+		/* the page of one event changes: the enter's read is stale and the slow path switches the pair */
+		schedule((int)(k % NEV), NHW / 2 + (idx++ % (NHW / 2)), (UINT64_C(1) << (width[k % NEV] - 1)) + 3);
+		pmctool_region_enter(reg_a);
+		count_all(1);
+		pmctool_region_leave(reg_a);
+	}
+	__atomic_store_n(&sig_stop, true, __ATOMIC_RELAXED);
+	pthread_join(th, NULL);
+	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
+	assert_true(pmctool_region_counts(reg_a, &ca1, NULL, 0) >= 0);
+	assert_true(pmctool_region_counts(reg_b, &cb1, NULL, 0) >= 0);
+	printf("# %ld slow paths, %d handler runs: %llu counted, %llu refused\n", n, (int)sig_handled, cb1 - cb0,
+	       (unsigned long long)(self->refused - refused) / 2);
+	assert_int_equal(ca1 - ca0, n);
+	assert_int_equal(self->unmatched - unmatched, 0);
+	assert_int_equal(pmc_rg_depth(self), 0);
+	assert_int_equal((self->refused - refused) % 2, 0);
+	assert_int_equal(cb1 - cb0 + (self->refused - refused) / 2, sig_handled);
+	assert_true(sig_handled > 0);
+}
+
+/* The switch itself, alone in a loop (where two separate stores would leave a mixed pair at every fourth instruction or
+ * so): a signal handler of the same thread sees the thread's enter and leave both refused or both the other path's. */
+static volatile sig_atomic_t mixed_seen, pair_checks;
+
+static void on_usr1_pair(int sig)
+{
+	(void)sig;
+	if ((self->enter == call_refused) != (self->leave == call_refused))
+		mixed_seen++;
+	pair_checks++;
+}
+
+static void test_path_switch_is_one_store_as_a_signal_handler_sees_it(void **state)
+{
+	struct sigaction sa = { .sa_handler = on_usr1_pair }, old;
+	rg_fn *enter = self->enter, *leave = self->leave;
+	pthread_t th;
+
+	(void)state;
+	assert_true(enter != call_refused && leave != call_refused);
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGUSR1, &sa, &old), 0);
+	sig_main = pthread_self();
+	sig_stop = false;
+	assert_int_equal(pthread_create(&th, NULL, signaller, NULL), 0);
+	while (pair_checks < 5000 && !mixed_seen) {
+		set_path(self, call_refused, call_refused);
+		set_path(self, enter, leave);
+	}
+	__atomic_store_n(&sig_stop, true, __ATOMIC_RELAXED);
+	pthread_join(th, NULL);
+	assert_int_equal(sigaction(SIGUSR1, &old, NULL), 0);
+	assert_true(self->enter == enter && self->leave == leave);
+	printf("# %d handler runs, %d saw one path's enter with the other's leave\n", (int)pair_checks, (int)mixed_seen);
+	assert_int_equal(mixed_seen, 0);
+}
+
 /* A region's calls entered at depth 0 go to the top-level table, nested ones to the other: its counts are both, the
  * top-level sums only the first (b counted nested in a, then alone; a and b's top-level calls are the sums). */
 static void test_fastpath_top_level_sums_only_depth_0_calls_injected_counters(void **state)
@@ -456,6 +561,8 @@ int main(void)
 		cmocka_unit_test(test_fastpath_with_an_event_that_failed_to_open_injected_counters),
 		cmocka_unit_test(test_fastpath_misuse_counted_and_counts_exact_injected_counters),
 		cmocka_unit_test(test_fastpath_top_level_sums_only_depth_0_calls_injected_counters),
+		cmocka_unit_test(test_fastpath_signal_inside_the_path_switch_counted_or_refused_whole_injected_counters),
+		cmocka_unit_test(test_path_switch_is_one_store_as_a_signal_handler_sees_it),
 		/* last: it gives the thread a new state */
 		cmocka_unit_test(test_fastpath_event_refused_at_first_use_leaves_no_column_injected_open),
 	};

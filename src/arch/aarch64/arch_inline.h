@@ -20,6 +20,17 @@ static inline void pmc_arch_user_read_generic_attr(struct perf_event_attr *a)
 		a->config1 |= 2;
 }
 
+/* Two pointers stored by one instruction (dst 16-byte aligned, so in one page): a signal handler of the calling
+ * thread, which runs between two instructions, sees both new or both old, never one of each. */
+static inline void pmc_arch_store_pair(void *dst, const void *a, const void *b)
+{
+	struct pair {
+		const void *p[2];
+	};
+
+	__asm__ __volatile__("stp %1, %2, %0" : "=Q"(*(struct pair *)dst) : "r"(a), "r"(b) : "memory");
+}
+
 /* The virtual counter of the generic timer, unordered. */
 static inline uint64_t pmc_arch_timer_now(void)
 {

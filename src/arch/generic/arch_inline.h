@@ -3,6 +3,8 @@
 #ifndef PMC_ARCH_GENERIC_ARCH_INLINE_H
 #define PMC_ARCH_GENERIC_ARCH_INLINE_H
 
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -15,6 +17,21 @@ struct perf_event_attr;
 static inline void pmc_arch_user_read_generic_attr(struct perf_event_attr *a)
 {
 	(void)a;
+}
+
+/* Two pointers stored so that a signal handler of the calling thread sees both new or both old: with no instruction
+ * known to store both, signals are held meanwhile (two syscalls; only the region library's slow path stores pairs). */
+static inline void pmc_arch_store_pair(void *dst, const void *a, const void *b)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	((const void **)dst)[0] = a;
+	((const void **)dst)[1] = b;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Nanoseconds of CLOCK_MONOTONIC_RAW (timer rate 1 GHz). */

@@ -19,6 +19,16 @@ static inline void pmc_arch_user_read_generic_attr(struct perf_event_attr *a)
 	(void)a;
 }
 
+/* Two pointers stored by one instruction (dst 16-byte aligned): a signal handler of the calling thread, which runs
+ * between two instructions, sees both new or both old, never one of each. */
+static inline void pmc_arch_store_pair(void *dst, const void *a, const void *b)
+{
+	typedef long long v2 __attribute__((vector_size(16)));
+	v2 v = { (long long)(uintptr_t)a, (long long)(uintptr_t)b };
+
+	__asm__ __volatile__("movdqa %1, %0" : "=m"(*(v2 *)dst) : "x"(v) : "memory");
+}
+
 /* Time-stamp counter, unordered: the caller fences. */
 static inline uint64_t pmc_rdtsc(void)
 {

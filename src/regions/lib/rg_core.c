@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,16 @@ static void materialize(struct rg_thread *t)
 
 static rg_fn enter_off, leave_off, enter_mapped, leave_mapped;
 
+/* The thread's enter and leave, both at once: a signal handler arriving between two separate stores would run one
+ * path's enter and the other's leave (a refused enter and a counted leave is an unmatched leave, the reverse a frame
+ * never closed). */
+static void set_path(struct rg_thread *t, rg_fn *enter, rg_fn *leave)
+{
+	_Static_assert(offsetof(struct rg_thread, leave) == offsetof(struct rg_thread, enter) + sizeof(rg_fn *),
+		       "enter and leave side by side");
+	pmc_arch_store_pair(&t->enter, (const void *)enter, (const void *)leave);
+}
+
 /* An enter or leave that would interrupt the library itself (a signal handler's, while its thread is in the slow
  * path that re-takes the counters' pages, or after the thread's end): refused and counted (pmctool-regions(7)). */
 static void call_refused(int r, struct rg_thread *t)
@@ -166,8 +177,7 @@ static void call_refused(int r, struct rg_thread *t)
  * new enter and leave, a handler's calls are refused, never run on a cache half taken or pages being unmapped. */
 static void refuse_calls(struct rg_thread *t)
 {
-	t->enter = call_refused;
-	t->leave = call_refused;
+	set_path(t, call_refused, call_refused);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 static rg_fn *const enter_ident[RG_EV + 1], *const leave_ident[RG_EV + 1];
@@ -184,24 +194,18 @@ static void choose_path(struct rg_thread *t)
 {
 	const struct rg_cache *c = &t->c;
 
-	if (!c->on) {
-		t->enter = enter_off;
-		t->leave = leave_off;
-	} else if (!c->ident || (!c->lockbase && c->n > RG_APART_MAX)) {
-		t->enter = enter_mapped;
-		t->leave = leave_mapped;
-	} else if (!c->lockbase) {
-		t->enter = enter_apart[c->n];
-		t->leave = leave_apart[c->n];
+	if (!c->on)
+		set_path(t, enter_off, leave_off);
+	else if (!c->ident || (!c->lockbase && c->n > RG_APART_MAX))
+		set_path(t, enter_mapped, leave_mapped);
+	else if (!c->lockbase)
+		set_path(t, enter_apart[c->n], leave_apart[c->n]);
 #if PMC_RG_DIRECT_MAX
-	} else if (c->layout >= 0 && c->n <= PMC_RG_DIRECT_MAX) {
-		t->enter = enter_direct[c->n][c->layout];
-		t->leave = leave_direct[c->n][c->layout];
+	else if (c->layout >= 0 && c->n <= PMC_RG_DIRECT_MAX)
+		set_path(t, enter_direct[c->n][c->layout], leave_direct[c->n][c->layout]);
 #endif
-	} else {
-		t->enter = enter_ident[c->n];
-		t->leave = leave_ident[c->n];
-	}
+	else
+		set_path(t, enter_ident[c->n], leave_ident[c->n]);
 }
 
 /*

@@ -73,7 +73,10 @@ struct rg_cache {
 /* One thread's state: written only by its thread; read by the report at exit (after the thread ended, or racy but
  * complete words for a thread still running then). Never freed while the process lives: the report needs it. */
 struct rg_thread {
-	rg_fn *enter, *leave;                /* the cache's enter and leave (specialized for its counters), or slow ones */
+	/* the cache's enter and leave (specialized for its counters), or slow ones: a pair, always changed together by
+	 * one pmc_arch_store_pair (a signal handler's enter and leave must run the same path) */
+	_Alignas(16) rg_fn *enter;
+	rg_fn *leave;
 	struct rg_frame *top;                /* the innermost open frame; &floor when none is */
 	struct rg_frame *last;               /* &stack[PMCTOOL_REGION_DEPTH_MAX - 1] */
 	unsigned rmax;                       /* the highest region handle enter takes (RG_CALIB while calibrating) */

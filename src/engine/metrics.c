@@ -52,13 +52,13 @@ static bool is_metric_name(const struct pmc_metric_def *defs, size_t n, const ch
 static bool needs_tsc_rate(const struct pmc_report *rep, const struct pmc_metric_def *defs, size_t ndefs,
 			   const struct pmc_metric_def *d)
 {
-	struct pmc_expr *e;
+	const struct pmc_expr *e;
 	char err[128];
 	bool names_rate = false, inputs = true;
 
 	if (!strstr(d->formula, "TSC_HZ") && !strstr(d->formula, "BASE_HZ"))
 		return false;
-	if (pmc_expr_parse(d->formula, &e, err, sizeof(err)) < 0)
+	if (pmc_expr_parse_shared(d->formula, &e, err, sizeof(err)) < 0)
 		return false;
 	for (size_t i = 0; i < pmc_expr_name_count(e); i++) {
 		const char *n = pmc_expr_name(e, i);
@@ -73,7 +73,6 @@ static bool needs_tsc_rate(const struct pmc_report *rep, const struct pmc_metric
 		       : !pmc_metric_is_known_const(n) && !is_metric_name(defs, ndefs, n))
 			inputs = false;
 	}
-	pmc_expr_free(e);
 	return names_rate && inputs;
 }
 

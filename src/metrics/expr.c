@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -333,13 +334,18 @@ static int new_node(struct parser *p, enum node_kind kind, size_t start, size_t 
 		fail(p, -E2BIG, start, "formula has more than %zu operands and operators", p->max_nodes);
 		return -1;
 	}
-	n = realloc(e->nodes, (e->nnodes + 1) * sizeof(*n));
-	if (!n) {
-		fail(p, -ENOMEM, start, "out of memory");
-		return -1;
+	if (e->nnodes == e->capnodes) {
+		size_t cap = e->capnodes ? 2 * e->capnodes : 16;
+
+		n = realloc(e->nodes, cap * sizeof(*n));
+		if (!n) {
+			fail(p, -ENOMEM, start, "out of memory");
+			return -1;
+		}
+		e->nodes = n;
+		e->capnodes = cap;
 	}
-	e->nodes = n;
-	n += e->nnodes;
+	n = e->nodes + e->nnodes;
 	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	n->start = (unsigned)start;
@@ -480,9 +486,11 @@ static int parse_primary(struct parser *p)
 	case T_NAME:
 	case T_QNAME: {
 		char name[PMC_EXPR_NAME_MAX];
+		const char *src = t.unescaped ? p->pname : p->s + t.nstart;
+		size_t n = strnlen(src, PMC_MIN(t.nlen, sizeof(name) - 1)); /* memcpy: snprintf cost more than the parse */
 
-		snprintf(name, sizeof(name), "%.*s", (int)PMC_MIN(t.nlen, sizeof(name) - 1),
-			 t.unescaped ? p->pname : p->s + t.nstart);
+		memcpy(name, src, n);
+		name[n] = '\0';
 		next(p);
 		if (t.kind == T_NAME && !t.unescaped && p->t.kind == T_LPAREN)
 			return parse_call(p, t.start, t.len);
@@ -691,6 +699,50 @@ static int parse(const char *src, bool perf, struct pmc_expr **ret, char *err, s
 int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t errlen)
 {
 	return parse(src, false, ret, err, errlen);
+}
+
+/* The shared parses: a hash of their source texts, chained; they live as long as the process. */
+#define SHARED_BUCKETS 64
+static struct shared_expr {
+	struct shared_expr *next;
+	struct pmc_expr *e;
+} *shared[SHARED_BUCKETS];
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int pmc_expr_parse_shared(const char *src, const struct pmc_expr **ret, char *err, size_t errlen)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	struct shared_expr *s;
+	struct pmc_expr *e;
+	int rc;
+
+	for (const char *c = src; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	pthread_mutex_lock(&shared_lock);
+	for (s = shared[h % SHARED_BUCKETS]; s && strcmp(s->e->src, src); s = s->next)
+		;
+	pthread_mutex_unlock(&shared_lock);
+	if (s) {
+		if (err && errlen)
+			err[0] = '\0';
+		*ret = s->e;
+		return 0;
+	}
+	rc = pmc_expr_parse(src, &e, err, errlen);
+	if (rc)
+		return rc;
+	s = malloc(sizeof(*s));
+	if (!s) {
+		pmc_expr_free(e);
+		return -ENOMEM;
+	}
+	s->e = e;
+	pthread_mutex_lock(&shared_lock); /* two threads parsing one text at once keep both: the first stays found */
+	s->next = shared[h % SHARED_BUCKETS];
+	shared[h % SHARED_BUCKETS] = s;
+	pthread_mutex_unlock(&shared_lock);
+	*ret = e;
+	return 0;
 }
 
 int pmc_expr_parse_perf(const char *src, struct pmc_expr **ret, char *err, size_t errlen)

@@ -45,6 +45,12 @@ typedef int (*pmc_expr_lookup_fn)(const char *name, void *ctx, double *ret, char
  */
 int pmc_expr_parse(const char *src, struct pmc_expr **ret, char *err, size_t errlen);
 
+/*
+ * As pmc_expr_parse, the result shared: parsed once per process and kept (never freed by the caller), for formulas
+ * evaluated again and again (the default metrics of every run of -r, the per-run and region views). Thread-safe.
+ */
+int pmc_expr_parse_shared(const char *src, const struct pmc_expr **ret, char *err, size_t errlen);
+
 /* Parse src in perf's metric language (above). As pmc_expr_parse, with the PMC_EXPR_PERF_* limits. */
 int pmc_expr_parse_perf(const char *src, struct pmc_expr **ret, char *err, size_t errlen);
 

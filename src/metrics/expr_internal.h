@@ -25,7 +25,7 @@ struct node {
 struct pmc_expr {
 	char *src;
 	struct node *nodes;
-	size_t nnodes;
+	size_t nnodes, capnodes;        /* nodes grow by doubling: one realloc per node cost more than the parse */
 	int *argv;
 	size_t nargv;
 	char **names;

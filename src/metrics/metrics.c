@@ -52,22 +52,35 @@ struct lookup_ctx {
 	const struct pmc_metric_modes *modes; /* the privilege levels its events are read in; NULL: any */
 };
 
-static int const_fallback(const struct pmc_report *rep, const char *name, double *ret, char *reason, size_t len)
+/* A constant's value without a word of why not: 0, -ENODATA (known, n/a here: SECONDS of an unresolved region), or
+ * -ENOENT. What decides whether a default metric applies, so it formats nothing. */
+static int const_value(const struct pmc_report *rep, const char *name, double *ret)
 {
-	if (!strcasecmp(name, "SECONDS") && rep->wall_unresolved[0]) {
-		snprintf(reason, len, "%s", rep->wall_unresolved);
+	bool seconds = !strcasecmp(name, "SECONDS");
+
+	if (seconds && rep->wall_unresolved[0])
 		return -ENODATA;
-	}
 	if (!pmc_report_get_const(rep, name, ret))
 		return 0;
-	if (!strcasecmp(name, "TSC_HZ") && rep->tsc_hz > 0) {
+	if (rep->tsc_hz > 0 && !strcasecmp(name, "TSC_HZ")) {
 		*ret = rep->tsc_hz;
 		return 0;
 	}
-	if (!strcasecmp(name, "SECONDS") && rep->wall_ns_mean > 0) {
+	if (seconds && rep->wall_ns_mean > 0) {
 		*ret = rep->wall_ns_mean / 1e9;
 		return 0;
 	}
+	return -ENOENT;
+}
+
+static int const_fallback(const struct pmc_report *rep, const char *name, double *ret, char *reason, size_t len)
+{
+	int rc = const_value(rep, name, ret);
+
+	if (rc == -ENODATA)
+		snprintf(reason, len, "%s", rep->wall_unresolved);
+	if (rc != -ENOENT)
+		return rc;
 	if (!strcasecmp(name, "TSC_HZ") || !strcasecmp(name, "BASE_HZ"))
 		snprintf(reason, len, "%s is unknown: the TSC / base frequency could not be determined", name);
 	else if (!strncasecmp(name, "EXPECTED_", 9) || !strcasecmp(name, "ITERATIONS"))
@@ -113,28 +126,26 @@ static int report_lookup(const char *name, void *vctx, double *ret, char *reason
 	return 0;
 }
 
+/* Metric def over the report, its formula already parsed (e; NULL with perr when it did not parse). */
 static void eval_into(const struct pmc_report *rep, const struct pmc_metric_value *done, size_t ndone,
-		      const struct pmc_metric_def *def, struct pmc_metric_value *m)
+		      const struct pmc_metric_def *def, const struct pmc_expr *e, const char *perr,
+		      struct pmc_metric_value *m)
 {
 	struct pmc_metric_modes mm;
 	struct lookup_ctx ctx = { rep, done, ndone, &mm };
-	struct pmc_expr *e = NULL;
-	char err[160], note[120];
+	char note[120];
 	int rc;
 
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "%s", def->name);
 	snprintf(m->unit, sizeof(m->unit), "%s", def->unit);
 	snprintf(m->desc, sizeof(m->desc), "%s", def->desc);
-	rc = pmc_expr_parse(def->formula, &e, err, sizeof(err));
-	if (rc) {
-		snprintf(m->reason, sizeof(m->reason), "formula error: %.140s", err);
+	if (!e) {
+		snprintf(m->reason, sizeof(m->reason), "formula error: %.140s", perr);
 		return;
 	}
-	if (pmc_metric_pick_modes(rep, e, &mm, m->reason, sizeof(m->reason)) < 0) {
-		pmc_expr_free(e);
+	if (pmc_metric_pick_modes(rep, e, &mm, m->reason, sizeof(m->reason)) < 0)
 		return;
-	}
 	rc = pmc_expr_eval(e, report_lookup, &ctx, &m->value, m->reason, sizeof(m->reason));
 	m->valid = rc == 0;
 	if (!m->valid)
@@ -146,32 +157,25 @@ static void eval_into(const struct pmc_report *rep, const struct pmc_metric_valu
 		snprintf(m->desc + dl, sizeof(m->desc) - dl, "%s[over %s]", dl ? " " : "", note);
 		snprintf(m->reason, sizeof(m->reason), "over %s", note);
 	}
-	pmc_expr_free(e);
 }
 
 /* True when the formula names something that is neither an earlier metric, an event of the report, nor a constant
  * this report has: the default list's events the user did not ask for, EXPECTED_* outside kernels. */
 static bool names_absent_event(const struct pmc_report *rep, const struct pmc_metric_value *done, size_t ndone,
-			       const char *formula)
+			       const struct pmc_expr *e)
 {
-	struct pmc_expr *e;
-	bool absent = false;
-
-	if (pmc_expr_parse(formula, &e, NULL, 0))
-		return false;
-	for (size_t i = 0; i < pmc_expr_name_count(e) && !absent; i++) {
+	for (size_t i = 0; i < pmc_expr_name_count(e); i++) {
 		const char *n = pmc_expr_name(e, i);
 		double v;
-		char why[8];
 		/* Known but n/a here (-ENODATA: SECONDS of an unresolved region) is not absent: the metric shows why. */
-		bool found = pmc_metric_find_event(rep, n, NULL) || const_fallback(rep, n, &v, why, sizeof(why)) != -ENOENT;
+		bool found = pmc_metric_find_event(rep, n, NULL) || const_value(rep, n, &v) != -ENOENT;
 
 		for (size_t k = 0; k < ndone && !found; k++)
 			found = !strcasecmp(done[k].name, n);
-		absent = !found;
+		if (!found)
+			return true;
 	}
-	pmc_expr_free(e);
-	return absent;
+	return false;
 }
 
 /* A vendor table's threshold over the rows of this call (the metric's own included): "[over threshold] " before the
@@ -180,17 +184,16 @@ static void mark_threshold(struct pmc_report *rep, size_t first, size_t row, con
 {
 	struct pmc_metric_value *m = &rep->metrics[row];
 	struct lookup_ctx ctx = { rep, rep->metrics + first, rep->nmetrics - first, NULL };
-	struct pmc_expr *e;
+	const struct pmc_expr *e;
 	char why[160], desc[sizeof(m->desc)];
 	double v;
 
-	if (!def->threshold[0] || !m->valid || pmc_expr_parse(def->threshold, &e, NULL, 0))
+	if (!def->threshold[0] || !m->valid || pmc_expr_parse_shared(def->threshold, &e, NULL, 0))
 		return;
 	if (pmc_expr_eval(e, report_lookup, &ctx, &v, why, sizeof(why)) == 0 && v != 0) {
 		snprintf(desc, sizeof(desc), "[over threshold] %.*s", (int)sizeof(desc) - 18, m->desc);
 		memcpy(m->desc, desc, sizeof(desc));
 	}
-	pmc_expr_free(e);
 }
 
 int pmc_metrics_eval(struct pmc_report *rep, const struct pmc_metric_def *defs, size_t ndefs, unsigned flags)
@@ -200,12 +203,18 @@ int pmc_metrics_eval(struct pmc_report *rep, const struct pmc_metric_def *defs, 
 
 	for (size_t i = 0; i < ndefs; i++) {
 		struct pmc_metric_value m;
+		const struct pmc_expr *e = NULL;
+		char perr[160];
 		int rc;
 
-		if ((flags & PMC_METRICS_SKIP_ABSENT) &&
-		    names_absent_event(rep, rep->metrics + first, rep->nmetrics - first, defs[i].formula))
+		/* Parsed once per process (every run of -r evaluates the same formulas): whether it applies and its value
+		 * (a formula that does not parse is shown as a formula error). */
+		if (pmc_expr_parse_shared(defs[i].formula, &e, perr, sizeof(perr)))
+			e = NULL;
+		if ((flags & PMC_METRICS_SKIP_ABSENT) && e &&
+		    names_absent_event(rep, rep->metrics + first, rep->nmetrics - first, e))
 			continue;
-		eval_into(rep, rep->metrics + first, rep->nmetrics - first, &defs[i], &m);
+		eval_into(rep, rep->metrics + first, rep->nmetrics - first, &defs[i], e, perr, &m);
 		rc = pmc_report_add_metric(rep, &m);
 		if (rc)
 			return rc;

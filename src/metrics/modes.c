@@ -24,26 +24,28 @@ static size_t base_len(const char *name)
 	return n;
 }
 
-static bool same_base(const char *a, const char *b)
-{
-	size_t la = base_len(a), lb = base_len(b);
-
-	return la == lb && !strncasecmp(a, b, la);
-}
-
 bool pmc_metric_name_has_modifiers(const char *name)
 {
 	return base_len(name) != strlen(name);
 }
 
+/* Whether a's base is the ln bytes of b: the cheap comparison first (it rejects nearly every pair). */
+static bool base_is(const char *a, const char *b, size_t ln)
+{
+	return !strncasecmp(a, b, ln) && base_len(a) == ln;
+}
+
 bool pmc_metric_name_matches(const struct pmc_event *ev, const char *name)
 {
+	size_t ln;
+
 	if (!strcasecmp(ev->name, name) || !strcasecmp(ev->canonical, name))
 		return true;
 	/* A name written with modifiers means that event exactly; a bare name means any spelling of the event. */
-	if (pmc_metric_name_has_modifiers(name))
+	ln = base_len(name);
+	if (name[ln])
 		return false;
-	return same_base(ev->name, name) || same_base(ev->canonical, name);
+	return base_is(ev->name, name, ln) || base_is(ev->canonical, name, ln);
 }
 
 /* Whether the event counts the same whatever its modifiers: the clocks (task time whatever the mode) and the TSC. */

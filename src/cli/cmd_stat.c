@@ -230,6 +230,9 @@ int pmc_cmd_stat(int argc, char **argv)
 		goto out;
 	if (o.check_first && (rc = check_first(&o, &trust)))
 		goto out;
+	/* Only JSON shows the environment, and --compare compares it: elsewhere its core PMU's libpfm4 name is left out
+	 * rather than starting libpfm4 for it alone. */
+	o.e.env_lean = o.out.format != PMC_OUTPUT_JSON && !o.compare;
 	kernel_mode = o.e.k != NULL;
 	stat_ctx = &ctx;
 	install_signals();

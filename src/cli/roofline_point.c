@@ -21,7 +21,7 @@ void pmc_roofline_env_text(char *buf, size_t len)
 	struct pmc_report rep;
 
 	memset(&rep, 0, sizeof(rep));
-	pmc_eng_environment(&rep, "");
+	pmc_eng_environment(&rep, "", false);
 	snprintf(buf, len, "%s | %s | %s | %s | %s | pmctool %s", rep.env.cpu, rep.env.cpuid, rep.env.microcode,
 		 rep.env.kernel, rep.env.arch, rep.env.pmctool);
 }

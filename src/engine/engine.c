@@ -220,10 +220,12 @@ static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
 }
 
 /* The CPU the counts are from (the JSON's "cpu", which pmctool report reads back): libpfm4's core PMU, forced or
- * detected; the vendor only when it is this CPU's (not under LIBPFM_FORCE_PMU); whether SMT is active. */
-static void record_cpu(struct pmc_report *rep)
+ * detected (lean: only where libpfm4 is started already); the vendor only when it is this CPU's (not under
+ * LIBPFM_FORCE_PMU); whether SMT is active. */
+static void record_cpu(struct pmc_report *rep, bool lean)
 {
-	const char *pmu = pmc_pmu_core_name(), *forced = getenv("LIBPFM_FORCE_PMU");
+	const char *pmu = lean && !pmc_pmu_libpfm_started() ? NULL : pmc_pmu_core_name();
+	const char *forced = getenv("LIBPFM_FORCE_PMU");
 	struct pmc_arch_cpu cpu;
 
 	snprintf(rep->cpu_pmu, sizeof(rep->cpu_pmu), "%s", pmu ? pmu : "");
@@ -242,7 +244,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	int rc;
 
 	describe_workload(o, rep);
-	pmc_eng_environment(rep, pmc_eng_emulated(se) ? "valgrind (lackey)" : "perf_event");
+	pmc_eng_environment(rep, pmc_eng_emulated(se) ? "valgrind (lackey)" : "perf_event", o->env_lean);
 	rc = pmc_eng_emulated(se) ? pmc_eng_emulate_measure(se, o, rep)
 	     : scoped		  ? pmc_eng_scope_measure(se, o, rep)
 				  : pmc_eng_measure(se, o, rep);
@@ -251,7 +253,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	pmc_eng_breakpoints_regions(rep);
 	pmc_eng_uncore_merge(rep); /* --no-merge: only the per-CPU copies of one box (their names are equal) */
 	pmc_report_summarize(rep);
-	record_cpu(rep);
+	record_cpu(rep, o->env_lean); /* lean: only JSON shows it */
 	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
 	pmc_report_set_const(rep, "SECONDS", pmc_report_counting_ns(rep) / 1e9);
 	if (pmc_report_paused(rep) && pmc_report_counting_ns(rep) <= 0)

@@ -135,6 +135,8 @@ struct pmc_engine_opts {
 	int topdown_level;             /* --topdown[=LEVEL]: 0 none (engine/topdown.c) */
 	bool emulate;                  /* --emulate: every instructions:u counted by valgrind (engine/emulate.c) */
 	const char *topdown_def;       /* --topdown-def NAME: the tree, else the chooser's for this CPU */
+	bool env_lean;                 /* the report's environment is neither shown nor compared (a table, -x, CSV):
+					  libpfm4 is not started only to name the core PMU in it (core_pmu stays "") */
 };
 
 /* What the engine needs of its caller, owned by the caller (the engine keeps no state of its own between
@@ -390,6 +392,6 @@ int pmc_eng_emulate_check(const struct pmc_engine *se, const struct pmc_engine_o
 int pmc_eng_emulate_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep);
 
 /* engine/env.c: the report's environment (report/env.h); backend names how it was counted. */
-void pmc_eng_environment(struct pmc_report *rep, const char *backend);
+void pmc_eng_environment(struct pmc_report *rep, const char *backend, bool lean);
 
 #endif

@@ -48,14 +48,16 @@ static void libpfm_version(int api, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-void pmc_eng_environment(struct pmc_report *rep, const char *backend)
+/* lean: the core PMU's libpfm4 name only where libpfm4 is already started (by the events); starting it costs more
+ * than the rest of a short run's own work (its tracepoint table, from tracefs), for a field no table shows. */
+void pmc_eng_environment(struct pmc_report *rep, const char *backend, bool lean)
 {
 	struct pmc_env *e = &rep->env;
 	const struct pmc_tables_report *tr = NULL;
 	const struct pmc_tables *t = pmc_pmu_tables_loaded();
 	struct pmc_arch_cpu cpu;
 	struct utsname u;
-	const char *from, *core = pmc_pmu_core_name();
+	const char *from, *core = lean && !pmc_pmu_libpfm_started() ? NULL : pmc_pmu_core_name();
 	int v = pfm_get_version();
 
 	memset(e, 0, sizeof(*e));

@@ -134,6 +134,8 @@ int pmc_pmu_core_table_counters(void);
 
 /* libpfm4's name of the default core PMU ("hsw", "icl", "amd64_fam19h_zen3"...), or NULL when none is active. */
 const char *pmc_pmu_core_name(void);
+/* Whether libpfm4 has been started (and succeeded) in this process: asks, never starts it. */
+bool pmc_pmu_libpfm_started(void);
 
 /*
  * Resolve one event spec. Spellings (case-insensitive):

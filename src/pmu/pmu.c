@@ -196,6 +196,11 @@ bool pmc_pmu_libpfm_ready(void)
 	return pmu_state.ready;
 }
 
+bool pmc_pmu_libpfm_started(void)
+{
+	return pmu_state.ready;
+}
+
 const char *pmc_libpfm_strerror(int code)
 {
 	return pfm_strerror(code);

@@ -59,7 +59,18 @@ int pmc_output_escape_text(const char *text, size_t len, char **ret, size_t *ret
 	if (!out)
 		return -ENOMEM;
 	for (size_t i = 0; i < len;) {
-		size_t k = text_char(text + i, len - i);
+		size_t run = i, k;
+
+		/* A run of printable ASCII (most of any report) in one copy. */
+		while (run < len && (unsigned char)text[run] >= 0x20 && (unsigned char)text[run] < 0x7f)
+			run++;
+		if (run > i) {
+			memcpy(out + o, text + i, run - i);
+			o += run - i;
+			i = run;
+			continue;
+		}
+		k = text_char(text + i, len - i);
 
 		if (k) {
 			memcpy(out + o, text + i, k);

@@ -73,6 +73,8 @@ cp "$here/guest/topdown.sh" "$guest/" || exit 1
 cp -r "$here/tables" "$guest/tables" || exit 1 # issue 23: the A57's vendor table fixture (t12_tables)
 # The trust check (issue 25): its verdicts on a real PMU (t12_check), and without -icount (t12_check_noicount).
 cp "$here/guest/check.sh" "$guest/" || exit 1
+# pmctool's own instructions, user and kernel, against their limits (issue 39 item 3b; t14_own_cost).
+cp "$src/bench/own_cost_rig.sh" "$guest/" || exit 1
 # --emulate against the real PMU (t12_emulate): valgrind (its launcher, lackey, the core preload) and the C library its
 # launcher needs, at their own paths (boot.sh puts guest/sysroot at the guest's /). Fetched once, like the kernel.
 if rig_fetch_deb valgrind:arm64 valgrind-lib usr/libexec/valgrind && rig_fetch_deb valgrind:arm64 valgrind-bin usr/bin &&
@@ -110,6 +112,7 @@ boot() {
 		echo ". /rig/topdown.sh"
 		echo ". /rig/check.sh"
 		echo ". /rig/tmetrics.sh"
+		echo ". /rig/own_cost_rig.sh"
 		for t in "${groups[@]}"; do echo "$t; echo RIG-GROUP-DONE $t"; done
 	} > "$script"
 	echo "rig: boot $name (-smp $smp, -icount shift=$shift_): ${groups[*]}"
@@ -128,7 +131,7 @@ boot() {
 boot smp1-shift0 1 0 420 t0_yardstick t1_info t2_command t3_batches t3_sysfs t4_multiplex t5_kernels t5_ipc t5_ipc_modes \
 	t6_user_reads t7_privilege t8_sigint t9_per_thread t10_files t_regions t_regions_threads t11_topdown t11_topdown_scopes
 # The vendor tables' names and metrics in the guest (issue 23), a boot of their own: the first boot is long enough.
-boot smp1-tables 1 0 240 t12_tables t13_table_metrics
+boot smp1-tables 1 0 240 t12_tables t13_table_metrics t14_own_cost
 # pmctool check's own boot: its exact counts and its multiplexed loop (about 10 s of guest time) apart from the rest.
 boot smp1-check 1 0 300 t12_check t12_emulate
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc t_regions_slots

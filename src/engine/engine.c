@@ -58,25 +58,29 @@ static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_
 
 	*metrics = NULL;
 	/* libpfm4 starts only when an event needs it (its start-up costs milliseconds in a VM); a failure to start
-	 * is told when an event could not be resolved. */
+	 * is told when an event could not be resolved. se->subject: the request's part a failure is about. */
+	se->subject = "metrics";
 	rc = pmc_eng_metrics_parse(o, metrics);
-	if (!rc && o->kernel)
+	if (!rc && o->kernel && (se->subject = "kernel"))
 		rc = pmc_eng_kernel_prepare(o);
-	if (!rc)
+	if (!rc && (se->subject = "topdown"))
 		rc = pmc_eng_topdown_prepare(se, o);
 	if (rc)
 		return rc;
+	se->subject = o->set_name ? "eventset" : "events";
 	rc = pmc_eng_events_from_opts(se, o);
 	if (rc && pmc_pmu_init(err, sizeof(err)) < 0) {
 		pmc_diag_error("libpfm4 could not start: %s", err);
 		rc = PMC_EXIT_INTERNAL;
 	}
-	if (!rc)
+	if (!rc && (se->subject = "metrics"))
 		rc = pmc_eng_metrics_check(se, *metrics, o->nmetric_defs + o->nmetric_args);
-	if (!rc)
+	if (!rc && (se->subject = "events"))
 		rc = pmc_eng_events_plan(se, o);
-	if (!rc)
+	if (!rc && (se->subject = "topdown"))
 		rc = pmc_eng_topdown_plan(se, o);
+	if (!rc)
+		se->subject = "";
 	if (!rc)
 		pmc_eng_breakpoints_probe(se);
 	return rc;

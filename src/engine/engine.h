@@ -168,6 +168,8 @@ struct pmc_engine {
 	struct pmc_eng_topdown *topdown; /* --topdown: the tree and its inputs' events (engine/topdown.c) */
 	bool emulate;                  /* --emulate: instructions:u is counted by valgrind (engine/emulate.c) */
 	bool no_merge;                 /* --no-merge: a box family's boxes each in their own row (engine/uncore.c) */
+	const char *subject;           /* what a failed pmc_engine_prepare was about: "events", "metrics", "kernel",
+					  "eventset", "topdown" ("" after success): an error's subject for a library */
 };
 
 

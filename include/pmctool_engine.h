@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmctool's measurement engine from a program: what `pmctool stat` measures, as a request and a typed result.
+ * Link with $(pkg-config --cflags --libs pmctool-engine). Example: examples/two_measurements.c.
+ *
+ *   struct pmctool_engine *e = pmctool_engine_new();
+ *   const char *cmd[] = { "./prog", "arg", NULL };
+ *   struct pmctool_request rq = { .argv = cmd, .events = "instructions:u,task-clock", .runs = 5 };
+ *   struct pmctool_result *r; struct pmctool_error err;
+ *   if (pmctool_measure(e, &rq, &r, &err) != 0) ... err.kind, err.subject, err.detail;
+ *
+ * Each measurement stands alone: two requests in one process share nothing but libpfm4's tables. Nothing is faked:
+ * an event this machine cannot count is a count whose status says so, with the reason. Measuring a command forks
+ * it and waits for it; the caller's signal handler may call pmctool_engine_stop (async-signal-safe).
+ */
+#ifndef PMCTOOL_ENGINE_H
+#define PMCTOOL_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum pmctool_error_kind {
+	PMCTOOL_OK = 0,
+	PMCTOOL_ERR_REQUEST, /* a field of the request is wrong (an unknown event, a bad formula): nothing ran */
+	PMCTOOL_ERR_LAUNCH,  /* the command was not found or could not be executed */
+	PMCTOOL_ERR_NOCOUNT, /* nothing could be counted at all (no event opened): the result says why per event */
+	PMCTOOL_ERR_STOPPED, /* pmctool_engine_stop: the result holds what was counted until then */
+	PMCTOOL_ERR_COMMAND, /* the command failed (its status is the result's exit_status); its counts stand */
+	PMCTOOL_ERR_SYSTEM,  /* out of memory, or a system error pmctool could not work around */
+};
+
+struct pmctool_error {
+	enum pmctool_error_kind kind;
+	char subject[32];  /* the request field it is about ("events", "metrics", "argv", "kernel"), or "" */
+	char detail[512];  /* what is wrong and what to do, in the words of the command line */
+	int exit_status;   /* the status `pmctool stat` exits with for the same request (pmctool(1)) */
+};
+
+enum pmctool_batching { PMCTOOL_BATCH_AUTO = 0, PMCTOOL_BATCH_RERUN, PMCTOOL_BATCH_MULTIPLEX };
+
+struct pmctool_request {
+	const char *const *argv;     /* the command, NULL-terminated; NULL when kernel is set */
+	const char *kernel;          /* a built-in kernel (pmctool kernels), run in this process; NULL with argv */
+	uint64_t iters;              /* the kernel's iterations; 0: its default */
+	const char *events;          /* what `stat -e` takes (comma-separated); NULL: the default set */
+	const char *eventset;        /* a named set (`stat -g`; pmctool sets), instead of events */
+	const char *const *metrics;  /* "NAME=FORMULA" each (`stat --metric`), NULL-terminated; NULL: none */
+	unsigned runs;               /* 0: one */
+	enum pmctool_batching batching;
+};
+
+enum pmctool_count_status { PMCTOOL_COUNTED = 0, PMCTOOL_NOT_COUNTED, PMCTOOL_NOT_SUPPORTED, PMCTOOL_NOT_RUN };
+
+struct pmctool_count {
+	const char *event;                /* as the request named it */
+	enum pmctool_count_status status;
+	double value;                     /* mean over the runs (scaled where multiplexed); 0 unless COUNTED */
+	double running;                   /* the lowest share of its time the event was on a counter, 0..1 */
+	const char *unit;                 /* "msec", "" for plain counts */
+	const char *reason;               /* why it is not counted, "" when it is */
+};
+
+struct pmctool_metric {
+	const char *name, *unit, *reason; /* reason: why there is no value (n/a), or which events it read */
+	int valid;
+	double value;
+};
+
+struct pmctool_check {
+	const char *name;                 /* stable: "multiplexed", "no-hardware-pmu", ... (pmctool-checks(7)) */
+	int severity;                     /* 0 info, 1 warning, 2 bad */
+	const char *message;
+};
+
+struct pmctool_result {
+	size_t ncounts, nmetrics, nchecks;
+	const struct pmctool_count *counts;
+	const struct pmctool_metric *metrics;
+	const struct pmctool_check *checks;
+	unsigned runs;                    /* runs completed (fewer when stopped) */
+	double seconds;                   /* wall time of one run, mean */
+	int exit_status;                  /* the command's first failing status (128 + signal), 0 */
+};
+
+struct pmctool_engine *pmctool_engine_new(void);
+void pmctool_engine_free(struct pmctool_engine *e);
+/* 0 and *ret (free with pmctool_result_free), or the error's kind with err filled; with PMCTOOL_ERR_STOPPED,
+ * _COMMAND and _NOCOUNT *ret is set too (what was measured). */
+int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, struct pmctool_result **ret,
+		    struct pmctool_error *err);
+/* Stop the measurement running in e (from a signal handler too): the result is partial, kind STOPPED. */
+void pmctool_engine_stop(struct pmctool_engine *e, int sig);
+/* The document `pmctool stat --json` writes for the same measurement (free() it). 0 or -errno. */
+int pmctool_result_json(const struct pmctool_result *r, char **ret, size_t *ret_len);
+void pmctool_result_free(struct pmctool_result *r);
+const char *pmctool_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine's public API (include/pmctool_engine.h): a typed request mapped onto the engine's options, the engine's
+ * flow run on a context of the caller's own, and its report turned into a typed result. The report stays inside the
+ * result, so that the JSON document is the one `pmctool stat --json` writes, from the same writer.
+ */
+#include "pmctool_engine.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "engine/engine.h"
+#include "output/output.h"
+#include "report/report.h"
+#include "run/launch.h"
+#include "util/diag.h"
+#include "util/util.h"
+
+struct pmctool_engine {
+	struct pmc_engine_ctx ctx;
+	volatile sig_atomic_t stop;
+	char first_error[512];         /* the first error message of the call running now */
+};
+
+/* The result's public part first: the caller holds a pointer to it, pmctool_result_free to all of it. */
+struct result {
+	struct pmctool_result pub;
+	struct pmc_report rep;
+	struct pmctool_count *counts;
+	struct pmctool_metric *metrics;
+	struct pmctool_check *checks;
+};
+
+static void collect(void *vctx, enum pmc_diag_kind kind, const char *msg)
+{
+	struct pmctool_engine *e = vctx;
+
+	if (kind == PMC_DIAG_ERROR && !e->first_error[0])
+		snprintf(e->first_error, sizeof(e->first_error), "%s", msg);
+}
+
+struct pmctool_engine *pmctool_engine_new(void)
+{
+	struct pmctool_engine *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return NULL;
+	e->ctx.diag = collect;
+	e->ctx.diag_ctx = e;
+	e->ctx.stop = &e->stop;
+	return e;
+}
+
+void pmctool_engine_free(struct pmctool_engine *e)
+{
+	free(e);
+}
+
+void pmctool_engine_stop(struct pmctool_engine *e, int sig)
+{
+	if (!e)
+		return;
+	e->stop = sig > 0 ? sig : SIGINT;
+	pmc_launch_signal(e->stop, e->ctx.child); /* the command's process group, when one runs */
+}
+
+const char *pmctool_version(void)
+{
+	return PMC_VERSION;
+}
+
+static int fail(struct pmctool_error *err, enum pmctool_error_kind kind, const char *subject, int status,
+		const char *detail)
+{
+	if (err) {
+		err->kind = kind;
+		snprintf(err->subject, sizeof(err->subject), "%s", subject);
+		snprintf(err->detail, sizeof(err->detail), "%s", detail);
+		err->exit_status = status;
+	}
+	return (int)kind;
+}
+
+/* An exit status of the engine's (pmctool(1)) as an error's kind. */
+static enum pmctool_error_kind kind_of(int status, const struct pmctool_engine *e, const struct pmc_report *rep)
+{
+	if (e->stop && status == 128 + e->stop)
+		return PMCTOOL_ERR_STOPPED;
+	if (rep && rep->nruns && rep->exit_status && status == rep->exit_status)
+		return PMCTOOL_ERR_COMMAND;
+	switch (status) {
+	case PMC_EXIT_USAGE:
+		return PMCTOOL_ERR_REQUEST;
+	case PMC_EXIT_NOCOUNT:
+		return PMCTOOL_ERR_NOCOUNT;
+	case PMC_EXIT_NOEXEC:
+	case PMC_EXIT_NOTFOUND:
+		return PMCTOOL_ERR_LAUNCH;
+	default:
+		return PMCTOOL_ERR_SYSTEM;
+	}
+}
+
+/* The request as the engine's options; a wrong request is told in err (nothing run). */
+static int request_opts(const struct pmctool_request *rq, struct pmc_engine_opts *o, struct pmctool_error *err)
+{
+	pmc_engine_opts_init(o);
+	if (!rq->argv == !rq->kernel || (rq->argv && !rq->argv[0]))
+		return fail(err, PMCTOOL_ERR_REQUEST, rq->kernel ? "kernel" : "argv", PMC_EXIT_USAGE,
+			    "give a command (argv, NULL-terminated, its first element the program) or a kernel, not both");
+	if (rq->events && rq->eventset)
+		return fail(err, PMCTOOL_ERR_REQUEST, "eventset", PMC_EXIT_USAGE,
+			    "events and eventset both given: a request measures one of them");
+	if (rq->batching > PMCTOOL_BATCH_MULTIPLEX)
+		return fail(err, PMCTOOL_ERR_REQUEST, "batching", PMC_EXIT_USAGE,
+			    "batching is PMCTOOL_BATCH_AUTO, _RERUN or _MULTIPLEX");
+	if (rq->events)
+		o->event_lists[o->nlists++] = rq->events;
+	o->set_name = rq->eventset;
+	for (size_t i = 0; rq->metrics && rq->metrics[i]; i++) {
+		if (o->nmetric_args == PMC_ARRAY_SIZE(o->metric_args))
+			return fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE,
+				    "more than 64 metrics in one request");
+		o->metric_args[o->nmetric_args++] = rq->metrics[i];
+	}
+	o->kernel = rq->kernel;
+	o->iters = rq->iters;
+	o->runs = rq->runs ? rq->runs : 1;
+	o->runs_given = rq->runs != 0;
+	o->batch = rq->batching == PMCTOOL_BATCH_RERUN	   ? PMC_BATCH_RERUN
+		   : rq->batching == PMCTOOL_BATCH_MULTIPLEX ? PMC_BATCH_MULTIPLEX
+							     : PMC_BATCH_AUTO;
+	o->argv = (char **)rq->argv; /* read only: the command is exec'd with it */
+	return 0;
+}
+
+static const char *unit_of(const struct pmc_report_event *ev)
+{
+	return ev->ev.unit[0] ? ev->ev.unit : "";
+}
+
+/* The typed view of the report (pointers into it: they live as long as the result). */
+static int fill(struct result *r)
+{
+	const struct pmc_report *rep = &r->rep;
+
+	r->counts = calloc(rep->nevents ? rep->nevents : 1, sizeof(*r->counts));
+	r->metrics = calloc(rep->nmetrics ? rep->nmetrics : 1, sizeof(*r->metrics));
+	r->checks = calloc(rep->nchecks ? rep->nchecks : 1, sizeof(*r->checks));
+	if (!r->counts || !r->metrics || !r->checks)
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->nevents; i++) {
+		const struct pmc_report_event *ev = &rep->events[i];
+		struct pmctool_count *c = &r->counts[i];
+
+		c->event = ev->ev.name;
+		c->status = ev->status == PMC_COUNT_OK		   ? PMCTOOL_COUNTED
+			    : ev->status == PMC_COUNT_NOT_COUNTED   ? PMCTOOL_NOT_COUNTED
+			    : ev->status == PMC_COUNT_NOT_SUPPORTED ? PMCTOOL_NOT_SUPPORTED
+								    : PMCTOOL_NOT_RUN;
+		c->value = c->status == PMCTOOL_COUNTED ? ev->mean : 0;
+		c->running = c->status == PMCTOOL_COUNTED ? ev->running_pct / 100 : 0;
+		c->unit = unit_of(ev);
+		c->reason = ev->reason;
+	}
+	for (size_t i = 0; i < rep->nmetrics; i++) {
+		const struct pmc_metric_value *m = &rep->metrics[i];
+
+		r->metrics[i] = (struct pmctool_metric){ m->name, m->unit, m->reason, m->valid, m->valid ? m->value : 0 };
+	}
+	for (size_t i = 0; i < rep->nchecks; i++)
+		r->checks[i] = (struct pmctool_check){ rep->checks[i].name, (int)rep->checks[i].severity,
+						       rep->checks[i].msg };
+	r->pub = (struct pmctool_result){ rep->nevents, rep->nmetrics, rep->nchecks, r->counts, r->metrics, r->checks,
+					  rep->nruns, rep->wall_ns_mean / 1e9, rep->exit_status };
+	return 0;
+}
+
+int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, struct pmctool_result **ret,
+		    struct pmctool_error *err)
+{
+	struct pmc_engine_opts o;
+	struct pmc_engine se;
+	struct pmc_metric_def *metrics = NULL;
+	struct result *r;
+	int rc, kind = 0;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!e || !rq || !ret)
+		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_measure: e, rq and ret are required");
+	*ret = NULL;
+	if ((kind = request_opts(rq, &o, err)))
+		return kind;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+	e->stop = 0;
+	e->first_error[0] = '\0';
+	pmc_engine_init(&se, &e->ctx);
+	rc = pmc_engine_prepare(&se, &o, &metrics);
+	if (rc) {
+		kind = fail(err, kind_of(rc, e, NULL), se.subject ? se.subject : "", rc, e->first_error);
+		goto out;
+	}
+	rc = pmc_engine_check(&se, &o);
+	if (!rc) {
+		pmc_origin_get(&r->rep.origin);
+		r->rep.has_origin = true;
+		rc = pmc_engine_measure(&se, &o, metrics, &r->rep);
+		if (!rc)
+			rc = pmc_engine_status(&se, &r->rep);
+	}
+	if (rc) {
+		enum pmctool_error_kind k = kind_of(rc, e, &r->rep);
+
+		kind = fail(err, k, k == PMCTOOL_ERR_LAUNCH ? "argv" : "", rc,
+			    e->first_error[0]		? e->first_error
+			    : k == PMCTOOL_ERR_COMMAND ? "the command failed: the result's exit_status says how"
+							: "");
+	}
+	if (r->rep.nruns || kind == PMCTOOL_ERR_NOCOUNT) { /* what was measured, or why nothing could be */
+		if (fill(r) < 0) {
+			kind = fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+			goto out;
+		}
+		*ret = &r->pub;
+		r = NULL;
+	}
+out:
+	if (r) {
+		pmc_report_fini(&r->rep);
+		free(r->counts);
+		free(r->metrics);
+		free(r->checks);
+		free(r);
+	}
+	free(metrics);
+	pmc_engine_fini(&se);
+	return kind;
+}
+
+int pmctool_result_json(const struct pmctool_result *pub, char **ret, size_t *ret_len)
+{
+	const struct result *r = (const struct result *)pub;
+	struct pmc_output_opts out = { .format = PMC_OUTPUT_JSON };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (!pub || !ret)
+		return -EINVAL;
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -errno;
+	rc = pmc_output_write(f, &r->rep, &out);
+	if (fclose(f) && !rc)
+		rc = -EIO;
+	if (rc) {
+		free(buf);
+		return rc < 0 ? rc : -EIO;
+	}
+	*ret = buf;
+	if (ret_len)
+		*ret_len = len;
+	return 0;
+}
+
+void pmctool_result_free(struct pmctool_result *pub)
+{
+	struct result *r = (struct result *)pub;
+
+	if (!r)
+		return;
+	pmc_report_fini(&r->rep);
+	free(r->counts);
+	free(r->metrics);
+	free(r->checks);
+	free(r);
+}

@@ -15,7 +15,7 @@
 OWN_COST_CASES='
 task-clock     290000  2600000  stat -e task-clock -- true
 instructions   280000  2200000  stat -e instructions:u -- true
-default        830000  2500000  stat -- true
+default        700000  2500000  stat -- true
 '
 
 # own_cost_counts COMMAND...: 'USER KERNEL' instructions of COMMAND and its tasks (pcount -k), empty when not counted.

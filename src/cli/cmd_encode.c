@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "pmu/event.h"
+#include "pmu/uncore.h"
 #include "tables/tables.h"
 #include "util/util.h"
 #include "output/output.h"
@@ -155,6 +156,25 @@ static int resolve_in(const char *spec, const char *pmu, struct pmc_event *ev, s
 	return -ENOENT;
 }
 
+/* An uncore family's spelling (uncore_imc/cas_count_read/) or a table's uncore name (unc_m_cas_count.rd): the
+ * encoding of its first box, which every box of the family opens; the canonical name is the family's spelling. */
+static int resolve_uncore(const char *spec, struct pmc_event *ev)
+{
+	static char boxes[PMC_UNCORE_MAX_BOXES][PMC_UNCORE_SPEC_MAX];
+	char tspec[PMC_UNCORE_SPEC_MAX];
+	struct pmc_resolve_error err;
+	const char *fam = pmc_pmu_table_uncore_spec(spec, tspec, sizeof(tspec)) == 0 ? tspec : spec;
+
+	memset(&err, 0, sizeof(err));
+	if (fam == spec || pmc_event_resolve(fam, ev, &err)) {
+		if (pmc_uncore_box_specs(fam, boxes, PMC_UNCORE_MAX_BOXES) <= 0 || pmc_event_resolve(boxes[0], ev, &err))
+			return -ENOENT;
+		snprintf(ev->canonical, sizeof(ev->canonical), "%s", fam); /* opened once per box of the family */
+	}
+	snprintf(ev->name, sizeof(ev->name), "%s", spec);
+	return 0;
+}
+
 static void print_text(const struct pmc_event *ev, const char *perf)
 {
 	const struct perf_event_attr *a = &ev->attr;
@@ -226,7 +246,7 @@ int pmc_cmd_encode(int argc, char **argv)
 		struct pmc_resolve_error err;
 		char perf[PMC_NAME_MAX * 2];
 
-		if (resolve_in(argv[i], pmu, &ev, &err)) {
+		if (resolve_in(argv[i], pmu, &ev, &err) && resolve_uncore(argv[i], &ev)) {
 			report_error(argv[0], &err);
 			status = PMC_EXIT_USAGE;
 			continue;

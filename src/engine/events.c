@@ -9,6 +9,7 @@
 #include "info/inventory.h"
 #include "sys/sysfs.h"
 #include "pmu/hybrid.h"
+#include "pmu/uncore.h"
 
 /* perf stat's default set, plus ref-cycles and the TSC (seed 003's minimum four come from it). ref-cycles only where
  * the PMU has it (not AMD's): see skip_default. */
@@ -68,6 +69,20 @@ static void print_resolve_error(const char *where, const struct pmc_resolve_erro
 		       "LIBPFM_FORCE_PMU=hsw (or skl, icx, amd64_fam19h_zen3...) encodes for another CPU");
 }
 
+/* A vendor table's uncore event (unc_m_cas_count.rd): its family's terms (tspec), opened once per box and summed as
+ * any family spelling, the row named as the user (or the metric's formula) wrote it; --no-merge keeps the boxes'
+ * own names. */
+static int add_table_uncore(struct pmc_engine *se, const char *name, const char *tspec, unsigned flags)
+{
+	size_t first = se->n;
+	int r = pmc_eng_events_add_spec(se, tspec, flags);
+
+	for (size_t i = first; !r && i < se->n; i++)
+		if (!se->no_merge || se->n - first == 1)
+			snprintf(se->evs[i].name, sizeof(se->evs[i].name), "%s", name);
+	return r;
+}
+
 int pmc_eng_events_add_spec(struct pmc_engine *se, const char *spec, unsigned flags)
 {
 	struct pmc_event ev;
@@ -81,11 +96,14 @@ int pmc_eng_events_add_spec(struct pmc_engine *se, const char *spec, unsigned fl
 		return pmc_eng_events_push(se, &ev);
 	memset(&err, 0, sizeof(err));
 	if (pmc_event_resolve(spec, &ev, &err) < 0) {
+		char tspec[PMC_UNCORE_SPEC_MAX];
 		bool done;
 
 		r = pmc_eng_uncore_add(se, spec, flags, &done);
 		if (done)
 			return r;
+		if (pmc_pmu_table_uncore_spec(spec, tspec, sizeof(tspec)) == 0)
+			return add_table_uncore(se, spec, tspec, flags);
 		print_resolve_error("", &err);
 		return PMC_EXIT_USAGE;
 	}

@@ -14,6 +14,7 @@
 #include "metrics/tm_internal.h"
 #include "metrics/topdown.h"
 #include "pmu/event.h"
+#include "pmu/uncore.h"
 #include "sys/sysfs.h"
 #include "util/util.h"
 
@@ -399,6 +400,7 @@ size_t pmc_tm_candidates(const char *name, char out[PMC_TM_CAND_MAX][PMC_TM_SPEC
 
 int pmc_tm_resolve_here(const char *spec, void *ctx, char *why, size_t len)
 {
+	static char boxes[PMC_UNCORE_MAX_BOXES][PMC_UNCORE_SPEC_MAX];
 	struct pmc_event ev;
 	struct pmc_resolve_error err;
 	int r;
@@ -406,6 +408,21 @@ int pmc_tm_resolve_here(const char *spec, void *ctx, char *why, size_t len)
 	(void)ctx;
 	memset(&err, 0, sizeof(err));
 	r = pmc_event_resolve(spec, &ev, &err);
+	/* perf's family spelling of an uncore event (uncore_imc/cas_count_read/, or the bare alias word), or a table's
+	 * uncore event name as its family's terms: it resolves when its first box does; the engine opens it once per box
+	 * and sums them (engine/uncore.c) */
+	if (r) {
+		char tspec[PMC_UNCORE_SPEC_MAX];
+		const char *fam = pmc_pmu_table_uncore_spec(spec, tspec, sizeof(tspec)) == 0 ? tspec : spec;
+		struct pmc_resolve_error box_err;
+
+		memset(&box_err, 0, sizeof(box_err));
+		if (fam != spec && pmc_event_resolve(fam, &ev, &box_err) == 0)
+			return 0;
+		if (pmc_uncore_box_specs(fam, boxes, PMC_UNCORE_MAX_BOXES) > 0 &&
+		    pmc_event_resolve(boxes[0], &ev, &box_err) == 0)
+			return 0;
+	}
 	if (r)
 		snprintf(why, len, "%.190s", err.msg[0] ? err.msg : "it does not resolve");
 	return r;

@@ -134,6 +134,10 @@ int pmc_pmu_core_table_counters(void);
 
 /* libpfm4's name of the default core PMU ("hsw", "icl", "amd64_fam19h_zen3"...), or NULL when none is active. */
 const char *pmc_pmu_core_name(void);
+/* A vendor table's uncore event name (unc_m_cas_count.rd) as perf's family spelling of its terms,
+ * "uncore_imc/event=0x4,umask=0x3/", which the engine opens once per box of the family. 0, -ENOENT (no such table
+ * uncore event), -ENAMETOOLONG. */
+int pmc_pmu_table_uncore_spec(const char *name, char *spec, size_t len);
 /* Whether libpfm4 has been started (and succeeded) in this process: asks, never starts it. */
 bool pmc_pmu_libpfm_started(void);
 

@@ -63,6 +63,8 @@ static const struct pmc_table_event *find_unit(const char *name, const char *uni
 		te--;
 	*one_unit = te->pmu;
 	for (; te < all + n && !strcasecmp(te->name, name); te++) {
+		if (te->terms) /* an uncore event: its family's terms (pmc_pmu_table_uncore_spec), no core encoding */
+			continue;
 		if (!hit && (!unit || !te->pmu || !strcmp(te->pmu, unit)))
 			hit = te;
 		else if (hit && (hit->pmu && te->pmu ? !strcmp(hit->pmu, te->pmu) : hit->pmu == te->pmu) &&
@@ -113,4 +115,24 @@ int pmc_pmu_table_event_on(const char *name, const char *unit, struct pmc_event 
 int pmc_pmu_table_event(const char *name, struct pmc_event *ev)
 {
 	return pmc_pmu_table_event_on(name, NULL, ev);
+}
+
+int pmc_pmu_table_uncore_spec(const char *name, char *spec, size_t len)
+{
+	const struct pmc_tables *t;
+	const struct pmc_table_event *te, *all;
+	size_t n;
+
+	if (strpbrk(name, ":/{}@,") || !(t = pmc_pmu_tables()) || pmc_tables_find(t, name, &te))
+		return -ENOENT;
+	n = pmc_tables_events(t, &all);
+	while (te > all && !strcasecmp(te[-1].name, name))
+		te--;
+	for (; te < all + n && !strcasecmp(te->name, name); te++)
+		if (te->terms) {
+			int w = snprintf(spec, len, "%s/%s/", te->pmu, te->terms);
+
+			return w > 0 && (size_t)w < len ? 0 : -ENAMETOOLONG;
+		}
+	return -ENOENT;
 }

@@ -108,6 +108,7 @@ void pmc_table_event_fini(struct pmc_table_event *e)
 		return;
 	free(e->name);
 	free(e->pmu);
+	free(e->terms);
 	free(e->desc);
 	memset(e, 0, sizeof(*e));
 }
@@ -334,6 +335,70 @@ struct walk {
 	size_t whylen;
 };
 
+/* perf's PMU for a table's "Unit": a few by name, the rest uncore_<unit> in lower case (perf's pmu-events rule). */
+static int uncore_family(const char *unit, char *buf, size_t len)
+{
+	static const struct {
+		const char *unit, *pmu;
+	} named[] = {
+		{ "CBO", "uncore_cbox" }, { "QPI LL", "uncore_qpi" }, { "UPI LL", "uncore_upi" }, { "SBO", "uncore_sbox" },
+		{ "iMPH-U", "uncore_arb" }, { "DFPMC", "amd_df" }, { "L3PMC", "amd_l3" }, { "UMCPMC", "amd_umc" },
+	};
+	int n;
+
+	for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (!strcmp(unit, named[i].unit))
+			return snprintf(buf, len, "%s", named[i].pmu) < (int)len ? 0 : -ENAMETOOLONG;
+	if (strpbrk(unit, " ,/="))
+		return -EINVAL;
+	if (!strncmp(unit, "arm_", 4) || !strncmp(unit, "hisi_", 5))
+		n = snprintf(buf, len, "%s", unit);
+	else
+		n = snprintf(buf, len, "uncore_%s", unit);
+	for (char *p = buf; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
+}
+
+/*
+ * An uncore event of an x86 table: its family and sysfs terms (event, umask, umask_ext), which the family's format
+ * encodes per box as perf does. -ENOENT (left out, counted): no EventCode, or fields pmctool does not spell as terms
+ * (PortMask, FCMask, filters), or a Unit that names no PMU; -ENOMEM.
+ */
+static int uncore_from(const struct pmc_jvalue *o, const char *key, const char *unit, struct pmc_table_event *e)
+{
+	static const char *const unspelt[] = { "PortMask", "FCMask", "Filter", "UMaskExt2" };
+	const char *name = pmc_json_get_str(o, "EventName", key), *desc = pmc_json_get_str(o, "BriefDescription", NULL);
+	uint64_t code, umask = 0, ext = 0;
+	char fam[64], terms[128];
+	int n;
+
+	memset(e, 0, sizeof(*e));
+	if (!name || !pmc_json_get(o, "EventCode") || uncore_family(unit, fam, sizeof(fam)) < 0)
+		return -ENOENT;
+	for (size_t i = 0; i < sizeof(unspelt) / sizeof(unspelt[0]); i++) {
+		const char *v = pmc_json_get_str(o, unspelt[i], NULL);
+
+		if (v && *v && strcmp(v, "0") && strcmp(v, "0x0") && strcmp(v, "0x00"))
+			return -ENOENT;
+	}
+	char why[80];
+	if (field_u64(o, "EventCode", 0xffff, &code, why, sizeof(why)) != 1 ||
+	    field_u64(o, "UMask", 0xffffffff, &umask, why, sizeof(why)) < 0 ||
+	    field_u64(o, "UMaskExt", 0xffffffff, &ext, why, sizeof(why)) < 0)
+		return -ENOENT;
+	n = snprintf(terms, sizeof(terms), "event=0x%" PRIx64 ",umask=0x%" PRIx64, code, umask);
+	if (ext)
+		n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",umask_ext=0x%" PRIx64, ext);
+	e->enc = PMC_TABLE_ENC_X86;
+	if (!(e->name = lower_dup(name)) || !(e->pmu = strdup(fam)) || !(e->terms = strdup(terms)) ||
+	    (desc && !(e->desc = strdup(desc)))) {
+		pmc_table_event_fini(e);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int take(struct walk *w, const struct pmc_jvalue *o, const char *key, bool event_only, bool metric_only)
 {
 	struct pmc_table_event e;
@@ -357,17 +422,18 @@ static int take(struct walk *w, const struct pmc_jvalue *o, const char *key, boo
 		w->matrix++; /* perfmon's offcore matrix: request and response bits to build offcore events from */
 		return 0;
 	}
-	if (pmc_json_get(o, "MATRIX_REQUEST")) {
-		w->matrix++; /* perfmon's offcore matrix: request and response bits to build offcore events from */
-		return 0;
-	}
 	const char *unit = pmc_json_get_str(o, "Unit", NULL);
 	if (unit && strcasecmp(unit, "cpu") != 0 && strcasecmp(unit, "cpu_core") != 0 &&
 	    strcasecmp(unit, "cpu_atom") != 0) {
-		w->uncore++; /* an uncore PMU's event (perf's Unit names the PMU): core-PMU tables only, for now */
-		return 0;
+		/* an uncore PMU's event (perf's Unit names the PMU family): kept as its family's terms */
+		r = w->t->enc == PMC_TABLE_ENC_X86 ? uncore_from(o, key, unit, &e) : -ENOENT;
+		if (r == -ENOENT)
+			w->uncore++;
+		if (r < 0)
+			return r == -ENOENT ? 0 : r;
+	} else {
+		r = event_from(o, key, w->t->enc, w->t->std, &e, why, sizeof(why));
 	}
-	r = event_from(o, key, w->t->enc, w->t->std, &e, why, sizeof(why));
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
@@ -483,7 +549,7 @@ int pmc_tables_parse_note(struct pmc_tables *t, const char *text, size_t len, co
 			snprintf(why, whylen, "an offcore matrix (%zu request and response entries), not events: not read",
 			         w.matrix);
 		else if (w.uncore)
-			snprintf(why, whylen, "only uncore events (%zu): core-PMU tables only", w.uncore);
+			snprintf(why, whylen, "only uncore events (%zu) pmctool cannot spell as their PMU's terms", w.uncore);
 		else
 			snprintf(why, whylen, "no events or metrics in it");
 		r = -EINVAL;

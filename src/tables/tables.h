@@ -23,7 +23,10 @@ struct pmc_table_event {
 	                             * (0x3F6), frontend (0x3F7) */
 	bool deprecated;            /* "Deprecated": "1": kept, found, marked */
 	bool fixed_name;            /* a fixed-counter name perf gives its own encoding (inst_retired.any, ...) */
-	char *pmu;                  /* the JSON's "Unit" (cpu_core, cpu_atom, ...) or NULL */
+	char *pmu;                  /* the JSON's "Unit" (cpu_core, cpu_atom, ...) or NULL; an uncore event's PMU family
+	                             * as perf names it ("uncore_imc" for "iMC", "amd_df" for "DFPMC") */
+	char *terms;                /* an uncore event's sysfs terms for its family ("event=0x4,umask=0x3"): the family's
+	                             * format encodes them, per box; NULL for a core PMU's event (config holds it) */
 	char *desc;                 /* BriefDescription (or PublicDescription, or the Neoverse title), or NULL */
 	const char *source;         /* the file it came from (owned by the table) */
 };
@@ -51,7 +54,8 @@ struct pmc_table_note {
 	char why[200];
 	size_t events, metrics;     /* what it gave when loaded */
 	size_t bad;                 /* items skipped inside a loaded file (a malformed field): why names the first */
-	size_t uncore;              /* events of an uncore PMU ("Unit": "CBO", "iMC", ...) left out: core PMU only */
+	size_t uncore;              /* events of an uncore PMU ("Unit": "CBO", "iMC", ...) left out: fields pmctool
+	                             * cannot spell as sysfs terms, or no EventCode */
 };
 
 struct pmc_tables_report {

@@ -217,7 +217,7 @@ static const struct model {
 	{ __LINE__, "perfmon", "GenuineIntel-6-99-1", -ENOENT, PMC_TABLE_NONE, NULL, 0, 0, 0 },
 	{ __LINE__, "perfmon", "GenuineIntel-6-AA-4", 0, PMC_TABLE_PERFMON, "HYBRIDLAKE/events/hybridlake_big_core.json", 4,
 	  0, 0 },
-	{ __LINE__, "pmu-events", INTEL_FAKESKY, 0, PMC_TABLE_PERF, "fakesky", 7, 1, 0 },
+	{ __LINE__, "pmu-events", INTEL_FAKESKY, 0, PMC_TABLE_PERF, "fakesky", 8, 1, 0 }, /* 7 core, 1 uncore (CAS) */
 	{ __LINE__, "pmu-events", AMD_FAKEZEN, 0, PMC_TABLE_PERF, "fakezen", 9, 2, 1 },
 	{ __LINE__, "pmu-events", ARM_A57, 0, PMC_TABLE_PERF, "arm/fake-a57", 4, 1, 0 },
 	{ __LINE__, "pmu-events/arch", ARM_A57, 0, PMC_TABLE_PERF, "arm/fake-a57", 4, 1, 0 },
@@ -311,7 +311,7 @@ static const struct skip {
 	const char *dir, *cpuid, *file, *why;
 } skips[] = {
 	{ __LINE__, "pmu-events", AMD_FAKEZEN, "fakezen/broken.json", "not valid JSON: line 2" },
-	{ __LINE__, "pmu-events", INTEL_FAKESKY, "fakesky/uncore-fake.json", "only uncore events (2)" },
+	{ __LINE__, "pmu-events", INTEL_FAKESKY, "fakesky/uncore-unspelt.json", "only uncore events (2) pmctool cannot spell" },
 	{ __LINE__, "perfmon", INTEL_FAKELAKE, "FAKELAKE/events/fakelake_offcore.json", "not valid JSON: line 1" },
 	{ __LINE__, "perfmon", INTEL_FAKELAKE, "FAKELAKE/events/fakelake_uncore.json", "a uncore table: only core-PMU events" },
 	{ __LINE__, "perfmon", INTEL_FAKELAKE, "perfmon/mapfile.csv", "row 6: 'GenuineIntel-6-(9A' is not a POSIX" },

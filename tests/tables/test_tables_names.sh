@@ -53,7 +53,7 @@ expect_rc 2 "stat --tables of a missing directory"
 expect_err "invalid value '$TMP/none' for --tables: not a directory" "the missing directory named"
 # info names the table that names this CPU's events: the vendor table first, then libpfm4's; and libpfm4's version.
 run_pmc info
-expect_out "^  event names      vendor table fakesky \(7 events, $fix/pmu-events\), then libpfm4's table skx$" "info: the vendor table"
+expect_out "^  event names      vendor table fakesky \(8 events, $fix/pmu-events\), then libpfm4's table skx$" "info: the vendor table"
 expect_out "^  version          (API [0-9]+\.[0-9]+ \(pfm_get_version|[0-9][0-9.]* \((the shared library loaded|linked statically when built); API)" "info: libpfm4's version"
 PMCTOOL_TABLES=$TMP/none run_pmc info --json
 python3 - "$TMP/out" <<'PY' || fail "info --json: event_names without tables"

@@ -110,3 +110,54 @@ PMCTOOL_CPUID=$SKX PMCTOOL_SYSFS_ROOT="$fx" "$PMCTOOL" encode --tables "$TMP/tab
 grep -q '^  canonical  uncore_imc/event=0x4,umask=0xc/$' "$TMP/enc" && grep -q '^  config     0xc04$' "$TMP/enc" &&
 	grep -q '^  canonical  uncore_imc/cas_count_read/$' "$TMP/enc" || { cat "$TMP/enc" >&2; fail "encode: not the family's encoding"; }
 ok "encode: a table's uncore name and a family spelling give the family's encoding"
+
+# 5. AMD: the Zen fixture's data fabric (amd_df, 12-bit event field split over config bits 0-7 and 32-35), a table of
+# this test's own naming the eight DRAM channels' beats as perf's amdzen3 tables do (Unit DFPMC, umask 0x38), and a
+# die's DRAM bytes metric with a ScaleUnit of 64 B in MiB: pmctool opens (successfully) the events perf opens and
+# prints perf's value. The fake data fabric takes groups of 4: both tools' weak group of 8 falls back to single events.
+zx=$TMP/zen
+mkdir -p "$zx/bus/event_source/devices" "$zx/devices/system/cpu"
+cp /sys/devices/system/cpu/online "$zx/devices/system/cpu/online"
+for d in amd_df amd_l3 power; do
+	cp -r "$PMC_SOURCE_DIR/tests/pmu/sysfs-uncore-zen/bus/event_source/devices/$d" "$zx/bus/event_source/devices/"
+	echo "$first" >"$zx/bus/event_source/devices/$d/cpumask"
+done
+for p in software tracepoint breakpoint; do
+	[ -d /sys/bus/event_source/devices/$p ] && cp -rL /sys/bus/event_source/devices/$p "$zx/bus/event_source/devices/" 2>/dev/null || true
+done
+ZEN=AuthenticAMD-25-1-1
+zt=$TMP/zentables/pmu-events/arch/x86
+mkdir -p "$zt/fakezen3"
+printf 'Family-model,Version,Filename,EventType\nAuthenticAMD-25-[[:xdigit:]]+,v1,fakezen3,core\n' >"$zt/mapfile.csv"
+python3 - "$zt/fakezen3" <<'PY'
+import json, sys
+codes = [0x07, 0x47, 0x87, 0xc7, 0x107, 0x147, 0x187, 0x1c7]
+ev = [{"EventName": "dram_channel_data_controller_%d" % i, "EventCode": "0x%x" % c, "UMask": "0x38", "Unit": "DFPMC",
+       "PerPkg": "1", "BriefDescription": "Fixture: DRAM channel %d beats" % i} for i, c in enumerate(codes)]
+json.dump(ev, open(sys.argv[1] + "/data-fabric.json", "w"))
+m = [{"MetricName": "nps1_die_to_dram", "MetricGroup": "data_fabric", "ScaleUnit": "6.1e-5MiB",
+      "MetricExpr": " + ".join("dram_channel_data_controller_%d" % i for i in range(8)),
+      "BriefDescription": "Fixture: DRAM bytes of a die"}]
+json.dump(m, open(sys.argv[1] + "/metrics.json", "w"))
+PY
+ztypes=$(cat "$zx"/bus/event_source/devices/{amd_df,amd_l3,power}/type | paste -sd,)
+zinject=(env LD_PRELOAD="$FAKE" PMC_FAKE_PMU_TYPES="$ztypes" PMC_FAKE_PMU_COUNT=$N)
+"${zinject[@]}" PERF_CPUID=$ZEN unshare -m sh -c "mount --bind '$zx/bus/event_source/devices' /sys/bus/event_source/devices &&
+	perf stat -vv -a -M nps1_die_to_dram true" 2>&1 |
+	awk '/^  type /{t=$2} /^  config /{c=$2} /sys_perf_event_open: .* = [0-9]+$/{print t, c, "cpu=" $5}' | sort -u >"$TMP/zperf"
+"${zinject[@]}" PMCTOOL_CPUID=$ZEN PMCTOOL_SYSFS_ROOT="$zx" "$PMCTOOL" stat --tables "$TMP/zentables/pmu-events" -v -a \
+	-M nps1_die_to_dram -- true 2>&1 |
+	sed -n 's/^perf_event_open(type=\([0-9]*\) config=\([0-9a-fx]*\) .*, cpu=\([0-9]*\), group_fd=.*) = [0-9][0-9]*$/\1 \2 cpu=\3/p' |
+	sort -u >"$TMP/zpmc"
+[ "$(wc -l <"$TMP/zperf")" -eq 8 ] || { cat "$TMP/zperf" >&2; fail "perf: not 8 data fabric opens for nps1_die_to_dram"; }
+diff -u "$TMP/zperf" "$TMP/zpmc" >&2 || fail "pmctool's data fabric opens differ from perf's (- perf, + pmctool)"
+"${zinject[@]}" PERF_CPUID=$ZEN unshare -m sh -c "mount --bind '$zx/bus/event_source/devices' /sys/bus/event_source/devices &&
+	perf stat -x, -a -M nps1_die_to_dram true" 2>&1 | awk -F, '$7 ~ /nps1_die_to_dram/ { print $6, $7 }' >"$TMP/zperfv"
+"${zinject[@]}" PMCTOOL_CPUID=$ZEN PMCTOOL_SYSFS_ROOT="$zx" "$PMCTOOL" stat --tables "$TMP/zentables/pmu-events" -a \
+	-M nps1_die_to_dram --json -o "$TMP/zen.json" -- true 2>"$TMP/err" || { cat "$TMP/err" >&2; fail "pmctool -M nps1_die_to_dram failed"; }
+python3 -c 'import json, sys
+m = next(m for m in json.load(open(sys.argv[1]))["metrics"] if m["name"] == "nps1_die_to_dram")
+print("%.1f" % m["value"], m["unit"] + "  nps1_die_to_dram")' "$TMP/zen.json" >"$TMP/zpmcv"
+[ -s "$TMP/zperfv" ] || fail "perf printed no nps1_die_to_dram"
+diff -u "$TMP/zperfv" "$TMP/zpmcv" >&2 || fail "nps1_die_to_dram differs from perf 6.1's (- perf, + pmctool)"
+ok "AMD data fabric from a table: perf 6.1's 8 opens (12-bit events split by amd_df's format) and its value, $(cat "$TMP/zpmcv") [injected counts]"

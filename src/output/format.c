@@ -2,6 +2,8 @@
 /* The format registry: the entries live beside their writers (table.c, csv.c, json.c); this is the lookup. */
 #include "output/format.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct pmc_format *const formats[] = { &pmc_format_table, &pmc_format_sep, &pmc_format_csv,
@@ -30,4 +32,30 @@ bool pmc_format_own_check(const struct pmc_format *fmt, const char *name)
 		if (!strcmp(*c, name))
 			return true;
 	return false;
+}
+
+/* A report in its format: the one dispatch through the registry (output.c holds the formats' shared parts). */
+int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
+{
+	char *buf = NULL, *safe;
+	size_t len = 0, slen;
+	FILE *mem = open_memstream(&buf, &len);
+	int r = 0;
+
+	if (!mem)
+		return -ENOMEM;
+	if (o->metric_only)
+		pmc_output_metric_only(mem, rep, o);
+	else
+		pmc_format_get(o->format)->report(mem, rep, o);
+	if (fclose(mem))
+		r = -ENOMEM;
+	/* every format through one escaping rule: names from tables, saved reports and command lines are never raw */
+	if (!r && !(r = pmc_output_escape_text(buf, len, &safe, &slen))) {
+		if (fwrite(safe, 1, slen, f) != slen)
+			r = -EIO;
+		free(safe);
+	}
+	free(buf);
+	return r ? r : ferror(f) ? -EIO : 0;
 }

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include "output/format.h"
 #include "output/output.h"
 
 #include <errno.h>
@@ -177,30 +176,6 @@ double pmc_output_run_ns(const struct pmc_report *rep, const struct pmc_report_e
 	return n ? sum / (double)n : 0;
 }
 
-int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
-{
-	char *buf = NULL, *safe;
-	size_t len = 0, slen;
-	FILE *mem = open_memstream(&buf, &len);
-	int r = 0;
-
-	if (!mem)
-		return -ENOMEM;
-	if (o->metric_only)
-		pmc_output_metric_only(mem, rep, o);
-	else
-		pmc_format_get(o->format)->report(mem, rep, o);
-	if (fclose(mem))
-		r = -ENOMEM;
-	/* every format through one escaping rule: names from tables, saved reports and command lines are never raw */
-	if (!r && !(r = pmc_output_escape_text(buf, len, &safe, &slen))) {
-		if (fwrite(safe, 1, slen, f) != slen)
-			r = -EIO;
-		free(safe);
-	}
-	free(buf);
-	return r ? r : ferror(f) ? -EIO : 0;
-}
 
 void pmc_output_started(FILE *f, const struct pmc_output_opts *o)
 {

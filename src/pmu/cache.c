@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 /* First name of each row: perf's own spelling (perf list), the rest the aliases perf's parser also takes. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 /* cmask, inv, any, edge: what libpfm4's c=, i, t, e modifiers set on x86 core PMUs. */

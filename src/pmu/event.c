@@ -10,9 +10,10 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
-int pmc_resolve_fail(struct pmc_resolve_error *err, enum pmc_resolve_code code, int neg_errno, const char *fmt, ...)
+int pmc_resolve_fail(struct pmc_resolve_error *err, int code, int neg_errno, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <strings.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 #include "sys/perf_generic.h"
 

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "arch/arch.h"
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 #include "sys/sysfs.h"
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 /* U and K: pmctool took them before it took perf's set, and perf gives them no other meaning. */

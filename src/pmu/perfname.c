@@ -20,6 +20,7 @@
 #include <strings.h>
 
 #include "arch/arch.h"
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 /* perf's offcore words -> libpfm4's umasks (Skylake-era OFFCORE_RESPONSE_0). */

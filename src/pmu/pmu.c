@@ -8,6 +8,7 @@
 
 #include "arch/arch.h"
 #include "sys/sysfs.h"
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 static struct {

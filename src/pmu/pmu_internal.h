@@ -6,8 +6,13 @@
 
 #include <stdint.h>
 
-#include "pmu/event.h"
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pmc_event;          /* pmu/event.h: not included, so that event.c may include this without a circle */
+struct pmc_resolve_error;
 /* after linux/perf_event.h, so libpfm4 does not redefine the perf ABI */
+#include <linux/perf_event.h> /* before libpfm4's copy of it, which yields to the kernel's */
 #include <perfmon/pfmlib_perf_event.h>
 
 /* Bits of an x86 PERFEVTSEL the kernel takes from exclude_* / manages itself (USR 16, OS 17, INT 20, EN 22). */
@@ -52,7 +57,7 @@ void pmc_suggest_dir_having(const char *dir, const char *input, const char *fmt,
 void pmc_event_init(struct pmc_event *ev, const char *spec);
 
 /* Fill err: code, and a printf-style one-line message. Returns the negative errno given. */
-int pmc_resolve_fail(struct pmc_resolve_error *err, enum pmc_resolve_code code, int neg_errno, const char *fmt, ...)
+int pmc_resolve_fail(struct pmc_resolve_error *err, int code, int neg_errno, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 /* Generic perf names. 0 and *ev filled (type, config, cls, flags, canonical), or -ENOENT. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 /* Case-insensitive substring. */

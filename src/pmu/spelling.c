@@ -11,6 +11,7 @@
 
 #include "arch/arch.h"
 #include "sys/sysfs.h"
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 #include "sys/pmu_format.h"
 

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 static struct {

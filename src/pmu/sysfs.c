@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "arch/arch.h"
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 #include "tables/tables.h"
 #include "sys/sysfs.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 /* Intel JSON names libpfm4 spells differently and no general rule below finds. */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
 /* PMCTOOL_TRACEFS (tests) or the first of tracefs' two mount points that has an events directory. NULL: none. */

@@ -7,6 +7,8 @@
 #   openers: PATH...                       the only files (or folders, ending in /) that may call the perf_event_open
 #                                          syscall or pmc_perf_open* directly
 #   acyclic: DIR...                        folders whose files must not include each other in a circle
+#   owner: PREFIX PATH...                  an external library's owners: only these files (or folders, ending in /)
+#                                          call its functions (PREFIX...() ) or include its headers (<PREFIX/...>)
 # Prints each violation as FILE:LINE: what is wrong, then one count per check; exit 0 when there are none, 1 when
 # there are, 2 on a usage error. --graph prints the measured folder-to-folder include graph instead (edge and count);
 # --cycles prints the include circles between the files of each folder of src/ (whether or not 'acyclic:' names it).
@@ -39,6 +41,7 @@ places = [(p[0], p[1:]) for p in field("place") if p]
 privates = [w for p in field("private") for w in p]
 openers = [w for p in field("openers") for w in p]
 acyclic = [w.rstrip("/") for p in field("acyclic") for w in p]
+owners = [(p[0], p[1:]) for p in field("owner") if len(p) > 1]
 
 src = os.path.join(root, "src")
 inc_re = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]*/[^"]*)"')
@@ -48,6 +51,9 @@ local_re = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"/]*)"')
 includes = []      # (file, line, header) for every quoted include with a slash
 files_inc = defaultdict(set)   # file -> headers it includes (paths under src/), same-folder names resolved
 opens = []
+owned = []        # (file, line, prefix): an external library's call or include outside its owners
+own_res = [(pre, re.compile(r'(^|[^_0-9A-Za-z])%s[_0-9A-Za-z]*\(|^[ \t]*#[ \t]*include[ \t]*<%s/' % (re.escape(pre), re.escape(pre))))
+           for pre, _ in owners]
 for dp, dns, fns in os.walk(src):
     dns.sort()
     for fn in sorted(fns):
@@ -68,6 +74,9 @@ for dp, dns, fns in os.walk(src):
                     files_inc[rel].add(os.path.join(folder, m.group(1)) if folder else m.group(1))
                 if fn.endswith(".c") and open_re.search(text) and not decl_re.match(text):
                     opens.append((rel, n))
+                for pre, rx in own_res:
+                    if rx.search(text):
+                        owned.append((rel, n, pre))
 
 cache = {}
 def lay(p):
@@ -139,10 +148,15 @@ for f, n in opens:
     if any(f.startswith(o) if o.endswith("/") else f == o for o in openers):
         continue
     print("src/%s:%d: opens a counter itself (the counter set of src/perf/ is the one opening path)" % (f, n)); nopen += 1
+nowned = 0
+for f, n, pre in owned:
+    paths = next(ps for p, ps in owners if p == pre)
+    if not any(f.startswith(o) if o.endswith("/") else f == o for o in paths):
+        print("src/%s:%d: uses %s... outside its owners (%s)" % (f, n, pre, " ".join(paths))); nowned += 1
 for folder in acyclic:
     for comp in cycles_in(folder):
         print("src/%s/: %s include each other in a circle" % (folder, ", ".join(os.path.basename(c) for c in comp))); ncycle += 1
-print("layers: %d upward or unplaced include(s); private: %d; openers: %d%s" % (
-    nlayer, nprivate, nopen, "; circles: %d" % ncycle if acyclic else ""))
-sys.exit(1 if nlayer + nprivate + nopen + ncycle else 0)
+print("layers: %d upward or unplaced include(s); private: %d; openers: %d%s%s" % (
+    nlayer, nprivate, nopen, "; circles: %d" % ncycle if acyclic else "", "; owners: %d" % nowned if owners else ""))
+sys.exit(1 if nlayer + nprivate + nopen + ncycle + nowned else 0)
 PY

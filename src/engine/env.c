@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The engine: the environment a report is measured in (report/env.h), for the report and for compare's check. */
-#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -34,16 +33,17 @@ static void microcode(char *buf, size_t len)
 }
 
 /* libpfm4's release (pmu/release.c); "API 4.0" when it is not known. */
-static void libpfm_version(int api, char *buf, size_t len)
+static void libpfm_version(char *buf, size_t len)
 {
 	char rel[32];
+	unsigned major, minor;
 
 	if (pmc_pfm_release(rel, sizeof(rel))) {
 		snprintf(buf, len, "%.15s", rel);
 		return;
 	}
-	if (api >= 0)
-		snprintf(buf, len, "API %d.%d", PFM_MAJ_VERSION(api), PFM_MIN_VERSION(api));
+	if (pmc_pmu_libpfm_version(&major, &minor) == 0)
+		snprintf(buf, len, "API %u.%u", major, minor);
 	else
 		buf[0] = '\0';
 }
@@ -58,7 +58,6 @@ void pmc_eng_environment(struct pmc_report *rep, const char *backend, bool lean)
 	struct pmc_arch_cpu cpu;
 	struct utsname u;
 	const char *from, *core = lean && !pmc_pmu_libpfm_started() ? NULL : pmc_pmu_core_name();
-	int v = pfm_get_version();
 
 	memset(e, 0, sizeof(*e));
 	e->present = true;
@@ -72,7 +71,7 @@ void pmc_eng_environment(struct pmc_report *rep, const char *backend, bool lean)
 		snprintf(e->kernel, sizeof(e->kernel), "%s", u.release);
 		snprintf(e->arch, sizeof(e->arch), "%.15s", u.machine);
 	}
-	libpfm_version(v, e->libpfm4, sizeof(e->libpfm4));
+	libpfm_version(e->libpfm4, sizeof(e->libpfm4));
 	snprintf(e->core_pmu, sizeof(e->core_pmu), "%s", core ? core : "");
 	if (t && pmc_tables_report(t, &tr) == 0 && tr && tr->dir)
 		snprintf(e->tables, sizeof(e->tables), "%.180s (%.60s)", tr->dir, tr->model ? tr->model : "?");

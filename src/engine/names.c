@@ -3,7 +3,6 @@
  * before anything runs (a group larger than the counters, a set with nothing to count, a forced PMU). */
 #include <errno.h>
 #include <limits.h>
-#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,49 +139,6 @@ int pmc_eng_groups_check_plan(const struct pmc_engine *se)
 	return 0;
 }
 
-/* The core PMU libpfm4 detects on this CPU besides the forced one: asked in a child, restarted without
- * LIBPFM_FORCE_PMU (libpfm4 then lists the forced table as present as well, so any other present core PMU is the
- * detected one). "" when there is none: the forced PMU is this CPU's, or libpfm4 knows no table for it. */
-static void detected_pmu(const char *forced, char *buf, size_t len)
-{
-	int fd[2];
-	pid_t pid, parent = getpid();
-	ssize_t n = 0;
-	sigset_t old;
-
-	buf[0] = '\0';
-	if (pipe(fd))
-		return;
-	pid = pmc_fork_blocked(&old); /* the child keeps every signal blocked: it only asks and exits */
-	if (pid == 0) {
-		pfm_pmu_t p;
-
-		pmc_fork_die_with_parent(parent, 0);
-		close(fd[0]);
-		pfm_terminate(); /* the parent's forced start-up, copied by fork */
-		unsetenv("LIBPFM_FORCE_PMU");
-		if (pfm_initialize() == PFM_SUCCESS)
-			pfm_for_all_pmus(p) {
-				pfm_pmu_info_t info = { .size = sizeof(info) };
-
-				if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present &&
-				    info.type == PFM_PMU_TYPE_CORE && strcasecmp(info.name, forced)) {
-					(void)!write(fd[1], info.name, strlen(info.name));
-					break;
-				}
-			}
-		_exit(0);
-	}
-	pmc_fork_unblock(&old);
-	close(fd[1]);
-	if (pid > 0) {
-		n = read(fd[0], buf, len - 1);
-		waitpid(pid, NULL, 0);
-	}
-	close(fd[0]);
-	buf[n > 0 ? n : 0] = '\0';
-}
-
 /* LIBPFM_FORCE_PMU names a PMU other than this CPU's while the kernel counts on real hardware: the encodings are
  * another CPU's. 1 and msg, or 0. */
 static int forced_pmu_differs(char *msg, size_t len)
@@ -192,7 +148,7 @@ static int forced_pmu_differs(char *msg, size_t len)
 
 	if (!forced || !*forced)
 		return 0;
-	detected_pmu(forced, here, sizeof(here));
+	pmc_pmu_detected_core(forced, here, sizeof(here));
 	if (!here[0])
 		return 0;
 	snprintf(msg, len, "LIBPFM_FORCE_PMU=%s encodes the events for that PMU, but this CPU's is %s%s", forced,

@@ -5,7 +5,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <linux/perf_event.h>
-#include <perfmon/pfmlib.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,42 +50,13 @@ static int read_core_knob(const char *file)
 	return pmc_sysfs_read_long(path, &v) || v < 0 || v > INT_MAX ? -1 : (int)v;
 }
 
-static int pfm_init_once(void)
-{
-	static bool done;
-	static int rc;
-
-	if (!done) {
-		rc = pfm_initialize();
-		done = true;
-	}
-	return rc;
-}
-
-/* libpfm4's default core PMU: the first present PMU of core type. */
-static int pfm_core_info(pfm_pmu_info_t *ret)
-{
-	pfm_pmu_t p;
-
-	if (pfm_init_once() != PFM_SUCCESS)
-		return -ENODEV;
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t info = { .size = sizeof(info) };
-
-		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present && info.type == PFM_PMU_TYPE_CORE) {
-			*ret = info;
-			return 0;
-		}
-	}
-	return -ENODEV;
-}
-
 /* libpfm4's static counter count for its default core PMU; 0 unknown. */
-static unsigned pfm_table_gp(void)
+static unsigned libpfm_table_gp(void)
 {
-	pfm_pmu_info_t info;
+	static struct pmc_libpfm_facts f;
 
-	return !pfm_core_info(&info) && info.num_cntrs > 0 ? (unsigned)info.num_cntrs : 0;
+	pmc_pmu_libpfm_facts(&f);
+	return f.core_gp > 0 ? (unsigned)f.core_gp : 0;
 }
 
 static void fill_budget_facts(struct pmc_budget_facts *f)
@@ -95,7 +65,7 @@ static void fill_budget_facts(struct pmc_budget_facts *f)
 					.smt_active = pmc_sysfs_smt_active(),
 					.nmi_watchdog = read_proc_int("/proc/sys/kernel/nmi_watchdog", -1),
 					.tsx_force_abort = read_core_knob("allow_tsx_force_abort"),
-					.table_gp = pfm_table_gp };
+					.table_gp = libpfm_table_gp };
 }
 
 /* The real opener: perf_event_open on this thread, any CPU. */
@@ -177,36 +147,21 @@ static int probe_instructions(void)
 
 static void collect_pfm(struct pmc_inventory *inv)
 {
-	pfm_pmu_info_t core;
-	pfm_pmu_t p;
+	static struct pmc_libpfm_facts f; /* large: not on the stack */
 
-	inv->pfm_table_gp = inv->pfm_table_fixed = -1;
-	inv->pfm_error = pfm_init_once();
-	{
-		int v = pfm_get_version(); /* the library's own, not the headers': a newer libpfm4 knows newer CPUs */
-
-		if (v > 0) {
-			inv->pfm_major = PFM_MAJ_VERSION(v);
-			inv->pfm_minor = PFM_MIN_VERSION(v);
-		}
-		inv->pfm_release_how = pmc_pfm_release(inv->pfm_release, sizeof(inv->pfm_release));
-	}
-	if (inv->pfm_error != PFM_SUCCESS)
+	pmc_pmu_libpfm_facts(&f);
+	inv->pfm_table_gp = f.core_gp;
+	inv->pfm_table_fixed = f.core_fixed;
+	inv->pfm_error = f.init_rc;
+	inv->pfm_major = f.major;
+	inv->pfm_minor = f.minor;
+	inv->pfm_release_how = pmc_pfm_release(inv->pfm_release, sizeof(inv->pfm_release));
+	if (inv->pfm_error)
 		return;
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t info = { .size = sizeof(info) };
-
-		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
-			continue;
-		if (inv->npfm_pmus < PMC_INV_MAX_PFM_PMUS)
-			snprintf(inv->pfm_pmus[inv->npfm_pmus++], sizeof(inv->pfm_pmus[0]), "%s", info.name);
-	}
-	if (!pfm_core_info(&core)) {
-		snprintf(inv->pfm_core, sizeof(inv->pfm_core), "%s", core.name);
-		snprintf(inv->pfm_core_desc, sizeof(inv->pfm_core_desc), "%s", core.desc ? core.desc : "");
-		inv->pfm_table_gp = core.num_cntrs;
-		inv->pfm_table_fixed = core.num_fixed_cntrs;
-	}
+	for (unsigned i = 0; i < f.npmus && inv->npfm_pmus < PMC_INV_MAX_PFM_PMUS; i++)
+		snprintf(inv->pfm_pmus[inv->npfm_pmus++], sizeof(inv->pfm_pmus[0]), "%s", f.pmus[i]);
+	snprintf(inv->pfm_core, sizeof(inv->pfm_core), "%s", f.core);
+	snprintf(inv->pfm_core_desc, sizeof(inv->pfm_core_desc), "%s", f.core_desc);
 }
 
 /* The index of the kernel's core PMU among inv->pmus, -1 when none: the architecture knows its names and which comes

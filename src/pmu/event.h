@@ -138,6 +138,25 @@ const char *pmc_pmu_core_name(void);
  * "uncore_imc/event=0x4,umask=0x3/", which the engine opens once per box of the family. 0, -ENOENT (no such table
  * uncore event), -ENAMETOOLONG. */
 int pmc_pmu_table_uncore_spec(const char *name, char *spec, size_t len);
+/* libpfm4 as this process finds it (pmu/ owns libpfm4; info and the environment ask here). */
+#define PMC_PFM_MAX_PMUS 64
+struct pmc_libpfm_facts {
+	int init_rc;                 /* pfm_initialize's result (0 success) */
+	char init_error[96];         /* its words when it failed */
+	unsigned major, minor;       /* the library loaded at run time (not the headers'), 0.0 unknown */
+	unsigned npmus;
+	char pmus[PMC_PFM_MAX_PMUS][64]; /* the PMUs it detects (is_present) */
+	char core[64];               /* the first present PMU of core type ("" none), its description and its */
+	char core_desc[128];         /* table's counter counts (-1 when none) */
+	int core_gp, core_fixed;
+};
+/* Start libpfm4 (once per process) and describe it. */
+void pmc_pmu_libpfm_facts(struct pmc_libpfm_facts *f);
+/* The libpfm4 API version loaded (pfm_get_version), without starting it: 0 and *major.*minor, or -1. */
+int pmc_pmu_libpfm_version(unsigned *major, unsigned *minor);
+/* The core PMU libpfm4 detects on this CPU besides forced (LIBPFM_FORCE_PMU's), asked in a child restarted without
+ * it; "" when there is none (the forced PMU is this CPU's, or libpfm4 knows no table for it). */
+void pmc_pmu_detected_core(const char *forced, char *buf, size_t len);
 /* Whether libpfm4 has been started (and succeeded) in this process: asks, never starts it. */
 bool pmc_pmu_libpfm_started(void);
 

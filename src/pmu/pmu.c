@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "arch/arch.h"
 #include "sys/sysfs.h"
+#include "util/fork.h"
 #include "pmu/event.h"
 #include "pmu/pmu_internal.h"
 
@@ -297,4 +299,90 @@ void pmc_event_raw_plm(struct perf_event_attr *a)
 	a->exclude_user = !(plm & PMC_X86_USR);
 	a->exclude_kernel = !(plm & PMC_X86_OS);
 	a->exclude_hv = a->exclude_kernel;
+}
+
+int pmc_pmu_libpfm_version(unsigned *major, unsigned *minor)
+{
+	int v = pfm_get_version();
+
+	if (v < 0)
+		return -1;
+	*major = PFM_MAJ_VERSION(v);
+	*minor = PFM_MIN_VERSION(v);
+	return 0;
+}
+
+void pmc_pmu_libpfm_facts(struct pmc_libpfm_facts *f)
+{
+	int v = pfm_get_version(); /* the library's own, not the headers': a newer libpfm4 knows newer CPUs */
+	pfm_pmu_t p;
+
+	memset(f, 0, sizeof(*f));
+	f->core_gp = f->core_fixed = -1;
+	if (v > 0) {
+		f->major = PFM_MAJ_VERSION(v);
+		f->minor = PFM_MIN_VERSION(v);
+	}
+	pmc_pmu_init(NULL, 0);
+	f->init_rc = pmu_state.rc;
+	if (f->init_rc != PFM_SUCCESS) {
+		snprintf(f->init_error, sizeof(f->init_error), "%s", pfm_strerror(f->init_rc));
+		return;
+	}
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t info = { .size = sizeof(info) };
+
+		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present)
+			continue;
+		if (f->npmus < PMC_PFM_MAX_PMUS)
+			snprintf(f->pmus[f->npmus++], sizeof(f->pmus[0]), "%s", info.name);
+		if (!f->core[0] && info.type == PFM_PMU_TYPE_CORE) { /* libpfm4's default: the first of core type */
+			snprintf(f->core, sizeof(f->core), "%s", info.name);
+			snprintf(f->core_desc, sizeof(f->core_desc), "%s", info.desc ? info.desc : "");
+			f->core_gp = info.num_cntrs;
+			f->core_fixed = info.num_fixed_cntrs;
+		}
+	}
+}
+
+/* Restarted without LIBPFM_FORCE_PMU, libpfm4 lists the forced table as present as well, so any other present core
+ * PMU is the detected one. */
+void pmc_pmu_detected_core(const char *forced, char *buf, size_t len)
+{
+	int fd[2];
+	pid_t pid, parent = getpid();
+	ssize_t n = 0;
+	sigset_t old;
+
+	buf[0] = '\0';
+	if (pipe(fd))
+		return;
+	pid = pmc_fork_blocked(&old); /* the child keeps every signal blocked: it only asks and exits */
+	if (pid == 0) {
+		pfm_pmu_t p;
+
+		pmc_fork_die_with_parent(parent, 0);
+		close(fd[0]);
+		pfm_terminate(); /* the parent's forced start-up, copied by fork */
+		unsetenv("LIBPFM_FORCE_PMU");
+		if (pfm_initialize() == PFM_SUCCESS)
+			pfm_for_all_pmus(p) {
+				pfm_pmu_info_t info = { .size = sizeof(info) };
+
+				if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && info.is_present &&
+				    info.type == PFM_PMU_TYPE_CORE && strcasecmp(info.name, forced)) {
+					(void)!write(fd[1], info.name, strlen(info.name));
+					break;
+				}
+			}
+		_exit(0);
+	}
+	pmc_fork_unblock(&old);
+	close(fd[1]);
+	if (pid > 0) {
+		n = read(fd[0], buf, len - 1);
+		waitpid(pid, NULL, 0);
+	}
+	close(fd[0]);
+	buf[n > 0 ? n : 0] = '\0';
 }

@@ -44,3 +44,10 @@ names = [e["name"] for e in api["events"]]
 assert names == ["task-clock", "page-faults", "context-switches"], names
 PY
 ok "pmctool_result_json writes stat's document (same members, the request's events)"
+
+# 4. Stopped from the caller's signal handler: a partial result, kind STOPPED, nothing left running.
+STOP=$PMC_BUILD_DIR/tests/api/stop_measurement
+timeout 60 "$STOP" >"$TMP/stop.out" 2>&1 || { cat "$TMP/stop.out" >&2; fail "pmctool_engine_stop: $(cat "$TMP/stop.out")"; }
+sleep 0.2
+! pgrep -f 'sleep 29.71' >/dev/null || fail "the stopped command is still running"
+ok "pmctool_engine_stop from a signal handler: $(cat "$TMP/stop.out")"

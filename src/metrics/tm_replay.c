@@ -83,13 +83,13 @@ static const struct pmc_table_metric *row_metric(const struct pmc_tables *t, con
 	const char *name = prefixed ? row + 6 : row;
 
 	if (!prefixed && pmc_metric_name_reserved(name)) {
-		snprintf(why, len, "pmctool's own metric, not a table's");
+		snprintf(why, len, "its formula is not known here");
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!strcasecmp(ms[i].name, name))
 			return &ms[i];
-	snprintf(why, len, "no metric of that name in the tables found");
+	snprintf(why, len, "its formula is not known here (no metric of the tables has that name)");
 	return NULL;
 }
 
@@ -135,6 +135,8 @@ int pmc_tm_replay(struct pmc_report *rep, const struct pmc_tm_replay_src *src, s
 
 	info[0] = '\0';
 	memset(&plan, 0, sizeof(plan));
+	if (!src->tables_dir && !(src->env_tables && src->env_tables[0]))
+		return 0; /* measured without tables (or written by hand): no table metric to look for */
 	if (pmc_tables_load(dir, src->cpuid && src->cpuid[0] ? src->cpuid : NULL, &t) == -ENOMEM)
 		return -ENOMEM;
 	pmc_tables_report(t, &tr);

@@ -39,7 +39,9 @@ void pmc_tm_literals_of_report(struct pmc_tm_literals *ret, const struct pmc_tm_
 /*
  * Evaluate the rows' table metrics on rep's counts (pmc_metrics_eval, in evaluation order, with the metrics their
  * formulas reference) and fill rows[i].evaluated / why. A summary goes into info (which tables, which literals,
- * from where). 0 (also when no tables were found: every row says so), -ENOMEM.
+ * from where). Nothing is looked for when neither src->tables_dir nor the report's tables are given (a report measured
+ * without tables, or written by hand): info and each why stay empty. 0 (also when no tables were found: every row
+ * and info say so), -ENOMEM.
  */
 int pmc_tm_replay(struct pmc_report *rep, const struct pmc_tm_replay_src *src, struct pmc_tm_replayed *rows,
 		  size_t nrows, char *info, size_t infolen);

@@ -121,3 +121,43 @@ run_pmc report --tables "$TMP/nosuchdir" "$fx"
 expect_rc 2 "--tables not a directory"
 expect_err "pmctool report: --tables '.*/nosuchdir': not a directory" "--tables not a directory"
 ok "--tables DIR that is not a directory: exit 2, saying so"
+
+# 5. End to end without a hardware PMU: stat -M of the fixture Ice Lake tables' software-event metrics, saved, then
+#    replayed with the tables the report names; task-clock doubled by hand doubles fake_task_ms. stat records cpu.smt
+#    also under LIBPFM_FORCE_PMU (the SMT state its #smt_on used).
+mt=$PMC_SOURCE_DIR/tests/metrics/tables/pmu-events
+LIBPFM_FORCE_PMU=icl PMCTOOL_CPUID=GenuineIntel-6-7E-5 run_pmc stat --tables "$mt" -M FakeSoftware --json \
+	-o "$TMP/sw.json" -- "$PMC_WORKLOAD" spin 1
+expect_rc 0 "stat -M FakeSoftware"
+python3 - "$TMP/sw.json" "$TMP/sw2.json" <<'PY' || fail "stat's report: no cpu.smt or environment cpuid for its tables"
+import json, sys
+d = json.load(open(sys.argv[1]))
+smt_file = "/sys/devices/system/cpu/smt/active"
+try:
+    open(smt_file).read()
+    assert d["cpu"]["smt"] is not None, d["cpu"]
+except OSError:
+    pass
+assert d["environment"]["cpuid"] == "GenuineIntel-6-7E-5", d["environment"]
+for e in d["events"]:
+    if e["name"] == "task-clock":
+        for k in ("mean", "median", "min", "max"):
+            e[k] *= 2
+        for s in e["samples"]:
+            s["value"] *= 2
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run_pmc report --json "$TMP/sw.json"
+expect_rc 0 "report of stat -M FakeSoftware"
+metrics "$TMP/out" >"$TMP/m1"
+grep -q "^fake_task_ms=[0-9.]*|\[over threshold\] Fixture: task time" "$TMP/m1" || { cat "$TMP/m1" >&2; fail "fake_task_ms not evaluated"; }
+expect_out '"report-table-metrics".*2 of 2 table metrics evaluated again from the counts with the tables .*(fakeicl)' \
+	"stat's report: the tables it names"
+run_pmc report --json "$TMP/sw2.json"
+metrics "$TMP/out" >"$TMP/m2"
+python3 - "$TMP/m1" "$TMP/m2" <<'PY' || fail "task-clock doubled: fake_task_ms did not double"
+import sys
+v = [float(next(l for l in open(f) if l.startswith("fake_task_ms=")).split("=")[1].split("|")[0]) for f in sys.argv[1:]]
+assert abs(v[1] - 2 * v[0]) <= 1e-3 * v[1], v
+PY
+ok "stat -M's report replayed with the tables it names; task-clock doubled by hand doubles fake_task_ms"

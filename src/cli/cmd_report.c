@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "arch/arch.h"
 #include "cli/commands.h"
@@ -15,6 +16,7 @@
 #include "metrics/checks.h"
 #include "metrics/metrics.h"
 #include "metrics/topdown.h"
+#include "metrics/tm_replay.h"
 #include "metrics/topdown_report.h"
 #include "output/format.h"
 #include "output/output.h"
@@ -27,6 +29,7 @@
 struct report_cli {
 	struct pmc_output_opts out;
 	const char *path, *def;
+	const char *tables;            /* --tables DIR */
 	int level;                     /* --topdown[=LEVEL]; 0 when not given */
 	bool topdown;                  /* --topdown given */
 	struct pmc_metric_def metrics[MAX_METRICS];
@@ -83,6 +86,21 @@ static int apply_metric(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+static int apply_tables(void *ctx, const struct pmc_opt *opt, const char *val)
+{
+	struct report_cli *o = ctx;
+	struct stat st;
+
+	(void)opt;
+	if (stat(val, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "pmctool report: --tables '%s': not a directory (a vendor table directory: see "
+			"pmctool-tables(1))\n", val);
+		return PMC_EXIT_USAGE;
+	}
+	o->tables = val;
+	return 0;
+}
+
 #define F(m) PMC_OPT_FIELD(struct report_cli, m)
 
 static const struct pmc_opt report_opts[] = {
@@ -94,6 +112,9 @@ static const struct pmc_opt report_opts[] = {
 	  .help = "the tree to evaluate, in place of the report's or its CPU's (pmctool-topdown(7))" },
 	{ .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_metric,
 	  .help = "a derived metric to evaluate on the report's counts (pmctool-events(5))" },
+	{ .long_name = "tables", .kind = PMC_OPT_VALUE, .metavar = "DIR", .flags = PMC_OPT_SINGLE, .apply = apply_tables,
+	  .help = "the vendor tables that evaluate the report's table metrics (-M) again, in place\n"
+		  "of the report's own (pmctool-tables(1))" },
 	{ .short_name = 'x', .long_name = "field-separator", .kind = PMC_OPT_VALUE, .metavar = "SEP",
 	  .flags = PMC_OPT_SINGLE, .conflict = REPORT_FORMAT, .apply = apply_sep,
 	  .help = "perf stat's separated layout, as stat -x" },
@@ -122,7 +143,8 @@ const struct pmc_opts_cmd pmc_opts_report = {
 		 "tool or by hand) again from its counts: the default metrics and --metric, the checks, and the top-down\n"
 		 "tree, printed as stat prints them. The tree's inputs are found by their encoding (type and config) for\n"
 		 "the report's CPU (its \"cpu\" member, else LIBPFM_FORCE_PMU), then by name; a missing input is n/a with\n"
-		 "the reason.\n"
+		 "the reason. Vendor-table metrics (stat -M) are evaluated again with the report's tables (or --tables)\n"
+		 "and its SMT state and scope; one that cannot be is the report's value, saying why.\n"
 		 "\n",
 	.epilogue = "\n"
 		    "Exit status: 0 done; 2 bad usage, an unreadable or malformed report (not JSON, another schema,\n"
@@ -390,37 +412,79 @@ static bool has_metric(const struct pmc_report *rep, const char *name)
 	return false;
 }
 
+/* The report's metric rows not evaluated yet: the vendor tables' evaluated again (metrics/tm_replay.c); *ret says
+ * for each why it was not. 0 or PMC_EXIT_INTERNAL. */
+static int table_metrics(const struct report_cli *o, const struct pmc_loaded *l, struct pmc_report *rep,
+			 struct pmc_tm_replayed **ret, size_t *nret)
+{
+	const struct pmc_tm_replay_src src = { .tables_dir = o->tables, .env_tables = l->env.tables,
+					       .cpuid = l->env.cpuid, .smt = l->cpu_smt, .target_kind = l->target_kind,
+					       .tsc_hz = rep->tsc_hz };
+	struct pmc_tm_replayed *rows = calloc(l->n + 1, sizeof(*rows));
+	size_t n = 0;
+	char info[1024];
+
+	*ret = rows;
+	*nret = 0;
+	if (!rows)
+		return PMC_EXIT_INTERNAL;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->s[i].kind == PMC_SERIES_METRIC && !has_metric(rep, l->s[i].name))
+			rows[n++].name = l->s[i].name;
+	*nret = n;
+	if (!n)
+		return 0;
+	if (pmc_tm_replay(rep, &src, rows, n, info, sizeof(info)))
+		return PMC_EXIT_INTERNAL;
+	if (info[0]) /* which tables and literals, or why none */
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "report-table-metrics", "%s", info);
+	return 0;
+}
+
 static int metrics_and_checks(const struct report_cli *o, const struct pmc_loaded *l, struct pmc_report *rep,
 			      size_t rows_left)
 {
-	size_t ndef = 0, kept = 0;
+	size_t ndef = 0, kept = 0, nrows = 0;
 	const struct pmc_metric_def *defs = pmc_metrics_default(&ndef);
+	struct pmc_tm_replayed *rows = NULL;
+	int rc;
 	char names[256] = "";
 	size_t off = 0;
 
 	if (pmc_metrics_eval(rep, defs, ndef, PMC_METRICS_SKIP_ABSENT) ||
 	    (o->nmetrics && pmc_metrics_eval(rep, o->metrics, o->nmetrics, 0)))
 		return PMC_EXIT_INTERNAL;
+	if ((rc = table_metrics(o, l, rep, &rows, &nrows))) {
+		free(rows);
+		return rc;
+	}
 	for (size_t i = 0; i < l->n; i++) { /* a metric whose formula pmctool does not know: as the report has it */
 		const struct pmc_series *s = &l->s[i];
 		struct pmc_metric_value m = { .valid = s->ok, .value = s->mean };
+		const char *why = "its formula is not known here";
 
 		if (s->kind != PMC_SERIES_METRIC || has_metric(rep, s->name))
 			continue;
+		for (size_t r = 0; r < nrows; r++)
+			if (!strcmp(rows[r].name, s->name) && rows[r].why[0])
+				why = rows[r].why;
 		snprintf(m.name, sizeof(m.name), "%.63s", s->name);
 		snprintf(m.unit, sizeof(m.unit), "%s", s->unit);
-		snprintf(m.desc, sizeof(m.desc), "as the report gives it (its formula is not known here)");
+		snprintf(m.desc, sizeof(m.desc), "as the report gives it, not evaluated again: %.110s", why);
 		snprintf(m.reason, sizeof(m.reason), "%.159s", s->reason[0] ? s->reason : "n/a in the report");
-		if (pmc_report_add_metric(rep, &m))
+		if (pmc_report_add_metric(rep, &m)) {
+			free(rows);
 			return PMC_EXIT_INTERNAL;
+		}
 		if (off < sizeof(names))
 			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", kept ? ", " : "", s->name);
 		kept++;
 	}
 	if (kept)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "report-metrics-kept",
-				     "%zu metric%s copied from the report, not evaluated again (give --metric NAME=FORMULA): "
-				     "%s", kept, kept == 1 ? "" : "s", names);
+				     "%zu metric%s copied from the report, not evaluated again (give --metric NAME=FORMULA, or "
+				     "--tables DIR for table metrics): %s", kept, kept == 1 ? "" : "s", names);
+	free(rows);
 	pmc_checks_run(rep, NULL);
 	for (size_t i = 0; i < l->nchecks; i++) {
 		const struct pmc_loaded_check *c = &l->checks[i];

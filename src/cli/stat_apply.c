@@ -270,18 +270,6 @@ static int builtin_item(const char *name, int *level)
 	return 2;
 }
 
-/* A metric name pmctool gives its own rows or constants: a table metric of that name is shown as table:NAME. */
-static bool reserved_name(const char *name)
-{
-	size_t n;
-	const struct pmc_metric_def *d = pmc_metrics_default(&n);
-
-	for (size_t i = 0; i < n; i++)
-		if (!strcasecmp(d[i].name, name))
-			return true;
-	return pmc_metric_is_known_const(name);
-}
-
 static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const bool *sel)
 {
 	struct pmc_tm_literals lits;
@@ -294,7 +282,7 @@ static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const 
 					    .ncpu = o->e.targets.ncpus };
 
 	pmc_tm_literals_read(&lits, &scope);
-	if (pmc_tm_plan(t, sel, &lits, pmc_tm_resolve_here, NULL, reserved_name, p))
+	if (pmc_tm_plan(t, sel, &lits, pmc_tm_resolve_here, NULL, pmc_metric_name_reserved, p))
 		return PMC_EXIT_INTERNAL;
 	for (size_t i = 0; i < p->nnotes; i++) /* with -q too when they explain the error below */
 		if (!o->quiet || !p->ndefs)

@@ -225,7 +225,8 @@ static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
 
 /* The CPU the counts are from (the JSON's "cpu", which pmctool report reads back): libpfm4's core PMU, forced or
  * detected (lean: only where libpfm4 is started already); the vendor only when it is this CPU's (not under
- * LIBPFM_FORCE_PMU); whether SMT is active. */
+ * LIBPFM_FORCE_PMU); whether SMT is active, also under a forced PMU (the machine's SMT state is what stat's --topdown
+ * and table metrics' #smt_on used, and report replays). */
 static void record_cpu(struct pmc_report *rep, bool lean)
 {
 	const char *pmu = lean && !pmc_pmu_libpfm_started() ? NULL : pmc_pmu_core_name();
@@ -233,12 +234,11 @@ static void record_cpu(struct pmc_report *rep, bool lean)
 	struct pmc_arch_cpu cpu;
 
 	snprintf(rep->cpu_pmu, sizeof(rep->cpu_pmu), "%s", pmu ? pmu : "");
-	rep->cpu_smt = -1;
+	rep->cpu_smt = pmc_sysfs_smt_active();
 	if (forced && *forced)
 		return;
 	pmc_arch_cpu_identify(&cpu);
 	snprintf(rep->cpu_vendor, sizeof(rep->cpu_vendor), "%s", cpu.vendor);
-	rep->cpu_smt = pmc_sysfs_smt_active();
 }
 
 static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,

@@ -73,8 +73,12 @@ void pmc_eng_environment(struct pmc_report *rep, const char *backend, bool lean)
 	}
 	libpfm_version(e->libpfm4, sizeof(e->libpfm4));
 	snprintf(e->core_pmu, sizeof(e->core_pmu), "%s", core ? core : "");
-	if (t && pmc_tables_report(t, &tr) == 0 && tr && tr->dir)
+	if (t && pmc_tables_report(t, &tr) == 0 && tr && tr->dir) {
 		snprintf(e->tables, sizeof(e->tables), "%.180s (%.60s)", tr->dir, tr->model ? tr->model : "?");
+		/* the CPU the tables were read for (PMCTOOL_CPUID overrides it): pmctool report reads them again so */
+		if (tr->cpuid && tr->cpuid_from && !strcmp(tr->cpuid_from, "PMCTOOL_CPUID"))
+			snprintf(e->cpuid, sizeof(e->cpuid), "%s", tr->cpuid);
+	}
 	snprintf(e->pmctool, sizeof(e->pmctool), "%s", PMC_VERSION);
 	snprintf(e->backend, sizeof(e->backend), "%s", backend);
 }

@@ -332,3 +332,14 @@ const struct pmc_metric_def *pmc_metrics_default(size_t *ret_n)
 	*ret_n = PMC_ARRAY_SIZE(default_metrics);
 	return default_metrics;
 }
+
+bool pmc_metric_name_reserved(const char *name)
+{
+	size_t n;
+	const struct pmc_metric_def *d = pmc_metrics_default(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(d[i].name, name))
+			return true;
+	return pmc_metric_is_known_const(name);
+}

@@ -26,6 +26,10 @@ extern const char *const pmc_metric_known_consts[];
 /* True when name is one of pmc_metric_known_consts (case-insensitive). */
 bool pmc_metric_is_known_const(const char *name);
 
+/* A metric name pmctool gives its own rows (its default metrics) or constants: a vendor table's metric of that name
+ * is shown as "table:NAME" (stat -M, pmctool report). */
+bool pmc_metric_name_reserved(const char *name);
+
 /* Metric names: a letter or '_' first, then letters, digits, '_'; shorter than PMC_METRIC_NAME_MAX. */
 bool pmc_metric_name_valid(const char *name);
 

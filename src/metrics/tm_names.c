@@ -39,7 +39,16 @@ int pmc_tm_literal_set(struct pmc_tm_literals *lits, const char *name, double va
 	return -ENOENT;
 }
 
-static void literal_unknown(struct pmc_tm_literals *lits, const char *name, const char *why)
+void pmc_tm_literals_init(struct pmc_tm_literals *ret, const char *why)
+{
+	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < PMC_TM_LITERALS; i++) {
+		ret->l[i].name = literal_names[i];
+		snprintf(ret->l[i].source, sizeof(ret->l[i].source), "%s", why);
+	}
+}
+
+void pmc_tm_literal_unknown(struct pmc_tm_literals *lits, const char *name, const char *why)
 {
 	for (size_t i = 0; i < PMC_TM_LITERALS; i++)
 		if (!strcmp(literal_names[i], name) && !lits->l[i].known)
@@ -148,7 +157,7 @@ static void core_wide(struct pmc_tm_literals *ret, int smt, const struct pmc_tm_
 		pmc_tm_literal_set(ret, "#core_wide", whole, whole ? "-C lists every SMT sibling of its cores"
 				   : "-C leaves out an SMT sibling of a core it counts");
 	else
-		literal_unknown(ret, "#core_wide", "-C's cores: the SMT siblings cannot be read (topology)");
+		pmc_tm_literal_unknown(ret, "#core_wide", "-C's cores: the SMT siblings cannot be read (topology)");
 }
 
 void pmc_tm_literals_read(struct pmc_tm_literals *ret, const struct pmc_tm_scope *scope)
@@ -160,11 +169,7 @@ void pmc_tm_literals_read(struct pmc_tm_literals *ret, const struct pmc_tm_scope
 	const char *src;
 	int smt = pmc_sysfs_smt_active();
 
-	memset(ret, 0, sizeof(*ret));
-	for (size_t i = 0; i < PMC_TM_LITERALS; i++) {
-		ret->l[i].name = literal_names[i];
-		snprintf(ret->l[i].source, sizeof(ret->l[i].source), "not known on this machine");
-	}
+	pmc_tm_literals_init(ret, "not known on this machine");
 	if (smt >= 0)
 		pmc_tm_literal_set(ret, "#smt_on", smt > 0, "this machine: /sys/devices/system/cpu/smt/active");
 	core_wide(ret, smt, scope);
@@ -185,14 +190,14 @@ void pmc_tm_literals_read(struct pmc_tm_literals *ret, const struct pmc_tm_scope
 		if (pmc_sysfs_read_long(path, &v) == 0 && v > 0)
 			pmc_tm_literal_set(ret, "#slots", (double)v, "this machine: the core PMU's caps/slots");
 		else
-			literal_unknown(ret, "#slots", "the core PMU has no caps/slots here");
+			pmc_tm_literal_unknown(ret, "#slots", "the core PMU has no caps/slots here");
 	} else {
-		literal_unknown(ret, "#slots", "no core PMU here (no caps/slots)");
+		pmc_tm_literal_unknown(ret, "#slots", "no core PMU here (no caps/slots)");
 	}
 	if (pmc_arch_tsc_hz(&hz, &src) == 0 && hz > 0)
 		pmc_tm_literal_set(ret, "#system_tsc_freq", hz, "this machine's TSC rate");
 	else
-		literal_unknown(ret, "#system_tsc_freq", "no TSC rate on this machine");
+		pmc_tm_literal_unknown(ret, "#system_tsc_freq", "no TSC rate on this machine");
 }
 
 const struct pmc_tm_literal *pmc_tm_literal_find(const struct pmc_tm_literals *lits, const char *name)

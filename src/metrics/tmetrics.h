@@ -42,6 +42,10 @@ struct pmc_tm_scope {
 /* Read this machine's literals: #smt_on, #core_wide (for scope; NULL: a command or task), #num_cpus,
  * #num_cpus_online, #num_cores, #num_dies, #num_packages, #slots (the core PMU's caps/slots), #system_tsc_freq. */
 void pmc_tm_literals_read(struct pmc_tm_literals *ret, const struct pmc_tm_scope *scope);
+/* Every literal named and unknown, why saying why (a caller that knows its values sets them next). */
+void pmc_tm_literals_init(struct pmc_tm_literals *ret, const char *why);
+/* Mark one literal unknown with why (unless it is known already). */
+void pmc_tm_literal_unknown(struct pmc_tm_literals *lits, const char *name, const char *why);
 /* Set one literal by name (tests, or a caller that knows better): 0, or -ENOENT for a name not in the list. */
 int pmc_tm_literal_set(struct pmc_tm_literals *lits, const char *name, double value, const char *source);
 

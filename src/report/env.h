@@ -13,7 +13,8 @@
 struct pmc_env {
 	bool present;            /* false: a report without one (an older pmctool, or written by hand) */
 	char cpu[128];           /* the CPU's name ("AMD EPYC 7B13", "ARM Cortex-A57") */
-	char cpuid[64];          /* vendor-family-model-stepping as perf's tables spell it, or the arm64 MIDR */
+	char cpuid[64];          /* vendor-family-model-stepping as perf's tables spell it, or the arm64 MIDR (the
+				  * tables' PMCTOOL_CPUID when it chose them) */
 	char microcode[32];      /* /proc/cpuinfo's microcode revision, "" when the CPU has none there */
 	bool hypervisor;
 	char kernel[128];        /* uname: release */

@@ -357,6 +357,7 @@ static int load_context(struct pmc_loaded *l, const struct pmc_jvalue *doc)
 		 pmc_json_get_str(cpu, "pmu", pmc_json_get_str(pmc_json_get(doc, "environment"), "core_pmu", "")));
 	snprintf(l->cpu_vendor, sizeof(l->cpu_vendor), "%s", pmc_json_get_str(cpu, "vendor", ""));
 	l->cpu_smt = smt && smt->type == PMC_J_BOOL ? smt->b : -1;
+	snprintf(l->target_kind, sizeof(l->target_kind), "%s", pmc_json_get_str(pmc_json_get(doc, "target"), "kind", ""));
 	snprintf(l->td_tree, sizeof(l->td_tree), "%s", pmc_json_get_str(td, "tree", ""));
 	l->td_level = (int)jint(td, "level", 0, 1, 9);
 	snprintf(l->mode, sizeof(l->mode), "%s", pmc_json_get_str(doc, "mode", ""));

@@ -85,6 +85,7 @@ struct pmc_loaded {
 	 * top-down tree and level stat chose ("topdown": {"tree", "level"}), the schedule, constants, executions, checks. */
 	char cpu_pmu[48], cpu_vendor[48];
 	int cpu_smt;
+	char target_kind[16];       /* "target": {"kind"} ("command", "system-wide", "cpus", ...), "" when absent */
 	char td_tree[48];
 	int td_level;
 	char mode[16];

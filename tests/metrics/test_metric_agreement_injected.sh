@@ -31,11 +31,13 @@ sysfs() {
 		case ${d##*/} in cpu | cpu_core | cpu_atom | armv8* | ibs* | amd_*) continue ;; esac
 		cp -rL "$d" "$dev/" 2>/dev/null || true
 	done
-	# perf reads the SMT state from the real /sys; pmctool from its sysfs root: the same files
+	# perf reads the SMT state from the real /sys; pmctool from its sysfs root: the same files (SMT=1: on for both,
+	# in_ns binds the fixture's smt/active over the real one)
 	mkdir -p "$2/devices/system/cpu/smt"
 	for d in smt/active possible online; do
 		cat "/sys/devices/system/cpu/$d" >"$2/devices/system/cpu/$d" 2>/dev/null || true
 	done
+	[ -z "${SMT:-}" ] || echo "$SMT" >"$2/devices/system/cpu/smt/active"
 	echo 4 >"$dev/cpu/type"
 	echo "config:8-15" >"$dev/cpu/format/umask"
 	echo "config:18" >"$dev/cpu/format/edge"
@@ -68,10 +70,14 @@ sysfs() {
 in_ns() {
 	local fx=$1
 	shift
-	unshare -m sh -c 'mount --bind "$0" /sys/bus/event_source/devices && exec "$@"' "$fx/bus/event_source/devices" "$@"
+	SMT=${SMT:-} unshare -m sh -c 'mount --bind "$0" /sys/bus/event_source/devices &&
+		{ [ -z "$SMT" ] || mount --bind "$1" /sys/devices/system/cpu/smt/active; } && shift && exec "$@"' \
+		"$fx/bus/event_source/devices" "$fx/devices/system/cpu/smt/active" "$@"
 }
 
-# model NAME CPUID LIBPFM_FORCE_PMU VENDOR [topdown] [-a]: with -a both count every CPU (#core_wide 1)
+# model NAME CPUID LIBPFM_FORCE_PMU VENDOR [topdown] [-a]: with -a both count every CPU (#core_wide 1). Each of
+# pmctool's reports is also evaluated again by pmctool report (issue 33 item 3: table metrics recomputed from the
+# report's counts with the report's #smt_on and #core_wide), and those values must agree with perf's too.
 model() {
 	local name=$1 cpuid=$2 force=$3 vendor=$4 td=${5:-} M="$TMP/$1" list
 	local -a wide=()
@@ -104,12 +110,25 @@ model() {
 			PMCTOOL_CPUID="$cpuid" LIBPFM_FORCE_PMU="$force" PMCTOOL_SYSFS_ROOT="$M/sys" \
 			"$PMCTOOL" stat "${wide[@]}" --tables "$M/tables" -M "$list" --json -o "$b.json" -- true 2>"$b.err" ||
 			fail "$name: pmctool stat -M $list failed: $(tail -3 "$b.err")"
+		"$PMCTOOL" report --tables "$M/tables" --json -o "$b.replay" "$b.json" 2>"$b.err" ||
+			fail "$name: pmctool report of stat -M $list failed: $(tail -3 "$b.err")"
 	done
+	python3 "$PY" compare --tables "$M/tables" "$M/names" "$M/perf.vals" "$M"/batch.*.replay >"$M/replay" ||
+		{ sed -n '1,40p' "$M/replay" >&2; FAILED+=" $name(report)"; }
+	if grep -q "as the report gives it" "$M"/batch.*.replay; then
+		python3 -c 'import json, sys
+for f in sys.argv[1:]:
+    for m in json.load(open(f))["metrics"]:
+        if m["description"].startswith("as the report gives it"):
+            print("  report copied %s: %s" % (m["name"], m["description"]), file=sys.stderr)' "$M"/batch.*.replay
+		FAILED+=" $name(report copied a metric)"
+	fi
 	python3 "$PY" compare --tables "$M/tables" "$M/names" "$M/perf.vals" "$M"/batch.*.json >"$M/compare" && rc=0 || rc=$?
-	echo "# $name ($cpuid, $(head -1 "$M/tables.log")): $(head -1 "$M/compare")"
+	echo "# $name ($cpuid, $(head -1 "$M/tables.log")): $(head -1 "$M/compare"); pmctool report: $(head -1 "$M/replay")"
 	grep "by design" "$M/compare" || true
 	if [ -n "${PMC_AGREE_KEEP:-}" ]; then
-		mkdir -p "$PMC_AGREE_KEEP" && cp "$M/compare" "$PMC_AGREE_KEEP/$name.compare"
+		mkdir -p "$PMC_AGREE_KEEP" && cp "$M/compare" "$PMC_AGREE_KEEP/$name.compare" &&
+			cp "$M/replay" "$PMC_AGREE_KEEP/$name.replay" && cp "$M/perf.vals" "$PMC_AGREE_KEEP/$name.perf.vals"
 	fi
 	grep -q "^agree [1-9]" "$M/compare" || fail "$name: no metric agrees: $(head -5 "$M/compare")"
 	if [ "$rc" != 0 ]; then
@@ -124,6 +143,8 @@ FAILED=
 want() { [ -z "${PMC_AGREE_MODELS:-}" ] || [[ ",$PMC_AGREE_MODELS," == *",$1,"* ]]; }
 want skl && model skl GenuineIntel-6-5E-3 skl intel
 want skl-a && model skl-a GenuineIntel-6-5E-3 skl intel "" -a
+# SMT on and -a: #core_wide 1, so CORE_CLKS is CPU_CLK_UNHALTED.THREAD_ANY / 2 (AnyThread counts), for stat and report
+want skl-smt-a && SMT=1 model skl-smt-a GenuineIntel-6-5E-3 skl intel "" -a
 want icl && model icl GenuineIntel-6-7E-5 icl intel topdown
 want spr && model spr GenuineIntel-6-8F-4 spr intel topdown
 want zen3 && model zen3 AuthenticAMD-25-21-0 amd64_fam19h_zen3 amd # perf 6.1 gives Zen 4 the same folder

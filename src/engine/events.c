@@ -110,7 +110,7 @@ static int sibling_cpus(int cpu, int ret[2])
 static int add_set_events(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	char err[512], base[PMC_NAME_MAX];
-	const char *pmu = pmc_pmu_core_name();
+	const char *pmu = pmc_pmu_core_model();
 	int sib[2] = { -1, -1 };
 
 	if (pmc_eventset_find(o->set_name, &se->set, err, sizeof(err)) < 0) {

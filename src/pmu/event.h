@@ -134,6 +134,10 @@ int pmc_pmu_core_table_counters(void);
 
 /* libpfm4's name of the default core PMU ("hsw", "icl", "amd64_fam19h_zen3"...), or NULL when none is active. */
 const char *pmc_pmu_core_name(void);
+/* The core PMU's libpfm4 name, else (no libpfm4 table for this CPU) the one the arch seam knows this CPU's family and
+ * model to be (pmc_arch_cpu_pfm_model: amd64_fam1ah_zen5 on Zen 5 with libpfm4 4.13), else NULL. For choosing what
+ * is written per CPU model (event set variants, perf's AMD names); never for encoding with libpfm4. */
+const char *pmc_pmu_core_model(void);
 
 /*
  * Resolve one event spec. Spellings (case-insensitive):

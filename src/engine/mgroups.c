@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "arch/arch.h"
 
 static bool in_metric_group(const struct pmc_engine *se, const struct pmc_event *ev)
 {
@@ -59,9 +60,11 @@ int pmc_eng_metric_groups_merge(struct pmc_engine *se)
 		return PMC_EXIT_INTERNAL;
 	}
 	for (size_t i = 0; i < se->n; i++) {
-		if (i == first)
+		/* an event that must lead its group (x86's slots before the top-down metrics) first, then the rest */
+		for (int lead = 1; i == first && lead >= 0; lead--)
 			for (size_t k = first; k < se->n; k++)
-				if (in_metric_group(se, &se->evs[k]) && !repeated(se, k)) {
+				if (in_metric_group(se, &se->evs[k]) && !repeated(se, k) &&
+				    !!(pmc_arch_group_rule(&se->evs[k].attr) & PMC_GROUP_MUST_LEAD) == lead) {
 					evs[out] = se->evs[k];
 					evs[out++].group = se->mgroup_lo;
 				}

@@ -48,3 +48,23 @@ run_pmc stat --tables "$T" -M PipelineL1 --counters 4 --dry-run -- true
 expect_rc 0 "-M PipelineL1 --counters 4"
 grep -q "counted as one group" "$TMP/err" && fail "--counters 4: six events cannot be one group"
 ok "-M: anchors kept where they fit; a metric group larger than the counters keeps a group per metric"
+
+# Counted (injected PMU: tests/perf/fake_pmu.so opens each hardware event as task-clock in the same group, refusing a
+# group of more than PMC_FAKE_PMU_COUNTERS, here Zen 4's six): one execution, the six events in one batch, every
+# metric evaluated from them. The values mean nothing (task-clock's); where the events were counted is the point.
+FAKE="$PMC_BUILD_DIR/tests/perf/fake_pmu.so"
+[ -f "$FAKE" ] || fail "the injected PMU $FAKE was not built"
+LD_PRELOAD=$FAKE PMC_FAKE_PMU_COUNTERS=6 run_pmc stat --tables "$T" -M PipelineL1 --json -o "$TMP/run.json" -- \
+	"$PMC_WORKLOAD" spin 1
+expect_rc 0 "-M PipelineL1 counted on the injected PMU"
+python3 - "$TMP/run.json" <<'PY' || fail "-M PipelineL1 (injected PMU): not one execution of one group"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert len(d["executions"]) == 1 and d["batches"] == 1, (d["batches"], d["executions"])
+hw = [e for e in d["events"] if e["class"] == "programmable"]
+assert len(hw) == 6 and len({e["batch"] for e in hw}) == 1, [(e["name"], e["batch"]) for e in hw]
+assert all(e["status"] == "ok" for e in hw), [(e["name"], e["status"], e["reason"]) for e in hw]
+ms = {m["name"]: m["value"] for m in d["metrics"] if m["name"].startswith("fakezen_")}
+assert len(ms) == 4 and all(v is not None for v in ms.values()), ms
+PY
+ok "-M PipelineL1 on an injected six-counter PMU: one execution, one group, every metric from it"

@@ -25,6 +25,25 @@ static bool repeated(const struct pmc_engine *se, size_t i)
 	return false;
 }
 
+/* The programmable counters event i takes: a fixed counter's second user (two cycle events of the group, CPU_CYCLES:u
+ * and CPU_CYCLES on arm64's one cycle counter) is planned on a programmable one, as plan.c's slot_of does. */
+static unsigned gp_cost(const struct pmc_engine *se, size_t i)
+{
+	const struct pmc_event *ev = &se->evs[i];
+	unsigned c = pmc_plan_gp_cost(ev, se->popts.fixed_slots);
+
+	if (c || ev->cls != PMC_CLASS_FIXED || (ev->flags & (PMC_EVF_ABSENT | PMC_EVF_NO_COUNTER)))
+		return c;
+	for (size_t j = 0; j < i; j++) {
+		const struct pmc_event *o = &se->evs[j];
+
+		if (o->cls == PMC_CLASS_FIXED && o->fixed_index == ev->fixed_index && o->core_pmu == ev->core_pmu &&
+		    !(o->flags & (PMC_EVF_ABSENT | PMC_EVF_NO_COUNTER)) && !(in_metric_group(se, o) && repeated(se, j)))
+			return 1;
+	}
+	return 0;
+}
+
 int pmc_eng_metric_groups_merge(struct pmc_engine *se)
 {
 	unsigned gp = 0, bp = 0, groups = 0, last = 0, kept = 0;
@@ -48,7 +67,7 @@ int pmc_eng_metric_groups_merge(struct pmc_engine *se)
 		if (repeated(se, i))
 			continue;
 		kept++;
-		gp += pmc_plan_gp_cost(ev, se->popts.fixed_slots);
+		gp += gp_cost(se, i);
 		bp += ev->cls == PMC_CLASS_BREAKPOINT;
 	}
 	if (groups < 2 || gp > se->popts.gp_budget || bp > se->popts.bp_budget)

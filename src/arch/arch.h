@@ -198,6 +198,10 @@ bool pmc_arch_pfm_core(const char *name, const char *desc, int table_fixed, stru
  * the same on every host. 0; -ENOENT unknown; -ENODEV a name of another generation only. The weak default asks the
  * ports' pure tables (x86_64/amd_names.c). */
 int pmc_arch_pfm_perf_name(const char *pfm, const char *name, uint64_t *config);
+/* The libpfm4 core table this CPU's family and model stand for, known by the arch seam (CPUID) whether or not this
+ * libpfm4 has the table: on AMD family 0x1A "amd64_fam1ah_zen5", which libpfm4 4.13 lacks, so perf's AMD names and
+ * the raw encodings still work there. NULL when the port knows no such table for this CPU (the weak default). */
+const char *pmc_arch_cpu_pfm_model(void);
 
 /* This CPU's core PMU in the same terms (used when no libpfm4 PMU is forced): x86 an Intel CPU's fixed counters
  * (pmc_arch_fixed_counters) and ref-cycles, AMD neither; arm64 the cycle counter. The weak default: the host's

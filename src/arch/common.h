@@ -47,5 +47,8 @@ bool pmc_arm64_pfm_core(const char *name, const char *desc, int table_fixed, str
 /* perf's AMD names by code (x86_64/amd_names.c): pmc_arch_pfm_perf_name's answer for amd64_fam17h/19h/1ah tables. */
 int pmc_x86_amd_perf_name(const char *pfm, const char *name, uint64_t *config);
 size_t pmc_x86_amd_perf_name_count(void);
+/* The libpfm4 core table name of an AMD CPU's Zen generation by its CPUID vendor, family and model, whether or not
+ * this libpfm4 has that table (4.13 has no amd64_fam1ah_zen5); NULL for any other CPU. Pure. */
+const char *pmc_x86_amd_zen_pfm(const char *vendor, unsigned family, unsigned model);
 
 #endif

@@ -121,6 +121,11 @@ PMC_WEAK int pmc_arch_pfm_perf_name(const char *pfm, const char *name, uint64_t 
 	return pmc_x86_amd_perf_name(pfm, name, config);
 }
 
+PMC_WEAK const char *pmc_arch_cpu_pfm_model(void)
+{
+	return NULL;
+}
+
 PMC_WEAK void pmc_arch_cpu_core(struct pmc_arch_core_id *ret)
 {
 	memset(ret, 0, sizeof(*ret));

@@ -65,10 +65,11 @@ const struct pmc_opts_cmd pmc_opts_sets = {
 };
 
 /* libpfm4's default core PMU: the first present PMU of core type (what LIBPFM_FORCE_PMU forces). */
-/* The core PMU stat would select a variant for: the detected one, or LIBPFM_FORCE_PMU's. */
+/* The core PMU stat would select a variant for: the detected one, or LIBPFM_FORCE_PMU's, else the one the arch seam
+ * knows this CPU to be (Zen 5 by its CPUID family where libpfm4 has no table for it). */
 static const char *detect_pmu(void)
 {
-	return pmc_pmu_init(NULL, 0) == 0 ? pmc_pmu_core_name() : NULL;
+	return pmc_pmu_init(NULL, 0) == 0 ? pmc_pmu_core_model() : NULL;
 }
 
 static void print_list(char *const *items, size_t n, const char *prefix)

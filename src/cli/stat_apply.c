@@ -292,6 +292,8 @@ static int table_metrics(struct stat_opts *o, const struct pmc_tables *t, const 
 			"why)\n", o->metrics_arg);
 		return PMC_EXIT_USAGE;
 	}
+	o->e.metric_list_first = o->e.nlists;
+	o->e.metric_list_n = p->ngroups;
 	for (size_t i = 0; i < p->ngroups; i++) {
 		if (o->e.nlists == PMC_ARRAY_SIZE(o->e.event_lists)) {
 			fprintf(stderr, "pmctool stat: -M %s needs more event lists than the %zu -e allows\n", o->metrics_arg,

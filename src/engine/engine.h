@@ -91,6 +91,8 @@ struct pmc_engine_opts {
 	size_t nmetric_args;
 	const struct pmc_metric_def *metric_defs; /* metrics already defined (-M's from the vendor tables): evaluated */
 	size_t nmetric_defs;           /* before --metric's, which may use them; the caller's array */
+	size_t metric_list_first;      /* event_lists[first, first + n) are -M's table-metric groups (one per metric: */
+	size_t metric_list_n;          /* engine/mgroups.c counts them as one group when they fit the counters together) */
 	const char *kernel;            /* -k */
 	uint64_t iters;                /* --iters, 0 = the kernel's default */
 	const char *params[32];        /* --param K=V */
@@ -170,6 +172,10 @@ struct pmc_engine {
 	bool no_merge;                 /* --no-merge: a box family's boxes each in their own row (engine/uncore.c) */
 	const char *subject;           /* what a failed pmc_engine_prepare was about: "events", "metrics", "kernel",
 					  "eventset", "topdown" ("" after success): an error's subject for a library */
+	unsigned mgroup_lo, mgroup_hi; /* the perf group numbers of -M's table-metric groups (0: none) */
+	unsigned mgroup_merged;        /* that many metric groups were made one (engine/mgroups.c), 0 when not */
+	unsigned mgroup_events;        /* the merged group's events */
+	bool mgroup_no_gp_anchors;     /* the programmable anchors were left out: a metric group needs their counters */
 };
 
 
@@ -330,6 +336,14 @@ int pmc_eng_events_add_lists(struct pmc_engine *se, const struct pmc_engine_opts
 /* After the budget is known: a group larger than a batch is an error (exit status, message given), a weak one is
  * ungrouped. */
 int pmc_eng_groups_check(struct pmc_engine *se, const struct pmc_engine_opts *o);
+/* The same event, opened the same way (type, config, config1, config2, user/kernel filters). */
+bool pmc_eng_same_event(const struct pmc_event *a, const struct pmc_event *b);
+/* -M's table-metric groups (pmc_engine.mgroup_lo..hi) made one perf group when their distinct events fit one batch's
+ * counters together (se->popts known), so no ratio of the table's metrics mixes groups or runs. */
+int pmc_eng_metric_groups_merge(struct pmc_engine *se);
+/* Whether a table-metric group needs more programmable counters than are left beside anchors costing anchor_gp:
+ * the anchors are then left out (a group counted whole over anchors to compare batches by). */
+bool pmc_eng_metric_group_crowded(const struct pmc_engine *se, unsigned anchor_gp);
 /* After planning: a group that fits a batch alone but not next to the every-batch events (anchors on PMUs without
  * fixed counters) is an error. 0 or PMC_EXIT_USAGE (message given to the diagnostics sink). */
 int pmc_eng_groups_check_plan(const struct pmc_engine *se);

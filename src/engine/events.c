@@ -128,7 +128,7 @@ static int sibling_cpus(int cpu, int ret[2])
 static int add_set_events(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	char err[512], base[PMC_NAME_MAX];
-	const char *pmu = pmc_pmu_core_name();
+	const char *pmu = pmc_pmu_core_model();
 	int sib[2] = { -1, -1 };
 
 	if (pmc_eventset_find(o->set_name, &se->set, err, sizeof(err)) < 0) {
@@ -282,7 +282,7 @@ int pmc_eng_events_from_opts(struct pmc_engine *se, const struct pmc_engine_opts
 	return r ? r : pmc_eng_hybrid_expand(se, o);
 }
 
-static bool same_event(const struct pmc_event *a, const struct pmc_event *b)
+bool pmc_eng_same_event(const struct pmc_event *a, const struct pmc_event *b)
 {
 	return a->attr.type == b->attr.type && a->attr.config == b->attr.config &&
 	       a->attr.config1 == b->attr.config1 && a->attr.config2 == b->attr.config2 &&
@@ -299,7 +299,7 @@ static int add_anchor(struct pmc_engine *se, struct pmc_event *ev)
 		if ((e->flags & PMC_EVF_ANCHOR) && e->cls == PMC_CLASS_FIXED && ev->cls == PMC_CLASS_FIXED &&
 		    e->fixed_index >= 0 && e->fixed_index == ev->fixed_index && e->core_pmu == ev->core_pmu)
 			return 0;
-		if (same_event(&se->evs[i], ev)) {
+		if (pmc_eng_same_event(&se->evs[i], ev)) {
 			se->evs[i].flags |= PMC_EVF_ANCHOR;
 			return 0;
 		}
@@ -327,6 +327,28 @@ static const char *anchor_modifier(const struct pmc_engine *se)
 	return nhw ? ":u" : "";
 }
 
+/* The programmable counters the hardware anchors not yet in se would take in each batch. */
+static unsigned hardware_anchors_gp(const struct pmc_engine *se, const char *mod)
+{
+	unsigned gp = 0;
+
+	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
+		struct pmc_event ev;
+		char spec[32];
+		bool have = false;
+
+		if (strchr(anchor_events[a], '/') || skip_default(anchor_events[a]))
+			continue;
+		snprintf(spec, sizeof(spec), "%s%s", anchor_events[a], mod);
+		if (pmc_event_resolve(spec, &ev, NULL) < 0)
+			continue;
+		for (size_t i = 0; i < se->n && !have; i++)
+			have = pmc_eng_same_event(&se->evs[i], &ev);
+		gp += have ? 0 : pmc_plan_gp_cost(&ev, se->popts.fixed_slots);
+	}
+	return gp;
+}
+
 static int add_anchors(struct pmc_engine *se, const struct pmc_engine_opts *o)
 {
 	const char *mod = anchor_modifier(se);
@@ -334,6 +356,10 @@ static int add_anchors(struct pmc_engine *se, const struct pmc_engine_opts *o)
 
 	for (size_t i = 0; i < se->n; i++)
 		own |= (se->evs[i].flags & PMC_EVF_ANCHOR) && se->evs[i].cls == PMC_CLASS_GP;
+	/* -M's table metrics counted as one group that would not fit beside the programmable anchors: the group stays
+	 * whole, and the batches are compared by what is left (msr/tsc/), said in the notes (engine/mgroups.c) */
+	if (!own && pmc_eng_metric_group_crowded(se, hardware_anchors_gp(se, mod)))
+		own = se->mgroup_no_gp_anchors = true;
 	for (size_t a = 0; a < PMC_ARRAY_SIZE(anchor_events); a++) {
 		if (own && !strchr(anchor_events[a], '/')) /* they compare the batches: no hardware anchor beside them */
 			continue;
@@ -437,6 +463,9 @@ int pmc_eng_events_plan(struct pmc_engine *se, const struct pmc_engine_opts *o)
 	if (r)
 		return r;
 	se->popts.multiplex = o->batch == PMC_BATCH_MULTIPLEX;
+	r = pmc_eng_metric_groups_merge(se);
+	if (r)
+		return r;
 	r = pmc_plan_build(se->evs, se->n, &se->popts, &se->plan);
 	if (r == 0 && se->plan.nbatches > 1 && !se->popts.multiplex && !o->no_anchors) {
 		pmc_plan_fini(&se->plan);

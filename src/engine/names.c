@@ -41,6 +41,8 @@ int pmc_eng_events_add_lists(struct pmc_engine *se, const struct pmc_engine_opts
 	char err[300];
 
 	for (size_t i = 0; i < o->nlists; i++) {
+		bool metric = o->metric_list_n && i >= o->metric_list_first && i < o->metric_list_first + o->metric_list_n;
+		unsigned before = groups;
 		int r = pmc_event_list_walk(o->event_lists[i], &groups, add_item, &c, err, sizeof(err));
 
 		if (r == -EINVAL || r == -E2BIG) {
@@ -49,6 +51,10 @@ int pmc_eng_events_add_lists(struct pmc_engine *se, const struct pmc_engine_opts
 		}
 		if (r)
 			return r;
+		if (metric && groups > before) {
+			se->mgroup_lo = se->mgroup_lo ? se->mgroup_lo : before + 1;
+			se->mgroup_hi = groups;
+		}
 	}
 	return 0;
 }
@@ -186,6 +192,16 @@ void pmc_eng_names_notes(const struct pmc_engine *se, void (*emit)(void *ctx, bo
 			     "but cannot be counted here");
 			break;
 		}
+	if (se->mgroup_merged) {
+		snprintf(msg, sizeof(msg), "-M: the %u table-metric groups are counted as one group of %u events (they fit "
+			 "the counters together): every metric's ratio is of counts from one group and one run",
+			 se->mgroup_merged, se->mgroup_events);
+		emit(ctx, false, "metric-group", msg);
+	}
+	if (se->mgroup_no_gp_anchors)
+		emit(ctx, false, "metric-group", "-M: the table metrics' group needs the programmable counters the "
+		     "anchors instructions and cycles would take in its batch: they are not added, the group stays whole, "
+		     "and the batch check uses what the group has and the anchors left (msr/tsc/)");
 	if (weak_split) {
 		snprintf(msg, sizeof(msg), "a weak group ({...}:W) of %u events does not fit the counters: its events "
 			 "are planned one by one, not counted together", weak_split);

@@ -428,6 +428,11 @@ int pmc_tm_resolve_here(const char *spec, void *ctx, char *why, size_t len)
 		    pmc_event_resolve(boxes[0], &ev, &box_err) == 0)
 			return 0;
 	}
+	if (r && err.code == PMC_RESOLVE_UNKNOWN && !pmc_pmu_core_name()) {
+		/* no libpfm4 table for this CPU (libpfm4 4.13 on Zen 5), and the tables' own encodings lack it */
+		snprintf(why, len, "named by neither libpfm4 nor the vendor tables");
+		return PMC_TM_UNNAMED;
+	}
 	if (r)
 		snprintf(why, len, "%.190s", err.msg[0] ? err.msg : "it does not resolve");
 	return r;

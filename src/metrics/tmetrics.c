@@ -100,6 +100,7 @@ struct resolved {             /* an event name of a table, decided once */
 	char *name;
 	char *spec;           /* NULL: none resolved, why says why */
 	char *why;
+	bool unnamed;         /* no one names it here (PMC_TM_UNNAMED): said once, in unnamed_note */
 };
 
 struct planner {
@@ -118,6 +119,8 @@ struct planner {
 	struct resolved *res;
 	size_t nres;
 	char (*why)[300];             /* metric -> why it was left out */
+	bool *unnamed;                /* metric -> left out for an event no one names here (one note for all) */
+	bool unnamed_now;             /* the last decide() failed on such an event */
 };
 
 static const struct resolved *resolve_event(struct planner *pl, const char *name)
@@ -139,12 +142,15 @@ static const struct resolved *resolve_event(struct planner *pl, const char *name
 	for (size_t k = 0; k < n && !r->spec; k++) {
 		char w[200] = "";
 
-		if (pl->resolve(cand[k], pl->rctx, w, sizeof(w)) == 0) {
+		int rc = pl->resolve(cand[k], pl->rctx, w, sizeof(w));
+
+		if (rc == 0) {
 			r->spec = strdup(cand[k]);
 			if (!r->spec)
 				return NULL;
 		} else if (k == 0) { /* the most faithful spelling's reason */
 			snprintf(why, sizeof(why), "%s", w[0] ? w : "it does not resolve");
+			r->unnamed = rc == PMC_TM_UNNAMED;
 		}
 	}
 	r->name = strdup(name);
@@ -277,6 +283,7 @@ static int decide(struct planner *pl, size_t mi, const char *name, bool threshol
 		return -ENOMEM;
 	if (!r->spec) {
 		snprintf(why, whylen, "event %s: %s", name, r->why);
+		pl->unnamed_now = r->unnamed;
 		return -ENOENT;
 	}
 	snprintf(out, len, "{%s}", r->spec);
@@ -479,6 +486,12 @@ static int compile(struct planner *pl, size_t mi)
 out:
 	pmc_expr_free(e);
 	pl->state[mi] = M_OUT;
+	if (pl->unnamed_now && rc.rc) { /* said once for all such metrics (unnamed_note) */
+		pl->unnamed[mi] = true;
+		pl->unnamed_now = false;
+		return -ENOENT;
+	}
+	pl->unnamed_now = false;
 	return add_note(pl->p, "metric %s is left out: %s (table %s; the other metrics are evaluated)", m->name,
 			pl->why[mi], m->source ? m->source : "?") ? -ENOMEM : -ENOENT;
 nomem:
@@ -568,6 +581,29 @@ static char *group_of(const char *events)
 	return buf;
 }
 
+/* One note for every metric left out for events no one here names (no libpfm4 table for this CPU, none in the
+ * tables), where a note per metric would repeat the same reason. */
+static int unnamed_note(struct planner *pl)
+{
+	char events[200] = "", metrics[200] = "";
+	size_t ne = 0, nm = 0, le = 0, lm = 0;
+
+	for (size_t i = 0; i < pl->nres; i++)
+		if (pl->res[i].unnamed && !pl->res[i].spec && ne++ < 8 && le < sizeof(events))
+			le += (size_t)snprintf(events + le, sizeof(events) - le, "%s%s", ne > 1 ? ", " : "",
+					       pl->res[i].name);
+	for (size_t i = 0; i < pl->nms; i++)
+		if (pl->unnamed[i] && nm++ < 8 && lm < sizeof(metrics))
+			lm += (size_t)snprintf(metrics + lm, sizeof(metrics) - lm, "%s%s", nm > 1 ? ", " : "",
+					       pl->ms[i].name);
+	if (!nm)
+		return 0;
+	return add_note(pl->p, "%zu metric%s left out (%s%s): neither libpfm4 (it has no table for this CPU) nor the "
+			"vendor tables name %s event%s %s%s; perf's AMD names pmctool knows, raw codes (r...) and "
+			"cpu/event=...,umask=.../ still work", nm, nm == 1 ? " is" : "s are", metrics, nm > 8 ? ", ..." : "",
+			ne == 1 ? "its" : "their", ne == 1 ? "" : "s", events, ne > 8 ? ", ..." : "");
+}
+
 static int plan_groups(struct planner *pl, const bool *sel)
 {
 	size_t *order = calloc(pl->nms, sizeof(*order)), n = 0;
@@ -621,7 +657,8 @@ int pmc_tm_plan(const struct pmc_tables *t, const bool *sel, const struct pmc_tm
 	pl.scale = calloc(pl.nms + 1, sizeof(*pl.scale));
 	pl.events = calloc(pl.nms + 1, sizeof(*pl.events));
 	pl.why = calloc(pl.nms + 1, sizeof(*pl.why));
-	if (!pl.state || !pl.def || !pl.scale || !pl.events || !pl.why) {
+	pl.unnamed = calloc(pl.nms + 1, sizeof(*pl.unnamed));
+	if (!pl.state || !pl.def || !pl.scale || !pl.events || !pl.why || !pl.unnamed) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -635,6 +672,8 @@ int pmc_tm_plan(const struct pmc_tables *t, const bool *sel, const struct pmc_tm
 	for (size_t i = 0; i < pl.nms && rc != -ENOMEM; i++)
 		if (pl.state[i] == M_OK)
 			rc = threshold(&pl, i);
+	if (rc != -ENOMEM)
+		rc = unnamed_note(&pl);
 	if (rc != -ENOMEM)
 		rc = plan_groups(&pl, sel);
 out:
@@ -651,6 +690,7 @@ out:
 	free(pl.scale);
 	free(pl.events);
 	free(pl.why);
+	free(pl.unnamed);
 	if (rc == -ENOMEM) {
 		pmc_tm_plan_fini(ret);
 		return rc;

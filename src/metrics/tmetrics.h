@@ -10,6 +10,7 @@
 #ifndef PMC_METRICS_TMETRICS_H
 #define PMC_METRICS_TMETRICS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -49,8 +50,11 @@ void pmc_tm_literal_unknown(struct pmc_tm_literals *lits, const char *name, cons
 /* Set one literal by name (tests, or a caller that knows better): 0, or -ENOENT for a name not in the list. */
 int pmc_tm_literal_set(struct pmc_tm_literals *lits, const char *name, double value, const char *source);
 
-/* Whether spec resolves to an event on this machine: 0, or a negative errno with why filled. */
+/* Whether spec resolves to an event on this machine: 0, or a negative errno with why filled; PMC_TM_UNNAMED when no
+ * one here names it (no libpfm4 core PMU for this CPU, and the tables do not encode it): the plan then says so in one
+ * note for every such event and metric, not once per metric. */
 typedef int (*pmc_tm_resolve_fn)(const char *spec, void *ctx, char *why, size_t whylen);
+#define PMC_TM_UNNAMED (-ENXIO)
 /* The resolver of this process (pmc_event_resolve: vendor tables, then libpfm4, sysfs...); ctx unused. */
 int pmc_tm_resolve_here(const char *spec, void *ctx, char *why, size_t whylen);
 

@@ -159,6 +159,10 @@ int pmc_pmu_libpfm_version(unsigned *major, unsigned *minor);
 void pmc_pmu_detected_core(const char *forced, char *buf, size_t len);
 /* Whether libpfm4 has been started (and succeeded) in this process: asks, never starts it. */
 bool pmc_pmu_libpfm_started(void);
+/* The core PMU's libpfm4 name, else (no libpfm4 table for this CPU) the one the arch seam knows this CPU's family and
+ * model to be (pmc_arch_cpu_pfm_model: amd64_fam1ah_zen5 on Zen 5 with libpfm4 4.13), else NULL. For choosing what
+ * is written per CPU model (event set variants, perf's AMD names); never for encoding with libpfm4. */
+const char *pmc_pmu_core_model(void);
 
 /*
  * Resolve one event spec. Spellings (case-insensitive):

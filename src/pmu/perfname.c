@@ -96,19 +96,22 @@ static int first_name(const char *n, void *ctx)
 	return 1;
 }
 
-/* A perf name of AMD's (by event code): libpfm4's name of that code when its table has one, else the code raw. */
+/* A perf name of AMD's (by event code): libpfm4's name of that code when its table has one, else the code raw. The
+ * Zen generation is libpfm4's core PMU's; without one (libpfm4 4.13 on Zen 5), the one the arch seam knows this CPU's
+ * family and model to be. */
 static int amd_name(const char *name, struct pmc_event *ev, struct pmc_resolve_error *err)
 {
-	const char *pfm = pmc_pmu_core_name();
+	const char *pfm = pmc_pmu_core_model();
 	char first[PMC_NAME_MAX] = "";
 	uint64_t config;
 	int rc = pmc_arch_pfm_perf_name(pfm, name, &config);
 
 	if (rc == -ENODEV)
 		return pmc_resolve_fail(err, PMC_RESOLVE_UNKNOWN, -ENOENT,
-					"'%s' is perf's name of an AMD event another Zen generation has, not PMU %s: "
+					"'%s' is perf's name of an AMD event another Zen generation has, not %s %s: "
 					"run 'pmctool list' for this one's events, or load vendor tables (--tables DIR, "
-					"pmctool-tables(1))", name, pfm);
+					"pmctool-tables(1))", name, pmc_pmu_core_name() ? "PMU" : "this CPU's (by its "
+					"CPUID family and model)", pfm);
 	if (rc)
 		return -ENOENT;
 	pmc_event_decode(config, NULL, first_name, first);

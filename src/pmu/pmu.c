@@ -187,6 +187,11 @@ const char *pmc_pmu_core_name(void)
 	return pmu_state.core >= 0 ? pmu_state.core_name : NULL;
 }
 
+const char *pmc_pmu_core_model(void)
+{
+	return pmc_pmu_core_name() ? pmc_pmu_core_name() : pmc_arch_cpu_pfm_model();
+}
+
 int pmc_pmu_core_table_counters(void)
 {
 	pmc_pmu_init(NULL, 0);

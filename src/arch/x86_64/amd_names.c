@@ -148,6 +148,23 @@ int pmc_x86_amd_perf_name(const char *pfm, const char *name, uint64_t *config)
 	return other_gen ? -ENODEV : -ENOENT;
 }
 
+const char *pmc_x86_amd_zen_pfm(const char *vendor, unsigned family, unsigned model)
+{
+	if (!vendor || strcmp(vendor, "AuthenticAMD"))
+		return NULL;
+	switch (family) {
+	case 0x17: /* Zen and Zen+ 0x00-0x2f; Zen 2 from 0x30 (Rome 0x31, Renoir 0x60, Matisse 0x71, ...) */
+		return model < 0x30 ? "amd64_fam17h_zen1" : "amd64_fam17h_zen2";
+	case 0x19: /* Zen 4: Genoa 0x10-0x1f, Raphael/Phoenix 0x60-0x7f, Bergamo 0xa0-0xaf; the rest Zen 3 */
+		return (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0xaf) ? "amd64_fam19h_zen4"
+											  : "amd64_fam19h_zen3";
+	case 0x1a:
+		return "amd64_fam1ah_zen5";
+	default:
+		return NULL;
+	}
+}
+
 size_t pmc_x86_amd_perf_name_count(void)
 {
 	return sizeof(amd_names) / sizeof(amd_names[0]);

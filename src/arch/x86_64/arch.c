@@ -72,6 +72,20 @@ void pmc_arch_cpu_identify(struct pmc_arch_cpu *ret)
 	*ret = cpu;
 }
 
+const char *pmc_arch_cpu_pfm_model(void)
+{
+	static char name[32];
+	struct pmc_arch_cpu cpu;
+	const char *pfm;
+
+	if (!name[0]) {
+		pmc_arch_cpu_identify(&cpu); /* CPUID once, cached */
+		pfm = pmc_x86_amd_zen_pfm(cpu.vendor, cpu.family, cpu.model);
+		snprintf(name, sizeof(name), "%s", pfm ? pfm : "-");
+	}
+	return name[0] == '-' ? NULL : name;
+}
+
 const char *pmc_arch_timer_name(void)
 {
 	return "TSC";

@@ -225,46 +225,59 @@ int pmc_eng_threads_push(struct pmc_eng_threads *s, const struct pmc_engine *se,
 	return rc;
 }
 
-/* How many rows are missing: "N of the command's M tasks have no row", from the tasks created counted apart, or
- * why that is not known. */
+/* How many rows are missing: "N of the command's M tasks have no row", from the tasks created counted apart, or that
+ * it is not known (the per-thread-tasks line says why). Short: a check's message holds 320 bytes. */
 static void absent_text(const struct pmc_eng_threads *s, char *buf, size_t len)
 {
-	if (!s->counted)
-		snprintf(buf, len, "how many is not known: %s", s->created_why);
+	if (!s->counted && s->stalled_seen)
+		snprintf(buf, len, "at least the %zu task%s seen without a final count (see per-thread-tasks)",
+			 s->stalled_seen, s->stalled_seen == 1 ? "" : "s");
+	else if (!s->counted)
+		snprintf(buf, len, "how many is not known (see per-thread-tasks)");
 	else if (s->absent)
 		snprintf(buf, len, "%zu of the command's %llu tasks %s no row%s", s->absent, (unsigned long long)s->created,
-			 s->absent == 1 ? "has" : "have", s->counted > 1 ? " (the most in one run or batch)" : "");
+			 s->absent == 1 ? "has" : "have", s->counted > 1 ? " in the worst run or batch" : "");
 	else
 		snprintf(buf, len, "none is: each of the command's %llu tasks has its row", (unsigned long long)s->created);
 }
 
 void pmc_eng_threads_note(const struct pmc_eng_threads *s, struct pmc_report *rep)
 {
-	char absent[sizeof(s->created_why) + 80];
+	char absent[128];
 
 	if (!s || !s->execs)
 		return;
 	absent_text(s, absent, sizeof(absent));
 	pmc_report_add_check(rep, PMC_CHECK_INFO, "per-thread",
 			     "%zu task%s (threads and child processes) in order of creation; the first row is the command "
-			     "itself: the total minus what the others counted%s; %s", s->nrows, s->nrows == 1 ? "" : "s",
+			     "itself: the total minus what the others counted%s", s->nrows, s->nrows == 1 ? "" : "s",
 			     s->execs > 1 ? "; with several runs or batches row k is the k-th task created in each (tids "
-					    "differ between runs), named after the first run" : "",
-			     s->counted ? "the tasks created were counted apart (" CREATED_TP "), so a missing row is "
-					  "always warned about, with the number missing"
-					: "the tasks created could not be counted apart, so a row missing without a trace in "
-					  "the kernel's records goes unnoticed");
+					    "differ between runs), named after the first run" : "");
+	if (s->counted)
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "per-thread-tasks",
+				     "the command had %llu task%s%s, counted apart from the kernel's records (" CREATED_TP
+				     "): a row missing is always warned about, with the number missing",
+				     (unsigned long long)s->created, s->created == 1 ? "" : "s",
+				     s->counted > 1 ? " (the most in one run or batch)" : "");
+	else
+		pmc_report_add_check(rep, PMC_CHECK_INFO, "per-thread-tasks",
+				     "the tasks created could not be counted apart, so a row missing without a trace in the "
+				     "kernel's records goes unnoticed: %s", s->created_why);
 	if (s->renamed)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-order",
 				     "%u row%s had a task of another name in a later run or batch: the command creates its "
 				     "tasks in varying order, so rows after the first mix tasks", s->renamed,
 				     s->renamed == 1 ? "" : "s");
-	if (s->lost || s->corrupt)
+	if (s->lost)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-lost",
-				     "the kernel lost %llu record%s of exiting tasks (the buffer was full)%s: the counts of "
-				     "those tasks are in the first row, and rows may be missing (%s); the total is exact",
-				     (unsigned long long)s->lost, s->lost == 1 ? "" : "s",
-				     s->corrupt ? ", and some records could not be read" : "", absent);
+				     "rows may be missing (%s): the kernel lost %llu record%s of exiting tasks (the buffer was "
+				     "full)%s; their counts are in the first row", absent, (unsigned long long)s->lost,
+				     s->lost == 1 ? "" : "s", s->corrupt ? ", and others could not be read" : "");
+	else if (s->corrupt)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-lost",
+				     "rows may be missing (%s): %llu bytes of exiting tasks' records could not be read (tasks "
+				     "exiting at once on several CPUs overwrite each other's); their counts are in the first "
+				     "row", absent, (unsigned long long)s->corrupt);
 	if (s->unnamed && !s->lost && !s->corrupt)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-names",
 				     "%zu task%s came with its final count but without its creation and name records (tasks "
@@ -281,26 +294,18 @@ void pmc_eng_threads_note(const struct pmc_eng_threads *s, struct pmc_report *re
 				     s->silent == 1 ? "" : "s");
 	else if (s->stalled)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-stalled",
-				     "rows are missing: in %u of %u run%s or batches the kernel stopped writing the records "
-				     "of exiting tasks part way (the command's own exit never came; tasks exiting at once on "
-				     "several CPUs upset the buffer they all share, and the kernel reports nothing lost): %zu "
-				     "task%s seen had no final count, and the tasks created after that point have no row at all "
-				     "(%s). Their counts are in the first row, which is therefore more than the command's own; "
-				     "the total is exact. Running the command on one CPU (taskset -c N) avoids it", s->stalled,
-				     s->execs, s->execs == 1 ? "" : "s", s->stalled_seen, s->stalled_seen == 1 ? "" : "s",
-				     s->counted ? absent : "the kernel does not say how many, and the tasks created could not "
-							   "be counted apart");
-	if (s->absent && !s->lost && !s->corrupt && !s->silent && !s->stalled)
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-missing",
-				     "rows are missing: %s, though the kernel reported nothing lost (tasks exiting at once on "
-				     "several CPUs write to the one buffer they share, whose position the kernel keeps per CPU, "
-				     "and can overwrite each other's records; a task still running at the end has none "
-				     "either). Their counts are in the first row, which is therefore more than the command's "
-				     "own; the total is exact. Running the command on one CPU (taskset -c N) avoids it",
-				     absent);
+				     "rows are missing (%s): in %u of %u run%s or batches the kernel stopped writing exiting "
+				     "tasks' records part way, with nothing reported lost; their counts are in the first row, "
+				     "the total is exact. taskset -c N avoids it", absent, s->stalled, s->execs,
+				     s->execs == 1 ? "" : "s");
 	else if (s->missing)
 		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-running",
 				     "%zu task%s had no final count (still running when the command ended, or its record "
 				     "lost): %s in the first row", s->missing, s->missing == 1 ? "" : "s",
 				     s->missing == 1 ? "its count is" : "their counts are");
+	if (s->absent && !s->lost && !s->corrupt && !s->silent && !s->stalled)
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "per-thread-missing",
+				     "rows are missing (%s) with nothing reported lost: tasks exiting at once on several CPUs "
+				     "can overwrite each other's records in their shared buffer; their counts are in the first "
+				     "row, the total is exact. taskset -c N avoids it", absent);
 }

@@ -36,6 +36,7 @@ struct pmc_eng_threads {
 	unsigned counted;            /* runs or batches whose tasks created were counted */
 	uint64_t created;            /* in those: the most tasks the command had */
 	size_t absent;               /* in those: the most tasks without a row (pmc_threads_absent) */
+	uint64_t absent_of;          /* the tasks of the run or batch that had the most without a row */
 };
 
 struct pmc_eng_threads *pmc_eng_threads_new(void)
@@ -210,9 +211,13 @@ int pmc_eng_threads_push(struct pmc_eng_threads *s, const struct pmc_engine *se,
 				rc = pmc_eng_push_sample(&rep->events[(k + 1) * se->n + idx[i]], run, batch, &rows[k * n + i]);
 	}
 	if (!pmc_threads_created(&s->th, &created)) {
-		s->counted++;
+		size_t absent = pmc_threads_absent(&s->th, created);
+
+		if (!s->counted++ || absent > s->absent) {
+			s->absent = absent;
+			s->absent_of = created;
+		}
 		s->created = PMC_MAX(s->created, created);
-		s->absent = PMC_MAX(s->absent, pmc_threads_absent(&s->th, created));
 	}
 	s->lost += s->th.lost;
 	s->corrupt += s->th.corrupt;
@@ -235,7 +240,7 @@ static void absent_text(const struct pmc_eng_threads *s, char *buf, size_t len)
 	else if (!s->counted)
 		snprintf(buf, len, "how many is not known (see per-thread-tasks)");
 	else if (s->absent)
-		snprintf(buf, len, "%zu of the command's %llu tasks %s no row%s", s->absent, (unsigned long long)s->created,
+		snprintf(buf, len, "%zu of the command's %llu tasks %s no row%s", s->absent, (unsigned long long)s->absent_of,
 			 s->absent == 1 ? "has" : "have", s->counted > 1 ? " in the worst run or batch" : "");
 	else
 		snprintf(buf, len, "none is: each of the command's %llu tasks has its row", (unsigned long long)s->created);

@@ -16,7 +16,7 @@
 int pmc_threads_init(struct pmc_threads *th, size_t nev, pid_t tid, const char *comm)
 {
 	memset(th, 0, sizeof(*th));
-	th->ring_fd = th->side_fd = -1;
+	th->ring_fd = th->side_fd = th->created_fd = -1;
 	th->nev = nev;
 	th->ids = calloc(nev ? nev : 1, sizeof(*th->ids));
 	th->scratch = malloc(SCRATCH_LEN);
@@ -323,6 +323,56 @@ fail:
 	return r;
 }
 
+int pmc_threads_open_created(struct pmc_threads *th, pid_t pid, uint64_t tracepoint, bool on_exec)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = tracepoint;
+	a.disabled = 1;
+	a.inherit = 1;
+	a.enable_on_exec = on_exec;
+	fd = pmc_perf_open_noted(&a, pid, -1, -1, 0, "--per-thread: the tasks the command creates (sched_process_fork)");
+	if (fd < 0)
+		return fd;
+	if (!on_exec && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	th->created_fd = fd;
+	return 0;
+}
+
+int pmc_threads_created(const struct pmc_threads *th, uint64_t *ret)
+{
+	uint64_t v;
+	ssize_t n;
+
+	if (th->created_fd < 0)
+		return -ENOENT;
+	n = read(th->created_fd, &v, sizeof(v));
+	if (n < 0)
+		return -errno;
+	if (n != sizeof(v))
+		return -EIO;
+	*ret = v + 1;
+	return 0;
+}
+
+size_t pmc_threads_absent(const struct pmc_threads *th, uint64_t created)
+{
+	uint64_t rows = th->n > 0; /* the first task's row is always there: the total minus the others */
+
+	for (size_t k = 1; k < th->n; k++)
+		rows += th->t[k].nread > 0;
+	return created > rows ? (size_t)(created - rows) : 0;
+}
+
 size_t pmc_threads_split(const struct pmc_threads *th, const struct pmc_count *total, struct pmc_count *rows)
 {
 	size_t nev = th->nev, missing = 0, open = 0;
@@ -383,7 +433,9 @@ void pmc_threads_close(struct pmc_threads *th)
 		close(th->side_fd);
 	if (th->ring_fd >= 0)
 		close(th->ring_fd);
-	th->side_fd = th->ring_fd = -1;
+	if (th->created_fd >= 0)
+		close(th->created_fd);
+	th->side_fd = th->ring_fd = th->created_fd = -1;
 }
 
 void pmc_threads_fini(struct pmc_threads *th)
@@ -395,5 +447,5 @@ void pmc_threads_fini(struct pmc_threads *th)
 	free(th->counts);
 	free(th->scratch);
 	memset(th, 0, sizeof(*th));
-	th->ring_fd = th->side_fd = -1;
+	th->ring_fd = th->side_fd = th->created_fd = -1;
 }

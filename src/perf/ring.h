@@ -44,8 +44,8 @@ struct pmc_threads {
 	uint64_t reads;           /* PERF_RECORD_READ records taken */
 	bool nomem;               /* a task could not be added */
 
-	/* the buffer (pmc_threads_open) */
-	int ring_fd, side_fd;
+	/* the buffer (pmc_threads_open), and the count of tasks created (pmc_threads_open_created; -1: none) */
+	int ring_fd, side_fd, created_fd;
 	void *map;
 	size_t map_len;
 	uint64_t data_size;       /* power of two */
@@ -60,6 +60,22 @@ int pmc_threads_init(struct pmc_threads *th, size_t nev, pid_t tid, const char *
  * the command's exec (as the counting events do), else at once. Try data_pages (a power of two) and fewer when the
  * locked-memory limit refuses. 0 or -errno (every descriptor opened here closed again). */
 int pmc_threads_open(struct pmc_threads *th, pid_t pid, const int *fds, bool on_exec, unsigned data_pages);
+
+/* Count, apart from the buffer, the tasks the command creates: an inherited counting event of the tracepoint whose
+ * id is given (sched:sched_process_fork, which the kernel fires in kernel_clone for every new thread and process),
+ * on task pid, started as pmc_threads_open's. Nothing is written to the buffer for it, so what the buffer loses
+ * cannot touch it. It counts in the kernel, so it needs what a kernel count needs (kernel.perf_event_paranoid 1 or
+ * less, or CAP_PERFMON). 0 or -errno (nothing left open). */
+int pmc_threads_open_created(struct pmc_threads *th, pid_t pid, uint64_t tracepoint, bool on_exec);
+
+/* After the command's end: *ret = the tasks it had, itself included (1 + the tasks created). 0, -ENOENT when
+ * pmc_threads_open_created did not open, or -errno of the read. */
+int pmc_threads_created(const struct pmc_threads *th, uint64_t *ret);
+
+/* Tasks the command had (created, from pmc_threads_created) without a final count: the rows missing from the report,
+ * whether the task was seen (its FORK or COMM arrived, but no READ) or left no record at all. 0 when as many or more
+ * tasks have a count (a tid reused within the run can add one). */
+size_t pmc_threads_absent(const struct pmc_threads *th, uint64_t created);
 
 /* Read the records written since the last call (no system call). */
 void pmc_threads_drain(struct pmc_threads *th);

@@ -42,6 +42,8 @@ normalize() {
 				ty = substr($0, RSTART + 6, RLENGTH - 7)
 				if (ty in name) $0 = substr($0, 1, RSTART + 5) name[ty] substr($0, RSTART + RLENGTH - 1)
 			}
+			# a tracepoint'"'"'s config is its id in tracefs, which differs between kernels
+			if (match($0, /\(type=2 config=0x[0-9a-f]+ /)) $0 = substr($0, 1, RSTART - 1) "(type=2 config=TP " substr($0, RSTART + RLENGTH)
 			if (match($0, /pid=[1-9][0-9]*,/)) $0 = substr($0, 1, RSTART - 1) "pid=PID," substr($0, RSTART + RLENGTH)
 			if (match($0, /group_fd=[0-9]+,/)) {
 				g = substr($0, RSTART + 9, RLENGTH - 10)
@@ -109,6 +111,16 @@ for f in "$PMC_SOURCE_DIR"/tests/perf/attr/*.attr; do
 		echo "updated $case_name"
 	fi
 	grep -v '^#' "$f" >"$TMP/want"
+	# --per-thread's count of the tasks created (a tracepoint) is opened only where tracefs is readable and opens only
+	# where kernel counts are allowed: compared where it opened, left out of both sides elsewhere (the last record)
+	tasks_note='[--per-thread: the tasks the command creates'
+	if grep -qF "$tasks_note" "$TMP/want" && ! grep -F "$tasks_note" "$TMP/got" | grep -q ') = FD'; then
+		echo "note $case_name: the count of tasks created does not open here: its record is not compared"
+		grep -vF "$tasks_note" "$TMP/want" >"$TMP/want2" || true
+		grep -vF "$tasks_note" "$TMP/got" >"$TMP/got2" || true
+		mv "$TMP/want2" "$TMP/want"
+		mv "$TMP/got2" "$TMP/got"
+	fi
 	diff -u "$TMP/want" "$TMP/got" >&2 || fail "$case_name: the records differ from $f (- expected, + got)"
 	ok "$case_name: $(wc -l <"$TMP/got") records as expected"
 	ran=$((ran + 1))

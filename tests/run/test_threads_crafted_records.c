@@ -312,6 +312,44 @@ static void test_hundreds_of_crafted_tasks_each_keep_their_creators_or_own_name(
 	pmc_threads_fini(&th);
 }
 
+/* Rows missing against the tasks created (counted apart): a task seen only by its FORK has no row either, since its
+ * count is in the first row; each case is {records, tasks created, rows missing}. */
+static void test_rows_missing_are_the_tasks_created_less_those_with_a_final_count(void **state)
+{
+	static const struct {
+		int line;
+		unsigned forked, read; /* tasks 1..forked have a FORK record; tasks 1..read a READ */
+		uint64_t created;
+		size_t absent;
+	} cases[] = {
+		{ __LINE__, 0, 0, 1, 0 },  /* the command alone */
+		{ __LINE__, 3, 3, 4, 0 },  /* every task its row */
+		{ __LINE__, 3, 3, 10, 6 }, /* six tasks left no record at all */
+		{ __LINE__, 3, 1, 4, 2 },  /* two seen, with no final count */
+		{ __LINE__, 0, 2, 5, 2 },  /* known by their final count alone: rows, nameless */
+		{ __LINE__, 3, 3, 2, 0 },  /* more rows than tasks created (a reused tid): none missing */
+		{ __LINE__, 0, 0, 0, 0 },  /* nothing counted */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct pmc_threads th;
+		struct ring r = { .size = 4096 };
+		uint64_t tail = 0;
+
+		table(&th);
+		for (unsigned k = 1; k <= cases[i].forked; k++)
+			rec_task(&r, true, 100, 100 + k, 100);
+		for (unsigned k = 1; k <= cases[i].read; k++)
+			rec_read(&r, 100, 100 + k, k, ID0);
+		feed(&th, &r, &tail);
+		if (pmc_threads_absent(&th, cases[i].created) != cases[i].absent)
+			fail_msg("line %d: %zu rows missing, expected %zu", cases[i].line,
+				 pmc_threads_absent(&th, cases[i].created), cases[i].absent);
+		pmc_threads_fini(&th);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_crafted_sizes_that_cannot_be_stop_the_reading_without_reading_outside),
 		cmocka_unit_test(test_random_crafted_bytes_never_read_outside_the_buffer),
 		cmocka_unit_test(test_hundreds_of_crafted_tasks_each_keep_their_creators_or_own_name),
+		cmocka_unit_test(test_rows_missing_are_the_tasks_created_less_those_with_a_final_count),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

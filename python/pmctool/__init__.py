@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""pmctool - count hardware and software events of programs and of Python blocks
+"""count hardware and software events of programs and of Python blocks (pmctool(1) from Python)
 
 SYNOPSIS
     import pmctool
@@ -20,7 +20,7 @@ DESCRIPTION
 RESULT
     Result.counts    list of Count: event, status ("counted", "not counted", "not supported", "not run"), value (mean
                      over the runs, scaled when multiplexed), running (lowest share of time on a counter, 0..1),
-                     unit ("msec" or ""), reason ("" when counted)
+                     unit (the engine's, "" for plain counts), reason ("" when counted)
     Result.metrics   list of Metric: name, value (None when it has none), unit, reason
     Result.checks    list of Check: name (pmctool-checks(7)), severity ("info", "warning", "bad"), message
     Result.runs, Result.seconds (wall time of one run, mean), Result.exit_status (the command's, 128 + signal)

@@ -16,7 +16,8 @@ SEVERITY_WORDS = ("info", "warning", "bad")
 class Count:
     """One event's count: ``value`` (mean over the runs, scaled where multiplexed; 0.0 unless counted), ``status``
     ("counted", "not counted", "not supported", "not run"), ``reason`` (why it is not counted, "" when it is),
-    ``running`` (the lowest share of its time the event was on a counter, 0..1) and ``unit`` ("msec", "")."""
+    ``running`` (the lowest share of its time the event was on a counter, 0..1) and ``unit`` (the engine's struct
+    pmctool_count unit, "" for plain counts; to_dict()'s events carry the JSON document's units)."""
     event: str
     status: str
     value: float

@@ -11,7 +11,8 @@
 #   3. Ctrl-C (SIGINT to the Python process) during stat(["sleep", "37.25"]) ends the command at once and raises
 #      StoppedError with what was counted (no command left running);
 #   4. pmctool.region() in a child Python process with PMCTOOL_REGIONS_EVENTS=task-clock and PMCTOOL_REGIONS_OUT:
-#      region_counts() in process and the report's JSON agree on the calls (5 and 2), task-clock counted.
+#      region_counts() in process and the report's JSON agree on the calls (5 and 2), task-clock counted;
+#   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 ENGINE=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
 REGIONS=$PMC_BUILD_DIR/src/regions/lib/libpmctool.so
@@ -33,7 +34,7 @@ VPY=$TMP/venv/bin/python
 mkdir "$TMP/src"
 (cd "$PMC_SOURCE_DIR/python" && cp -r pyproject.toml README.md pmctool "$TMP/src/")
 rm -rf "$TMP/src/pmctool/__pycache__"
-"$VPY" -m pip install --no-build-isolation --no-index --disable-pip-version-check -q "$TMP/src" >"$TMP/pip.log" 2>&1 ||
+"$VPY" -m pip install --no-build-isolation --no-index --no-cache-dir --disable-pip-version-check -q "$TMP/src" >"$TMP/pip.log" 2>&1 ||
 	{ cat "$TMP/pip.log" >&2; fail "pip install --no-build-isolation --no-index of python/ failed"; }
 ok "pip install --no-build-isolation --no-index python/ into a fresh --system-site-packages venv"
 
@@ -48,6 +49,9 @@ venv, stat_json, pmc = sys.argv[1:4]
 assert pmctool.__file__.startswith(venv), ("imported from", pmctool.__file__, "not the venv")
 cli_version = subprocess.run([pmc, "--version"], capture_output=True, text=True).stdout
 assert pmctool.version() in cli_version, (pmctool.version(), cli_version)
+import pydoc
+manual = pydoc.render_doc(pmctool, renderer=pydoc.plaintext)
+assert all(s in manual for s in ("SYNOPSIS", "RESULT", "ERRORS", "REGIONS", "ENVIRONMENT")), "help(pmctool)"
 
 r = pmctool.stat(["true"], events=["task-clock", "page-faults", "instructions"], repeat=3, batching="rerun",
                  metrics={"faults_per_ms": "{page-faults} / ({task-clock} / 1e6)"})

@@ -12,6 +12,7 @@
 #      StoppedError with what was counted (no command left running);
 #   4. pmctool.region() in a child Python process with PMCTOOL_REGIONS_EVENTS=task-clock and PMCTOOL_REGIONS_OUT:
 #      region_counts() in process and the report's JSON agree on the calls (5 and 2), task-clock counted;
+#   5. the same under `pmctool stat --regions -e task-clock -- python3 script.py` (3 calls, task-clock counted);
 #   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 ENGINE=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
@@ -165,3 +166,22 @@ assert tc and tc[0]["value"] > 0, rg["py-loop"]["counts"]
 print("ok: pmctool.region in Python: py-loop 5 calls, py-func 2 calls, task-clock %d ns in py-loop" % tc[0]["value"])
 PY
 ok "region_counts in process: $(cat "$TMP/rg.out")"
+
+# 5. The same regions under `pmctool stat --regions` (pmctool hands the Python process its events and reads them).
+cat >"$TMP/rg.py" <<'PY'
+import pmctool
+for _ in range(3):
+    with pmctool.region("py-block"):
+        sum(range(20000))
+PY
+run_pmc stat --regions --json -o "$TMP/cli-regions.json" -e task-clock -- "$VPY" "$TMP/rg.py"
+expect_rc 0 "pmctool stat --regions -- python3 (pmctool.region)"
+"$VPY" - "$TMP/cli-regions.json" <<'PY' || fail "pmctool stat --regions of a Python process ($TMP/cli-regions.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rg = {r["name"]: r for r in d["regions"]["list"]}
+assert rg["py-block"]["calls"] == 3, {k: v["calls"] for k, v in rg.items()}
+tc = [c for c in rg["py-block"]["counts"] if c["event"] == "task-clock"]
+assert tc and tc[0]["value"] > 0, rg["py-block"]["counts"]
+print("ok: pmctool stat --regions -- python3: py-block 3 calls, task-clock %d ns" % tc[0]["value"])
+PY

@@ -41,8 +41,14 @@ REGIONS
     Counted only when the process runs with PMCTOOL_REGIONS_EVENTS set (its report written at exit to stderr or
     PMCTOOL_REGIONS_OUT; a .json name gives JSON) or under `pmctool stat --regions -e EVENTS -- python3 script.py`;
     otherwise enter and leave do nothing. region_counts(name) reads this thread's (calls, values) so far,
-    regions_read_method() how they were read, regions_finish() writes the report now. Counts include the
-    interpreter's work inside the block and the ctypes calls of the pair.
+    regions_read_method() how they were read, regions_finish() writes the report now, thread_init() opens this
+    thread's counters before its first region. Counts include the interpreter's work inside the block and the
+    ctypes calls of the pair.
+
+PYTEST
+    pytest -p pmctool.pytest_plugin --pmctool-events=instructions:u,task-clock --pmctool-report=counts.json
+    records each test's counts (its call phase, in a region) into a JSON report (kind "pytest"); an event that
+    could not be counted is null with its reason. See pmctool.pytest_plugin.
 
 ENVIRONMENT
     PMCTOOL_ENGINE_LIB    path of libpmctool-engine.so (a build tree's build/src/api/libpmctool-engine.so); without
@@ -63,12 +69,12 @@ from ._lib import LibraryNotFound
 from .errors import (CommandError, Error, LaunchError, NoCountError, RequestError, StoppedError,
                      SystemFailureError)
 from .measure import stat
-from .regions import region, region_counts, regions_finish, regions_read_method
+from .regions import region, region_counts, regions_finish, regions_read_method, thread_init
 from .result import Check, Count, Metric, Result
 
 __version__ = "0.1.0"
 
-__all__ = ["stat", "region", "region_counts", "regions_read_method", "regions_finish", "version", "Result", "Count",
+__all__ = ["stat", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "Result", "Count",
            "Metric", "Check", "Error", "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError",
            "SystemFailureError", "LibraryNotFound"]
 

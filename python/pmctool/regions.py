@@ -88,3 +88,9 @@ def regions_finish() -> None:
     rc = _lib.regions().pmctool_regions_finish()
     if rc < 0:
         raise OSError(-rc, f"pmctool_regions_finish: {os.strerror(-rc)}")
+
+
+def thread_init() -> bool:
+    """Open the calling thread's counters now rather than on its first region (keeps that cost out of the first
+    region). True when they are open; False when counting is off or they could not be opened (the report says why)."""
+    return _lib.regions().pmctool_thread_init() == 0

@@ -13,6 +13,9 @@
 #   4. pmctool.region() in a child Python process with PMCTOOL_REGIONS_EVENTS=task-clock and PMCTOOL_REGIONS_OUT:
 #      region_counts() in process and the report's JSON agree on the calls (5 and 2), task-clock counted;
 #   5. the same under `pmctool stat --regions -e task-clock -- python3 script.py` (3 calls, task-clock counted);
+#   6. pytest -p pmctool.pytest_plugin --pmctool-events=task-clock,instructions:u: each test in the report with its
+#      outcome and counts (a 3000x bigger test > 10x the task-clock), null with the reason where not counted, the
+#      variables not inherited by the tests (that part is skipped, with the reason, where pytest is missing);
 #   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 ENGINE=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
@@ -184,4 +187,50 @@ assert rg["py-block"]["calls"] == 3, {k: v["calls"] for k, v in rg.items()}
 tc = [c for c in rg["py-block"]["counts"] if c["event"] == "task-clock"]
 assert tc and tc[0]["value"] > 0, rg["py-block"]["counts"]
 print("ok: pmctool stat --regions -- python3: py-block 3 calls, task-clock %d ns" % tc[0]["value"])
+PY
+
+# 6. The pytest plugin: each test's counts (its call phase) in the report, null with the reason where not counted.
+if ! "$VPY" -c 'import pytest' 2>/dev/null; then
+	echo "SKIP (part 6 only): pytest is not installed (Debian's python3-pytest; setup.sh installs it)"
+	exit 0
+fi
+mkdir "$TMP/pt"
+cat >"$TMP/pt/test_demo.py" <<'PY'
+import os
+def test_small():
+    assert sum(range(1000)) == 499500
+def test_big():
+    assert sum(range(3000000)) > 0
+def test_env_not_inherited():
+    assert "PMCTOOL_REGIONS_EVENTS" not in os.environ
+def test_fails():
+    assert 0
+PY
+rc=0
+(cd "$TMP/pt" && "$VPY" -m pytest -q -p no:cacheprovider -p pmctool.pytest_plugin \
+	--pmctool-events=task-clock,instructions:u --pmctool-report="$TMP/pt/counts.json" test_demo.py >"$TMP/pt.out" 2>&1) ||
+	rc=$?
+[ $rc = 1 ] || { cat "$TMP/pt.out" >&2; fail "pytest with the plugin: exit status $rc, expected 1 (one test fails)"; }
+grep -q "^pmctool: counts of 4 test(s) (task-clock, instructions:u) in $TMP/pt/counts.json" "$TMP/pt.out" ||
+	fail "pytest's summary lacks the plugin's line: $(tail -3 "$TMP/pt.out")"
+"$VPY" - "$TMP/pt/counts.json" <<'PY' || fail "the plugin's report ($TMP/pt/counts.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "pytest" and [e["name"] for e in d["events"]] == ["task-clock", "instructions:u"], d["events"]
+ev = {e["name"]: e for e in d["events"]}
+assert ev["task-clock"]["status"] == "counted", ev
+t = {x["nodeid"].split("::")[1]: x for x in d["tests"]}
+assert sorted(t) == ["test_big", "test_env_not_inherited", "test_fails", "test_small"], sorted(t)
+assert t["test_fails"]["outcome"] == "failed" and t["test_small"]["outcome"] == "passed", t
+tc = {k: v["counts"][0]["value"] for k, v in t.items()}
+assert all(isinstance(v, int) and v > 0 for v in tc.values()), tc
+assert tc["test_big"] > 10 * tc["test_small"], ("3000 times the work is not 10 times the task-clock", tc)
+ins = [v["counts"][1]["value"] for v in t.values()]
+if ev["instructions:u"]["status"] == "counted":
+    assert all(isinstance(v, int) and v > 0 for v in ins), ins
+else:
+    assert all(v is None for v in ins) and ev["instructions:u"]["reason"], (ins, ev["instructions:u"])
+print("ok: pytest -p pmctool.pytest_plugin: 4 tests, task-clock small %d big %d ns; instructions:u %s%s"
+      % (tc["test_small"], tc["test_big"], ev["instructions:u"]["status"],
+         " (null: %s)" % ev["instructions:u"]["reason"] if ins[0] is None else ""))
 PY

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: MIT
+"""count hardware and software events of programs and of Python blocks (pmctool(1) from Python)
+
+SYNOPSIS
+    import pmctool
+    r = pmctool.stat(["./prog", "arg"], events=["instructions:u", "task-clock"], repeat=5, batching="rerun")
+    r["task-clock"].value, r["instructions:u"].status, r.to_dict()
+    with pmctool.region("solve"): ...
+    pmctool.version()
+
+DESCRIPTION
+    The Python face of pmctool(1). stat() measures a command as `pmctool stat` does, through the engine's public C
+    API (include/pmctool_engine.h, libpmctool-engine), never through the command line: each call forks the command,
+    counts it with perf_event_open and returns a Result. region() counts a block of this Python process through the
+    region library (include/pmctool.h, libpmctool).
+
+    Nothing is faked. An event this machine cannot count (on a machine without a hardware PMU, any hardware event)
+    is a Count whose status is "not supported" or "not counted" and whose reason says why, in the CLI's words.
+
+RESULT
+    Result.counts    list of Count: event, status ("counted", "not counted", "not supported", "not run"), value (mean
+                     over the runs, scaled when multiplexed), running (lowest share of time on a counter, 0..1),
+                     unit (the engine's, "" for plain counts), reason ("" when counted)
+    Result.metrics   list of Metric: name, value (None when it has none), unit, reason
+    Result.checks    list of Check: name (pmctool-checks(7)), severity ("info", "warning", "bad"), message
+    Result.runs, Result.seconds (wall time of one run, mean), Result.exit_status (the command's, 128 + signal)
+    Result[event]    the Count of that event
+    Result.to_dict() the document `pmctool stat --json` writes for the same measurement (to_json(): its text)
+
+ERRORS
+    pmctool.Error and one subclass per kind of the engine's errors, each with .subject (the request field:
+    "events", "metrics", "argv", "kernel", ...), .detail (the CLI's words), .exit_status (what `pmctool stat` exits
+    with) and .result (what was measured, or None):
+    RequestError (a wrong field, nothing ran; exit_status 2), LaunchError (no such command: 127, 126),
+    NoCountError (no event opened: 3; .result has each event's reason), StoppedError (Ctrl-C; .result holds the
+    counts so far), CommandError (with stat(..., check=True), the command failed), SystemFailureError (5).
+    LibraryNotFound (an ImportError) when a C library cannot be loaded.
+
+REGIONS
+    with pmctool.region("name"): ...   or   @pmctool.region("name")
+    Counted only when the process runs with PMCTOOL_REGIONS_EVENTS set (its report written at exit to stderr or
+    PMCTOOL_REGIONS_OUT; a .json name gives JSON) or under `pmctool stat --regions -e EVENTS -- python3 script.py`;
+    otherwise enter and leave do nothing. region_counts(name) reads this thread's (calls, values) so far,
+    regions_read_method() how they were read, regions_finish() writes the report now, thread_init() opens this
+    thread's counters before its first region. Counts include the interpreter's work inside the block and the
+    ctypes calls of the pair.
+
+PYTEST
+    pytest -p pmctool.pytest_plugin --pmctool-events=instructions:u,task-clock --pmctool-report=counts.json
+    records each test's counts (its call phase, in a region) into a JSON report (kind "pytest"); an event that
+    could not be counted is null with its reason. See pmctool.pytest_plugin.
+
+ENVIRONMENT
+    PMCTOOL_ENGINE_LIB    path of libpmctool-engine.so (a build tree's build/src/api/libpmctool-engine.so); without
+                          it: the source tree's build/ when imported from python/, then the system's library path
+    PMCTOOL_REGIONS_LIB   path of libpmctool.so (build/src/regions/lib/libpmctool.so); then build/, then the system
+    PMCTOOL_REGIONS_EVENTS, PMCTOOL_REGIONS_OUT   the region library's (pmctool-regions(7))
+
+INSTALL
+    pip install --no-build-isolation --no-index ./python      (offline; pure Python over ctypes, no C is built)
+
+SEE ALSO
+    pmctool(1), pmctool-regions(7), pmctool-checks(7), README.md "From Python"
+"""
+from __future__ import annotations
+
+from . import _lib
+from ._lib import LibraryNotFound
+from .errors import (CommandError, Error, LaunchError, NoCountError, RequestError, StoppedError,
+                     SystemFailureError)
+from .measure import stat
+from .regions import region, region_counts, regions_finish, regions_read_method, thread_init
+from .result import Check, Count, Metric, Result
+
+__version__ = "0.1.0"
+
+__all__ = ["stat", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "Result", "Count",
+           "Metric", "Check", "Error", "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError",
+           "SystemFailureError", "LibraryNotFound"]
+
+
+def version() -> str:
+    """The engine's version (pmctool_version(): what `pmctool --version` prints); loads libpmctool-engine."""
+    v: bytes = _lib.engine().pmctool_version()
+    return v.decode()

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: MIT
+"""A measurement's result as Python objects: include/pmctool_engine.h's struct pmctool_result, copied out of C."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List
+
+#: A count's status words, as `pmctool stat` prints them (enum pmctool_count_status).
+STATUS_WORDS = ("counted", "not counted", "not supported", "not run")
+#: A check's severity words (pmctool-checks(7)).
+SEVERITY_WORDS = ("info", "warning", "bad")
+
+
+@dataclass(frozen=True)
+class Count:
+    """One event's count: ``value`` (mean over the runs, scaled where multiplexed; 0.0 unless counted), ``status``
+    ("counted", "not counted", "not supported", "not run"), ``reason`` (why it is not counted, "" when it is),
+    ``running`` (the lowest share of its time the event was on a counter, 0..1) and ``unit`` (the engine's struct
+    pmctool_count unit, "" for plain counts; to_dict()'s events carry the JSON document's units)."""
+    event: str
+    status: str
+    value: float
+    running: float
+    unit: str
+    reason: str
+
+    @property
+    def counted(self) -> bool:
+        """True when the event counted (its value is measured)."""
+        return self.status == "counted"
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A metric: ``value`` is None when it has none (``reason`` says why); otherwise ``reason`` names what it read."""
+    name: str
+    value: Any
+    unit: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Check:
+    """A check pmctool made of the measurement: ``name`` is stable ("multiplexed", "no-hardware-pmu", ...,
+    pmctool-checks(7)), ``severity`` "info", "warning" or "bad"."""
+    name: str
+    severity: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Result:
+    """What pmctool.stat measured: ``counts`` (list of Count, in the order asked), ``metrics``, ``checks``, ``runs``
+    (completed; fewer when stopped), ``seconds`` (wall time of one run, mean), ``exit_status`` (the command's first
+    failing status, 128 + signal; 0). ``result["task-clock"]`` is the Count of that event; ``to_dict()`` is the
+    document `pmctool stat --json` writes for the same measurement, ``to_json()`` its text."""
+    counts: List[Count]
+    metrics: List[Metric]
+    checks: List[Check]
+    runs: int
+    seconds: float
+    exit_status: int
+    _json: str = field(repr=False, compare=False)
+
+    def __getitem__(self, event: str) -> Count:
+        for c in self.counts:
+            if c.event == event:
+                return c
+        raise KeyError(f"no count of {event!r}: the result has {', '.join(c.event for c in self.counts)}")
+
+    def __iter__(self) -> Iterator[Count]:
+        return iter(self.counts)
+
+    def to_json(self) -> str:
+        """The `pmctool stat --json` document (text), written by the engine's own JSON writer."""
+        return self._json
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The `pmctool stat --json` document, parsed (a new dict each call)."""
+        return json.loads(self._json)

@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# The Python package (python/, issue 37) as a user gets it: installed offline (pip --no-build-isolation --no-index)
+# into a fresh venv made with --system-site-packages, imported from outside the source tree, and driven against the
+# built libpmctool-engine and libpmctool:
+#   1. stat(['true']) counts task-clock and page-faults; instructions is counted where a PMU exists, otherwise
+#      'not supported' with the reason pmctool stat prints; to_dict() has every member `pmctool stat --json` writes
+#      and the same events, statuses and reasons; repeat, batching and a metric reach the engine;
+#   2. errors are the engine's kinds with its words: an unknown event is a RequestError about 'events' (exit status
+#      2, as pmctool stat exits), a missing command a LaunchError about 'argv' (127), a failing command a Result with
+#      its exit_status (a CommandError with check=True), a library that is not there a LibraryNotFound naming it;
+#   3. Ctrl-C (SIGINT to the Python process) during stat(["sleep", "37.25"]) ends the command at once and raises
+#      StoppedError with what was counted (no command left running);
+#   4. pmctool.region() in a child Python process with PMCTOOL_REGIONS_EVENTS=task-clock and PMCTOOL_REGIONS_OUT:
+#      region_counts() in process and the report's JSON agree on the calls (5 and 2), task-clock counted;
+#   5. the same under `pmctool stat --regions -e task-clock -- python3 script.py` (3 calls, task-clock counted);
+#   6. pytest -p pmctool.pytest_plugin --pmctool-events=task-clock,instructions:u: each test in the report with its
+#      outcome and counts (a 3000x bigger test > 10x the task-clock), null with the reason where not counted, the
+#      variables not inherited by the tests (that part is skipped, with the reason, where pytest is missing);
+#   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
+source "$PMC_SOURCE_DIR/tests/lib.sh"
+ENGINE=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
+REGIONS=$PMC_BUILD_DIR/src/regions/lib/libpmctool.so
+[ -f "$ENGINE" ] || skip "libpmctool-engine is not built here ($ENGINE): the package drives the engine through it"
+[ -f "$REGIONS" ] || skip "libpmctool.so is not built here ($REGIONS)"
+# An ASan library must be the first a process loads (its runtime interposes malloc); python3 is not built with it, so
+# the sanitized build's libraries cannot be loaded into it. The plain build runs this test.
+sanitized_build && skip "this build's libraries are built with ASan, which python3 cannot load (run it in a plain build)"
+# Debian's python3 (the one python3-venv, python3-pip and python3-setuptools belong to) where it exists.
+PY=${PMC_PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3 || true)}
+[ -n "$PY" ] || skip "python3 is not installed"
+"$PY" -m venv --system-site-packages "$TMP/venv" >"$TMP/venv.log" 2>&1 ||
+	skip "'$PY -m venv' cannot make a virtual environment (Debian's python3-venv; setup.sh installs it): $(tail -1 "$TMP/venv.log")"
+VPY=$TMP/venv/bin/python
+"$VPY" -c 'import setuptools, wheel' 2>/dev/null ||
+	skip "setuptools and wheel are needed to install the package offline (Debian's python3-setuptools, python3-wheel)"
+
+# Installed from a copy: pip builds in the tree it is given, and the source tree stays clean (tests run in parallel).
+mkdir "$TMP/src"
+(cd "$PMC_SOURCE_DIR/python" && cp -r pyproject.toml README.md pmctool "$TMP/src/")
+rm -rf "$TMP/src/pmctool/__pycache__"
+"$VPY" -m pip install --no-build-isolation --no-index --no-cache-dir --disable-pip-version-check -q "$TMP/src" >"$TMP/pip.log" 2>&1 ||
+	{ cat "$TMP/pip.log" >&2; fail "pip install --no-build-isolation --no-index of python/ failed"; }
+ok "pip install --no-build-isolation --no-index python/ into a fresh --system-site-packages venv"
+
+export PMCTOOL_ENGINE_LIB=$ENGINE PMCTOOL_REGIONS_LIB=$REGIONS
+cd "$TMP"
+run_pmc stat --json -o "$TMP/stat.json" -e task-clock,page-faults,instructions -- true
+[ "$RC" = 0 ] || [ "$RC" = 3 ] || { cat "$TMP/err" >&2; fail "pmctool stat --json: exit status $RC"; }
+"$VPY" - "$TMP/venv" "$TMP/stat.json" "$PMCTOOL" <<'PY' || fail "pmctool.stat and its errors (above)"
+import json, os, subprocess, sys
+import pmctool
+venv, stat_json, pmc = sys.argv[1:4]
+assert pmctool.__file__.startswith(venv), ("imported from", pmctool.__file__, "not the venv")
+cli_version = subprocess.run([pmc, "--version"], capture_output=True, text=True).stdout
+assert pmctool.version() in cli_version, (pmctool.version(), cli_version)
+import pydoc
+manual = pydoc.render_doc(pmctool, renderer=pydoc.plaintext)
+assert all(s in manual for s in ("SYNOPSIS", "RESULT", "ERRORS", "REGIONS", "ENVIRONMENT")), "help(pmctool)"
+
+r = pmctool.stat(["true"], events=["task-clock", "page-faults", "instructions"], repeat=3, batching="rerun",
+                 metrics={"faults_per_ms": "{page-faults} / ({task-clock} / 1e6)"})
+assert r.runs == 3 and r.exit_status == 0 and r.seconds > 0, r
+for ev in ("task-clock", "page-faults"):
+    c = r[ev]
+    assert c.status == "counted" and c.value > 0 and c.reason == "" and 0 < c.running <= 1, c
+ins = r["instructions"]
+if ins.status == "counted":
+    assert ins.value > 0 and ins.reason == "" and 0 < ins.running <= 1, ins
+else:
+    assert ins.status in ("not supported", "not counted") and ins.value == 0 and ins.reason, ins
+m = [x for x in r.metrics if x.name == "faults_per_ms"]
+assert m and m[0].value is not None and m[0].value > 0, r.metrics
+
+d, cli = r.to_dict(), json.load(open(stat_json))
+assert d == json.loads(r.to_json()) and d["kind"] == "stat", "to_dict is the JSON document"
+assert not set(cli) - set(d), ("members pmctool stat --json writes and to_dict() lacks", set(cli) - set(d))
+assert d["runs"]["count"] == 3, d["runs"]
+for mine, theirs, typed in zip(d["events"], cli["events"], r.counts):
+    assert mine["name"] == theirs["name"] == typed.event, (mine["name"], theirs["name"], typed.event)
+    assert mine["status"] == theirs["status"], (mine["name"], mine["status"], theirs["status"])
+    assert typed.status == {"ok": "counted"}.get(mine["status"], mine["status"]), (mine["status"], typed.status)
+    assert mine["reason"] == theirs["reason"], (mine["name"], mine["reason"], theirs["reason"])
+    assert (mine["reason"] or "") == typed.reason, (mine["reason"], typed.reason)
+print("ok: stat(['true']): task-clock %.0f, page-faults %.1f counted over %d runs; instructions %s%s; to_dict() "
+      "has stat --json's %d members, its events, statuses and reasons"
+      % (r["task-clock"].value, r["page-faults"].value, r.runs, ins.status,
+         " (%s)" % ins.reason if ins.reason else "", len(cli)))
+
+try:
+    pmctool.stat(["true"], events="task-clock,no-such-event")
+    raise AssertionError("an unknown event was not refused")
+except pmctool.RequestError as e:
+    assert e.subject == "events" and "no-such-event" in e.detail and e.exit_status == 2 and e.result is None, vars(e)
+    refused = e
+run = subprocess.run([pmc, "stat", "-e", "task-clock,no-such-event", "--", "true"], capture_output=True, text=True)
+assert run.returncode == refused.exit_status and refused.detail in run.stderr, (run.returncode, run.stderr, refused.detail)
+try:
+    pmctool.stat(["/nonexistent/pmctool-py"], events="task-clock")
+    raise AssertionError("a missing command was not refused")
+except pmctool.LaunchError as e:
+    assert e.subject == "argv" and e.exit_status == 127 and "/nonexistent/pmctool-py" in e.detail, vars(e)
+f = pmctool.stat(["sh", "-c", "exit 7"], events="task-clock")
+assert f.exit_status == 7 and f["task-clock"].status == "counted", f
+try:
+    pmctool.stat(["sh", "-c", "exit 7"], events="task-clock", check=True)
+    raise AssertionError("check=True did not raise for a failing command")
+except pmctool.CommandError as e:
+    assert e.result is not None and e.result.exit_status == 7 and e.exit_status == 7, vars(e)
+try:
+    pmctool.stat(["true"], batching="sometimes")
+    raise AssertionError("a wrong batching was not refused")
+except pmctool.RequestError as e:
+    assert e.subject == "batching" and e.exit_status == 2, vars(e)
+print("ok: errors: RequestError 'events' (exit status 2, the CLI's words), LaunchError 'argv' (127), a failing "
+      "command's exit_status 7 (CommandError with check=True), RequestError 'batching'")
+PY
+
+# A library that is not there: a LibraryNotFound (an ImportError) naming the variable, at first use.
+out=$(PMCTOOL_ENGINE_LIB=$TMP/none.so "$VPY" -c 'import pmctool
+try:
+    pmctool.version()
+except pmctool.LibraryNotFound as e:
+    print("refused:", e)' 2>&1)
+case $out in "refused: PMCTOOL_ENGINE_LIB=$TMP/none.so: "*) ok "a missing engine library: $out" ;;
+*) fail "PMCTOOL_ENGINE_LIB naming no library: $out" ;; esac
+
+# 3. Ctrl-C: the SIGINT a terminal sends the Python process (the command runs in its own process group).
+"$VPY" - <<'PY' || fail "Ctrl-C during pmctool.stat (above)"
+import os, signal, subprocess, threading, time
+import pmctool
+threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+t0 = time.monotonic()
+try:
+    pmctool.stat(["sleep", "37.25"], events="task-clock")
+    raise AssertionError("not stopped")
+except pmctool.StoppedError as e:
+    took = time.monotonic() - t0
+    assert took < 10, took
+    assert e.exit_status == 130 and e.result is not None and e.result.to_dict()["partial"] is True, vars(e)
+    left = subprocess.run(["pgrep", "-f", "-x", "sleep 37.25"], capture_output=True, text=True).stdout
+    assert not left, ("a command left running", left)
+    print("ok: Ctrl-C after 0.5 s stopped 'sleep 37.25' in %.1f s: StoppedError, exit_status 130, a partial result "
+          "(task-clock %s)" % (took, e.result["task-clock"].status))
+PY
+
+# 4. Regions of a Python process, counted by libpmctool standalone.
+PMCTOOL_REGIONS_EVENTS=task-clock PMCTOOL_REGIONS_OUT=$TMP/regions.json "$VPY" - <<'PY' >"$TMP/rg.out" ||
+import pmctool
+for _ in range(5):
+    with pmctool.region("py-loop"):
+        sum(range(20000))
+
+@pmctool.region("py-func")
+def f():
+    return sum(range(1000))
+
+f(); f()
+calls, values = pmctool.region_counts("py-loop")
+assert calls == 5 and len(values) == 1 and values[0] > 0, (calls, values)
+print("in process:", calls, values[0], pmctool.regions_read_method())
+PY
+	fail "pmctool.region in a Python process: $(cat "$TMP/rg.out")"
+"$VPY" - "$TMP/regions.json" <<'PY' || fail "the region report of a Python process ($TMP/regions.json)"
+import json, sys
+rg = {r["name"]: r for r in json.load(open(sys.argv[1]))["regions"]["list"]}
+assert rg["py-loop"]["calls"] == 5 and rg["py-func"]["calls"] == 2, {k: v["calls"] for k, v in rg.items()}
+tc = [c for c in rg["py-loop"]["counts"] if c["event"] == "task-clock"]
+assert tc and tc[0]["value"] > 0, rg["py-loop"]["counts"]
+print("ok: pmctool.region in Python: py-loop 5 calls, py-func 2 calls, task-clock %d ns in py-loop" % tc[0]["value"])
+PY
+ok "region_counts in process: $(cat "$TMP/rg.out")"
+
+# 5. The same regions under `pmctool stat --regions` (pmctool hands the Python process its events and reads them).
+cat >"$TMP/rg.py" <<'PY'
+import pmctool
+for _ in range(3):
+    with pmctool.region("py-block"):
+        sum(range(20000))
+PY
+run_pmc stat --regions --json -o "$TMP/cli-regions.json" -e task-clock -- "$VPY" "$TMP/rg.py"
+expect_rc 0 "pmctool stat --regions -- python3 (pmctool.region)"
+"$VPY" - "$TMP/cli-regions.json" <<'PY' || fail "pmctool stat --regions of a Python process ($TMP/cli-regions.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rg = {r["name"]: r for r in d["regions"]["list"]}
+assert rg["py-block"]["calls"] == 3, {k: v["calls"] for k, v in rg.items()}
+tc = [c for c in rg["py-block"]["counts"] if c["event"] == "task-clock"]
+assert tc and tc[0]["value"] > 0, rg["py-block"]["counts"]
+print("ok: pmctool stat --regions -- python3: py-block 3 calls, task-clock %d ns" % tc[0]["value"])
+PY
+
+# 6. The pytest plugin: each test's counts (its call phase) in the report, null with the reason where not counted.
+if ! "$VPY" -c 'import pytest' 2>/dev/null; then
+	echo "SKIP (part 6 only): pytest is not installed (Debian's python3-pytest; setup.sh installs it)"
+	exit 0
+fi
+mkdir "$TMP/pt"
+cat >"$TMP/pt/test_demo.py" <<'PY'
+import os
+def test_small():
+    assert sum(range(1000)) == 499500
+def test_big():
+    assert sum(range(3000000)) > 0
+def test_env_not_inherited():
+    assert "PMCTOOL_REGIONS_EVENTS" not in os.environ
+def test_fails():
+    assert 0
+PY
+rc=0
+(cd "$TMP/pt" && "$VPY" -m pytest -q -p no:cacheprovider -p pmctool.pytest_plugin \
+	--pmctool-events=task-clock,instructions:u --pmctool-report="$TMP/pt/counts.json" test_demo.py >"$TMP/pt.out" 2>&1) ||
+	rc=$?
+[ $rc = 1 ] || { cat "$TMP/pt.out" >&2; fail "pytest with the plugin: exit status $rc, expected 1 (one test fails)"; }
+grep -q "^pmctool: counts of 4 test(s) (task-clock, instructions:u) in $TMP/pt/counts.json" "$TMP/pt.out" ||
+	fail "pytest's summary lacks the plugin's line: $(tail -3 "$TMP/pt.out")"
+"$VPY" - "$TMP/pt/counts.json" <<'PY' || fail "the plugin's report ($TMP/pt/counts.json)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["kind"] == "pytest" and [e["name"] for e in d["events"]] == ["task-clock", "instructions:u"], d["events"]
+ev = {e["name"]: e for e in d["events"]}
+assert ev["task-clock"]["status"] == "counted", ev
+t = {x["nodeid"].split("::")[1]: x for x in d["tests"]}
+assert sorted(t) == ["test_big", "test_env_not_inherited", "test_fails", "test_small"], sorted(t)
+assert t["test_fails"]["outcome"] == "failed" and t["test_small"]["outcome"] == "passed", t
+tc = {k: v["counts"][0]["value"] for k, v in t.items()}
+assert all(isinstance(v, int) and v > 0 for v in tc.values()), tc
+assert tc["test_big"] > 10 * tc["test_small"], ("3000 times the work is not 10 times the task-clock", tc)
+ins = [v["counts"][1]["value"] for v in t.values()]
+if ev["instructions:u"]["status"] == "counted":
+    assert all(isinstance(v, int) and v > 0 for v in ins), ins
+else:
+    assert all(v is None for v in ins) and ev["instructions:u"]["reason"], (ins, ev["instructions:u"])
+print("ok: pytest -p pmctool.pytest_plugin: 4 tests, task-clock small %d big %d ns; instructions:u %s%s"
+      % (tc["test_small"], tc["test_big"], ev["instructions:u"]["status"],
+         " (null: %s)" % ev["instructions:u"]["reason"] if ins[0] is None else ""))
+PY

@@ -52,6 +52,7 @@ struct pmctool_engine *pmctool_engine_new(void)
 	e->ctx.diag = collect;
 	e->ctx.diag_ctx = e;
 	e->ctx.stop = &e->stop;
+	pmc_launch_shared_process(); /* the caller has children of its own: never signalled nor reaped */
 	return e;
 }
 
@@ -201,6 +202,7 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	e->stop = 0;
 	e->first_error[0] = '\0';
+	pmc_launch_reset_ending(); /* a stop of the last measurement does not stop this one */
 	pmc_engine_init(&se, &e->ctx);
 	rc = pmc_engine_prepare(&se, &o, &metrics);
 	if (rc) {

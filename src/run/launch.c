@@ -211,6 +211,75 @@ static pid_t guard_group(pid_t pid)
 }
 
 /*
+ * A library's caller (pmc_launch_shared_process): the process has children of its own, so pmctool touches only what
+ * it started. Its children at each launch are noted (theirs) and never signalled nor reaped; orphans are reaped by
+ * their pid, never by waitpid(-1); and the process is a subreaper only while a command runs, as before the launch.
+ */
+static bool shared_process, subreaper_set_here;
+static pid_t *theirs;
+static size_t ntheirs, captheirs;
+
+void pmc_launch_shared_process(void)
+{
+	shared_process = true;
+}
+
+void pmc_launch_reset_ending(void)
+{
+	pmc_launch_ending = 0;
+	pmc_launch_hurry = 0;
+}
+
+static bool is_theirs(long pid)
+{
+	for (size_t i = 0; i < ntheirs; i++)
+		if (theirs[i] == pid)
+			return true;
+	return false;
+}
+
+/* The calling process's children now (/proc/PID/stat's ppid): the caller's, at a launch in a shared process. */
+static void note_theirs(void)
+{
+	pid_t self = getpid();
+	struct dirent *d;
+	DIR *dir = opendir("/proc");
+
+	ntheirs = 0;
+	while (dir && (d = readdir(dir))) {
+		char path[64], buf[512], *p, state;
+		long pid = strtol(d->d_name, &p, 10), ppid;
+		ssize_t n;
+		int fd;
+
+		if (*p || pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %c %ld", &state, &ppid) != 2 || ppid != self)
+			continue;
+		if (ntheirs == captheirs) {
+			size_t cap = captheirs ? 2 * captheirs : 16;
+			pid_t *t = realloc(theirs, cap * sizeof(*t));
+
+			if (!t)
+				break;
+			theirs = t;
+			captheirs = cap;
+		}
+		theirs[ntheirs++] = (pid_t)pid;
+	}
+	if (dir)
+		closedir(dir);
+}
+
+/*
  * The workload's tree: the processes of the command's group (own_group), and pmctool's children other than the
  * command and the guards: orphans of the workload, collected as subreaper (a daemon, a grandchild whose parent
  * died, also when it left the group with setsid). Each living one is sent sig (0: none) and counted; collected
@@ -248,6 +317,8 @@ static size_t scan_tree(struct pmc_launch *l, int sig)
 			continue;
 		if (!(pgid > 0 && pgrp == pgid) && ppid != self)
 			continue;
+		if (shared_process && ppid == self && is_theirs(pid))
+			continue; /* the library's caller's own child */
 		if (state == 'Z' || state == 'X') {
 			if (ppid == self && pid != l->pid)
 				waitpid((pid_t)pid, NULL, WNOHANG);
@@ -330,6 +401,7 @@ void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_co
 
 static bool subreaper;
 
+
 /* keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for none. */
 static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
 			struct pmc_launch_error *err, int keep_fd)
@@ -347,8 +419,15 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 	l->child_slot = child;
 	l->own_group = !terminal_foreground();
 	/* Orphans of the workload (a child whose parent died, a daemon) come to pmctool, which can then end them */
-	if (!subreaper)
+	if (shared_process) {
+		int was = 0;
+
+		note_theirs();
+		if (!subreaper && prctl(PR_GET_CHILD_SUBREAPER, &was) == 0 && !was)
+			subreaper_set_here = subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+	} else if (!subreaper) {
 		subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
+	}
 	if (pipe2(go, O_CLOEXEC) || pipe2(ep, O_CLOEXEC)) {
 		err->what = PMC_LAUNCH_SYSTEM;
 		err->err = errno;
@@ -467,8 +546,16 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
 	}
 	if (pmc_launch_ending && l->pid > 0)
 		pmc_launch_end_tree(l, 0); /* what is left of the workload after an interrupt */
+	else if (shared_process)
+		scan_tree(l, 0); /* the workload's exited orphans, by pid: the caller's children are not ours */
 	else
 		reap_orphans();
+	if (shared_process && guard_pid > 0 && waitpid(guard_pid, NULL, WNOHANG) == guard_pid)
+		guard_pid = -1;
+	if (subreaper_set_here) { /* the caller's process as it was: not a subreaper */
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		subreaper = subreaper_set_here = false;
+	}
 	pmc_launch_group = 0;
 	close_fd(&l->go_wr);
 	if (l->err_rd >= 0) {

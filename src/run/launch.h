@@ -75,6 +75,11 @@ extern volatile sig_atomic_t pmc_launch_hurry;
  * is left of its tree, and pmc_launch_go never lets another command start. A second call sends SIGKILL instead and
  * sets pmc_launch_hurry. */
 void pmc_launch_signal(int sig, pid_t child);
+/* The process is a library's caller (libpmctool-engine), with children of its own: launches note them and never
+ * signal nor reap them, orphans are reaped by pid, and the process is a subreaper only while a command runs. */
+void pmc_launch_shared_process(void);
+/* A new measurement in a shared process: the ending of the last one (pmc_launch_signal) is forgotten. */
+void pmc_launch_reset_ending(void);
 
 /* How long the workload has to go after it was signalled, before SIGKILL (and again after SIGKILL, before giving
  * up on a process that cannot die). */

@@ -60,7 +60,8 @@ struct pmctool_count {
 	enum pmctool_count_status status;
 	double value;                     /* mean over the runs (scaled where multiplexed); 0 unless COUNTED */
 	double running;                   /* the lowest share of its time the event was on a counter, 0..1 */
-	const char *unit;                 /* "msec", "" for plain counts */
+	const char *unit;                 /* "ns" for the clocks (task-clock), the PMU's (sysfs .unit: "Joules", "MiB"),
+	                                     "" for plain counts */
 	const char *reason;               /* why it is not counted, "" when it is */
 };
 

@@ -95,10 +95,8 @@ def stat(argv: Optional[Sequence[StrPath]] = None, *, events: Union[None, str, S
     what was counted), SystemFailureError. An event this machine cannot count is not an error: its Count has the status
     "not supported" or "not counted" and the reason, as the CLI prints it.
 
-    Known limitation of the engine library today (issue 35's engine, not this package): measuring a command makes
-    this process a child subreaper (PR_SET_CHILD_SUBREAPER) for good and reaps any exited child (waitpid(-1)), so a
-    subprocess of this program that has exited but was not yet waited for loses its exit status to stat().
-    Wait for your own subprocesses before calling stat().
+    This program's own subprocesses are not the engine's: they are neither signalled nor reaped by stat(), and the
+    process is a child subreaper only while a measured command runs (to end what the command leaves behind).
     """
     if (argv is None) == (kernel is None):
         raise _refuse("argv" if kernel is None else "kernel", "give a command (argv) or a kernel, one of the two")

@@ -139,9 +139,31 @@ static int request_opts(const struct pmctool_request *rq, struct pmc_engine_opts
 	return 0;
 }
 
+/* The unit of the value as the result gives it: nanoseconds for the clocks (task-clock, cpu-clock), the PMU's own
+ * (sysfs .unit) where it names one, "" for plain counts. */
 static const char *unit_of(const struct pmc_report_event *ev)
 {
+	if (ev->ev.flags & PMC_EVF_TIME_NS)
+		return "ns";
 	return ev->ev.unit[0] ? ev->ev.unit : "";
+}
+
+/* A detail for the kinds whose reason is not one message of the engine's: what was counted, or why not. */
+static void result_detail(const struct pmc_report *rep, enum pmctool_error_kind k, int status, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (k == PMCTOOL_ERR_STOPPED) {
+		snprintf(buf, len, "stopped by signal %d after %u run%s: the result holds what was counted until then",
+			 status - 128, rep->nruns, rep->nruns == 1 ? "" : "s");
+		return;
+	}
+	if (k != PMCTOOL_ERR_NOCOUNT)
+		return;
+	used = (size_t)snprintf(buf, len, "no event could be counted:");
+	for (size_t i = 0; i < rep->nevents && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s %s: %s", i ? ";" : "", rep->events[i].ev.name,
+					 rep->events[i].reason[0] ? rep->events[i].reason : "not counted");
 }
 
 /* The typed view of the report (pointers into it: they live as long as the result). */
@@ -219,11 +241,13 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 	}
 	if (rc) {
 		enum pmctool_error_kind k = kind_of(rc, e, &r->rep);
+		char detail[512] = "";
 
+		result_detail(&r->rep, k, rc, detail, sizeof(detail));
 		kind = fail(err, k, k == PMCTOOL_ERR_LAUNCH ? "argv" : "", rc,
 			    e->first_error[0]		? e->first_error
 			    : k == PMCTOOL_ERR_COMMAND ? "the command failed: the result's exit_status says how"
-							: "");
+							: detail);
 	}
 	if (r->rep.nruns || kind == PMCTOOL_ERR_NOCOUNT) { /* what was measured, or why nothing could be */
 		if (fill(r) < 0) {

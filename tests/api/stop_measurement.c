@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -60,7 +61,8 @@ int main(void)
 	secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	printf("stopped after %.2f s: kind %d (%s), exit status %d, result %s", secs, kind, err.detail, err.exit_status,
 	       r ? "yes" : "no");
-	ok = kind == PMCTOOL_ERR_STOPPED && secs < 10 && r && r->ncounts == 1 && r->counts[0].status == PMCTOOL_COUNTED;
+	ok = kind == PMCTOOL_ERR_STOPPED && secs < 10 && r && r->ncounts == 1 && r->counts[0].status == PMCTOOL_COUNTED &&
+	     strstr(err.detail, "stopped by signal 2 after") && !strcmp(r->counts[0].unit, "ns");
 	if (r)
 		printf(", task-clock %.0f (%s)", r->counts[0].value, r->counts[0].reason);
 	printf("\n");

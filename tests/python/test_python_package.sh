@@ -143,6 +143,22 @@ except pmctool.StoppedError as e:
           "(task-clock %s)" % (took, e.result["task-clock"].status))
 PY
 
+# 3b. This program's own subprocesses are not the engine's: one that exited before stat() keeps its status for
+# Popen.wait(), and the process is no subreaper after (the engine made it one for good and reaped with waitpid(-1)).
+"$VPY" - <<'PY' || fail "a Python subprocess's status after pmctool.stat (above)"
+import ctypes, subprocess, time
+import pmctool
+p = subprocess.Popen(["sh", "-c", "exit 3"])
+time.sleep(0.3)
+pmctool.stat(["true"], events="task-clock")
+assert p.wait() == 3, ("the subprocess's status was taken", p.returncode)
+libc = ctypes.CDLL(None)
+flag = ctypes.c_int(-1)
+PR_GET_CHILD_SUBREAPER = 37
+assert libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0 and flag.value == 0, flag.value
+print("ok: a subprocess that exited before pmctool.stat() keeps its status (3); the process is no subreaper after")
+PY
+
 # 4. Regions of a Python process, counted by libpmctool standalone.
 PMCTOOL_REGIONS_EVENTS=task-clock PMCTOOL_REGIONS_OUT=$TMP/regions.json "$VPY" - <<'PY' >"$TMP/rg.out" ||
 import pmctool

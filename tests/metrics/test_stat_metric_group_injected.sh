@@ -54,7 +54,7 @@ ok "-M: anchors kept where they fit; a metric group larger than the counters kee
 # metric evaluated from them. The values mean nothing (task-clock's); where the events were counted is the point.
 FAKE="$PMC_BUILD_DIR/tests/perf/fake_pmu.so"
 [ -f "$FAKE" ] || fail "the injected PMU $FAKE was not built"
-LD_PRELOAD=$FAKE PMC_FAKE_PMU_COUNTERS=6 run_pmc stat --tables "$T" -M PipelineL1 --json -o "$TMP/run.json" -- \
+LD_PRELOAD=$FAKE ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" PMC_FAKE_PMU_COUNTERS=6 run_pmc stat --tables "$T" -M PipelineL1 --json -o "$TMP/run.json" -- \
 	"$PMC_WORKLOAD" spin 1
 expect_rc 0 "-M PipelineL1 counted on the injected PMU"
 python3 - "$TMP/run.json" <<'PY' || fail "-M PipelineL1 (injected PMU): not one execution of one group"

@@ -7,7 +7,7 @@
 # where that count cannot be opened (injected EACCES) the report says why instead of a number.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 W=${PMC_WORKLOAD:?}
-WL="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 $W"
+WL="env ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:verify_asan_link_order=0 $W"
 DROP="$PMC_BUILD_DIR/tests/run/drop_task_records.so"
 [ -f "$DROP" ] || fail "the injected kernel is not built: $DROP"
 # The count of tasks created is a tracepoint counted in the kernel: tracefs readable and kernel counts allowed
@@ -31,17 +31,17 @@ PY
 check() { [ "$(py "$1" "$2")" = True ] || { cat "$1" >&2; fail "$3: $2"; }; }
 
 # 1. Every record dropped: one row (the command's, holding every count), and a warning naming the 20 missing rows.
-LD_PRELOAD=$DROP run_pmc stat --per-thread -e task-clock --json -o "$TMP/d.json" -- $WL many-tasks 20
+LD_PRELOAD=$DROP ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" run_pmc stat --per-thread -e task-clock --json -o "$TMP/d.json" -- $WL many-tasks 20
 expect_rc 0 "records dropped"
 check "$TMP/d.json" "len(rows) == 1 and rows[0]['mean'] == total" "one row, the command's, holding the total"
 check "$TMP/d.json" "checks['per-thread-missing']['severity'] == 'warn' and '20 of the command\'s 21 tasks have no row' in checks['per-thread-missing']['message']" "the warning names the 20 rows missing"
 ok "records dropped: 1 row and per-thread-missing: $(py "$TMP/d.json" "checks['per-thread-missing']['message'][:80]")"
 
 # The same in the table and in -x (a '#' line): every format carries the warning.
-LD_PRELOAD=$DROP run_pmc stat --per-thread -e task-clock -- $WL many-tasks 20
+LD_PRELOAD=$DROP ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" run_pmc stat --per-thread -e task-clock -- $WL many-tasks 20
 expect_rc 0 "records dropped, table"
 expect_err "per-thread-missing.*20 of the command's 21 tasks have no row" "the table's warning"
-LD_PRELOAD=$DROP run_pmc stat --per-thread -x, -e task-clock -- $WL many-tasks 20
+LD_PRELOAD=$DROP ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" run_pmc stat --per-thread -x, -e task-clock -- $WL many-tasks 20
 expect_rc 0 "records dropped, -x"
 expect_err "^# warn per-thread-missing: rows are missing \(20 of the command's 21 tasks have no row\) .* avoids it$" "-x's warning line, whole"
 ok "the table and -x warn with the number"
@@ -54,7 +54,7 @@ check "$TMP/a.json" "len(rows) == 21 or any(re.search(r'\b%d of the command.s 21
 ok "the real kernel: $(py "$TMP/a.json" "len(rows)") rows for 21 tasks"
 
 # 3. The tasks created cannot be counted (the tracepoint's open refused): no number invented, the report says why.
-LD_PRELOAD=$DROP PMC_INJECT_CREATED_ERRNO=13 run_pmc stat --per-thread -e task-clock --json -o "$TMP/f.json" -- $WL many-tasks 20
+LD_PRELOAD=$DROP ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" PMC_INJECT_CREATED_ERRNO=13 run_pmc stat --per-thread -e task-clock --json -o "$TMP/f.json" -- $WL many-tasks 20
 expect_rc 0 "the count of tasks refused"
 check "$TMP/f.json" "len(rows) == 1 and 'per-thread-missing' not in checks" "no number without the count"
 check "$TMP/f.json" "'could not be counted apart' in checks['per-thread-tasks']['message']" "the report says the tasks created could not be counted"

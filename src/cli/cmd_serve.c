@@ -13,6 +13,7 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ struct serve {
 	const char *textfile;
 	bool textfile_failed;       /* said once */
 	int engine_rc;
-	volatile sig_atomic_t engine_done;
+	atomic_bool engine_done;    /* the engine thread ended (set there, read here) */
 };
 
 static volatile sig_atomic_t serve_stop;
@@ -239,7 +240,7 @@ static void *engine_main(void *arg)
 	if (!s->engine_rc)
 		s->engine_rc = pmc_engine_status(&s->se, &rep);
 	pmc_report_fini(&rep);
-	s->engine_done = 1;
+	atomic_store(&s->engine_done, true);
 	wake();
 	return NULL;
 }
@@ -340,7 +341,7 @@ static int on_wake(void *ctx)
 
 	while (read(wake_r, buf, sizeof(buf)) > 0) {
 	}
-	if (serve_stop || s->engine_done)
+	if (serve_stop || atomic_load(&s->engine_done))
 		return 1;
 	pthread_mutex_lock(&s->mu);
 	n = s->intervals;
@@ -359,7 +360,7 @@ static void stop_engine(pthread_t t, struct serve *s)
 
 	if (!serve_stop)
 		serve_stop = SIGTERM;
-	while (!s->engine_done) {
+	while (!atomic_load(&s->engine_done)) {
 		pthread_kill(t, SIGUSR2);
 		nanosleep(&ts, NULL);
 	}

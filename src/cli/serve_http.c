@@ -172,50 +172,53 @@ static const char *header(char *hdrs, const char *name)
 	return NULL;
 }
 
-/* A complete request (its line and headers, NUL-terminated in c->req): the response. */
-static void handle(struct conn *c, const struct pmc_http_opts *o)
+/* A complete request's line and headers (NUL-terminated; modified): 0 and ret filled, or the HTTP error code. */
+static int parse_complete(char *req, const char *path, struct pmc_http_request *ret)
 {
-	char *line = c->req, *eol = strchr(line, '\n'), *sp1, *sp2, *body = NULL;
-	const char *ctype = NULL, *target, *version;
-	size_t blen = 0, pl = strlen(o->path);
-	bool head;
+	char *line = req, *eol = strchr(line, '\n'), *sp1, *sp2;
+	const char *target, *version;
+	size_t pl = strlen(path);
 
 	*eol = '\0';
 	if (eol > line && eol[-1] == '\r')
 		eol[-1] = '\0';
 	sp1 = strchr(line, ' ');
 	sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
-	if (!sp1 || !sp2 || sp1 == line || sp2 == sp1 + 1 || strchr(sp2 + 1, ' ')) {
-		respond(c, 400, NULL, NULL, 0, false);
-		return;
-	}
+	if (!sp1 || !sp2 || sp1 == line || sp2 == sp1 + 1 || strchr(sp2 + 1, ' '))
+		return 400;
 	*sp1 = *sp2 = '\0';
 	target = sp1 + 1;
 	version = sp2 + 1;
-	if (strncmp(version, "HTTP/1.", 7) || !version[7] || version[8]) {
-		respond(c, strncmp(version, "HTTP/", 5) ? 400 : 505, NULL, NULL, 0, false);
-		return;
-	}
-	head = !strcmp(line, "HEAD");
-	if (strncmp(target, o->path, pl) || (target[pl] && target[pl] != '?')) {
-		respond(c, target[0] == '/' || !strcmp(target, "*") ? 404 : 400, NULL, NULL, 0, head);
-		return;
-	}
-	if (strcmp(line, "GET") && !head) {
-		respond(c, 405, NULL, NULL, 0, false);
-		return;
-	}
-	if (o->body(o->ctx, header(eol + 1, "Accept"), &body, &blen, &ctype) < 0) {
-		respond(c, 500, NULL, NULL, 0, head);
-		return;
-	}
-	respond(c, 200, ctype, body, blen, head);
+	if (strncmp(version, "HTTP/1.", 7) || !version[7] || version[8])
+		return strncmp(version, "HTTP/", 5) ? 400 : 505;
+	ret->head = !strcmp(line, "HEAD");
+	if (strncmp(target, path, pl) || (target[pl] && target[pl] != '?'))
+		return target[0] == '/' || !strcmp(target, "*") ? 404 : 400;
+	if (strcmp(line, "GET") && !ret->head)
+		return 405;
+	ret->accept = header(eol + 1, "Accept");
+	return 0;
+}
+
+int pmc_http_request_parse(char *req, size_t n, const char *path, struct pmc_http_request *ret)
+{
+	*ret = (struct pmc_http_request){ .head = false, .accept = NULL };
+	if (memchr(req, '\0', n))
+		return 400;
+	req[n] = '\0';
+	if (strstr(req, "\r\n\r\n") || strstr(req, "\n\n"))
+		return parse_complete(req, path, ret);
+	return n >= PMC_HTTP_REQUEST_MAX ? 413 : -1;
 }
 
 static void on_readable(struct conn *c, const struct pmc_http_opts *o)
 {
-	char sink[4096];
+	struct pmc_http_request rq;
+	char sink[4096], *body = NULL;
+	const char *ctype = NULL;
+	size_t blen = 0;
 	ssize_t n;
+	int code;
 
 	if (c->st == CONN_DRAIN) {
 		n = recv(c->fd, sink, sizeof(sink), 0);
@@ -231,15 +234,12 @@ static void on_readable(struct conn *c, const struct pmc_http_opts *o)
 		return;
 	}
 	c->nreq += (size_t)n;
-	c->req[c->nreq] = '\0';
-	if (memchr(c->req, '\0', c->nreq)) {
-		respond(c, 400, NULL, NULL, 0, false);
-		return;
-	}
-	if (strstr(c->req, "\r\n\r\n") || strstr(c->req, "\n\n"))
-		handle(c, o);
-	else if (c->nreq == PMC_HTTP_REQUEST_MAX)
-		respond(c, 413, NULL, NULL, 0, false);
+	code = pmc_http_request_parse(c->req, c->nreq, o->path, &rq);
+	if (code < 0)
+		return; /* not complete yet */
+	if (!code && o->body(o->ctx, rq.accept, &body, &blen, &ctype) < 0)
+		code = 500;
+	respond(c, code ? code : 200, ctype, body, blen, rq.head);
 }
 
 static void on_writable(struct conn *c)

@@ -23,6 +23,18 @@ typedef int (*pmc_http_wake_fn)(void *ctx);
  * "ADDR:PORT" in bound. 0, or -errno / -EINVAL with the reason in err. */
 int pmc_http_listen(const char *spec, int *ret_fd, char *bound, size_t blen, char *err, size_t elen);
 
+/* What a complete request asks for. */
+struct pmc_http_request {
+	bool head;              /* HEAD: the headers of the response only */
+	const char *accept;     /* its Accept header's value (in the request's buffer), NULL when none */
+};
+
+/* The n bytes received of a request in req (room for n + 1; req is NUL-terminated at n and cut up): -1 when its
+ * line and headers are not complete yet (and fit in PMC_HTTP_REQUEST_MAX); 0 when it is a GET or HEAD of path (with
+ * an optional "?query"), *ret filled; else the HTTP status of the error: 400 malformed (or holding a NUL), 404
+ * another path, 405 another method, 413 too large, 505 not HTTP/1.x. */
+int pmc_http_request_parse(char *req, size_t n, const char *path, struct pmc_http_request *ret);
+
 struct pmc_http_opts {
 	int listen_fd;          /* -1: no listener (the loop only waits for wake) */
 	const char *path;       /* "/metrics" */

@@ -17,6 +17,9 @@ PACKAGES+=(python3-venv python3-pip python3-setuptools python3-wheel python3-pyt
 PACKAGES+=(qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross cpio libpfm4-dev:arm64)
 # libFuzzer (tests/fuzz/run-fuzzers.sh; CI builds its targets with it).
 PACKAGES+=(clang)
+# pmctool serve against a real Prometheus (tests/serve): its server and promtool. The tests run the binary themselves
+# on loopback with a temporary storage; they never use the package's service.
+PACKAGES+=(prometheus)
 missing=()
 for p in "${PACKAGES[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -26,6 +26,7 @@ const struct pmc_command pmc_commands[] = {
 	{ "check", pmc_cmd_check, "can counts be trusted here, now? exact kernels, both read paths, multiplexing: verdicts" },
 	{ "report", pmc_cmd_report, "evaluate a saved stat report again: metrics, checks, top-down from its counts" },
 	{ "roofline", pmc_cmd_roofline, "the machine's measured ceilings (FLOP/s, bandwidths) and a program's point under them" },
+	{ "serve", pmc_cmd_serve, "count continuously and export the counts to Prometheus (OpenMetrics over HTTP)" },
 	{ "tables", pmc_cmd_tables, "the vendor event tables found for this CPU, from where, and what was skipped" },
 	{ NULL, NULL, NULL },
 };
@@ -45,6 +46,7 @@ const struct pmc_opts_cmd *const pmc_opts_tables[] = {
 	&pmc_opts_sweep,
 	&pmc_opts_report,
 	&pmc_opts_roofline,
+	&pmc_opts_serve,
 	NULL,
 };
 

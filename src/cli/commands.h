@@ -29,13 +29,14 @@ struct pmc_check_result;
 int pmc_check_measure_here(bool quick, struct pmc_check_result *res);
 int pmc_cmd_report(int argc, char **argv);
 int pmc_cmd_roofline(int argc, char **argv);
+int pmc_cmd_serve(int argc, char **argv);
 
 /* The option tables (cli/opts.h) of the commands that have one; pmc_opts_tables lists them, ending with NULL (the
  * unit tests check every table's help against its golden file's options and its spellings for clashes). */
 struct pmc_opts_cmd;
 extern const struct pmc_opts_cmd pmc_opts_info, pmc_opts_list, pmc_opts_encode, pmc_opts_decode, pmc_opts_kernels,
 	pmc_opts_sets, pmc_opts_merge, pmc_opts_stat, pmc_opts_compare, pmc_opts_tables_cmd, pmc_opts_check;
-extern const struct pmc_opts_cmd pmc_opts_report, pmc_opts_roofline;
+extern const struct pmc_opts_cmd pmc_opts_report, pmc_opts_roofline, pmc_opts_serve;
 extern const struct pmc_opts_cmd pmc_opts_sweep; /* its more (stat's table) is set where it parses */
 extern const struct pmc_opts_cmd *const pmc_opts_tables[];
 

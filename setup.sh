@@ -37,7 +37,24 @@ if [ ${#missing[@]} -gt 0 ]; then
 		$SUDO dpkg --add-architecture arm64
 	fi
 	$SUDO apt-get update -qq
+	# Debian's prometheus package starts and enables its own server, on every interface: the tests never want it
+	# (they run the binary on loopback). Its service is neither started (policy-rc.d, Debian's way of saying so,
+	# only for this install and only where none is in place) nor enabled.
+	norc=
+	if [[ " ${missing[*]} " == *" prometheus "* ]] && [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null && $SUDO chmod 755 /usr/sbin/policy-rc.d &&
+			norc=1
+		trap '$SUDO rm -f /usr/sbin/policy-rc.d' EXIT
+	fi
 	$SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+	if [ -n "$norc" ]; then
+		$SUDO rm -f /usr/sbin/policy-rc.d
+		trap - EXIT
+		if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+			$SUDO systemctl disable --now prometheus.service >/dev/null 2>&1 || true
+		fi
+		echo "setup: prometheus is installed for the tests; its own service is not started and not enabled"
+	fi
 fi
 [ "${1:-}" = "--deps-only" ] && exit 0
 

@@ -11,11 +11,13 @@
 # bench/own_instructions.sh. Per run of -r: bench/per_run_slope.
 #
 # The limits: about 1.3 x what this commit's pmctool adds (each line prints it), so that start-up that grows by a
-# third fails. Raise one only with the reason in the commit message.
+# third fails. User-mode counts repeat exactly; kernel-mode counts vary by up to 10% from boot to boot (1,695,497 and
+# 1,855,499 for the same binary), so their limits are 1.3 x the highest seen. Raise one only with the reason in the
+# commit message.
 OWN_COST_CASES='
 task-clock     290000  2600000  stat -e task-clock -- true
-instructions   280000  2200000  stat -e instructions:u -- true
-default        700000  2500000  stat -- true
+instructions   280000  2400000  stat -e instructions:u -- true
+default        700000  2750000  stat -- true
 '
 
 # own_cost_counts COMMAND...: 'USER KERNEL' instructions of COMMAND and its tasks (pcount -k), empty when not counted.

@@ -210,6 +210,25 @@ static pid_t guard_group(pid_t pid)
 	return g;
 }
 
+/* /proc/PID/stat's state, parent and process group: 0, or -1 when the process is gone or unreadable. */
+static int proc_stat(long pid, char *state, long *ppid, long *pgrp)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the name may hold anything: the fields after it are fixed */
+	return p && sscanf(p + 1, " %c %ld %ld", state, ppid, pgrp) == 3 ? 0 : -1;
+}
+
 /*
  * A library's caller (pmc_launch_shared_process): the process has children of its own, so pmctool touches only what
  * it started. Its children at each launch are noted (theirs) and never signalled nor reaped; orphans are reaped by
@@ -247,22 +266,10 @@ static void note_theirs(void)
 
 	ntheirs = 0;
 	while (dir && (d = readdir(dir))) {
-		char path[64], buf[512], *p, state;
-		long pid = strtol(d->d_name, &p, 10), ppid;
-		ssize_t n;
-		int fd;
+		char *p, state;
+		long pid = strtol(d->d_name, &p, 10), ppid, pgrp;
 
-		if (*p || pid <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		if (!(p = strrchr(buf, ')')) || sscanf(p + 1, " %c %ld", &state, &ppid) != 2 || ppid != self)
+		if (*p || pid <= 0 || proc_stat(pid, &state, &ppid, &pgrp) || ppid != self)
 			continue;
 		if (ntheirs == captheirs) {
 			size_t cap = captheirs ? 2 * captheirs : 16;
@@ -296,24 +303,10 @@ static size_t scan_tree(struct pmc_launch *l, int sig)
 	if (!dir)
 		return 0;
 	while ((d = readdir(dir))) {
-		char path[64], buf[512], *p, state;
+		char *p, state;
 		long pid = strtol(d->d_name, &p, 10), ppid, pgrp;
-		ssize_t n;
-		int fd;
 
-		if (*p || pid <= 0 || pid == l->guard || pid == guard_pid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		p = strrchr(buf, ')'); /* the name may hold anything: the fields after it are fixed */
-		if (!p || sscanf(p + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3)
+		if (*p || pid <= 0 || pid == l->guard || pid == guard_pid || proc_stat(pid, &state, &ppid, &pgrp))
 			continue;
 		if (!(pgid > 0 && pgrp == pgid) && ppid != self)
 			continue;

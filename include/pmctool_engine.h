@@ -87,6 +87,15 @@ struct pmctool_result {
 	int exit_status;                  /* the command's first failing status (128 + signal), 0 */
 };
 
+/* A built-in kernel (`pmctool kernels`): what a request's kernel field names. */
+struct pmctool_kernel_info {
+	const char *name, *desc;
+	int runs_here;                    /* 1 when this CPU has the instructions it needs */
+	int exact;                        /* 1 for an assembly kernel: its instruction and branch counts are exact */
+};
+/* The i-th built-in kernel: 0 and *ret, or -1 past the end. */
+int pmctool_kernel_at(size_t i, struct pmctool_kernel_info *ret);
+
 struct pmctool_engine *pmctool_engine_new(void);
 void pmctool_engine_free(struct pmctool_engine *e);
 /* 0 and *ret (free with pmctool_result_free), or the error's kind with err filled; with PMCTOOL_ERR_STOPPED,

@@ -6,6 +6,7 @@ SYNOPSIS
     r = pmctool.stat(["./prog", "arg"], events=["instructions:u", "task-clock"], repeat=5, batching="rerun")
     r["task-clock"].value, r["instructions:u"].status, r.to_dict()
     with pmctool.region("solve"): ...
+    [k.name for k in pmctool.kernels() if k.runs_here]; pmctool.stat(kernel="fma", events="instructions:u")
     pmctool.version()
 
 DESCRIPTION
@@ -20,7 +21,7 @@ DESCRIPTION
 RESULT
     Result.counts    list of Count: event, status ("counted", "not counted", "not supported", "not run"), value (mean
                      over the runs, scaled when multiplexed), running (lowest share of time on a counter, 0..1),
-                     unit (the engine's, "" for plain counts), reason ("" when counted)
+                     unit ("ns" for the clocks, the PMU's own, "" for plain counts), reason ("" when counted)
     Result.metrics   list of Metric: name, value (None when it has none), unit, reason
     Result.checks    list of Check: name (pmctool-checks(7)), severity ("info", "warning", "bad"), message
     Result.runs, Result.seconds (wall time of one run, mean), Result.exit_status (the command's, 128 + signal)
@@ -64,6 +65,9 @@ SEE ALSO
 """
 from __future__ import annotations
 
+import ctypes
+import dataclasses
+
 from . import _lib
 from ._lib import LibraryNotFound
 from .errors import (CommandError, Error, LaunchError, NoCountError, RequestError, StoppedError,
@@ -74,9 +78,30 @@ from .result import Check, Count, Metric, Result
 
 __version__ = "0.1.0"
 
-__all__ = ["stat", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "Result", "Count",
+__all__ = ["stat", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "kernels", "Kernel", "Result", "Count",
            "Metric", "Check", "Error", "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError",
            "SystemFailureError", "LibraryNotFound"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Kernel:
+    """A built-in kernel (``pmctool kernels``): ``name`` is what ``stat(kernel=...)`` takes; ``runs_here`` whether
+    this CPU has the instructions it needs; ``exact`` whether its instruction and branch counts are exact (an
+    assembly kernel)."""
+    name: str
+    desc: str
+    runs_here: bool
+    exact: bool
+
+
+def kernels() -> list[Kernel]:
+    """The built-in kernels, in ``pmctool kernels``' order; measure one with ``stat(kernel=NAME)``."""
+    lib, out, i = _lib.engine(), [], 0
+    info = _lib.KernelInfo_()
+    while lib.pmctool_kernel_at(i, ctypes.byref(info)) == 0:
+        out.append(Kernel(info.name.decode(), (info.desc or b"").decode(), bool(info.runs_here), bool(info.exact)))
+        i += 1
+    return out
 
 
 def version() -> str:

@@ -70,6 +70,11 @@ class Check_(ctypes.Structure):
     _fields_ = [("name", ctypes.c_char_p), ("severity", ctypes.c_int), ("message", ctypes.c_char_p)]
 
 
+class KernelInfo_(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("desc", ctypes.c_char_p), ("runs_here", ctypes.c_int),
+                ("exact", ctypes.c_int)]
+
+
 class Result_(ctypes.Structure):
     _fields_ = [("ncounts", ctypes.c_size_t), ("nmetrics", ctypes.c_size_t), ("nchecks", ctypes.c_size_t),
                 ("counts", ctypes.POINTER(Count_)), ("metrics", ctypes.POINTER(Metric_)),
@@ -108,6 +113,8 @@ def engine() -> ctypes.CDLL:
             lib.pmctool_result_free.argtypes = [ctypes.POINTER(Result_)]
             lib.pmctool_version.restype = ctypes.c_char_p
             lib.pmctool_version.argtypes = []
+            lib.pmctool_kernel_at.restype = ctypes.c_int
+            lib.pmctool_kernel_at.argtypes = [ctypes.c_size_t, ctypes.POINTER(KernelInfo_)]
             _engine = lib
         return _engine
 

@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "config.h"
+#include "arch/arch.h"
 #include "engine/engine.h"
+#include "kernels/kernels.h"
 #include "output/output.h"
 #include "report/report.h"
 #include "run/launch.h"
@@ -67,6 +69,16 @@ void pmctool_engine_stop(struct pmctool_engine *e, int sig)
 		return;
 	e->stop = sig > 0 ? sig : SIGINT;
 	pmc_launch_signal(e->stop, e->ctx.child); /* the command's process group, when one runs */
+}
+
+int pmctool_kernel_at(size_t i, struct pmctool_kernel_info *ret)
+{
+	const struct pmc_kernel *k = pmc_kernel_at(i);
+
+	if (!k || !ret)
+		return -1;
+	*ret = (struct pmctool_kernel_info){ k->name, k->desc, (k->isa & pmc_arch_isa_have()) == k->isa, k->assembly };
+	return 0;
 }
 
 const char *pmctool_version(void)

@@ -159,6 +159,21 @@ assert libc.prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0) == 0 and 
 print("ok: a subprocess that exited before pmctool.stat() keeps its status (3); the process is no subreaper after")
 PY
 
+# 3c. The built-in kernels: the names `pmctool kernels` lists, and one that runs here measured by name.
+"$PMCTOOL" kernels 2>/dev/null | grep -E '^[a-z0-9][a-z0-9_.-]*$' >"$TMP/kernels.txt" || true
+"$VPY" - "$TMP/kernels.txt" <<'PY' || fail "pmctool.kernels() (above)"
+import sys
+import pmctool
+ks = pmctool.kernels()
+cli = open(sys.argv[1]).read().split()
+assert [k.name for k in ks] == cli, ([k.name for k in ks], cli)
+k = next(k for k in ks if k.runs_here)
+r = pmctool.stat(kernel=k.name, iters=1000, events="task-clock")
+assert r["task-clock"].counted and r["task-clock"].unit == "ns", r["task-clock"]
+print("ok: pmctool.kernels(): %d kernels, as `pmctool kernels` lists them; %s measured by name (task-clock %.0f ns)"
+      % (len(ks), k.name, r["task-clock"].value))
+PY
+
 # 4. Regions of a Python process, counted by libpmctool standalone.
 PMCTOOL_REGIONS_EVENTS=task-clock PMCTOOL_REGIONS_OUT=$TMP/regions.json "$VPY" - <<'PY' >"$TMP/rg.out" ||
 import pmctool

@@ -160,17 +160,13 @@ static int resolve_in(const char *spec, const char *pmu, struct pmc_event *ev, s
  * encoding of its first box, which every box of the family opens; the canonical name is the family's spelling. */
 static int resolve_uncore(const char *spec, struct pmc_event *ev)
 {
-	static char boxes[PMC_UNCORE_MAX_BOXES][PMC_UNCORE_SPEC_MAX];
-	char tspec[PMC_UNCORE_SPEC_MAX];
-	struct pmc_resolve_error err;
-	const char *fam = pmc_pmu_table_uncore_spec(spec, tspec, sizeof(tspec)) == 0 ? tspec : spec;
+	char fam[PMC_UNCORE_SPEC_MAX];
+	int r = pmc_uncore_resolve(spec, ev, fam, sizeof(fam));
 
-	memset(&err, 0, sizeof(err));
-	if (fam == spec || pmc_event_resolve(fam, ev, &err)) {
-		if (pmc_uncore_box_specs(fam, boxes, PMC_UNCORE_MAX_BOXES) <= 0 || pmc_event_resolve(boxes[0], ev, &err))
-			return -ENOENT;
+	if (r < 0)
+		return r;
+	if (r == 1)
 		snprintf(ev->canonical, sizeof(ev->canonical), "%s", fam); /* opened once per box of the family */
-	}
 	snprintf(ev->name, sizeof(ev->name), "%s", spec);
 	return 0;
 }

@@ -405,7 +405,6 @@ size_t pmc_tm_candidates(const char *name, char out[PMC_TM_CAND_MAX][PMC_TM_SPEC
 
 int pmc_tm_resolve_here(const char *spec, void *ctx, char *why, size_t len)
 {
-	static char boxes[PMC_UNCORE_MAX_BOXES][PMC_UNCORE_SPEC_MAX];
 	struct pmc_event ev;
 	struct pmc_resolve_error err;
 	int r;
@@ -414,20 +413,9 @@ int pmc_tm_resolve_here(const char *spec, void *ctx, char *why, size_t len)
 	memset(&err, 0, sizeof(err));
 	r = pmc_event_resolve(spec, &ev, &err);
 	/* perf's family spelling of an uncore event (uncore_imc/cas_count_read/, or the bare alias word), or a table's
-	 * uncore event name as its family's terms: it resolves when its first box does; the engine opens it once per box
-	 * and sums them (engine/uncore.c) */
-	if (r) {
-		char tspec[PMC_UNCORE_SPEC_MAX];
-		const char *fam = pmc_pmu_table_uncore_spec(spec, tspec, sizeof(tspec)) == 0 ? tspec : spec;
-		struct pmc_resolve_error box_err;
-
-		memset(&box_err, 0, sizeof(box_err));
-		if (fam != spec && pmc_event_resolve(fam, &ev, &box_err) == 0)
-			return 0;
-		if (pmc_uncore_box_specs(fam, boxes, PMC_UNCORE_MAX_BOXES) > 0 &&
-		    pmc_event_resolve(boxes[0], &ev, &box_err) == 0)
-			return 0;
-	}
+	 * uncore event name: the engine opens it once per box and sums them (engine/uncore.c) */
+	if (r && pmc_uncore_resolve(spec, &ev, NULL, 0) >= 0)
+		return 0;
 	if (r && err.code == PMC_RESOLVE_UNKNOWN && !pmc_pmu_core_name()) {
 		/* no libpfm4 table for this CPU (libpfm4 4.13 on Zen 5), and the tables' own encodings lack it */
 		snprintf(why, len, "named by neither libpfm4 nor the vendor tables");

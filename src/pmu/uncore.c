@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pmu/event.h"
 #include "sys/sysfs.h"
 
 const char *pmc_uncore_family_of(const char *pmu, char *buf, size_t len)
@@ -414,4 +415,22 @@ bool pmc_uncore_spec_scale(const char *spec, double *scale, char *unit, size_t u
 	*scale = s;
 	snprintf(unit, ulen, "%s", text);
 	return true;
+}
+
+int pmc_uncore_resolve(const char *spec, struct pmc_event *ev, char *fam, size_t famlen)
+{
+	static char boxes[PMC_UNCORE_MAX_BOXES][PMC_UNCORE_SPEC_MAX];
+	char tspec[PMC_UNCORE_SPEC_MAX];
+	struct pmc_resolve_error err;
+	const char *f = pmc_pmu_table_uncore_spec(spec, tspec, sizeof(tspec)) == 0 ? tspec : spec;
+	int r = -ENOENT;
+
+	memset(&err, 0, sizeof(err));
+	if (f != spec && pmc_event_resolve(f, ev, &err) == 0)
+		r = 0;
+	else if (pmc_uncore_box_specs(f, boxes, PMC_UNCORE_MAX_BOXES) > 0 && pmc_event_resolve(boxes[0], ev, &err) == 0)
+		r = 1;
+	if (r >= 0 && fam && famlen)
+		snprintf(fam, famlen, "%s", f);
+	return r;
 }

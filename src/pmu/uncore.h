@@ -90,6 +90,13 @@ const char *pmc_uncore_kind_name(enum pmc_uncore_kind k);
  * -ENAMETOOLONG, -ENOMEM. */
 int pmc_uncore_box_specs(const char *spec, char (*out)[PMC_UNCORE_SPEC_MAX], size_t max);
 
+/* An uncore name one perf_event_open cannot take: a vendor table's uncore event (unc_m_cas_count.rd, as its
+ * family's terms) or a family spelling above, checked by resolving the first box of the family (every box opens with
+ * its encoding). 0: a single PMU resolves it as fam; 1: the first box's encoding, opened once per box of fam; -ENOENT
+ * otherwise. fam (may be NULL) receives the spelling resolved. */
+struct pmc_event;
+int pmc_uncore_resolve(const char *spec, struct pmc_event *ev, char *fam, size_t famlen);
+
 /* A sysfs alias spelling pmu/alias/ with an alias.scale file: *scale and its .unit ("" when absent) into unit, and
  * true (energy-pkg: 2.3283064365386962890625e-10 Joules; cas_count_read: 6.103515625e-5 MiB). false otherwise. */
 bool pmc_uncore_spec_scale(const char *spec, double *scale, char *unit, size_t ulen);

@@ -5,9 +5,9 @@
 #   tests/rig/rig.sh            (meson test -C build --suite rig runs it)
 #
 # It installs what it needs when missing (setup.sh's package list; the guest kernel and busybox-static are fetched once
-# into ~/.cache/pmctool-rig), cross-builds the static aarch64 pmctool and the guest programs (guest/), boots three
-# guests (1 CPU at -icount shift=0, 1 CPU at shift=1 for the IPC check, 2 CPUs for --cpu) and runs guest/tests.sh in
-# them, as root and as an unprivileged user at perf_event_paranoid 2 and 3. It prints each result and ends with the
+# into ~/.cache/pmctool-rig), cross-builds the static aarch64 pmctool and the guest programs (guest/), boots its
+# guests (1 CPU at -icount shift=0, 1 CPU at shift=1 for the IPC check, 2 CPUs for --cpu, one with python3 for the
+# Python package) and runs guest/tests.sh in them, as root and as an unprivileged user at perf_event_paranoid 2 and 3. It prints each result and ends with the
 # line 'N passed, N failed'. Exit: 0 all passed; 1 a test failed, a guest did not boot, panicked, timed out or stopped
 # before its end marker, or a build failed; 77 (skipped) only when its packages cannot be installed here.
 # Environment: RIG_WORK (build directory; default $PMC_BUILD_DIR/rig, else build-rig/ in the source tree),
@@ -91,6 +91,14 @@ else
 fi
 # Metrics from a vendor table (issue 23 item 2): the fixture tables and their guest test (t13_table_metrics).
 cp "$here/guest/tmetrics.sh" "$guest/" && cp -r "$src/tests/metrics/tables/pmu-events" "$guest/tmetrics-tables" || exit 1
+# Python (issue 37, t15_python): a guest of its own with python3, the package and the shared libraries.
+cp "$here/guest/python.sh" "$guest/" || exit 1
+. "$here/python_guest.sh"
+pyguest=$work/guest-python
+if ! why=$(rig_python_guest "$src" "$work" "$guest" "$pyguest"); then
+	echo "rig: note: no Python guest: $why (t15_python says so)"
+	pyguest=$guest
+fi
 echo "rig: built the static aarch64 pmctool and the guest programs in $(elapsed "$t_build") s"
 
 results=$work/results.txt
@@ -105,7 +113,7 @@ boot() {
 		for t in "$@"; do case " $RIG_TESTS " in *" $t "*) groups+=("$t") ;; esac; done
 		[ ${#groups[@]} -gt 0 ] || return 0
 	fi
-	echo "$shift_" > "$guest/icount-shift"
+	echo "$shift_" > "${RIG_GUEST:-$guest}/icount-shift"
 	{
 		echo ". /rig/tests.sh"
 		echo ". /rig/guest_regions.sh"
@@ -113,10 +121,11 @@ boot() {
 		echo ". /rig/check.sh"
 		echo ". /rig/tmetrics.sh"
 		echo ". /rig/own_cost_rig.sh"
+		echo ". /rig/python.sh"
 		for t in "${groups[@]}"; do echo "$t; echo RIG-GROUP-DONE $t"; done
 	} > "$script"
 	echo "rig: boot $name (-smp $smp, -icount shift=$shift_): ${groups[*]}"
-	"$here/boot.sh" --smp "$smp" --shift "$shift_" --timeout "$limit" --log "$log" "$guest" "$script"
+	"$here/boot.sh" --smp "$smp" --shift "$shift_" --timeout "$limit" --log "$log" "${RIG_GUEST:-$guest}" "$script"
 	rc=$?
 	grep -a '^RIG-TEST ' "$log" | sed "s/^RIG-TEST \([A-Z]*\) /\1 [$name] /" >> "$results"
 	if [ "$rc" -ne 0 ]; then
@@ -135,6 +144,8 @@ boot smp1-tables 1 0 240 t12_tables t13_table_metrics t14_own_cost
 # pmctool check's own boot: its exact counts and its multiplexed loop (about 10 s of guest time) apart from the rest.
 boot smp1-check 1 0 300 t12_check t12_emulate
 boot smp1-shift1 1 1 120 t0_yardstick t5_ipc t_regions_slots
+# The Python package (issue 37) in a guest that has python3.
+RIG_GUEST=$pyguest boot smp1-python 1 0 240 t15_python
 boot smp2 2 0 240 t9_cpu t9_scopes t_regions_threads
 boot smp1-noicount 1 none 120 t12_check_noicount
 

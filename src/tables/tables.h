@@ -28,6 +28,8 @@ struct pmc_table_event {
 	char *terms;                /* an uncore event's sysfs terms for its family ("event=0x4,umask=0x3"): the family's
 	                             * format encodes them, per box; NULL for a core PMU's event (config holds it) */
 	char *desc;                 /* BriefDescription (or PublicDescription, or the Neoverse title), or NULL */
+	char *compat;               /* an arm64 system PMU event's "Compat": a POSIX extended regex the PMU's sysfs
+	                             * identifier must match whole (perf's rule), or NULL */
 	const char *source;         /* the file it came from (owned by the table) */
 };
 

@@ -18,7 +18,8 @@
  * the kernel refuses an encoding its PMU does not have.
  * PMC_FAKE_PMU_COUNT=N (injected counts): every faked event read alone (read_format ENABLED|RUNNING, no GROUP) reads
  * the value N, its times the kernel's: perf and pmctool then compute their scaled values and metrics from the same
- * chosen counts.
+ * chosen counts. PMC_FAKE_PMU_COUNTS=0xCONFIG=N[,0xCONFIG=N...]: such an event of that config reads N instead, so a
+ * ratio of two events is not 1.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -39,7 +40,26 @@ struct fake {
 	unsigned members; /* leaders: hardware events in the group */
 	unsigned refcyc;  /* leaders: users of the ref-cycles fixed counter */
 	unsigned pmu;     /* leaders, PMC_FAKE_PMU_TYPES set: the core PMU of the group */
+	uint64_t config;  /* the config asked for (PMC_FAKE_PMU_COUNTS) */
 };
+
+/* The count injected for an event of config: PMC_FAKE_PMU_COUNTS's entry for it, else PMC_FAKE_PMU_COUNT's. */
+static uint64_t injected(uint64_t config, const char *count)
+{
+	const char *s = getenv("PMC_FAKE_PMU_COUNTS");
+	char *end;
+
+	while (s && *s) {
+		uint64_t c = strtoull(s, &end, 0);
+		if (*end != '=')
+			break;
+		uint64_t n = strtoull(end + 1, &end, 0);
+		if (c == config)
+			return n;
+		s = *end == ',' ? end + 1 : NULL;
+	}
+	return strtoull(count, NULL, 0);
+}
 
 static ssize_t (*real_read)(int, void *, size_t);
 
@@ -102,7 +122,7 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 	fd = real_syscall(SYS_perf_event_open, &sw, pid, cpu, group_fd, flags);
 	if (fd < 0 || fd >= MAX_FD)
 		return fd;
-	fakes[fd] = (struct fake){ .leader = g ? (int)group_fd : (int)fd };
+	fakes[fd] = (struct fake){ .leader = g ? (int)group_fd : (int)fd, .config = a->config };
 	if (!g) {
 		g = &fakes[fd];
 		g->pmu = core_pmu_of(a);
@@ -130,7 +150,7 @@ ssize_t read(int fd, void *buf, size_t len)
 	}
 	if (count && *count && n == 3 * (ssize_t)sizeof(uint64_t) && fd >= 0 && fd < MAX_FD && fakes[fd].leader >= 0 &&
 	    fakes[fd].members == 1 && fakes[fd].leader == fd)
-		*(uint64_t *)buf = strtoull(count, NULL, 0);
+		*(uint64_t *)buf = injected(fakes[fd].config, count);
 	return n;
 }
 

@@ -120,5 +120,8 @@ int pmc_table_cpuid_match(const char *pattern, const char *cpuid);
 int pmc_tables_parse_text(struct pmc_tables *t, const char *text, size_t len, const char *source, char *why,
                           size_t whylen);
 struct pmc_tables *pmc_tables_new(void);
+/* The architecture whose files pmc_tables_parse_text reads next (x86 by default; the loader sets it from the CPUID):
+ * arm64's uncore fields (NodeType, EventidCode, Compat) and event numbers differ. */
+void pmc_tables_set_enc(struct pmc_tables *t, enum pmc_table_enc enc);
 
 #endif

@@ -22,6 +22,7 @@ struct roofline_cli {
 	bool refresh, regions, all_cores, sp, csv, json;
 	const char *repeats;
 	const char *plot;
+	const char *interval;
 };
 
 static const struct pmc_opt roofline_opts[] = {
@@ -36,6 +37,9 @@ static const struct pmc_opt roofline_opts[] = {
 	  .help = "single precision: the SP peak is the compute roof (default DP)" },
 	{ .long_name = "regions", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct roofline_cli, regions),
 	  .help = "a point per region the program marks with libpmctool" },
+	{ .short_name = 'I', .long_name = "interval-print", .kind = PMC_OPT_VALUE, .metavar = "MS",
+	  .field = PMC_OPT_FIELD(struct roofline_cli, interval),
+	  .help = "a point for every MS-millisecond interval of the command (10..3600000),\nthen the whole program's" },
 	{ .long_name = "plot", .kind = PMC_OPT_VALUE, .metavar = "FILE.svg",
 	  .field = PMC_OPT_FIELD(struct roofline_cli, plot), .help = "draw the log-log roofline into FILE.svg" },
 	{ .short_name = 'x', .long_name = "csv", .kind = PMC_OPT_FLAG, .field = PMC_OPT_FIELD(struct roofline_cli, csv),
@@ -58,14 +62,16 @@ const struct pmc_opts_cmd pmc_opts_roofline = {
 	.usage = "Usage: pmctool roofline [OPTIONS] [-- COMMAND [ARGS...]]\n\n"
 		 "The roofline of this machine: peak FLOP rates and bandwidths at L1, L2, L3 and memory, measured with\n"
 		 "the built-in kernels (their FLOPs and bytes are exact, so no PMU is needed) on one core and on all\n"
-		 "cores, with their spread over repeats; cached per machine. With a COMMAND, its point: FLOPs from the\n"
-		 "vendor's FP events, bytes from the memory controllers (uncore), operational intensity, the ceiling it\n"
-		 "is bound by and its distance to it. Where an input cannot be counted here the point says why (n/a).\n\n"
+		 "cores, with their spread over repeats; cached per machine. With a COMMAND, its points: FLOPs from the\n"
+		 "vendor's FP events, bytes per level (L2 and L3 from the core's cache fill events, memory from the\n"
+		 "memory controllers or the last level's misses), each level's operational intensity, the ceiling it is\n"
+		 "bound by and its distance to it. Where an input cannot be counted here the point says why (n/a).\n\n"
 		 "Options:\n",
 	.epilogue = "\nExamples:\n"
 		    "  pmctool roofline                               the ceilings (measured once, then cached)\n"
 		    "  pmctool roofline --plot roof.svg -- ./prog     the program's point, drawn\n"
 		    "  pmctool roofline --regions --json -- ./prog    a point per libpmctool region, as JSON\n"
+		    "  pmctool roofline -I 500 --csv -- ./prog        a point per half second, as CSV\n"
 		    "See pmctool-roofline(1).\n",
 	.col = 24,
 	.stop_at_operand = true,
@@ -142,6 +148,7 @@ int pmc_cmd_roofline(int argc, char **argv)
 	struct pmc_rf_point *pts = NULL;
 	size_t npts = 0;
 	unsigned long repeats = 5;
+	unsigned long long interval_ms = 0;
 	bool cached;
 	char *buf = NULL;
 	size_t len = 0;
@@ -162,8 +169,25 @@ int pmc_cmd_roofline(int argc, char **argv)
 			return PMC_EXIT_USAGE;
 		}
 	}
+	if (o.interval) {
+		char *end;
+
+		errno = 0;
+		interval_ms = strtoull(o.interval, &end, 10);
+		if (errno || *end || end == o.interval || o.interval[0] == '-' || interval_ms < 10 ||
+		    interval_ms > 3600000) {
+			fprintf(stderr, "pmctool roofline: -I '%s': give the interval in milliseconds, 10 to 3600000\n",
+				o.interval);
+			return PMC_EXIT_USAGE;
+		}
+	}
 	if (first < argc && !strcmp(argv[first], "--"))
 		first++;
+	if (o.interval && (o.regions || first >= argc)) {
+		fprintf(stderr, "pmctool roofline: -I %s\n", o.regions ? "and --regions: give one (a point per interval or "
+			"per region)" : "needs a COMMAND (pmctool roofline -I 500 -- ./prog)");
+		return PMC_EXIT_USAGE;
+	}
 	if (o.regions && first >= argc) {
 		fprintf(stderr, "pmctool roofline: --regions needs a COMMAND (pmctool roofline --regions -- ./prog)\n");
 		return PMC_EXIT_USAGE;
@@ -179,7 +203,7 @@ int pmc_cmd_roofline(int argc, char **argv)
 	if (rc)
 		goto out;
 	if (first < argc && !rf_stop) {
-		rc = pmc_roofline_points(&ctx, argv + first, o.regions, !o.sp, &pts, &npts);
+		rc = pmc_roofline_points(&ctx, argv + first, o.regions, interval_ms, !o.sp, &pts, &npts);
 		if (rc && !npts)
 			goto out;
 	}

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "roofline/roofline.h"
 
@@ -23,9 +24,11 @@ struct pmc_rf_flop_event {
 };
 void pmc_roofline_flop_events(bool dp, struct pmc_rf_flop_event *ret, size_t *ret_n, char *why, size_t whylen);
 
-/* Run argv once and make its point (regions: one per region, then the whole program): *ret (malloc'd), *ret_n. 0,
- * or the exit status after a message (nothing could be run, or the command failed: the points are still given). */
-int pmc_roofline_points(struct pmc_engine_ctx *ctx, char **argv, bool regions, bool dp, struct pmc_rf_point **ret,
-			size_t *ret_n);
+/* Run argv and make its points: per region (regions), per interval of interval_ms (0: none), then the whole
+ * program; each of them one point per level whose bytes are counted (L2, L3 from core events where the PMU has
+ * them, memory always, n/a with why where not counted): *ret (malloc'd), *ret_n. 0, or the exit status after a
+ * message (nothing could be run, or the command failed: the points are still given). */
+int pmc_roofline_points(struct pmc_engine_ctx *ctx, char **argv, bool regions, uint64_t interval_ms, bool dp,
+			struct pmc_rf_point **ret, size_t *ret_n);
 
 #endif

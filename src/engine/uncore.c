@@ -46,6 +46,10 @@ int pmc_eng_uncore_add(struct pmc_engine *se, const char *spec, unsigned flags, 
 			/* One row for the family, as perf shows it: the boxes carry the name as written. */
 			snprintf(ev.name, sizeof(ev.name), "%s", spec);
 			ev.uncore_box = (unsigned)b + 1;
+		} else if (n == 1) {
+			/* a family of one box (arm_cmn_0, amd_df): the row is still named as written, so that a metric's
+			 * formula (hnf_cache_miss, arm_cmn@hnf_cache_miss@) finds it, as a table name's row does */
+			snprintf(ev.name, sizeof(ev.name), "%s", spec);
 		}
 		r = pmc_eng_events_push(se, &ev);
 		if (r)

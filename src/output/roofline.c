@@ -36,6 +36,13 @@ const char *pmc_rf_si(double v, const char *unit, char *buf, size_t len)
 	return buf;
 }
 
+static const char *const level_names[PMC_RF_NLEVELS] = { "L1", "L2", "L3", "memory" };
+
+static const char *level_of(const struct pmc_rf_point *p)
+{
+	return p->bytes_level >= 0 && p->bytes_level < PMC_RF_NLEVELS ? level_names[p->bytes_level] : "memory";
+}
+
 static const char *unit_of(const struct pmc_rf_ceiling *c)
 {
 	return c->kind == PMC_RF_COMPUTE ? "FLOP/s" : "B/s";
@@ -67,10 +74,15 @@ static void table(FILE *f, const struct pmc_rf_ceilings *c, bool cached, const s
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc_rf_point *p = &pts[i];
 
-		fprintf(f, "\nPoint '%s' (%.6g s)\n", p->label, p->seconds);
+		if (p->interval)
+			fprintf(f, "\nPoint '%s' %s (%.6g s from %.6g s)\n", p->label, level_of(p), p->seconds, p->start_s);
+		else
+			fprintf(f, "\nPoint '%s' %s (%.6g s)\n", p->label, level_of(p), p->seconds);
 		fprintf(f, "  FLOP rate      %s\n", p->flops_valid ? pmc_rf_si(p->flop_rate, "FLOP/s", a, sizeof(a)) : "n/a");
 		if (!p->flops_valid)
 			fprintf(f, "    not measured: %s\n", p->flops_why);
+		if (p->bytes_source[0])
+			fprintf(f, "  bytes from     %s: %s\n", level_of(p), p->bytes_source);
 		fprintf(f, "  bandwidth      %s\n", p->bytes_valid ? pmc_rf_si(p->bandwidth, "B/s", a, sizeof(a)) : "n/a");
 		if (!p->bytes_valid)
 			fprintf(f, "    not measured: %s\n", p->bytes_why);
@@ -79,7 +91,7 @@ static void table(FILE *f, const struct pmc_rf_ceilings *c, bool cached, const s
 			continue;
 		}
 		fprintf(f, "  intensity      %.4g FLOP/byte\n", p->intensity);
-		fprintf(f, "  bound          %s (%s)\n", p->memory_bound ? "memory" : "compute", c->c[p->bound].name);
+		fprintf(f, "  bound          %s (%s)\n", p->memory_bound ? level_of(p) : "compute", c->c[p->bound].name);
 		fprintf(f, "  attainable     %s: %.1f%% reached (%.2fx below the roof)\n",
 			pmc_rf_si(p->attainable, "FLOP/s", a, sizeof(a)), 100 * p->fraction, 1 / p->fraction);
 	}
@@ -117,11 +129,17 @@ static void csv(FILE *f, const struct pmc_rf_ceilings *c, const struct pmc_rf_po
 		csv_text(f, x->valid ? "" : x->reason);
 		fputc('\n', f);
 	}
-	fprintf(f, "\npoint,seconds,flops,bytes,flop_rate,bandwidth,intensity,bound,attainable,fraction,note\n");
+	fprintf(f, "\npoint,level,interval,start_s,seconds,flops,bytes,flop_rate,bandwidth,intensity,bound,attainable,"
+		   "fraction,note,bytes_source\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct pmc_rf_point *p = &pts[i];
 
-		csv_text(f, p->label);
+		pmc_csv_field(f, p->label);
+		fprintf(f, ",%s", level_of(p));
+		if (p->interval)
+			fprintf(f, ",%u,%.6g", p->interval, p->start_s);
+		else
+			fprintf(f, ",,");
 		fprintf(f, ",%.6g", p->seconds);
 		csv_num(f, p->flops_valid, p->flops);
 		csv_num(f, p->bytes_valid, p->bytes);
@@ -132,6 +150,7 @@ static void csv(FILE *f, const struct pmc_rf_ceilings *c, const struct pmc_rf_po
 		csv_num(f, p->placed, p->attainable);
 		csv_num(f, p->placed, p->fraction);
 		csv_text(f, p->placed ? "" : p->why);
+		csv_text(f, p->bytes_source);
 		fputc('\n', f);
 	}
 }
@@ -186,6 +205,12 @@ static void json(FILE *f, const struct pmc_rf_ceilings *c, bool cached, const st
 
 		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
 		pmc_json_string(f, p->label);
+		fprintf(f, ", \"level\": \"%s\", \"interval\": ", level_of(p));
+		if (p->interval)
+			fprintf(f, "%u", p->interval);
+		else
+			fprintf(f, "null");
+		json_next(f, "start_s", p->interval != 0, p->start_s);
 		json_next(f, "seconds", true, p->seconds);
 		json_next(f, "flops", p->flops_valid, p->flops);
 		fprintf(f, ", \"flops_reason\": ");
@@ -193,11 +218,13 @@ static void json(FILE *f, const struct pmc_rf_ceilings *c, bool cached, const st
 		json_next(f, "bytes", p->bytes_valid, p->bytes);
 		fprintf(f, ", \"bytes_reason\": ");
 		pmc_json_string_or_null(f, p->bytes_valid ? NULL : p->bytes_why);
+		fprintf(f, ", \"bytes_source\": ");
+		pmc_json_string_or_null(f, p->bytes_source[0] ? p->bytes_source : NULL);
 		json_next(f, "flop_rate", p->flops_valid, p->flop_rate);
 		json_next(f, "bandwidth", p->bytes_valid, p->bandwidth);
 		json_next(f, "intensity", p->placed, p->intensity);
 		fprintf(f, ", \"bound\": ");
-		pmc_json_string_or_null(f, p->placed ? (p->memory_bound ? "memory" : "compute") : NULL);
+		pmc_json_string_or_null(f, p->placed ? (p->memory_bound ? level_of(p) : "compute") : NULL);
 		fprintf(f, ", \"bound_ceiling\": ");
 		pmc_json_string_or_null(f, p->placed ? c->c[p->bound].name : NULL);
 		json_next(f, "attainable", p->placed, p->attainable);

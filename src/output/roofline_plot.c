@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The log-log roofline as a standalone SVG: operational intensity (FLOP/byte) across, FLOP/s up; each bandwidth
  * ceiling a diagonal up to the highest compute roof, each compute ceiling a horizontal line, every one labelled with
- * its value; the points with their labels. */
+ * its value; the points in the colour of the level their bytes come from, with their labels (an -I run's
+ * intervals joined in time order). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +62,49 @@ static void legend(FILE *f, size_t i, size_t n, const char *col, const struct pm
 		pmc_rf_si(pmc_rf_ceiling_roof(x), x->kind == PMC_RF_COMPUTE ? "FLOP/s" : "B/s", buf, sizeof(buf)));
 }
 
+/* A label's box: labels of points at the same FLOP rate (one measurement's levels) would overwrite each other. */
+struct box {
+	double x0, x1, y;
+};
+#define MAX_LABELS 256
+
+static bool box_free(const struct box *b, size_t n, double x, double y, double w)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fabs(b[i].y - y) < 14 && x < b[i].x1 && b[i].x0 < x + w)
+			return false;
+	return true;
+}
+
+/* Where a label of width w for the point at (x, y) overlaps no label, point or legend row placed before, inside the
+ * frame: right of the point, else left of it, on its row, else the nearest free row above or below. *ret_x and the
+ * baseline returned; the spot is recorded. */
+static double free_spot(struct box *b, size_t *n, double x, double y, double w, double *ret_x)
+{
+	double bx = x + 8, by = y + 4;
+
+	for (int k = 0; k < 24; k++) {
+		double dy = (double)((k + 1) / 2) * 15 * (k % 2 ? -1 : 1);
+		bool found = false;
+
+		for (int side = 0; side < 2 && !found; side++) {
+			double tx = side ? x - 8 - w : x + 8, ty = y + 4 + dy;
+
+			if (tx < ML + 2 || tx + w > W - MR - 2 || ty < MT + 12 || ty > H - MB - 4 || !box_free(b, *n, tx, ty, w))
+				continue;
+			bx = tx;
+			by = ty;
+			found = true;
+		}
+		if (found)
+			break;
+	}
+	if (*n < MAX_LABELS)
+		b[(*n)++] = (struct box){ bx, bx + w, by };
+	*ret_x = bx;
+	return by;
+}
+
 static const char *const colours[] = { "#1f77b4", "#2ca02c", "#ff7f0e", "#d62728", "#9467bd", "#8c564b" };
 
 int pmc_rf_plot_svg(FILE *f, const struct pmc_rf_ceilings *c, bool all_cores, bool dp, const struct pmc_rf_point *pts,
@@ -68,6 +112,10 @@ int pmc_rf_plot_svg(FILE *f, const struct pmc_rf_ceilings *c, bool all_cores, bo
 {
 	struct frame fr = { -2, 2, 0, 0 };
 	double peak_hi = 0, ylo = INFINITY, yhi = 0;
+	static const char *const level_name[PMC_RF_NLEVELS] = { "L1", "L2", "L3", "memory" };
+	const char *level_col[PMC_RF_NLEVELS] = { NULL };
+	static struct box boxes[MAX_LABELS];
+	size_t nboxes = 0;
 	char buf[64];
 	size_t ci = 0, nleg = 0, nwanted = 0;
 
@@ -144,6 +192,8 @@ int pmc_rf_plot_svg(FILE *f, const struct pmc_rf_ceilings *c, bool all_cores, bo
 				   "stroke-width=\"2\"%s/>\n", ML, y, W - MR, y, col,
 				x->dp == dp ? "" : " stroke-dasharray=\"6 4\"");
 		} else {
+			if (x->level >= 0 && x->level < PMC_RF_NLEVELS)
+				level_col[x->level] = col;
 			/* From the left edge up to where it meets the highest compute roof (or the right edge). */
 			double xa = pow(10, fr.x0), xb = peak_hi > 0 ? peak_hi / pmc_rf_ceiling_roof(x) : pow(10, fr.x1);
 			double ya = pmc_rf_ceiling_roof(x) * xa;
@@ -161,17 +211,55 @@ int pmc_rf_plot_svg(FILE *f, const struct pmc_rf_ceilings *c, bool all_cores, bo
 		}
 		legend(f, nleg++, nwanted, col, x, x->dp == dp || x->kind != PMC_RF_COMPUTE);
 	}
-	/* Points. */
-	for (size_t i = 0; i < npts; i++) {
-		const struct pmc_rf_point *p = &pts[i];
+	/* Points, in the colour of their level's bandwidth ceiling: the program's and the regions' labelled; the -I
+	 * intervals of a level joined in time order by a thin line, only the first and the last labelled. */
+	for (size_t i = 0; i < nwanted && nboxes < MAX_LABELS; i++) /* and off the legend's rows */
+		boxes[nboxes++] = (struct box){ W - MR - 252, W - MR, H - MB - 14 - 18 * (double)(nwanted - 1 - i) };
+	for (size_t i = 0; i < npts && nboxes < MAX_LABELS; i++) /* labels keep off every point's marker */
+		if (pts[i].placed)
+			boxes[nboxes++] = (struct box){ px(&fr, pts[i].intensity) - 6, px(&fr, pts[i].intensity) + 6,
+							py(&fr, pts[i].flop_rate) + 4 };
+	for (int lv = 0; lv < PMC_RF_NLEVELS; lv++) {
+		const char *col = level_col[lv] ? level_col[lv] : "black";
+		size_t first = npts, last = npts, k = 0;
 
-		if (!p->placed)
-			continue;
-		fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"black\" data-x=\"%g\" "
-			   "data-y=\"%g\"/>\n", px(&fr, p->intensity), py(&fr, p->flop_rate), p->intensity, p->flop_rate);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", px(&fr, p->intensity) + 8, py(&fr, p->flop_rate) + 4);
-		text(f, p->label);
-		fprintf(f, " (%.0f%% of roof)</text>\n", 100 * p->fraction);
+		for (size_t i = 0; i < npts; i++)
+			if (pts[i].placed && pts[i].interval && pts[i].bytes_level == lv) {
+				first = first == npts ? i : first;
+				last = i;
+			}
+		if (first != last) {
+			fprintf(f, "<polyline class=\"intervals\" fill=\"none\" stroke=\"%s\" stroke-width=\"1\" "
+				   "stroke-opacity=\"0.6\" points=\"", col);
+			for (size_t i = first; i <= last; i++)
+				if (pts[i].placed && pts[i].interval && pts[i].bytes_level == lv)
+					fprintf(f, "%s%.1f,%.1f", k++ ? " " : "", px(&fr, pts[i].intensity),
+						py(&fr, pts[i].flop_rate));
+			fprintf(f, "\"/>\n");
+		}
+		for (size_t i = 0; i < npts; i++) {
+			const struct pmc_rf_point *p = &pts[i];
+
+			if (!p->placed || p->bytes_level != lv)
+				continue;
+			fprintf(f, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"black\" "
+				   "data-x=\"%g\" data-y=\"%g\" data-level=\"%s\"/>\n", px(&fr, p->intensity),
+				py(&fr, p->flop_rate), p->interval ? 3 : 5, col, p->intensity, p->flop_rate, level_name[lv]);
+			if (p->interval && i != first && i != last)
+				continue;
+			char lab[160];
+			double lx = px(&fr, p->intensity) + 8, ly = py(&fr, p->flop_rate) + 4;
+			snprintf(lab, sizeof(lab), "%s %s (%.0f%% of roof)", p->label, level_name[lv], 100 * p->fraction);
+			double w = 6.6 * (double)strlen(lab);
+			ly = free_spot(boxes, &nboxes, px(&fr, p->intensity), py(&fr, p->flop_rate), w, &lx);
+			if (fabs(ly - (py(&fr, p->flop_rate) + 4)) > 1) /* moved off its row: a leader to its point */
+				fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+					px(&fr, p->intensity), py(&fr, p->flop_rate),
+					lx > px(&fr, p->intensity) ? lx - 2 : lx + w + 2, ly - 4, col);
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", lx, ly);
+			text(f, lab);
+			fprintf(f, "</text>\n");
+		}
 	}
 	fprintf(f, "</svg>\n");
 	return ferror(f) ? -EIO : 0;

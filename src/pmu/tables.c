@@ -12,6 +12,7 @@
 #include "pmu/event.h"
 #include "pmu/hybrid.h"
 #include "pmu/pmu_internal.h"
+#include "pmu/uncore.h"
 #include "tables/tables.h"
 #include "util/diag.h"
 
@@ -117,6 +118,27 @@ int pmc_pmu_table_event(const char *name, struct pmc_event *ev)
 	return pmc_pmu_table_event_on(name, NULL, ev);
 }
 
+/* An arm64 system event is for the PMUs whose sysfs identifier its Compat matches whole (perf's rule: another
+ * revision of the interconnect may number its events differently); one that does not match is left to the sysfs
+ * aliases, and a note says why the table's entry was not used. */
+static bool compatible(const struct pmc_table_event *te)
+{
+	char id[64];
+	int r;
+
+	if (!te->compat)
+		return true;
+	r = pmc_uncore_identifier(te->pmu, id, sizeof(id));
+	if (r == 0 && pmc_table_cpuid_match(te->compat, id) == 1)
+		return true;
+	if (r == 0 || r == -ENODATA)
+		pmc_diag(PMC_DIAG_NOTE, "table event '%s' (%s) is for %s PMUs whose identifier matches '%s': %s%s%s; "
+			 "not using the table's encoding", te->name, te->source, te->pmu, te->compat,
+			 r == 0 ? "this one's is '" : id, r == 0 ? id : " has no identifier file",
+			 r == 0 ? "'" : "");
+	return false;
+}
+
 int pmc_pmu_table_uncore_spec(const char *name, char *spec, size_t len)
 {
 	const struct pmc_tables *t;
@@ -129,7 +151,7 @@ int pmc_pmu_table_uncore_spec(const char *name, char *spec, size_t len)
 	while (te > all && !strcasecmp(te[-1].name, name))
 		te--;
 	for (; te < all + n && !strcasecmp(te->name, name); te++)
-		if (te->terms) {
+		if (te->terms && compatible(te)) {
 			int w = snprintf(spec, len, "%s/%s/", te->pmu, te->terms);
 
 			return w > 0 && (size_t)w < len ? 0 : -ENAMETOOLONG;

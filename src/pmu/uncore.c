@@ -417,6 +417,25 @@ bool pmc_uncore_spec_scale(const char *spec, double *scale, char *unit, size_t u
 	return true;
 }
 
+int pmc_uncore_identifier(const char *fam, char *buf, size_t len)
+{
+	struct pmc_uncore *u = calloc(1, sizeof(*u));
+	const struct pmc_uncore_family *f;
+	char path[1400];
+	int r = -ENOENT;
+
+	if (!u)
+		return -ENOMEM;
+	if (pmc_uncore_scan(u) == 0 && (f = pmc_uncore_find(u, fam))) {
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/identifier", pmc_sysfs_root(), f->box[0]);
+		r = pmc_sysfs_read_line(path, buf, len) < 0 ? -ENODATA : 0;
+		if (r < 0)
+			snprintf(buf, len, "%s", f->box[0]);
+	}
+	free(u);
+	return r;
+}
+
 int pmc_uncore_resolve(const char *spec, struct pmc_event *ev, char *fam, size_t famlen)
 {
 	static char boxes[PMC_UNCORE_MAX_BOXES][PMC_UNCORE_SPEC_MAX];

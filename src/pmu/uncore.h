@@ -90,6 +90,11 @@ const char *pmc_uncore_kind_name(enum pmc_uncore_kind k);
  * -ENAMETOOLONG, -ENOMEM. */
 int pmc_uncore_box_specs(const char *spec, char (*out)[PMC_UNCORE_SPEC_MAX], size_t max);
 
+/* The sysfs "identifier" of family fam's first box (arm_cmn_0's "43401"): what a table's arm64 system event's Compat
+ * is matched against. 0 and buf; -ENODATA: the box has no identifier file (buf: the box's name); -ENOENT: no such
+ * family; -ENOMEM. */
+int pmc_uncore_identifier(const char *fam, char *buf, size_t len);
+
 /* An uncore name one perf_event_open cannot take: a vendor table's uncore event (unc_m_cas_count.rd, as its
  * family's terms) or a family spelling above, checked by resolving the first box of the family (every box opens with
  * its encoding). 0: a single PMU resolves it as fam; 1: the first box's encoding, opened once per box of fam; -ENOENT

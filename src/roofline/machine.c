@@ -53,6 +53,11 @@ void pmc_rf_caches_read(struct pmc_rf_caches *ret)
 		if (pmc_sysfs_read_line(path, buf, sizeof(buf)) < 0)
 			continue;
 		ret->size[level - 1] = parse_size(buf);
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/coherency_line_size",
+			 pmc_sysfs_root(), i);
+		long line;
+		if (pmc_sysfs_read_long(path, &line) == 0 && line >= 16 && line <= 1024)
+			ret->line[level - 1] = (unsigned)line;
 		snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", pmc_sysfs_root(),
 			 i);
 		if (pmc_sysfs_read_line(path, buf, sizeof(buf)) == 0 && pmc_cpulist_count(buf, &shared) == 0 && shared)

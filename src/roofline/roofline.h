@@ -52,6 +52,7 @@ struct pmc_rf_ceilings {
 struct pmc_rf_caches {
 	uint64_t size[PMC_RF_MEM];
 	unsigned shared[PMC_RF_MEM];
+	unsigned line[PMC_RF_MEM];  /* coherency_line_size in bytes, 0 when sysfs does not say */
 };
 void pmc_rf_caches_read(struct pmc_rf_caches *ret);
 
@@ -98,8 +99,12 @@ struct pmc_rf_point {
 	char flops_why[160];
 	bool bytes_valid;
 	double bytes;         /* moved at bytes_level */
-	int bytes_level;      /* enum pmc_rf_level the bytes were counted at (PMC_RF_MEM: uncore) */
+	int bytes_level;      /* enum pmc_rf_level the bytes come from (L2: between L2 and L1; PMC_RF_MEM: memory);
+	                       * the point is placed under that level's bandwidth ceiling */
 	char bytes_why[160];
+	char bytes_source[256]; /* what the bytes are counted from ("L1D:REPLACEMENT x 64 B: lines filled into L1D") */
+	unsigned interval;    /* -I: the interval (1-based); 0: the whole run or a region */
+	double start_s;       /* -I: the interval's start, seconds since counting started */
 	/* Derived by pmc_rf_point_place: */
 	bool placed;          /* intensity, rates, bound and distance are valid */
 	char why[200];        /* not placed: why */

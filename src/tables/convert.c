@@ -110,6 +110,7 @@ void pmc_table_event_fini(struct pmc_table_event *e)
 	free(e->pmu);
 	free(e->terms);
 	free(e->desc);
+	free(e->compat);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -360,21 +361,40 @@ static int uncore_family(const char *unit, char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -ENAMETOOLONG;
 }
 
+/* The fields of an uncore event that are its family's sysfs terms, per table format (perf's jevents names them so):
+ * x86's event code and unit masks; arm64's system PMU events (arm_cmn: NodeType and EventidCode; an event= or
+ * config= PMU: EventCode, ConfigCode). */
+static const struct {
+	const char *key, *term;
+	uint64_t max;
+} uncore_terms[][4] = {
+	[PMC_TABLE_ENC_X86] = { { "EventCode", "event", 0xffff },
+	                        { "UMask", "umask", 0xffffffff },
+	                        { "UMaskExt", "umask_ext", 0xffffffff } },
+	[PMC_TABLE_ENC_ARM64] = { { "NodeType", "type", 0xffff },
+	                          { "EventidCode", "eventid", 0xffff },
+	                          { "EventCode", "event", 0xffffffff },
+	                          { "ConfigCode", "config", UINT64_MAX } },
+};
+
 /*
- * An uncore event of an x86 table: its family and sysfs terms (event, umask, umask_ext), which the family's format
- * encodes per box as perf does. -ENOENT (left out, counted): no EventCode, or fields pmctool does not spell as terms
- * (PortMask, FCMask, filters), or a Unit that names no PMU; -ENOMEM.
+ * An uncore event: its family and sysfs terms (uncore_terms), which the family's format encodes per box as perf
+ * does; arm64's system events keep their "Compat" (the PMU identifiers they are for). -ENOENT (left out, counted):
+ * no code field (x86: no EventCode), fields pmctool does not spell as terms (PortMask, FCMask, filters), or a Unit
+ * that names no PMU; -ENOMEM.
  */
-static int uncore_from(const struct pmc_jvalue *o, const char *key, const char *unit, struct pmc_table_event *e)
+static int uncore_from(const struct pmc_jvalue *o, const char *key, const char *unit, enum pmc_table_enc enc,
+                       struct pmc_table_event *e)
 {
 	static const char *const unspelt[] = { "PortMask", "FCMask", "Filter", "UMaskExt2" };
 	const char *name = pmc_json_get_str(o, "EventName", key), *desc = pmc_json_get_str(o, "BriefDescription", NULL);
-	uint64_t code, umask = 0, ext = 0;
-	char fam[64], terms[128];
-	int n;
+	const char *compat = pmc_json_get_str(o, "Compat", NULL);
+	char fam[64], terms[128], why[80];
+	size_t n = 0, codes = 0;
 
 	memset(e, 0, sizeof(*e));
-	if (!name || !pmc_json_get(o, "EventCode") || uncore_family(unit, fam, sizeof(fam)) < 0)
+	if (!name || (enc == PMC_TABLE_ENC_X86 && !pmc_json_get(o, "EventCode")) ||
+	    uncore_family(unit, fam, sizeof(fam)) < 0)
 		return -ENOENT;
 	for (size_t i = 0; i < sizeof(unspelt) / sizeof(unspelt[0]); i++) {
 		const char *v = pmc_json_get_str(o, unspelt[i], NULL);
@@ -382,17 +402,29 @@ static int uncore_from(const struct pmc_jvalue *o, const char *key, const char *
 		if (v && *v && strcmp(v, "0") && strcmp(v, "0x0") && strcmp(v, "0x00"))
 			return -ENOENT;
 	}
-	char why[80];
-	if (field_u64(o, "EventCode", 0xffff, &code, why, sizeof(why)) != 1 ||
-	    field_u64(o, "UMask", 0xffffffff, &umask, why, sizeof(why)) < 0 ||
-	    field_u64(o, "UMaskExt", 0xffffffff, &ext, why, sizeof(why)) < 0)
+	terms[0] = '\0';
+	for (size_t i = 0; i < 4 && uncore_terms[enc][i].key; i++) {
+		uint64_t v = 0;
+		int r = field_u64(o, uncore_terms[enc][i].key, uncore_terms[enc][i].max, &v, why, sizeof(why));
+
+		if (r < 0)
+			return -ENOENT;
+		/* x86: event and umask always written (umask=0 is a value), an extension only when set */
+		if (r == 0 && !(enc == PMC_TABLE_ENC_X86 && i < 2))
+			continue;
+		if (enc == PMC_TABLE_ENC_X86 && i == 2 && !v)
+			continue;
+		codes += (r == 1);
+		n += (size_t)snprintf(terms + n, sizeof(terms) - n, "%s%s=0x%" PRIx64, n ? "," : "",
+		                      uncore_terms[enc][i].term, v);
+		if (n >= sizeof(terms))
+			return -ENOENT;
+	}
+	if (!codes)
 		return -ENOENT;
-	n = snprintf(terms, sizeof(terms), "event=0x%" PRIx64 ",umask=0x%" PRIx64, code, umask);
-	if (ext)
-		n += snprintf(terms + n, sizeof(terms) - (size_t)n, ",umask_ext=0x%" PRIx64, ext);
-	e->enc = PMC_TABLE_ENC_X86;
+	e->enc = enc;
 	if (!(e->name = lower_dup(name)) || !(e->pmu = strdup(fam)) || !(e->terms = strdup(terms)) ||
-	    (desc && !(e->desc = strdup(desc)))) {
+	    (desc && !(e->desc = strdup(desc))) || (compat && *compat && !(e->compat = strdup(compat)))) {
 		pmc_table_event_fini(e);
 		return -ENOMEM;
 	}
@@ -426,7 +458,7 @@ static int take(struct walk *w, const struct pmc_jvalue *o, const char *key, boo
 	if (unit && strcasecmp(unit, "cpu") != 0 && strcasecmp(unit, "cpu_core") != 0 &&
 	    strcasecmp(unit, "cpu_atom") != 0) {
 		/* an uncore PMU's event (perf's Unit names the PMU family): kept as its family's terms */
-		r = w->t->enc == PMC_TABLE_ENC_X86 ? uncore_from(o, key, unit, &e) : -ENOENT;
+		r = uncore_from(o, key, unit, w->t->enc, &e);
 		if (r == -ENOENT)
 			w->uncore++;
 		if (r < 0)

@@ -300,6 +300,62 @@ static int load_std(struct pmc_tables *t, const char *archdir)
 	return pmc_tables_sort(save);
 }
 
+/* perf's arm64 system PMU events (arch/arm64/VENDOR/NAME/sys/ JSON files: arm_cmn's, for instance): no mapfile row
+ * names them; perf reads every such folder and keeps an event where the PMU's identifier matches its Compat. */
+static int load_sys(struct pmc_tables *t, const char *archdir)
+{
+	DIR *vd;
+	struct dirent *v;
+	int r = 0;
+
+	if (t->enc != PMC_TABLE_ENC_ARM64 || !(vd = opendir(archdir)))
+		return 0;
+	char **names = NULL;
+	size_t n = 0;
+	while ((v = readdir(vd))) {
+		char vdir[4200];
+		DIR *md;
+		struct dirent *m;
+
+		if (v->d_name[0] == '.' || snprintf(vdir, sizeof(vdir), "%s/%s", archdir, v->d_name) >= (int)sizeof(vdir) ||
+		    !(md = opendir(vdir)))
+			continue;
+		while ((m = readdir(md))) {
+			char *sys;
+			struct stat st;
+
+			if (m->d_name[0] == '.')
+				continue;
+			if (asprintf(&sys, "%s/%s/sys", vdir, m->d_name) < 0) {
+				r = -ENOMEM;
+				break;
+			}
+			if (stat(sys, &st) != 0 || !S_ISDIR(st.st_mode)) {
+				free(sys);
+				continue;
+			}
+			char **p = realloc(names, (n + 1) * sizeof(*p));
+			if (!p) {
+				free(sys);
+				r = -ENOMEM;
+				break;
+			}
+			names = p;
+			names[n++] = sys;
+		}
+		closedir(md);
+		if (r < 0)
+			break;
+	}
+	closedir(vd);
+	if (n) /* a deterministic order, whatever readdir's */
+		qsort(names, n, sizeof(*names), name_cmp);
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = load_dir(t, names[i]);
+	strv_free(names, n);
+	return r;
+}
+
 static char *field(char **line)
 {
 	char *s = *line, *c = strchr(s, ',');
@@ -411,6 +467,8 @@ static int try_mapfile(struct pmc_tables *t, const char *root, const char *mapfi
 			r = load_std(t, root);
 			if (r == 0)
 				r = load_dir(t, path);
+			if (r == 0)
+				r = load_sys(t, root);
 		}
 		free(path);
 		if (r < 0)

@@ -12,6 +12,12 @@ struct pmc_tables *pmc_tables_new(void)
 	return calloc(1, sizeof(struct pmc_tables));
 }
 
+void pmc_tables_set_enc(struct pmc_tables *t, enum pmc_table_enc enc)
+{
+	if (t)
+		t->enc = enc;
+}
+
 static void notes_free(struct pmc_table_note *n, size_t count)
 {
 	for (size_t i = 0; i < count; i++)

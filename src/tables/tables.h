@@ -28,6 +28,8 @@ struct pmc_table_event {
 	char *terms;                /* an uncore event's sysfs terms for its family ("event=0x4,umask=0x3"): the family's
 	                             * format encodes them, per box; NULL for a core PMU's event (config holds it) */
 	char *desc;                 /* BriefDescription (or PublicDescription, or the Neoverse title), or NULL */
+	char *compat;               /* an arm64 system PMU event's "Compat": a POSIX extended regex the PMU's sysfs
+	                             * identifier must match whole (perf's rule), or NULL */
 	const char *source;         /* the file it came from (owned by the table) */
 };
 
@@ -118,5 +120,8 @@ int pmc_table_cpuid_match(const char *pattern, const char *cpuid);
 int pmc_tables_parse_text(struct pmc_tables *t, const char *text, size_t len, const char *source, char *why,
                           size_t whylen);
 struct pmc_tables *pmc_tables_new(void);
+/* The architecture whose files pmc_tables_parse_text reads next (x86 by default; the loader sets it from the CPUID):
+ * arm64's uncore fields (NodeType, EventidCode, Compat) and event numbers differ. */
+void pmc_tables_set_enc(struct pmc_tables *t, enum pmc_table_enc enc);
 
 #endif

@@ -18,12 +18,15 @@
  * the kernel refuses an encoding its PMU does not have.
  * PMC_FAKE_PMU_COUNT=N (injected counts): every faked event read alone (read_format ENABLED|RUNNING, no GROUP) reads
  * the value N, its times the kernel's: perf and pmctool then compute their scaled values and metrics from the same
- * chosen counts.
+ * chosen counts. PMC_FAKE_PMU_COUNTS=0xCONFIG=N[,0xCONFIG=N...]: such an event of that config reads N instead, so a
+ * ratio of two events is not 1; a group's member read alone and a group read (PERF_FORMAT_GROUP) too, each listed
+ * member its own N. 0xCONFIG=N/s: N per second of the event's enabled time (counts that grow, for -I).
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,11 +42,65 @@ struct fake {
 	unsigned members; /* leaders: hardware events in the group */
 	unsigned refcyc;  /* leaders: users of the ref-cycles fixed counter */
 	unsigned pmu;     /* leaders, PMC_FAKE_PMU_TYPES set: the core PMU of the group */
+	uint64_t config;  /* the config asked for (PMC_FAKE_PMU_COUNTS) */
+	uint64_t read_format;
 };
 
 static ssize_t (*real_read)(int, void *, size_t);
 
 static struct fake fakes[MAX_FD];
+
+/* PMC_FAKE_PMU_COUNTS's entry for an event of config, read after enabled_ns of counting: true and *ret (N, or for
+ * N/s N per second of enabled time, so that -I intervals see counts that grow), or false. */
+static bool listed(uint64_t config, uint64_t enabled_ns, uint64_t *ret)
+{
+	const char *s = getenv("PMC_FAKE_PMU_COUNTS");
+	char *end;
+
+	while (s && *s) {
+		uint64_t c = strtoull(s, &end, 0);
+		if (*end != '=')
+			break;
+		uint64_t n = strtoull(end + 1, &end, 0);
+		bool rate = !strncmp(end, "/s", 2);
+		if (rate)
+			end += 2;
+		if (c == config) {
+			*ret = rate ? (uint64_t)((double)n * (double)enabled_ns / 1e9) : n;
+			return true;
+		}
+		s = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/* The count injected for an event of config: PMC_FAKE_PMU_COUNTS's entry for it, else PMC_FAKE_PMU_COUNT's. */
+static uint64_t injected(uint64_t config, uint64_t enabled_ns, const char *count)
+{
+	uint64_t n;
+
+	return listed(config, enabled_ns, &n) ? n : strtoull(count, NULL, 0);
+}
+
+/* A group read (PERF_FORMAT_GROUP) of leader fd: the members listed in PMC_FAKE_PMU_COUNTS read their count. The
+ * members are the fds of the group in opening order (ascending numbers: the group is opened at once). */
+static void inject_group(int fd, uint64_t *v, size_t n)
+{
+	uint64_t rf = fakes[fd].read_format;
+	size_t head = 1 + !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+	size_t stride = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	size_t k = 0;
+
+	for (int m = fd; m < MAX_FD && k < v[0] && head + k * stride < n; m++) {
+		uint64_t c;
+
+		if (fakes[m].leader != fd)
+			continue;
+		if (listed(fakes[m].config, rf & PERF_FORMAT_TOTAL_TIME_ENABLED ? v[1] : 0, &c))
+			v[head + k * stride] = c;
+		k++;
+	}
+}
 
 /* A hardware event, or one of a listed hybrid core PMU type (PMC_FAKE_PMU_TYPES). */
 static int is_hw(const struct perf_event_attr *a)
@@ -102,7 +159,8 @@ static long fake_open(struct perf_event_attr *a, long pid, long cpu, long group_
 	fd = real_syscall(SYS_perf_event_open, &sw, pid, cpu, group_fd, flags);
 	if (fd < 0 || fd >= MAX_FD)
 		return fd;
-	fakes[fd] = (struct fake){ .leader = g ? (int)group_fd : (int)fd };
+	fakes[fd] = (struct fake){ .leader = g ? (int)group_fd : (int)fd, .config = a->config,
+				   .read_format = a->read_format };
 	if (!g) {
 		g = &fakes[fd];
 		g->pmu = core_pmu_of(a);
@@ -130,7 +188,15 @@ ssize_t read(int fd, void *buf, size_t len)
 	}
 	if (count && *count && n == 3 * (ssize_t)sizeof(uint64_t) && fd >= 0 && fd < MAX_FD && fakes[fd].leader >= 0 &&
 	    fakes[fd].members == 1 && fakes[fd].leader == fd)
-		*(uint64_t *)buf = strtoull(count, NULL, 0);
+		*(uint64_t *)buf = injected(fakes[fd].config, ((uint64_t *)buf)[1], count);
+	uint64_t listed_n;
+	/* a member read alone (an inherited group has no group read) */
+	if (n == 3 * (ssize_t)sizeof(uint64_t) && fd >= 0 && fd < MAX_FD && fakes[fd].leader >= 0 &&
+	    !(fakes[fd].read_format & PERF_FORMAT_GROUP) && listed(fakes[fd].config, ((uint64_t *)buf)[1], &listed_n))
+		*(uint64_t *)buf = listed_n;
+	if (getenv("PMC_FAKE_PMU_COUNTS") && n > 0 && fd >= 0 && fd < MAX_FD && fakes[fd].leader == fd &&
+	    (fakes[fd].read_format & PERF_FORMAT_GROUP))
+		inject_group(fd, buf, (size_t)n / sizeof(uint64_t));
 	return n;
 }
 

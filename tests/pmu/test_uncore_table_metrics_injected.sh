@@ -12,11 +12,7 @@
 # Skipped without perf, without a private mount namespace (not root), or without the fake.
 . "$PMC_SOURCE_DIR/tests/lib.sh"
 
-FAKE="$PMC_BUILD_DIR/tests/perf/fake_pmu.so"
-command -v perf >/dev/null || skip "no perf"
-[ -f "$FAKE" ] || skip "no fake PMU ($FAKE)"
-sanitized_build && skip "a sanitizer build: perf cannot load the sanitized fake_pmu.so"
-unshare -m true 2>/dev/null || skip "no private mount namespace here (needs root)"
+. "$PMC_SOURCE_DIR/tests/pmu/perf_oracle_needs.sh"
 
 . "$PMC_SOURCE_DIR/tests/pmu/uncore_fixture.sh"
 for p in software tracepoint breakpoint; do

@@ -30,20 +30,20 @@ static void test_footprint_sizes_each_level_from_the_caches(void **state)
 		unsigned threads;
 		uint64_t want;
 	} rows[] = {
-		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 } }, PMC_RF_L1, 1, 16 * KIB },
-		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 } }, PMC_RF_L1, 2, 16 * KIB },
-		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 } }, PMC_RF_L2, 1, 256 * KIB },
+		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 }, { 0 } }, PMC_RF_L1, 1, 16 * KIB },
+		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 }, { 0 } }, PMC_RF_L1, 2, 16 * KIB },
+		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 }, { 0 } }, PMC_RF_L2, 1, 256 * KIB },
 		/* the shared L3 holds both threads' arrays */
-		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 } }, PMC_RF_L3, 1, 16 * MIB },
-		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 } }, PMC_RF_L3, 2, 8 * MIB },
-		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 } }, PMC_RF_MEM, 1, 256 * MIB },
-		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 } }, PMC_RF_MEM, 2, 128 * MIB },
+		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 }, { 0 } }, PMC_RF_L3, 1, 16 * MIB },
+		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 }, { 0 } }, PMC_RF_L3, 2, 8 * MIB },
+		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 }, { 0 } }, PMC_RF_MEM, 1, 256 * MIB },
+		{ __LINE__, { { 32 * KIB, 512 * KIB, 32 * MIB }, { 1, 1, 2 }, { 0 } }, PMC_RF_MEM, 2, 128 * MIB },
 		/* 8 x a 96 MiB L3 */
-		{ __LINE__, { { 48 * KIB, 2 * MIB, 96 * MIB }, { 2, 2, 32 } }, PMC_RF_MEM, 1, 768 * MIB },
-		{ __LINE__, { { 48 * KIB, 2 * MIB, 96 * MIB }, { 2, 2, 32 } }, PMC_RF_MEM, 64, 64 * MIB },
+		{ __LINE__, { { 48 * KIB, 2 * MIB, 96 * MIB }, { 2, 2, 32 }, { 0 } }, PMC_RF_MEM, 1, 768 * MIB },
+		{ __LINE__, { { 48 * KIB, 2 * MIB, 96 * MIB }, { 2, 2, 32 }, { 0 } }, PMC_RF_MEM, 64, 64 * MIB },
 		/* no L3: 0, never a made-up size */
-		{ __LINE__, { { 64 * KIB, 1 * MIB, 0 }, { 1, 1, 0 } }, PMC_RF_L3, 1, 0 },
-		{ __LINE__, { { 64 * KIB, 1 * MIB, 0 }, { 1, 1, 0 } }, PMC_RF_MEM, 1, 256 * MIB },
+		{ __LINE__, { { 64 * KIB, 1 * MIB, 0 }, { 1, 1, 0 }, { 0 } }, PMC_RF_L3, 1, 0 },
+		{ __LINE__, { { 64 * KIB, 1 * MIB, 0 }, { 1, 1, 0 }, { 0 } }, PMC_RF_MEM, 1, 256 * MIB },
 	};
 
 	(void)state;
@@ -307,35 +307,190 @@ static void test_cache_without_a_home_says_so(void **state)
 	free(home);
 }
 
+/* buf into path (a golden file being rewritten, or an SVG kept to look at). */
+static void save(const char *path, const char *buf, size_t len)
+{
+	FILE *o = fopen(path, "w");
+
+	assert_non_null(o);
+	fwrite(buf, 1, len, o);
+	fclose(o);
+}
+
+/* The SVG of the points under c, kept in the file $keep_env names when it is set (to look at it). */
+static char *plot(const struct pmc_rf_ceilings *c, const struct pmc_rf_point *p, size_t n, const char *keep_env)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(pmc_rf_plot_svg(f, c, false, true, p, n), 0);
+	fclose(f);
+	if (getenv(keep_env))
+		save(getenv(keep_env), buf, len);
+	return buf;
+}
+
 static void test_plot_svg_draws_every_roof_and_the_point_injected(void **state)
 {
 	struct pmc_rf_ceilings c;
 	struct pmc_rf_point p = { .label = "injected point", .seconds = 1, .flops_valid = true, .flops = 4e9,
 				  .bytes_valid = true, .bytes = 8e9, .bytes_level = PMC_RF_MEM };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	const char *keep = getenv("PMC_ROOFLINE_SVG"); /* to look at it: PMC_ROOFLINE_SVG=FILE */
+	char *buf;
 
 	(void)state;
 	two_ceilings(&c);
 	pmc_rf_point_place(&p, &c, false, true);
-	assert_int_equal(pmc_rf_plot_svg(f, &c, false, true, &p, 1), 0);
-	fclose(f);
+	buf = plot(&c, &p, 1, "PMC_ROOFLINE_SVG"); /* to look at it: PMC_ROOFLINE_SVG=FILE */
 	assert_non_null(strstr(buf, "<svg"));
 	assert_non_null(strstr(buf, "</svg>"));
 	assert_non_null(strstr(buf, "DP peak: 32 GFLOP/s"));
 	assert_non_null(strstr(buf, "memory bandwidth: 16 GB/s"));
 	assert_non_null(strstr(buf, "class=\"point\""));
 	assert_non_null(strstr(buf, "data-x=\"0.5\""));
-	assert_non_null(strstr(buf, "injected point (50% of roof)"));
+	assert_non_null(strstr(buf, "injected point memory (50% of roof)"));
 	assert_null(strstr(buf, "L3 bandwidth")); /* not measured: not drawn */
-	if (keep) {
-		FILE *o = fopen(keep, "w");
-		assert_non_null(o);
-		fwrite(buf, 1, len, o);
-		fclose(o);
+	free(buf);
+}
+
+/* Ceilings with a cache level: DP 32 GFLOP/s, L2 64 GB/s, memory 16 GB/s (L3 not measured). */
+static void level_ceilings(struct pmc_rf_ceilings *c)
+{
+	two_ceilings(c);
+	c->c[c->n++] = (struct pmc_rf_ceiling){ .name = "L2 bandwidth", .kind = PMC_RF_BANDWIDTH, .level = PMC_RF_L2,
+						.threads = 1, .kernel = "stream mode=triad footprint=256 KiB",
+						.footprint = 256 * KIB, .valid = true, .repeats = 5, .median = 60e9,
+						.min = 50e9, .max = 64e9 };
+}
+
+/* Points per level and per -I interval from injected counts: the program's L2 and memory points (the same FLOPs,
+ * each level its own bytes, intensity and ceiling), an L3 point with no L3 ceiling, two intervals (one whose
+ * memory bytes are not measured). */
+static size_t level_points(struct pmc_rf_point *p, const struct pmc_rf_ceilings *c)
+{
+	static const struct pmc_rf_point rows[] = {
+		{ .label = "interval 1", .interval = 1, .start_s = 0, .seconds = 0.5, .flops_valid = true, .flops = 2e9,
+		  .bytes_valid = true, .bytes = 1e9, .bytes_level = PMC_RF_L2,
+		  .bytes_source = "L1D:REPLACEMENT x 64 B: lines filled into L1D" },
+		{ .label = "interval 1", .interval = 1, .start_s = 0, .seconds = 0.5, .flops_valid = true, .flops = 2e9,
+		  .bytes_valid = false, .bytes_level = PMC_RF_MEM, .bytes_why = "memory bytes (uncore_imc, uncore) are "
+		  "counted in a second run of the command, not per interval of this one" },
+		{ .label = "interval 2", .interval = 2, .start_s = 0.5, .seconds = 0.5, .flops_valid = false,
+		  .flops_why = "FP_ARITH:SCALAR_DOUBLE: not counted in this interval", .bytes_valid = true, .bytes = 2e9,
+		  .bytes_level = PMC_RF_L2, .bytes_source = "L1D:REPLACEMENT x 64 B: lines filled into L1D" },
+		{ .label = "program", .seconds = 1, .flops_valid = true, .flops = 4e9, .bytes_valid = true, .bytes = 1e9,
+		  .bytes_level = PMC_RF_L2, .bytes_source = "L1D:REPLACEMENT x 64 B: lines filled into L1D" },
+		{ .label = "program", .seconds = 1, .flops_valid = true, .flops = 4e9, .bytes_valid = true, .bytes = 2e9,
+		  .bytes_level = PMC_RF_L3, .bytes_source = "L2_LINES_IN:ALL x 64 B: lines filled into L2" },
+		{ .label = "program", .seconds = 1, .flops_valid = true, .flops = 4e9, .bytes_valid = true, .bytes = 8e9,
+		  .bytes_level = PMC_RF_MEM, .bytes_source = "LONGEST_LAT_CACHE:MISS x 64 B: L3 misses" },
+	};
+	size_t n = sizeof(rows) / sizeof(rows[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		p[i] = rows[i];
+		pmc_rf_point_place(&p[i], c, false, true);
 	}
+	return n;
+}
+
+static void test_points_per_level_each_under_its_own_ceiling_injected(void **state)
+{
+	struct pmc_rf_ceilings c;
+	struct pmc_rf_point p[8];
+
+	(void)state;
+	level_ceilings(&c);
+	assert_int_equal(level_points(p, &c), 6);
+	/* interval 1 at L2: 4 FLOP/byte, 64 GB/s x 4 = 256 GFLOP/s above the 32 GFLOP/s peak: compute-bound */
+	assert_true(p[0].placed && !p[0].memory_bound && fabs(p[0].intensity - 2) < 1e-12);
+	assert_true(fabs(p[0].flop_rate - 4e9) < 1 && fabs(p[0].bandwidth - 2e9) < 1);
+	assert_false(p[1].placed); /* its memory bytes are not measured: the reason, never a 0 */
+	assert_non_null(strstr(p[1].why, "second run"));
+	assert_false(p[2].placed);
+	assert_non_null(strstr(p[2].why, "not counted in this interval"));
+	/* the program at L2: I = 4, compute-bound at 32 GFLOP/s, 4/32 of it */
+	assert_true(p[3].placed && !p[3].memory_bound && fabs(p[3].intensity - 4) < 1e-12);
+	assert_true(fabs(p[3].fraction - 0.125) < 1e-12);
+	/* at L3: no L3 ceiling measured: not placed, saying which */
+	assert_false(p[4].placed);
+	assert_non_null(strstr(p[4].why, "no measured L3 ceiling"));
+	/* at memory: I = 0.5, under the memory roof 16 GB/s x 0.5 = 8 GFLOP/s, half of it */
+	assert_true(p[5].placed && p[5].memory_bound && fabs(p[5].intensity - 0.5) < 1e-12);
+	assert_string_equal(c.c[p[5].bound].name, "memory bandwidth");
+	assert_true(fabs(p[5].attainable - 8e9) < 1 && fabs(p[5].fraction - 0.5) < 1e-12);
+}
+
+/* The table, CSV and JSON of per-level and per-interval points, against golden files (tests/roofline/golden/;
+ * PMC_UPDATE_GOLDEN=1 rewrites them). */
+static void test_points_output_matches_golden_files_injected(void **state)
+{
+	static const struct {
+		enum pmc_rf_format fmt;
+		const char *file;
+	} rows[] = {
+		{ PMC_RF_TABLE, "points.txt" },
+		{ PMC_RF_CSV, "points.csv" },
+		{ PMC_RF_JSON, "points.json" },
+	};
+	const char *src = getenv("PMC_SOURCE_DIR");
+	struct pmc_rf_ceilings c;
+	struct pmc_rf_point p[8];
+	size_t n;
+
+	(void)state;
+	if (!src)
+		skip();
+	level_ceilings(&c);
+	n = level_points(p, &c);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char path[4200], *buf = NULL, *want = NULL;
+		size_t len = 0, wlen = 0;
+		FILE *f = open_memstream(&buf, &len), *g;
+
+		assert_int_equal(pmc_rf_write(f, rows[i].fmt, &c, true, p, n), 0);
+		fclose(f);
+		snprintf(path, sizeof(path), "%s/tests/roofline/golden/%s", src, rows[i].file);
+		if (getenv("PMC_UPDATE_GOLDEN"))
+			save(path, buf, len);
+		g = fopen(path, "r");
+		if (!g)
+			fail_msg("golden file %s missing (PMC_UPDATE_GOLDEN=1 creates it)", path);
+		want = malloc(65536);
+		assert_non_null(want);
+		wlen = fread(want, 1, 65535, g);
+		want[wlen] = '\0';
+		fclose(g);
+		if (wlen != len || memcmp(want, buf, len))
+			fail_msg("%s differs from the output:\n%s", path, buf);
+		free(want);
+		free(buf);
+	}
+}
+
+static void test_plot_svg_colours_points_by_level_and_joins_intervals_injected(void **state)
+{
+	static const char *const want[] = {
+		"class=\"intervals\"", "data-level=\"L2\"", "data-level=\"memory\"", "program L2 (12% of roof)",
+		"program memory (50% of roof)", "interval 1 L2",
+	};
+	struct pmc_rf_ceilings c;
+	struct pmc_rf_point p[8];
+	size_t n;
+	char *buf;
+
+	(void)state;
+	level_ceilings(&c);
+	n = level_points(p, &c);
+	/* a second placed interval at L2, so that the intervals have a path */
+	p[2].flops_valid = true;
+	p[2].flops = 3e9;
+	pmc_rf_point_place(&p[2], &c, false, true);
+	buf = plot(&c, p, n, "PMC_ROOFLINE_LEVELS_SVG"); /* to look at it: PMC_ROOFLINE_LEVELS_SVG=FILE */
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(buf, want[i]))
+			fail_msg("the plot lacks '%s'", want[i]);
 	free(buf);
 }
 
@@ -383,6 +538,9 @@ int main(void)
 		cmocka_unit_test(test_cache_never_follows_a_link_nor_opens_a_fifo),
 		cmocka_unit_test(test_cache_without_a_home_says_so),
 		cmocka_unit_test(test_plot_svg_draws_every_roof_and_the_point_injected),
+		cmocka_unit_test(test_points_per_level_each_under_its_own_ceiling_injected),
+		cmocka_unit_test(test_points_output_matches_golden_files_injected),
+		cmocka_unit_test(test_plot_svg_colours_points_by_level_and_joins_intervals_injected),
 		cmocka_unit_test(test_measure_ceilings_for_real_with_their_spread),
 	};
 

@@ -202,23 +202,31 @@ static void print_text(FILE *f, const struct pmc_check_result *res)
 
 static void print_json(FILE *f, const struct pmc_check_result *res)
 {
-	pmc_json_header(f, "check");
-	fputs(",\"items\":[", f);
+	struct pmc_jw jw, *w = &jw;
+
+	pmc_jw_init(w, f, 0);
+	pmc_json_header(w, "check");
+	pmc_jw_karray_begin(w, "items");
 	for (size_t i = 0; i < res->n; i++) {
 		const struct pmc_check_item *it = &res->item[i];
 
-		fprintf(f, "%s\n{\"name\":", i ? "," : "");
-		pmc_json_string(f, it->name);
-		fputs(",\"title\":", f);
-		pmc_json_string(f, it->title);
-		fprintf(f, ",\"verdict\":\"%s\",\"detail\":", pmc_check_verdict_name(it->verdict));
-		pmc_json_string(f, it->detail);
-		fputc('}', f);
+		pmc_jw_break(w, "\n");
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "name", it->name);
+		pmc_jw_kstr(w, "title", it->title);
+		pmc_jw_kstr(w, "verdict", pmc_check_verdict_name(it->verdict));
+		pmc_jw_kstr(w, "detail", it->detail);
+		pmc_jw_object_end(w);
 	}
-	fprintf(f, "],\n\"overall\":{\"verdict\":\"%s\",\"exit_status\":%d,\"summary\":",
-		pmc_check_verdict_name(res->overall), pmc_check_exit_status(res));
-	pmc_json_string(f, res->summary);
-	fputs("}}\n", f);
+	pmc_jw_array_end(w);
+	pmc_jw_break(w, "\n");
+	pmc_jw_kobject_begin(w, "overall");
+	pmc_jw_kstr(w, "verdict", pmc_check_verdict_name(res->overall));
+	pmc_jw_kint(w, "exit_status", pmc_check_exit_status(res));
+	pmc_jw_kstr(w, "summary", res->summary);
+	pmc_jw_object_end(w);
+	pmc_jw_object_end(w);
+	fputc('\n', f);
 }
 
 int pmc_check_measure_here(bool quick, struct pmc_check_result *res)

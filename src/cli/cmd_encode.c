@@ -207,11 +207,12 @@ static void print_libpfm_differs(const struct pmc_event *ev, const char *spec)
 }
 
 /* The same members as stat's JSON events (pmc_json_event_encoding): one spelling everywhere. */
-static void print_json(const struct pmc_event *ev, bool first)
+static void print_json(struct pmc_jw *w, const struct pmc_event *ev)
 {
-	fputs(first ? "\n  {" : ",\n  {", stdout);
-	pmc_json_event_encoding(stdout, ev);
-	fputs("}", stdout);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_object_begin(w);
+	pmc_json_event_encoding(w, ev);
+	pmc_jw_object_end(w);
 }
 
 static void report_error(const char *cmd, const struct pmc_resolve_error *err)
@@ -225,7 +226,8 @@ int pmc_cmd_encode(int argc, char **argv)
 	int first = parse_opts(&pmc_opts_encode, argc, argv, &o);
 	const char *pmu = o.pmu;
 	bool json = o.json;
-	int status = PMC_EXIT_OK, shown = 0;
+	int status = PMC_EXIT_OK;
+	struct pmc_jw w;
 
 	if (first < 0)
 		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
@@ -233,9 +235,10 @@ int pmc_cmd_encode(int argc, char **argv)
 		pmc_pmu_tables_dir(o.tables);
 	if ((status = init_pmu(argv[0], pmu)))
 		return status;
+	pmc_jw_init(&w, stdout, 0);
 	if (json) {
-		pmc_json_header(stdout, "encode");
-		fputs(",\"events\":[", stdout);
+		pmc_json_header(&w, "encode");
+		pmc_jw_karray_begin(&w, "events");
 	}
 	for (int i = first; i < argc; i++) {
 		struct pmc_event ev;
@@ -250,15 +253,18 @@ int pmc_cmd_encode(int argc, char **argv)
 		if (pmc_event_perf_spelling(&ev, perf, sizeof(perf)))
 			snprintf(perf, sizeof(perf), "(none)");
 		if (json)
-			print_json(&ev, shown == 0);
+			print_json(&w, &ev);
 		else
 			print_text(&ev, perf);
 		if (!json)
 			print_libpfm_differs(&ev, argv[i]);
-		shown++;
 	}
-	if (json)
-		printf("\n]}\n");
+	if (json) {
+		pmc_jw_break(&w, "\n");
+		pmc_jw_array_end(&w);
+		pmc_jw_object_end(&w);
+		putchar('\n');
+	}
 	pmc_pmu_fini();
 	return status;
 }

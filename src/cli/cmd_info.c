@@ -220,183 +220,193 @@ static void print_verdict(FILE *f, const struct pmc_inventory *inv)
 	fputc('\n', f);
 }
 
-static void json_int_or_null(FILE *f, long v, bool valid)
+/* Every top-level member from "cpu" on starts a line (the document's layout since it was written by hand). */
+static void line_key(struct pmc_jw *w, const char *key)
 {
-	if (valid)
-		fprintf(f, "%ld", v);
-	else
-		fputs("null", f);
+	pmc_jw_break(w, "\n");
+	pmc_jw_key(w, key);
 }
 
-static void json_fact(FILE *f, const struct pmc_arch_fact *fact)
+static void json_fact(struct pmc_jw *w, const struct pmc_arch_fact *fact)
 {
-	fprintf(f, "\"%s\":", fact->key);
+	pmc_jw_key(w, fact->key);
 	if (fact->json_string)
-		pmc_json_string(f, fact->json);
+		pmc_jw_str(w, fact->json);
 	else
-		fputs(fact->json, f);
+		pmc_jw_raw(w, fact->json); /* a value the architecture spelled as JSON (arch/: numbers, lists, null) */
 }
 
 /* The "cpu" object, then the architecture's top-level members ("cpuid_arch_perfmon", "amd_perfmon" on every
  * architecture: null where there is no CPUID). */
-static void json_cpu(FILE *f, const struct pmc_inventory *inv)
+static void json_cpu(struct pmc_jw *w, const struct pmc_inventory *inv)
 {
-	bool first = true;
-
-	fprintf(f, "\"cpu\":{");
+	line_key(w, "cpu");
+	pmc_jw_object_begin(w);
 	for (size_t i = 0; i < inv->ncpu_facts; i++)
-		if (inv->cpu_facts[i].key && !inv->cpu_facts[i].top) {
-			fputs(first ? "" : ",", f);
-			json_fact(f, &inv->cpu_facts[i]);
-			first = false;
-		}
-	fprintf(f, "},\n");
+		if (inv->cpu_facts[i].key && !inv->cpu_facts[i].top)
+			json_fact(w, &inv->cpu_facts[i]);
+	pmc_jw_object_end(w);
 	for (size_t i = 0; i < inv->ncpu_facts; i++)
 		if (inv->cpu_facts[i].key && inv->cpu_facts[i].top) {
-			json_fact(f, &inv->cpu_facts[i]);
-			fprintf(f, ",\n");
+			pmc_jw_break(w, "\n");
+			json_fact(w, &inv->cpu_facts[i]);
 		}
 }
 
-static void json_str_or_null(FILE *f, const char *s)
-{
-	if (s)
-		pmc_json_string(f, s);
-	else
-		fputs("null", f);
-}
-
-static void json_pmus(FILE *f, const struct pmc_inventory *inv)
+static void json_libpfm(struct pmc_jw *w, const struct pmc_inventory *inv)
 {
 	const struct pmc_tables_report *r = vendor_table();
+	char version[32];
 
-	fprintf(f, "\"libpfm4\":{\"initialized\":%s,\"version\":", inv->pfm_error ? "false" : "true");
-	if (inv->pfm_major || inv->pfm_minor)
-		fprintf(f, "\"%u.%u\"", inv->pfm_major, inv->pfm_minor);
+	snprintf(version, sizeof(version), "%u.%u", inv->pfm_major, inv->pfm_minor);
+	line_key(w, "libpfm4");
+	pmc_jw_object_begin(w);
+	pmc_jw_kbool(w, "initialized", !inv->pfm_error);
+	pmc_jw_kstr_or_null(w, "version", inv->pfm_major || inv->pfm_minor ? version : NULL);
+	pmc_jw_kstr_or_null(w, "release", inv->pfm_release);
+	pmc_jw_kobject_begin(w, "event_names");
+	pmc_jw_key(w, "vendor_table"); /* "" for a table without a model name: null is "no table" */
+	if (r)
+		pmc_jw_str(w, r->model ? r->model : "");
 	else
-		fputs("null", f);
-	fprintf(f, ",\"release\":");
-	json_str_or_null(f, inv->pfm_release[0] ? inv->pfm_release : NULL);
-	fprintf(f, ",\"event_names\":{\"vendor_table\":");
-	json_str_or_null(f, r ? (r->model ? r->model : "") : NULL);
-	fprintf(f, ",\"vendor_table_dir\":");
-	json_str_or_null(f, r ? r->dir : NULL);
-	fprintf(f, ",\"libpfm4_table\":");
-	json_str_or_null(f, inv->pfm_core[0] ? inv->pfm_core : NULL);
-	fprintf(f, "},\"detected_pmus\":[");
-	for (unsigned i = 0; i < inv->npfm_pmus; i++) {
-		fprintf(f, "%s", i ? "," : "");
-		pmc_json_string(f, inv->pfm_pmus[i]);
-	}
-	fprintf(f, "],\"core_pmu\":");
-	if (inv->pfm_core[0])
-		pmc_json_string(f, inv->pfm_core);
+		pmc_jw_null(w);
+	pmc_jw_key(w, "vendor_table_dir");
+	if (r && r->dir)
+		pmc_jw_str(w, r->dir);
 	else
-		fputs("null", f);
-	fprintf(f, ",\"table_gp_counters\":");
-	json_int_or_null(f, inv->pfm_table_gp, inv->pfm_core[0]);
-	fprintf(f, ",\"table_fixed_counters\":");
-	json_int_or_null(f, inv->pfm_table_fixed, inv->pfm_core[0]);
-	fprintf(f, "},\n\"kernel_pmus\":[");
+		pmc_jw_null(w);
+	pmc_jw_kstr_or_null(w, "libpfm4_table", inv->pfm_core);
+	pmc_jw_object_end(w);
+	pmc_jw_karray_begin(w, "detected_pmus");
+	for (unsigned i = 0; i < inv->npfm_pmus; i++)
+		pmc_jw_str(w, inv->pfm_pmus[i]);
+	pmc_jw_array_end(w);
+	pmc_jw_kstr_or_null(w, "core_pmu", inv->pfm_core);
+	pmc_jw_kint_if(w, "table_gp_counters", inv->pfm_core[0], inv->pfm_table_gp);
+	pmc_jw_kint_if(w, "table_fixed_counters", inv->pfm_core[0], inv->pfm_table_fixed);
+	pmc_jw_object_end(w);
+}
+
+static void json_pmus(struct pmc_jw *w, const struct pmc_inventory *inv)
+{
+	json_libpfm(w, inv);
+	line_key(w, "kernel_pmus");
+	pmc_jw_array_begin(w);
 	for (size_t i = 0; i < inv->npmus; i++) {
 		const struct pmc_sysfs_pmu *p = &inv->pmus[i];
 
-		fprintf(f, "%s\n {\"name\":", i ? "," : "");
-		pmc_json_string(f, p->name);
-		fprintf(f, ",\"type\":%d,\"events\":%u,\"pmu_name\":", p->type, p->nevents);
-		if (p->pmu_name[0])
-			pmc_json_string(f, p->pmu_name);
-		else
-			fputs("null", f);
-		fprintf(f, ",\"max_precise\":");
-		json_int_or_null(f, p->max_precise, p->max_precise >= 0);
-		fprintf(f, ",\"branches\":");
-		json_int_or_null(f, p->branches, p->branches >= 0);
-		fprintf(f, ",\"rdpmc\":");
-		json_int_or_null(f, p->rdpmc, p->rdpmc >= 0);
-		fprintf(f, ",\"cpus\":");
-		if (p->cpus[0])
-			pmc_json_string(f, p->cpus);
-		else
-			fputs("null", f);
-		fputc('}', f);
+		pmc_jw_break(w, "\n ");
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "name", p->name);
+		pmc_jw_kint(w, "type", p->type);
+		pmc_jw_kuint(w, "events", p->nevents);
+		pmc_jw_kstr_or_null(w, "pmu_name", p->pmu_name);
+		pmc_jw_kint_if(w, "max_precise", p->max_precise >= 0, p->max_precise);
+		pmc_jw_kint_if(w, "branches", p->branches >= 0, p->branches);
+		pmc_jw_kint_if(w, "rdpmc", p->rdpmc >= 0, p->rdpmc);
+		pmc_jw_kstr_or_null(w, "cpus", p->cpus);
+		pmc_jw_object_end(w);
 	}
-	fprintf(f, "],\n\"core_pmu\":");
-	if (inv->core_pmu >= 0)
-		pmc_json_string(f, inv->pmus[inv->core_pmu].name);
+	pmc_jw_array_end(w);
+	line_key(w, "core_pmu");
+	pmc_jw_str_or_null(w, inv->core_pmu >= 0 ? inv->pmus[inv->core_pmu].name : NULL);
+	line_key(w, "rdpmc");
+	if (inv->rdpmc >= 0)
+		pmc_jw_int(w, inv->rdpmc);
 	else
-		fputs("null", f);
-	fprintf(f, ",\n\"rdpmc\":");
-	json_int_or_null(f, inv->rdpmc, inv->rdpmc >= 0);
-	fprintf(f, ",\n");
+		pmc_jw_null(w);
 }
 
-static void json_rest(FILE *f, const struct pmc_inventory *inv, int status)
+/* The timer's "hz" and "source", both null when not known. */
+static void json_hz(struct pmc_jw *w, const struct pmc_inventory *inv, bool known)
+{
+	if (!known) {
+		pmc_jw_knull(w, "hz");
+		pmc_jw_knull(w, "source");
+		return;
+	}
+	pmc_jw_kfixed(w, "hz", 0, inv->tsc_hz);
+	pmc_jw_kstr(w, "source", inv->tsc_source);
+}
+
+static void json_system(struct pmc_jw *w, const struct pmc_inventory *inv)
+{
+	line_key(w, "permissions");
+	pmc_jw_object_begin(w);
+	pmc_jw_kint_if(w, "perf_event_paranoid", inv->paranoid != INT_MIN, inv->paranoid);
+	pmc_jw_kuint(w, "uid", (unsigned)inv->uid);
+	pmc_jw_kbool(w, "cap_perfmon", inv->cap_perfmon);
+	pmc_jw_kbool(w, "cap_sys_admin", inv->cap_sys_admin);
+	pmc_jw_kbool(w, "can_count_kernel", inv->can_count_kernel);
+	pmc_jw_object_end(w);
+	line_key(w, "nmi_watchdog");
+	if (inv->nmi_watchdog >= 0)
+		pmc_jw_int(w, inv->nmi_watchdog);
+	else
+		pmc_jw_null(w);
+	line_key(w, "smt");
+	pmc_jw_object_begin(w);
+	pmc_jw_key(w, "active");
+	if (inv->smt_active < 0)
+		pmc_jw_null(w);
+	else
+		pmc_jw_bool(w, inv->smt_active);
+	pmc_jw_kint_if(w, "cpu", inv->cpu_index >= 0, inv->cpu_index);
+	pmc_jw_kstr_or_null(w, "siblings", inv->nsmt_siblings ? inv->smt_siblings : NULL);
+	pmc_jw_kint_if(w, "sibling_count", inv->nsmt_siblings, inv->nsmt_siblings);
+	pmc_jw_object_end(w);
+	/* "tsc" stays what it was on x86 (null elsewhere); "timer" names the region timer on every architecture. */
+	line_key(w, "tsc");
+	pmc_jw_object_begin(w);
+	json_hz(w, inv, !inv->tsc_error && !strcmp(inv->timer_name, "TSC"));
+	pmc_jw_object_end(w);
+	line_key(w, "timer");
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "name", inv->timer_name);
+	json_hz(w, inv, !inv->tsc_error);
+	pmc_jw_object_end(w);
+	line_key(w, "user_read");
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr_or_null(w, "instruction", inv->user_read_name);
+	pmc_jw_kbool(w, "allowed", inv->user_read_name && !inv->user_read_error);
+	pmc_jw_kstr_or_null(w, "why", inv->user_read_why);
+	pmc_jw_object_end(w);
+}
+
+static void json_rest(struct pmc_jw *w, const struct pmc_inventory *inv, int status)
 {
 	const char *why = inv->budget_why;
 
-	fprintf(f, "\"permissions\":{\"perf_event_paranoid\":");
-	json_int_or_null(f, inv->paranoid, inv->paranoid != INT_MIN);
-	fprintf(f, ",\"uid\":%u,\"cap_perfmon\":%s,\"cap_sys_admin\":%s,\"can_count_kernel\":%s},\n",
-		(unsigned)inv->uid, inv->cap_perfmon ? "true" : "false", inv->cap_sys_admin ? "true" : "false",
-		inv->can_count_kernel ? "true" : "false");
-	fprintf(f, "\"nmi_watchdog\":");
-	json_int_or_null(f, inv->nmi_watchdog, inv->nmi_watchdog >= 0);
-	fprintf(f, ",\n\"smt\":{\"active\":%s,\"cpu\":", inv->smt_active < 0 ? "null" : inv->smt_active ? "true" : "false");
-	json_int_or_null(f, inv->cpu_index, inv->cpu_index >= 0);
-	fprintf(f, ",\"siblings\":");
-	if (inv->nsmt_siblings)
-		pmc_json_string(f, inv->smt_siblings);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"sibling_count\":");
-	json_int_or_null(f, inv->nsmt_siblings, inv->nsmt_siblings);
-	/* "tsc" stays what it was on x86 (null elsewhere); "timer" names the region timer on every architecture. */
-	fprintf(f, "},\n\"tsc\":");
-	if (inv->tsc_error || strcmp(inv->timer_name, "TSC"))
-		fprintf(f, "{\"hz\":null,\"source\":null},\n");
-	else
-		fprintf(f, "{\"hz\":%.0f,\"source\":\"%s\"},\n", inv->tsc_hz, inv->tsc_source);
-	fprintf(f, "\"timer\":{\"name\":\"%s\",\"hz\":", inv->timer_name);
-	if (inv->tsc_error)
-		fprintf(f, "null,\"source\":null},\n");
-	else
-		fprintf(f, "%.0f,\"source\":\"%s\"},\n", inv->tsc_hz, inv->tsc_source);
-	fprintf(f, "\"user_read\":{\"instruction\":");
-	if (inv->user_read_name)
-		pmc_json_string(f, inv->user_read_name);
-	else
-		fputs("null", f);
-	fprintf(f, ",\"allowed\":%s,\"why\":", inv->user_read_name && !inv->user_read_error ? "true" : "false");
-	if (inv->user_read_why[0])
-		pmc_json_string(f, inv->user_read_why);
-	else
-		fputs("null", f);
-	fprintf(f, "},\n");
-	fprintf(f, "\"counters\":{\"gp_available\":");
-	json_int_or_null(f, inv->gp_budget, !inv->budget_error);
-	fprintf(f, ",\"source\":\"%s\"", inv->budget_from_kernel ? "kernel" : "cpuid");
-	fprintf(f, ",\"reasoning\":[");
-	for (bool first = true; *why; first = false) {
+	json_system(w, inv);
+	line_key(w, "counters");
+	pmc_jw_object_begin(w);
+	pmc_jw_kint_if(w, "gp_available", !inv->budget_error, inv->gp_budget);
+	pmc_jw_kstr(w, "source", inv->budget_from_kernel ? "kernel" : "cpuid");
+	pmc_jw_karray_begin(w, "reasoning");
+	while (*why) {
 		size_t n = strcspn(why, "\n");
 		char line[PMC_INV_WHY_LEN];
 
 		snprintf(line, sizeof(line), "%.*s", (int)n, why);
-		fprintf(f, "%s", first ? "" : ",");
-		pmc_json_string(f, line);
+		pmc_jw_str(w, line);
 		why += n + (why[n] == '\n');
 	}
-	fprintf(f, "]},\n\"probe\":{\"event\":\"instructions:u\",\"errno\":%d,\"error\":", inv->probe_errno);
-	if (inv->probe_errno)
-		pmc_json_string(f, errname(inv->probe_errno));
-	else
-		fputs("null", f);
-	fprintf(f, "},\n\"verdict\":{\"status\":\"%s\",\"exit_status\":%d,\"reason\":",
-		pmc_verdict_name(inv->verdict.verdict), status);
-	pmc_json_string(f, inv->verdict.reason);
-	fprintf(f, ",\"action\":");
-	pmc_json_string(f, inv->verdict.action);
-	fprintf(f, "}}\n");
+	pmc_jw_array_end(w);
+	pmc_jw_object_end(w);
+	line_key(w, "probe");
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "event", "instructions:u");
+	pmc_jw_kint(w, "errno", inv->probe_errno);
+	pmc_jw_kstr_or_null(w, "error", inv->probe_errno ? errname(inv->probe_errno) : NULL);
+	pmc_jw_object_end(w);
+	line_key(w, "verdict");
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "status", pmc_verdict_name(inv->verdict.verdict));
+	pmc_jw_kint(w, "exit_status", status);
+	pmc_jw_kstr(w, "reason", inv->verdict.reason);
+	pmc_jw_kstr(w, "action", inv->verdict.action);
+	pmc_jw_object_end(w);
+	pmc_jw_object_end(w);
 }
 
 int pmc_cmd_info(int argc, char **argv)
@@ -426,11 +436,15 @@ int pmc_cmd_info(int argc, char **argv)
 		return PMC_EXIT_INTERNAL;
 	}
 	if (json) {
-		pmc_json_header(f, "info"); /* schema/pmctool-report.schema.json */
-		fputs(",\"pmctool_info_version\":1,\n", f);
-		json_cpu(f, &inv);
-		json_pmus(f, &inv);
-		json_rest(f, &inv, status);
+		struct pmc_jw w;
+
+		pmc_jw_init(&w, f, 0);
+		pmc_json_header(&w, "info"); /* schema/pmctool-report.schema.json */
+		pmc_jw_kint(&w, "pmctool_info_version", 1);
+		json_cpu(&w, &inv);
+		json_pmus(&w, &inv);
+		json_rest(&w, &inv, status);
+		fputc('\n', f);
 	} else {
 		print_cpu(f, &inv);
 		print_pfm(f, &inv);

@@ -15,6 +15,7 @@
 
 struct out {
 	FILE *f;
+	struct pmc_jw w; /* --json's writer on f */
 	enum pmc_output_format fmt; /* the table is the text listing */
 	bool names, lng;
 	unsigned count;
@@ -150,51 +151,48 @@ static void csv_event(struct out *o, const struct pmc_list_event *ev)
 	fputs("\r\n", o->f);
 }
 
+static void json_attr(struct pmc_jw *w, const struct pmc_list_attr *a)
+{
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "name", a->name);
+	pmc_jw_kstr(w, "description", a->desc);
+	if (a->type == PMC_LIST_UMASK) {
+		pmc_jw_kbool(w, "default", a->is_dfl);
+		pmc_jw_kuint(w, "code", a->code);
+	} else {
+		pmc_jw_kstr(w, "type", a->type == PMC_LIST_MOD_INTEGER ? "integer" : "bool");
+	}
+	pmc_jw_object_end(w);
+}
+
 static void json_event(struct out *o, const struct pmc_list_event *ev)
 {
+	struct pmc_jw *w = &o->w;
 	struct pmc_list_attr a;
-	bool first = true;
 
-	fprintf(o->f, "%s\n{\"pmu\":", o->count ? "," : "");
-	pmc_json_string(o->f, ev->pmu);
-	fprintf(o->f, ",\"source\":");
-	pmc_json_string(o->f, ev->source);
-	fprintf(o->f, ",\"name\":");
-	pmc_json_string(o->f, ev->name);
-	fprintf(o->f, ",\"spelling\":");
-	pmc_json_string(o->f, ev->spelling);
-	fprintf(o->f, ",\"description\":");
-	pmc_json_string(o->f, ev->desc);
-	fprintf(o->f, ",\"encoding\":");
-	pmc_json_string_or_null(o->f, ev->encoding);
+	pmc_jw_break(w, "\n");
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "pmu", ev->pmu);
+	pmc_jw_kstr(w, "source", ev->source);
+	pmc_jw_kstr(w, "name", ev->name);
+	pmc_jw_kstr(w, "spelling", ev->spelling);
+	pmc_jw_kstr(w, "description", ev->desc);
+	pmc_jw_kstr_or_null(w, "encoding", ev->encoding);
 	if (ev->file) {
-		fprintf(o->f, ",\"file\":");
-		pmc_json_string(o->f, ev->file);
-		fprintf(o->f, ",\"metric\":%s", ev->metric ? "true" : "false");
+		pmc_jw_kstr(w, "file", ev->file);
+		pmc_jw_kbool(w, "metric", ev->metric);
 	}
-	fprintf(o->f, ",\"umasks\":[");
+	pmc_jw_karray_begin(w, "umasks");
 	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK) {
-			fprintf(o->f, "%s{\"name\":", first ? "" : ",");
-			pmc_json_string(o->f, a.name);
-			fprintf(o->f, ",\"description\":");
-			pmc_json_string(o->f, a.desc);
-			fprintf(o->f, ",\"default\":%s,\"code\":%llu}", a.is_dfl ? "true" : "false",
-				(unsigned long long)a.code);
-			first = false;
-		}
-	fprintf(o->f, "],\"modifiers\":[");
-	first = true;
+		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK)
+			json_attr(w, &a);
+	pmc_jw_array_end(w);
+	pmc_jw_karray_begin(w, "modifiers");
 	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type != PMC_LIST_UMASK) {
-			fprintf(o->f, "%s{\"name\":", first ? "" : ",");
-			pmc_json_string(o->f, a.name);
-			fprintf(o->f, ",\"description\":");
-			pmc_json_string(o->f, a.desc);
-			fprintf(o->f, ",\"type\":\"%s\"}", a.type == PMC_LIST_MOD_INTEGER ? "integer" : "bool");
-			first = false;
-		}
-	fprintf(o->f, "]}");
+		if (!pmc_list_event_attr(ev, i, &a) && a.type != PMC_LIST_UMASK)
+			json_attr(w, &a);
+	pmc_jw_array_end(w);
+	pmc_jw_object_end(w);
 }
 
 static void names_event(struct out *o, const struct pmc_list_event *ev)
@@ -275,13 +273,18 @@ int pmc_cmd_list(int argc, char **argv)
 	}
 	if (o.fmt == PMC_OUTPUT_CSV)
 		fputs("pmu,source,name,spelling,description,umasks,default_umask,modifiers\r\n", o.f);
-	else if (o.fmt == PMC_OUTPUT_JSON) {
-		pmc_json_header(o.f, "list");
-		fputs(",\"events\":[", o.f);
+	pmc_jw_init(&o.w, o.f, 0);
+	if (o.fmt == PMC_OUTPUT_JSON) {
+		pmc_json_header(&o.w, "list");
+		pmc_jw_karray_begin(&o.w, "events");
 	}
 	rc = pmc_list_events(&q, on_event, &o, err, sizeof(err));
-	if (o.fmt == PMC_OUTPUT_JSON)
-		fputs("\n]}\n", o.f);
+	if (o.fmt == PMC_OUTPUT_JSON) {
+		pmc_jw_break(&o.w, "\n");
+		pmc_jw_array_end(&o.w);
+		pmc_jw_object_end(&o.w);
+		fputc('\n', o.f);
+	}
 	if (fclose(o.f) || rc) {
 		free(buf);
 		if (!rc)

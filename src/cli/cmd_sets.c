@@ -121,88 +121,80 @@ static void show_set(const struct pmc_eventset *s, const char *pmu)
 		printf("  %-24s when %s\n  %-24s %s\n", v->checks[i].name, v->checks[i].cond, "", v->checks[i].msg);
 }
 
-static void json_strings(char *const *items, size_t n)
+static void json_strings(struct pmc_jw *w, const char *key, char *const *items, size_t n)
 {
-	fputc('[', stdout);
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			fputc(',', stdout);
-		pmc_json_string(stdout, items[i]);
-	}
-	fputc(']', stdout);
+	pmc_jw_karray_begin(w, key);
+	for (size_t i = 0; i < n; i++)
+		pmc_jw_str(w, items[i]);
+	pmc_jw_array_end(w);
 }
 
-static void json_variant(const struct pmc_eventset_variant *v)
+static void json_variant(struct pmc_jw *w, const struct pmc_eventset_variant *v)
 {
-	fputs("{\"name\":", stdout);
-	pmc_json_string(stdout, v->name);
-	fputs(",\"pmus\":", stdout);
-	json_strings(v->pmus, v->npmus);
-	fputs(",\"cautions\":", stdout);
-	json_strings(v->notes, v->nnotes);
-	fputs(",\"events\":[", stdout);
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "name", v->name);
+	json_strings(w, "pmus", v->pmus, v->npmus);
+	json_strings(w, "cautions", v->notes, v->nnotes);
+	pmc_jw_karray_begin(w, "events");
 	for (size_t i = 0; i < v->nevents; i++) {
-		fputs(i ? ",{\"spelling\":" : "{\"spelling\":", stdout);
-		pmc_json_string(stdout, v->events[i].spelling);
-		printf(",\"batch\":%u}", v->events[i].batch);
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "spelling", v->events[i].spelling);
+		pmc_jw_kuint(w, "batch", v->events[i].batch);
+		pmc_jw_object_end(w);
 	}
-	fputs("],\"metrics\":[", stdout);
+	pmc_jw_array_end(w);
+	pmc_jw_karray_begin(w, "metrics");
 	for (size_t i = 0; i < v->nmetrics; i++) {
-		fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
-		pmc_json_string(stdout, v->metrics[i].name);
-		fputs(",\"unit\":", stdout);
-		pmc_json_string_or_null(stdout, v->metrics[i].unit);
-		fputs(",\"formula\":", stdout);
-		pmc_json_string(stdout, v->metrics[i].formula);
-		fputs(",\"description\":", stdout);
-		pmc_json_string_or_null(stdout, v->metrics[i].desc);
-		fputc('}', stdout);
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "name", v->metrics[i].name);
+		pmc_jw_kstr_or_null(w, "unit", v->metrics[i].unit);
+		pmc_jw_kstr(w, "formula", v->metrics[i].formula);
+		pmc_jw_kstr_or_null(w, "description", v->metrics[i].desc);
+		pmc_jw_object_end(w);
 	}
-	fputs("],\"checks\":[", stdout);
+	pmc_jw_array_end(w);
+	pmc_jw_karray_begin(w, "checks");
 	for (size_t i = 0; i < v->nchecks; i++) {
-		fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
-		pmc_json_string(stdout, v->checks[i].name);
-		fputs(",\"when\":", stdout);
-		pmc_json_string(stdout, v->checks[i].cond);
-		fputs(",\"message\":", stdout);
-		pmc_json_string(stdout, v->checks[i].msg);
-		fputc('}', stdout);
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "name", v->checks[i].name);
+		pmc_jw_kstr(w, "when", v->checks[i].cond);
+		pmc_jw_kstr(w, "message", v->checks[i].msg);
+		pmc_jw_object_end(w);
 	}
-	fputs("]}", stdout);
+	pmc_jw_array_end(w);
+	pmc_jw_object_end(w);
 }
 
 /* sets --json SET: the set, and the variant for this PMU in full (null when none applies). */
 static void show_set_json(const struct pmc_eventset *s, const char *pmu)
 {
 	const struct pmc_eventset_variant *v = pmc_eventset_select(s, pmu);
+	struct pmc_jw jw, *w = &jw;
 
-	pmc_json_header(stdout, "set");
-	fputs(",\"name\":", stdout);
-	pmc_json_string(stdout, s->name);
-	fputs(",\"path\":", stdout);
-	pmc_json_string(stdout, s->path);
-	fputs(",\"description\":", stdout);
-	pmc_json_string(stdout, s->description);
-	fputs(",\"provenance\":", stdout);
-	json_strings(s->provenance, s->nprovenance);
-	fputs(",\"cautions\":", stdout);
-	json_strings(s->notes, s->nnotes);
-	fputs(",\"variants\":[", stdout);
+	pmc_jw_init(w, stdout, 0);
+	pmc_json_header(w, "set");
+	pmc_jw_kstr(w, "name", s->name);
+	pmc_jw_kstr(w, "path", s->path);
+	pmc_jw_kstr(w, "description", s->description);
+	json_strings(w, "provenance", s->provenance, s->nprovenance);
+	json_strings(w, "cautions", s->notes, s->nnotes);
+	pmc_jw_karray_begin(w, "variants");
 	for (size_t i = 0; i < s->nvariants; i++) {
-		fputs(i ? ",{\"name\":" : "{\"name\":", stdout);
-		pmc_json_string(stdout, s->variants[i].name);
-		fputs(",\"pmus\":", stdout);
-		json_strings(s->variants[i].pmus, s->variants[i].npmus);
-		fputc('}', stdout);
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "name", s->variants[i].name);
+		json_strings(w, "pmus", s->variants[i].pmus, s->variants[i].npmus);
+		pmc_jw_object_end(w);
 	}
-	fputs("],\"pmu\":", stdout);
-	pmc_json_string_or_null(stdout, pmu);
-	fputs(",\"variant\":", stdout);
-	if (v)
-		json_variant(v);
-	else
-		fputs("null", stdout);
-	fputs("}\n", stdout);
+	pmc_jw_array_end(w);
+	pmc_jw_kstr_or_null(w, "pmu", pmu);
+	if (v) {
+		pmc_jw_key(w, "variant");
+		json_variant(w, v);
+	} else {
+		pmc_jw_knull(w, "variant");
+	}
+	pmc_jw_object_end(w);
+	putchar('\n');
 }
 
 static int list_sets(bool all, bool names, bool json, const char *pmu)
@@ -211,16 +203,17 @@ static int list_sets(bool all, bool names, bool json, const char *pmu)
 	size_t n, shown = 0;
 	char err[1024];
 	int rc = pmc_eventset_list(&sets, &n, err, sizeof(err));
+	struct pmc_jw w;
 
 	if (rc) {
 		fprintf(stderr, "pmctool sets: %s\n", err);
 		return PMC_EXIT_USAGE;
 	}
+	pmc_jw_init(&w, stdout, 0);
 	if (json) {
-		pmc_json_header(stdout, "sets");
-		fputs(",\"pmu\":", stdout);
-		pmc_json_string_or_null(stdout, pmu);
-		fputs(",\"sets\":[", stdout);
+		pmc_json_header(&w, "sets");
+		pmc_jw_kstr_or_null(&w, "pmu", pmu);
+		pmc_jw_karray_begin(&w, "sets");
 	} else if (!names) {
 		printf("%-14s %-18s %s (PMU %s)\n", "SET", "VARIANT", "DESCRIPTION", pmu ? pmu : "none detected");
 	}
@@ -230,15 +223,12 @@ static int list_sets(bool all, bool names, bool json, const char *pmu)
 		if (!v && !all)
 			continue;
 		if (json) {
-			fputs(shown ? ",{\"name\":" : "{\"name\":", stdout);
-			pmc_json_string(stdout, sets[i]->name);
-			fputs(",\"variant\":", stdout);
-			pmc_json_string_or_null(stdout, v ? v->name : NULL);
-			fputs(",\"description\":", stdout);
-			pmc_json_string(stdout, sets[i]->description);
-			fputs(",\"path\":", stdout);
-			pmc_json_string(stdout, sets[i]->path);
-			fputc('}', stdout);
+			pmc_jw_object_begin(&w);
+			pmc_jw_kstr(&w, "name", sets[i]->name);
+			pmc_jw_kstr_or_null(&w, "variant", v ? v->name : NULL);
+			pmc_jw_kstr(&w, "description", sets[i]->description);
+			pmc_jw_kstr(&w, "path", sets[i]->path);
+			pmc_jw_object_end(&w);
 		}
 		shown++;
 		if (json)
@@ -249,8 +239,11 @@ static int list_sets(bool all, bool names, bool json, const char *pmu)
 			printf("%-14s %-18s %.*s%s\n", sets[i]->name, v ? v->name : "(not for this PMU)", 72,
 			       sets[i]->description, strlen(sets[i]->description) > 72 ? "..." : "");
 	}
-	if (json)
-		fputs("]}\n", stdout);
+	if (json) {
+		pmc_jw_array_end(&w);
+		pmc_jw_object_end(&w);
+		putchar('\n');
+	}
 	if (!shown && !names)
 		fprintf(stderr, "pmctool sets: no set applies to PMU %s%s\n", pmu ? pmu : "(none detected)",
 			n ? "; --all lists every set" : "; no set files were found");

@@ -101,50 +101,50 @@ static void print_text(FILE *f, const struct pmc_tables_report *r)
 		print_note_text(f, &r->files[i]);
 }
 
-static void json_note(FILE *f, const struct pmc_table_note *n, bool file)
+static void json_note(struct pmc_jw *w, const struct pmc_table_note *n, bool file)
 {
-	fprintf(f, "{\"path\":");
-	pmc_json_string(f, n->path);
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "path", n->path);
 	if (file) {
-		fprintf(f, ",\"skipped\":%s", n->skipped ? "true" : "false");
-		fprintf(f, ",\"events\":%zu,\"metrics\":%zu,\"bad\":%zu,\"uncore\":%zu", n->events, n->metrics, n->bad,
-		       n->uncore);
+		pmc_jw_kbool(w, "skipped", n->skipped);
+		pmc_jw_kuint(w, "events", n->events);
+		pmc_jw_kuint(w, "metrics", n->metrics);
+		pmc_jw_kuint(w, "bad", n->bad);
+		pmc_jw_kuint(w, "uncore", n->uncore);
 	}
-	fprintf(f, ",\"why\":");
-	pmc_json_string_or_null(f, n->why);
-	fprintf(f, "}");
+	pmc_jw_kstr_or_null(w, "why", n->why);
+	pmc_jw_object_end(w);
 }
 
+/* tables' document has no "kind" (it predates the shared header): schema_version alone. */
 static void print_json(FILE *f, const struct pmc_tables_report *r)
 {
-	fprintf(f, "{\"schema_version\":%d,\"cpuid\":", PMC_JSON_SCHEMA_VERSION);
-	pmc_json_string_or_null(f, r->cpuid);
-	fprintf(f, ",\"cpuid_from\":");
-	pmc_json_string_or_null(f, r->cpuid ? r->cpuid_from : NULL);
-	fprintf(f, ",\"dir\":");
-	pmc_json_string_or_null(f, r->dir);
-	fprintf(f, ",\"dir_from\":");
-	pmc_json_string_or_null(f, r->dir ? r->dir_from : NULL);
-	fprintf(f, ",\"format\":");
-	pmc_json_string_or_null(f, format_name(r->format));
-	fprintf(f, ",\"mapfile\":");
-	pmc_json_string_or_null(f, r->mapfile);
-	fprintf(f, ",\"matched\":");
-	pmc_json_string_or_null(f, r->matched);
-	fprintf(f, ",\"model\":");
-	pmc_json_string_or_null(f, r->model);
-	fprintf(f, ",\"events\":%zu,\"deprecated\":%zu,\"metrics\":%zu,\"locations\":[", r->nevents, r->ndeprecated,
-	       r->nmetrics);
-	for (size_t i = 0; i < r->nlocations; i++) {
-		fprintf(f, i ? "," : "");
-		json_note(f, &r->locations[i], false);
-	}
-	fprintf(f, "],\"files\":[");
-	for (size_t i = 0; i < r->nfiles; i++) {
-		fprintf(f, i ? "," : "");
-		json_note(f, &r->files[i], true);
-	}
-	fprintf(f, "]}\n");
+	struct pmc_jw jw, *w = &jw;
+
+	pmc_jw_init(w, f, 0);
+	pmc_jw_object_begin(w);
+	pmc_jw_kint(w, "schema_version", PMC_JSON_SCHEMA_VERSION);
+	pmc_jw_kstr_or_null(w, "cpuid", r->cpuid);
+	pmc_jw_kstr_or_null(w, "cpuid_from", r->cpuid ? r->cpuid_from : NULL);
+	pmc_jw_kstr_or_null(w, "dir", r->dir);
+	pmc_jw_kstr_or_null(w, "dir_from", r->dir ? r->dir_from : NULL);
+	pmc_jw_kstr_or_null(w, "format", format_name(r->format));
+	pmc_jw_kstr_or_null(w, "mapfile", r->mapfile);
+	pmc_jw_kstr_or_null(w, "matched", r->matched);
+	pmc_jw_kstr_or_null(w, "model", r->model);
+	pmc_jw_kuint(w, "events", r->nevents);
+	pmc_jw_kuint(w, "deprecated", r->ndeprecated);
+	pmc_jw_kuint(w, "metrics", r->nmetrics);
+	pmc_jw_karray_begin(w, "locations");
+	for (size_t i = 0; i < r->nlocations; i++)
+		json_note(w, &r->locations[i], false);
+	pmc_jw_array_end(w);
+	pmc_jw_karray_begin(w, "files");
+	for (size_t i = 0; i < r->nfiles; i++)
+		json_note(w, &r->files[i], true);
+	pmc_jw_array_end(w);
+	pmc_jw_object_end(w);
+	fputc('\n', f);
 }
 
 int pmc_cmd_tables(int argc, char **argv)

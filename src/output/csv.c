@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "output/format.h"
+#include "output/multi.h"
 #include "output/perf_shadow.h"
 #include "output/output.h"
 #include "report/regions.h"
@@ -532,4 +533,7 @@ const struct pmc_format pmc_format_csv = {
 	.report = csv_report,
 	.interval_begin = csv_interval_begin,
 	.interval = csv_interval,
+	.sweep = pmc_sweep_csv,
+	.compare = pmc_compare_csv,
+	.merge = pmc_merge_csv,
 };

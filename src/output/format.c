@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The format registry: the entries live beside their writers (table.c, csv.c, json.c); this is the lookup. */
 #include "output/format.h"
+#include "output/multi.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -57,5 +58,31 @@ int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_out
 		free(safe);
 	}
 	free(buf);
+	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+/* Sweep, compare and merge through the registry too: a format without its own writer for them gets the table's. */
+int pmc_sweep_write(FILE *f, const struct pmc_sweep *sw, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int r = (e->sweep ? e->sweep : pmc_format_table.sweep)(f, sw);
+
+	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+int pmc_compare_write(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds,
+		      enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int r = (e->compare ? e->compare : pmc_format_table.compare)(f, c, conds, nconds);
+
+	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+int pmc_merge_write(FILE *f, const struct pmc_merge *m, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int r = (e->merge ? e->merge : pmc_format_table.merge)(f, m);
+
 	return r ? r : ferror(f) ? -EIO : 0;
 }

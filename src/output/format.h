@@ -10,6 +10,11 @@
 
 #include "output/output.h"
 
+struct pmc_sweep;
+struct pmc_compare;
+struct pmc_fail_cond;
+struct pmc_merge;
+
 struct pmc_format {
 	enum pmc_output_format id;
 	const char *name; /* "table", "sep", "csv", "json" */
@@ -25,6 +30,10 @@ struct pmc_format {
 	/* The checks this format prints in a place of its own (the table's Runs line, CSV's runs comment), so not again
 	 * in its list of checks; ends with NULL. */
 	const char *const *own_checks;
+	/* sweep, compare and merge results (output/multi.h); NULL: the table's (-x and -j have none of their own) */
+	int (*sweep)(FILE *f, const struct pmc_sweep *sw);
+	int (*compare)(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds);
+	int (*merge)(FILE *f, const struct pmc_merge *m);
 };
 
 extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json,

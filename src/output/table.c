@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output/format.h"
+#include "output/multi.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -492,4 +493,7 @@ const struct pmc_format pmc_format_table = {
 	.interval_begin = table_interval_begin,
 	.interval = table_interval,
 	.own_checks = table_own_checks,
+	.sweep = pmc_sweep_table,
+	.compare = pmc_compare_table,
+	.merge = pmc_merge_table,
 };

@@ -73,7 +73,7 @@ void pmc_json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void pmc_json_string_or_null(FILE *f, const char *s)
+static void string_or_null(FILE *f, const char *s)
 {
 	if (s && *s)
 		pmc_json_string(f, s);
@@ -213,7 +213,7 @@ void pmc_jw_str(struct pmc_jw *w, const char *s)
 void pmc_jw_str_or_null(struct pmc_jw *w, const char *s)
 {
 	value(w);
-	pmc_json_string_or_null(w->f, s);
+	string_or_null(w->f, s);
 }
 
 void pmc_jw_raw(struct pmc_jw *w, const char *text)

@@ -91,8 +91,6 @@ size_t pmc_utf8_seq(const char *s);
  * or a region's name may hold any bytes) becomes U+FFFD, written \ufffd, so the document is always valid UTF-8.
  * The writer's escaper (pmc_jw_str), for the few texts that are not a writer's values. */
 void pmc_json_string(FILE *f, const char *s);
-/* s as a JSON string, or null when s is NULL or empty. */
-void pmc_json_string_or_null(FILE *f, const char *s);
 
 /* v in the fewest %g digits that read back as v (integers below 2^53 whole, "%.0f"), into buf. */
 void pmc_json_shortest(double v, char *buf, size_t len);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The format registry: the entries live beside their writers (table.c, csv.c, json.c); this is the lookup. */
 #include "output/format.h"
+#include "output/info.h"
 #include "output/multi.h"
 
 #include <errno.h>
@@ -83,6 +84,14 @@ int pmc_merge_write(FILE *f, const struct pmc_merge *m, enum pmc_output_format f
 {
 	const struct pmc_format *e = pmc_format_get(fmt);
 	int r = (e->merge ? e->merge : pmc_format_table.merge)(f, m);
+
+	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+int pmc_info_write(FILE *f, const struct pmc_inventory *inv, int status, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int r = (e->info ? e->info : pmc_format_table.info)(f, inv, status);
 
 	return r ? r : ferror(f) ? -EIO : 0;
 }

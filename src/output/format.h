@@ -14,6 +14,7 @@ struct pmc_sweep;
 struct pmc_compare;
 struct pmc_fail_cond;
 struct pmc_merge;
+struct pmc_inventory;
 
 struct pmc_format {
 	enum pmc_output_format id;
@@ -34,6 +35,8 @@ struct pmc_format {
 	int (*sweep)(FILE *f, const struct pmc_sweep *sw);
 	int (*compare)(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds);
 	int (*merge)(FILE *f, const struct pmc_merge *m);
+	/* the other commands' documents, NULL: the table's (output/info.h: pmctool info) */
+	int (*info)(FILE *f, const struct pmc_inventory *inv, int status);
 };
 
 extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json,

@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "output/format.h"
+#include "output/info.h"
 #include "output/multi.h"
 #include "output/output.h"
 
@@ -389,4 +390,5 @@ const struct pmc_format pmc_format_json = {
 	.sweep = pmc_sweep_json,
 	.compare = pmc_compare_json,
 	.merge = pmc_merge_json,
+	.info = pmc_info_json,
 };

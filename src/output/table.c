@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output/format.h"
+#include "output/info.h"
 #include "output/multi.h"
 #include "output/output.h"
 #include "util/util.h"
@@ -496,4 +497,5 @@ const struct pmc_format pmc_format_table = {
 	.sweep = pmc_sweep_table,
 	.compare = pmc_compare_table,
 	.merge = pmc_merge_table,
+	.info = pmc_info_table,
 };

@@ -3,6 +3,7 @@
 #include "output/format.h"
 #include "output/info.h"
 #include "output/multi.h"
+#include "output/tables_report.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -94,4 +95,12 @@ int pmc_info_write(FILE *f, const struct pmc_inventory *inv, int status, enum pm
 	int r = (e->info ? e->info : pmc_format_table.info)(f, inv, status);
 
 	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+int pmc_tables_write(FILE *f, const struct pmc_tables_report *r, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int rc = (e->tables ? e->tables : pmc_format_table.tables)(f, r);
+
+	return rc ? rc : ferror(f) ? -EIO : 0;
 }

@@ -15,6 +15,7 @@ struct pmc_compare;
 struct pmc_fail_cond;
 struct pmc_merge;
 struct pmc_inventory;
+struct pmc_tables_report;
 
 struct pmc_format {
 	enum pmc_output_format id;
@@ -37,6 +38,7 @@ struct pmc_format {
 	int (*merge)(FILE *f, const struct pmc_merge *m);
 	/* the other commands' documents, NULL: the table's (output/info.h: pmctool info) */
 	int (*info)(FILE *f, const struct pmc_inventory *inv, int status);
+	int (*tables)(FILE *f, const struct pmc_tables_report *r); /* output/tables_report.h: pmctool tables */
 };
 
 extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json,

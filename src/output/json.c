@@ -10,6 +10,7 @@
 #include "output/format.h"
 #include "output/info.h"
 #include "output/multi.h"
+#include "output/tables_report.h"
 #include "output/output.h"
 
 void pmc_format_shortest(double v, char *buf, size_t len)
@@ -391,4 +392,5 @@ const struct pmc_format pmc_format_json = {
 	.compare = pmc_compare_json,
 	.merge = pmc_merge_json,
 	.info = pmc_info_json,
+	.tables = pmc_tables_json,
 };

@@ -7,6 +7,7 @@
 #include "output/format.h"
 #include "output/info.h"
 #include "output/multi.h"
+#include "output/tables_report.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -498,4 +499,5 @@ const struct pmc_format pmc_format_table = {
 	.compare = pmc_compare_table,
 	.merge = pmc_merge_table,
 	.info = pmc_info_table,
+	.tables = pmc_tables_table,
 };

@@ -6,8 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "output/output.h"
-#include "eventsets/eventset.h"
+#include "output/sets.h"
 #include "pmu/event.h"
 #include "util/util.h"
 
@@ -72,182 +71,21 @@ static const char *detect_pmu(void)
 	return pmc_pmu_init(NULL, 0) == 0 ? pmc_pmu_core_model() : NULL;
 }
 
-static void print_list(char *const *items, size_t n, const char *prefix)
-{
-	for (size_t i = 0; i < n; i++)
-		printf("%s%s\n", prefix, items[i]);
-}
-
-static void show_set(const struct pmc_eventset *s, const char *pmu)
-{
-	const struct pmc_eventset_variant *v = pmc_eventset_select(s, pmu);
-
-	printf("set %s (%s)\n%s\n", s->name, s->path, s->description);
-	if (s->topdown_level) /* its events are the tree's: stat --topdown's plan */
-		printf("\nthis set is stat --topdown=%d: its events, groups and formulas are this CPU's top-down tree's "
-		       "(pmctool-topdown(7))\n", s->topdown_level);
-	printf("\nprovenance:\n");
-	print_list(s->provenance, s->nprovenance, "  ");
-	if (s->nnotes) {
-		printf("\ncautions:\n");
-		print_list(s->notes, s->nnotes, "  ");
-	}
-	printf("\nvariants:");
-	for (size_t i = 0; i < s->nvariants; i++) {
-		printf("%s %s [", i ? ";" : "", s->variants[i].name);
-		for (size_t k = 0; k < s->variants[i].npmus; k++)
-			printf("%s%s", k ? " " : "", s->variants[i].pmus[k]);
-		printf("]");
-	}
-	printf("\n");
-	if (!v) {
-		printf("\nno variant applies to PMU %s: this set cannot be measured here\n", pmu ? pmu : "(none)");
-		return;
-	}
-	printf("\nvariant %s, for PMU %s\n", v->name, pmu ? pmu : "(none)");
-	if (v->nnotes) {
-		printf("\ncautions for this variant:\n");
-		print_list(v->notes, v->nnotes, "  ");
-	}
-	printf("\nevents (%zu):\n", v->nevents);
-	for (size_t i = 0; i < v->nevents; i++)
-		printf("  %-40s batch %u\n", v->events[i].spelling, v->events[i].batch);
-	printf("\nmetrics (%zu):\n", v->nmetrics);
-	for (size_t i = 0; i < v->nmetrics; i++)
-		printf("  %-24s %-7s = %s\n  %-32s %s\n", v->metrics[i].name, v->metrics[i].unit, v->metrics[i].formula,
-		       "", v->metrics[i].desc);
-	printf("\nchecks (%zu):\n", v->nchecks);
-	for (size_t i = 0; i < v->nchecks; i++)
-		printf("  %-24s when %s\n  %-24s %s\n", v->checks[i].name, v->checks[i].cond, "", v->checks[i].msg);
-}
-
-static void json_strings(struct pmc_jw *w, const char *key, char *const *items, size_t n)
-{
-	pmc_jw_karray_begin(w, key);
-	for (size_t i = 0; i < n; i++)
-		pmc_jw_str(w, items[i]);
-	pmc_jw_array_end(w);
-}
-
-static void json_variant(struct pmc_jw *w, const struct pmc_eventset_variant *v)
-{
-	pmc_jw_object_begin(w);
-	pmc_jw_kstr(w, "name", v->name);
-	json_strings(w, "pmus", v->pmus, v->npmus);
-	json_strings(w, "cautions", v->notes, v->nnotes);
-	pmc_jw_karray_begin(w, "events");
-	for (size_t i = 0; i < v->nevents; i++) {
-		pmc_jw_object_begin(w);
-		pmc_jw_kstr(w, "spelling", v->events[i].spelling);
-		pmc_jw_kuint(w, "batch", v->events[i].batch);
-		pmc_jw_object_end(w);
-	}
-	pmc_jw_array_end(w);
-	pmc_jw_karray_begin(w, "metrics");
-	for (size_t i = 0; i < v->nmetrics; i++) {
-		pmc_jw_object_begin(w);
-		pmc_jw_kstr(w, "name", v->metrics[i].name);
-		pmc_jw_kstr_or_null(w, "unit", v->metrics[i].unit);
-		pmc_jw_kstr(w, "formula", v->metrics[i].formula);
-		pmc_jw_kstr_or_null(w, "description", v->metrics[i].desc);
-		pmc_jw_object_end(w);
-	}
-	pmc_jw_array_end(w);
-	pmc_jw_karray_begin(w, "checks");
-	for (size_t i = 0; i < v->nchecks; i++) {
-		pmc_jw_object_begin(w);
-		pmc_jw_kstr(w, "name", v->checks[i].name);
-		pmc_jw_kstr(w, "when", v->checks[i].cond);
-		pmc_jw_kstr(w, "message", v->checks[i].msg);
-		pmc_jw_object_end(w);
-	}
-	pmc_jw_array_end(w);
-	pmc_jw_object_end(w);
-}
-
-/* sets --json SET: the set, and the variant for this PMU in full (null when none applies). */
-static void show_set_json(const struct pmc_eventset *s, const char *pmu)
-{
-	const struct pmc_eventset_variant *v = pmc_eventset_select(s, pmu);
-	struct pmc_jw jw, *w = &jw;
-
-	pmc_jw_init(w, stdout, 0);
-	pmc_json_header(w, "set");
-	pmc_jw_kstr(w, "name", s->name);
-	pmc_jw_kstr(w, "path", s->path);
-	pmc_jw_kstr(w, "description", s->description);
-	json_strings(w, "provenance", s->provenance, s->nprovenance);
-	json_strings(w, "cautions", s->notes, s->nnotes);
-	pmc_jw_karray_begin(w, "variants");
-	for (size_t i = 0; i < s->nvariants; i++) {
-		pmc_jw_object_begin(w);
-		pmc_jw_kstr(w, "name", s->variants[i].name);
-		json_strings(w, "pmus", s->variants[i].pmus, s->variants[i].npmus);
-		pmc_jw_object_end(w);
-	}
-	pmc_jw_array_end(w);
-	pmc_jw_kstr_or_null(w, "pmu", pmu);
-	if (v) {
-		pmc_jw_key(w, "variant");
-		json_variant(w, v);
-	} else {
-		pmc_jw_knull(w, "variant");
-	}
-	pmc_jw_object_end(w);
-	putchar('\n');
-}
-
 static int list_sets(bool all, bool names, bool json, const char *pmu)
 {
-	struct pmc_eventset **sets;
-	size_t n, shown = 0;
+	struct pmc_sets_listing l = { .all = all, .names = names, .pmu = pmu };
 	char err[1024];
-	int rc = pmc_eventset_list(&sets, &n, err, sizeof(err));
-	struct pmc_jw w;
+	int shown, rc = pmc_eventset_list(&l.sets, &l.n, err, sizeof(err));
 
 	if (rc) {
 		fprintf(stderr, "pmctool sets: %s\n", err);
 		return PMC_EXIT_USAGE;
 	}
-	pmc_jw_init(&w, stdout, 0);
-	if (json) {
-		pmc_json_header(&w, "sets");
-		pmc_jw_kstr_or_null(&w, "pmu", pmu);
-		pmc_jw_karray_begin(&w, "sets");
-	} else if (!names) {
-		printf("%-14s %-18s %s (PMU %s)\n", "SET", "VARIANT", "DESCRIPTION", pmu ? pmu : "none detected");
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct pmc_eventset_variant *v = pmc_eventset_select(sets[i], pmu);
-
-		if (!v && !all)
-			continue;
-		if (json) {
-			pmc_jw_object_begin(&w);
-			pmc_jw_kstr(&w, "name", sets[i]->name);
-			pmc_jw_kstr_or_null(&w, "variant", v ? v->name : NULL);
-			pmc_jw_kstr(&w, "description", sets[i]->description);
-			pmc_jw_kstr(&w, "path", sets[i]->path);
-			pmc_jw_object_end(&w);
-		}
-		shown++;
-		if (json)
-			continue;
-		if (names)
-			printf("%s\n", sets[i]->name);
-		else
-			printf("%-14s %-18s %.*s%s\n", sets[i]->name, v ? v->name : "(not for this PMU)", 72,
-			       sets[i]->description, strlen(sets[i]->description) > 72 ? "..." : "");
-	}
-	if (json) {
-		pmc_jw_array_end(&w);
-		pmc_jw_object_end(&w);
-		putchar('\n');
-	}
+	shown = pmc_sets_write(stdout, &l, json ? PMC_OUTPUT_JSON : PMC_OUTPUT_TABLE);
 	if (!shown && !names)
 		fprintf(stderr, "pmctool sets: no set applies to PMU %s%s\n", pmu ? pmu : "(none detected)",
-			n ? "; --all lists every set" : "; no set files were found");
-	pmc_eventset_list_free(sets, n);
+			l.n ? "; --all lists every set" : "; no set files were found");
+	pmc_eventset_list_free(l.sets, l.n);
 	return PMC_EXIT_OK;
 }
 
@@ -274,10 +112,7 @@ int pmc_cmd_sets(int argc, char **argv)
 			fprintf(stderr, "pmctool sets: %s\n", err);
 			rc = PMC_EXIT_USAGE;
 		} else {
-			if (o.json)
-				show_set_json(s, pmu);
-			else
-				show_set(s, pmu);
+			pmc_set_write(stdout, s, pmu, o.json ? PMC_OUTPUT_JSON : PMC_OUTPUT_TABLE);
 			pmc_eventset_free(s);
 		}
 	} else {

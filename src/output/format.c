@@ -3,6 +3,7 @@
 #include "output/format.h"
 #include "output/info.h"
 #include "output/multi.h"
+#include "output/sets.h"
 #include "output/tables_report.h"
 
 #include <errno.h>
@@ -103,4 +104,20 @@ int pmc_tables_write(FILE *f, const struct pmc_tables_report *r, enum pmc_output
 	int rc = (e->tables ? e->tables : pmc_format_table.tables)(f, r);
 
 	return rc ? rc : ferror(f) ? -EIO : 0;
+}
+
+int pmc_set_write(FILE *f, const struct pmc_eventset *s, const char *pmu, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int rc = (e->set ? e->set : pmc_format_table.set)(f, s, pmu);
+
+	return rc ? rc : ferror(f) ? -EIO : 0;
+}
+
+int pmc_sets_write(FILE *f, const struct pmc_sets_listing *l, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int shown = (e->sets ? e->sets : pmc_format_table.sets)(f, l);
+
+	return ferror(f) ? -EIO : shown;
 }

@@ -16,6 +16,8 @@ struct pmc_fail_cond;
 struct pmc_merge;
 struct pmc_inventory;
 struct pmc_tables_report;
+struct pmc_eventset;
+struct pmc_sets_listing;
 
 struct pmc_format {
 	enum pmc_output_format id;
@@ -39,6 +41,8 @@ struct pmc_format {
 	/* the other commands' documents, NULL: the table's (output/info.h: pmctool info) */
 	int (*info)(FILE *f, const struct pmc_inventory *inv, int status);
 	int (*tables)(FILE *f, const struct pmc_tables_report *r); /* output/tables_report.h: pmctool tables */
+	int (*set)(FILE *f, const struct pmc_eventset *s, const char *pmu); /* output/sets.h: pmctool sets */
+	int (*sets)(FILE *f, const struct pmc_sets_listing *l);
 };
 
 extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json,

@@ -10,6 +10,7 @@
 #include "output/format.h"
 #include "output/info.h"
 #include "output/multi.h"
+#include "output/sets.h"
 #include "output/tables_report.h"
 #include "output/output.h"
 
@@ -393,4 +394,6 @@ const struct pmc_format pmc_format_json = {
 	.merge = pmc_merge_json,
 	.info = pmc_info_json,
 	.tables = pmc_tables_json,
+	.set = pmc_set_json,
+	.sets = pmc_sets_json,
 };

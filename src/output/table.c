@@ -7,6 +7,7 @@
 #include "output/format.h"
 #include "output/info.h"
 #include "output/multi.h"
+#include "output/sets.h"
 #include "output/tables_report.h"
 #include "output/output.h"
 #include "util/util.h"
@@ -500,4 +501,6 @@ const struct pmc_format pmc_format_table = {
 	.merge = pmc_merge_table,
 	.info = pmc_info_table,
 	.tables = pmc_tables_table,
+	.set = pmc_set_table,
+	.sets = pmc_sets_table,
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The format registry: the entries live beside their writers (table.c, csv.c, json.c); this is the lookup. */
 #include "output/format.h"
+#include "output/check.h"
 #include "output/info.h"
 #include "output/multi.h"
 #include "output/sets.h"
@@ -120,4 +121,12 @@ int pmc_sets_write(FILE *f, const struct pmc_sets_listing *l, enum pmc_output_fo
 	int shown = (e->sets ? e->sets : pmc_format_table.sets)(f, l);
 
 	return ferror(f) ? -EIO : shown;
+}
+
+int pmc_check_write(FILE *f, const struct pmc_check_result *res, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int rc = (e->check ? e->check : pmc_format_table.check)(f, res);
+
+	return rc ? rc : ferror(f) ? -EIO : 0;
 }

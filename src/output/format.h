@@ -18,6 +18,7 @@ struct pmc_inventory;
 struct pmc_tables_report;
 struct pmc_eventset;
 struct pmc_sets_listing;
+struct pmc_check_result;
 
 struct pmc_format {
 	enum pmc_output_format id;
@@ -43,6 +44,7 @@ struct pmc_format {
 	int (*tables)(FILE *f, const struct pmc_tables_report *r); /* output/tables_report.h: pmctool tables */
 	int (*set)(FILE *f, const struct pmc_eventset *s, const char *pmu); /* output/sets.h: pmctool sets */
 	int (*sets)(FILE *f, const struct pmc_sets_listing *l);
+	int (*check)(FILE *f, const struct pmc_check_result *res); /* output/check.h: pmctool check */
 };
 
 extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json,

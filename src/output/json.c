@@ -8,6 +8,7 @@
 
 #include "config.h"
 #include "output/format.h"
+#include "output/check.h"
 #include "output/info.h"
 #include "output/multi.h"
 #include "output/sets.h"
@@ -396,4 +397,5 @@ const struct pmc_format pmc_format_json = {
 	.tables = pmc_tables_json,
 	.set = pmc_set_json,
 	.sets = pmc_sets_json,
+	.check = pmc_check_json,
 };

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "output/format.h"
+#include "output/check.h"
 #include "output/info.h"
 #include "output/multi.h"
 #include "output/sets.h"
@@ -503,4 +504,5 @@ const struct pmc_format pmc_format_table = {
 	.tables = pmc_tables_table,
 	.set = pmc_set_table,
 	.sets = pmc_sets_table,
+	.check = pmc_check_table,
 };

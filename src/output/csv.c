@@ -6,6 +6,7 @@
 
 #include "config.h"
 #include "output/format.h"
+#include "output/list.h"
 #include "output/multi.h"
 #include "output/perf_shadow.h"
 #include "output/output.h"
@@ -536,4 +537,6 @@ const struct pmc_format pmc_format_csv = {
 	.sweep = pmc_sweep_csv,
 	.compare = pmc_compare_csv,
 	.merge = pmc_merge_csv,
+	.list_begin = pmc_list_csv_begin,
+	.list_event = pmc_list_csv_event,
 };

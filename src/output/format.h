@@ -19,6 +19,8 @@ struct pmc_tables_report;
 struct pmc_eventset;
 struct pmc_sets_listing;
 struct pmc_check_result;
+struct pmc_list_out;
+struct pmc_list_event;
 
 struct pmc_format {
 	enum pmc_output_format id;
@@ -45,6 +47,10 @@ struct pmc_format {
 	int (*set)(FILE *f, const struct pmc_eventset *s, const char *pmu); /* output/sets.h: pmctool sets */
 	int (*sets)(FILE *f, const struct pmc_sets_listing *l);
 	int (*check)(FILE *f, const struct pmc_check_result *res); /* output/check.h: pmctool check */
+	/* output/list.h: pmctool list, an event at a time (begin and end may be NULL) */
+	void (*list_begin)(struct pmc_list_out *o);
+	void (*list_event)(struct pmc_list_out *o, const struct pmc_list_event *ev);
+	void (*list_end)(struct pmc_list_out *o);
 };
 
 extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json,

@@ -10,6 +10,7 @@
 #include "output/format.h"
 #include "output/check.h"
 #include "output/info.h"
+#include "output/list.h"
 #include "output/multi.h"
 #include "output/sets.h"
 #include "output/tables_report.h"
@@ -398,4 +399,7 @@ const struct pmc_format pmc_format_json = {
 	.set = pmc_set_json,
 	.sets = pmc_sets_json,
 	.check = pmc_check_json,
+	.list_begin = pmc_list_json_begin,
+	.list_event = pmc_list_json_event,
+	.list_end = pmc_list_json_end,
 };

@@ -7,6 +7,7 @@
 #include "output/format.h"
 #include "output/check.h"
 #include "output/info.h"
+#include "output/list.h"
 #include "output/multi.h"
 #include "output/sets.h"
 #include "output/tables_report.h"
@@ -505,4 +506,5 @@ const struct pmc_format pmc_format_table = {
 	.set = pmc_set_table,
 	.sets = pmc_sets_table,
 	.check = pmc_check_table,
+	.list_event = pmc_list_table_event,
 };

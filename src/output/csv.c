@@ -525,6 +525,7 @@ const struct pmc_format pmc_format_sep = {
 	.interval = sep_interval,
 	.interval_group = sep_interval_group,
 	.own_checks = sep_own_checks,
+	.topdown_interval = pmc_topdown_interval_sep,
 };
 
 const struct pmc_format pmc_format_csv = {
@@ -539,4 +540,5 @@ const struct pmc_format pmc_format_csv = {
 	.merge = pmc_merge_csv,
 	.list_begin = pmc_list_csv_begin,
 	.list_event = pmc_list_csv_event,
+	.topdown_interval = pmc_topdown_interval_csv,
 };

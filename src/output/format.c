@@ -130,3 +130,11 @@ int pmc_check_write(FILE *f, const struct pmc_check_result *res, enum pmc_output
 
 	return rc ? rc : ferror(f) ? -EIO : 0;
 }
+
+void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	const struct pmc_format *e = pmc_format_get(o->format);
+
+	if (e->topdown_interval)
+		e->topdown_interval(f, o, td);
+}

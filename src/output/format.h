@@ -37,6 +37,8 @@ struct pmc_format {
 	/* The checks this format prints in a place of its own (the table's Runs line, CSV's runs comment), so not again
 	 * in its list of checks; ends with NULL. */
 	const char *const *own_checks;
+	/* -I --topdown: one interval's tree (output/topdown.c); NULL: the format has no place for it */
+	void (*topdown_interval)(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
 	/* sweep, compare and merge results (output/multi.h); NULL: the table's (-x and -j have none of their own) */
 	int (*sweep)(FILE *f, const struct pmc_sweep *sw);
 	int (*compare)(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds);

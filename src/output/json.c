@@ -402,4 +402,5 @@ const struct pmc_format pmc_format_json = {
 	.list_begin = pmc_list_json_begin,
 	.list_event = pmc_list_json_event,
 	.list_end = pmc_list_json_end,
+	.topdown_interval = pmc_topdown_interval_json,
 };

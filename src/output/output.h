@@ -129,6 +129,11 @@ void pmc_output_topdown_json(struct pmc_jw *w, const struct pmc_report *rep);
 /* -I --topdown: one interval's tree in o's format (report/topdown.h). */
 struct pmc_report_topdown;
 void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
+/* The formats' writers of it (the format table's topdown_interval entries). */
+void pmc_topdown_interval_table(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
+void pmc_topdown_interval_sep(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
+void pmc_topdown_interval_csv(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
+void pmc_topdown_interval_json(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
 /* One CSV record of the report's columns, the fields given by column name (the others empty; csv.c). */
 void pmc_csv_named_row(FILE *f, const char *const *names, const char *const *vals, size_t n);
 

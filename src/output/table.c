@@ -507,4 +507,5 @@ const struct pmc_format pmc_format_table = {
 	.sets = pmc_sets_table,
 	.check = pmc_check_table,
 	.list_event = pmc_list_table_event,
+	.topdown_interval = pmc_topdown_interval_table,
 };

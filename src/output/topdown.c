@@ -178,10 +178,37 @@ void pmc_output_topdown_json(struct pmc_jw *w, const struct pmc_report *rep)
 	pmc_jw_array_end(w);
 }
 
-static void json_interval(FILE *f, const struct pmc_report_topdown *td)
+/* -I: one interval's tree as each format writes it (the format table's topdown_interval entries): the table's tree
+ * with each line led by the interval's time; -x lines led by the time; CSV "topdown" records with the interval and
+ * time_ns; a JSON line of kind "interval_topdown". perf's -j has no place for it: no entry, nothing. */
+void pmc_topdown_interval_table(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	char pre[64];
+
+	(void)o;
+	snprintf(pre, sizeof(pre), "%16.9f ", td->end_s);
+	table_tree(f, td, pre);
+}
+
+void pmc_topdown_interval_sep(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	char pre[64];
+
+	snprintf(pre, sizeof(pre), "%16.9f%s", td->end_s, o->sep);
+	sep_tree(f, td, o->sep, pre);
+}
+
+void pmc_topdown_interval_csv(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	(void)o;
+	csv_tree(f, td);
+}
+
+void pmc_topdown_interval_json(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
 {
 	struct pmc_jw w;
 
+	(void)o;
 	pmc_jw_init(&w, f, 0);
 	pmc_json_interval_header(&w, "interval_topdown", td->interval, td->start_s, td->end_s);
 	pmc_jw_kstr_or_null(&w, "scope", td->scope);
@@ -190,31 +217,4 @@ static void json_interval(FILE *f, const struct pmc_report_topdown *td)
 	pmc_jw_object_end(&w);
 	pmc_jw_object_end(&w);
 	fputc('\n', f);
-}
-
-/* -I: one interval's tree as its format writes it: the table's tree with each line led by the interval's time;
- * CSV "topdown" records with the interval and time_ns; -x lines led by the time; a JSON line of kind
- * "interval_topdown". perf's -j has no place for it: nothing. */
-void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
-{
-	char pre[64];
-
-	switch (o->format) {
-	case PMC_OUTPUT_TABLE:
-		snprintf(pre, sizeof(pre), "%16.9f ", td->end_s);
-		table_tree(f, td, pre);
-		break;
-	case PMC_OUTPUT_SEP:
-		snprintf(pre, sizeof(pre), "%16.9f%s", td->end_s, o->sep);
-		sep_tree(f, td, o->sep, pre);
-		break;
-	case PMC_OUTPUT_CSV:
-		csv_tree(f, td);
-		break;
-	case PMC_OUTPUT_JSON:
-		json_interval(f, td);
-		break;
-	default:
-		break;
-	}
 }

@@ -32,6 +32,17 @@ size_t pmc_utf8_seq(const char *str)
 	return n;
 }
 
+/* The writer is the one user of its stream while it writes: stdio's unlocked calls (GNU), no lock per call. */
+static void put(FILE *f, const char *p, size_t n)
+{
+	fwrite_unlocked(p, 1, n, f);
+}
+
+static void puts_(FILE *f, const char *p)
+{
+	put(f, p, strlen(p));
+}
+
 /* Whether byte c is written as it is (printable ASCII but the quote and the backslash). */
 static bool plain(unsigned char c)
 {
@@ -40,7 +51,7 @@ static bool plain(unsigned char c)
 
 void pmc_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
+	fputc_unlocked('"', f);
 	while (s && *s) {
 		unsigned char c = (unsigned char)*s;
 		size_t n;
@@ -50,27 +61,27 @@ void pmc_json_string(FILE *f, const char *s)
 
 			while (plain((unsigned char)*s))
 				s++;
-			fwrite(run, 1, (size_t)(s - run), f);
+			put(f, run, (size_t)(s - run));
 			continue;
 		}
 		if (!(n = pmc_utf8_seq(s))) {
-			fputs("\\ufffd", f); /* a byte that is not UTF-8: the replacement character, one per byte */
+			put(f, "\\ufffd", 6); /* a byte that is not UTF-8: the replacement character, one per byte */
 			s++;
 			continue;
 		}
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c == '\n')
-			fputs("\\n", f);
+			put(f, "\\n", 2);
 		else if (c == '\t')
-			fputs("\\t", f);
+			put(f, "\\t", 2);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
 		else
-			fwrite(s, 1, n, f);
+			put(f, s, n);
 		s += n;
 	}
-	fputc('"', f);
+	fputc_unlocked('"', f);
 }
 
 static void string_or_null(FILE *f, const char *s)
@@ -78,7 +89,7 @@ static void string_or_null(FILE *f, const char *s)
 	if (s && *s)
 		pmc_json_string(f, s);
 	else
-		fputs("null", f);
+		put(f, "null", 4);
 }
 
 void pmc_json_shortest(double v, char *buf, size_t len)
@@ -109,9 +120,9 @@ void pmc_jw_break(struct pmc_jw *w, const char *text)
 
 static void indent(struct pmc_jw *w)
 {
-	fputc('\n', w->f);
+	fputc_unlocked('\n', w->f);
 	for (unsigned i = 0; i < w->depth; i++)
-		fputs("  ", w->f);
+		put(w->f, "  ", 2);
 }
 
 /* Before a key, or a value that is not a key's: the comma after the container's previous member. */
@@ -123,9 +134,9 @@ static void next_member(struct pmc_jw *w)
 		return;
 	bit = UINT32_C(1) << (w->depth - 1);
 	if (w->filled & bit)
-		fputs(w->brk || !(w->flags & (PMC_JW_PERF | PMC_JW_SPACED)) ? "," : ", ", w->f);
+		puts_(w->f, w->brk || !(w->flags & (PMC_JW_PERF | PMC_JW_SPACED)) ? "," : ", ");
 	if (w->brk)
-		fputs(w->brk, w->f), w->brk = NULL;
+		puts_(w->f, w->brk), w->brk = NULL;
 	w->filled |= bit;
 	if (w->flags & PMC_JW_PRETTY)
 		indent(w);
@@ -142,11 +153,34 @@ static void value(struct pmc_jw *w)
 
 void pmc_jw_key(struct pmc_jw *w, const char *key)
 {
+	char buf[80];
+	size_t n = 0;
+
+	/* the common case in one write: a plain short key, compact, no break or pretty layout pending */
+	if (w->depth && !(w->array & (UINT32_C(1) << (w->depth - 1))) && !w->brk &&
+	    !(w->flags & (PMC_JW_PRETTY | PMC_JW_PERF | PMC_JW_SPACED))) {
+		uint32_t bit = UINT32_C(1) << (w->depth - 1);
+		const char *k = key ? key : "";
+
+		if (w->filled & bit)
+			buf[n++] = ',';
+		buf[n++] = '"';
+		while (*k && plain((unsigned char)*k) && n < sizeof(buf) - 2)
+			buf[n++] = *k++;
+		if (!*k) {
+			buf[n++] = '"';
+			buf[n++] = ':';
+			w->filled |= bit;
+			put(w->f, buf, n);
+			w->keyed = true;
+			return;
+		}
+	}
 	if (!w->depth || (w->array & (UINT32_C(1) << (w->depth - 1))))
 		w->err = true; /* written anyway: the document shows where the caller went wrong */
 	next_member(w);
 	pmc_json_string(w->f, key);
-	fputs(w->flags & PMC_JW_PERF ? " : " : w->flags & (PMC_JW_PRETTY | PMC_JW_SPACED) ? ": " : ":", w->f);
+	puts_(w->f, w->flags & PMC_JW_PERF ? " : " : w->flags & (PMC_JW_PRETTY | PMC_JW_SPACED) ? ": " : ":");
 	w->keyed = true;
 }
 
@@ -159,7 +193,7 @@ static void begin(struct pmc_jw *w, char open, bool array)
 		return;
 	}
 	value(w);
-	fputc(open, w->f);
+	fputc_unlocked(open, w->f);
 	bit = UINT32_C(1) << w->depth++;
 	w->filled &= ~bit;
 	w->array = array ? w->array | bit : w->array & ~bit;
@@ -178,10 +212,10 @@ static void end(struct pmc_jw *w, char close, bool array)
 		w->err = true;
 	w->depth--;
 	if (w->brk)
-		fputs(w->brk, w->f), w->brk = NULL;
+		puts_(w->f, w->brk), w->brk = NULL;
 	else if ((w->flags & PMC_JW_PRETTY) && (w->filled & bit))
 		indent(w);
-	fputc(close, w->f);
+	fputc_unlocked(close, w->f);
 }
 
 void pmc_jw_object_begin(struct pmc_jw *w)
@@ -219,7 +253,7 @@ void pmc_jw_str_or_null(struct pmc_jw *w, const char *s)
 void pmc_jw_raw(struct pmc_jw *w, const char *text)
 {
 	value(w);
-	fputs(text, w->f);
+	puts_(w->f, text);
 }
 
 void pmc_jw_null(struct pmc_jw *w)
@@ -232,16 +266,32 @@ void pmc_jw_bool(struct pmc_jw *w, bool b)
 	pmc_jw_raw(w, b ? "true" : "false");
 }
 
+/* v's decimal digits ending at end (no NUL); the first digit's address. printf's %llu without its cost: -I writes
+ * several integers a record. */
+static char *digits(char *end, unsigned long long v)
+{
+	do
+		*--end = (char)('0' + v % 10);
+	while (v /= 10);
+	return end;
+}
+
 void pmc_jw_int(struct pmc_jw *w, long long v)
 {
+	char buf[24], *end = buf + sizeof(buf), *p = digits(end, v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v);
+
+	if (v < 0)
+		*--p = '-';
 	value(w);
-	fprintf(w->f, "%lld", v);
+	put(w->f, p, (size_t)(end - p));
 }
 
 void pmc_jw_uint(struct pmc_jw *w, unsigned long long v)
 {
+	char buf[24], *end = buf + sizeof(buf), *p = digits(end, v);
+
 	value(w);
-	fprintf(w->f, "%llu", v);
+	put(w->f, p, (size_t)(end - p));
 }
 
 void pmc_jw_num(struct pmc_jw *w, double v)

@@ -21,6 +21,8 @@ struct pmc_sets_listing;
 struct pmc_check_result;
 struct pmc_list_out;
 struct pmc_list_event;
+struct pmc_encode_out;
+struct pmc_event;
 
 struct pmc_format {
 	enum pmc_output_format id;
@@ -53,6 +55,10 @@ struct pmc_format {
 	void (*list_begin)(struct pmc_list_out *o);
 	void (*list_event)(struct pmc_list_out *o, const struct pmc_list_event *ev);
 	void (*list_end)(struct pmc_list_out *o);
+	/* output/encode.h: pmctool encode, an event at a time (begin and end may be NULL) */
+	void (*encode_begin)(struct pmc_encode_out *o);
+	void (*encode_event)(struct pmc_encode_out *o, const struct pmc_event *ev, const struct pmc_event *libpfm);
+	void (*encode_end)(struct pmc_encode_out *o);
 };
 
 extern const struct pmc_format pmc_format_table, pmc_format_sep, pmc_format_csv, pmc_format_json, pmc_format_perf_json,

@@ -9,6 +9,7 @@
 #include "config.h"
 #include "output/format.h"
 #include "output/check.h"
+#include "output/encode.h"
 #include "output/info.h"
 #include "output/list.h"
 #include "output/multi.h"
@@ -403,4 +404,7 @@ const struct pmc_format pmc_format_json = {
 	.list_event = pmc_list_json_event,
 	.list_end = pmc_list_json_end,
 	.topdown_interval = pmc_topdown_interval_json,
+	.encode_begin = pmc_encode_json_begin,
+	.encode_event = pmc_encode_json_event,
+	.encode_end = pmc_encode_json_end,
 };

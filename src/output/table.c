@@ -6,6 +6,7 @@
 
 #include "output/format.h"
 #include "output/check.h"
+#include "output/encode.h"
 #include "output/info.h"
 #include "output/list.h"
 #include "output/multi.h"
@@ -508,4 +509,5 @@ const struct pmc_format pmc_format_table = {
 	.check = pmc_check_table,
 	.list_event = pmc_list_table_event,
 	.topdown_interval = pmc_topdown_interval_table,
+	.encode_event = pmc_encode_table_event,
 };

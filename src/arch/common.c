@@ -151,6 +151,27 @@ void pmc_arch_fact_json(struct pmc_arch_fact *ret, size_t max, size_t *n, const 
 	(*n)++;
 }
 
+bool pmc_arch_fact_json_begin(struct pmc_arch_fact *ret, size_t max, size_t *n, const char *key, bool top,
+			      struct pmc_jw *w)
+{
+	FILE *f;
+
+	if (*n >= max)
+		return false;
+	ret[*n] = (struct pmc_arch_fact){ .key = key, .top = top };
+	/* one byte kept for the NUL that fmemopen writes at the end of what was written */
+	if (!(f = fmemopen(ret[*n].json, sizeof(ret[*n].json) - 1, "w")))
+		return false;
+	pmc_jw_init(w, f, 0);
+	return true;
+}
+
+void pmc_arch_fact_json_end(struct pmc_jw *w, size_t *n)
+{
+	fclose(w->f);
+	(*n)++;
+}
+
 size_t pmc_arch_describe_midr(const struct pmc_arch_cpu *c, const char *model_name, struct pmc_arch_fact *ret,
 			      size_t max)
 {

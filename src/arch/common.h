@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "arch/arch.h"
+#include "util/json_write.h"
 
 /* The value of the first "KEY<blanks>: value" line of path (NULL: /proc/cpuinfo). 0, -ENOENT, or -errno. */
 int pmc_arch_cpuinfo_field(const char *path, const char *key, char *buf, size_t len);
@@ -32,6 +33,13 @@ __attribute__((format(printf, 5, 6))) void pmc_arch_fact_text(struct pmc_arch_fa
 __attribute__((format(printf, 7, 8))) void pmc_arch_fact_json(struct pmc_arch_fact *ret, size_t max, size_t *n,
 							      const char *key, bool top, bool string,
 							      const char *fmt, ...);
+
+/* A JSON-only fact whose value the caller writes with the JSON writer: begin points w at ret[*n]'s value (false when
+ * *n == max or out of memory: nothing to write), end closes it and counts it. A value longer than the fact's buffer
+ * is cut short, as pmc_arch_fact_json's. */
+bool pmc_arch_fact_json_begin(struct pmc_arch_fact *ret, size_t max, size_t *n, const char *key, bool top,
+			      struct pmc_jw *w);
+void pmc_arch_fact_json_end(struct pmc_jw *w, size_t *n);
 
 /* The description of a CPU known by its MIDR (arm64) or by nothing but /proc/cpuinfo: architecture, vendor, model and
  * MIDR_EL1 lines, or "identity unknown"; the JSON "cpu" members with x86's keys empty. model_name: /proc/cpuinfo's

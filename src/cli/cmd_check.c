@@ -13,7 +13,7 @@
 #include "cli/opts.h"
 #include "info/check.h"
 #include "cli/check_uncore.h"
-#include "output/output.h"
+#include "output/check.h"
 #include "run/emulate.h"
 #include "util/file_read.h"
 #include "util/json_read.h"
@@ -179,48 +179,6 @@ static int measure(void *ctx, const struct pmc_check_req *q, struct pmc_check_sa
 	return 0;
 }
 
-static void print_text(FILE *f, const struct pmc_check_result *res)
-{
-	fprintf(f, "pmctool check: can counts be trusted here, now?\n\n");
-	for (size_t i = 0; i < res->n; i++) {
-		const struct pmc_check_item *it = &res->item[i];
-
-		const char *d = it->detail;
-
-		fprintf(f, "  %-12s %s\n", pmc_check_verdict_name(it->verdict), it->title);
-		/* The detail's parts ("; " between them) one per line, under the title. */
-		while (*d) {
-			const char *end = strstr(d, "; ");
-			int n = end ? (int)(end - d) : (int)strlen(d);
-
-			fprintf(f, "  %-12s   %.*s\n", "", n, d);
-			d += n + (end ? 2 : 0);
-		}
-	}
-	fprintf(f, "\noverall: %s: %s\n", pmc_check_verdict_name(res->overall), res->summary);
-}
-
-static void print_json(FILE *f, const struct pmc_check_result *res)
-{
-	pmc_json_header(f, "check");
-	fputs(",\"items\":[", f);
-	for (size_t i = 0; i < res->n; i++) {
-		const struct pmc_check_item *it = &res->item[i];
-
-		fprintf(f, "%s\n{\"name\":", i ? "," : "");
-		pmc_json_string(f, it->name);
-		fputs(",\"title\":", f);
-		pmc_json_string(f, it->title);
-		fprintf(f, ",\"verdict\":\"%s\",\"detail\":", pmc_check_verdict_name(it->verdict));
-		pmc_json_string(f, it->detail);
-		fputc('}', f);
-	}
-	fprintf(f, "],\n\"overall\":{\"verdict\":\"%s\",\"exit_status\":%d,\"summary\":",
-		pmc_check_verdict_name(res->overall), pmc_check_exit_status(res));
-	pmc_json_string(f, res->summary);
-	fputs("}}\n", f);
-}
-
 int pmc_check_measure_here(bool quick, struct pmc_check_result *res)
 {
 	static struct pmc_inventory inv;
@@ -273,10 +231,7 @@ int pmc_cmd_check(int argc, char **argv)
 		fprintf(stderr, "pmctool check: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	if (o.json)
-		print_json(f, &res);
-	else
-		print_text(f, &res);
+	pmc_check_write(f, &res, o.json ? PMC_OUTPUT_JSON : PMC_OUTPUT_TABLE);
 	if (fclose(f)) {
 		free(buf);
 		fprintf(stderr, "pmctool check: out of memory\n");

@@ -12,7 +12,7 @@
 #include "pmu/uncore.h"
 #include "tables/tables.h"
 #include "util/util.h"
-#include "output/output.h"
+#include "output/encode.h"
 
 struct encode_cli {
 	const char *pmu, *config1, *tables;
@@ -171,47 +171,12 @@ static int resolve_uncore(const char *spec, struct pmc_event *ev)
 	return 0;
 }
 
-static void print_text(const struct pmc_event *ev, const char *perf)
+/* A name a vendor table encodes: libpfm4's encoding of it into *alt when libpfm4 knows the name and differs. */
+static bool libpfm_differs(const struct pmc_event *ev, const char *spec, struct pmc_event *alt)
 {
-	const struct perf_event_attr *a = &ev->attr;
-
-	printf("%s\n", ev->name);
-	printf("  canonical  %s\n", ev->canonical);
-	printf("  type       %u\n", a->type);
-	if (a->type == PERF_TYPE_BREAKPOINT) {
-		printf("  bp_type    %u\n  bp_addr    %#llx\n  bp_len     %llu\n", a->bp_type,
-		       (unsigned long long)a->bp_addr, (unsigned long long)a->bp_len);
-	} else {
-		printf("  config     %#llx\n  config1    %#llx\n  config2    %#llx\n", (unsigned long long)a->config,
-		       (unsigned long long)a->config1, (unsigned long long)a->config2);
-	}
-	printf("  exclude    user=%u kernel=%u hv=%u\n", a->exclude_user, a->exclude_kernel, a->exclude_hv);
-	printf("  class      %s", pmc_output_class_name(ev->cls));
-	if (ev->cls == PMC_CLASS_FIXED)
-		printf(" (fixed counter %d)", ev->fixed_index);
-	printf("\n  perf       %s\n", perf);
-}
-
-/* A name a vendor table encodes: libpfm4's encoding of it too, when libpfm4 knows the name and differs. */
-static void print_libpfm_differs(const struct pmc_event *ev, const char *spec)
-{
-	struct pmc_event alt;
-
-	if (!ev->source || pmc_event_libpfm_only(spec, &alt))
-		return;
-	if (alt.attr.config == ev->attr.config && alt.attr.config1 == ev->attr.config1)
-		return;
-	printf("  libpfm4    %s: config %#llx config1 %#llx, which differs; the vendor table's encoding above is used "
-	       "(%s)\n", alt.canonical, (unsigned long long)alt.attr.config, (unsigned long long)alt.attr.config1,
-	       ev->source);
-}
-
-/* The same members as stat's JSON events (pmc_json_event_encoding): one spelling everywhere. */
-static void print_json(const struct pmc_event *ev, bool first)
-{
-	fputs(first ? "\n  {" : ",\n  {", stdout);
-	pmc_json_event_encoding(stdout, ev);
-	fputs("}", stdout);
+	if (!ev->source || pmc_event_libpfm_only(spec, alt))
+		return false;
+	return alt->attr.config != ev->attr.config || alt->attr.config1 != ev->attr.config1;
 }
 
 static void report_error(const char *cmd, const struct pmc_resolve_error *err)
@@ -224,8 +189,8 @@ int pmc_cmd_encode(int argc, char **argv)
 	struct encode_cli o = { 0 };
 	int first = parse_opts(&pmc_opts_encode, argc, argv, &o);
 	const char *pmu = o.pmu;
-	bool json = o.json;
-	int status = PMC_EXIT_OK, shown = 0;
+	int status = PMC_EXIT_OK;
+	struct pmc_encode_out out;
 
 	if (first < 0)
 		return first == -2 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
@@ -233,32 +198,19 @@ int pmc_cmd_encode(int argc, char **argv)
 		pmc_pmu_tables_dir(o.tables);
 	if ((status = init_pmu(argv[0], pmu)))
 		return status;
-	if (json) {
-		pmc_json_header(stdout, "encode");
-		fputs(",\"events\":[", stdout);
-	}
+	pmc_encode_write_begin(&out, stdout, o.json ? PMC_OUTPUT_JSON : PMC_OUTPUT_TABLE);
 	for (int i = first; i < argc; i++) {
-		struct pmc_event ev;
+		struct pmc_event ev, alt;
 		struct pmc_resolve_error err;
-		char perf[PMC_NAME_MAX * 2];
 
 		if (resolve_in(argv[i], pmu, &ev, &err) && resolve_uncore(argv[i], &ev)) {
 			report_error(argv[0], &err);
 			status = PMC_EXIT_USAGE;
 			continue;
 		}
-		if (pmc_event_perf_spelling(&ev, perf, sizeof(perf)))
-			snprintf(perf, sizeof(perf), "(none)");
-		if (json)
-			print_json(&ev, shown == 0);
-		else
-			print_text(&ev, perf);
-		if (!json)
-			print_libpfm_differs(&ev, argv[i]);
-		shown++;
+		pmc_encode_write_event(&out, &ev, libpfm_differs(&ev, argv[i], &alt) ? &alt : NULL);
 	}
-	if (json)
-		printf("\n]}\n");
+	pmc_encode_write_end(&out);
 	pmc_pmu_fini();
 	return status;
 }

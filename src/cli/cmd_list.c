@@ -11,15 +11,12 @@
 #include "info/evlist.h"
 #include "pmu/event.h"
 #include "util/util.h"
-#include "output/output.h"
+#include "output/list.h"
 
 struct out {
-	FILE *f;
+	struct pmc_list_out out; /* the listing being written (output/list.h) */
 	enum pmc_output_format fmt; /* the table is the text listing */
 	bool names, lng;
-	unsigned count;
-	const char *last_pmu;
-	char last_pmu_buf[64];
 	const char *pmu; /* --pmu */
 	const char *tables; /* --tables DIR */
 };
@@ -91,148 +88,11 @@ const struct pmc_opts_cmd pmc_opts_list = {
 	.bad_option = list_bad_option,
 };
 
-static void text_event(struct out *o, const struct pmc_list_event *ev)
-{
-	struct pmc_list_attr a;
-	bool mods = false;
-
-	if (!o->last_pmu || strcmp(o->last_pmu, ev->pmu)) {
-		fprintf(o->f, "%s%s (%s%s%s):\n", o->last_pmu ? "\n" : "", ev->pmu, ev->source,
-			ev->cpus ? "; hybrid core PMU of CPUs " : "", ev->cpus ? ev->cpus : "");
-		snprintf(o->last_pmu_buf, sizeof(o->last_pmu_buf), "%s", ev->pmu);
-		o->last_pmu = o->last_pmu_buf;
-	}
-	fprintf(o->f, "  %-40s %s\n", ev->spelling, ev->desc);
-	if (!o->lng)
-		return;
-	if (ev->file)
-		fprintf(o->f, "      %s %s (%s)\n", ev->metric ? "formula" : "encoding", ev->encoding, ev->file);
-	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK)
-			fprintf(o->f, "      :%-34s %s%s\n", a.name, a.is_dfl ? "[default] " : "", a.desc);
-	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type != PMC_LIST_UMASK) {
-			fprintf(o->f, "%s%s%s", mods ? " " : "      modifiers: ", a.name,
-				a.type == PMC_LIST_MOD_INTEGER ? "=N" : "");
-			mods = true;
-		}
-	if (mods)
-		fputc('\n', o->f);
-}
-
-static void csv_event(struct out *o, const struct pmc_list_event *ev)
-{
-	char umasks[4096] = "", dfl[256] = "", mods[512] = "";
-	size_t ul = 0, ml = 0;
-	struct pmc_list_attr a;
-
-	for (unsigned i = 0; i < ev->nattrs; i++) {
-		if (pmc_list_event_attr(ev, i, &a))
-			continue;
-		if (a.type == PMC_LIST_UMASK) {
-			ul += (size_t)snprintf(umasks + ul, sizeof(umasks) - PMC_MIN(ul, sizeof(umasks)), "%s%s",
-					       ul ? ";" : "", a.name);
-			if (a.is_dfl && !dfl[0])
-				snprintf(dfl, sizeof(dfl), "%s", a.name);
-		} else {
-			ml += (size_t)snprintf(mods + ml, sizeof(mods) - PMC_MIN(ml, sizeof(mods)), "%s%s",
-					       ml ? ";" : "", a.name);
-		}
-		ul = PMC_MIN(ul, sizeof(umasks) - 1);
-		ml = PMC_MIN(ml, sizeof(mods) - 1);
-	}
-	const char *fields[] = { ev->pmu, ev->source, ev->name, ev->spelling, ev->desc, umasks, dfl, mods };
-	for (size_t i = 0; i < PMC_ARRAY_SIZE(fields); i++) {
-		if (i)
-			fputc(',', o->f);
-		pmc_csv_field(o->f, fields[i]);
-	}
-	fputs("\r\n", o->f);
-}
-
-static void json_event(struct out *o, const struct pmc_list_event *ev)
-{
-	struct pmc_list_attr a;
-	bool first = true;
-
-	fprintf(o->f, "%s\n{\"pmu\":", o->count ? "," : "");
-	pmc_json_string(o->f, ev->pmu);
-	fprintf(o->f, ",\"source\":");
-	pmc_json_string(o->f, ev->source);
-	fprintf(o->f, ",\"name\":");
-	pmc_json_string(o->f, ev->name);
-	fprintf(o->f, ",\"spelling\":");
-	pmc_json_string(o->f, ev->spelling);
-	fprintf(o->f, ",\"description\":");
-	pmc_json_string(o->f, ev->desc);
-	fprintf(o->f, ",\"encoding\":");
-	pmc_json_string_or_null(o->f, ev->encoding);
-	if (ev->file) {
-		fprintf(o->f, ",\"file\":");
-		pmc_json_string(o->f, ev->file);
-		fprintf(o->f, ",\"metric\":%s", ev->metric ? "true" : "false");
-	}
-	fprintf(o->f, ",\"umasks\":[");
-	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK) {
-			fprintf(o->f, "%s{\"name\":", first ? "" : ",");
-			pmc_json_string(o->f, a.name);
-			fprintf(o->f, ",\"description\":");
-			pmc_json_string(o->f, a.desc);
-			fprintf(o->f, ",\"default\":%s,\"code\":%llu}", a.is_dfl ? "true" : "false",
-				(unsigned long long)a.code);
-			first = false;
-		}
-	fprintf(o->f, "],\"modifiers\":[");
-	first = true;
-	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type != PMC_LIST_UMASK) {
-			fprintf(o->f, "%s{\"name\":", first ? "" : ",");
-			pmc_json_string(o->f, a.name);
-			fprintf(o->f, ",\"description\":");
-			pmc_json_string(o->f, a.desc);
-			fprintf(o->f, ",\"type\":\"%s\"}", a.type == PMC_LIST_MOD_INTEGER ? "integer" : "bool");
-			first = false;
-		}
-	fprintf(o->f, "]}");
-}
-
-static void names_event(struct out *o, const struct pmc_list_event *ev)
-{
-	struct pmc_list_attr a;
-
-	/* Syntax templates (mem:ADDR...) and probe PMUs are not names -e takes as written, nor metrics. */
-	if (ev->metric || strchr(ev->spelling, '[') || (!strcmp(ev->source, "sysfs") && !strchr(ev->spelling, '/')))
-		return;
-	/* The bare name only where -e takes it: an event without umasks, or one with a default umask (libpfm4 refuses
-	 * an event whose umasks are all optional-but-required, such as Zen 3's L1_ITLB_FETCH_HIT). */
-	bool umasks = false, dfl = false;
-
-	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK) {
-			umasks = true;
-			dfl |= a.is_dfl;
-		}
-	if (!umasks || dfl)
-		fprintf(o->f, "%s\n", ev->spelling);
-	for (unsigned i = 0; i < ev->nattrs; i++)
-		if (!pmc_list_event_attr(ev, i, &a) && a.type == PMC_LIST_UMASK)
-			fprintf(o->f, "%s:%s\n", ev->spelling, a.name);
-}
-
 static int on_event(const struct pmc_list_event *ev, void *ctx)
 {
 	struct out *o = ctx;
 
-	if (o->names)
-		names_event(o, ev);
-	else if (o->fmt == PMC_OUTPUT_CSV)
-		csv_event(o, ev);
-	else if (o->fmt == PMC_OUTPUT_JSON)
-		json_event(o, ev);
-	else
-		text_event(o, ev);
-	o->count++;
+	pmc_list_write_event(&o->out, ev);
 	return 0;
 }
 
@@ -263,26 +123,21 @@ int pmc_cmd_list(int argc, char **argv)
 	struct out o = { .fmt = PMC_OUTPUT_TABLE };
 	char err[512], *buf = NULL;
 	size_t len = 0;
+	FILE *f;
 	int rc;
 
 	rc = parse_args(argc, argv, &q, &o);
 	if (rc)
 		return rc > 0 ? PMC_EXIT_OK : PMC_EXIT_USAGE;
-	o.f = open_memstream(&buf, &len);
-	if (!o.f) {
+	f = open_memstream(&buf, &len);
+	if (!f) {
 		fprintf(stderr, "pmctool list: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	if (o.fmt == PMC_OUTPUT_CSV)
-		fputs("pmu,source,name,spelling,description,umasks,default_umask,modifiers\r\n", o.f);
-	else if (o.fmt == PMC_OUTPUT_JSON) {
-		pmc_json_header(o.f, "list");
-		fputs(",\"events\":[", o.f);
-	}
+	pmc_list_write_begin(&o.out, f, o.names ? PMC_LIST_NAMES : o.lng ? PMC_LIST_LONG : 0, o.fmt);
 	rc = pmc_list_events(&q, on_event, &o, err, sizeof(err));
-	if (o.fmt == PMC_OUTPUT_JSON)
-		fputs("\n]}\n", o.f);
-	if (fclose(o.f) || rc) {
+	pmc_list_write_end(&o.out);
+	if (fclose(f) || rc) {
 		free(buf);
 		if (!rc)
 			rc = -ENOMEM;
@@ -293,7 +148,7 @@ int pmc_cmd_list(int argc, char **argv)
 	if ((!q.pattern || strchr(q.pattern, ':')) && pmc_tracefs_unreadable())
 		fprintf(stderr, "pmctool list: note: %s is not readable by this user (tracefs' mode): its tracepoints are "
 			"not listed; run as root, or ask for the directory's group\n", pmc_tracefs_unreadable());
-	if (!o.count && !o.names && o.fmt == PMC_OUTPUT_TABLE)
+	if (!o.out.count && !o.names && o.fmt == PMC_OUTPUT_TABLE)
 		fprintf(stderr, "pmctool list: no event matches '%s'%s\n", q.pattern ? q.pattern : "",
 			q.pmu ? " on this PMU" : "; --pmu NAME lists another PMU");
 	rc = pmc_cli_write_stdout("list", "listing", buf, len);

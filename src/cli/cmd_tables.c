@@ -9,8 +9,7 @@
 #include "arch/arch.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "tables/tables.h"
-#include "util/json_write.h"
+#include "output/tables_report.h"
 #include "util/util.h"
 
 struct tables_cli {
@@ -42,110 +41,6 @@ const struct pmc_opts_cmd pmc_opts_tables_cmd = {
 		    "option, 5 out of memory. See pmctool-tables(1) and doc/tables.md.\n",
 	.col = 16,
 };
-
-static const char *format_name(enum pmc_table_format f)
-{
-	switch (f) {
-	case PMC_TABLE_PERFMON:
-		return "Intel perfmon";
-	case PMC_TABLE_PERF:
-		return "Linux perf pmu-events";
-	case PMC_TABLE_ARM:
-		return "Arm Neoverse";
-	default:
-		return NULL;
-	}
-}
-
-static void print_note_text(FILE *f, const struct pmc_table_note *n)
-{
-	fprintf(f, "  %s: ", n->path);
-	if (n->skipped) {
-		fprintf(f, "skipped: %s\n", n->why);
-		return;
-	}
-	fprintf(f, "%zu events, %zu metrics", n->events, n->metrics);
-	if (n->uncore)
-		fprintf(f, ", %zu uncore events left out", n->uncore);
-	if (n->bad)
-		fprintf(f, ", %zu left out (%s)", n->bad, n->why);
-	fprintf(f, "\n");
-}
-
-static void print_text(FILE *f, const struct pmc_tables_report *r)
-{
-	fprintf(f, "CPUID: %s (%s)\n", r->cpuid ? r->cpuid : "none known", r->cpuid ? r->cpuid_from : "set PMCTOOL_CPUID");
-	fprintf(f, "Locations:\n");
-	for (size_t i = 0; i < r->nlocations; i++) {
-		const struct pmc_table_note *n = &r->locations[i];
-		if (r->dir && strcmp(n->path, r->dir) == 0 && !n->why[0])
-			fprintf(f, "  %s: used\n", n->path);
-		else
-			fprintf(f, "  %s: %s\n", n->path, n->why[0] ? n->why : "passed over");
-	}
-	if (!r->dir) {
-		fprintf(f, "No tables for this CPU.\n");
-		return;
-	}
-	fprintf(f, "Tables: %s (%s, from %s)\n", r->dir, format_name(r->format), r->dir_from);
-	if (r->mapfile)
-		fprintf(f, "Mapfile: %s, row '%s' -> %s\n", r->mapfile, r->matched, r->model);
-	else
-		fprintf(f, "Matched: %s -> %s\n", r->matched, r->model);
-	fprintf(f, "Events: %zu (%zu deprecated), metrics: %zu\n", r->nevents, r->ndeprecated, r->nmetrics);
-	if (r->nconflicts)
-		fprintf(f, "Conflicts: %zu event name(s) defined twice with different codes, the first read is used: %s%s\n",
-		       r->nconflicts, r->conflict, r->nconflicts > 1 ? ", ..." : "");
-	fprintf(f, "Files:\n");
-	for (size_t i = 0; i < r->nfiles; i++)
-		print_note_text(f, &r->files[i]);
-}
-
-static void json_note(FILE *f, const struct pmc_table_note *n, bool file)
-{
-	fprintf(f, "{\"path\":");
-	pmc_json_string(f, n->path);
-	if (file) {
-		fprintf(f, ",\"skipped\":%s", n->skipped ? "true" : "false");
-		fprintf(f, ",\"events\":%zu,\"metrics\":%zu,\"bad\":%zu,\"uncore\":%zu", n->events, n->metrics, n->bad,
-		       n->uncore);
-	}
-	fprintf(f, ",\"why\":");
-	pmc_json_string_or_null(f, n->why);
-	fprintf(f, "}");
-}
-
-static void print_json(FILE *f, const struct pmc_tables_report *r)
-{
-	fprintf(f, "{\"schema_version\":%d,\"cpuid\":", PMC_JSON_SCHEMA_VERSION);
-	pmc_json_string_or_null(f, r->cpuid);
-	fprintf(f, ",\"cpuid_from\":");
-	pmc_json_string_or_null(f, r->cpuid ? r->cpuid_from : NULL);
-	fprintf(f, ",\"dir\":");
-	pmc_json_string_or_null(f, r->dir);
-	fprintf(f, ",\"dir_from\":");
-	pmc_json_string_or_null(f, r->dir ? r->dir_from : NULL);
-	fprintf(f, ",\"format\":");
-	pmc_json_string_or_null(f, format_name(r->format));
-	fprintf(f, ",\"mapfile\":");
-	pmc_json_string_or_null(f, r->mapfile);
-	fprintf(f, ",\"matched\":");
-	pmc_json_string_or_null(f, r->matched);
-	fprintf(f, ",\"model\":");
-	pmc_json_string_or_null(f, r->model);
-	fprintf(f, ",\"events\":%zu,\"deprecated\":%zu,\"metrics\":%zu,\"locations\":[", r->nevents, r->ndeprecated,
-	       r->nmetrics);
-	for (size_t i = 0; i < r->nlocations; i++) {
-		fprintf(f, i ? "," : "");
-		json_note(f, &r->locations[i], false);
-	}
-	fprintf(f, "],\"files\":[");
-	for (size_t i = 0; i < r->nfiles; i++) {
-		fprintf(f, i ? "," : "");
-		json_note(f, &r->files[i], true);
-	}
-	fprintf(f, "]}\n");
-}
 
 int pmc_cmd_tables(int argc, char **argv)
 {
@@ -185,10 +80,7 @@ int pmc_cmd_tables(int argc, char **argv)
 		fprintf(stderr, "pmctool tables: out of memory\n");
 		return PMC_EXIT_INTERNAL;
 	}
-	if (o.json)
-		print_json(mem, &shown);
-	else
-		print_text(mem, &shown);
+	pmc_tables_write(mem, &shown, o.json ? PMC_OUTPUT_JSON : PMC_OUTPUT_TABLE);
 	/* a mapfile row whose model folder is missing or empty found no tables, whatever the row said */
 	bool empty = rc == 0 && !shown.nevents && !shown.nmetrics;
 	char cpu[128];

@@ -6,33 +6,35 @@
 
 #include "cli/stat.h"
 
-static void json_event_list(FILE *f, const struct pmc_engine *se, const size_t *idx, size_t n)
+static void json_event_list(struct pmc_jw *w, const struct pmc_engine *se, const size_t *idx, size_t n)
 {
-	fputc('[', f);
+	pmc_jw_array_begin(w);
 	for (size_t i = 0; i < n; i++) {
-		fputs(i ? ",{" : "{", f);
-		pmc_json_event_encoding(f, &se->evs[idx[i]]);
-		fputc('}', f);
+		pmc_jw_object_begin(w);
+		pmc_json_event_encoding(w, &se->evs[idx[i]]);
+		pmc_jw_object_end(w);
 	}
-	fputc(']', f);
+	pmc_jw_array_end(w);
 }
 
 void stat_plan_json(const struct pmc_engine *se, FILE *f)
 {
-	pmc_json_header(f, "plan");
-	fputs(",\"pmu\":", f);
-	pmc_json_string_or_null(f, pmc_pmu_core_name());
-	fprintf(f, ",\"mode\":\"%s\",\"events\":%zu,\"budget\":", se->popts.multiplex ? "multiplex" : "rerun", se->n);
-	pmc_json_string(f, se->budget_why);
-	fputs(",\"every_batch\":", f);
-	json_event_list(f, se, se->plan.every, se->plan.nevery);
-	fputs(",\"batches\":[", f);
-	for (size_t b = 0; b < se->plan.nbatches; b++) {
-		if (b)
-			fputc(',', f);
-		json_event_list(f, se, se->plan.batches[b].events, se->plan.batches[b].n);
-	}
-	fputs("]}\n", f);
+	struct pmc_jw jw, *w = &jw;
+
+	pmc_jw_init(w, f, 0);
+	pmc_json_header(w, "plan");
+	pmc_jw_kstr_or_null(w, "pmu", pmc_pmu_core_name());
+	pmc_jw_kstr(w, "mode", se->popts.multiplex ? "multiplex" : "rerun");
+	pmc_jw_kuint(w, "events", se->n);
+	pmc_jw_kstr(w, "budget", se->budget_why);
+	pmc_jw_key(w, "every_batch");
+	json_event_list(w, se, se->plan.every, se->plan.nevery);
+	pmc_jw_karray_begin(w, "batches");
+	for (size_t b = 0; b < se->plan.nbatches; b++)
+		json_event_list(w, se, se->plan.batches[b].events, se->plan.batches[b].n);
+	pmc_jw_array_end(w);
+	pmc_jw_object_end(w);
+	fputc('\n', f);
 }
 
 static void print_note(void *ctx, bool warn, const char *name, const char *msg)

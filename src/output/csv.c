@@ -6,6 +6,8 @@
 
 #include "config.h"
 #include "output/format.h"
+#include "output/list.h"
+#include "output/multi.h"
 #include "output/perf_shadow.h"
 #include "output/output.h"
 #include "report/regions.h"
@@ -523,6 +525,7 @@ const struct pmc_format pmc_format_sep = {
 	.interval = sep_interval,
 	.interval_group = sep_interval_group,
 	.own_checks = sep_own_checks,
+	.topdown_interval = pmc_topdown_interval_sep,
 };
 
 const struct pmc_format pmc_format_csv = {
@@ -532,4 +535,10 @@ const struct pmc_format pmc_format_csv = {
 	.report = csv_report,
 	.interval_begin = csv_interval_begin,
 	.interval = csv_interval,
+	.sweep = pmc_sweep_csv,
+	.compare = pmc_compare_csv,
+	.merge = pmc_merge_csv,
+	.list_begin = pmc_list_csv_begin,
+	.list_event = pmc_list_csv_event,
+	.topdown_interval = pmc_topdown_interval_csv,
 };

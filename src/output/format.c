@@ -1,6 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The format registry: the entries live beside their writers (table.c, csv.c, json.c); this is the lookup. */
 #include "output/format.h"
+#include "output/check.h"
+#include "output/info.h"
+#include "output/multi.h"
+#include "output/sets.h"
+#include "output/tables_report.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -58,4 +63,78 @@ int pmc_output_write(FILE *f, const struct pmc_report *rep, const struct pmc_out
 	}
 	free(buf);
 	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+/* Sweep, compare and merge through the registry too: a format without its own writer for them gets the table's. */
+int pmc_sweep_write(FILE *f, const struct pmc_sweep *sw, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int r = (e->sweep ? e->sweep : pmc_format_table.sweep)(f, sw);
+
+	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+int pmc_compare_write(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds,
+		      enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int r = (e->compare ? e->compare : pmc_format_table.compare)(f, c, conds, nconds);
+
+	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+int pmc_merge_write(FILE *f, const struct pmc_merge *m, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int r = (e->merge ? e->merge : pmc_format_table.merge)(f, m);
+
+	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+int pmc_info_write(FILE *f, const struct pmc_inventory *inv, int status, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int r = (e->info ? e->info : pmc_format_table.info)(f, inv, status);
+
+	return r ? r : ferror(f) ? -EIO : 0;
+}
+
+int pmc_tables_write(FILE *f, const struct pmc_tables_report *r, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int rc = (e->tables ? e->tables : pmc_format_table.tables)(f, r);
+
+	return rc ? rc : ferror(f) ? -EIO : 0;
+}
+
+int pmc_set_write(FILE *f, const struct pmc_eventset *s, const char *pmu, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int rc = (e->set ? e->set : pmc_format_table.set)(f, s, pmu);
+
+	return rc ? rc : ferror(f) ? -EIO : 0;
+}
+
+int pmc_sets_write(FILE *f, const struct pmc_sets_listing *l, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int shown = (e->sets ? e->sets : pmc_format_table.sets)(f, l);
+
+	return ferror(f) ? -EIO : shown;
+}
+
+int pmc_check_write(FILE *f, const struct pmc_check_result *res, enum pmc_output_format fmt)
+{
+	const struct pmc_format *e = pmc_format_get(fmt);
+	int rc = (e->check ? e->check : pmc_format_table.check)(f, res);
+
+	return rc ? rc : ferror(f) ? -EIO : 0;
+}
+
+void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	const struct pmc_format *e = pmc_format_get(o->format);
+
+	if (e->topdown_interval)
+		e->topdown_interval(f, o, td);
 }

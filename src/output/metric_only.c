@@ -55,6 +55,24 @@ static size_t row_cols(const struct pmc_report *rep, size_t i, struct col *c)
 	return n;
 }
 
+/* -j: a row's metrics as one of perf's JSON lines, led by the row's label when there are rows. */
+static void perf_json_row(FILE *f, const char *row, const struct col *c, size_t n)
+{
+	struct pmc_jw w;
+
+	pmc_jw_init(&w, f, PMC_JW_PERF);
+	pmc_jw_object_begin(&w);
+	if (row)
+		pmc_jw_kstr(&w, "row", row);
+	for (size_t k = 0; k < n; k++)
+		if (c[k].have)
+			pmc_jw_kfixed(&w, c[k].name, 6, c[k].v);
+		else
+			pmc_jw_knull(&w, c[k].name);
+	pmc_jw_object_end(&w);
+	fputc('\n', f);
+}
+
 static void value(FILE *f, const struct col *c, int width)
 {
 	if (c->have)
@@ -80,20 +98,7 @@ int pmc_output_metric_only(FILE *f, const struct pmc_report *rep, const struct p
 			continue;
 		n = row_cols(rep, i, c);
 		if (o->format == PMC_OUTPUT_PERF_JSON) {
-			fputc('{', f);
-			if (rows) {
-				fputs("\"row\" : ", f);
-				pmc_json_string(f, rep->events[i].scope.label);
-			}
-			for (size_t k = 0; k < n; k++) {
-				fputs(k || rows ? ", " : "", f);
-				pmc_json_string(f, c[k].name);
-				if (c[k].have)
-					fprintf(f, " : %f", c[k].v);
-				else
-					fputs(" : null", f);
-			}
-			fputs("}\n", f);
+			perf_json_row(f, rows ? rep->events[i].scope.label : NULL, c, n);
 			continue;
 		}
 		if (!header) { /* the header from the first row: every row has the same events, so the same columns */

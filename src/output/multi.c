@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Sweep, compare and merge results as a table, CSV and JSON. */
+/* Sweep, compare and merge results as a table and CSV (the JSON: multi_json.c): the table and CSV formats' entries
+ * for them (format.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -42,13 +43,6 @@ static void csv_num(FILE *f, double v)
 	}
 }
 
-/* ,"key":v */
-static void jnum(FILE *f, const char *key, double v)
-{
-	fprintf(f, ",\"%s\":", key);
-	pmc_json_number(f, v);
-}
-
 static const char *unit_suffix(const char *unit, char *buf, size_t len)
 {
 	if (unit && *unit)
@@ -75,7 +69,7 @@ static bool show_column(const struct pmc_sweep *sw, const struct pmc_series *c)
 	return false;
 }
 
-static void sweep_table(FILE *f, const struct pmc_sweep *sw)
+int pmc_sweep_table(FILE *f, const struct pmc_sweep *sw)
 {
 	const struct pmc_series **cols;
 	size_t ncols = pmc_sweep_series(sw, &cols), used = 0;
@@ -122,7 +116,7 @@ static void sweep_table(FILE *f, const struct pmc_sweep *sw)
 	fputc('\n', f);
 	if (sw->largest < 0) {
 		fprintf(f, " Steps in %s: fewer than two measured points\n", sw->y);
-		return;
+		return 0;
 	}
 	if (!sw->nsteps) {
 		double a, b, sd;
@@ -131,7 +125,7 @@ static void sweep_table(FILE *f, const struct pmc_sweep *sw)
 		fprintf(f, " Steps in %s: none; the largest change, %s=%s -> %s, is %.1fx the noise (a step needs %.0fx)\n",
 			sw->y, sw->param, sw->pts[sw->largest].value, sw->pts[sw->largest + 1].value, sw->largest_score,
 			PMC_STEP_MIN_SCORE);
-		return;
+		return 0;
 	}
 	fprintf(f, " Steps in %s (change between neighbours against the noise):\n", sw->y);
 	for (size_t k = 0; k < sw->nsteps; k++) {
@@ -145,9 +139,10 @@ static void sweep_table(FILE *f, const struct pmc_sweep *sw)
 		fprintf(f, "   %s=%s -> %s: %s -> %s (%+.1f%%), %.1fx the noise\n", sw->param, sw->pts[i].value,
 			sw->pts[i + 1].value, sa, sb, a != 0 ? 100 * (b - a) / fabs(a) : 0.0, sw->step_score[k]);
 	}
+	return 0;
 }
 
-static void sweep_csv(FILE *f, const struct pmc_sweep *sw)
+int pmc_sweep_csv(FILE *f, const struct pmc_sweep *sw)
 {
 	fputs("parameter,value,rounds_ok,rounds_failed,divisor,name,kind,unit,n,mean,sd,min,max\n", f);
 	for (size_t i = 0; i < sw->npoints; i++) {
@@ -172,113 +167,17 @@ static void sweep_csv(FILE *f, const struct pmc_sweep *sw)
 			fputc('\n', f);
 		}
 	}
-}
-
-static void json_series(FILE *f, const struct pmc_series *s, double per)
-{
-	if (s->kind == PMC_SERIES_METRIC)
-		per = 1;
-	fputs("{\"name\":", f);
-	pmc_json_string(f, s->name);
-	fprintf(f, ",\"kind\":\"%s\",\"region\":", pmc_series_kind_name(s->kind));
-	pmc_json_string_or_null(f, s->region);
-	fputs(",\"unit\":", f);
-	pmc_json_string_or_null(f, s->unit);
-	fprintf(f, ",\"ok\":%s,\"reason\":", s->ok ? "true" : "false");
-	pmc_json_string_or_null(f, s->ok ? NULL : s->reason);
-	fprintf(f, ",\"n\":%zu,\"mean\":", s->ok ? s->nruns : 0);
-	pmc_json_number(f, s->ok ? s->mean / per : NAN);
-	jnum(f, "sd", s->ok ? s->sd / per : NAN);
-	jnum(f, "min", s->ok ? s->min / per : NAN);
-	jnum(f, "max", s->ok ? s->max / per : NAN);
-	fputs(",\"runs\":[", f);
-	for (size_t r = 0; r < s->nruns; r++) {
-		if (r)
-			fputc(',', f);
-		pmc_json_number(f, s->runs[r] / per);
-	}
-	fputs("]}", f);
-}
-
-static void sweep_json(FILE *f, const struct pmc_sweep *sw)
-{
-	pmc_json_header(f, "sweep");
-	fputs(",\"parameter\":", f);
-	pmc_json_string(f, sw->param);
-	fputs(",\"how\":", f);
-	pmc_json_string(f, sw->how);
-	fputs(",\"workload\":", f);
-	pmc_json_string(f, sw->workload);
-	fputs(",\"normalized\":", f);
-	pmc_json_string_or_null(f, sw->per_text);
-	fprintf(f, ",\"rounds\":%u,\"seed\":%llu,\"partial\":%s,\"plotted\":", sw->rounds, (unsigned long long)sw->seed,
-		sw->partial ? "true" : "false");
-	pmc_json_string(f, sw->y);
-	fputs(",\"points\":[", f);
-	for (size_t i = 0; i < sw->npoints; i++) {
-		const struct pmc_sweep_point *p = &sw->pts[i];
-		double per = p->per > 0 ? p->per : 1;
-		fputs(i ? ",{\"value\":" : "{\"value\":", f);
-		pmc_json_string(f, p->value);
-		jnum(f, "x", p->x);
-		fprintf(f, ",\"rounds_ok\":%u,\"rounds_failed\":%u,\"failure\":", p->rounds_ok, p->rounds_failed);
-		pmc_json_string_or_null(f, p->rounds_failed ? p->failure : NULL);
-		jnum(f, "divisor", per);
-		fputs(",\"series\":[", f);
-		for (size_t k = 0; k < p->data.n; k++) {
-			if (k)
-				fputc(',', f);
-			json_series(f, &p->data.s[k], per);
-		}
-		fputs("]}", f);
-	}
-	fputs("],\"steps\":[", f);
-	for (size_t k = 0; k < sw->nsteps; k++) {
-		double a, b, sd;
-		pmc_sweep_value(sw, sw->steps[k], sw->y, &a, &sd);
-		pmc_sweep_value(sw, sw->steps[k] + 1, sw->y, &b, &sd);
-		fputs(k ? ",{\"from_value\":" : "{\"from_value\":", f);
-		pmc_json_string(f, sw->pts[sw->steps[k]].value);
-		fputs(",\"to_value\":", f);
-		pmc_json_string(f, sw->pts[sw->steps[k] + 1].value);
-		jnum(f, "from", a);
-		jnum(f, "to", b);
-		jnum(f, "score", sw->step_score[k]);
-		fputc('}', f);
-	}
-	fputs("],\"largest_change\":", f);
-	if (sw->largest < 0) {
-		fputs("null", f);
-	} else {
-		fputs("{\"from_value\":", f);
-		pmc_json_string(f, sw->pts[sw->largest].value);
-		fputs(",\"to_value\":", f);
-		pmc_json_string(f, sw->pts[sw->largest + 1].value);
-		jnum(f, "score", sw->largest_score);
-		fputc('}', f);
-	}
-	fputs("}\n", f);
-}
-
-int pmc_sweep_write(FILE *f, const struct pmc_sweep *sw, enum pmc_output_format fmt)
-{
-	if (fmt == PMC_OUTPUT_JSON)
-		sweep_json(f, sw);
-	else if (fmt == PMC_OUTPUT_CSV)
-		sweep_csv(f, sw);
-	else
-		sweep_table(f, sw);
-	return ferror(f) ? -EIO : 0;
+	return 0;
 }
 
 /* ---- compare ---- */
 
-static const char *cond_state(int st)
+const char *pmc_cond_state_name(int st)
 {
 	return st > 0 ? "holds" : st == 0 ? "does not hold" : "cannot judge";
 }
 
-static void compare_table(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
+int pmc_compare_table(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
 {
 	size_t nw = 14;
 	char a[32], b[32], d[32], u[24], name[200], safe[800], safe2[800];
@@ -326,10 +225,11 @@ static void compare_table(FILE *f, const struct pmc_compare *c, const struct pmc
 		fputs("\n Conditions (--fail-if):\n", f);
 	for (size_t i = 0; i < nconds; i++)
 		fprintf(f, "   %-24s %s: %s\n", pmc_output_safe(conds[i].text, safe, sizeof(safe)),
-			cond_state(conds[i].state), pmc_output_safe(conds[i].why, safe2, sizeof(safe2)));
+			pmc_cond_state_name(conds[i].state), pmc_output_safe(conds[i].why, safe2, sizeof(safe2)));
+	return 0;
 }
 
-static void compare_csv(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
+int pmc_compare_csv(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
 {
 	fputs("name,kind,unit,a,b,sd_a,sd_b,n_a,n_b,diff,ratio,test,p,verdict,note\n", f);
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -352,7 +252,7 @@ static void compare_csv(FILE *f, const struct pmc_compare *c, const struct pmc_f
 	}
 	for (size_t i = 0; i < nconds; i++) {
 		pmc_csv_field(f, conds[i].text);
-		fprintf(f, ",condition,,,,,,,,,,,,%s,", cond_state(conds[i].state));
+		fprintf(f, ",condition,,,,,,,,,,,,%s,", pmc_cond_state_name(conds[i].state));
 		pmc_csv_field(f, conds[i].why);
 		fputc('\n', f);
 	}
@@ -360,61 +260,7 @@ static void compare_csv(FILE *f, const struct pmc_compare *c, const struct pmc_f
 											: "different");
 	pmc_csv_field(f, c->env_diff);
 	fputc('\n', f);
-}
-
-static void compare_json(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds)
-{
-	pmc_json_header(f, "compare");
-	fputs(",\"a\":", f);
-	pmc_json_string(f, c->a_name);
-	fputs(",\"b\":", f);
-	pmc_json_string(f, c->b_name);
-	fprintf(f, ",\"test\":\"%s\",\"alpha\":", pmc_test_name(c->test));
-	pmc_json_number(f, c->alpha);
-	fputs(",\"rows\":[", f);
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct pmc_compare_row *r = &c->rows[i];
-		fputs(i ? ",{\"name\":" : "{\"name\":", f);
-		pmc_json_string(f, r->name);
-		fprintf(f, ",\"kind\":\"%s\",\"unit\":", pmc_series_kind_name(r->kind));
-		pmc_json_string_or_null(f, r->unit);
-		jnum(f, "a", r->a);
-		jnum(f, "b", r->b);
-		jnum(f, "sd_a", r->sd_a);
-		jnum(f, "sd_b", r->sd_b);
-		fprintf(f, ",\"n_a\":%zu,\"n_b\":%zu,\"diff\":", r->na, r->nb);
-		pmc_json_number(f, r->ok_a && r->ok_b ? r->diff : NAN);
-		jnum(f, "ratio", r->ratio);
-		jnum(f, "statistic", r->tested ? r->t.stat : NAN);
-		jnum(f, "p", r->tested ? r->t.p : NAN);
-		fprintf(f, ",\"verdict\":\"%s\",\"note\":", r->verdict);
-		pmc_json_string_or_null(f, r->note);
-		fputc('}', f);
-	}
-	fputs("],\"conditions\":[", f);
-	for (size_t i = 0; i < nconds; i++) {
-		fputs(i ? ",{\"condition\":" : "{\"condition\":", f);
-		pmc_json_string(f, conds[i].text);
-		fprintf(f, ",\"state\":\"%s\",\"why\":", cond_state(conds[i].state));
-		pmc_json_string(f, conds[i].why);
-		fputc('}', f);
-	}
-	fprintf(f, "],\"environment\":{\"same\":%s,\"differences\":", c->env_same == 1 ? "true" : c->env_same ? "null"
-												      : "false");
-	pmc_json_string_or_null(f, c->env_diff);
-	fputs("}}\n", f);
-}
-
-int pmc_compare_write(FILE *f, const struct pmc_compare *c, const struct pmc_fail_cond *conds, size_t nconds,
-		      enum pmc_output_format fmt)
-{
-	if (fmt == PMC_OUTPUT_JSON)
-		compare_json(f, c, conds, nconds);
-	else if (fmt == PMC_OUTPUT_CSV)
-		compare_csv(f, c, conds, nconds);
-	else
-		compare_table(f, c, conds, nconds);
-	return ferror(f) ? -EIO : 0;
+	return 0;
 }
 
 /* ---- merge ---- */
@@ -459,7 +305,7 @@ static void merge_regions_table(FILE *f, const struct pmc_merge *m)
 	}
 }
 
-static void merge_table(FILE *f, const struct pmc_merge *m)
+int pmc_merge_table(FILE *f, const struct pmc_merge *m)
 {
 	char buf[32], u[24], name[260], safe[800], safe2[800];
 	int w = 32; /* the name column: wider for region rows ("REGION: EVENT"), at most 64 */
@@ -515,9 +361,10 @@ static void merge_table(FILE *f, const struct pmc_merge *m)
 		else
 			fprintf(f, "%9s %8s\n", "n/a", "-");
 	}
+	return 0;
 }
 
-static void merge_csv(FILE *f, const struct pmc_merge *m)
+int pmc_merge_csv(FILE *f, const struct pmc_merge *m)
 {
 	fputs("section,rank,host,state,file,name,kind,unit,ranks,value,total,min,mean,max,imbalance,region\n", f);
 	for (size_t r = 0; r < m->nranks; r++) {
@@ -554,58 +401,5 @@ static void merge_csv(FILE *f, const struct pmc_merge *m)
 		pmc_csv_field(f, row->region);
 		fputc('\n', f);
 	}
-}
-
-static void merge_json(FILE *f, const struct pmc_merge *m)
-{
-	pmc_json_header(f, "merge");
-	fprintf(f, ",\"reports\":%zu,\"failed\":%u,\"partial\":%u,\"unreadable\":%u,\"ranks\":[", m->nranks, m->failed,
-		m->partial, m->unreadable);
-	for (size_t r = 0; r < m->nranks; r++) {
-		const struct pmc_merge_rank *rk = &m->ranks[r];
-		fprintf(f, "%s{\"rank\":%ld,\"host\":", r ? "," : "", rk->rank);
-		pmc_json_string_or_null(f, rk->host);
-		fputs(",\"file\":", f);
-		pmc_json_string(f, rk->file);
-		fprintf(f, ",\"state\":\"%s\",\"why\":", rk->state);
-		pmc_json_string_or_null(f, rk->why);
-		fputs(",\"series\":[", f);
-		for (size_t i = 0; i < rk->data.n; i++) {
-			if (i)
-				fputc(',', f);
-			json_series(f, &rk->data.s[i], 1);
-		}
-		fputs("]}", f);
-	}
-	fputs("],\"summary\":[", f);
-	for (size_t k = 0; k < m->nrows; k++) {
-		const struct pmc_merge_row *row = &m->rows[k];
-		fputs(k ? ",{\"name\":" : "{\"name\":", f);
-		pmc_json_string(f, row->name);
-		fprintf(f, ",\"kind\":\"%s\",\"region\":", pmc_series_kind_name(row->kind));
-		pmc_json_string_or_null(f, row->region);
-		fputs(",\"unit\":", f);
-		pmc_json_string_or_null(f, row->unit);
-		fprintf(f, ",\"ranks\":%zu,\"total\":", row->n);
-		pmc_json_number(f, row->total);
-		jnum(f, "min", row->min);
-		jnum(f, "mean", row->mean);
-		jnum(f, "max", row->max);
-		jnum(f, "imbalance", row->imbalance);
-		jnum(f, "min_rank", row->n ? (double)row->min_rank : NAN);
-		jnum(f, "max_rank", row->n ? (double)row->max_rank : NAN);
-		fputc('}', f);
-	}
-	fputs("]}\n", f);
-}
-
-int pmc_merge_write(FILE *f, const struct pmc_merge *m, enum pmc_output_format fmt)
-{
-	if (fmt == PMC_OUTPUT_JSON)
-		merge_json(f, m);
-	else if (fmt == PMC_OUTPUT_CSV)
-		merge_csv(f, m);
-	else
-		merge_table(f, m);
-	return ferror(f) ? -EIO : 0;
+	return 0;
 }

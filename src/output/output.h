@@ -119,37 +119,41 @@ int pmc_output_csv(FILE *f, const struct pmc_report *rep);
 int pmc_output_json(FILE *f, const struct pmc_report *rep);
 /* regions_out.c: stat --regions blocks (nothing without rep->regions; JSON writes "regions":null then). */
 void pmc_output_regions_table(FILE *f, const struct pmc_report *rep);
-void pmc_output_regions_json(FILE *f, const struct pmc_report *rep);
+void pmc_output_regions_json(struct pmc_jw *w, const struct pmc_report *rep);
 
 /* topdown.c: stat --topdown's tree (nothing without rep->topdown; JSON writes no "topdown" member then). */
 void pmc_output_topdown_table(FILE *f, const struct pmc_report *rep);
 void pmc_output_topdown_csv(FILE *f, const struct pmc_report *rep);
 void pmc_output_topdown_sep(FILE *f, const struct pmc_report *rep, const char *sep);
-void pmc_output_topdown_json(FILE *f, const struct pmc_report *rep);
+void pmc_output_topdown_json(struct pmc_jw *w, const struct pmc_report *rep);
 /* -I --topdown: one interval's tree in o's format (report/topdown.h). */
 struct pmc_report_topdown;
 void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
+/* The formats' writers of it (the format table's topdown_interval entries). */
+void pmc_topdown_interval_table(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
+void pmc_topdown_interval_sep(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
+void pmc_topdown_interval_csv(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
+void pmc_topdown_interval_json(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td);
 /* One CSV record of the report's columns, the fields given by column name (the others empty; csv.c). */
 void pmc_csv_named_row(FILE *f, const char *const *names, const char *const *vals, size_t n);
 
-/* Helpers the renderers and the other commands' machine-readable output share (json.c). */
-/* PMC_JSON_SCHEMA_VERSION, pmc_json_string, pmc_json_string_or_null: util/json_write.h. */
-/* v shortest-round-trip (the fewest %g digits that read back as v; integers whole); null when not finite. */
-void pmc_json_number(FILE *f, double v);
-/* One metric's JSON members after an opening brace it writes: name, unit, value (null when n/a), reason,
- * description, scope; the caller adds its own and closes it. */
-void pmc_json_metric_fields(FILE *f, const struct pmc_metric_value *m);
+/* Helpers the renderers and the other commands' machine-readable output share (json.c), on the one JSON writer
+ * (util/json_write.h: PMC_JSON_SCHEMA_VERSION, struct pmc_jw). */
+/* One metric's object opened and its members written: name, unit, value (null when n/a), reason, description, scope;
+ * the caller adds its own and closes it. */
+void pmc_json_metric_fields(struct pmc_jw *w, const struct pmc_metric_value *m);
+/* v shortest-round-trip (pmc_json_shortest), for the text formats. */
 void pmc_format_shortest(double v, char *buf, size_t len);
-/* '{"schema_version":1,"kind":KIND,"pmctool":VERSION' : the opening every JSON document shares. */
-void pmc_json_header(FILE *f, const char *kind);
+/* The document's object opened with the members every JSON document starts with: schema_version, kind, pmctool. */
+void pmc_json_header(struct pmc_jw *w, const char *kind);
 /* An -I line's start: the header of kind, the interval's number, start_ns and end_ns. */
-void pmc_json_interval_header(FILE *f, const char *kind, unsigned interval, double start_s, double end_s);
+void pmc_json_interval_header(struct pmc_jw *w, const char *kind, unsigned interval, double start_s, double end_s);
 /* A row's scope as a JSON object: kind ("all", "cpu", "core", "die", "socket", "thread"), label, cpu, core, die,
  * socket, pid, tid, comm; each null where the kind has none (all null but kind for the totals; NULL s is the total). */
-void pmc_json_scope(FILE *f, const struct pmc_row_scope *s);
-/* An event's encoding as JSON members (no braces): name, canonical, type, config*, exclude_*, class, fixed_index,
+void pmc_json_scope(struct pmc_jw *w, const struct pmc_row_scope *s);
+/* An event's encoding as members of the open object: name, canonical, type, config*, exclude_*, class, fixed_index,
  * perf. The same spellings in stat, encode and the dry-run plan. */
-void pmc_json_event_encoding(FILE *f, const struct pmc_event *ev);
+void pmc_json_event_encoding(struct pmc_jw *w, const struct pmc_event *ev);
 /* s as one RFC 4180 field: quoted when it holds a comma, quote, CR or LF, with quotes doubled. */
 void pmc_csv_field(FILE *f, const char *s);
 const char *pmc_output_status_name(enum pmc_count_status st); /* "ok", "not counted", ... */

@@ -13,31 +13,31 @@
 #include "util/json_write.h"
 
 /* perf's keys for a row: "cpu" : "3" (-A), "socket" : "S0" and the number of CPUs aggregated (--per-*), "thread". */
-static void row_keys(FILE *f, const struct pmc_row_scope *s)
+static void row_keys(struct pmc_jw *w, const struct pmc_row_scope *s)
 {
+	char cpu[16];
+
 	switch (s->kind) {
 	case PMC_ROW_ALL:
 		return;
 	case PMC_ROW_CPU:
-		fprintf(f, "\"cpu\" : \"%d\", ", s->cpu);
+		snprintf(cpu, sizeof(cpu), "%d", s->cpu);
+		pmc_jw_kstr(w, "cpu", cpu);
 		return;
 	case PMC_ROW_CGROUP: /* after the event, as perf: see perf_json_report */
 		return;
 	case PMC_ROW_THREAD:
-		fputs("\"thread\" : ", f);
-		pmc_json_string(f, s->label);
-		fputs(", ", f);
+		pmc_jw_kstr(w, "thread", s->label);
 		return;
 	default:
-		fprintf(f, "\"%s\" : ", s->kind == PMC_ROW_SOCKET ? "socket" : s->kind == PMC_ROW_DIE ? "die"
-					 : s->kind == PMC_ROW_NODE ? "node" : s->kind == PMC_ROW_CACHE ? "cache" : "core");
-		pmc_json_string(f, s->label);
-		fprintf(f, ", \"aggregate-number\" : %u, ", s->ncpus);
+		pmc_jw_kstr(w, s->kind == PMC_ROW_SOCKET ? "socket" : s->kind == PMC_ROW_DIE ? "die"
+			    : s->kind == PMC_ROW_NODE ? "node" : s->kind == PMC_ROW_CACHE ? "cache" : "core", s->label);
+		pmc_jw_kuint(w, "aggregate-number", s->ncpus);
 		return;
 	}
 }
 
-static void value_keys(FILE *f, bool ok, bool ns, double v, const char *status, const char *name)
+static void value_keys(struct pmc_jw *w, bool ok, bool ns, double v, const char *status, const char *name)
 {
 	char buf[64];
 
@@ -45,22 +45,27 @@ static void value_keys(FILE *f, bool ok, bool ns, double v, const char *status, 
 		snprintf(buf, sizeof(buf), "%f", ns ? v / 1e6 : v);
 	else
 		snprintf(buf, sizeof(buf), "<%s>", status);
-	fprintf(f, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", buf, ns ? "msec" : "");
-	pmc_json_string(f, name);
+	pmc_jw_kstr(w, "counter-value", buf);
+	pmc_jw_kstr(w, "unit", ns ? "msec" : "");
+	pmc_jw_kstr(w, "event", name);
 }
 
-static void metric_keys(FILE *f, const struct pmc_perf_shadow *s)
+/* perf's metric beside the event, and the line's end */
+static void metric_keys(struct pmc_jw *w, const struct pmc_perf_shadow *s)
 {
-	fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : ", s->have ? s->v : 0.0);
-	pmc_json_string(f, s->have ? s->unit : "");
-	fputs("}\n", f);
+	pmc_jw_kfixed(w, "metric-value", 6, s->have ? s->v : 0.0);
+	pmc_jw_kstr(w, "metric-unit", s->have ? s->unit : "");
+	pmc_jw_object_end(w);
+	fputc('\n', w->f);
 }
 
 static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct pmc_output_opts *o)
 {
 	bool variance = rep->nruns > 1, rows = pmc_output_has_rows(rep); /* rows of any kind: perf prints no total */
+	struct pmc_jw jw, *w = &jw;
 
 	(void)o;
+	pmc_jw_init(w, f, PMC_JW_PERF);
 	for (size_t i = 0; i < rep->nevents; i++) {
 		const struct pmc_report_event *e = &rep->events[i];
 		bool ok = e->status == PMC_COUNT_OK;
@@ -69,18 +74,16 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 		if (rows && e->scope.kind == PMC_ROW_ALL)
 			continue; /* perf prints no total beside rows */
 		pmc_perf_shadow(rep, e, &s);
-		fputc('{', f);
-		row_keys(f, &e->scope);
-		value_keys(f, ok, e->ev.flags & PMC_EVF_TIME_NS, e->mean, pmc_output_status_name(e->status), e->ev.name);
-		if (e->scope.kind == PMC_ROW_CGROUP) {
-			fputs(", \"cgroup\" : ", f);
-			pmc_json_string(f, e->scope.label);
-		}
+		pmc_jw_object_begin(w);
+		row_keys(w, &e->scope);
+		value_keys(w, ok, e->ev.flags & PMC_EVF_TIME_NS, e->mean, pmc_output_status_name(e->status), e->ev.name);
+		if (e->scope.kind == PMC_ROW_CGROUP)
+			pmc_jw_kstr(w, "cgroup", e->scope.label);
 		if (variance)
-			fprintf(f, ", \"variance\" : %.2f", ok && e->mean > 0 ? 100.0 * pmc_report_sem(e) / e->mean : 0.0);
-		fprintf(f, ", \"event-runtime\" : %.0f, \"pcnt-running\" : %.2f", ok ? round(pmc_output_run_ns(rep, e)) : 0.0,
-			ok ? e->running_pct : 100.0);
-		metric_keys(f, &s);
+			pmc_jw_kfixed(w, "variance", 2, ok && e->mean > 0 ? 100.0 * pmc_report_sem(e) / e->mean : 0.0);
+		pmc_jw_kfixed(w, "event-runtime", 0, ok ? round(pmc_output_run_ns(rep, e)) : 0.0);
+		pmc_jw_kfixed(w, "pcnt-running", 2, ok ? e->running_pct : 100.0);
+		metric_keys(w, &s);
 	}
 	/* pmctool's other metrics, as perf prints a metric without an event of its own */
 	for (size_t i = 0; i < rep->nmetrics; i++) {
@@ -88,10 +91,13 @@ static int perf_json_report(FILE *f, const struct pmc_report *rep, const struct 
 
 		if (!m->valid || pmc_perf_shadow_placed(rep, m) || (rows && !m->scope[0]))
 			continue;
-		fprintf(f, "{%s%s%s\"metric-value\" : %f, \"metric-unit\" : ", m->scope[0] ? "\"row\" : \"" : "",
-			m->scope, m->scope[0] ? "\", " : "", m->value);
-		pmc_json_string(f, m->name);
-		fputs("}\n", f);
+		pmc_jw_object_begin(w);
+		if (m->scope[0])
+			pmc_jw_kstr(w, "row", m->scope);
+		pmc_jw_kfixed(w, "metric-value", 6, m->value);
+		pmc_jw_kstr(w, "metric-unit", m->name);
+		pmc_jw_object_end(w);
+		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
 }
@@ -100,15 +106,18 @@ static void interval_line(FILE *f, const struct pmc_interval_record *r, const st
 {
 	const struct pmc_count *c = &r->count;
 	bool ok = c->status == PMC_COUNT_OK;
+	struct pmc_jw jw, *w = &jw;
 
-	fprintf(f, "{\"interval\" : %.9f, ", r->end_s);
+	pmc_jw_init(w, f, PMC_JW_PERF);
+	pmc_jw_object_begin(w);
+	pmc_jw_kfixed(w, "interval", 9, r->end_s);
 	if (r->scope)
-		row_keys(f, r->scope);
-	value_keys(f, ok, r->ev->flags & PMC_EVF_TIME_NS, ok ? pmc_count_scaled(c) : 0, pmc_output_status_name(c->status),
+		row_keys(w, r->scope);
+	value_keys(w, ok, r->ev->flags & PMC_EVF_TIME_NS, ok ? pmc_count_scaled(c) : 0, pmc_output_status_name(c->status),
 		   r->ev->name);
-	fprintf(f, ", \"event-runtime\" : %llu, \"pcnt-running\" : %.2f", ok ? (unsigned long long)c->running : 0ull,
-		ok ? pmc_output_running_pct(c) : 100.0);
-	metric_keys(f, s);
+	pmc_jw_kuint(w, "event-runtime", ok ? (unsigned long long)c->running : 0ull);
+	pmc_jw_kfixed(w, "pcnt-running", 2, ok ? pmc_output_running_pct(c) : 100.0);
+	metric_keys(w, s);
 }
 
 static void perf_json_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_interval_record *r)

@@ -74,91 +74,98 @@ void pmc_output_regions_table(FILE *f, const struct pmc_report *rep)
 	fputc('\n', f);
 }
 
-static void json_counts(FILE *f, const struct pmc_report *rep, const struct pmc_region_values *v, bool overhead)
+static void json_counts(struct pmc_jw *w, const struct pmc_report *rep, const struct pmc_region_values *v,
+			bool overhead)
 {
 	const struct pmc_report_regions *rr = rep->regions;
 
-	fputs(",\"counts\":[", f);
-	for (size_t i = 0, k = 0; i < rep->nevents; i++) {
+	pmc_jw_karray_begin(w, "counts");
+	for (size_t i = 0; i < rep->nevents; i++) {
 		double x = pmc_region_value(v, i), calls = pmc_region_calls(v);
 		bool have_oh = overhead && !isnan(x) && x > 0 && !isnan(rr->cost[i]) && calls > 0;
 
-		fputs(k++ ? ",{\"event\":" : "{\"event\":", f);
-		pmc_json_string(f, rep->events[i].ev.name);
-		fputs(",\"value\":", f);
-		pmc_json_number(f, x);
-		fprintf(f, ",\"executions\":%u", v->n ? v->n[i] : 0);
-		if (overhead) {
-			fputs(",\"overhead_pct\":", f);
-			pmc_json_number(f, have_oh ? 100.0 * calls * rr->cost[i] / x : NAN);
-		}
-		fputc('}', f);
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "event", rep->events[i].ev.name);
+		pmc_jw_knum(w, "value", x);
+		pmc_jw_kuint(w, "executions", v->n ? v->n[i] : 0);
+		if (overhead)
+			pmc_jw_knum_if(w, "overhead_pct", have_oh, have_oh ? 100.0 * calls * rr->cost[i] / x : 0);
+		pmc_jw_object_end(w);
 	}
-	fputc(']', f);
+	pmc_jw_array_end(w);
 }
 
-void pmc_output_regions_json(FILE *f, const struct pmc_report *rep)
+/* One value per event: {"event":NAME,"value":V}. */
+static void json_per_event(struct pmc_jw *w, const char *key, const struct pmc_report *rep, const double *sum,
+			   const unsigned *n)
+{
+	pmc_jw_karray_begin(w, key);
+	for (size_t i = 0; i < rep->nevents; i++) {
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "event", rep->events[i].ev.name);
+		pmc_jw_knum(w, "value", !n ? sum[i] : n[i] ? sum[i] / n[i] : NAN);
+		pmc_jw_object_end(w);
+	}
+	pmc_jw_array_end(w);
+}
+
+static void json_region(struct pmc_jw *w, const struct pmc_report *rep, const struct pmc_report_region *rg)
 {
 	const struct pmc_report_regions *rr = rep->regions;
 
-	fputs(",\"regions\":", f);
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "name", rg->name);
+	pmc_jw_knum(w, "calls", pmc_region_calls(&rg->all));
+	pmc_jw_karray_begin(w, "calls_per_execution");
+	for (size_t k = 0; k < rg->nexec_calls && k < rr->execs; k++)
+		pmc_jw_uint(w, rg->exec_calls[k]);
+	pmc_jw_array_end(w);
+	pmc_jw_kuint(w, "not_left", rg->not_left);
+	json_counts(w, rep, &rg->all, true);
+	pmc_jw_karray_begin(w, "metrics");
+	for (size_t m = 0; m < rg->nmetrics; m++) {
+		pmc_json_metric_fields(w, &rg->metrics[m]);
+		pmc_jw_object_end(w);
+	}
+	pmc_jw_array_end(w);
+	pmc_jw_karray_begin(w, "threads");
+	for (size_t t = 0; t < rg->nthreads; t++) {
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "thread", rg->threads[t].label);
+		pmc_jw_knum(w, "calls", pmc_region_calls(&rg->threads[t].val));
+		json_counts(w, rep, &rg->threads[t].val, false);
+		pmc_jw_object_end(w);
+	}
+	pmc_jw_array_end(w);
+	pmc_jw_object_end(w);
+}
+
+void pmc_output_regions_json(struct pmc_jw *w, const struct pmc_report *rep)
+{
+	const struct pmc_report_regions *rr = rep->regions;
+
 	if (!rr) {
-		fputs("null", f);
+		pmc_jw_knull(w, "regions");
 		return;
 	}
-	fputs("{\"read\":", f);
-	pmc_json_string(f, pmc_regions_read_method(rr));
-	fprintf(f, ",\"executions\":%u,\"silent_executions\":%u,\"cut_blocks\":%u,\"processes_max\":%u", rr->execs,
-		rr->execs_silent, rr->blocks_cut, rr->procs_max);
-	fprintf(f, ",\"misuse\":{\"unmatched_leaves\":%llu,\"invalid_handles\":%llu,\"too_deep\":%llu,"
-		"\"refused_names\":%llu,\"refused_calls\":%llu}", (unsigned long long)rr->unmatched,
-		(unsigned long long)rr->invalid, (unsigned long long)rr->too_deep, (unsigned long long)rr->bad_names,
-		(unsigned long long)rr->refused);
-	fputs(",\"pair_cost\":[", f);
-	for (size_t i = 0; i < rep->nevents; i++) {
-		fputs(i ? ",{\"event\":" : "{\"event\":", f);
-		pmc_json_string(f, rep->events[i].ev.name);
-		fputs(",\"value\":", f);
-		pmc_json_number(f, rr->cost[i]);
-		fputc('}', f);
-	}
-	fputs("],\"top_level\":[", f);
-	for (size_t i = 0; i < rep->nevents; i++) {
-		fputs(i ? ",{\"event\":" : "{\"event\":", f);
-		pmc_json_string(f, rep->events[i].ev.name);
-		fputs(",\"value\":", f);
-		pmc_json_number(f, rr->top_n[i] ? rr->top_sum[i] / rr->top_n[i] : NAN);
-		fputc('}', f);
-	}
-	fputs("],\"list\":[", f);
-	for (size_t r = 0; r < rr->n; r++) {
-		const struct pmc_report_region *rg = &rr->r[r];
-
-		fputs(r ? ",{\"name\":" : "{\"name\":", f);
-		pmc_json_string(f, rg->name);
-		fputs(",\"calls\":", f);
-		pmc_json_number(f, pmc_region_calls(&rg->all));
-		fputs(",\"calls_per_execution\":[", f);
-		for (size_t k = 0; k < rg->nexec_calls && k < rr->execs; k++)
-			fprintf(f, "%s%llu", k ? "," : "", (unsigned long long)rg->exec_calls[k]);
-		fprintf(f, "],\"not_left\":%u", rg->not_left);
-		json_counts(f, rep, &rg->all, true);
-		fputs(",\"metrics\":[", f);
-		for (size_t m = 0; m < rg->nmetrics; m++) {
-			fputs(m ? "," : "", f);
-			pmc_json_metric_fields(f, &rg->metrics[m]);
-			fputc('}', f);
-		}
-		fputs("],\"threads\":[", f);
-		for (size_t t = 0; t < rg->nthreads; t++) {
-			fputs(t ? ",{\"thread\":" : "{\"thread\":", f);
-			pmc_json_string(f, rg->threads[t].label);
-			fputs(",\"calls\":", f);
-			pmc_json_number(f, pmc_region_calls(&rg->threads[t].val));
-			json_counts(f, rep, &rg->threads[t].val, false);
-			fputc('}', f);
-		}
-		fputs("]}", f);
-	}
-	fputs("]}", f);
+	pmc_jw_kobject_begin(w, "regions");
+	pmc_jw_kstr(w, "read", pmc_regions_read_method(rr));
+	pmc_jw_kuint(w, "executions", rr->execs);
+	pmc_jw_kuint(w, "silent_executions", rr->execs_silent);
+	pmc_jw_kuint(w, "cut_blocks", rr->blocks_cut);
+	pmc_jw_kuint(w, "processes_max", rr->procs_max);
+	pmc_jw_kobject_begin(w, "misuse");
+	pmc_jw_kuint(w, "unmatched_leaves", rr->unmatched);
+	pmc_jw_kuint(w, "invalid_handles", rr->invalid);
+	pmc_jw_kuint(w, "too_deep", rr->too_deep);
+	pmc_jw_kuint(w, "refused_names", rr->bad_names);
+	pmc_jw_kuint(w, "refused_calls", rr->refused);
+	pmc_jw_object_end(w);
+	json_per_event(w, "pair_cost", rep, rr->cost, NULL);
+	json_per_event(w, "top_level", rep, rr->top_sum, rr->top_n);
+	pmc_jw_karray_begin(w, "list");
+	for (size_t r = 0; r < rr->n; r++)
+		json_region(w, rep, &rr->r[r]);
+	pmc_jw_array_end(w);
+	pmc_jw_object_end(w);
 }

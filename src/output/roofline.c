@@ -155,85 +155,96 @@ static void csv(FILE *f, const struct pmc_rf_ceilings *c, const struct pmc_rf_po
 	}
 }
 
-static void json_num(FILE *f, const char *key, bool valid, double v)
+/* v under key in full precision, or null when not valid. */
+static void json_num(struct pmc_jw *w, const char *key, bool valid, double v)
 {
-	fprintf(f, "\"%s\": ", key);
-	if (valid && isfinite(v))
-		fprintf(f, "%.17g", v);
+	pmc_jw_kprec(w, key, 17, valid ? v : NAN);
+}
+
+static void json_ceiling(struct pmc_jw *w, const struct pmc_rf_ceiling *x)
+{
+	pmc_jw_break(w, "\n    ");
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "name", x->name);
+	pmc_jw_kstr(w, "kind", x->kind == PMC_RF_COMPUTE ? "compute" : "bandwidth");
+	if (x->kind == PMC_RF_COMPUTE) {
+		pmc_jw_knull(w, "level");
+		pmc_jw_kstr(w, "precision", x->dp ? "dp" : "sp");
+	} else {
+		pmc_jw_kstr(w, "level", (const char *[]){ "L1", "L2", "L3", "memory" }[x->level]);
+		pmc_jw_knull(w, "precision");
+	}
+	pmc_jw_kuint(w, "threads", x->threads);
+	pmc_jw_kstr(w, "unit", unit_of(x));
+	pmc_jw_kstr(w, "kernel", x->kernel);
+	pmc_jw_kuint(w, "footprint", x->footprint);
+	pmc_jw_kuint(w, "repeats", x->repeats);
+	json_num(w, "roof", x->valid, pmc_rf_ceiling_roof(x));
+	json_num(w, "median", x->valid, x->median);
+	json_num(w, "min", x->valid, x->min);
+	json_num(w, "max", x->valid, x->max);
+	pmc_jw_kstr_or_null(w, "reason", x->valid ? NULL : x->reason);
+	pmc_jw_object_end(w);
+}
+
+static void json_point(struct pmc_jw *w, const struct pmc_rf_ceilings *c, const struct pmc_rf_point *p)
+{
+	pmc_jw_break(w, "\n    ");
+	pmc_jw_object_begin(w);
+	pmc_jw_kstr(w, "label", p->label);
+	pmc_jw_kstr(w, "level", level_of(p));
+	if (p->interval)
+		pmc_jw_kuint(w, "interval", p->interval);
 	else
-		fprintf(f, "null");
+		pmc_jw_knull(w, "interval");
+	json_num(w, "start_s", p->interval != 0, p->start_s);
+	json_num(w, "seconds", true, p->seconds);
+	json_num(w, "flops", p->flops_valid, p->flops);
+	pmc_jw_kstr_or_null(w, "flops_reason", p->flops_valid ? NULL : p->flops_why);
+	json_num(w, "bytes", p->bytes_valid, p->bytes);
+	pmc_jw_kstr_or_null(w, "bytes_reason", p->bytes_valid ? NULL : p->bytes_why);
+	pmc_jw_kstr_or_null(w, "bytes_source", p->bytes_source[0] ? p->bytes_source : NULL);
+	json_num(w, "flop_rate", p->flops_valid, p->flop_rate);
+	json_num(w, "bandwidth", p->bytes_valid, p->bandwidth);
+	json_num(w, "intensity", p->placed, p->intensity);
+	pmc_jw_kstr_or_null(w, "bound", p->placed ? (p->memory_bound ? level_of(p) : "compute") : NULL);
+	pmc_jw_kstr_or_null(w, "bound_ceiling", p->placed ? c->c[p->bound].name : NULL);
+	json_num(w, "attainable", p->placed, p->attainable);
+	json_num(w, "fraction", p->placed, p->fraction);
+	pmc_jw_kstr_or_null(w, "reason", p->placed ? NULL : p->why);
+	pmc_jw_object_end(w);
 }
 
-/* ", " then the number (or null) under key. */
-static void json_next(FILE *f, const char *key, bool valid, double v)
-{
-	fprintf(f, ", ");
-	json_num(f, key, valid, v);
-}
-
+/* Two-space indented at the top, one line per ceiling and point (the layout roofline has always written). */
 static void json(FILE *f, const struct pmc_rf_ceilings *c, bool cached, const struct pmc_rf_point *pts, size_t n)
 {
-	fprintf(f, "{\n  \"fingerprint\": \"%s\",\n  \"machine\": ", c->fingerprint);
-	pmc_json_string(f, c->machine);
-	fprintf(f, ",\n  \"measured_at\": %lld,\n  \"cached\": %s,\n  \"ceilings\": [", c->measured_at,
-		cached ? "true" : "false");
-	for (size_t i = 0; i < c->n; i++) {
-		const struct pmc_rf_ceiling *x = &c->c[i];
+	struct pmc_jw jw, *w = &jw;
 
-		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
-		pmc_json_string(f, x->name);
-		fprintf(f, ", \"kind\": \"%s\", \"level\": ", x->kind == PMC_RF_COMPUTE ? "compute" : "bandwidth");
-		if (x->kind == PMC_RF_COMPUTE)
-			fprintf(f, "null, \"precision\": \"%s\"", x->dp ? "dp" : "sp");
-		else
-			fprintf(f, "\"%s\", \"precision\": null",
-				(const char *[]){ "L1", "L2", "L3", "memory" }[x->level]);
-		fprintf(f, ", \"threads\": %u, \"unit\": \"%s\", \"kernel\": ", x->threads, unit_of(x));
-		pmc_json_string(f, x->kernel);
-		fprintf(f, ", \"footprint\": %llu, \"repeats\": %u, ", (unsigned long long)x->footprint, x->repeats);
-		json_num(f, "roof", x->valid, pmc_rf_ceiling_roof(x));
-		json_next(f, "median", x->valid, x->median);
-		json_next(f, "min", x->valid, x->min);
-		json_next(f, "max", x->valid, x->max);
-		fprintf(f, ", \"reason\": ");
-		pmc_json_string_or_null(f, x->valid ? NULL : x->reason);
-		fprintf(f, "}");
-	}
-	fprintf(f, "\n  ],\n  \"points\": [");
-	for (size_t i = 0; i < n; i++) {
-		const struct pmc_rf_point *p = &pts[i];
-
-		fprintf(f, "%s\n    {\"label\": ", i ? "," : "");
-		pmc_json_string(f, p->label);
-		fprintf(f, ", \"level\": \"%s\", \"interval\": ", level_of(p));
-		if (p->interval)
-			fprintf(f, "%u", p->interval);
-		else
-			fprintf(f, "null");
-		json_next(f, "start_s", p->interval != 0, p->start_s);
-		json_next(f, "seconds", true, p->seconds);
-		json_next(f, "flops", p->flops_valid, p->flops);
-		fprintf(f, ", \"flops_reason\": ");
-		pmc_json_string_or_null(f, p->flops_valid ? NULL : p->flops_why);
-		json_next(f, "bytes", p->bytes_valid, p->bytes);
-		fprintf(f, ", \"bytes_reason\": ");
-		pmc_json_string_or_null(f, p->bytes_valid ? NULL : p->bytes_why);
-		fprintf(f, ", \"bytes_source\": ");
-		pmc_json_string_or_null(f, p->bytes_source[0] ? p->bytes_source : NULL);
-		json_next(f, "flop_rate", p->flops_valid, p->flop_rate);
-		json_next(f, "bandwidth", p->bytes_valid, p->bandwidth);
-		json_next(f, "intensity", p->placed, p->intensity);
-		fprintf(f, ", \"bound\": ");
-		pmc_json_string_or_null(f, p->placed ? (p->memory_bound ? level_of(p) : "compute") : NULL);
-		fprintf(f, ", \"bound_ceiling\": ");
-		pmc_json_string_or_null(f, p->placed ? c->c[p->bound].name : NULL);
-		json_next(f, "attainable", p->placed, p->attainable);
-		json_next(f, "fraction", p->placed, p->fraction);
-		fprintf(f, ", \"reason\": ");
-		pmc_json_string_or_null(f, p->placed ? NULL : p->why);
-		fprintf(f, "}");
-	}
-	fprintf(f, "\n  ]\n}\n");
+	pmc_jw_init(w, f, PMC_JW_SPACED);
+	pmc_jw_object_begin(w);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_kstr(w, "fingerprint", c->fingerprint);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_kstr(w, "machine", c->machine);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_kint(w, "measured_at", c->measured_at);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_kbool(w, "cached", cached);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_karray_begin(w, "ceilings");
+	for (size_t i = 0; i < c->n; i++)
+		json_ceiling(w, &c->c[i]);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_array_end(w);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_karray_begin(w, "points");
+	for (size_t i = 0; i < n; i++)
+		json_point(w, c, &pts[i]);
+	pmc_jw_break(w, "\n  ");
+	pmc_jw_array_end(w);
+	pmc_jw_break(w, "\n");
+	pmc_jw_object_end(w);
+	fputc('\n', f);
 }
 
 int pmc_rf_write(FILE *f, enum pmc_rf_format fmt, const struct pmc_rf_ceilings *c, bool cached,

@@ -5,6 +5,13 @@
 #include <string.h>
 
 #include "output/format.h"
+#include "output/check.h"
+#include "output/encode.h"
+#include "output/info.h"
+#include "output/list.h"
+#include "output/multi.h"
+#include "output/sets.h"
+#include "output/tables_report.h"
 #include "output/output.h"
 #include "util/util.h"
 
@@ -492,4 +499,15 @@ const struct pmc_format pmc_format_table = {
 	.interval_begin = table_interval_begin,
 	.interval = table_interval,
 	.own_checks = table_own_checks,
+	.sweep = pmc_sweep_table,
+	.compare = pmc_compare_table,
+	.merge = pmc_merge_table,
+	.info = pmc_info_table,
+	.tables = pmc_tables_table,
+	.set = pmc_set_table,
+	.sets = pmc_sets_table,
+	.check = pmc_check_table,
+	.list_event = pmc_list_table_event,
+	.topdown_interval = pmc_topdown_interval_table,
+	.encode_event = pmc_encode_table_event,
 };

@@ -125,98 +125,96 @@ void pmc_output_topdown_sep(FILE *f, const struct pmc_report *rep, const char *s
 		sep_tree(f, td, sep, "");
 }
 
-/* One tree as a JSON object's members (after the caller's "{"). */
-static void json_tree(FILE *f, const struct pmc_report_topdown *td)
+/* One tree as members of the open object. */
+static void json_tree(struct pmc_jw *w, const struct pmc_report_topdown *td)
 {
-	fputs("\"tree\":", f);
-	pmc_json_string(f, td->tree);
-	fputs(",\"title\":", f);
-	pmc_json_string(f, td->title);
-	fputs(",\"unit\":", f);
-	pmc_json_string(f, td->unit);
-	fprintf(f, ",\"level\":%d,\"why\":", td->level);
-	pmc_json_string(f, td->why);
-	fputs(",\"note\":", f);
-	pmc_json_string_or_null(f, td->note);
-	fputs(",\"nodes\":[", f);
+	pmc_jw_kstr(w, "tree", td->tree);
+	pmc_jw_kstr(w, "title", td->title);
+	pmc_jw_kstr(w, "unit", td->unit);
+	pmc_jw_kint(w, "level", td->level);
+	pmc_jw_kstr(w, "why", td->why);
+	pmc_jw_kstr_or_null(w, "note", td->note);
+	pmc_jw_karray_begin(w, "nodes");
 	for (size_t i = 0; i < td->nnodes; i++) {
 		const struct pmc_report_td_node *n = &td->node[i];
 
-		fputs(i ? ",{\"node\":" : "{\"node\":", f);
-		pmc_json_string(f, n->name);
-		fputs(",\"parent\":", f);
-		pmc_json_string_or_null(f, n->parent);
-		fprintf(f, ",\"level\":%d,\"value\":", n->level);
-		pmc_json_number(f, n->ok ? n->value : NAN);
-		fputs(",\"raw\":", f);
-		pmc_json_number(f, n->ok ? n->raw : NAN);
-		fprintf(f, ",\"clamped\":%s,\"threshold\":", n->clamped ? "true" : "false");
-		pmc_json_number(f, n->threshold);
-		fprintf(f, ",\"bottleneck\":%s,\"reason\":", n->bottleneck ? "true" : "false");
-		pmc_json_string_or_null(f, n->ok ? NULL : n->reason);
-		fputs(",\"explain\":", f);
-		pmc_json_string_or_null(f, n->explain);
-		fputc('}', f);
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "node", n->name);
+		pmc_jw_kstr_or_null(w, "parent", n->parent);
+		pmc_jw_kint(w, "level", n->level);
+		pmc_jw_knum_if(w, "value", n->ok, n->value);
+		pmc_jw_knum_if(w, "raw", n->ok, n->raw);
+		pmc_jw_kbool(w, "clamped", n->clamped);
+		pmc_jw_knum(w, "threshold", n->threshold);
+		pmc_jw_kbool(w, "bottleneck", n->bottleneck);
+		pmc_jw_kstr_or_null(w, "reason", n->ok ? NULL : n->reason);
+		pmc_jw_kstr_or_null(w, "explain", n->explain);
+		pmc_jw_object_end(w);
 	}
-	fputs("]", f);
+	pmc_jw_array_end(w);
 }
 
 /* The first tree as "topdown"; the others (rows, regions, core types) as "topdown_scopes", each with its scope. */
-void pmc_output_topdown_json(FILE *f, const struct pmc_report *rep)
+void pmc_output_topdown_json(struct pmc_jw *w, const struct pmc_report *rep)
 {
 	const struct pmc_report_topdown *td = rep->topdown;
 
 	if (!td)
 		return;
-	fputs(",\"topdown\":{", f);
-	if (td->scope[0]) { /* a hybrid CPU's first core type */
-		fputs("\"scope\":", f);
-		pmc_json_string(f, td->scope);
-		fputc(',', f);
-	}
-	json_tree(f, td);
-	fputc('}', f);
+	pmc_jw_kobject_begin(w, "topdown");
+	if (td->scope[0]) /* a hybrid CPU's first core type */
+		pmc_jw_kstr(w, "scope", td->scope);
+	json_tree(w, td);
+	pmc_jw_object_end(w);
 	if (!td->next)
 		return;
-	fputs(",\"topdown_scopes\":[", f);
+	pmc_jw_karray_begin(w, "topdown_scopes");
 	for (td = td->next; td; td = td->next) {
-		fputs(td == rep->topdown->next ? "{\"scope\":" : ",{\"scope\":", f);
-		pmc_json_string(f, td->scope);
-		fputc(',', f);
-		json_tree(f, td);
-		fputc('}', f);
+		pmc_jw_object_begin(w);
+		pmc_jw_kstr(w, "scope", td->scope);
+		json_tree(w, td);
+		pmc_jw_object_end(w);
 	}
-	fputc(']', f);
+	pmc_jw_array_end(w);
 }
 
-/* -I: one interval's tree as its format writes it: the table's tree with each line led by the interval's time;
- * CSV "topdown" records with the interval and time_ns; -x lines led by the time; a JSON line of kind
- * "interval_topdown". perf's -j has no place for it: nothing. */
-void pmc_output_topdown_interval(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+/* -I: one interval's tree as each format writes it (the format table's topdown_interval entries): the table's tree
+ * with each line led by the interval's time; -x lines led by the time; CSV "topdown" records with the interval and
+ * time_ns; a JSON line of kind "interval_topdown". perf's -j has no place for it: no entry, nothing. */
+void pmc_topdown_interval_table(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
 {
 	char pre[64];
 
-	switch (o->format) {
-	case PMC_OUTPUT_TABLE:
-		snprintf(pre, sizeof(pre), "%16.9f ", td->end_s);
-		table_tree(f, td, pre);
-		break;
-	case PMC_OUTPUT_SEP:
-		snprintf(pre, sizeof(pre), "%16.9f%s", td->end_s, o->sep);
-		sep_tree(f, td, o->sep, pre);
-		break;
-	case PMC_OUTPUT_CSV:
-		csv_tree(f, td);
-		break;
-	case PMC_OUTPUT_JSON:
-		pmc_json_interval_header(f, "interval_topdown", td->interval, td->start_s, td->end_s);
-		fputs(",\"scope\":", f);
-		pmc_json_string_or_null(f, td->scope[0] ? td->scope : NULL);
-		fputs(",\"topdown\":{", f);
-		json_tree(f, td);
-		fputs("}}\n", f);
-		break;
-	default:
-		break;
-	}
+	(void)o;
+	snprintf(pre, sizeof(pre), "%16.9f ", td->end_s);
+	table_tree(f, td, pre);
+}
+
+void pmc_topdown_interval_sep(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	char pre[64];
+
+	snprintf(pre, sizeof(pre), "%16.9f%s", td->end_s, o->sep);
+	sep_tree(f, td, o->sep, pre);
+}
+
+void pmc_topdown_interval_csv(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	(void)o;
+	csv_tree(f, td);
+}
+
+void pmc_topdown_interval_json(FILE *f, const struct pmc_output_opts *o, const struct pmc_report_topdown *td)
+{
+	struct pmc_jw w;
+
+	(void)o;
+	pmc_jw_init(&w, f, 0);
+	pmc_json_interval_header(&w, "interval_topdown", td->interval, td->start_s, td->end_s);
+	pmc_jw_kstr_or_null(&w, "scope", td->scope);
+	pmc_jw_kobject_begin(&w, "topdown");
+	json_tree(&w, td);
+	pmc_jw_object_end(&w);
+	pmc_jw_object_end(&w);
+	fputc('\n', f);
 }

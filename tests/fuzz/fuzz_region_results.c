@@ -45,7 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f = fopen("/dev/null", "w");
 		if (f) {
 			pmc_output_regions_table(f, &rep);
-			pmc_output_regions_json(f, &rep);
+			struct pmc_jw w;
+
+			pmc_jw_init(&w, f, 0);
+			pmc_jw_object_begin(&w);
+			pmc_output_regions_json(&w, &rep);
+			pmc_jw_object_end(&w);
+			if (w.err)
+				abort();
 			fclose(f);
 		}
 	}

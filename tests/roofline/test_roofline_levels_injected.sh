@@ -38,8 +38,10 @@ for p in pts:
     if p["level"] not in roof:
         assert p["intensity"] is None and "no measured" in p["reason"], p
         continue
-    # an interval's counts are differences of reads made one after another (here and on hardware): not to the count
-    tol = 0.05 if intervals else 0.02
+    # The injected counts grow with time, and the events are read one after another: on a loaded machine a read can
+    # come tens of ms after the one before it. The levels' bytes differ 2x and 5x, so these bounds still tell which
+    # events a level took while a slow read cannot fail the test.
+    tol = 0.4 if intervals else 0.25
     assert abs(p["intensity"] - i) < tol * i, ("intensity is FLOPs over this level's bytes", p, i)
     peak, bw = roof["compute"][0], roof[p["level"]][0]
     i = p["intensity"] # the point's own, for the roof it is under

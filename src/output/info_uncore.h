@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#ifndef PMC_CLI_INFO_UNCORE_H
-#define PMC_CLI_INFO_UNCORE_H
+#ifndef PMC_OUTPUT_INFO_UNCORE_H
+#define PMC_OUTPUT_INFO_UNCORE_H
 
 #include <stdio.h>
 

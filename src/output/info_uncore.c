@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/info_uncore.h"
+#include "output/info_uncore.h"
 #include "pmu/uncore.h"
 
 void pmc_info_print_uncore(FILE *f)

@@ -163,23 +163,21 @@ static void property(struct td_part *td, size_t i)
 	td->prop_ok[i] = true;
 }
 
-/* Level 2 of a tree whose level 1 fills every programmable counter (AMD Zen 4: six events, six counters): the level-1
- * inputs the level-2 ratios divide by (the clock, the retired ops) are the anchors of the level-2 batches, counted in
- * each of them, in place of pmctool's instructions and cycles (engine/events.c adds no hardware anchor beside
- * them), so every batch has its own clock and retired ops. */
+/* Level 2 of a tree whose level 1 fills every programmable counter (AMD Zen 4: six events, six counters): the tree's
+ * anchors (tree->anchors: the level-1 inputs the level-2 ratios divide by, the clock and the retired ops) are the
+ * anchors of the level-2 batches, counted in each of them, in place of pmctool's instructions and cycles
+ * (engine/events.c adds no hardware anchor beside them), so every batch has its own clock and retired ops. */
 static bool own_anchor_tree(const struct td_part *td)
 {
-	return td->level >= 2 && !strncmp(td->tree->name, "amd-zen", 7);
+	return td->level >= 2 && td->tree->anchors;
 }
 
 static bool own_anchor(const struct td_part *td, size_t i)
 {
-	static const char *const zen[] = { "CYC", "OPS_RETIRED" };
-
 	if (!own_anchor_tree(td))
 		return false;
-	for (size_t k = 0; k < sizeof(zen) / sizeof(zen[0]); k++)
-		if (!strcmp(td->tree->inputs[i].id, zen[k]))
+	for (size_t k = 0; td->tree->anchors[k]; k++)
+		if (!strcmp(td->tree->inputs[i].id, td->tree->anchors[k]))
 			return true;
 	return false;
 }

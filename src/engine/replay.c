@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine/fields.h"
 #include "metrics/checks.h"
 #include "metrics/td_replay.h"
 #include "metrics/tm_replay.h"
@@ -41,7 +42,7 @@ static int choose_tree(const struct pmc_replay_req *rq, const struct pmc_loaded 
 				off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
 							pmc_td_tree_at(i)->name);
 			pmc_diag_error("%s '%s': no such top-down tree; the trees are: %s", rq->topdown_def ?
-				       PMC_FIELD("topdown_def") : "the report's top-down tree", name, names);
+				       RQ_TOPDOWN_DEF : "the report's top-down tree", name, names);
 			return PMC_EXIT_USAGE;
 		}
 	} else {
@@ -87,7 +88,7 @@ static int topdown(const struct pmc_replay_req *rq, const struct pmc_loaded *l, 
 	if (!td->tree) {
 		rc = 0;
 		if (rq->topdown) {
-			pmc_diag_error("no top-down tree for this report: %s; " PMC_FIELD("topdown_def") " NAME picks one",
+			pmc_diag_error("no top-down tree for this report: %s; " RQ_TOPDOWN_DEF " NAME picks one",
 				       why);
 			rc = PMC_EXIT_USAGE;
 		}
@@ -102,7 +103,7 @@ static int topdown(const struct pmc_replay_req *rq, const struct pmc_loaded *l, 
 		: l->td_level && !rq->topdown_def ? l->td_level
 						  : pmc_td_replay_deepest(td);
 	if (level > td->tree->max_level) {
-		pmc_diag_error(PMC_FIELD("topdown_level") "=%d: the tree %s has %d level%s", level, td->tree->name,
+		pmc_diag_error(RQ_TOPDOWN_LEVEL "=%d: the tree %s has %d level%s", level, td->tree->name,
 			       td->tree->max_level, td->tree->max_level == 1 ? "" : "s");
 		rc = PMC_EXIT_USAGE;
 		goto out;

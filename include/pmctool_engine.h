@@ -36,7 +36,7 @@ enum pmctool_error_kind {
 struct pmctool_error {
 	enum pmctool_error_kind kind;
 	char subject[32];  /* the request field it is about ("events", "metrics", "argv", "kernel"), or "" */
-	char detail[512];  /* what is wrong and what to do, in the words of the command line */
+	char detail[512];  /* what is wrong and what to do; a request field in its own word ("metrics", not --metric) */
 	int exit_status;   /* the status `pmctool stat` exits with for the same request (pmctool(1)) */
 };
 
@@ -108,6 +108,44 @@ void pmctool_engine_stop(struct pmctool_engine *e, int sig);
 int pmctool_result_json(const struct pmctool_result *r, char **ret, size_t *ret_len);
 void pmctool_result_free(struct pmctool_result *r);
 const char *pmctool_version(void);
+
+/* ---- A saved report evaluated again (`pmctool report`): its metrics, checks and top-down tree from its counts ---- */
+struct pmctool_report_request {
+	const char *json;                 /* a saved `pmctool stat --json` document (schema 1), or one written by hand */
+	size_t json_len;                  /* its length; 0: up to its NUL */
+	const char *topdown_def;          /* the top-down tree (pmctool-topdown(7)); NULL: the report's, else its CPU's */
+	int topdown_level;                /* levels 1..N; 0: the report's, else the deepest whose inputs it has */
+	int topdown;                      /* 1: no tree for the report is an error (kind REQUEST, subject topdown_def) */
+	const char *const *metrics;       /* "NAME=FORMULA" each, evaluated after the defaults, NULL-terminated; NULL */
+	const char *tables;               /* vendor tables (a directory) for its table metrics; NULL: the report's */
+};
+
+struct pmctool_topdown_node {
+	const char *name, *parent;        /* parent NULL at level 1 */
+	int level;
+	int valid;                        /* 0: n/a, reason says which input is missing and why */
+	double value;                     /* share of the tree's unit, 0..1 */
+	int bottleneck;                   /* above the node's threshold */
+	const char *reason;
+};
+
+struct pmctool_report {
+	const struct pmctool_result *result; /* the report's counts, its metrics evaluated again, the checks (freed with
+	                                        the report; pmctool_result_json writes `pmctool report --json`) */
+	const char *tree;                 /* the tree evaluated, NULL when none applies */
+	const char *tree_why;             /* why this tree */
+	const char *unit;                 /* "slots", or "cycles" */
+	int level;
+	size_t nnodes;                    /* levels 1..level, parents before children */
+	const struct pmctool_topdown_node *nodes;
+};
+
+/* 0 and *ret (free with pmctool_report_free), or the error's kind with err filled (REQUEST: a malformed document,
+ * a bad formula, an unknown tree or level; SYSTEM). The tree's inputs are found by their encoding for the report's
+ * CPU, which may start libpfm4 forced to that CPU (LIBPFM_FORCE_PMU is set when no one started it before). */
+int pmctool_report_eval(struct pmctool_engine *e, const struct pmctool_report_request *rq,
+			struct pmctool_report **ret, struct pmctool_error *err);
+void pmctool_report_free(struct pmctool_report *r);
 
 #ifdef __cplusplus
 }

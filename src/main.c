@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/fields.h"
 #include "config.h"
 #include "pmu/event.h"
+#include "util/diag.h"
 #include "util/fork.h"
 #include "util/util.h"
 
@@ -117,6 +119,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	signal(SIGPIPE, SIG_IGN);
+	pmc_diag_set_speller(pmc_cli_field_flag); /* the engine's messages name the command line's flags */
 	rc = run(argc, argv);
 	pmc_pmu_fini(); /* libpfm4 is process-wide (not reentrant): started by whoever needed it, ended once here */
 	return finish_stdout(rc);

@@ -11,13 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "arch/arch.h"
 #include "engine/engine.h"
+#include "engine/replay.h"
 #include "kernels/kernels.h"
 #include "output/output.h"
+#include "report/load.h"
 #include "report/report.h"
+#include "report/topdown.h"
 #include "run/launch.h"
 #include "util/diag.h"
 #include "util/util.h"
@@ -26,6 +30,7 @@ struct pmctool_engine {
 	struct pmc_engine_ctx ctx;
 	volatile sig_atomic_t stop;
 	char first_error[512];         /* the first error message of the call running now */
+	char first_subject[32];        /* the request field it named first (util/diag.h: PMC_FIELD), or "" */
 };
 
 /* The result's public part first: the caller holds a pointer to it, pmctool_result_free to all of it. */
@@ -37,12 +42,25 @@ struct result {
 	struct pmctool_check *checks;
 };
 
+static void free_result(struct result *r)
+{
+	if (!r)
+		return;
+	pmc_report_fini(&r->rep);
+	free(r->counts);
+	free(r->metrics);
+	free(r->checks);
+	free(r);
+}
+
 static void collect(void *vctx, enum pmc_diag_kind kind, const char *msg)
 {
 	struct pmctool_engine *e = vctx;
 
-	if (kind == PMC_DIAG_ERROR && !e->first_error[0])
+	if (kind == PMC_DIAG_ERROR && !e->first_error[0]) {
 		snprintf(e->first_error, sizeof(e->first_error), "%s", msg);
+		snprintf(e->first_subject, sizeof(e->first_subject), "%s", pmc_diag_subject());
+	}
 }
 
 struct pmctool_engine *pmctool_engine_new(void)
@@ -236,11 +254,13 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	e->stop = 0;
 	e->first_error[0] = '\0';
+	e->first_subject[0] = '\0';
 	pmc_launch_reset_ending(); /* a stop of the last measurement does not stop this one */
 	pmc_engine_init(&se, &e->ctx);
 	rc = pmc_engine_prepare(&se, &o, &metrics);
 	if (rc) {
-		kind = fail(err, kind_of(rc, e, NULL), se.subject ? se.subject : "", rc, e->first_error);
+		kind = fail(err, kind_of(rc, e, NULL), se.subject && se.subject[0] ? se.subject : e->first_subject, rc,
+			    e->first_error);
 		goto out;
 	}
 	rc = pmc_engine_check(&se, &o);
@@ -256,7 +276,7 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 		char detail[512] = "";
 
 		result_detail(&r->rep, k, rc, detail, sizeof(detail));
-		kind = fail(err, k, k == PMCTOOL_ERR_LAUNCH ? "argv" : "", rc,
+		kind = fail(err, k, k == PMCTOOL_ERR_LAUNCH ? "argv" : e->first_subject, rc,
 			    e->first_error[0]		? e->first_error
 			    : k == PMCTOOL_ERR_COMMAND ? "the command failed: the result's exit_status says how"
 							: detail);
@@ -270,13 +290,7 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 		r = NULL;
 	}
 out:
-	if (r) {
-		pmc_report_fini(&r->rep);
-		free(r->counts);
-		free(r->metrics);
-		free(r->checks);
-		free(r);
-	}
+	free_result(r);
 	free(metrics);
 	pmc_engine_fini(&se);
 	return kind;
@@ -311,13 +325,136 @@ int pmctool_result_json(const struct pmctool_result *pub, char **ret, size_t *re
 
 void pmctool_result_free(struct pmctool_result *pub)
 {
-	struct result *r = (struct result *)pub;
+	free_result((struct result *)pub);
+}
 
-	if (!r)
+/* ---- a saved report evaluated again ---- */
+
+/* The report's public part first: pmctool_report_free takes the pointer the caller holds. */
+struct report_result {
+	struct pmctool_report pub;
+	struct result *res;                  /* counts, metrics, checks (its report points into keep) */
+	struct pmc_replay_keep keep;
+	struct pmctool_topdown_node *nodes;
+	struct pmc_metric_def *metrics;
+};
+
+void pmctool_report_free(struct pmctool_report *pub)
+{
+	struct report_result *rr = (struct report_result *)pub;
+
+	if (!rr)
 		return;
-	pmc_report_fini(&r->rep);
-	free(r->counts);
-	free(r->metrics);
-	free(r->checks);
-	free(r);
+	free_result(rr->res);
+	free(rr->nodes);
+	free(rr->metrics);
+	free(rr);
+}
+
+/* The request's level, tables and metrics, checked before anything is evaluated. 0, or the error's kind. */
+static int report_request(const struct pmctool_report_request *rq, struct report_result *rr, struct pmc_replay_req *q,
+			  struct pmctool_error *err)
+{
+	size_t n = 0;
+	struct stat st;
+
+	*q = (struct pmc_replay_req){ .topdown_def = rq->topdown_def, .topdown_level = rq->topdown_level,
+				      .topdown = rq->topdown != 0, .tables = rq->tables };
+	if (rq->topdown_level < 0 || rq->topdown_level > 9)
+		return fail(err, PMCTOOL_ERR_REQUEST, "topdown_level", PMC_EXIT_USAGE,
+			    "topdown_level is a level, 1 or 2 (0: the report's, else the deepest it has inputs for)");
+	if (rq->tables && (stat(rq->tables, &st) || !S_ISDIR(st.st_mode)))
+		return fail(err, PMCTOOL_ERR_REQUEST, "tables", PMC_EXIT_USAGE,
+			    "tables is not a directory (a vendor table directory: see pmctool-tables(1))");
+	while (rq->metrics && rq->metrics[n])
+		n++;
+	if (n && !(rr->metrics = calloc(n, sizeof(*rr->metrics))))
+		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		char why[256], detail[512];
+
+		if (pmc_metric_def_parse_cli(rq->metrics[i], &rr->metrics[i], why, sizeof(why)) < 0) {
+			snprintf(detail, sizeof(detail), "bad metric '%.200s': %s", rq->metrics[i], why);
+			return fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE, detail);
+		}
+	}
+	q->metrics = rr->metrics;
+	q->nmetrics = n;
+	return 0;
+}
+
+/* The report's tree (its first: the total's) as typed nodes. 0 or -ENOMEM. */
+static int report_nodes(struct report_result *rr)
+{
+	const struct pmc_report_topdown *td = rr->res->rep.topdown;
+
+	if (!td)
+		return 0;
+	rr->nodes = calloc(td->nnodes ? td->nnodes : 1, sizeof(*rr->nodes));
+	if (!rr->nodes)
+		return -ENOMEM;
+	for (size_t i = 0; i < td->nnodes; i++) {
+		const struct pmc_report_td_node *n = &td->node[i];
+
+		rr->nodes[i] = (struct pmctool_topdown_node){ n->name, n->parent, n->level, n->ok, n->ok ? n->value : 0,
+							      n->bottleneck, n->reason };
+	}
+	rr->pub.tree = td->tree;
+	rr->pub.tree_why = td->why;
+	rr->pub.unit = td->unit;
+	rr->pub.level = td->level;
+	rr->pub.nnodes = td->nnodes;
+	rr->pub.nodes = rr->nodes;
+	return 0;
+}
+
+int pmctool_report_eval(struct pmctool_engine *e, const struct pmctool_report_request *rq,
+			struct pmctool_report **ret, struct pmctool_error *err)
+{
+	struct report_result *rr;
+	struct pmc_replay_req q;
+	struct pmc_loaded l;
+	struct pmc_diag_sink prev;
+	char why[256];
+	int kind, rc;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!e || !rq || !rq->json || !ret)
+		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_report_eval: e, rq, rq->json and ret "
+			    "are required");
+	*ret = NULL;
+	rr = calloc(1, sizeof(*rr));
+	if (!rr || !(rr->res = calloc(1, sizeof(*rr->res)))) {
+		free(rr);
+		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+	}
+	if ((kind = report_request(rq, rr, &q, err))) {
+		pmctool_report_free(&rr->pub);
+		return kind;
+	}
+	memset(&l, 0, sizeof(l));
+	rc = pmc_loaded_parse(rq->json, rq->json_len ? rq->json_len : strlen(rq->json), &l, why, sizeof(why));
+	if (rc < 0) {
+		pmctool_report_free(&rr->pub);
+		return rc == -ENOMEM ? fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory")
+				     : fail(err, PMCTOOL_ERR_REQUEST, "json", PMC_EXIT_USAGE, why);
+	}
+	e->first_error[0] = '\0';
+	e->first_subject[0] = '\0';
+	prev = pmc_diag_exchange((struct pmc_diag_sink){ collect, e });
+	rc = pmc_engine_replay(&l, &q, &rr->keep, &rr->res->rep);
+	pmc_diag_exchange(prev);
+	pmc_loaded_fini(&l);
+	if (!rc && (fill(rr->res) < 0 || report_nodes(rr) < 0))
+		rc = PMC_EXIT_INTERNAL;
+	if (rc) {
+		kind = rc == PMC_EXIT_USAGE ? fail(err, PMCTOOL_ERR_REQUEST, e->first_subject, rc, e->first_error)
+					    : fail(err, PMCTOOL_ERR_SYSTEM, "", rc, "out of memory");
+		pmctool_report_free(&rr->pub);
+		return kind;
+	}
+	rr->pub.result = &rr->res->pub;
+	*ret = &rr->pub;
+	return 0;
 }

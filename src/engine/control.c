@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/fields.h"
 #include "engine/scope.h"
 
 static int refuse(const char *msg)
@@ -30,7 +31,7 @@ static int open_fifo(const char *path)
 	 * nobody reads never stops pmctool. */
 	fd = open(path, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
-		pmc_diag_error("--control: cannot open '%s': %s (create it first: mkfifo %s)", path, strerror(errno),
+		pmc_diag_error(RQ_CONTROL ": cannot open '%s': %s (create it first: mkfifo %s)", path, strerror(errno),
 			       path);
 		return -1;
 	}
@@ -38,7 +39,7 @@ static int open_fifo(const char *path)
 		return fd;
 	close(fd);
 not_fifo:
-	pmc_diag_error("--control fifo: '%s' is not a FIFO: pmctool reads commands from a FIFO and writes 'ack' into "
+	pmc_diag_error(RQ_CONTROL " fifo: '%s' is not a FIFO: pmctool reads commands from a FIFO and writes 'ack' into "
 		       "one, never into another kind of file (create it: mkfifo %s; or pass descriptors: fd:CTL,ACK)",
 		       path, path);
 	return -1;
@@ -51,13 +52,13 @@ int scope_control_open(const struct pmc_control_req *c, int *ctl, int *ack)
 
 	*ctl = *ack = -1;
 	if (!c->ctl || !c->ctl[0])
-		return refuse("--control names no control channel");
+		return refuse(RQ_CONTROL " names no control channel");
 	if (c->is_fd) {
 		*ctl = atoi(c->ctl);
 		*ack = has_ack ? atoi(c->ack) : -1;
 		if (fcntl(*ctl, F_GETFD) < 0 || (*ack >= 0 && fcntl(*ack, F_GETFD) < 0)) {
 			*ctl = *ack = -1;
-			return refuse("--control fd:CTL[,ACK]: each must be an open file descriptor");
+			return refuse(RQ_CONTROL " fd:CTL[,ACK]: each must be an open file descriptor");
 		}
 		return 0;
 	}

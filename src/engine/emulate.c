@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/fields.h"
 #include "run/emulate.h"
 #include "run/launch.h"
 
@@ -42,7 +43,7 @@ int pmc_eng_emulated_resolve(bool emulate, const char *spec, struct pmc_event *e
 	if (!is_user_instructions(ev)) {
 		pmc_diag_error("'%s' cannot be emulated: valgrind counts the user-mode instructions a command executes, "
 			       "so only instructions:u can be (as instructions:u@emulated, or instructions:u under "
-			       "--emulate); measure %s in a run of its own without --emulate", spec, base);
+			       RQ_EMULATE "); measure %s in a run of its own without " RQ_EMULATE, spec, base);
 		return PMC_EXIT_USAGE;
 	}
 	/* The row says how it was counted. */
@@ -73,15 +74,17 @@ int pmc_eng_emulate_check(const struct pmc_engine *se, const struct pmc_engine_o
 		if (se->evs[i].cls != PMC_CLASS_EMULATED) {
 			pmc_diag_error("'%s' is counted by a counter and %s by valgrind: an emulated count is measured "
 				       "alone (the command runs under valgrind); measure %s in another run",
-				       se->evs[i].name, o->emulate ? "--emulate's instructions:u" : "the @emulated event",
+				       se->evs[i].name, o->emulate ? RQ_EMULATE "'s instructions:u"
+							    : "the @emulated event",
 				       se->evs[i].name);
 			return PMC_EXIT_USAGE;
 		}
 	if (!o->argv || o->k || o->regions || pmc_eng_scope_wanted(o) || o->pre_cmd || o->post_cmd ||
 	    o->batch == PMC_BATCH_MULTIPLEX || o->nmetric_args || o->topdown_level) {
-		pmc_diag_error("emulated counts are of a command pmctool launches under valgrind: not with -k, "
-			       "--regions, -p, -t, -a, -C, -I, -D, --control, --pre/--post, --batch=multiplex, --metric "
-			       "or --topdown");
+		pmc_diag_error("emulated counts are of a command pmctool launches under valgrind: not with "
+			       RQ_KERNEL ", " RQ_REGIONS ", " RQ_PIDS ", " RQ_TIDS ", " RQ_SYSTEM_WIDE ", " RQ_CPUS ", "
+			       RQ_INTERVAL_MS ", " RQ_DELAY_MS ", " RQ_CONTROL ", " RQ_PRE_CMD "/" RQ_POST_CMD ", "
+			       RQ_BATCHING "=multiplex, " RQ_METRICS " or " RQ_TOPDOWN_LEVEL);
 		return PMC_EXIT_USAGE;
 	}
 	if (!pmc_emulator_find(vg, sizeof(vg))) {
@@ -123,14 +126,16 @@ static int run_emulated(const struct pmc_engine_opts *o, const char *vg, const c
 	if (r < 0 || pmc_launch_measure(words, &req, out, &le) < 0) {
 		free(words);
 		if (r < 0) {
-			pmc_diag_error("--emulate: the directory for valgrind's counts has too long a name (%s)", dir);
+			pmc_diag_error(RQ_EMULATE ": the directory for valgrind's counts has too long a name (%s)",
+				       dir);
 			return PMC_EXIT_INTERNAL;
 		}
 		return pmc_eng_report_launch_failure(o, &le);
 	}
 	free(words);
 	if (pmc_emulate_collect(dir, o->argv, cnt, why, sizeof(why)) < 0) {
-		pmc_diag_error("--emulate: %s (valgrind exited with status %d)", why, pmc_wait_status_code(out->wait_status));
+		pmc_diag_error(RQ_EMULATE ": %s (valgrind exited with status %d)", why,
+			       pmc_wait_status_code(out->wait_status));
 		return PMC_EXIT_NOCOUNT;
 	}
 	return 0;
@@ -197,7 +202,7 @@ int pmc_eng_emulate_measure(struct pmc_engine *se, const struct pmc_engine_opts 
 	/* A private directory for valgrind's files: 0700, ours, removed with them. */
 	snprintf(dir, sizeof(dir), "%s/pmctool-emulate.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
-		pmc_diag_error("--emulate: cannot make a directory for valgrind's counts under %s: %s (set TMPDIR)",
+		pmc_diag_error(RQ_EMULATE ": cannot make a directory for valgrind's counts under %s: %s (set TMPDIR)",
 			       tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		return PMC_EXIT_INTERNAL;
 	}

@@ -9,6 +9,7 @@
 
 #include "engine/engine.h"
 #include "arch/arch.h"
+#include "engine/fields.h"
 #include "perf/probe.h"
 #include "pmu/event.h"
 #include "sys/sysfs.h"
@@ -101,7 +102,7 @@ static int check(const struct pmc_engine *se, const struct pmc_engine_opts *o)
 	if (se->plan.nbatches > 1 && o->batch == PMC_BATCH_AUTO)
 		pmc_diag_note("%zu events need %zu batches (%s): the workload runs %zu time%s%s", se->n,
 			      se->plan.nbatches, se->budget_why, se->plan.nbatches * o->runs,
-			      se->plan.nbatches * o->runs == 1 ? "" : "s", " (--batch=multiplex for one run)");
+			      se->plan.nbatches * o->runs == 1 ? "" : "s", " (" RQ_BATCHING "=multiplex for one run)");
 	if (scoped)
 		pmc_eng_scope_note_batches(se, o);
 	rc = pmc_eng_emulate_check(se, o);
@@ -271,7 +272,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_names_report(se, rep);
 	if (pmc_eng_topdown_eval(se, o, rep))
-		pmc_diag_error("--topdown: out of memory: the tree is left out");
+		pmc_diag_error(RQ_TOPDOWN_LEVEL ": out of memory: the tree is left out");
 	if (scoped)
 		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	add_checks(se, rep);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/fields.h"
 #include "info/inventory.h"
 #include "sys/sysfs.h"
 #include "pmu/hybrid.h"
@@ -174,7 +175,8 @@ static int add_set_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 				return PMC_EXIT_USAGE;
 			}
 			if (o->kernel) {
-				pmc_diag_error("event set '%s' counts CPU-wide (%s): use it with a command, not -k",
+				pmc_diag_error("event set '%s' counts CPU-wide (%s): use it with a command, not "
+					       RQ_KERNEL,
 					se->set->name, spelling);
 				return PMC_EXIT_USAGE;
 			}

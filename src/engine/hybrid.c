@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/fields.h"
 #include "pmu/hybrid.h"
 
 static struct {
@@ -32,12 +33,12 @@ int pmc_eng_hybrid_pin(struct pmc_engine_opts *o)
 	/* The events are chosen for the core type of one CPU: the kernel must then run on that very CPU. */
 	o->cpu = sched_getcpu();
 	if (o->cpu < 0) {
-		pmc_diag_error("this CPU is hybrid and the current CPU is unknown (%s): choose one with --cpu N",
+		pmc_diag_error("this CPU is hybrid and the current CPU is unknown (%s): choose one with " RQ_CPU " N",
 			strerror(errno));
 		return PMC_EXIT_USAGE;
 	}
 	if (pmc_hybrid_pmu_of_cpu(core.pmus, core.n, o->cpu) < 0) {
-		pmc_diag_error("CPU %d is in no core PMU's cpus list (%s: %s, %s: %s): choose one with --cpu N",
+		pmc_diag_error("CPU %d is in no core PMU's cpus list (%s: %s, %s: %s): choose one with " RQ_CPU " N",
 			o->cpu, core.pmus[0].name, core.pmus[0].cpus, core.pmus[1].name, core.pmus[1].cpus);
 		return PMC_EXIT_USAGE;
 	}
@@ -64,7 +65,7 @@ int pmc_eng_hybrid_copies(const struct pmc_engine_opts *o, const struct pmc_even
 	}
 	only = only_pmu(o, ev);
 	if (only == -ENOENT) {
-		pmc_diag_error("CPU %d is in no core PMU's cpus list: choose another with --cpu N",
+		pmc_diag_error("CPU %d is in no core PMU's cpus list: choose another with " RQ_CPU " N",
 			ev->cpu_wide ? ev->cpu : o->cpu);
 		return -ENOENT;
 	}
@@ -73,7 +74,7 @@ int pmc_eng_hybrid_copies(const struct pmc_engine_opts *o, const struct pmc_even
 		/* It names the other core PMU: say which, and where it counts. */
 		int cpu = ev->cpu_wide ? ev->cpu : o->cpu;
 		const struct pmc_core_pmu *named = &core.pmus[only ? 0 : 1];
-		pmc_diag_error("'%s' counts only on %s CPUs (%s), and CPU %d is a %s CPU: --cpu N picks a CPU "
+		pmc_diag_error("'%s' counts only on %s CPUs (%s), and CPU %d is a %s CPU: " RQ_CPU " N picks a CPU "
 				"of that core type", ev->name, named->name, named->cpus, cpu, core.pmus[only].name);
 		return -ENOENT;
 	}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/fields.h"
 #include "run/hook.h"
 #include "perf/evlist.h"
 #include "perf/keep.h"
@@ -151,7 +152,7 @@ static int before_run(struct pmc_engine *se, const struct pmc_engine_opts *o, un
 {
 	if (o->sync_first)
 		sync();
-	return hook(se, "--pre", o->pre_cmd, run, b);
+	return hook(se, RQ_PRE_CMD, o->pre_cmd, run, b);
 }
 
 static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep, unsigned run,
@@ -234,7 +235,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	}
 	if (o->regions && (rc = pmc_eng_regions_collect(rep, &req, idx)))
 		goto out;
-	if (!o->k && !pmc_eng_stopped(se) && (rc = hook(se, "--post", o->post_cmd, run, b)))
+	if (!o->k && !pmc_eng_stopped(se) && (rc = hook(se, RQ_POST_CMD, o->post_cmd, run, b)))
 		rc = rc == HOOK_STOP ? HOOK_STOP_AFTER : rc == HOOK_STOP_SIGNAL ? 0 : rc;
 	{
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
@@ -270,8 +271,9 @@ static int reserve_samples(const struct pmc_engine *se, const struct pmc_engine_
 		per_run += se->plan.batches[b].n;
 	}
 	if (per_run * o->runs > PMC_REPORT_MAX_SAMPLES) {
-		pmc_diag_error("-r %u x %llu counts per run (events, and each every-batch event once per batch) is "
-			"%llu counts; at most %u are kept (every one is, for the exact median): lower -r to %llu or "
+		pmc_diag_error(RQ_RUNS " %u x %llu counts per run (events, and each every-batch event once per batch) "
+			"is %llu counts; at most %u are kept (every one is, for the exact median): lower " RQ_RUNS
+			" to %llu or "
 			"measure fewer events",
 			o->runs, per_run, per_run * o->runs, PMC_REPORT_MAX_SAMPLES,
 			PMC_REPORT_MAX_SAMPLES / (per_run ? per_run : 1));

@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "arch/arch.h"
+#include "engine/fields.h"
 #include "metrics/checks.h"
 #include "metrics/expr.h"
 #include "metrics/metrics.h"
@@ -29,7 +30,7 @@ int pmc_eng_metrics_parse(const struct pmc_engine_opts *o, struct pmc_metric_def
 		memcpy(defs, o->metric_defs, o->nmetric_defs * sizeof(*defs));
 	for (size_t i = 0; i < o->nmetric_args; i++) {
 		if (pmc_metric_def_parse_cli(o->metric_args[i], &defs[o->nmetric_defs + i], err, sizeof(err)) < 0) {
-			pmc_diag_error("bad --metric '%.80s%s': %s", o->metric_args[i],
+			pmc_diag_error("bad " RQ_METRICS " '%.80s%s': %s", o->metric_args[i],
 				strlen(o->metric_args[i]) > 80 ? "..." : "", err);
 			free(defs);
 			return PMC_EXIT_USAGE;
@@ -179,7 +180,7 @@ int pmc_eng_metrics_check(const struct pmc_engine *se, const struct pmc_metric_d
 		char err[200];
 
 		if (pmc_expr_parse(cli[m].formula, &e, err, sizeof(err)) < 0) {
-			pmc_diag_error("bad --metric %s: %s", cli[m].name, err);
+			pmc_diag_error("bad " RQ_METRICS " %s: %s", cli[m].name, err);
 			return PMC_EXIT_USAGE;
 		}
 		for (size_t i = 0; i < pmc_expr_name_count(e) && !rc; i++) {
@@ -190,16 +191,18 @@ int pmc_eng_metrics_check(const struct pmc_engine *se, const struct pmc_metric_d
 				continue;
 			if (is_metric_name(cli + m, ncli - m, n)) {
 				if (!strcasecmp(cli[m].name, n))
-					pmc_diag_error("--metric %s uses itself ('%s'): a metric cannot be defined by its own "
-						       "value (nothing was run)", cli[m].name, n);
+					pmc_diag_error(RQ_METRICS " %s uses itself ('%s'): a metric cannot be defined "
+						       "by its own value (nothing was run)", cli[m].name, n);
 				else
-					pmc_diag_error("--metric %s uses metric '%s', which is defined after it: give "
-						       "--metric %s first (nothing was run)", cli[m].name, n, n);
+					pmc_diag_error(RQ_METRICS " %s uses metric '%s', which is defined after it: "
+						       "give " RQ_METRICS
+						       " %s first (nothing was run)", cli[m].name, n, n);
 				rc = PMC_EXIT_USAGE;
 				continue;
 			}
-			pmc_diag_error("--metric %s uses '%s', which is not an event of this measurement, a "
-					"constant or a metric: add the event with -e; names with '-' or ':' go in braces, "
+			pmc_diag_error(RQ_METRICS " %s uses '%s', which is not an event of this measurement, a "
+					"constant or a metric: add the event with " RQ_EVENTS "; names with '-' or ':' "
+					"go in braces, "
 					"{page-faults} (nothing was run)", cli[m].name, n);
 			rc = PMC_EXIT_USAGE;
 		}

@@ -12,6 +12,7 @@
 
 #include "engine/engine.h"
 #include "arch/arch.h"
+#include "engine/fields.h"
 #include "util/fork.h"
 
 struct add_ctx {
@@ -109,7 +110,7 @@ int pmc_eng_groups_check(struct pmc_engine *se, const struct pmc_engine_opts *o)
 				 se->popts.bp_budget);
 		pmc_diag_error("the group starting with '%s' %s A group is counted together or not at all: make it "
 			       "smaller, let it be split with {...}:W%s", first, why,
-			       gp > se->popts.gp_budget ? ", or give --counters N if the PMU has more" : "");
+			       gp > se->popts.gp_budget ? ", or give " RQ_COUNTERS " N if the PMU has more" : "");
 		return PMC_EXIT_USAGE;
 	}
 	return 0;
@@ -137,7 +138,8 @@ int pmc_eng_groups_check_plan(const struct pmc_engine *se)
 		if (member && cost > se->popts.gp_budget) {
 			pmc_diag_error("the group of '%s' fits %s, but not next to the events counted in every "
 					"batch (the anchors instructions and cycles take programmable counters on this "
-					"PMU): %u of %u. Use --no-anchors, make the group smaller, or let it be split with "
+					"PMU): %u of %u. Use " RQ_NO_ANCHORS ", make the group smaller, or let it be "
+					"split with "
 					"{...}:W", member, se->budget_why, cost, se->popts.gp_budget);
 			return PMC_EXIT_USAGE;
 		}

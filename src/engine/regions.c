@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/fields.h"
 #include "regions/channel.h"
 #include "engine/rg_collect.h"
 
@@ -35,15 +36,15 @@ int pmc_eng_regions_begin(const struct pmc_engine_opts *o, struct pmc_measure_re
 
 	(void)o;
 	if (req->n > PMC_RG_EV_MAX) {
-		pmc_diag_error("--regions counts at most %d events per batch in the program; this batch "
-				"has %zu (--counters N for smaller batches)", PMC_RG_EV_MAX, req->n);
+		pmc_diag_error(RQ_REGIONS " counts at most %d events per batch in the program; this batch "
+				"has %zu (" RQ_COUNTERS " N for smaller batches)", PMC_RG_EV_MAX, req->n);
 		return PMC_EXIT_USAGE;
 	}
 	if (pmc_regions_encode(req->events, req->n, spec, sizeof(spec)))
 		return PMC_EXIT_INTERNAL;
 	fd = memfd_create("pmctool-regions", MFD_CLOEXEC);
 	if (fd < 0 || fcntl(fd, F_SETFL, O_APPEND)) {
-		pmc_diag_error("--regions: cannot create the results channel: %s", strerror(errno));
+		pmc_diag_error(RQ_REGIONS ": cannot create the results channel: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return PMC_EXIT_INTERNAL;
@@ -71,7 +72,7 @@ int pmc_eng_regions_collect(struct pmc_report *rep, const struct pmc_measure_req
 	if (fstat(req->keep_fd, &st) || st.st_size < 0)
 		return PMC_EXIT_INTERNAL;
 	if ((uint64_t)st.st_size > RESULTS_MAX) {
-		pmc_diag_error("--regions: the program wrote %lld bytes of results, more than %u: "
+		pmc_diag_error(RQ_REGIONS ": the program wrote %lld bytes of results, more than %u: "
 				"left out", (long long)st.st_size, RESULTS_MAX);
 		st.st_size = 0;
 	}

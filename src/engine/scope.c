@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/fields.h"
 #include "engine/scope.h"
 #include "info/privilege.h"
 #include "metrics/checks.h"
@@ -93,42 +94,51 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 	bool attach = pmc_target_req_tasks(&o->targets), cpus = pmc_target_req_cpus(&o->targets);
 
 	if (!pmc_eng_scope_wanted(o))
-		return o->batch == PMC_BATCH_ROTATE ? refuse("--batch=rotate rotates the batches across intervals: it "
-							      "needs -I MS") : 0;
+		return o->batch == PMC_BATCH_ROTATE ? refuse(RQ_BATCHING "=rotate rotates the batches across "
+							     "intervals: it needs " RQ_INTERVAL_MS " MS") : 0;
 	if (o->kernel)
-		return refuse("-k runs a kernel inside pmctool: -p, -t, -a, -C, -A, --per-*, -I, -D, --timeout and "
-			      "--control are for commands and running processes");
+		return refuse(RQ_KERNEL " runs a kernel inside pmctool: " RQ_PIDS ", " RQ_TIDS ", " RQ_SYSTEM_WIDE ", "
+			      RQ_CPUS ", " RQ_AGGR_CPU ", " RQ_AGGR ", " RQ_INTERVAL_MS ", " RQ_DELAY_MS ", "
+			      RQ_TIMEOUT_MS " and " RQ_CONTROL " are for commands and running processes");
 	if (o->targets.npids && o->targets.ntids)
-		return refuse("-p and -t both name what to attach to: give one");
+		return refuse(RQ_PIDS " and " RQ_TIDS " both name what to attach to: give one");
 	if (attach && cpus)
-		return refuse("-p/-t count tasks and -a/-C count CPUs: give one");
+		return refuse(RQ_PIDS "/" RQ_TIDS " count tasks and " RQ_SYSTEM_WIDE "/" RQ_CPUS " count CPUs: give "
+			      "one");
 	if (!attach && !cpus && !o->argv && !o->plan_only)
-		return refuse("no command to measure: give a COMMAND, -p PID, -t TID, -a or -C LIST");
+		return refuse("no command to measure: give a COMMAND, " RQ_PIDS " PID, " RQ_TIDS " TID, " RQ_SYSTEM_WIDE
+			      " or " RQ_CPUS " LIST");
 	if (o->aggr == PMC_AGGR_THREAD && cpus)
-		return refuse("--per-thread splits the counts of tasks: give a command, -p, -t or -a (every task), not -C");
+		return refuse(RQ_AGGR_THREAD " splits the counts of tasks: give a command, " RQ_PIDS ", " RQ_TIDS " or "
+			      RQ_SYSTEM_WIDE " (every task), not " RQ_CPUS);
 	if (o->aggr == PMC_AGGR_THREAD && o->argv && !attach && o->interval_ms)
-		return refuse("--per-thread splits a launched command's counts as its threads exit, so it has no rows per "
-			      "interval: use -I without --per-thread, or -p PID --per-thread -I");
+		return refuse(RQ_AGGR_THREAD " splits a launched command's counts as its threads exit, so it has no "
+			      "rows per interval: use " RQ_INTERVAL_MS " without " RQ_AGGR_THREAD ", or " RQ_PIDS " "
+			      "PID "
+			      RQ_AGGR_THREAD " " RQ_INTERVAL_MS);
 	if (o->targets.ncgroups && !cpus)
-		return refuse("-G and --for-each-cgroup count the tasks of a cgroup on CPUs, as perf: give -a (or -C "
-			      "LIST)");
+		return refuse(RQ_CGROUPS " and " RQ_CGROUPS_EACH " count the tasks of a cgroup on CPUs, as perf: give "
+			      RQ_SYSTEM_WIDE " (or " RQ_CPUS " LIST)");
 	if (o->targets.ncgroups && o->aggr != PMC_AGGR_GLOBAL)
-		return refuse("-G and --for-each-cgroup give a row per cgroup: not with -A, --per-core, --per-die, "
-			      "--per-socket or --per-thread");
+		return refuse(RQ_CGROUPS " and " RQ_CGROUPS_EACH " give a row per cgroup: not with " RQ_AGGR_CPU ", "
+			      RQ_AGGR_CORE ", " RQ_AGGR_DIE ", " RQ_AGGR_SOCKET " or " RQ_AGGR_THREAD);
 	if (o->aggr != PMC_AGGR_GLOBAL && o->aggr != PMC_AGGR_THREAD && !cpus)
-		return refuse("-A, --per-core, --per-die, --per-socket, --per-node and --per-cache split CPU-wide counts: "
-			      "they need -a or -C");
+		return refuse(RQ_AGGR_CPU ", " RQ_AGGR_CORE ", " RQ_AGGR_DIE ", " RQ_AGGR_SOCKET ", " RQ_AGGR_NODE " "
+			      "and " RQ_AGGR_CACHE " split CPU-wide counts: they need " RQ_SYSTEM_WIDE " or " RQ_CPUS);
 	if (o->interval_count && !o->interval_ms)
-		return refuse("--interval-count needs -I MS");
+		return refuse(RQ_INTERVAL_COUNT " needs " RQ_INTERVAL_MS " MS");
 	if (o->delay_ms < 0 && !o->control.given)
-		return refuse("-D -1 starts with the counters stopped until 'enable' arrives on --control: give --control");
+		return refuse(RQ_DELAY_MS " -1 starts with the counters stopped until 'enable' arrives on " RQ_CONTROL
+			      ": give " RQ_CONTROL);
 	if (o->runs > 1 && !o->argv)
-		return refuse("-r repeats a command: without one (-p, -t, -a or -C alone) there is nothing to repeat");
+		return refuse(RQ_RUNS " repeats a command: without one (" RQ_PIDS ", " RQ_TIDS ", " RQ_SYSTEM_WIDE " "
+			      "or " RQ_CPUS " alone) there is nothing to repeat");
 	if (o->batch == PMC_BATCH_ROTATE && !o->interval_ms)
-		return refuse("--batch=rotate rotates the batches across intervals: it needs -I MS");
+		return refuse(RQ_BATCHING "=rotate rotates the batches across intervals: it needs " RQ_INTERVAL_MS " "
+			      "MS");
 	if (o->batch == PMC_BATCH_RERUN && !o->argv)
-		return refuse("--batch=rerun runs the command once per batch: without a command use --batch=multiplex, or "
-			      "--batch=rotate with -I");
+		return refuse(RQ_BATCHING "=rerun runs the command once per batch: without a command use " RQ_BATCHING
+			      "=multiplex, or " RQ_BATCHING "=rotate with " RQ_INTERVAL_MS);
 	/* Without a command nothing can be rerun: the batches share the counters over time, in user space across
 	 * intervals (rotate, each interval names its batch) or in the kernel (multiplex, scaled, running % shown). */
 	if (o->batch == PMC_BATCH_AUTO && (!o->argv || o->interval_ms))
@@ -147,8 +157,9 @@ int pmc_eng_scope_guard(const struct pmc_engine_opts *o)
 		return 0;
 	pmc_diag_error("%s counts CPU-wide, which needs kernel.perf_event_paranoid <= 0 (it is %d) or "
 			"CAP_PERFMON: run as root, give the program CAP_PERFMON (setcap cap_perfmon+ep), or ask the "
-			"administrator for 'sysctl kernel.perf_event_paranoid=0'; without them count a command or -p PID",
-		o->targets.system_wide ? "-a" : "-C", p.paranoid);
+			"administrator for 'sysctl kernel.perf_event_paranoid=0'; without them count a command or "
+			RQ_PIDS " PID",
+		o->targets.system_wide ? RQ_SYSTEM_WIDE : RQ_CPUS, p.paranoid);
 	return PMC_EXIT_NOCOUNT;
 }
 
@@ -800,11 +811,14 @@ void pmc_eng_scope_note_batches(const struct pmc_engine *se, const struct pmc_en
 	if (se->plan.nbatches < 2 || o->batch == PMC_BATCH_RERUN || (o->batch == PMC_BATCH_AUTO && o->argv))
 		return;
 	if (o->batch == PMC_BATCH_ROTATE)
-		pmc_diag_error("%zu events need %zu batches (%s): they take turns, one batch per -I interval, "
-				"and each record names its batch (--batch=multiplex to let the kernel time-slice them)",
+		pmc_diag_error("%zu events need %zu batches (%s): they take turns, one batch per " RQ_INTERVAL_MS " "
+				"interval, and each record names its batch (" RQ_BATCHING "=multiplex to let the "
+				"kernel "
+				"time-slice them)",
 			se->n, se->plan.nbatches, se->budget_why);
 	else
 		pmc_diag_error("%zu events need %zu batches (%s): the kernel multiplexes them and the counts "
 				"are scaled (running %% shown)%s", se->n, se->plan.nbatches, se->budget_why,
-			o->interval_ms ? "" : "; with -I, --batch=rotate gives each interval one batch instead");
+			o->interval_ms ? "" : "; with " RQ_INTERVAL_MS ", " RQ_BATCHING "=rotate gives each interval "
+			"one batch instead");
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/fields.h"
 #include "engine/scope.h"
 #include "sys/cgroup.h"
 #include "sys/sysfs.h"
@@ -167,7 +168,7 @@ static int add_cpu(long c, void *ctx)
 	struct cpus_ctx *x = ctx;
 
 	if (c < 0 || c >= MAX_CPUS || !pmc_cpulist_has(x->online, (int)c)) {
-		pmc_diag_error("-C: CPU %ld is not online (online: %s)", c, x->online);
+		pmc_diag_error(RQ_CPUS ": CPU %ld is not online (online: %s)", c, x->online);
 		return PMC_EXIT_USAGE;
 	}
 	for (size_t t = 0; t < x->st->ntargets; t++)
@@ -322,7 +323,7 @@ static int cgroup_error(const char *name, int err)
 	}
 	if (err == -ENOENT || err == -ENOTDIR || err == -EINVAL) {
 		pmc_diag_error("no cgroup '%s' under %s (the hierarchy holding perf_event; names are paths under it, as "
-			       "perf's -G takes them): 'ls %s' lists them", name, mount, mount);
+			       "perf's " RQ_CGROUPS " takes them): 'ls %s' lists them", name, mount, mount);
 		return PMC_EXIT_USAGE;
 	}
 	pmc_diag_error("cgroup '%s' under %s: %s", name, mount, strerror(-err));

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/fields.h"
 #include "engine/scope.h"
 #include "perf/ring.h"
 #include "pmu/event.h"
@@ -106,7 +107,7 @@ int pmc_eng_threads_begin(struct pmc_eng_threads *s, const struct pmc_evlist *sc
 		return PMC_EXIT_INTERNAL; /* the command died of pmctool's interruption before it was set up: quiet */
 	}
 	if (r < 0) {
-		pmc_diag_error("--per-thread: cannot set up the buffer the kernel writes each thread's "
+		pmc_diag_error(RQ_AGGR_THREAD ": cannot set up the buffer the kernel writes each thread's "
 				"count to: %s%s", strerror(-r),
 			r == -EPERM || r == -ENOMEM ? " (the locked-memory limit: raise ulimit -l or "
 						      "kernel.perf_event_mlock_kb)" : "");

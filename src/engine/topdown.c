@@ -12,6 +12,7 @@
 
 #include "arch/arch.h"
 #include "engine/engine.h"
+#include "engine/fields.h"
 #include "eventsets/eventset.h"
 #include "metrics/topdown.h"
 #include "perf/perf.h"
@@ -58,7 +59,8 @@ static int choose(struct td_part *td, const struct pmc_engine_opts *o)
 		td->tree = pmc_td_tree_find(o->topdown_def);
 		td->why = "chosen with --topdown-def";
 		if (!td->tree) {
-			pmc_diag_error("--topdown-def '%s': no such top-down tree; the trees are: %s", o->topdown_def, names);
+			pmc_diag_error(RQ_TOPDOWN_DEF " '%s': no such top-down tree; the trees are: %s",
+				       o->topdown_def, names);
 			return PMC_EXIT_USAGE;
 		}
 		return 0;
@@ -86,7 +88,8 @@ static int choose(struct td_part *td, const struct pmc_engine_opts *o)
 		}
 	}
 	if (!td->tree) {
-		pmc_diag_error("--topdown: no top-down tree for this CPU%s%s (%s, libpfm4 PMU %s): %s; --topdown-def NAME "
+		pmc_diag_error(RQ_TOPDOWN_LEVEL ": no top-down tree for this CPU%s%s (%s, libpfm4 PMU %s): %s; "
+			       RQ_TOPDOWN_DEF " NAME "
 			       "picks one anyway (its events may not exist here): %s", td->pmu[0] ? "'s " : "", td->pmu,
 			       cpu.vendor[0] ? cpu.vendor : "vendor unknown", in.pmu ? in.pmu : "none", ch.reason, names);
 		return PMC_EXIT_USAGE;
@@ -163,23 +166,21 @@ static void property(struct td_part *td, size_t i)
 	td->prop_ok[i] = true;
 }
 
-/* Level 2 of a tree whose level 1 fills every programmable counter (AMD Zen 4: six events, six counters): the level-1
- * inputs the level-2 ratios divide by (the clock, the retired ops) are the anchors of the level-2 batches, counted in
- * each of them, in place of pmctool's instructions and cycles (engine/events.c adds no hardware anchor beside
- * them), so every batch has its own clock and retired ops. */
+/* Level 2 of a tree whose level 1 fills every programmable counter (AMD Zen 4: six events, six counters): the tree's
+ * anchors (tree->anchors: the level-1 inputs the level-2 ratios divide by, the clock and the retired ops) are the
+ * anchors of the level-2 batches, counted in each of them, in place of pmctool's instructions and cycles
+ * (engine/events.c adds no hardware anchor beside them), so every batch has its own clock and retired ops. */
 static bool own_anchor_tree(const struct td_part *td)
 {
-	return td->level >= 2 && !strncmp(td->tree->name, "amd-zen", 7);
+	return td->level >= 2 && td->tree->anchors;
 }
 
 static bool own_anchor(const struct td_part *td, size_t i)
 {
-	static const char *const zen[] = { "CYC", "OPS_RETIRED" };
-
 	if (!own_anchor_tree(td))
 		return false;
-	for (size_t k = 0; k < sizeof(zen) / sizeof(zen[0]); k++)
-		if (!strcmp(td->tree->inputs[i].id, zen[k]))
+	for (size_t k = 0; td->tree->anchors[k]; k++)
+		if (!strcmp(td->tree->inputs[i].id, td->tree->anchors[k]))
 			return true;
 	return false;
 }
@@ -273,14 +274,15 @@ static int prepare_part(struct pmc_engine *se, struct td_part *td, const struct 
 		td->core_tree = n > 4 && !strcmp(td->tree->name + n - 4, "-smt");
 	}
 	if (level < 1 || level > td->tree->max_level) {
-		pmc_diag_error("--topdown=%d: the tree %s (%s) has level%s 1%s%.0d", level, td->tree->name,
+		pmc_diag_error(RQ_TOPDOWN_LEVEL "=%d: the tree %s (%s) has level%s 1%s%.0d", level, td->tree->name,
 			       td->tree->title, td->tree->max_level > 1 ? "s" : "", td->tree->max_level > 1 ? ".." : "",
 			       td->tree->max_level > 1 ? td->tree->max_level : 0);
 		return PMC_EXIT_USAGE;
 	}
 	td->level = level;
 	if (pmc_td_level_inputs(td->tree, 1, td->l1) < 0 || pmc_td_level_inputs(td->tree, td->level, td->needed) < 0) {
-		pmc_diag_error("--topdown: the tree %s is broken (a bug): its inputs cannot be listed", td->tree->name);
+		pmc_diag_error(RQ_TOPDOWN_LEVEL ": the tree %s is broken (a bug): its inputs cannot be listed",
+			       td->tree->name);
 		return PMC_EXIT_INTERNAL;
 	}
 	families(td);
@@ -306,7 +308,7 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 	if (!o->topdown_level && !o->topdown_def && !(level = pmc_eventset_topdown_level(o->set_name)))
 		return 0;
 	if (pmc_pmu_init(err, sizeof(err)) < 0) {
-		pmc_diag_error("--topdown: libpfm4 could not start: %s", err);
+		pmc_diag_error(RQ_TOPDOWN_LEVEL ": libpfm4 could not start: %s", err);
 		return PMC_EXIT_INTERNAL;
 	}
 	td = calloc(1, sizeof(*td));
@@ -317,8 +319,8 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 	npmus = pmc_hybrid_core_pmus(pmus, PMC_MAX_CORE_PMUS);
 	ntypes = npmus > 1 ? pmc_arch_hybrid_pmus(&types) : 0;
 	if (npmus > 1 && o->topdown_def) {
-		pmc_diag_error("--topdown-def on a hybrid CPU (%s and %s): each core type has its own tree; pmctool "
-			       "chooses them (--topdown)", pmus[0].name, pmus[1].name);
+		pmc_diag_error(RQ_TOPDOWN_DEF " on a hybrid CPU (%s and %s): each core type has its own tree; pmctool "
+			       "chooses them (" RQ_TOPDOWN_LEVEL ")", pmus[0].name, pmus[1].name);
 		return PMC_EXIT_USAGE;
 	}
 	for (size_t k = 0; k < (npmus > 1 ? npmus : 1); k++) {
@@ -334,7 +336,8 @@ int pmc_eng_topdown_prepare(struct pmc_engine *se, const struct pmc_engine_opts 
 				if (!strcmp(types[t].pmu, pmus[k].name))
 					p->pfm = types[t].pfm;
 			if (!p->pfm) {
-				pmc_diag_error("--topdown: the hybrid core PMU %s is not one pmctool knows the core type of",
+				pmc_diag_error(RQ_TOPDOWN_LEVEL ": the hybrid core PMU %s is not one pmctool knows the "
+					       "core type of",
 					       pmus[k].name);
 				return PMC_EXIT_USAGE;
 			}
@@ -385,11 +388,12 @@ int pmc_eng_topdown_plan(const struct pmc_engine *se, const struct pmc_engine_op
 				whole += in_group(se, td, i, td->g_l1);
 			}
 		if (!whole_plan(se, &se->topdown->part[k], n, whole)) {
-			pmc_diag_error("--topdown: level 1 of %s%s%s needs its %u events in one group (every ratio from the "
-				       "same counters in the same run), and they do not fit one batch (%s); pmctool does not "
-				       "build the tree from counts of different runs: --batch=multiplex estimates it (scaled "
-				       "counts), --counters N if the PMU has more", td->tree->name, td->pmu[0] ? " on " : "",
-				       td->pmu, n, se->budget_why);
+			pmc_diag_error(RQ_TOPDOWN_LEVEL ": level 1 of %s%s%s needs its %u events in one group (every "
+				       "ratio from the same counters in the same run), and they do not fit one batch "
+				       "(%s); pmctool does not build the tree from counts of different runs: "
+				       RQ_BATCHING "=multiplex estimates it (scaled counts), " RQ_COUNTERS " N if the "
+				       "PMU has more", td->tree->name, td->pmu[0] ? " on " : "", td->pmu, n,
+				       se->budget_why);
 			return PMC_EXIT_USAGE;
 		}
 	}

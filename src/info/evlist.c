@@ -3,7 +3,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "info/pattern.h"
 #include "sys/sysfs.h"
 #include "pmu/event.h"
+#include "pmu/pfm_walk.h"
 #include "tables/tables.h"
 #include "util/util.h"
 
@@ -62,29 +62,15 @@ struct walk {
 	char event[PMC_NAME_MAX], umask[PMC_NAME_MAX]; /* a pattern written as an event (pmc_event_pattern_parts) */
 };
 
-static int pfm_ready(void)
-{
-	static bool done;
-	static int rc;
-
-	if (!done) {
-		rc = pfm_initialize();
-		done = true;
-	}
-	return rc == PFM_SUCCESS ? 0 : -ENODEV;
-}
-
 int pmc_list_event_attr(const struct pmc_list_event *ev, unsigned i, struct pmc_list_attr *ret)
 {
-	pfm_event_attr_info_t a = { .size = sizeof(a) };
+	struct pmc_pfm_attr a;
 
-	if (ev->pfm_idx < 0 || i >= ev->nattrs ||
-	    pfm_get_event_attr_info(ev->pfm_idx, (int)i, PFM_OS_PERF_EVENT, &a) != PFM_SUCCESS)
+	if (ev->pfm_idx < 0 || i >= ev->nattrs || pmc_pfm_event_attr(ev->pfm_idx, i, false, &a))
 		return -EINVAL;
-	*ret = (struct pmc_list_attr){ .name = a.name, .desc = a.desc ? a.desc : "", .is_dfl = a.is_dfl,
-				       .code = a.code };
-	ret->type = a.type == PFM_ATTR_UMASK ? PMC_LIST_UMASK :
-		    a.type == PFM_ATTR_MOD_INTEGER ? PMC_LIST_MOD_INTEGER : PMC_LIST_MOD_BOOL;
+	*ret = (struct pmc_list_attr){ .name = a.name, .desc = a.desc, .is_dfl = a.is_dfl, .code = a.code };
+	ret->type = a.type == PMC_PFM_UMASK ? PMC_LIST_UMASK :
+		    a.type == PMC_PFM_MOD_INTEGER ? PMC_LIST_MOD_INTEGER : PMC_LIST_MOD_BOOL;
 	return 0;
 }
 
@@ -94,11 +80,11 @@ int pmc_list_event_attr(const struct pmc_list_event *ev, unsigned i, struct pmc_
 static bool umask_matches(const struct pmc_list_event *ev, bool (*match)(const char *, const char *), const char *arg)
 {
 	for (unsigned i = 0; i < ev->nattrs; i++) {
-		pfm_event_attr_info_t a = { .size = sizeof(a) };
+		struct pmc_pfm_attr a;
 
-		if (pfm_get_event_attr_info(ev->pfm_idx, (int)i, PFM_OS_NONE, &a) != PFM_SUCCESS)
+		if (pmc_pfm_event_attr(ev->pfm_idx, i, true, &a))
 			continue;
-		if (a.type != PFM_ATTR_UMASK)
+		if (a.type != PMC_PFM_UMASK)
 			break; /* past the umasks */
 		if (match(arg, a.name))
 			return true;
@@ -132,26 +118,31 @@ static int emit(const struct walk *w, const struct pmc_list_event *ev)
 	return selected(w, ev) ? w->cb(ev, w->ctx) : 0;
 }
 
-static int walk_pfm_pmu(const struct walk *w, const pfm_pmu_info_t *pmu, bool bare)
+/* One libpfm4 PMU's events, spelled bare (the default core PMU's) or with its prefix. */
+struct pfm_walk {
+	const struct walk *w;
+	const struct pmc_pfm_pmu *pmu;
+	bool bare;
+	bool first_core;               /* walk_default: the next present core PMU is the default one */
+};
+
+static int list_pfm_event(const struct pmc_pfm_event *pe, void *ctx)
 {
+	const struct pfm_walk *pw = ctx;
 	char spelling[PMC_NAME_MAX];
-	int rc;
+	struct pmc_list_event ev;
 
-	for (int idx = pmu->first_event; idx != -1; idx = pfm_get_event_next(idx)) {
-		pfm_event_info_t info = { .size = sizeof(info) };
-		struct pmc_list_event ev;
+	snprintf(spelling, sizeof(spelling), "%s%s%s", pw->bare ? "" : pw->pmu->name, pw->bare ? "" : "::", pe->name);
+	ev = (struct pmc_list_event){ .pmu = pw->pmu->name, .source = "libpfm4", .name = pe->name,
+				      .spelling = spelling, .desc = pe->desc, .pfm_idx = pe->idx, .nattrs = pe->nattrs };
+	return emit(pw->w, &ev);
+}
 
-		if (pfm_get_event_info(idx, PFM_OS_PERF_EVENT, &info) != PFM_SUCCESS)
-			continue;
-		snprintf(spelling, sizeof(spelling), "%s%s%s", bare ? "" : pmu->name, bare ? "" : "::", info.name);
-		ev = (struct pmc_list_event){ .pmu = pmu->name, .source = "libpfm4", .name = info.name,
-					      .spelling = spelling, .desc = info.desc ? info.desc : "",
-					      .pfm_idx = idx, .nattrs = info.nattrs > 0 ? (unsigned)info.nattrs : 0 };
-		rc = emit(w, &ev);
-		if (rc)
-			return rc;
-	}
-	return 0;
+static int walk_pfm_pmu(const struct walk *w, const struct pmc_pfm_pmu *pmu, bool bare)
+{
+	struct pfm_walk pw = { .w = w, .pmu = pmu, .bare = bare };
+
+	return pmc_pfm_walk_events(pmu, list_pfm_event, &pw);
 }
 
 /* perf's generic names of one type, aliases included (the resolver's table, so both take the same names). */
@@ -326,24 +317,28 @@ static int walk_tables(const struct walk *w)
 	return rc;
 }
 
+/* Each present core PMU of libpfm4's, the first bare. */
+static int core_pmu(const struct pmc_pfm_pmu *p, void *ctx)
+{
+	struct pfm_walk *pw = ctx;
+	bool bare = pw->first_core;
+
+	if (!p->present || !p->core)
+		return 0;
+	pw->first_core = false;
+	return walk_pfm_pmu(pw->w, p, bare);
+}
+
 static int walk_default(const struct walk *w)
 {
 	static struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
-	bool first_core = true;
+	struct pfm_walk pw = { .w = w, .first_core = true };
 	size_t n = 0;
-	pfm_pmu_t p;
 	int rc;
 
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t info = { .size = sizeof(info) };
-
-		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || !info.is_present || info.type != PFM_PMU_TYPE_CORE)
-			continue;
-		rc = walk_pfm_pmu(w, &info, first_core);
-		first_core = false;
-		if (rc)
-			return rc;
-	}
+	rc = pmc_pfm_walk_pmus(core_pmu, &pw);
+	if (rc)
+		return rc;
 	rc = walk_tables(w);
 	if (!rc)
 		rc = walk_generic(w, false);
@@ -357,24 +352,36 @@ static int walk_default(const struct walk *w)
 	return rc;
 }
 
+/* The libpfm4 PMU name closest to name (edit distance below best_d). */
+struct nearest {
+	const char *name, *best;
+	unsigned best_d;
+};
+
+static int nearer(const struct pmc_pfm_pmu *p, void *ctx)
+{
+	struct nearest *n = ctx;
+	unsigned d = pmc_edit_distance(n->name, p->name, n->best_d);
+
+	if (d < n->best_d) {
+		n->best = p->name;
+		n->best_d = d;
+	}
+	return 0;
+}
+
 /* The closest PMU name to a misspelt one, for the error message. */
 static void suggest(const char *name, char *err, size_t errlen)
 {
 	static struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
-	const char *best = NULL;
-	unsigned best_d = 4;
+	struct nearest near = { .name = name, .best_d = 4 };
+	const char *best;
+	unsigned best_d;
 	size_t n = 0;
-	pfm_pmu_t p;
 
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t info = { .size = sizeof(info) };
-		unsigned d;
-
-		if (pfm_get_pmu_info(p, &info) == PFM_SUCCESS && (d = pmc_edit_distance(name, info.name, best_d)) < best_d) {
-			best = info.name;
-			best_d = d;
-		}
-	}
+	pmc_pfm_walk_pmus(nearer, &near);
+	best = near.best;
+	best_d = near.best_d;
 	if (!pmc_sysfs_scan_pmus(pmus, PMC_ARRAY_SIZE(pmus), &n))
 		for (size_t i = 0; i < n; i++) {
 			unsigned d = pmc_edit_distance(name, pmus[i].name, best_d);
@@ -396,25 +403,31 @@ static void suggest(const char *name, char *err, size_t errlen)
 		 best ? best : "", best ? "'?)" : "");
 }
 
+/* The libpfm4 PMU called name (any case): stops the walk with it. */
+struct named_pmu {
+	const char *name;
+	struct pmc_pfm_pmu pmu;
+};
+
+static int named_pmu(const struct pmc_pfm_pmu *p, void *ctx)
+{
+	struct named_pmu *np = ctx;
+
+	if (strcasecmp(p->name, np->name))
+		return 0;
+	np->pmu = *p;
+	return 1;
+}
+
 static int walk_named(const struct walk *w, const char *name, char *err, size_t errlen)
 {
 	static struct pmc_sysfs_pmu pmus[PMC_SYSFS_MAX_PMUS];
-	pfm_pmu_info_t core = { .size = sizeof(core) };
+	struct named_pmu np = { .name = name };
+	struct pmc_pfm_pmu core;
 	size_t n = 0;
-	pfm_pmu_t p;
 
-	pfm_for_all_pmus(p) {
-		pfm_pmu_info_t info = { .size = sizeof(info) };
-
-		if (pfm_get_pmu_info(p, &info) != PFM_SUCCESS || strcasecmp(info.name, name))
-			continue;
-		/* Bare names only for the default core PMU: any other needs its pmu:: prefix to resolve. */
-		for (pfm_pmu_t c = PFM_PMU_NONE; c < PFM_PMU_MAX; c++)
-			if (pfm_get_pmu_info(c, &core) == PFM_SUCCESS && core.is_present &&
-			    core.type == PFM_PMU_TYPE_CORE)
-				break;
-		return walk_pfm_pmu(w, &info, info.is_present && core.is_present && core.pmu == info.pmu);
-	}
+	if (pmc_pfm_walk_pmus(named_pmu, &np)) /* bare names only for the default core PMU: others need pmu:: */
+		return walk_pfm_pmu(w, &np.pmu, np.pmu.present && !pmc_pfm_default_core(&core) && core.id == np.pmu.id);
 	if (!strcasecmp(name, "tables"))
 		return walk_tables(w);
 	if (!strcasecmp(name, "hardware"))
@@ -443,7 +456,7 @@ int pmc_list_events(const struct pmc_list_query *q, pmc_list_cb cb, void *ctx, c
 
 	if (err && errlen)
 		err[0] = '\0';
-	if (pfm_ready()) {
+	if (pmc_pfm_walk_init()) {
 		snprintf(err, errlen, "libpfm4 failed to initialize: no event tables available");
 		return -ENODEV;
 	}

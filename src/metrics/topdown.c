@@ -415,6 +415,14 @@ int pmc_td_tree_validate(const struct pmc_td_tree *t, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: the group leader %s is not an input", t->name, t->leader);
 		return -EINVAL;
 	}
+	for (size_t k = 0; t->anchors && t->anchors[k]; k++) {
+		int a = pmc_td_input_index(t, t->anchors[k]);
+
+		if (a < 0 || t->inputs[a].kind != PMC_TD_EVENT) {
+			snprintf(err, errlen, "%s: the anchor %s is not an event input", t->name, t->anchors[k]);
+			return -EINVAL;
+		}
+	}
 	for (size_t i = 0; i < t->ninputs; i++) {
 		const struct pmc_td_input *in = &t->inputs[i];
 

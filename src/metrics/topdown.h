@@ -56,6 +56,16 @@ struct pmc_td_tree {
 	size_t nnodes;
 	const char *note;             /* what the integration must know (per-core SMT counts, no slot split, ...) */
 	const char *leader;           /* the input that must lead each level's group (PERF_METRICS: SLOTS), or NULL */
+	/* Where its events live, as data (a saved report's inputs are found by these, metrics/td_replay.c): */
+	const char *pfm_pmu;          /* the libpfm4 PMU that encodes its events for a CPU nobody named ("skl"), or
+					 NULL (libpfm4 has no table for it: its raw codes and names only) */
+	enum pmc_td_layout {          /* how its raw codes are laid out: */
+		PMC_TD_LAYOUT_PLAIN = 0, /* every config bit is the event's */
+		PMC_TD_LAYOUT_X86,       /* x86: the kernel sets usr, os, int and en whatever the code says */
+	} layout;
+	const char *const *anchors;   /* level >= 2 in several batches: the level-1 inputs (ids) counted in every
+					 batch in place of pmctool's anchors (its level 1 fills every counter: Zen 4),
+					 NULL-terminated; NULL: none */
 };
 
 /* A neutral CPU description for the chooser: no CPUID here, the arch layer fills it. */

@@ -109,17 +109,21 @@ static const struct pmc_td_node nodes_skl_core[] = { CORE_HELPERS, CORE_NODES(SK
 static const struct pmc_td_tree t_intel_snb = {
 	"intel-snb", "Intel Sandy Bridge..Broadwell, per logical CPU", "slots", 4, 2,
 	in_intel_snb, N_ELEM(in_intel_snb), nodes_snb_thread, N_ELEM(nodes_snb_thread),
-	"per-thread form: with SMT on this is not the core's answer (use intel-snb-smt)", NULL };
+	"per-thread form: with SMT on this is not the core's answer (use intel-snb-smt)", NULL,
+	"snb", PMC_TD_LAYOUT_X86 };
 static const struct pmc_td_tree t_intel_snb_smt = {
 	"intel-snb-smt", "Intel Sandy Bridge..Broadwell, per core (SMT on)", "slots", 4, 2,
-	in_intel_snb, N_ELEM(in_intel_snb), nodes_snb_core, N_ELEM(nodes_snb_core), SMT_NOTE, NULL };
+	in_intel_snb, N_ELEM(in_intel_snb), nodes_snb_core, N_ELEM(nodes_snb_core), SMT_NOTE, NULL,
+	"snb", PMC_TD_LAYOUT_X86 };
 static const struct pmc_td_tree t_intel_skl = {
 	"intel-skl", "Intel Skylake..Cascade Lake, per logical CPU", "slots", 4, 2,
 	in_intel_skl, N_ELEM(in_intel_skl), nodes_skl_thread, N_ELEM(nodes_skl_thread),
-	"per-thread form: with SMT on this is not the core's answer (use intel-skl-smt)", NULL };
+	"per-thread form: with SMT on this is not the core's answer (use intel-skl-smt)", NULL,
+	"skl", PMC_TD_LAYOUT_X86 };
 static const struct pmc_td_tree t_intel_skl_smt = {
 	"intel-skl-smt", "Intel Skylake..Cascade Lake, per core (SMT on)", "slots", 4, 2,
-	in_intel_skl, N_ELEM(in_intel_skl), nodes_skl_core, N_ELEM(nodes_skl_core), SMT_NOTE, NULL };
+	in_intel_skl, N_ELEM(in_intel_skl), nodes_skl_core, N_ELEM(nodes_skl_core), SMT_NOTE, NULL,
+	"skl", PMC_TD_LAYOUT_X86 };
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* Intel Icelake and later P-cores: the SLOTS fixed counter and the PERF_METRICS fields, read by the kernel as       */
@@ -200,19 +204,23 @@ static const struct pmc_td_node nodes_spr_tma[] = {
 static const struct pmc_td_tree t_intel_icl = {
 	"intel-icl", "Intel Icelake/Tiger Lake P-core, PERF_METRICS raw shares (perf --topdown)", "slots", 0, 1,
 	in_intel_icl, N_ELEM(in_intel_icl), nodes_icl_raw, N_ELEM(nodes_icl_raw),
-	PM_NOTE "no level 2 fields before Sapphire Rapids", "SLOTS" };
+	PM_NOTE "no level 2 fields before Sapphire Rapids", "SLOTS",
+	"icl", PMC_TD_LAYOUT_X86 };
 static const struct pmc_td_tree t_intel_icl_tma = {
 	"intel-icl-tma", "Intel Icelake/Tiger Lake P-core, corrected TMA level 1 (perf -M TopdownL1)", "slots", 0, 1,
 	in_intel_icl, N_ELEM(in_intel_icl), nodes_icl_tma, N_ELEM(nodes_icl_tma),
 	PM_NOTE "UOP_DROPPING and RECOVERY_C1E belong in the same run; bad speculation is clamped at 0, so the "
-	"tree may exceed 100% (a warning, never renormalised)", "SLOTS" };
+	"tree may exceed 100% (a warning, never renormalised)", "SLOTS",
+	"icl", PMC_TD_LAYOUT_X86 };
 static const struct pmc_td_tree t_intel_spr = {
 	"intel-spr", "Intel Sapphire Rapids/Golden Cove and later P-core, PERF_METRICS raw shares", "slots", 0, 2,
-	in_intel_spr, N_ELEM(in_intel_spr), nodes_spr_raw, N_ELEM(nodes_spr_raw), PM_NOTE "level 2 from the four extra fields", "SLOTS" };
+	in_intel_spr, N_ELEM(in_intel_spr), nodes_spr_raw, N_ELEM(nodes_spr_raw), PM_NOTE "level 2 from the four extra fields", "SLOTS",
+	"spr", PMC_TD_LAYOUT_X86 };
 static const struct pmc_td_tree t_intel_spr_tma = {
 	"intel-spr-tma", "Intel Sapphire Rapids/Golden Cove and later P-core, corrected TMA", "slots", 0, 2,
 	in_intel_spr, N_ELEM(in_intel_spr), nodes_spr_tma, N_ELEM(nodes_spr_tma),
-	PM_NOTE "UOP_DROPPING belongs in the same run; clamped nodes are warned about, never renormalised", "SLOTS" };
+	PM_NOTE "UOP_DROPPING belongs in the same run; clamped nodes are warned about, never renormalised", "SLOTS",
+	"spr", PMC_TD_LAYOUT_X86 };
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* Intel Atom E-cores (Gracemont 5 wide, Crestmont 6 wide): TOPDOWN_* events on programmable counters.               */
@@ -245,10 +253,12 @@ static const struct pmc_td_node nodes_intel_atom[] = {
 	"the backend's level 2 is not defined in pmctool"
 static const struct pmc_td_tree t_intel_grt = {
 	"intel-atom-grt", "Intel Gracemont E-core (Alder/Raptor Lake cpu_atom), 5 wide", "slots", 5, 2,
-	in_intel_atom, N_ELEM(in_intel_atom), nodes_intel_atom, N_ELEM(nodes_intel_atom), ATOM_NOTE, NULL };
+	in_intel_atom, N_ELEM(in_intel_atom), nodes_intel_atom, N_ELEM(nodes_intel_atom), ATOM_NOTE, NULL,
+	"adl_grt", PMC_TD_LAYOUT_X86 };
 static const struct pmc_td_tree t_intel_cmt = {
 	"intel-atom-cmt", "Intel Crestmont E-core (Sierra Forest, Meteor Lake cpu_atom), 6 wide", "slots", 6, 2,
-	in_intel_atom, N_ELEM(in_intel_atom), nodes_intel_atom, N_ELEM(nodes_intel_atom), ATOM_NOTE, NULL };
+	in_intel_atom, N_ELEM(in_intel_atom), nodes_intel_atom, N_ELEM(nodes_intel_atom), ATOM_NOTE, NULL,
+	NULL, PMC_TD_LAYOUT_X86 };
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* AMD Zen 4 (6 dispatch slots) and Zen 5 (8): pipeline utilization (AMD PPR for family 19h models 10h+, family 1Ah). */
@@ -276,6 +286,9 @@ static const struct pmc_td_tree t_intel_cmt = {
 	EVR("NOT_COMPLETE", "CYCLES_NO_RETIRE:NOT_COMPLETE_LOAD_AND_ALU", "ex_no_retire.not_complete", \
 	    "event=0xd6,umask=0x02", PPR "PMCx0D6"), \
 	EVR("UCODE_OPS", "RETIRED_UCODE_OPS", "ex_ret_ucode_ops", "event=0x1c2", PPR "PMCx1C2")
+
+/* Level 2 reruns level 1's clock and retired ops in each of its batches (level 1 takes all six counters). */
+static const char *const zen_anchors[] = { "CYC", "OPS_RETIRED", NULL };
 
 static const struct pmc_td_input in_amd_zen4[] = { ZEN_INPUTS(6) };
 static const struct pmc_td_input in_amd_zen5[] = { ZEN_INPUTS(8) };
@@ -307,11 +320,13 @@ static const struct pmc_td_node nodes_amd_zen[] = {
 	"per thread, SMT contention is the sibling's share"
 static const struct pmc_td_tree t_amd_zen4 = {
 	"amd-zen4", "AMD Zen 4 pipeline utilization, 6 dispatch slots", "slots", 6, 2,
-	in_amd_zen4, N_ELEM(in_amd_zen4), nodes_amd_zen, N_ELEM(nodes_amd_zen), ZEN_NOTE, NULL };
+	in_amd_zen4, N_ELEM(in_amd_zen4), nodes_amd_zen, N_ELEM(nodes_amd_zen), ZEN_NOTE, NULL,
+	"amd64_fam19h_zen4", PMC_TD_LAYOUT_X86, zen_anchors };
 static const struct pmc_td_tree t_amd_zen5 = {
 	"amd-zen5", "AMD Zen 5 pipeline utilization, 8 dispatch slots", "slots", 8, 2,
 	in_amd_zen5, N_ELEM(in_amd_zen5), nodes_amd_zen, N_ELEM(nodes_amd_zen),
-	ZEN_NOTE "; libpfm4 4.13 does not know Zen 5: the raw encodings are the PPR's", NULL };
+	ZEN_NOTE "; libpfm4 4.13 does not know Zen 5: the raw encodings are the PPR's", NULL,
+	NULL, PMC_TD_LAYOUT_X86, zen_anchors };
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 /* Arm Neoverse: Arm's Neoverse top-down methodology guides; PMUv3 common event numbers (Arm ARM, D-profile,         */
@@ -352,10 +367,12 @@ static const struct pmc_td_node nodes_arm_n2[] = {
 	"Arm's stage 2 is effect groups, not a strict tree: level 1 only"
 static const struct pmc_td_tree t_arm_neoverse = {
 	"arm-neoverse", "Arm Neoverse N1/V1 top-down (stage 1)", "slots", 0, 1,
-	in_arm_neoverse, N_ELEM(in_arm_neoverse), nodes_arm_neoverse, N_ELEM(nodes_arm_neoverse), ARM_NOTE, NULL };
+	in_arm_neoverse, N_ELEM(in_arm_neoverse), nodes_arm_neoverse, N_ELEM(nodes_arm_neoverse), ARM_NOTE, NULL,
+	"arm_n1", PMC_TD_LAYOUT_PLAIN };
 static const struct pmc_td_tree t_arm_n2 = {
 	"arm-neoverse-n2", "Arm Neoverse N2/V2 top-down (stage 1, one frontend slot per cycle removed)", "slots", 0, 1,
-	in_arm_neoverse, N_ELEM(in_arm_neoverse), nodes_arm_n2, N_ELEM(nodes_arm_n2), ARM_NOTE, NULL };
+	in_arm_neoverse, N_ELEM(in_arm_neoverse), nodes_arm_n2, N_ELEM(nodes_arm_n2), ARM_NOTE, NULL,
+	"arm_n2", PMC_TD_LAYOUT_PLAIN };
 
 static const struct pmc_td_input in_arm_cycles[] = {
 	EVR("CYC", "CPU_CYCLES", "cpu_cycles", "event=0x11", ARM_ARM "0x0011 CPU_CYCLES"),
@@ -374,7 +391,8 @@ static const struct pmc_td_tree t_arm_cycles = {
 	"arm-cycles", "Arm cycle accounting (no slot events): stall cycles, not slots", "cycles", 0, 1,
 	in_arm_cycles, N_ELEM(in_arm_cycles), nodes_arm_cycles, N_ELEM(nodes_arm_cycles),
 	"fraction of cycles, not slots: a cycle that issued one operation counts as issuing; bad speculation and "
-	"retiring cannot be separated", NULL };
+	"retiring cannot be separated", NULL,
+	NULL, PMC_TD_LAYOUT_PLAIN };
 
 /* ---------------------------------------------------------------------------------------------------------------- */
 

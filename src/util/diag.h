@@ -27,6 +27,21 @@ struct pmc_diag_sink {
 /* Install s (fn NULL: the default) and return the sink it replaces. */
 struct pmc_diag_sink pmc_diag_exchange(struct pmc_diag_sink s);
 
+/*
+ * A request field named in a message: "bad " PMC_FIELD("metrics") " '%s'". The sink gets it spelled by the process's
+ * field speller: the command line installs its option's spelling ("--metric": cli/fields.c, the one place that maps
+ * fields to flags); without one (a program linking the engine) it is the field's own word ("metrics"). Only for
+ * messages given to pmc_diag (the spelling happens there), never for text kept in a report.
+ */
+#define PMC_FIELD(word) "\x1d" word "\x1e"
+/* The spelling of field on the command line, or NULL to keep the field's word. */
+typedef const char *(*pmc_diag_speller)(const char *field);
+/* Install fn for the whole process (NULL: the fields' own words); the CLI does it once, before any thread. */
+void pmc_diag_set_speller(pmc_diag_speller fn);
+/* The field the last error message of this thread named first, "" when it named none: the subject of an error for a
+ * library caller ({kind, subject, detail}). */
+const char *pmc_diag_subject(void);
+
 void pmc_diag(enum pmc_diag_kind kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void pmc_diag_v(enum pmc_diag_kind kind, const char *fmt, va_list ap);
 #define pmc_diag_error(...) pmc_diag(PMC_DIAG_ERROR, __VA_ARGS__)

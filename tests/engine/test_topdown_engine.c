@@ -663,7 +663,7 @@ static void test_zen3_has_no_tree_and_says_why_forced_pmu(void **state)
 static void test_icl_has_no_level_2_forced_pmu(void **state)
 {
 	(void)state;
-	expect_usage("icl", 2, 0, "--topdown=2: the tree intel-icl");
+	expect_usage("icl", 2, 0, "topdown_level=2: the tree intel-icl"); /* field words: no CLI speller here */
 }
 
 static void test_skl_level1_on_two_counters_does_not_fit_and_says_so_forced_pmu(void **state)

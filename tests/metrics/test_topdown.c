@@ -625,6 +625,8 @@ static const struct pmc_td_input bad_raw_in[] = {
 	{ "A", PMC_TD_EVENT, NULL, NULL, "event=0x99", NULL },
 };
 static const struct pmc_td_node ok_nodes[] = { { "x", NULL, 1, "A", .5, "x" } };
+static const char *const bad_anchors[] = { "A", "B", NULL };
+#define NO_PLACE NULL, PMC_TD_LAYOUT_PLAIN, NULL /* no libpfm4 table, plain raw codes, no anchors of its own */
 
 static void test_topdown_validator_names_broken_definitions(void **state)
 {
@@ -633,12 +635,14 @@ static void test_topdown_validator_names_broken_definitions(void **state)
 		struct pmc_td_tree t;
 		const char *msg;
 	} rows[] = {
-		{ __LINE__, { "u", "", "slots", 0, 2, bad_in, 1, bad_unknown, 1, "", NULL }, "uses NOPE" },
-		{ __LINE__, { "c", "", "slots", 0, 2, bad_in, 1, bad_cycle, 2, "", NULL }, "depends on itself" },
-		{ __LINE__, { "l", "", "slots", 0, 3, bad_in, 1, bad_level, 2, "", NULL }, "level 3" },
-		{ __LINE__, { "s", "", "slots", 0, 1, bad_in, 1, bad_syntax, 1, "", NULL }, "node x" },
-		{ __LINE__, { "r", "", "slots", 0, 1, bad_raw_in, 1, ok_nodes, 1, "", NULL }, "without provenance" },
-		{ __LINE__, { "w", "", "slots", 0, 1, bad_in, 1, ok_nodes, 1, "", "B" }, "leader B" },
+		{ __LINE__, { "u", "", "slots", 0, 2, bad_in, 1, bad_unknown, 1, "", NULL, NO_PLACE }, "uses NOPE" },
+		{ __LINE__, { "c", "", "slots", 0, 2, bad_in, 1, bad_cycle, 2, "", NULL, NO_PLACE }, "depends on itself" },
+		{ __LINE__, { "l", "", "slots", 0, 3, bad_in, 1, bad_level, 2, "", NULL, NO_PLACE }, "level 3" },
+		{ __LINE__, { "s", "", "slots", 0, 1, bad_in, 1, bad_syntax, 1, "", NULL, NO_PLACE }, "node x" },
+		{ __LINE__, { "r", "", "slots", 0, 1, bad_raw_in, 1, ok_nodes, 1, "", NULL, NO_PLACE }, "without provenance" },
+		{ __LINE__, { "w", "", "slots", 0, 1, bad_in, 1, ok_nodes, 1, "", "B", NO_PLACE }, "leader B" },
+		{ __LINE__, { "a", "", "slots", 0, 1, bad_in, 1, ok_nodes, 1, "", NULL, NULL, PMC_TD_LAYOUT_PLAIN, bad_anchors },
+		  "anchor B" },
 	};
 	char err[256];
 

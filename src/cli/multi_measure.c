@@ -190,7 +190,8 @@ int multi_measure_report(const struct stat_opts *so, const struct pmc_engine_opt
 	memset(rep, 0, sizeof(*rep));
 	if (w.verbose)
 		ctx.observer = pmc_eng_trace_open;
-	e.env_lean = false; /* compare compares the environments */
+	e.env_lean = false;      /* compare compares the environments */
+	e.perf_defaults = false; /* measured as stat --json measures: pmctool's default events, not perf's list */
 	if (!multi_interrupted)
 		pmc_launch_reset_ending();
 	pmc_engine_init(&se, &ctx);

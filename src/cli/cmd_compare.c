@@ -214,10 +214,6 @@ int stat_compare_run(const struct stat_opts *o)
 	memset(side, 0, sizeof(side));
 	if ((rc = parse_conds(o->fail_if, o->nfail_if, conds)))
 		return rc;
-	if (o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_PERF_JSON || o->log_fd >= 0) {
-		fprintf(stderr, "pmctool stat: --compare writes a table, --csv or --json (to stderr, or -o)\n");
-		return PMC_EXIT_USAGE;
-	}
 	abuf = strdup(o->compare);
 	if (!abuf)
 		return PMC_EXIT_INTERNAL;

@@ -53,8 +53,9 @@ struct pmc_opt {
 
 /* refused_by's bits: the commands that measure with stat's options (cli/multi.h). sweep refuses what its report has
  * no place for (NOT_SWEEP) and what has no single total per event or no command per point (NOT_SWEEP_TOTAL: the
- * message says so). */
-enum { PMC_OPT_NOT_SWEEP = 1u << 0, PMC_OPT_NOT_SWEEP_TOTAL = 1u << 1 };
+ * message says so); stat --compare the output options its comparison has no use for (NOT_COMPARE; what needs a
+ * second look at the values, a scope or a kernel, is stat_opts.c's check_combinations). */
+enum { PMC_OPT_NOT_SWEEP = 1u << 0, PMC_OPT_NOT_SWEEP_TOTAL = 1u << 1, PMC_OPT_NOT_COMPARE = 1u << 2 };
 
 /* A one-of group: two different options of it are an error; fmt gets the earlier and the later option as written
  * in the help (short name if it has one), or only the later one with later_only. */

@@ -474,7 +474,7 @@ static const struct pmc_opt stat_table[] = {
 	TEXT(""),
 	TEXT("Output (to stderr unless -o):"),
 	{ .short_name = 'x', .long_name = "field-separator", .kind = PMC_OPT_VALUE, .metavar = "SEP",
-	  .refused_by = PMC_OPT_NOT_SWEEP,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .flags = PMC_OPT_SINGLE, .conflict = STAT_FORMAT, .apply = apply_sep,
 	  .help = "perf stat's separated layout (value, unit, event, [variance,] run time,\n"
 		  "running %, metric value, metric unit)" },
@@ -487,7 +487,7 @@ static const struct pmc_opt stat_table[] = {
 	  .help = "one JSON document (schema/pmctool-report.schema.json)\n"
 		  "(-x, --csv and --json exclude each other)" },
 	{ .short_name = 'j', .long_name = "json-output", .kind = PMC_OPT_FLAG, .conflict = STAT_FORMAT,
-	  .refused_by = PMC_OPT_NOT_SWEEP,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .field = F(out.format), .apply = pmc_opt_set_format,
 	  .help = "perf stat's JSON lines (perf -j): one object per event with perf's keys and\n"
 		  "its metric beside the event (--json is pmctool's own document)" },
@@ -504,21 +504,21 @@ static const struct pmc_opt stat_table[] = {
 		  "shell's '>' would; checked before anything runs; if it fails after the run,\n"
 		  "the report goes to stderr" },
 	{ .id = N_LOG_FD, .long_name = "log-fd", .kind = PMC_OPT_VALUE, .metavar = "N", .apply = apply_uint,
-	  .refused_by = PMC_OPT_NOT_SWEEP,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "write the report to file descriptor N (as perf stat; not with -o)" },
 	{ .short_name = 'B', .long_name = "big-num", .kind = PMC_OPT_FLAG, .apply = stat_apply_big_num,
 	  .help = "the table's counts with thousands' separators (the default, as perf -B)" },
 	{ .long_name = "no-big-num", .kind = PMC_OPT_FLAG, .apply = stat_apply_big_num,
-	  .refused_by = PMC_OPT_NOT_SWEEP,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "the table's counts without separators (perf's --no-big-num)" },
 	{ .long_name = "interval-clear", .kind = PMC_OPT_FLAG, .field = F(out.interval_clear),
 	  .help = "with -I and the table: clear the terminal before each interval (perf's)" },
 	{ .long_name = "metric-only", .kind = PMC_OPT_FLAG, .field = F(out.metric_only),
-	  .refused_by = PMC_OPT_NOT_SWEEP,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "print the metrics alone, a column each, a line per row (perf's); the table,\n"
 		  "-x or -j" },
 	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
-	  .refused_by = PMC_OPT_NOT_SWEEP,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
 		  "(perf's table of individual measurements)" },
 	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .field = F(out.interval_summary),
@@ -528,10 +528,10 @@ static const struct pmc_opt stat_table[] = {
 	  .help = "with -I --summary -x: the summary lines without their first field 'summary'\n"
 		  "(perf's)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
-	  .refused_by = PMC_OPT_NOT_SWEEP,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
 	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),
-	  .refused_by = PMC_OPT_NOT_SWEEP,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "print no report and no notes (errors still go to stderr; -o and --log-fd still\n"
 		  "get the report; the exit status still says how it went), as perf -q" },
 	{ .short_name = 'v', .long_name = "verbose", .kind = PMC_OPT_FLAG, .field = F(verbose),
@@ -602,12 +602,6 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
-	if (o->compare && (o->quiet || o->out.append || o->out.no_big_num || o->out.run_table || o->out.metric_only)) {
-		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
-			o->quiet ? "-q" : o->out.append ? "--append" : o->out.no_big_num ? "--no-big-num"
-			: o->out.run_table ? "--table" : "--metric-only");
-		return PMC_EXIT_USAGE;
-	}
 	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: --pre and --post run around each run of a launched command: not with -k, "
 				"-p, -t, -a, -C or the time and row options\n");
@@ -699,6 +693,29 @@ static int check_combinations(const struct stat_opts *o)
 	return 0;
 }
 
+static int first_refused(void *arg, const struct pmc_opt *opt, const char *val)
+{
+	(void)val;
+	if (!(opt->refused_by & PMC_OPT_NOT_COMPARE))
+		return 0;
+	*(const struct pmc_opt **)arg = opt;
+	return 1;
+}
+
+/* --compare: the first option given that its refused_by says stat --compare does not take. */
+static int compare_refuses(int argc, char **argv)
+{
+	const struct pmc_opt *bad = NULL;
+	char name[64];
+	int operand;
+
+	if (pmc_opts_walk(&pmc_opts_stat, argc, argv, first_refused, &bad, &operand) != 1 || !bad)
+		return 0;
+	fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison: a table, --csv or "
+			"--json, on stderr or -o)\n", pmc_opt_name(bad, name, sizeof(name)));
+	return PMC_EXIT_USAGE;
+}
+
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	int operand = argc, r;
@@ -710,7 +727,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	r = pmc_opts_parse(&pmc_opts_stat, argc, argv, o, &operand);
 	if (r == PMC_OPTS_HELP)
 		return -1;
-	if (r)
+	if (r || (o->compare && (r = compare_refuses(argc, argv))))
 		return r;
 	if ((r = stat_apply_metrics_resolve(o)))
 		return r;

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <linux/perf_event.h>
-
 #include "arch/arch.h"
 #include "cli/commands.h"
 #include "cli/multi.h"
@@ -15,8 +13,6 @@
 #include "cli/check_uncore.h"
 #include "output/check.h"
 #include "run/emulate.h"
-#include "util/file_read.h"
-#include "util/json_read.h"
 #include "util/util.h"
 
 struct check_cli {
@@ -58,124 +54,92 @@ const struct pmc_opts_cmd pmc_opts_check = {
 };
 
 struct check_runner {
-	char dir[256];
-	char json[300], err[300];
 	char self[4096];         /* pmctool's own path: the loop as a command */
 };
 
-static void parse_events(const struct pmc_jvalue *evs, struct pmc_check_sample *s)
+/* One event of the report as check judges it. */
+static void take_event(const struct pmc_report_event *e, struct pmc_check_count *c)
 {
-	for (size_t i = 0; i < pmc_json_len(evs) && s->n < PMC_CHECK_MAX_EVENTS; i++) {
-		const struct pmc_jvalue *e = pmc_json_at(evs, i);
-		struct pmc_check_count *c = &s->ev[s->n++];
+	snprintf(c->name, sizeof(c->name), "%.*s", (int)sizeof(c->name) - 1, e->ev.name);
+	c->counted = e->status == PMC_COUNT_OK;
+	c->value = c->counted ? e->mean : 0;
+	c->running_pct = c->counted ? e->running_pct : -1;
+	snprintf(c->reason, sizeof(c->reason), "%.*s", (int)sizeof(c->reason) - 1,
+		 e->reason[0] ? e->reason : c->counted ? "" : "not counted");
+	/* A count of 0 the PMU itself disowns (arm64: not in its PMCEID registers; QEMU opens such events and reads 0)
+	 * was never measured: not counted, with the PMU's words, not "opens but reads 0". */
+	if (c->counted && c->value == 0) {
+		char why[160];
 
-		snprintf(c->name, sizeof(c->name), "%s", pmc_json_get_str(e, "name", "?"));
-		c->counted = !strcmp(pmc_json_get_str(e, "status", ""), "ok");
-		c->value = pmc_json_get_num(e, "mean", 0);
-		c->running_pct = pmc_json_get_num(e, "running_pct", -1);
-		snprintf(c->reason, sizeof(c->reason), "%s", pmc_json_get_str(e, "reason", c->counted ? "" : "not counted"));
-		/* A count of 0 the PMU itself disowns (arm64: not in its PMCEID registers; QEMU opens such events and
-		 * reads 0) was never measured: not counted, with the PMU's words, not "opens but reads 0". */
-		if (c->counted && c->value == 0) {
-			struct perf_event_attr attr = { .size = sizeof(attr) };
-			char why[160];
-
-			attr.type = (uint32_t)pmc_json_get_num(e, "type", -1);
-			attr.config = strtoull(pmc_json_get_str(e, "config", "0"), NULL, 0);
-			if (pmc_arch_event_implemented(&attr, why, sizeof(why)) == 0) {
-				c->counted = false;
-				snprintf(c->reason, sizeof(c->reason), "not implemented by this PMU (%s)", why);
-			}
+		if (pmc_arch_event_implemented(&e->ev.attr, why, sizeof(why)) == 0) {
+			c->counted = false;
+			snprintf(c->reason, sizeof(c->reason), "not implemented by this PMU (%s)", why);
 		}
 	}
 }
 
-static void parse_report(const struct pmc_jvalue *doc, struct pmc_check_sample *s)
+static double constant(const struct pmc_report *rep, const char *name)
 {
-	const struct pmc_jvalue *consts = pmc_json_get(doc, "constants"), *checks = pmc_json_get(doc, "checks");
-
-	parse_events(pmc_json_get(doc, "events"), s);
-	s->expected_instructions = pmc_json_get_num(consts, "EXPECTED_INSTRUCTIONS", 0);
-	s->expected_branches = pmc_json_get_num(consts, "EXPECTED_BRANCHES", 0);
-	s->counter_width = (unsigned)pmc_json_get_num(consts, "COUNTER_WIDTH", 0);
-	for (size_t i = 0; i < pmc_json_len(checks); i++) {
-		const struct pmc_jvalue *c = pmc_json_at(checks, i);
-		const char *msg = pmc_json_get_str(c, "message", "");
-
-		if (strcmp(pmc_json_get_str(c, "name", ""), "read-method"))
-			continue;
-		if (!strncmp(msg, "counters read with ", 19))
-			msg += 19;
-		snprintf(s->read_method, sizeof(s->read_method), "%s", msg);
-		s->in_process = strstr(msg, "(in process)") && !strstr(msg, "read()");
-	}
+	for (size_t i = 0; i < rep->nconsts; i++)
+		if (!strcmp(rep->consts[i].name, name))
+			return rep->consts[i].value;
+	return 0;
 }
 
-/* One 'pmctool stat -k loop ... --json' child (the ops of info/check.h). */
+/* The report's typed fields as check's sample (info/check.h). */
+static void take_report(const struct pmc_report *rep, struct pmc_check_sample *s)
+{
+	for (size_t i = 0; i < rep->nevents && s->n < PMC_CHECK_MAX_EVENTS; i++)
+		take_event(&rep->events[i], &s->ev[s->n++]);
+	s->expected_instructions = constant(rep, "EXPECTED_INSTRUCTIONS");
+	s->expected_branches = constant(rep, "EXPECTED_BRANCHES");
+	s->counter_width = (unsigned)constant(rep, "COUNTER_WIDTH");
+	snprintf(s->read_method, sizeof(s->read_method), "%s", rep->read_method);
+	s->in_process = rep->read_in_process;
+}
+
+/* One measurement of the loop kernel in this process (the ops of info/check.h): with q->command, the loop as a
+ * launched command (pmctool itself running it, quiet: the program measured, not a measuring pmctool). */
 static int measure(void *ctx, const struct pmc_check_req *q, struct pmc_check_sample *s)
 {
 	struct check_runner *r = ctx;
-	struct pmc_jvalue *doc = NULL;
-	struct child_args a = { .n = 0 };
-	char events[1024] = "", jerr[160];
-	size_t len = 0, off = 0;
-	char *text = NULL;
+	struct pmc_engine_opts e;
+	struct pmc_report rep;
+	char events[1024] = "", iters[32], cpu[16];
+	char *loop[] = { r->self, "stat", "-q", "-e", "task-clock", "-k", "loop", "--iters", iters, "--warmup", "0",
+			 NULL, NULL, NULL, NULL };
+	size_t off = 0, n = 11;
 	int status;
 
 	for (size_t i = 0; i < q->nevents; i++)
 		off += (size_t)snprintf(events + off, off < sizeof(events) ? sizeof(events) - off : 0, "%s%s", i ? "," : "",
 					q->events[i]);
-	child_args_push(&a, "pmctool");
-	child_args_push(&a, "stat");
-	child_args_push(&a, "--json");
-	child_args_push(&a, "-o");
-	child_args_push(&a, r->json);
+	snprintf(iters, sizeof(iters), "%llu", (unsigned long long)q->iters);
+	snprintf(cpu, sizeof(cpu), "%d", q->cpu);
+	pmc_engine_opts_init(&e);
+	e.event_lists[e.nlists++] = events;
+	e.batch = q->multiplex ? PMC_BATCH_MULTIPLEX : PMC_BATCH_AUTO;
 	if (q->command) {
-		/* The loop as a launched command: pmctool itself, quiet, running its kernel with a software event. */
-		if (q->multiplex)
-			child_args_push(&a, "--batch=multiplex");
-		child_args_push(&a, "-e");
-		child_args_push(&a, events);
-		child_args_push(&a, "--");
-		child_args_push(&a, r->self);
-		child_args_push(&a, "stat");
-		child_args_push(&a, "-q");
-		child_args_push(&a, "-e");
-		child_args_push(&a, "task-clock");
+		if (q->cpu >= 0) {
+			loop[n++] = "--cpu";
+			loop[n++] = cpu;
+		}
+		if (q->syscall_reads)
+			loop[n++] = "--read=syscall";
+		e.argv = loop;
+	} else {
+		e.kernel = "loop";
+		e.iters = q->iters;
+		e.warmup_s = 0;
+		e.cpu = q->cpu;
+		e.syscall_reads = q->syscall_reads;
 	}
-	child_args_push(&a, "-k");
-	child_args_push(&a, "loop");
-	child_args_push(&a, "--iters");
-	child_args_push(&a, child_args_fmt(&a, "%llu", (unsigned long long)q->iters));
-	child_args_push(&a, "--warmup");
-	child_args_push(&a, "0");
-	if (q->cpu >= 0) {
-		child_args_push(&a, "--cpu");
-		child_args_push(&a, child_args_fmt(&a, "%d", q->cpu));
-	}
-	if (q->syscall_reads)
-		child_args_push(&a, "--read=syscall");
-	if (!q->command) {
-		if (q->multiplex)
-			child_args_push(&a, "--batch=multiplex");
-		child_args_push(&a, "-e");
-		child_args_push(&a, events);
-	}
-	if (child_run(&a, NULL, NULL, r->err, r->json, &status, s->err, sizeof(s->err))) {
+	if (multi_measure_report(NULL, &e, &rep, &status, s->err, sizeof(s->err))) {
 		s->rc = -1;
 		return 0;
 	}
-	if (pmc_read_whole_file(r->json, PMC_LOAD_MAX_BYTES, &text, &len, jerr, sizeof(jerr)) < 0 ||
-	    pmc_json_parse(text, len, &doc, jerr, sizeof(jerr)) < 0) {
-		s->rc = -1;
-		snprintf(s->err, sizeof(s->err), "pmctool stat exited %d without a report (%s)", status, jerr);
-		child_first_error(r->err, s->err, sizeof(s->err));
-	} else {
-		parse_report(doc, s);
-	}
-	pmc_json_free(doc);
-	free(text);
-	unlink(r->json);
+	take_report(&rep, s);
+	pmc_report_fini(&rep);
 	return 0;
 }
 
@@ -186,7 +150,6 @@ int pmc_check_measure_here(bool quick, struct pmc_check_result *res)
 	struct pmc_check_env env;
 	struct pmc_check_ops ops = { .measure = measure, .ctx = &r };
 	char vg[4096];
-	int rc;
 
 	pmc_inventory_collect(&inv);
 	pmc_check_env_from(&inv, &env);
@@ -196,17 +159,12 @@ int pmc_check_measure_here(bool quick, struct pmc_check_result *res)
 		pmc_check_run(&env, &ops, res); /* measures nothing */
 		return 0;
 	}
-	if ((rc = multi_tmpdir(r.dir, sizeof(r.dir))))
-		return rc;
-	snprintf(r.json, sizeof(r.json), "%s/check.json", r.dir);
 	{
 		ssize_t n = readlink("/proc/self/exe", r.self, sizeof(r.self) - 1);
 		r.self[n > 0 ? n : 0] = '\0';
 	}
-	snprintf(r.err, sizeof(r.err), "%s/check.err", r.dir);
 	multi_install_signals();
 	pmc_check_run(&env, &ops, res);
-	multi_tmpdir_remove(r.dir);
 	return multi_interrupted ? 130 : 0;
 }
 

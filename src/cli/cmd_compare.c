@@ -199,25 +199,21 @@ int pmc_cmd_compare(int argc, char **argv)
 	return rc;
 }
 
-/* stat --compare: A and B alternate (A B, then B A, ...) so that a drift falls on both alike. */
-int stat_compare_run(const struct stat_opts *o, int argc, char **argv)
+/* stat --compare: A and B alternate (A B, then B A, ...) so that a drift falls on both alike. Each is one run of
+ * the request the command line was parsed into, with its command. */
+int stat_compare_run(const struct stat_opts *o)
 {
 	struct pmc_fail_cond conds[16];
 	struct pmc_loaded side[2], one;
-	struct child_args *a = NULL;
-	struct multi_stat_words sw = { 0 };
-	char dir[4096] = "", json[4200], errp[4200], why[256], *abuf = NULL, *words[256];
+	struct pmc_engine_opts e[2];
+	char why[256], *abuf = NULL, *words[256];
 	size_t nwords = 0;
 	unsigned runs = o->e.runs_given ? o->e.runs : 5;
-	int rc, status, operand;
+	int rc, status;
 
 	memset(side, 0, sizeof(side));
 	if ((rc = parse_conds(o->fail_if, o->nfail_if, conds)))
 		return rc;
-	if (o->out.format == PMC_OUTPUT_SEP || o->out.format == PMC_OUTPUT_PERF_JSON || o->log_fd >= 0) {
-		fprintf(stderr, "pmctool stat: --compare writes a table, --csv or --json (to stderr, or -o)\n");
-		return PMC_EXIT_USAGE;
-	}
 	abuf = strdup(o->compare);
 	if (!abuf)
 		return PMC_EXIT_INTERNAL;
@@ -227,31 +223,24 @@ int stat_compare_run(const struct stat_opts *o, int argc, char **argv)
 		free(abuf);
 		return PMC_EXIT_USAGE;
 	}
+	words[nwords] = NULL;
 	if (o->outpath && (rc = pmc_output_check_path(o->outpath)) < 0) {
 		fprintf(stderr, "pmctool: cannot write the report to '%s': %s\n", o->outpath, pmc_output_strerror(o->outpath, rc));
 		free(abuf);
 		return PMC_EXIT_OUTPUT;
 	}
-	a = malloc(sizeof(*a));
-	if (!a || (rc = multi_stat_words(&sw, &pmc_opts_stat, argc, argv, &operand, NULL, NULL)) ||
-	    (rc = multi_tmpdir(dir, sizeof(dir)))) {
-		rc = a ? rc : PMC_EXIT_INTERNAL;
-		goto out;
+	for (int s = 0; s < 2; s++) {
+		e[s] = o->e;
+		e[s].runs = 1; /* -r is the runs of each side, one measurement each */
+		e[s].runs_given = false;
 	}
-	snprintf(json, sizeof(json), "%s/side.json", dir);
-	snprintf(errp, sizeof(errp), "%s/side.err", dir);
+	e[0].argv = words;
+	rc = 0;
 	multi_install_signals();
 	for (unsigned k = 0; k < 2 * runs && !rc && !multi_interrupted; k++) {
 		unsigned s = (k % 2) ^ ((k / 2) % 2); /* A B B A A B ... */
-		child_args_from_stat(a, &sw, json);
-		child_args_push(a, "--");
-		if (s == 0)
-			for (size_t i = 0; i < nwords; i++)
-				child_args_push(a, words[i]);
-		else
-			for (char **x = o->e.argv; *x; x++)
-				child_args_push(a, *x);
-		if (child_measure(a, NULL, NULL, errp, json, &one, &status, why, sizeof(why))) {
+
+		if (multi_measure(o, &e[s], &one, &status, why, sizeof(why))) {
 			fprintf(stderr, "pmctool stat: --compare: measuring %s failed: %s\n", s ? "B" : "A", why);
 			rc = status == PMC_EXIT_USAGE || status == 126 || status == 127 ? status : PMC_EXIT_NOCOUNT;
 			break;
@@ -277,13 +266,8 @@ int stat_compare_run(const struct stat_opts *o, int argc, char **argv)
 		if (multi_interrupted && rc != PMC_EXIT_OUTPUT)
 			rc = 128 + multi_interrupted;
 	}
-out:
-	if (dir[0])
-		multi_tmpdir_remove(dir);
 	pmc_loaded_fini(&side[0]);
 	pmc_loaded_fini(&side[1]);
-	free(a);
 	free(abuf);
-	multi_stat_words_fini(&sw);
 	return rc;
 }

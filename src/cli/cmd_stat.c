@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/multi.h"
 #include "info/check.h"
 #include "cli/stat.h"
 #include "run/launch.h"
@@ -45,13 +46,7 @@ static void on_signal(int sig)
 
 static void install_signals(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	multi_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -153,7 +148,7 @@ static int check_first(const struct stat_opts *o, struct pmc_check_result *res)
 	return 0;
 }
 
-static void check_into_report(const struct pmc_check_result *res, struct pmc_report *rep)
+void stat_trust_note(const struct pmc_check_result *res, struct pmc_report *rep)
 {
 	pmc_report_add_check(rep, res->overall == PMC_CHECK_TRUSTWORTHY ? PMC_CHECK_INFO : PMC_CHECK_WARN, "trust",
 			     "pmctool check --quick before measuring: %s: %s", pmc_check_verdict_name(res->overall),
@@ -204,7 +199,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (o.outpath && (rc = expand_outpath(&o, &rep.origin)))
 		goto out;
 	if (o.compare) {
-		rc = stat_compare_run(&o, argc, argv);
+		rc = stat_compare_run(&o);
 		goto out;
 	}
 	/* The report's destination is checked first: a missing directory must not cost the whole run. */
@@ -241,7 +236,7 @@ int pmc_cmd_stat(int argc, char **argv)
 	if (rc && !rep.nruns)
 		goto out;
 	if (o.check_first)
-		check_into_report(&trust, &rep);
+		stat_trust_note(&trust, &rep);
 	streamed = stream.f != NULL;
 	r = streamed ? stat_stream_finish(&stream, &rep) : pmc_output_emit(&rep, &o.out, dest);
 	if (r) {

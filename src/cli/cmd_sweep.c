@@ -154,7 +154,8 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 		return usage_error("bad range for %s: %s", w->param, err);
 	cmd.more = pmc_opts_stat.opts;
 	/* argv + 1: PARAM=RANGE stands where getopt expects the command's name */
-	if ((rc = multi_stat_words(&w->words, &cmd, argc - 1, argv + 1, &operand, sweep_option, w)))
+	if ((rc = multi_stat_words(&w->words, &cmd, PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_SWEEP_TOTAL, argc - 1, argv + 1,
+				   &operand, sweep_option, w)))
 		return rc;
 	w->stat_argv = calloc(w->words.nall + (size_t)argc + 3, sizeof(char *));
 	if (!w->stat_argv)
@@ -169,22 +170,10 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	if (rc)
 		return rc;
 	/* -a, -C and -D measure each point's command as stat does (counted on the CPUs while it runs; from MS after
-	 * it starts). What has no single total per event, or no command per point, is refused. */
-	if (pmc_target_req_tasks(&w->so.e.targets) || w->so.e.targets.ncgroups || w->so.e.aggr != PMC_AGGR_GLOBAL ||
-	    w->so.e.interval_ms || w->so.e.timeout_ms || w->so.e.control.given)
-		return usage_error("-p, -t, -G, -A, --per-*, -I, --timeout and --control are stat options that sweep does "
-				   "not take: each point measures its command or kernel, one total per event%s", "", "");
-	if (w->so.e.plan_only || w->so.compare || w->so.log_fd >= 0 || w->so.out.format == PMC_OUTPUT_SEP || w->so.e.regions ||
-	    w->so.out.format == PMC_OUTPUT_PERF_JSON || w->so.out.no_big_num || w->so.out.run_table ||
-	    w->so.out.metric_only ||
-	    w->so.quiet || w->so.out.append || w->so.e.topdown_level || w->so.e.topdown_def ||
-	    pmc_eventset_topdown_level(w->so.e.set_name))
-		return usage_error("%s is a stat option that sweep does not take%s",
-				   w->so.e.plan_only ? "--dry-run" : w->so.compare ? "--compare" : w->so.log_fd >= 0 ? "--log-fd"
-				   : w->so.e.regions ? "--regions" : w->so.quiet ? "-q" : w->so.out.append ? "--append"
-				   : w->so.out.format == PMC_OUTPUT_PERF_JSON ? "-j" : w->so.out.no_big_num ? "--no-big-num"
-				   : w->so.out.run_table ? "--table" : w->so.out.metric_only ? "--metric-only"
-				   : w->so.out.format == PMC_OUTPUT_SEP ? "-x" : "--topdown", "");
+	 * it starts). What has no single total per event, no command per point or no place in sweep's report is refused
+	 * by the options' refused_by (stat_opts.c); a -g set that is a top-down tree is known by its value only. */
+	if (pmc_eventset_topdown_level(w->so.e.set_name))
+		return usage_error("--topdown is a stat option that sweep does not take%s%s", "", "");
 	if (!w->so.e.kernel && !w->so.e.argv)
 		return usage_error("no command to measure: give -k KERNEL or '-- COMMAND [ARGS...]'%s%s", "", "");
 	if (!w->so.e.runs_given)
@@ -340,56 +329,100 @@ static void list_names(const struct pmc_sweep *sw)
 	free(cols);
 }
 
+/* Point p's request: the command line's, with the value where it goes (--param, --iters, {PARAM} in the command's
+ * words; an environment variable is set around the measurement by the caller). 0, or an exit status after the
+ * message. argv and param are the caller's storage. */
+static int point_request(const struct sweep_opts *w, enum how how, const char *value, struct pmc_engine_opts *e,
+			 char **argv, char *big, size_t nargs, char *param, size_t paramlen)
+{
+	char pat[80];
+	int rc;
+
+	*e = w->so.e;
+	e->runs = 1; /* each measurement is one run: sweep's -r is its rounds */
+	e->runs_given = false;
+	snprintf(pat, sizeof(pat), "{%s}", w->param);
+	if (how == HOW_PARAM) {
+		if (e->nparams >= PMC_ARRAY_SIZE(e->params))
+			return usage_error("too many --param options (at most 32 with the swept one)%s%s", "", "");
+		snprintf(param, paramlen, "%s=%s", w->param, value);
+		e->params[e->nparams++] = param;
+	} else if (how == HOW_ITERS && (rc = stat_parse_uint("--iters", value, 1, (uint64_t)1 << 40, &e->iters))) {
+		return rc;
+	}
+	if (how != HOW_SUBST)
+		return 0;
+	for (size_t i = 0; i < nargs; i++) {
+		argv[i] = (char *)substitute(w->so.e.argv[i], pat, value, big + i * 4096, 4096);
+		if (!argv[i])
+			return usage_error("an argument is longer than 4095 bytes after {%s} was replaced%s", w->param,
+					   "");
+	}
+	argv[nargs] = NULL;
+	e->argv = argv;
+	return 0;
+}
+
+/* The environment variable of a HOW_ENV sweep, set while its measurement runs and then put back. */
+static char *env_set(const char *name, const char *value)
+{
+	const char *old = getenv(name);
+	char *saved = old ? strdup(old) : NULL;
+
+	setenv(name, value, 1);
+	return saved;
+}
+
+static void env_restore(const char *name, char *saved)
+{
+	if (saved)
+		setenv(name, saved, 1);
+	else
+		unsetenv(name);
+	free(saved);
+}
+
 /* One measurement of point p; pooled into it. Returns 0, or an exit status that stops the sweep. */
-static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how how, size_t p, const char *dir,
-			 bool first)
+static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how how, size_t p, bool first)
 {
 	struct pmc_sweep_point *pt = &sw->pts[p];
-	struct child_args *a = malloc(sizeof(*a));
-	char json[4200], errp[4200], why[256], pat[80], *big = NULL;
+	struct pmc_engine_opts e;
+	size_t nargs = 0;
+	char why[256], param[160], *big = NULL, **argv = NULL, *saved = NULL;
 	struct pmc_loaded l;
 	int status, rc = 0;
 
-	if (!a)
+	for (char **x = w->so.e.argv; x && *x; x++)
+		nargs++;
+	if (how == HOW_SUBST && (!(big = malloc(nargs * 4096 + 1)) || !(argv = calloc(nargs + 1, sizeof(char *))))) {
+		free(big);
 		return PMC_EXIT_INTERNAL;
-	snprintf(json, sizeof(json), "%s/point.json", dir);
-	snprintf(errp, sizeof(errp), "%s/point.err", dir);
-	snprintf(pat, sizeof(pat), "{%s}", w->param);
-	child_args_from_stat(a, &w->words, json);
-	if (how == HOW_PARAM) {
-		child_args_push(a, "--param");
-		child_args_push(a, child_args_fmt(a, "%s=%s", w->param, pt->value));
-	} else if (how == HOW_ITERS) {
-		child_args_push(a, child_args_fmt(a, "--iters=%s", pt->value));
 	}
-	if (!w->so.e.kernel) {
-		size_t nargs = 0;
-		for (char **x = w->so.e.argv; x && *x; x++)
-			nargs++;
-		big = malloc(nargs * 4096 + 1);
-		if (!big) {
-			free(a);
-			return PMC_EXIT_INTERNAL;
+	rc = point_request(w, how, pt->value, &e, argv, big, nargs, param, sizeof(param));
+	if (rc) {
+		/* A value the measurement refuses (--iters 0): as the first measurement refusing its options did. */
+		if (rc == PMC_EXIT_USAGE && !first) {
+			pt->rounds_failed++;
+			snprintf(pt->failure, sizeof(pt->failure), "its value is refused");
+			rc = 0;
 		}
-		child_args_push(a, "--");
-		for (size_t i = 0; i < nargs; i++) {
-			const char *s = how == HOW_SUBST ? substitute(w->so.e.argv[i], pat, pt->value, big + i * 4096, 4096)
-							 : w->so.e.argv[i];
-			if (!s) {
-				free(big);
-				free(a);
-				return usage_error("an argument is longer than 4095 bytes after {%s} was replaced%s", w->param, "");
-			}
-			child_args_push(a, s);
-		}
+		free(big);
+		free(argv);
+		return rc;
 	}
-	if (child_measure(a, how == HOW_ENV ? w->param : NULL, pt->value, errp, json, &l, &status, why, sizeof(why))) {
+	if (how == HOW_ENV)
+		saved = env_set(w->param, pt->value);
+	rc = multi_measure(&w->so, &e, &l, &status, why, sizeof(why));
+	if (how == HOW_ENV)
+		env_restore(w->param, saved);
+	if (rc) {
+		rc = 0;
 		pt->rounds_failed++;
 		snprintf(pt->failure, sizeof(pt->failure), "%s", why);
 		/* The first measurement refusing its options (or its command): nothing else would go better. */
 		if (first && !multi_interrupted && (status == PMC_EXIT_USAGE || status == 126 || status == 127)) {
 			fprintf(stderr, "pmctool sweep: the first measurement (%s=%s) failed: %s\n", w->param, pt->value, why);
-			rc = status == PMC_EXIT_USAGE ? PMC_EXIT_USAGE : status;
+			rc = status;
 		}
 	} else {
 		bool good = !l.exit_status && l.runs_used && !l.partial;
@@ -418,7 +451,7 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 		pmc_loaded_fini(&l);
 	}
 	free(big);
-	free(a);
+	free(argv);
 	return rc;
 }
 
@@ -510,7 +543,7 @@ out:
 	return rc;
 }
 
-static int run_sweep(struct sweep_opts *w, struct pmc_sweep *sw, const char *dir)
+static int run_sweep(struct sweep_opts *w, struct pmc_sweep *sw)
 {
 	enum how how = decide(w, sw);
 	unsigned *order;
@@ -529,7 +562,7 @@ static int run_sweep(struct sweep_opts *w, struct pmc_sweep *sw, const char *dir
 		if (progress)
 			fprintf(stderr, "\rpmctool sweep: round %zu/%u, %s=%-12s (%zu of %zu)", k / sw->npoints + 1, w->so.e.runs,
 				w->param, sw->pts[order[k]].value, k + 1, (size_t)w->so.e.runs * sw->npoints);
-		rc = measure_point(w, sw, how, order[k], dir, k == 0);
+		rc = measure_point(w, sw, how, order[k], k == 0);
 	}
 	if (progress)
 		fprintf(stderr, "\r%78s\r", "");
@@ -541,13 +574,12 @@ int pmc_cmd_sweep(int argc, char **argv)
 {
 	struct sweep_opts w;
 	struct pmc_sweep sw;
-	char dir[4096], *out = NULL, *svg = NULL;
+	char *out = NULL, *svg = NULL;
 	size_t outlen = 0, svglen = 0, failed = 0, ok = 0;
 	int rc;
 
 	memset(&w, 0, sizeof(w));
 	memset(&sw, 0, sizeof(sw));
-	dir[0] = '\0';
 	rc = parse(argc, argv, &w);
 	if (rc)
 		goto out;
@@ -572,10 +604,8 @@ int pmc_cmd_sweep(int argc, char **argv)
 		sw.pts[p].x = w.range.val[p];
 		sw.pts[p].data.rank = -1;
 	}
-	if ((rc = multi_tmpdir(dir, sizeof(dir))))
-		goto out;
 	multi_install_signals();
-	rc = run_sweep(&w, &sw, dir);
+	rc = run_sweep(&w, &sw);
 	if (rc)
 		goto out;
 	sw.partial = multi_interrupted != 0;
@@ -601,8 +631,6 @@ int pmc_cmd_sweep(int argc, char **argv)
 	if (!rc)
 		rc = multi_interrupted ? 128 + multi_interrupted : !ok ? PMC_EXIT_NOCOUNT : failed ? 1 : 0;
 out:
-	if (dir[0])
-		multi_tmpdir_remove(dir);
 	for (size_t p = 0; p < sw.npoints; p++)
 		pmc_loaded_fini(&sw.pts[p].data);
 	free(sw.pts);

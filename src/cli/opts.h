@@ -46,7 +46,16 @@ struct pmc_opt {
 	size_t field;		/* offsetof(ctx's struct, member) + 1 (0: none): a flag sets a bool there, a value
 				   stores its const char * there; apply, when set, is called instead */
 	pmc_opt_apply_fn apply;
+	unsigned refused_by;	/* the commands measuring with this table's options that do not take this one
+				   (PMC_OPT_NOT_SWEEP...): an accepts-mask, inverted so that an option added
+				   to stat's table reaches every measurement unless it says otherwise */
 };
+
+/* refused_by's bits: the commands that measure with stat's options (cli/multi.h). sweep refuses what its report has
+ * no place for (NOT_SWEEP) and what has no single total per event or no command per point (NOT_SWEEP_TOTAL: the
+ * message says so); stat --compare the output options its comparison has no use for (NOT_COMPARE; what needs a
+ * second look at the values, a scope or a kernel, is stat_opts.c's check_combinations). */
+enum { PMC_OPT_NOT_SWEEP = 1u << 0, PMC_OPT_NOT_SWEEP_TOTAL = 1u << 1, PMC_OPT_NOT_COMPARE = 1u << 2 };
 
 /* A one-of group: two different options of it are an error; fmt gets the earlier and the later option as written
  * in the help (short name if it has one), or only the later one with later_only. */
@@ -109,7 +118,7 @@ size_t pmc_opts_count(const struct pmc_opt *opts);
 /* Each option of argv as pmc_opts_parse would take it, without its checks or effects: fn gets the option's table entry
  * (of cmd->opts or cmd->more) and its value (NULL for a flag), in the order given; a non-zero return ends the walk
  * and is returned. Unknown options and missing values: cmd->bad_option, as pmc_opts_parse. *operand as there. Sweep
- * and stat --compare hand the stat options they were given to their measurements this way (cli/multi_child.c). */
+ * parses the stat options it was given this way (cli/multi_measure.c). */
 int pmc_opts_walk(const struct pmc_opts_cmd *cmd, int argc, char **argv,
 		  int (*fn)(void *arg, const struct pmc_opt *opt, const char *val), void *arg, int *operand);
 

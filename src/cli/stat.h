@@ -57,6 +57,10 @@ int stat_apply_metrics_resolve(struct stat_opts *o);
  * the report. */
 void stat_metrics_split_check(const struct stat_opts *o, const struct pmc_engine *se, struct pmc_report *rep);
 
+/* --check: pmctool check's quick verdict as the report's "trust" note (cmd_stat.c). */
+struct pmc_check_result;
+void stat_trust_note(const struct pmc_check_result *res, struct pmc_report *rep);
+
 /* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */
 void stat_opts_fini(struct stat_opts *o);
 
@@ -64,9 +68,9 @@ void stat_opts_fini(struct stat_opts *o);
  * status after the error was printed. o->e.argv points into argv. */
 int stat_parse_opts(int argc, char **argv, struct stat_opts *o);
 
-/* stat --compare CMD_A -- CMD_B: both measured, interleaved, then compared (cmd_compare.c); argv is stat's (argv[0]
- * "stat"), whose stat options each measurement is given. An exit status. */
-int stat_compare_run(const struct stat_opts *o, int argc, char **argv);
+/* stat --compare CMD_A -- CMD_B: both measured, interleaved, then compared (cmd_compare.c); each measurement is o's
+ * request with its command. An exit status. */
+int stat_compare_run(const struct stat_opts *o);
 
 /* --dry-run (stat_plan.c): the plan as a table, or as one JSON document (schema/pmctool-report.schema.json,
  * "kind": "plan"), with the notes on names under the table. */

@@ -283,14 +283,17 @@ static const struct pmc_opt stat_table[] = {
 	{ .id = L_METRIC, .long_name = "metric", .kind = PMC_OPT_LIST, .metavar = "NAME=FORMULA", .apply = apply_list,
 	  .help = "add a derived metric (see pmctool-events(5) for the formula language)" },
 	{ .long_name = "topdown", .kind = PMC_OPT_VALUE, .metavar = "[=LEVEL]", .flags = PMC_OPT_SINGLE | PMC_OPT_OPTIONAL,
+	  .refused_by = PMC_OPT_NOT_SWEEP,
 	  .apply = apply_topdown,
 	  .help = "top-down analysis: where the slots (or cycles) go, as a tree of levels 1..LEVEL\n"
 		  "(1 or 2; 1 when left out), its tree chosen for this CPU; each level counted as\n"
 		  "one group, never multiplexed unless --batch=multiplex; n/a with the reason where\n"
 		  "an event is not counted (pmctool-topdown(7): the trees and nodes)" },
 	{ .long_name = "td-level", .kind = PMC_OPT_VALUE, .metavar = "N", .flags = PMC_OPT_SINGLE, .apply = stat_apply_td_level,
+	  .refused_by = PMC_OPT_NOT_SWEEP,
 	  .help = "perf's spelling of --topdown=N (0: the deepest level, 2)" },
 	{ .long_name = "topdown-def", .kind = PMC_OPT_VALUE, .metavar = "NAME", .flags = PMC_OPT_SINGLE,
+	  .refused_by = PMC_OPT_NOT_SWEEP,
 	  .field = F(e.topdown_def),
 	  .help = "the tree --topdown evaluates, in place of this CPU's (intel-icl-tma: Intel's\n"
 		  "corrected level 1 on Ice Lake; pmctool-topdown(7) lists them)" },
@@ -345,6 +348,7 @@ static const struct pmc_opt stat_table[] = {
 	{ .long_name = "no-anchors", .kind = PMC_OPT_FLAG, .field = F(e.no_anchors),
 	  .help = "do not add the anchor events to every batch" },
 	{ .long_name = "dry-run", .kind = PMC_OPT_FLAG, .field = F(e.plan_only),
+	  .refused_by = PMC_OPT_NOT_SWEEP,
 	  .help = "print the plan (batches, encodings) and exit without running anything (text, or\n"
 		  "JSON with --json)" },
 	{ .id = N_REPEAT, .short_name = 'r', .long_name = "repeat", .kind = PMC_OPT_VALUE, .metavar = "N",
@@ -354,10 +358,12 @@ static const struct pmc_opt stat_table[] = {
 	TEXT(""),
 	TEXT("Scopes (perf's spellings):"),
 	{ .short_name = 'p', .long_name = "pid", .kind = PMC_OPT_VALUE, .metavar = "PID[,PID...]",
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .apply = stat_apply_tasks,
 	  .help = "count running processes (all their threads, and threads they start) until they\n"
 		  "exit, Ctrl-C or --timeout" },
 	{ .short_name = 't', .long_name = "tid", .kind = PMC_OPT_VALUE, .metavar = "TID[,TID...]",
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .apply = stat_apply_tasks, .help = "count running threads" },
 	{ .short_name = 'a', .long_name = "all-cpus", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_SCOPE,
 	  .field = F(e.targets.system_wide),
@@ -367,6 +373,7 @@ static const struct pmc_opt stat_table[] = {
 	{ .short_name = 'C', .kind = PMC_OPT_VALUE, .metavar = "LIST", .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE,
 	  .apply = stat_apply_cpus, .help = "count only these CPUs (0,2-3), as -a" },
 	{ .short_name = 'G', .long_name = "cgroup", .kind = PMC_OPT_VALUE, .metavar = "NAME",
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = stat_apply_cgroups,
 	  .help = "with -a/-C: count only the tasks of cgroup NAME (a path under the cgroup file\n"
 		  "system holding perf_event), as perf -G NAME" },
@@ -374,22 +381,30 @@ static const struct pmc_opt stat_table[] = {
 	TEXT("      --for-each-cgroup LIST"),
 	TEXT("                          with -a/-C: every event once per cgroup of LIST (a,b/c), a row each (perf's)"),
 	{ .long_name = "for-each-cgroup", .kind = PMC_OPT_VALUE, .metavar = "LIST",
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .flags = PMC_OPT_SINGLE | PMC_OPT_SCOPE, .conflict = STAT_CGROUP, .apply = stat_apply_cgroups },
 	{ .id = PMC_AGGR_CPU, .short_name = 'A', .long_name = "no-aggr", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .apply = apply_aggr, .help = "with -a/-C: a row per CPU (and the total)" },
 	/* --per-core, --per-die, --per-socket and --per-node share two lines of help */
 	TEXT("      --per-core, --per-die, --per-socket, --per-node"),
 	TEXT("                          with -a/-C: a row per core, die, socket or NUMA node (sysfs topology)"),
-	{ .id = PMC_AGGR_CORE, .long_name = "per-core", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
-	{ .id = PMC_AGGR_DIE, .long_name = "per-die", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
+	{ .id = PMC_AGGR_CORE, .long_name = "per-core", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr,
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL },
+	{ .id = PMC_AGGR_DIE, .long_name = "per-die", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr,
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL },
 	{ .id = PMC_AGGR_SOCKET, .long_name = "per-socket", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .apply = apply_aggr },
-	{ .id = PMC_AGGR_NODE, .long_name = "per-node", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr },
+	{ .id = PMC_AGGR_NODE, .long_name = "per-node", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS, .apply = apply_aggr,
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL },
 	{ .id = PMC_AGGR_CACHE, .long_name = "per-cache", .kind = PMC_OPT_VALUE, .metavar = "[=LEVEL]",
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .flags = PMC_OPT_OPTIONAL, .conflict = STAT_ROWS, .apply = stat_apply_per_cache,
 	  .help = "with -a/-C: a row per cache instance of LEVEL (l2, L3...; the highest when left\n"
 		  "out), from sysfs, labelled as perf labels them (S0-D0-L3-ID0)" },
 	{ .id = PMC_AGGR_THREAD, .long_name = "per-thread", .kind = PMC_OPT_FLAG, .conflict = STAT_ROWS,
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .apply = apply_aggr,
 	  .help = "a row per thread (tid, comm): with -p/-t each thread (threads it starts count\n"
 		  "in its row), with a COMMAND each task it creates, in order, the command first" },
@@ -399,6 +414,7 @@ static const struct pmc_opt stat_table[] = {
 	{ .long_name = "post", .kind = PMC_OPT_VALUE, .metavar = "CMD", .flags = PMC_OPT_SINGLE, .field = F(e.post_cmd),
 	  .help = "run CMD after each run of the command, as --pre" },
 	{ .id = N_TIMEOUT, .long_name = "timeout", .kind = PMC_OPT_VALUE, .metavar = "MS", .flags = PMC_OPT_SINGLE,
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .apply = apply_uint,
 	  .help = "stop counting after MS milliseconds (the command and what it started get\n"
 		  "SIGTERM, SIGKILL after 2 s)" },
@@ -408,6 +424,7 @@ static const struct pmc_opt stat_table[] = {
 	TEXT("  -I, --interval-print MS print the counts of every MS-millisecond interval as it ends (10..3600000), in"),
 	TEXT("                          the report's format (--json: one JSON object per line, NDJSON), then the total"),
 	{ .id = N_INTERVAL, .short_name = 'I', .long_name = "interval-print", .kind = PMC_OPT_VALUE, .metavar = "MS",
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .flags = PMC_OPT_SINGLE, .apply = apply_uint },
 	{ .id = N_INTERVAL_COUNT, .long_name = "interval-count", .kind = PMC_OPT_VALUE, .metavar = "N",
 	  .flags = PMC_OPT_SINGLE, .apply = apply_uint, .help = "stop after N intervals" },
@@ -421,10 +438,12 @@ static const struct pmc_opt stat_table[] = {
 	TEXT("                          the FIFO or descriptor CTL; write 'ack' to ACK after each (fifo: both must"),
 	TEXT("                          be FIFOs)"),
 	{ .long_name = "control", .kind = PMC_OPT_VALUE, .metavar = "fifo:CTL[,ACK]", .flags = PMC_OPT_SINGLE,
+	  .refused_by = PMC_OPT_NOT_SWEEP_TOTAL,
 	  .apply = stat_apply_control },
 	TEXT(""),
 	TEXT("Regions:"),
 	{ .long_name = "regions", .kind = PMC_OPT_FLAG, .field = F(e.regions),
+	  .refused_by = PMC_OPT_NOT_SWEEP,
 	  .help = "the command marks regions of its code with libpmctool (pmctool-regions(7)):\n"
 		  "each execution gets its batch's events (batches of half the counters), and\n"
 		  "the report has one block per region (calls, counts, metrics; per thread and\n"
@@ -455,6 +474,7 @@ static const struct pmc_opt stat_table[] = {
 	TEXT(""),
 	TEXT("Output (to stderr unless -o):"),
 	{ .short_name = 'x', .long_name = "field-separator", .kind = PMC_OPT_VALUE, .metavar = "SEP",
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .flags = PMC_OPT_SINGLE, .conflict = STAT_FORMAT, .apply = apply_sep,
 	  .help = "perf stat's separated layout (value, unit, event, [variance,] run time,\n"
 		  "running %, metric value, metric unit)" },
@@ -467,6 +487,7 @@ static const struct pmc_opt stat_table[] = {
 	  .help = "one JSON document (schema/pmctool-report.schema.json)\n"
 		  "(-x, --csv and --json exclude each other)" },
 	{ .short_name = 'j', .long_name = "json-output", .kind = PMC_OPT_FLAG, .conflict = STAT_FORMAT,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .field = F(out.format), .apply = pmc_opt_set_format,
 	  .help = "perf stat's JSON lines (perf -j): one object per event with perf's keys and\n"
 		  "its metric beside the event (--json is pmctool's own document)" },
@@ -483,17 +504,21 @@ static const struct pmc_opt stat_table[] = {
 		  "shell's '>' would; checked before anything runs; if it fails after the run,\n"
 		  "the report goes to stderr" },
 	{ .id = N_LOG_FD, .long_name = "log-fd", .kind = PMC_OPT_VALUE, .metavar = "N", .apply = apply_uint,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "write the report to file descriptor N (as perf stat; not with -o)" },
 	{ .short_name = 'B', .long_name = "big-num", .kind = PMC_OPT_FLAG, .apply = stat_apply_big_num,
 	  .help = "the table's counts with thousands' separators (the default, as perf -B)" },
 	{ .long_name = "no-big-num", .kind = PMC_OPT_FLAG, .apply = stat_apply_big_num,
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "the table's counts without separators (perf's --no-big-num)" },
 	{ .long_name = "interval-clear", .kind = PMC_OPT_FLAG, .field = F(out.interval_clear),
 	  .help = "with -I and the table: clear the terminal before each interval (perf's)" },
 	{ .long_name = "metric-only", .kind = PMC_OPT_FLAG, .field = F(out.metric_only),
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "print the metrics alone, a column each, a line per row (perf's); the table,\n"
 		  "-x or -j" },
 	{ .long_name = "table", .kind = PMC_OPT_FLAG, .field = F(out.run_table),
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "with -r: the table lists each run's time and its difference from the mean\n"
 		  "(perf's table of individual measurements)" },
 	{ .long_name = "summary", .kind = PMC_OPT_FLAG, .field = F(out.interval_summary),
@@ -503,8 +528,10 @@ static const struct pmc_opt stat_table[] = {
 	  .help = "with -I --summary -x: the summary lines without their first field 'summary'\n"
 		  "(perf's)" },
 	{ .long_name = "append", .kind = PMC_OPT_FLAG, .field = F(out.append),
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "with -o: add the report after what FILE holds (perf's), whole or not at all" },
 	{ .short_name = 'q', .long_name = "quiet", .kind = PMC_OPT_FLAG, .field = F(quiet),
+	  .refused_by = PMC_OPT_NOT_SWEEP | PMC_OPT_NOT_COMPARE,
 	  .help = "print no report and no notes (errors still go to stderr; -o and --log-fd still\n"
 		  "get the report; the exit status still says how it went), as perf -q" },
 	{ .short_name = 'v', .long_name = "verbose", .kind = PMC_OPT_FLAG, .field = F(verbose),
@@ -513,6 +540,7 @@ static const struct pmc_opt stat_table[] = {
 	TEXT(""),
 	TEXT("A/B comparison (see pmctool-compare(1)):"),
 	{ .long_name = "compare", .kind = PMC_OPT_VALUE, .metavar = "CMD_A", .flags = PMC_OPT_SINGLE, .field = F(compare),
+	  .refused_by = PMC_OPT_NOT_SWEEP,
 	  .help = "measure CMD_A (split into words; no shell) and COMMAND alternately, -r times\n"
 		  "each (default 5), with the same events, and compare them per event and metric" },
 	{ .id = L_FAIL_IF, .long_name = "fail-if", .kind = PMC_OPT_LIST, .metavar = "COND", .apply = apply_list,
@@ -574,12 +602,6 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
-	if (o->compare && (o->quiet || o->out.append || o->out.no_big_num || o->out.run_table || o->out.metric_only)) {
-		fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison)\n",
-			o->quiet ? "-q" : o->out.append ? "--append" : o->out.no_big_num ? "--no-big-num"
-			: o->out.run_table ? "--table" : "--metric-only");
-		return PMC_EXIT_USAGE;
-	}
 	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: --pre and --post run around each run of a launched command: not with -k, "
 				"-p, -t, -a, -C or the time and row options\n");
@@ -671,6 +693,29 @@ static int check_combinations(const struct stat_opts *o)
 	return 0;
 }
 
+static int first_refused(void *arg, const struct pmc_opt *opt, const char *val)
+{
+	(void)val;
+	if (!(opt->refused_by & PMC_OPT_NOT_COMPARE))
+		return 0;
+	*(const struct pmc_opt **)arg = opt;
+	return 1;
+}
+
+/* --compare: the first option given that its refused_by says stat --compare does not take. */
+static int compare_refuses(int argc, char **argv)
+{
+	const struct pmc_opt *bad = NULL;
+	char name[64];
+	int operand;
+
+	if (pmc_opts_walk(&pmc_opts_stat, argc, argv, first_refused, &bad, &operand) != 1 || !bad)
+		return 0;
+	fprintf(stderr, "pmctool stat: %s is not for --compare (its report is the comparison: a table, --csv or "
+			"--json, on stderr or -o)\n", pmc_opt_name(bad, name, sizeof(name)));
+	return PMC_EXIT_USAGE;
+}
+
 static int parse_opts(int argc, char **argv, struct stat_opts *o)
 {
 	int operand = argc, r;
@@ -682,7 +727,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	r = pmc_opts_parse(&pmc_opts_stat, argc, argv, o, &operand);
 	if (r == PMC_OPTS_HELP)
 		return -1;
-	if (r)
+	if (r || (o->compare && (r = compare_refuses(argc, argv))))
 		return r;
 	if ((r = stat_apply_metrics_resolve(o)))
 		return r;

@@ -88,11 +88,15 @@ void pmc_eng_kernel_report(const struct pmc_engine_opts *o, const struct pmc_ker
 		snprintf(desc, sizeof(desc), "region %s %s / iterations", tname, tunit);
 		add_metric(rep, name, "", desc, (double)info->tsc_cycles / (double)info->iters);
 	}
-	if (!strncmp(info->read_method, "none", 4))
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "read-method", "no counter was read: no event could be opened "
-				     "(the notes on the events say why; pmctool info shows what this user may count)");
-	else
+	rep->read_in_process = info->all_in_process;
+	if (!strncmp(info->read_method, "none", 4)) {
+		snprintf(rep->read_method, sizeof(rep->read_method), "no counter was read: no event could be opened "
+			 "(the notes on the events say why; pmctool info shows what this user may count)");
+		pmc_report_add_check(rep, PMC_CHECK_WARN, "read-method", "%s", rep->read_method);
+	} else {
+		snprintf(rep->read_method, sizeof(rep->read_method), "%s", info->read_method);
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "read-method", "counters read with %s", info->read_method);
+	}
 	pmc_report_add_check(rep, PMC_CHECK_INFO, "overhead",
 			     "an empty measured region costs %llu %s %s (median of %u)%s",
 			     (unsigned long long)info->overhead_tsc, tname, tunit, info->overhead_samples,

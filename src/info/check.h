@@ -3,8 +3,8 @@
  * pmctool check (issue 25): can counts be trusted on this machine, now? A fixed list of measurements on the built-in
  * loop kernel, whose retired instructions and branches are known exactly, each judged into one verdict per item.
  *
- * The measuring is behind an ops table (pmctool check runs 'pmctool stat -k loop ... --json' children; the unit tests
- * inject a fake PMU there, named as such), so every judgement here is pure and every verdict can be produced on a
+ * The measuring is behind an ops table (pmctool check runs what 'pmctool stat -k loop' measures, in process:
+ * cli/cmd_check.c; the unit tests inject a fake PMU there, named as such), so every judgement here is pure and every verdict can be produced on a
  * machine without counters. Nothing here prints.
  */
 #ifndef PMC_INFO_CHECK_H

@@ -153,6 +153,7 @@ struct pmc_kernel_info {
 	double warmup_s;         /* seconds of warm-up actually run */
 	bool rdpmc;              /* at least one event was read with RDPMC */
 	char read_method[256];   /* "RDPMC (in process)", "read(): why", or both, and why read() was needed */
+	bool all_in_process;     /* every opened event was read in process (and at least one was opened) */
 	uint64_t tsc_cycles;     /* region timer ticks (TSC, CNTVCT; fenced on both sides), after subtraction if done */
 	uint64_t overhead_tsc;   /* median timer ticks of the empty region */
 	uint64_t overhead_wall_ns; /* median wall time of the empty region: the reads, which the wall window contains */

@@ -389,6 +389,7 @@ static void read_method(struct runner *r, struct pmc_kernel_info *info)
 	for (size_t i = 0; i < r->n; i++)
 		opened += r->fds[i] >= 0;
 	info->rdpmc = r->npages > 0;
+	info->all_in_process = opened && r->npages == opened;
 	if (opened == 0)
 		snprintf(info->read_method, sizeof(info->read_method), "none: no event could be opened");
 	else if (r->npages == opened)

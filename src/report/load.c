@@ -45,7 +45,7 @@ static long jint(const struct pmc_jvalue *v, const char *key, long fallback, lon
 
 #define RUN_MAX 100000 /* stat's -r limit */
 
-static struct pmc_series *add_series(struct pmc_loaded *l, const char *name, enum pmc_series_kind kind)
+struct pmc_series *pmc_loaded_add_series(struct pmc_loaded *l, const char *name, enum pmc_series_kind kind)
 {
 	struct pmc_series *p = realloc(l->s, (l->n + 1) * sizeof(*p));
 
@@ -60,7 +60,7 @@ static struct pmc_series *add_series(struct pmc_loaded *l, const char *name, enu
 	return p;
 }
 
-static int push_run(struct pmc_series *s, double v)
+int pmc_series_push(struct pmc_series *s, double v)
 {
 	double *p = realloc(s->runs, (s->nruns + 1) * sizeof(*p));
 
@@ -156,7 +156,7 @@ static int load_event(struct pmc_loaded *l, const struct pmc_jvalue *doc, const 
 
 	if (!name)
 		return -EINVAL;
-	if (!(s = add_series(l, name, PMC_SERIES_EVENT)))
+	if (!(s = pmc_loaded_add_series(l, name, PMC_SERIES_EVENT)))
 		return -ENOMEM;
 	snprintf(s->unit, sizeof(s->unit), "%s", pmc_json_get_str(e, "unit", ""));
 	snprintf(s->reason, sizeof(s->reason), "%s", pmc_json_get_str(e, "reason", ""));
@@ -179,7 +179,7 @@ static int load_event(struct pmc_loaded *l, const struct pmc_jvalue *doc, const 
 			sum += ru > 0 && en > ru ? v * en / ru : v;
 			n++;
 		}
-		if (n && push_run(s, sum / (double)n))
+		if (n && pmc_series_push(s, sum / (double)n))
 			return -ENOMEM;
 	}
 	if (s->nruns) {
@@ -204,14 +204,14 @@ static int load_metric(struct pmc_loaded *l, const struct pmc_jvalue *doc, const
 
 	if (!name)
 		return -EINVAL;
-	if (!(s = add_series(l, name, PMC_SERIES_METRIC)))
+	if (!(s = pmc_loaded_add_series(l, name, PMC_SERIES_METRIC)))
 		return -ENOMEM;
 	snprintf(s->unit, sizeof(s->unit), "%s", pmc_json_get_str(m, "unit", ""));
 	snprintf(s->reason, sizeof(s->reason), "%s", pmc_json_get_str(m, "reason", ""));
 	for (size_t i = 0; i < pmc_json_len(samples); i++) {
 		const struct pmc_jvalue *sm = pmc_json_at(samples, i);
 		double v = pmc_json_get_num(sm, "value", NAN);
-		if (!isnan(v) && run_used(doc, jint(sm, "run", 0, 1, RUN_MAX)) && push_run(s, v))
+		if (!isnan(v) && run_used(doc, jint(sm, "run", 0, 1, RUN_MAX)) && pmc_series_push(s, v))
 			return -ENOMEM;
 	}
 	if (s->nruns) {
@@ -227,7 +227,7 @@ static int load_metric(struct pmc_loaded *l, const struct pmc_jvalue *doc, const
 static int load_time(struct pmc_loaded *l, const struct pmc_jvalue *doc, unsigned nruns)
 {
 	const struct pmc_jvalue *ex = pmc_json_get(doc, "executions");
-	struct pmc_series *s = add_series(l, "wall-time", PMC_SERIES_TIME);
+	struct pmc_series *s = pmc_loaded_add_series(l, "wall-time", PMC_SERIES_TIME);
 
 	if (!s)
 		return -ENOMEM;
@@ -243,7 +243,7 @@ static int load_time(struct pmc_loaded *l, const struct pmc_jvalue *doc, unsigne
 				n++;
 			}
 		}
-		if (n && push_run(s, sum / (double)n))
+		if (n && pmc_series_push(s, sum / (double)n))
 			return -ENOMEM;
 	}
 	pmc_series_summarize(s);
@@ -259,7 +259,7 @@ static int one_value(struct pmc_series *s, double v, const char *why)
 		snprintf(s->reason, sizeof(s->reason), "%s", why);
 		return 0;
 	}
-	if (push_run(s, v))
+	if (pmc_series_push(s, v))
 		return -ENOMEM;
 	pmc_series_summarize(s);
 	return 0;
@@ -279,7 +279,7 @@ static int load_regions(struct pmc_loaded *l, const struct pmc_jvalue *doc)
 
 		if (!name)
 			return -EINVAL;
-		if (!(s = add_series(l, "calls", PMC_SERIES_REGION)))
+		if (!(s = pmc_loaded_add_series(l, "calls", PMC_SERIES_REGION)))
 			return -ENOMEM;
 		snprintf(s->region, sizeof(s->region), "%s", name);
 		if ((rc = one_value(s, pmc_json_get_num(rg, "calls", NAN), "no calls in the report")))
@@ -290,7 +290,7 @@ static int load_regions(struct pmc_loaded *l, const struct pmc_jvalue *doc)
 
 			if (!ev)
 				return -EINVAL;
-			if (!(s = add_series(l, ev, PMC_SERIES_REGION)))
+			if (!(s = pmc_loaded_add_series(l, ev, PMC_SERIES_REGION)))
 				return -ENOMEM;
 			snprintf(s->region, sizeof(s->region), "%s", name);
 			if ((rc = one_value(s, pmc_json_get_num(c, "value", NAN), "not counted in this region")))
@@ -309,10 +309,10 @@ static int load_declared(struct pmc_loaded *l, const struct pmc_jvalue *consts, 
 
 		if (strncmp(consts->keys[i], "EXPECTED_", 9) || v->type != PMC_J_NUMBER)
 			continue;
-		if (!(s = add_series(l, consts->keys[i], PMC_SERIES_DECLARED)))
+		if (!(s = pmc_loaded_add_series(l, consts->keys[i], PMC_SERIES_DECLARED)))
 			return -ENOMEM;
 		for (unsigned r = 0; r < (used ? used : 1); r++)
-			if (push_run(s, v->num))
+			if (pmc_series_push(s, v->num))
 				return -ENOMEM;
 		pmc_series_summarize(s);
 	}
@@ -673,14 +673,14 @@ int pmc_loaded_pool(struct pmc_loaded *dst, const struct pmc_loaded *src)
 			if (pmc_series_same(&dst->s[k], s))
 				d = &dst->s[k];
 		if (!d) {
-			if (!(d = add_series(dst, s->name, s->kind)))
+			if (!(d = pmc_loaded_add_series(dst, s->name, s->kind)))
 				return -ENOMEM;
 			memcpy(d->unit, s->unit, sizeof(d->unit));
 		}
 		if (!d->reason[0])
 			memcpy(d->reason, s->reason, sizeof(d->reason));
 		for (size_t r = 0; r < s->nruns; r++)
-			if (push_run(d, s->runs[r]))
+			if (pmc_series_push(d, s->runs[r]))
 				return -ENOMEM;
 		pmc_series_summarize(d);
 	}

@@ -109,6 +109,12 @@ int pmc_loaded_parse(const char *text, size_t len, struct pmc_loaded *ret, char 
 int pmc_loaded_read_file(const char *path, struct pmc_loaded *ret, char *err, size_t errlen);
 void pmc_loaded_fini(struct pmc_loaded *l);
 
+/* The same from a report measured in this process (report/report.h), read from its typed fields (from_report.c):
+ * what sweep, compare and stat --compare pool, with no document written and read back. Region series are left out
+ * (sweep and compare leave them out). 0 and *ret (pmc_loaded_fini), or -ENOMEM. */
+struct pmc_report;
+int pmc_loaded_from_report(const struct pmc_report *rep, struct pmc_loaded *ret);
+
 /* Append src's per-run values to dst's series of the same name and kind (new series are added; region series are
  * left out), then recompute the summaries: pooling rounds of one point of a sweep. 0 or -ENOMEM. */
 int pmc_loaded_pool(struct pmc_loaded *dst, const struct pmc_loaded *src);
@@ -119,6 +125,10 @@ const struct pmc_series *pmc_loaded_find(const struct pmc_loaded *l, const char 
 
 /* Whether a and b are the same series (kind, region and name), in two reports. */
 bool pmc_series_same(const struct pmc_series *a, const struct pmc_series *b);
+
+/* A new series of l (no runs, summaries NAN), or NULL when out of memory; one more run value of s (0 or -ENOMEM). */
+struct pmc_series *pmc_loaded_add_series(struct pmc_loaded *l, const char *name, enum pmc_series_kind kind);
+int pmc_series_push(struct pmc_series *s, double v);
 
 /* mean, sd, min, max of s's runs. */
 void pmc_series_summarize(struct pmc_series *s);

@@ -141,6 +141,10 @@ struct pmc_report {
 	double wall_ns_mean;        /* wall time of one run of the workload, averaged over runs and batches */
 	double wall_ns_min, wall_ns_max;
 	char wall_unresolved[160];  /* non-empty: why the wall time is no measurement (SECONDS is then n/a, with this) */
+	/* -k: how the kernel's counters were read ("RDPMC (in process)", "read(): why", both; "" for a command), and
+	 * whether every opened counter was read in process (pmctool check judges the read paths on these) */
+	char read_method[256];
+	bool read_in_process;
 	double user_s, sys_s;       /* rusage of the workload, per run, averaged; NAN where not measured (-p, -a) */
 	/* Counting started late (-D) or was switched off (--control): means over the used executions, from execs; the
 	 * time metrics (SECONDS) are over counting_ns_mean then. All 0 when counting was on throughout. */

@@ -24,6 +24,6 @@ for opt in --compare --fail-if '%h' '%r' '%j'; do
 done
 ok "sweep, compare and merge: options and exit statuses of --help are in their man pages"
 
-# Every stat option reaches sweep's and stat --compare's measurements unless they answer it themselves: no list here
-# (cli/multi_child.c walks stat's option table; test_sweep_units checks every option of the table, and
+# Every stat option reaches sweep's and stat --compare's measurements unless its refused_by says otherwise: no list
+# here (cli/multi_measure.c walks stat's option table; test_sweep_units checks every option of the table, and
 # test_sweep_stat_options one per family).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# sweep and stat --compare keep every stat option (issue 26 step 19): each measurement gets the stat options given,
-# spelled by stat's option table (cli/multi_child.c walks it; no option is rebuilt by hand), or the option is refused
-# up front with exit 2 and named. One check per family, each through what the measurement did: the events a report
+# sweep and stat --compare keep every stat option (issue 26 step 19): each measurement gets the stat options given
+# (one stat parse of the command line, each measurement a copy of its request: cli/multi_measure.c), or the option is
+# refused up front with exit 2 and named (its refused_by in stat's table). One check per family, each through what the measurement did: the events a report
 # holds, how often the command ran, -v's perf_event_open traces, a kernel's declared counts.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 W=${PMC_WORKLOAD:?}

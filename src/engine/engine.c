@@ -227,7 +227,7 @@ static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
  * detected (lean: only where libpfm4 is started already); the vendor only when it is this CPU's (not under
  * LIBPFM_FORCE_PMU); whether SMT is active, also under a forced PMU (the machine's SMT state is what stat's --topdown
  * and table metrics' #smt_on used, and report replays). */
-static void record_cpu(struct pmc_report *rep, bool lean)
+void pmc_eng_record_cpu(struct pmc_report *rep, bool lean)
 {
 	const char *pmu = lean && !pmc_pmu_libpfm_started() ? NULL : pmc_pmu_core_name();
 	const char *forced = getenv("LIBPFM_FORCE_PMU");
@@ -241,23 +241,13 @@ static void record_cpu(struct pmc_report *rep, bool lean)
 	snprintf(rep->cpu_vendor, sizeof(rep->cpu_vendor), "%s", cpu.vendor);
 }
 
-static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
-		   struct pmc_report *rep)
+/* After the counts are in rep (and its CPU): the statistics, metrics (totals and rows), top-down tree and checks. */
+static void finish(const struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		   struct pmc_report *rep, bool scoped)
 {
-	bool scoped = pmc_eng_scope_wanted(o);
-	int rc;
-
-	describe_workload(o, rep);
-	pmc_eng_environment(rep, pmc_eng_emulated(se) ? "valgrind (lackey)" : "perf_event", o->env_lean);
-	rc = pmc_eng_emulated(se) ? pmc_eng_emulate_measure(se, o, rep)
-	     : scoped		  ? pmc_eng_scope_measure(se, o, rep)
-				  : pmc_eng_measure(se, o, rep);
-	if (rc && !rep->nruns)
-		return rc;
 	pmc_eng_breakpoints_regions(rep);
 	pmc_eng_uncore_merge(rep); /* --no-merge: only the per-CPU copies of one box (their names are equal) */
 	pmc_report_summarize(rep);
-	record_cpu(rep, o->env_lean); /* lean: only JSON shows it */
 	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
 	pmc_report_set_const(rep, "SECONDS", pmc_report_counting_ns(rep) / 1e9);
 	if (pmc_report_paused(rep) && pmc_report_counting_ns(rep) <= 0)
@@ -280,6 +270,23 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 		rep->exit_status = 128 + pmc_eng_stopped(se);
 		rep->term_signal = pmc_eng_stopped(se);
 	}
+}
+
+static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		   struct pmc_report *rep)
+{
+	bool scoped = pmc_eng_scope_wanted(o);
+	int rc;
+
+	describe_workload(o, rep);
+	pmc_eng_environment(rep, pmc_eng_emulated(se) ? "valgrind (lackey)" : "perf_event", o->env_lean);
+	rc = pmc_eng_emulated(se) ? pmc_eng_emulate_measure(se, o, rep)
+	     : scoped		  ? pmc_eng_scope_measure(se, o, rep)
+				  : pmc_eng_measure(se, o, rep);
+	if (rc && !rep->nruns)
+		return rc;
+	pmc_eng_record_cpu(rep, o->env_lean); /* lean: only JSON shows it */
+	finish(se, o, metrics, rep, scoped);
 	return rc;
 }
 
@@ -289,6 +296,31 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 	struct eng_call c = eng_enter(se);
 
 	return eng_leave(c, measure(se, o, metrics, rep));
+}
+
+int pmc_engine_live_open(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_eng_live **ret)
+{
+	struct eng_call c = eng_enter(se);
+	int rc;
+
+	if (se->ctx && se->ctx->observer)
+		pmc_perf_set_observer(se->ctx->observer, se->ctx->observer_ctx);
+	rc = pmc_eng_live_open(se, o, ret);
+	pmc_perf_set_observer(NULL, NULL);
+	se->nmi_known = true;
+	se->nmi_on = pmc_eng_nmi_watchdog_on();
+	return eng_leave(c, rc);
+}
+
+int pmc_engine_live_read(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_eng_live *l,
+			 const struct pmc_metric_def *metrics, struct pmc_report *rep)
+{
+	struct eng_call c = eng_enter(se);
+	int rc = pmc_eng_live_read(l, rep);
+
+	if (!rc)
+		finish(se, o, metrics, rep, true);
+	return eng_leave(c, rc);
 }
 
 /* Whether some event counted, or was counting while its task never ran (time enabled 0: a sleeping process was

@@ -2,18 +2,15 @@
 /* pmctool serve: count continuously (CPU-wide) and export the counts to Prometheus: GET /metrics in the OpenMetrics
  * text format (or Prometheus' 0.0.4), and/or a file for node_exporter's textfile collector.
  *
- * Two threads. The engine runs the measurement of 'pmctool stat -a -I MS' (engine/scope.c) in its own thread, with
- * an interval sink that adds each interval's total into a snapshot of cumulative counts under a mutex, and wakes the
- * main thread through a pipe at each interval's end. The main thread serves HTTP (cli/serve_http.c): a scrape copies
- * the snapshot under the mutex (a few dozen bytes an event) and formats it, so no scrape, slow client or crowd of
- * clients ever runs on the counting thread or delays its reads. SIGINT and SIGTERM go to the main thread (the engine
- * thread blocks them), which sets the engine's stop flag and wakes the engine's wait with SIGUSR2. */
+ * One thread, no sampling: the engine's live counter set (engine/live.c) is opened once and left counting, and each
+ * scrape reads it at the scrape (one read() per open counter), turns the report into the exposition and answers it
+ * (cli/serve_http.c). A read never stops, resets or reopens a counter, so no scrape, slow client or crowd of clients
+ * disturbs the counting; the HTTP limits bound what each client costs. SIGINT and SIGTERM end the loop through the
+ * wake pipe. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
-#include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,30 +42,18 @@ struct serve_cli {
 	size_t ncpus, capcpus;
 };
 
-/* One event's counts since counting started (the engine thread adds, a scrape copies). */
-struct serve_count {
-	double value;              /* the intervals' counts, each scaled to its time enabled */
-	uint64_t enabled, running; /* summed over the intervals */
-	enum pmc_count_status status; /* OK once it counted; NOT_RUN before its first interval */
-	int err;
-};
-
 struct serve {
 	struct pmc_engine se;
 	struct pmc_engine_opts e;
 	struct pmc_metric_def *metrics; /* pmc_engine_prepare's (none asked for) */
-	pthread_mutex_t mu;
-	struct serve_count *counts; /* se.n, under mu */
-	unsigned long intervals;    /* under mu */
-	unsigned long written;      /* --textfile: the interval last written */
+	struct pmc_eng_live *live;      /* the counters, open and counting */
 	const char *textfile;
 	bool textfile_failed;       /* said once */
-	int engine_rc;
-	atomic_bool engine_done;    /* the engine thread ended (set there, read here) */
+	bool read_failed;           /* said once */
 };
 
 static volatile sig_atomic_t serve_stop;
-static int wake_r = -1, wake_w = -1; /* the wake pipe: the signal handler and the engine thread write */
+static int wake_r = -1, wake_w = -1; /* the wake pipe: the signal handler writes */
 
 static void wake(void)
 {
@@ -87,11 +72,6 @@ static void on_signal(int sig)
 		serve_stop = sig;
 	wake();
 	errno = e;
-}
-
-static void on_nudge(int sig)
-{
-	(void)sig; /* only interrupts the engine thread's wait, which then sees the stop flag */
 }
 
 /* Options. */
@@ -151,11 +131,11 @@ static const struct pmc_opt serve_opts[] = {
 	  .help = "the events to count, comma-separated, repeatable (default\n" SERVE_DEFAULT_EVENTS ")" },
 	{ .short_name = 'I', .long_name = "interval", .kind = PMC_OPT_VALUE, .metavar = "MS",
 	  .field = PMC_OPT_FIELD(struct serve_cli, interval),
-	  .help = "read the counters every MS milliseconds (default 1000, 100 to 3600000): a\n"
-		  "scrape sees the counts of the last interval that ended" },
+	  .help = "with --textfile: rewrite the file every MS milliseconds (default 1000, 100\n"
+		  "to 3600000); a scrape reads the counters when it comes" },
 	{ .long_name = "textfile", .kind = PMC_OPT_VALUE, .metavar = "DIR",
 	  .field = PMC_OPT_FIELD(struct serve_cli, textfile),
-	  .help = "also write DIR/" TEXTFILE_NAME " every interval (replaced atomically), for\n"
+	  .help = "also write DIR/" TEXTFILE_NAME " every -I MS (replaced atomically), for\n"
 		  "node_exporter's textfile collector" },
 	{ .short_name = 'h', .long_name = "help", .kind = PMC_OPT_FLAG, .flags = PMC_OPT_HELP, .help = "this text" },
 	{ .kind = PMC_OPT_END },
@@ -185,109 +165,54 @@ const struct pmc_opts_cmd pmc_opts_serve = {
 	.long_indent = "    ",
 };
 
-/* The engine thread's interval sink: each interval's total adds into the snapshot. */
-static void sink_record(void *ctx, const struct pmc_interval_record *r)
-{
-	struct serve *s = ctx;
-	struct serve_count *c;
-	const struct pmc_count *d = &r->count;
-	size_t i;
-
-	if (r->scope || r->ev < s->se.evs || r->ev >= s->se.evs + s->se.n)
-		return; /* rows are not kept: the total only */
-	i = (size_t)(r->ev - s->se.evs);
-	c = &s->counts[i];
-	pthread_mutex_lock(&s->mu);
-	if (d->status == PMC_COUNT_OK) {
-		c->value += pmc_count_scaled(d);
-		c->enabled += d->enabled;
-		c->running += d->running;
-		c->status = PMC_COUNT_OK;
-	} else if (d->status == PMC_COUNT_NOT_COUNTED) {
-		c->enabled += d->enabled; /* enabled, never on a counter: the ratio goes down */
-		if (c->status != PMC_COUNT_OK)
-			c->status = PMC_COUNT_NOT_COUNTED;
-	} else if (d->status == PMC_COUNT_NOT_SUPPORTED && c->status != PMC_COUNT_OK) {
-		c->status = PMC_COUNT_NOT_SUPPORTED;
-		c->err = d->err;
-	}
-	pthread_mutex_unlock(&s->mu);
-}
-
-static void sink_end(void *ctx)
-{
-	struct serve *s = ctx;
-
-	pthread_mutex_lock(&s->mu);
-	s->intervals++;
-	pthread_mutex_unlock(&s->mu);
-	wake();
-}
-
-static void sink_begin(void *ctx, bool per_row)
-{
-	(void)ctx;
-	(void)per_row;
-}
-
-static void *engine_main(void *arg)
-{
-	struct serve *s = arg;
-	struct pmc_report rep;
-
-	memset(&rep, 0, sizeof(rep));
-	s->engine_rc = pmc_engine_measure(&s->se, &s->e, s->metrics, &rep);
-	if (!s->engine_rc)
-		s->engine_rc = pmc_engine_status(&s->se, &rep);
-	pmc_report_fini(&rep);
-	atomic_store(&s->engine_done, true);
-	wake();
-	return NULL;
-}
-
 static bool counts_seconds(const struct pmc_event *ev)
 {
 	return ev->attr.type == PERF_TYPE_SOFTWARE &&
 	       (ev->attr.config == PERF_COUNT_SW_TASK_CLOCK || ev->attr.config == PERF_COUNT_SW_CPU_CLOCK);
 }
 
-/* The exposition of the snapshot as it is now, in a malloc'd buffer. 0 or -errno. */
+/* The exposition of the counters as they are now (read at this call), in a malloc'd buffer. 0 or -errno. */
 static int exposition(struct serve *s, enum pmc_om_format fmt, char **ret, size_t *ret_len)
 {
-	size_t n = s->se.n;
-	struct pmc_om_event *om = calloc(n ? n : 1, sizeof(*om));
-	struct serve_count *snap = calloc(n ? n : 1, sizeof(*snap));
+	struct pmc_report rep;
+	struct pmc_om_event *om = NULL;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, n = 0;
 	FILE *f;
 	int r;
 
-	if (!om || !snap) {
-		free(om);
-		free(snap);
+	memset(&rep, 0, sizeof(rep));
+	r = pmc_engine_live_read(&s->se, &s->e, s->live, s->metrics, &rep);
+	if (r) {
+		if (!s->read_failed)
+			fprintf(stderr, "pmctool serve: reading the counters failed (exit status %d; said once)\n", r);
+		s->read_failed = true;
+		pmc_report_fini(&rep);
+		return -EIO;
+	}
+	if (!(om = calloc(rep.nevents ? rep.nevents : 1, sizeof(*om)))) {
+		pmc_report_fini(&rep);
 		return -ENOMEM;
 	}
-	pthread_mutex_lock(&s->mu);
-	memcpy(snap, s->counts, n * sizeof(*snap));
-	pthread_mutex_unlock(&s->mu);
-	for (size_t i = 0; i < n; i++) {
-		const struct pmc_event *ev = &s->se.evs[i];
+	for (size_t i = 0; i < rep.nevents; i++) {
+		const struct pmc_report_event *e = &rep.events[i];
 
-		om[i].name = ev->name;
-		om[i].seconds = counts_seconds(ev);
-		om[i].counted = snap[i].status == PMC_COUNT_OK;
-		om[i].value = snap[i].value;
-		om[i].running_ratio = snap[i].enabled ? (double)snap[i].running / (double)snap[i].enabled : 1.0;
-		om[i].reason = snap[i].status == PMC_COUNT_NOT_RUN ? "not counted yet: the first interval has not ended"
-			: snap[i].status == PMC_COUNT_NOT_COUNTED ? "not counted: enabled but never on a counter"
-			: pmc_perf_event_reason(snap[i].err, &ev->attr, !!(ev->flags & PMC_EVF_HARDWARE));
+		if (e->scope.kind != PMC_ROW_ALL)
+			continue;
+		om[n].name = e->ev.name;
+		om[n].seconds = counts_seconds(&e->ev);
+		om[n].counted = e->status == PMC_COUNT_OK;
+		om[n].value = e->mean;
+		om[n].running_ratio = e->running_pct / 100;
+		om[n].reason = e->reason[0] ? e->reason : "not counted";
+		n++;
 	}
 	f = open_memstream(&buf, &len);
 	r = f ? pmc_om_write(f, fmt, om, n, PMC_VERSION) : -errno;
 	if (f && fclose(f) && !r)
 		r = -(errno ? errno : EIO);
 	free(om);
-	free(snap);
+	pmc_report_fini(&rep);
 	if (r) {
 		free(buf);
 		return r;
@@ -333,38 +258,19 @@ static void write_textfile(struct serve *s)
 	s->textfile_failed = s->textfile_failed || r;
 }
 
+/* The wake pipe (a signal) or the tick (--textfile's period). */
 static int on_wake(void *ctx)
 {
 	struct serve *s = ctx;
 	char buf[64];
-	unsigned long n;
 
 	while (read(wake_r, buf, sizeof(buf)) > 0) {
 	}
-	if (serve_stop || atomic_load(&s->engine_done))
+	if (serve_stop)
 		return 1;
-	pthread_mutex_lock(&s->mu);
-	n = s->intervals;
-	pthread_mutex_unlock(&s->mu);
-	if (s->textfile && n != s->written) {
+	if (s->textfile)
 		write_textfile(s);
-		s->written = n;
-	}
 	return 0;
-}
-
-/* The engine thread ends at the stop flag: its wait is woken (SIGUSR2, EINTR) until it has. */
-static void stop_engine(pthread_t t, struct serve *s)
-{
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-	if (!serve_stop)
-		serve_stop = SIGTERM;
-	while (!atomic_load(&s->engine_done)) {
-		pthread_kill(t, SIGUSR2);
-		nanosleep(&ts, NULL);
-	}
-	pthread_join(t, NULL);
 }
 
 static void install_signals(void)
@@ -376,8 +282,6 @@ static void install_signals(void)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_nudge; /* no SA_RESTART: the engine's poll returns */
-	sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -416,9 +320,7 @@ int pmc_cmd_serve(int argc, char **argv)
 	struct pmc_engine_ctx ectx = { .stop = &serve_stop };
 	char bound[160], err[256];
 	int listen_fd = -1, pipefd[2] = { -1, -1 }, operand, rc;
-	bool mutex = false, asked;
-	pthread_t thr;
-	sigset_t block, old;
+	uint64_t tick_ms = 0;
 
 	memset(&cli, 0, sizeof(cli));
 	if (!s)
@@ -442,8 +344,14 @@ int pmc_cmd_serve(int argc, char **argv)
 		rc = PMC_EXIT_USAGE;
 		goto out;
 	}
+	if (cli.interval && !cli.textfile) {
+		fprintf(stderr, "pmctool serve: -I '%s' sets how often --textfile rewrites its file, and no --textfile is "
+			"given: a scrape reads the counters when it comes (drop -I)\n", cli.interval);
+		rc = PMC_EXIT_USAGE;
+		goto out;
+	}
 	pmc_engine_opts_init(&s->e);
-	if ((rc = parse_interval(cli.interval, &s->e.interval_ms)))
+	if ((rc = parse_interval(cli.interval, &tick_ms)))
 		goto out;
 	if (cli.textfile && (rc = check_textfile_dir(cli.textfile)))
 		goto out;
@@ -455,68 +363,50 @@ int pmc_cmd_serve(int argc, char **argv)
 	s->e.targets.cpus = cli.cpus;
 	s->e.targets.ncpus = cli.ncpus;
 	s->e.env_lean = true;
-	s->e.intervals = (struct pmc_interval_sink){ sink_begin, sink_record, sink_end, s, NULL };
 	s->textfile = cli.textfile;
-	if ((rc = pmc_engine_prepare(&s->se, &s->e, &s->metrics)) || (rc = pmc_engine_check(&s->se, &s->e)))
+	if ((rc = pmc_eng_scope_check(&s->e)) || (rc = pmc_engine_prepare(&s->se, &s->e, &s->metrics)) ||
+	    (rc = pmc_engine_check(&s->se, &s->e)))
 		goto out;
-	if (!(s->counts = calloc(s->se.n ? s->se.n : 1, sizeof(*s->counts)))) {
-		rc = PMC_EXIT_INTERNAL;
-		goto out;
-	}
-	for (size_t i = 0; i < s->se.n; i++)
-		s->counts[i].status = PMC_COUNT_NOT_RUN;
 	if (strcmp(cli.listen, "none") && pmc_http_listen(cli.listen, &listen_fd, bound, sizeof(bound), err, sizeof(err))) {
 		fprintf(stderr, "pmctool serve: cannot listen on '%s': %s\n", cli.listen, err);
 		rc = PMC_EXIT_USAGE;
 		goto out;
 	}
-	if (pipe2(pipefd, O_NONBLOCK | O_CLOEXEC) || pthread_mutex_init(&s->mu, NULL)) {
+	if (pipe2(pipefd, O_NONBLOCK | O_CLOEXEC)) {
 		rc = PMC_EXIT_INTERNAL;
 		goto out;
 	}
-	mutex = true;
 	wake_r = pipefd[0];
 	wake_w = pipefd[1];
 	install_signals();
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	pthread_sigmask(SIG_BLOCK, &block, &old); /* the engine thread inherits this: the signals come here */
-	rc = pthread_create(&thr, NULL, engine_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc) {
-		fprintf(stderr, "pmctool serve: cannot start the counting thread: %s\n", strerror(rc));
-		rc = PMC_EXIT_INTERNAL;
+	if ((rc = pmc_engine_live_open(&s->se, &s->e, &s->live)))
 		goto out;
-	}
 	if (listen_fd >= 0)
-		fprintf(stderr, "pmctool serve: counting %zu event%s on %s every %llu ms; serving http://%s/metrics\n",
-			s->se.n, s->se.n == 1 ? "" : "s", cli.ncpus ? "the CPUs of -C" : "every CPU",
-			(unsigned long long)s->e.interval_ms, bound);
-	if (s->textfile)
-		fprintf(stderr, "pmctool serve: writing %s/%s every interval\n", s->textfile, TEXTFILE_NAME);
+		fprintf(stderr, "pmctool serve: counting %zu event%s on %s (%zu counters, read at each scrape); serving "
+			"http://%s/metrics\n", s->se.n, s->se.n == 1 ? "" : "s", cli.ncpus ? "the CPUs of -C" : "every CPU",
+			pmc_eng_live_counters(s->live), bound);
+	if (s->textfile) {
+		fprintf(stderr, "pmctool serve: writing %s/%s every %llu ms\n", s->textfile, TEXTFILE_NAME,
+			(unsigned long long)tick_ms);
+		write_textfile(s);
+	}
 	rc = pmc_http_serve(&(struct pmc_http_opts){ .listen_fd = listen_fd, .path = "/metrics", .body = http_body,
-						       .wake_fd = wake_r, .wake = on_wake, .ctx = s });
-	asked = serve_stop != 0; /* a signal, not the counting's own end */
-	stop_engine(thr, s);
+						       .wake_fd = wake_r, .wake = on_wake, .ctx = s,
+						       .tick_ms = s->textfile ? (unsigned)tick_ms : 0 });
 	if (rc < 0) {
 		fprintf(stderr, "pmctool serve: the server's wait failed: %s\n", strerror(-rc));
 		rc = PMC_EXIT_INTERNAL;
-	} else if (asked)
+	} else
 		rc = PMC_EXIT_OK; /* stopped as asked: SIGINT or SIGTERM */
-	else
-		rc = s->engine_rc ? s->engine_rc : PMC_EXIT_NOCOUNT; /* the counting ended by itself */
 out:
+	pmc_eng_live_close(s->live);
 	if (listen_fd >= 0)
 		close(listen_fd);
 	if (pipefd[0] >= 0) {
 		close(pipefd[0]);
 		close(pipefd[1]);
 	}
-	if (mutex)
-		pthread_mutex_destroy(&s->mu);
 	pmc_engine_fini(&s->se);
-	free(s->counts);
 	free(s->metrics);
 	free(s);
 	free(cli.cpus);

@@ -243,7 +243,7 @@ void pmc_eng_record_cpu(struct pmc_report *rep, bool lean)
 
 /* After the counts are in rep (and its CPU): the statistics, metrics (totals and rows), top-down tree and checks. */
 static void finish(const struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
-		   struct pmc_report *rep, bool scoped)
+		   struct pmc_report *rep, bool scoped, bool live)
 {
 	pmc_eng_breakpoints_regions(rep);
 	pmc_eng_uncore_merge(rep); /* --no-merge: only the per-CPU copies of one box (their names are equal) */
@@ -258,7 +258,8 @@ static void finish(const struct pmc_engine *se, const struct pmc_engine_opts *o,
 	pmc_eng_uncore_metrics(rep);
 	pmc_eng_uncore_note(rep);
 	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
-	pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
+	if (!live) /* a live read is one run: its metrics are the run's */
+		pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
 	pmc_eng_names_report(se, rep);
 	if (pmc_eng_topdown_eval(se, o, rep))
 		pmc_diag_error("--topdown: out of memory: the tree is left out");
@@ -286,7 +287,7 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 	if (rc && !rep->nruns)
 		return rc;
 	pmc_eng_record_cpu(rep, o->env_lean); /* lean: only JSON shows it */
-	finish(se, o, metrics, rep, scoped);
+	finish(se, o, metrics, rep, scoped, false);
 	return rc;
 }
 
@@ -319,7 +320,7 @@ int pmc_engine_live_read(struct pmc_engine *se, const struct pmc_engine_opts *o,
 	int rc = pmc_eng_live_read(l, rep);
 
 	if (!rc)
-		finish(se, o, metrics, rep, true);
+		finish(se, o, metrics, rep, true, true);
 	return eng_leave(c, rc);
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OM_FAMILY_MAX 160
@@ -110,23 +111,18 @@ static bool any_counted(const struct pmc_om_event *ev, size_t n, size_t i)
 	return false;
 }
 
-/* Event i's family name (i its name's first index): a name an earlier, different event's family took (two
- * spellings that fold to one name) gets i as a suffix. */
-static void event_family(const struct pmc_om_event *ev, size_t n, size_t i, char *name, size_t len)
+/* Event i's family name into name: a name an earlier family took (taken[0..ntaken): two spellings that fold to one
+ * name) gets i as a suffix. */
+static void event_family(const struct pmc_om_event *ev, size_t i, char (*taken)[OM_FAMILY_MAX], size_t ntaken,
+			 char *name, size_t len)
 {
-	char other[OM_FAMILY_MAX];
-
 	pmc_om_family(ev[i].name, ev[i].seconds, name, len);
-	for (size_t k = 0; k < i; k++) {
-		if (first_of(ev, k) != k || !any_counted(ev, n, k))
-			continue;
-		pmc_om_family(ev[k].name, ev[k].seconds, other, sizeof(other));
-		if (!strcmp(other, name)) {
+	for (size_t k = 0; k < ntaken; k++)
+		if (!strcmp(taken[k], name)) {
 			size_t l = strlen(name);
 			snprintf(name + l, len - l, "_%zu", i);
 			return;
 		}
-	}
 }
 
 /* ,name="value" of a row (nothing for the total). */
@@ -148,15 +144,19 @@ static void series(FILE *f, const char *name, const char *key, const char *value
 	row_label(f, row);
 }
 
-static void write_events(FILE *f, enum pmc_om_format fmt, const struct pmc_om_event *ev, size_t n)
+static int write_events(FILE *f, enum pmc_om_format fmt, const struct pmc_om_event *ev, size_t n)
 {
-	char name[OM_FAMILY_MAX], help[320];
+	char name[OM_FAMILY_MAX], help[320], (*taken)[OM_FAMILY_MAX] = malloc((n ? n : 1) * sizeof(*taken));
+	size_t ntaken = 0;
 	bool any = false;
 
+	if (!taken)
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		if (first_of(ev, i) != i || !any_counted(ev, n, i))
 			continue;
-		event_family(ev, n, i, name, sizeof(name));
+		event_family(ev, i, taken, ntaken, name, sizeof(name));
+		memcpy(taken[ntaken++], name, sizeof(name));
 		snprintf(help, sizeof(help), "%s counted by pmctool (perf_event_open) since it started%s%s", ev[i].name,
 			 ev[i].row.name ? ", per " : ", over the CPUs or tasks counted", ev[i].row.name ? ev[i].row.name : "");
 		if (ev[i].seconds)
@@ -201,6 +201,8 @@ static void write_events(FILE *f, enum pmc_om_format fmt, const struct pmc_om_ev
 		}
 		fprintf(f, "} %d\n", ev[i].counted ? 1 : 0);
 	}
+	free(taken);
+	return 0;
 }
 
 /* A gauge's labels after its key: level (a node's), unit (a metric's, when it has one), the row. */
@@ -254,7 +256,8 @@ static void write_gauges(FILE *f, enum pmc_om_format fmt, const struct pmc_om_ga
 int pmc_om_write_doc(FILE *f, enum pmc_om_format fmt, const struct pmc_om_doc *d)
 {
 	errno = 0;
-	write_events(f, fmt, d->ev, d->nev);
+	if (write_events(f, fmt, d->ev, d->nev))
+		return -ENOMEM;
 	write_gauges(f, fmt, d->metrics, d->nmetrics, "pmctool_metric", "metric",
 		     "a metric of the counts since pmctool started (its formula over them; unit in its label)",
 		     "1 when the metric has a value; 0 when it has none (reason says why; it is absent from "

@@ -15,8 +15,7 @@
 struct pmc_eng_live {
 	const struct pmc_engine *se;
 	const struct pmc_engine_opts *o;
-	struct scope_targets st;
-	bool st_built;
+	struct scope_targets st;         /* scope_targets_fini's, whatever scope_targets_build returned */
 	struct pmc_evlist *sc;
 	const struct pmc_event **reqev;
 	uint64_t t_start;
@@ -29,8 +28,7 @@ void pmc_eng_live_close(struct pmc_eng_live *l)
 	if (!l)
 		return;
 	pmc_evlist_delete(l->sc);
-	if (l->st_built)
-		scope_targets_fini(&l->st);
+	scope_targets_fini(&l->st);
 	free(l->reqev);
 	free(l);
 }
@@ -83,7 +81,6 @@ int pmc_eng_live_open(const struct pmc_engine *se, const struct pmc_engine_opts 
 	for (size_t i = 0; i < se->n; i++)
 		l->reqev[i] = &se->evs[i];
 	rc = scope_targets_build(o, &l->st);
-	l->st_built = !rc;
 	if (!rc)
 		rc = open_set(l);
 	if (!rc && pmc_target_req_tasks(&o->targets) &&

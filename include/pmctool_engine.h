@@ -147,6 +147,29 @@ int pmctool_report_eval(struct pmctool_engine *e, const struct pmctool_report_re
 			struct pmctool_report **ret, struct pmctool_error *err);
 void pmctool_report_free(struct pmctool_report *r);
 
+/* Live counting (what `pmctool serve` exports): counters opened on CPUs or on running processes and left counting
+ * until pmctool_live_close. A snapshot reads them at the call, one read() per open counter and nothing else (no
+ * thread, no timer; a read never stops or resets the counting), and returns the counts since the open as a result of
+ * one run: the values are cumulative, scaled where the kernel multiplexed them (running says how much). */
+struct pmctool_live_request {
+	const char *events;          /* as pmctool_request's (NULL: the default set) */
+	const char *eventset;        /* or a named set */
+	const char *const *metrics;  /* "NAME=FORMULA" each, NULL-terminated; NULL: none */
+	const int *cpus;             /* count on these CPUs (ncpus); neither cpus nor pids: every online CPU, which needs */
+	size_t ncpus;                /* CAP_PERFMON or kernel.perf_event_paranoid <= 0 */
+	const int *pids;             /* or count these processes (all their threads, and those they start) */
+	size_t npids;
+};
+struct pmctool_live;
+/* 0 and *ret (close with pmctool_live_close), or the error's kind with err filled (nothing left open). The engine
+ * e outlives it; one live set per engine at a time. */
+int pmctool_live_open(struct pmctool_engine *e, const struct pmctool_live_request *rq, struct pmctool_live **ret,
+		      struct pmctool_error *err);
+/* The counts since the open, read now: 0 and *ret (pmctool_result_free), or the error's kind with err filled. */
+int pmctool_live_snapshot(struct pmctool_live *l, struct pmctool_result **ret, struct pmctool_error *err);
+/* Close every counter and free l (NULL accepted). */
+void pmctool_live_close(struct pmctool_live *l);
+
 #ifdef __cplusplus
 }
 #endif

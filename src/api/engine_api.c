@@ -136,28 +136,39 @@ static enum pmctool_error_kind kind_of(int status, const struct pmctool_engine *
 	}
 }
 
+/* What a request counts (events or a set, and metrics) into the engine's options. 0, or the error's kind. */
+static int request_what(struct pmc_engine_opts *o, const char *events, const char *eventset,
+			const char *const *metrics, struct pmctool_error *err)
+{
+	if (events && eventset)
+		return fail(err, PMCTOOL_ERR_REQUEST, "eventset", PMC_EXIT_USAGE,
+			    "events and eventset both given: a request measures one of them");
+	if (events)
+		o->event_lists[o->nlists++] = events;
+	o->set_name = eventset;
+	for (size_t i = 0; metrics && metrics[i]; i++) {
+		if (o->nmetric_args == PMC_ARRAY_SIZE(o->metric_args))
+			return fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE,
+				    "more than 64 metrics in one request");
+		o->metric_args[o->nmetric_args++] = metrics[i];
+	}
+	return 0;
+}
+
 /* The request as the engine's options; a wrong request is told in err (nothing run). */
 static int request_opts(const struct pmctool_request *rq, struct pmc_engine_opts *o, struct pmctool_error *err)
 {
+	int kind;
+
 	pmc_engine_opts_init(o);
 	if (!rq->argv == !rq->kernel || (rq->argv && !rq->argv[0]))
 		return fail(err, PMCTOOL_ERR_REQUEST, rq->kernel ? "kernel" : "argv", PMC_EXIT_USAGE,
 			    "give a command (argv, NULL-terminated, its first element the program) or a kernel, not both");
-	if (rq->events && rq->eventset)
-		return fail(err, PMCTOOL_ERR_REQUEST, "eventset", PMC_EXIT_USAGE,
-			    "events and eventset both given: a request measures one of them");
 	if (rq->batching > PMCTOOL_BATCH_MULTIPLEX)
 		return fail(err, PMCTOOL_ERR_REQUEST, "batching", PMC_EXIT_USAGE,
 			    "batching is PMCTOOL_BATCH_AUTO, _RERUN or _MULTIPLEX");
-	if (rq->events)
-		o->event_lists[o->nlists++] = rq->events;
-	o->set_name = rq->eventset;
-	for (size_t i = 0; rq->metrics && rq->metrics[i]; i++) {
-		if (o->nmetric_args == PMC_ARRAY_SIZE(o->metric_args))
-			return fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE,
-				    "more than 64 metrics in one request");
-		o->metric_args[o->nmetric_args++] = rq->metrics[i];
-	}
+	if ((kind = request_what(o, rq->events, rq->eventset, rq->metrics, err)))
+		return kind;
 	o->kernel = rq->kernel;
 	o->iters = rq->iters;
 	o->runs = rq->runs ? rq->runs : 1;
@@ -456,5 +467,119 @@ int pmctool_report_eval(struct pmctool_engine *e, const struct pmctool_report_re
 	}
 	rr->pub.result = &rr->res->pub;
 	*ret = &rr->pub;
+	return 0;
+}
+
+/* Live counting: the engine's live counter set (engine/live.c) on the request's targets. */
+struct pmctool_live {
+	struct pmctool_engine *e;
+	struct pmc_engine se;
+	struct pmc_engine_opts o;
+	struct pmc_metric_def *metrics;
+	struct pmc_eng_live *live;
+	int *cpus;
+	pid_t *pids;
+};
+
+void pmctool_live_close(struct pmctool_live *l)
+{
+	if (!l)
+		return;
+	pmc_eng_live_close(l->live);
+	pmc_engine_fini(&l->se);
+	free(l->metrics);
+	free(l->cpus);
+	free(l->pids);
+	free(l);
+}
+
+/* The live request as the engine's options (the arrays copied into l). */
+static int live_opts(struct pmctool_live *l, const struct pmctool_live_request *rq, struct pmctool_error *err)
+{
+	struct pmc_engine_opts *o = &l->o;
+
+	int kind;
+
+	pmc_engine_opts_init(o);
+	if ((rq->ncpus && !rq->cpus) || (rq->npids && !rq->pids) || (rq->ncpus && rq->npids))
+		return fail(err, PMCTOOL_ERR_REQUEST, rq->npids ? "pids" : "cpus", PMC_EXIT_USAGE,
+			    "give CPUs (cpus, ncpus) or processes (pids, npids), not both; neither counts every CPU");
+	if ((kind = request_what(o, rq->events, rq->eventset, rq->metrics, err)))
+		return kind;
+	l->cpus = malloc((rq->ncpus + 1) * sizeof(*l->cpus));
+	l->pids = malloc((rq->npids + 1) * sizeof(*l->pids));
+	if (!l->cpus || !l->pids)
+		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+	for (size_t i = 0; i < rq->ncpus; i++)
+		l->cpus[i] = rq->cpus[i];
+	for (size_t i = 0; i < rq->npids; i++)
+		l->pids[i] = (pid_t)rq->pids[i];
+	o->targets.cpus = l->cpus;
+	o->targets.ncpus = rq->ncpus;
+	o->targets.pids = l->pids;
+	o->targets.npids = rq->npids;
+	o->targets.system_wide = !rq->ncpus && !rq->npids;
+	o->env_lean = true;
+	return 0;
+}
+
+int pmctool_live_open(struct pmctool_engine *e, const struct pmctool_live_request *rq, struct pmctool_live **ret,
+		      struct pmctool_error *err)
+{
+	struct pmctool_live *l;
+	int rc, kind;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!e || !rq || !ret)
+		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_open: e, rq and ret are required");
+	*ret = NULL;
+	if (!(l = calloc(1, sizeof(*l))))
+		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+	l->e = e;
+	e->stop = 0;
+	e->first_error[0] = '\0';
+	pmc_engine_init(&l->se, &e->ctx);
+	if ((kind = live_opts(l, rq, err))) {
+		pmctool_live_close(l);
+		return kind;
+	}
+	rc = pmc_eng_scope_check(&l->o);
+	if (!rc)
+		rc = pmc_engine_prepare(&l->se, &l->o, &l->metrics);
+	if (!rc)
+		rc = pmc_engine_check(&l->se, &l->o);
+	if (!rc)
+		rc = pmc_engine_live_open(&l->se, &l->o, &l->live);
+	if (rc) {
+		kind = fail(err, kind_of(rc, e, NULL), l->se.subject && *l->se.subject ? l->se.subject : "", rc,
+			    e->first_error[0] ? e->first_error : "the counters could not be opened");
+		pmctool_live_close(l);
+		return kind;
+	}
+	*ret = l;
+	return 0;
+}
+
+int pmctool_live_snapshot(struct pmctool_live *l, struct pmctool_result **ret, struct pmctool_error *err)
+{
+	struct result *r;
+	int rc;
+
+	if (err)
+		memset(err, 0, sizeof(*err));
+	if (!l || !ret)
+		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_snapshot: l and ret are required");
+	*ret = NULL;
+	if (!(r = calloc(1, sizeof(*r))))
+		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+	l->e->first_error[0] = '\0';
+	rc = pmc_engine_live_read(&l->se, &l->o, l->live, l->metrics, &r->rep);
+	if (rc || fill(r) < 0) {
+		pmctool_result_free(&r->pub);
+		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL,
+			    l->e->first_error[0] ? l->e->first_error : "out of memory");
+	}
+	*ret = &r->pub;
 	return 0;
 }

@@ -286,6 +286,7 @@ int pmc_http_serve(const struct pmc_http_opts *o)
 	struct conn *conns = calloc(PMC_HTTP_CONN_MAX, sizeof(*conns));
 	struct pollfd pfd[PMC_HTTP_CONN_MAX + 2];
 	size_t map[PMC_HTTP_CONN_MAX + 2];
+	uint64_t tick = o->tick_ms ? now_ms() + o->tick_ms : 0;
 	int rc = 0;
 
 	if (!conns)
@@ -293,7 +294,7 @@ int pmc_http_serve(const struct pmc_http_opts *o)
 	while (!rc) {
 		nfds_t np = 0;
 		size_t free_slots = 0;
-		uint64_t now = now_ms(), next = 0;
+		uint64_t now = now_ms(), next = tick;
 		int timeout;
 
 		pfd[np++] = (struct pollfd){ .fd = o->wake_fd, .events = POLLIN };
@@ -344,6 +345,12 @@ int pmc_http_serve(const struct pmc_http_opts *o)
 				on_writable(c);
 			else if (c->st != CONN_WRITE)
 				on_readable(c, o);
+		}
+		if (tick && now_ms() >= tick) {
+			tick += o->tick_ms;
+			if (tick <= now_ms()) /* late (a stop of the process): the next one a full tick away */
+				tick = now_ms() + o->tick_ms;
+			pfd[0].revents |= POLLIN;
 		}
 		if (pfd[0].revents)
 			rc = o->wake(o->ctx);

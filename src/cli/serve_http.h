@@ -41,6 +41,7 @@ struct pmc_http_opts {
 	pmc_http_body_fn body;
 	int wake_fd;            /* readable: wake() is called (it drains it) */
 	pmc_http_wake_fn wake;
+	unsigned tick_ms;       /* > 0: wake() is also called every tick_ms (--textfile's rewrite), readable or not */
 	void *ctx;              /* for body and wake */
 };
 

@@ -40,6 +40,9 @@ struct pmc_opt;
 int stat_apply_tasks(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_cpus(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_control(void *ctx, const struct pmc_opt *opt, const char *val);
+/* -G NAME (one cgroup for every event, perf's) or --for-each-cgroup LIST (a row per cgroup); an option with the id
+ * STAT_CGROUP_EACH takes a list as -G (serve's -G: a series per cgroup). */
+#define STAT_CGROUP_EACH 77
 int stat_apply_cgroups(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_detailed(void *ctx, const struct pmc_opt *opt, const char *val);
 int stat_apply_metric_group(void *ctx, const struct pmc_opt *opt, const char *val);

@@ -186,7 +186,7 @@ int stat_apply_cgroups(void *ctx, const struct pmc_opt *opt, const char *val)
 			return stat_bad_value(flag, val, "a cgroup name is a path under the cgroup file system, without '..'");
 		o->cgroup_names[n++] = t;
 	}
-	if (opt->short_name == 'G' && n > 1)
+	if (opt->short_name == 'G' && opt->id != STAT_CGROUP_EACH && n > 1)
 		return stat_bad_value(flag, val, "one cgroup for every event; perf's -G A,B (the i-th cgroup for the i-th "
 					    "event) is not taken: --for-each-cgroup A,B counts every event in each");
 	o->e.targets.cgroups = o->cgroup_names;

@@ -228,7 +228,7 @@ static void add_checks(const struct pmc_engine *se, struct pmc_report *rep)
  * detected (lean: only where libpfm4 is started already); the vendor only when it is this CPU's (not under
  * LIBPFM_FORCE_PMU); whether SMT is active, also under a forced PMU (the machine's SMT state is what stat's --topdown
  * and table metrics' #smt_on used, and report replays). */
-static void record_cpu(struct pmc_report *rep, bool lean)
+void pmc_eng_record_cpu(struct pmc_report *rep, bool lean)
 {
 	const char *pmu = lean && !pmc_pmu_libpfm_started() ? NULL : pmc_pmu_core_name();
 	const char *forced = getenv("LIBPFM_FORCE_PMU");
@@ -240,6 +240,38 @@ static void record_cpu(struct pmc_report *rep, bool lean)
 		return;
 	pmc_arch_cpu_identify(&cpu);
 	snprintf(rep->cpu_vendor, sizeof(rep->cpu_vendor), "%s", cpu.vendor);
+}
+
+/* After the counts are in rep (and its CPU): the statistics, metrics (totals and rows), top-down tree and checks. */
+static void finish(const struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
+		   struct pmc_report *rep, bool scoped, bool live)
+{
+	pmc_eng_breakpoints_regions(rep);
+	pmc_eng_uncore_merge(rep); /* --no-merge: only the per-CPU copies of one box (their names are equal) */
+	pmc_report_summarize(rep);
+	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
+	pmc_report_set_const(rep, "SECONDS", pmc_report_counting_ns(rep) / 1e9);
+	if (pmc_report_paused(rep) && pmc_report_counting_ns(rep) <= 0)
+		snprintf(rep->wall_unresolved, sizeof(rep->wall_unresolved), "counting never started: the command "
+			 "ended before -D's delay or --control's 'enable'");
+	if (o->k)
+		pmc_eng_kernel_metrics(rep);
+	pmc_eng_uncore_metrics(rep);
+	pmc_eng_uncore_note(rep);
+	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
+	if (!live) /* a live read is one run: its metrics are the run's */
+		pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
+	pmc_eng_names_report(se, rep);
+	if (pmc_eng_topdown_eval(se, o, rep))
+		pmc_diag_error(RQ_TOPDOWN_LEVEL ": out of memory: the tree is left out");
+	if (scoped)
+		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
+	add_checks(se, rep);
+	/* Interrupted: pmctool exits 128 + the signal (pmc_engine_status), and the report's status says the same. */
+	if (pmc_eng_stopped(se)) {
+		rep->exit_status = 128 + pmc_eng_stopped(se);
+		rep->term_signal = pmc_eng_stopped(se);
+	}
 }
 
 static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const struct pmc_metric_def *metrics,
@@ -255,32 +287,8 @@ static int measure(struct pmc_engine *se, const struct pmc_engine_opts *o, const
 				  : pmc_eng_measure(se, o, rep);
 	if (rc && !rep->nruns)
 		return rc;
-	pmc_eng_breakpoints_regions(rep);
-	pmc_eng_uncore_merge(rep); /* --no-merge: only the per-CPU copies of one box (their names are equal) */
-	pmc_report_summarize(rep);
-	record_cpu(rep, o->env_lean); /* lean: only JSON shows it */
-	/* The time metrics are over the time counting was on: with -D or --control that is not the wall time. */
-	pmc_report_set_const(rep, "SECONDS", pmc_report_counting_ns(rep) / 1e9);
-	if (pmc_report_paused(rep) && pmc_report_counting_ns(rep) <= 0)
-		snprintf(rep->wall_unresolved, sizeof(rep->wall_unresolved), "counting never started: the command "
-			 "ended before -D's delay or --control's 'enable'");
-	if (o->k)
-		pmc_eng_kernel_metrics(rep);
-	pmc_eng_uncore_metrics(rep);
-	pmc_eng_uncore_note(rep);
-	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
-	pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
-	pmc_eng_names_report(se, rep);
-	if (pmc_eng_topdown_eval(se, o, rep))
-		pmc_diag_error(RQ_TOPDOWN_LEVEL ": out of memory: the tree is left out");
-	if (scoped)
-		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
-	add_checks(se, rep);
-	/* Interrupted: pmctool exits 128 + the signal (pmc_engine_status), and the report's status says the same. */
-	if (pmc_eng_stopped(se)) {
-		rep->exit_status = 128 + pmc_eng_stopped(se);
-		rep->term_signal = pmc_eng_stopped(se);
-	}
+	pmc_eng_record_cpu(rep, o->env_lean); /* lean: only JSON shows it */
+	finish(se, o, metrics, rep, scoped, false);
 	return rc;
 }
 
@@ -290,6 +298,31 @@ int pmc_engine_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 	struct eng_call c = eng_enter(se);
 
 	return eng_leave(c, measure(se, o, metrics, rep));
+}
+
+int pmc_engine_live_open(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_eng_live **ret)
+{
+	struct eng_call c = eng_enter(se);
+	int rc;
+
+	if (se->ctx && se->ctx->observer)
+		pmc_perf_set_observer(se->ctx->observer, se->ctx->observer_ctx);
+	rc = pmc_eng_live_open(se, o, ret);
+	pmc_perf_set_observer(NULL, NULL);
+	se->nmi_known = true;
+	se->nmi_on = pmc_eng_nmi_watchdog_on();
+	return eng_leave(c, rc);
+}
+
+int pmc_engine_live_read(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_eng_live *l,
+			 const struct pmc_metric_def *metrics, struct pmc_report *rep)
+{
+	struct eng_call c = eng_enter(se);
+	int rc = pmc_eng_live_read(l, rep);
+
+	if (!rc)
+		finish(se, o, metrics, rep, true, true);
+	return eng_leave(c, rc);
 }
 
 /* Whether some event counted, or was counting while its task never ran (time enabled 0: a sleeping process was

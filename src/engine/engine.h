@@ -176,6 +176,8 @@ struct pmc_engine {
 	unsigned mgroup_merged;        /* that many metric groups were made one (engine/mgroups.c), 0 when not */
 	unsigned mgroup_events;        /* the merged group's events */
 	bool mgroup_no_gp_anchors;     /* the programmable anchors were left out: a metric group needs their counters */
+	bool nmi_known, nmi_on;        /* live counting: the NMI watchdog's state read once at the open (a read makes no
+					  system call but the counters'); not known: read at each evaluation */
 };
 
 
@@ -203,6 +205,28 @@ int pmc_engine_status(const struct pmc_engine *se, const struct pmc_report *rep)
 void pmc_engine_fini(struct pmc_engine *se);
 /* All of the above for a caller that only wants the report (rep: pmc_report_fini's). */
 int pmc_engine_run(struct pmc_engine_ctx *ctx, struct pmc_engine_opts *o, struct pmc_report *rep);
+
+/* Live counting (engine/live.c; pmctool serve): the scope's CPUs (-a, -C, with -G cgroups) or running tasks (-p, -t),
+ * no command, counting from pmc_engine_live_open until pmc_eng_live_close, every event at once (the kernel
+ * time-slices what the counters cannot hold: the running fraction says so). Nothing runs in between: no thread, no
+ * timer. A read is one read() per open counter at the call, and never stops, resets or reopens one. */
+struct pmc_eng_live;
+/* After pmc_engine_prepare and pmc_engine_check, with o as pmc_eng_scope_check left it (o and se outlive the set).
+ * *ret, or an exit status after the message (nothing left open). */
+int pmc_engine_live_open(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_eng_live **ret);
+/* The counts since the open, read now, into rep (zeroed by the caller; pmc_report_fini's) as one run: the totals,
+ * then the rows (-A, --per-socket, -G: a row per cgroup), with the statistics, metrics (of the rows too), top-down
+ * tree and checks that pmc_engine_measure gives; the environment and CPU are the open's. 0 or an exit status. */
+int pmc_engine_live_read(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_eng_live *l,
+			 const struct pmc_metric_def *metrics, struct pmc_report *rep);
+/* Close every counter and free l (NULL accepted). */
+void pmc_eng_live_close(struct pmc_eng_live *l);
+/* The counters open (what a read reads: its read() calls), and the environment measured at the open. */
+size_t pmc_eng_live_counters(const struct pmc_eng_live *l);
+const struct pmc_env *pmc_eng_live_env(const struct pmc_eng_live *l);
+/* The stages behind them (the engine's context's sink not swapped in). */
+int pmc_eng_live_open(const struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_eng_live **ret);
+int pmc_eng_live_read(struct pmc_eng_live *l, struct pmc_report *rep);
 
 /* The stages, for the CLI's other commands and the tests. */
 /* Resolve one spec and append it. On a bad name gives the error (and suggestions) to the diagnostics sink and returns
@@ -392,6 +416,9 @@ void pmc_eng_topdown_record(const struct pmc_engine *se, const struct pmc_interv
 void pmc_eng_topdown_interval(const struct pmc_engine *se, const struct pmc_interval_sink *sink, unsigned n,
 			      double start_s, double end_s);
 
+/* /proc/sys/kernel/nmi_watchdog is on (engine/metrics.c): it holds a counter. */
+bool pmc_eng_nmi_watchdog_on(void);
+
 /* The signal that stopped se's measurement (its context's stop flag), 0 when none did. */
 static inline int pmc_eng_stopped(const struct pmc_engine *se)
 {
@@ -409,5 +436,8 @@ int pmc_eng_emulate_measure(struct pmc_engine *se, const struct pmc_engine_opts 
 
 /* engine/env.c: the report's environment (report/env.h); backend names how it was counted. */
 void pmc_eng_environment(struct pmc_report *rep, const char *backend, bool lean);
+/* The report's CPU (cpu_pmu, cpu_vendor, cpu_smt; engine/engine.c): lean names the core PMU only where libpfm4 is
+ * started already. */
+void pmc_eng_record_cpu(struct pmc_report *rep, bool lean);
 
 #endif

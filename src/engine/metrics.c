@@ -103,7 +103,7 @@ static void set_clock_constants(struct pmc_report *rep)
 	pmc_report_set_const(rep, "BASE_HZ", pmc_arch_base_hz(&base) ? hz : base);
 }
 
-static bool nmi_watchdog_on(void)
+bool pmc_eng_nmi_watchdog_on(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/nmi_watchdog", "re");
 	int v = 0;
@@ -148,7 +148,7 @@ void pmc_eng_metrics_apply(const struct pmc_engine *se, const struct pmc_metric_
 
 	pmc_eng_metrics_eval(se, cli, ncli, rep);
 	pmc_check_opts_default(&co);
-	co.nmi_watchdog = nmi_watchdog_on();
+	co.nmi_watchdog = se->nmi_known ? se->nmi_on : pmc_eng_nmi_watchdog_on();
 	pmc_checks_run(rep, &co);
 	pmc_regions_checks(rep); /* --regions: the checks regions make possible */
 	if (se->variant && se->variant->nchecks)

@@ -169,24 +169,27 @@ static struct pmc_report_event *rep_event(struct scope_run *x, int r, size_t i)
 	return &x->rep->events[(size_t)(r + 1) * x->se->n + i];
 }
 
-/* Fold per-target counts (ntargets x req.n) into the total and the rows; call fn for each (row or -1, position). */
-static void fold(struct scope_run *x, const struct pmc_count *per, struct pmc_count *tot, struct pmc_count *rows)
+void scope_fold(const struct scope_targets *st, const struct pmc_evlist *sc, size_t n, const struct pmc_count *per,
+		struct pmc_count *tot, struct pmc_count *rows)
 {
-	size_t n = x->req.n;
-
 	for (size_t i = 0; i < n; i++)
 		tot[i] = (struct pmc_count){ .status = PMC_COUNT_NOT_RUN };
-	for (size_t k = 0; k < x->st->nrows * n; k++)
+	for (size_t k = 0; k < st->nrows * n; k++)
 		rows[k] = (struct pmc_count){ .status = PMC_COUNT_NOT_RUN };
-	for (size_t t = 0; t < x->st->ntargets; t++)
+	for (size_t t = 0; t < st->ntargets; t++)
 		for (size_t i = 0; i < n; i++) {
 			const struct pmc_count *c = &per[t * n + i];
-			if (pmc_evlist_skipped(x->sc, t, i))
+			if (pmc_evlist_skipped(sc, t, i))
 				continue;
 			scope_count_add(&tot[i], c);
-			if (x->st->row_of[t] >= 0)
-				scope_count_add(&rows[(size_t)x->st->row_of[t] * n + i], c);
+			if (st->row_of[t] >= 0)
+				scope_count_add(&rows[(size_t)st->row_of[t] * n + i], c);
 		}
+}
+
+static void fold(struct scope_run *x, const struct pmc_count *per, struct pmc_count *tot, struct pmc_count *rows)
+{
+	scope_fold(x->st, x->sc, x->req.n, per, tot, rows);
 }
 
 static bool counts_in(const struct scope_run *x, size_t pos)
@@ -586,7 +589,7 @@ static const char *aggr_name(enum pmc_aggr a)
 	return names[a];
 }
 
-static void describe_target(const struct pmc_engine_opts *o, const struct scope_targets *st, struct pmc_report *rep)
+void scope_describe_target(const struct pmc_engine_opts *o, const struct scope_targets *st, struct pmc_report *rep)
 {
 	char ids[160];
 
@@ -626,8 +629,7 @@ static void describe_target(const struct pmc_engine_opts *o, const struct scope_
 	rep->interval_ms = (double)o->interval_ms;
 }
 
-/* The report's events: the totals (se's order), then each row's copy of every event. */
-static int alloc_rows(const struct pmc_engine *se, const struct scope_targets *st, struct pmc_report *rep)
+int scope_alloc_rows(const struct pmc_engine *se, const struct scope_targets *st, struct pmc_report *rep)
 {
 	size_t total = se->n * (st->nrows + 1);
 
@@ -660,9 +662,7 @@ static bool counted_any(const struct pmc_report_event *e)
 	return false;
 }
 
-/* Rows an event has no count in (an uncore event on the CPUs outside its PMU's cpumask) are left out; with
- * counted_only (--per-thread -a: every task of the system) also those that counted nothing, as perf leaves them. */
-static void drop_empty_rows(struct pmc_report *rep, size_t n, bool counted_only)
+void scope_drop_empty_rows(struct pmc_report *rep, size_t n, bool counted_only)
 {
 	size_t w = n;
 
@@ -691,7 +691,7 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 		goto out_targets;
 	if (o->control.given && (rc = scope_control_open(&o->control, &ctl, &ack)))
 		goto out_targets;
-	describe_target(o, &st, rep);
+	scope_describe_target(o, &st, rep);
 	if (st.missing[0])
 		pmc_report_add_check(rep, o->targets.every_task ? PMC_CHECK_INFO : PMC_CHECK_WARN, "task-vanished", "%s %s %s gone before counting started: not "
 				     "counted", task_word(o), st.missing, strchr(st.missing, ',') ? "were" : "was");
@@ -699,7 +699,7 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "task-duplicate", "%s %s named more than once (or within a "
 				     "process named): each task is counted once", task_word(o),
 				     st.duplicate);
-	if (alloc_rows(se, &st, rep) < 0 || !(reqev = malloc((se->n + 1) * sizeof(*reqev))) ||
+	if (scope_alloc_rows(se, &st, rep) < 0 || !(reqev = malloc((se->n + 1) * sizeof(*reqev))) ||
 	    !(x.idx = malloc((se->n + 1) * sizeof(*x.idx)))) {
 		rc = PMC_EXIT_INTERNAL;
 		goto out;
@@ -747,7 +747,7 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	}
 	pmc_perf_set_observer(NULL, NULL);
 	pmc_eng_threads_note(x.thr, rep);
-	drop_empty_rows(rep, se->n, o->targets.every_task);
+	scope_drop_empty_rows(rep, se->n, o->targets.every_task);
 	pmc_eng_runs_finish(se, rep, done);
 out:
 	if (ctl >= 0 && !o->control.is_fd)

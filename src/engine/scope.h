@@ -45,6 +45,18 @@ void scope_targets_fini(struct scope_targets *st);
  * the first errno when any was refused, else NOT_COUNTED). *sum starts zeroed with status NOT_RUN. */
 void scope_count_add(struct pmc_count *sum, const struct pmc_count *c);
 
+/* Fold per-target counts (ntargets x n, [t * n + i]) of the counter set sc into the totals (n) and the rows
+ * (nrows x n); a (target, event) sc skips is in neither. */
+void scope_fold(const struct scope_targets *st, const struct pmc_evlist *sc, size_t n, const struct pmc_count *per,
+		struct pmc_count *tot, struct pmc_count *rows);
+/* The report's words for who was counted (target, workload, aggregation, interval). */
+void scope_describe_target(const struct pmc_engine_opts *o, const struct scope_targets *st, struct pmc_report *rep);
+/* The report's events: the totals (se's order), then each row's copy of every event. 0 or -ENOMEM. */
+int scope_alloc_rows(const struct pmc_engine *se, const struct scope_targets *st, struct pmc_report *rep);
+/* Rows an event has no count in (an uncore event on the CPUs outside its PMU's cpumask) are left out; with
+ * counted_only (--per-thread -a: every task of the system) also those that counted nothing, as perf leaves them. */
+void scope_drop_empty_rows(struct pmc_report *rep, size_t n, bool counted_only);
+
 /* --per-thread for a launched command (engine/threads.c): the rows come from the records of exiting tasks. */
 struct pmc_eng_threads;
 struct pmc_eng_threads *pmc_eng_threads_new(void);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define OM_FAMILY_MAX 160
@@ -92,45 +93,87 @@ static void family(FILE *f, enum pmc_om_format fmt, const char *name, const char
 	fputc('\n', f);
 }
 
-/* Whether event i's family name was taken by an earlier event (two spellings that fold to one name). */
-static bool family_taken(const struct pmc_om_event *ev, size_t i, const char *name)
+/* The first index of event i's name: an event's rows share its family. */
+static size_t first_of(const struct pmc_om_event *ev, size_t i)
 {
-	char other[OM_FAMILY_MAX];
+	for (size_t k = 0; k < i; k++)
+		if (!strcmp(ev[k].name, ev[i].name))
+			return k;
+	return i;
+}
 
-	for (size_t k = 0; k < i; k++) {
-		pmc_om_family(ev[k].name, ev[k].seconds, other, sizeof(other));
-		if (ev[k].counted && !strcmp(other, name))
+/* Whether any series of event i's name counted. */
+static bool any_counted(const struct pmc_om_event *ev, size_t n, size_t i)
+{
+	for (size_t k = i; k < n; k++)
+		if (ev[k].counted && !strcmp(ev[k].name, ev[i].name))
 			return true;
-	}
 	return false;
 }
 
-int pmc_om_write(FILE *f, enum pmc_om_format fmt, const struct pmc_om_event *ev, size_t n, const char *version)
+/* Event i's family name into name: a name an earlier family took (taken[0..ntaken): two spellings that fold to one
+ * name) gets i as a suffix. */
+static void event_family(const struct pmc_om_event *ev, size_t i, char (*taken)[OM_FAMILY_MAX], size_t ntaken,
+			 char *name, size_t len)
 {
-	char name[OM_FAMILY_MAX], help[320];
+	pmc_om_family(ev[i].name, ev[i].seconds, name, len);
+	for (size_t k = 0; k < ntaken; k++)
+		if (!strcmp(taken[k], name)) {
+			size_t l = strlen(name);
+			snprintf(name + l, len - l, "_%zu", i);
+			return;
+		}
+}
+
+/* ,name="value" of a row (nothing for the total). */
+static void row_label(FILE *f, const struct pmc_om_label *row)
+{
+	if (!row->name)
+		return;
+	fprintf(f, ",%s=\"", row->name);
+	label_value(f, row->value ? row->value : "");
+	fputc('"', f);
+}
+
+/* NAME{KEY="value"[,row]} ... the start of a series, up to its value's space. */
+static void series(FILE *f, const char *name, const char *key, const char *value, const struct pmc_om_label *row)
+{
+	fprintf(f, "%s{%s=\"", name, key);
+	label_value(f, value);
+	fputc('"', f);
+	row_label(f, row);
+}
+
+static int write_events(FILE *f, enum pmc_om_format fmt, const struct pmc_om_event *ev, size_t n)
+{
+	char name[OM_FAMILY_MAX], help[320], (*taken)[OM_FAMILY_MAX] = malloc((n ? n : 1) * sizeof(*taken));
+	size_t ntaken = 0;
 	bool any = false;
 
-	errno = 0;
+	if (!taken)
+		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		if (!ev[i].counted)
+		if (first_of(ev, i) != i || !any_counted(ev, n, i))
 			continue;
-		pmc_om_family(ev[i].name, ev[i].seconds, name, sizeof(name));
-		if (family_taken(ev, i, name)) {
-			/* one family per name: a second spelling of the same name is told apart by its index */
-			size_t l = strlen(name);
-			snprintf(name + l, sizeof(name) - l, "_%zu", i);
-		}
-		snprintf(help, sizeof(help), "%s counted by pmctool (perf_event_open) since it started, over the CPUs "
-			 "counted%s", ev[i].name, ev[i].seconds ? ", in seconds" : "");
-		family(f, fmt, name, "counter", ev[i].seconds ? "seconds" : NULL, help);
-		fprintf(f, "%s_total{event=\"", name);
-		label_value(f, ev[i].name);
-		fputs("\"} ", f);
+		event_family(ev, i, taken, ntaken, name, sizeof(name));
+		memcpy(taken[ntaken++], name, sizeof(name));
+		snprintf(help, sizeof(help), "%s counted by pmctool (perf_event_open) since it started%s%s", ev[i].name,
+			 ev[i].row.name ? ", per " : ", over the CPUs or tasks counted", ev[i].row.name ? ev[i].row.name : "");
 		if (ev[i].seconds)
-			fprintf(f, "%.9f", ev[i].value / 1e9);
-		else
-			number(f, ev[i].value);
-		fputc('\n', f);
+			snprintf(help + strlen(help), sizeof(help) - strlen(help), ", in seconds");
+		family(f, fmt, name, "counter", ev[i].seconds ? "seconds" : NULL, help);
+		for (size_t k = i; k < n; k++) {
+			if (!ev[k].counted || strcmp(ev[k].name, ev[i].name))
+				continue;
+			fprintf(f, "%s_total", name);
+			series(f, "", "event", ev[k].name, &ev[k].row);
+			fputs("} ", f);
+			if (ev[k].seconds)
+				fprintf(f, "%.9f", ev[k].value / 1e9);
+			else
+				number(f, ev[k].value);
+			fputc('\n', f);
+		}
 		any = true;
 	}
 	if (any) {
@@ -140,9 +183,8 @@ int pmc_om_write(FILE *f, enum pmc_om_format fmt, const struct pmc_om_event *ev,
 		for (size_t i = 0; i < n; i++) {
 			if (!ev[i].counted)
 				continue;
-			fputs("pmctool_event_running_ratio{event=\"", f);
-			label_value(f, ev[i].name);
-			fputs("\"} ", f);
+			series(f, "pmctool_event_running_ratio", "event", ev[i].name, &ev[i].row);
+			fputs("} ", f);
 			number(f, ev[i].running_ratio);
 			fputc('\n', f);
 		}
@@ -151,18 +193,99 @@ int pmc_om_write(FILE *f, enum pmc_om_format fmt, const struct pmc_om_event *ev,
 	       "1 when the event counts; 0 when it is not counted or not supported here (reason says why; its counter "
 	       "family is absent, never 0)");
 	for (size_t i = 0; i < n; i++) {
-		fputs("pmctool_event_up{event=\"", f);
-		label_value(f, ev[i].name);
+		series(f, "pmctool_event_up", "event", ev[i].name, &ev[i].row);
 		if (!ev[i].counted) {
-			fputs("\",reason=\"", f);
+			fputs(",reason=\"", f);
 			label_value(f, ev[i].reason && *ev[i].reason ? ev[i].reason : "not counted");
+			fputc('"', f);
 		}
-		fprintf(f, "\"} %d\n", ev[i].counted ? 1 : 0);
+		fprintf(f, "} %d\n", ev[i].counted ? 1 : 0);
 	}
+	free(taken);
+	return 0;
+}
+
+/* A gauge's labels after its key: level (a node's), unit (a metric's, when it has one), the row. */
+static void gauge_labels(FILE *f, const char *name, const char *key, const struct pmc_om_gauge *g)
+{
+	series(f, name, key, g->name, &g->row);
+	if (g->level)
+		fprintf(f, ",level=\"%d\"", g->level);
+	if (g->unit && *g->unit) {
+		fputs(",unit=\"", f);
+		label_value(f, g->unit);
+		fputc('"', f);
+	}
+}
+
+/* A family of gauges (the valid ones) and its _up family (every one; 0 with the reason for those without a value). */
+static void write_gauges(FILE *f, enum pmc_om_format fmt, const struct pmc_om_gauge *g, size_t n, const char *name,
+			 const char *key, const char *help, const char *up_help)
+{
+	char up[OM_FAMILY_MAX];
+	bool any = false;
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		any |= g[i].valid;
+	if (any) {
+		family(f, fmt, name, "gauge", NULL, help);
+		for (size_t i = 0; i < n; i++) {
+			if (!g[i].valid)
+				continue;
+			gauge_labels(f, name, key, &g[i]);
+			fputs("} ", f);
+			number(f, g[i].value);
+			fputc('\n', f);
+		}
+	}
+	snprintf(up, sizeof(up), "%s_up", name);
+	family(f, fmt, up, "gauge", NULL, up_help);
+	for (size_t i = 0; i < n; i++) {
+		gauge_labels(f, up, key, &g[i]);
+		if (!g[i].valid) {
+			fputs(",reason=\"", f);
+			label_value(f, g[i].reason && *g[i].reason ? g[i].reason : "no value");
+			fputc('"', f);
+		}
+		fprintf(f, "} %d\n", g[i].valid ? 1 : 0);
+	}
+}
+
+int pmc_om_write_doc(FILE *f, enum pmc_om_format fmt, const struct pmc_om_doc *d)
+{
+	errno = 0;
+	if (write_events(f, fmt, d->ev, d->nev))
+		return -ENOMEM;
+	write_gauges(f, fmt, d->metrics, d->nmetrics, "pmctool_metric", "metric",
+		     "a metric of the counts since pmctool started (its formula over them; unit in its label)",
+		     "1 when the metric has a value; 0 when it has none (reason says why; it is absent from "
+		     "pmctool_metric, never 0)");
+	write_gauges(f, fmt, d->nodes, d->nnodes, "pmctool_topdown_fraction", "node",
+		     "a top-down node's share of the slots since pmctool started (0 to 1)",
+		     "1 when the top-down node has a value; 0 when it has none (reason says why; it is absent from "
+		     "pmctool_topdown_fraction, never 0)");
 	family(f, fmt, "pmctool_build", "info", NULL, "the pmctool that exports these series");
 	fputs("pmctool_build_info{version=\"", f);
-	label_value(f, version);
+	label_value(f, d->version ? d->version : "");
 	fputs("\"} 1\n", f);
+	if (d->nenv) {
+		bool first = true;
+
+		family(f, fmt, "pmctool_environment", "info", NULL,
+		       "where the counts are measured: CPU, kernel, microcode, libpfm4 (pmctool's environment fingerprint)");
+		fputs("pmctool_environment_info{", f);
+		for (size_t i = 0; i < d->nenv; i++) {
+			if (!d->env[i].value || !*d->env[i].value)
+				continue;
+			fprintf(f, "%s%s=\"", first ? "" : ",", d->env[i].name);
+			label_value(f, d->env[i].value);
+			fputc('"', f);
+			first = false;
+		}
+		fputs("} 1\n", f);
+	}
 	if (fmt == PMC_OM_OPENMETRICS)
 		fputs("# EOF\n", f);
 	if (ferror(f))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* libpfm4 life cycle, the core PMU's identity, and encoding through libpfm4's perf_event OS layer. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,8 +352,27 @@ void pmc_pmu_libpfm_facts(struct pmc_libpfm_facts *f)
 }
 
 /* Restarted without LIBPFM_FORCE_PMU, libpfm4 lists the forced table as present as well, so any other present core
- * PMU is the detected one. */
+ * PMU is the detected one. The answer is the process's: asked once per forced name (a live set's reads make no
+ * fork and no system call for it). */
+static void detect_core(const char *forced, char *buf, size_t len);
+
 void pmc_pmu_detected_core(const char *forced, char *buf, size_t len)
+{
+	static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+	static char for_name[64], answer[64];
+	static bool known;
+
+	pthread_mutex_lock(&mu);
+	if (!known || strcmp(for_name, forced)) {
+		detect_core(forced, answer, sizeof(answer));
+		snprintf(for_name, sizeof(for_name), "%s", forced);
+		known = strlen(forced) < sizeof(for_name);
+	}
+	snprintf(buf, len, "%s", answer);
+	pthread_mutex_unlock(&mu);
+}
+
+static void detect_core(const char *forced, char *buf, size_t len)
 {
 	int fd[2];
 	pid_t pid, parent = getpid();

@@ -2,7 +2,8 @@
 # The engine as a library (issue 35): libpmctool-engine exports the functions include/pmctool_engine.h declares and
 # nothing else (nm), and examples/two_measurements.c drives four measurements in one process through it: two that
 # count (different events, runs and metrics), an unknown event refused with its subject, a command that does not
-# exist refused as a launch error; its JSON is the document `pmctool stat --json` writes.
+# exist refused as a launch error; its JSON is the document `pmctool stat --json` writes; live counting
+# (pmctool_live_*) reads counters left open at each snapshot.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 LIB=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
 TWO=$PMC_BUILD_DIR/tests/api/two_measurements
@@ -51,3 +52,8 @@ timeout 60 "$STOP" >"$TMP/stop.out" 2>&1 || { cat "$TMP/stop.out" >&2; fail "pmc
 sleep 0.2
 ! pgrep -f 'sleep 29.71' >/dev/null || fail "the stopped command is still running"
 ok "pmctool_engine_stop from a signal handler: $(cat "$TMP/stop.out")"
+
+# 5. Live counting: counters left counting on this process, snapshots read at the call (issue 38).
+LIVE=$PMC_BUILD_DIR/tests/api/live_snapshot
+timeout 60 "$LIVE" >"$TMP/live.out" 2>&1 || { cat "$TMP/live.out" >&2; fail "pmctool_live_*: $(cat "$TMP/live.out")"; }
+ok "pmctool_live_open/snapshot/close: $(head -1 "$TMP/live.out")"

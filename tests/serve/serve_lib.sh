@@ -22,7 +22,7 @@ start_serve() {
 	"$PMCTOOL" serve --listen 127.0.0.1:0 "$@" 2>"$TMP/serve.err" &
 	SERVE_PID=$!
 	for i in $(seq 200); do
-		if grep -q 'serving http://\|writing .* every interval' "$TMP/serve.err"; then
+		if grep -q 'serving http://\|writing .* every [0-9]* ms' "$TMP/serve.err"; then
 			PORT=$(sed -n 's|.*serving http://127\.0\.0\.1:\([0-9]*\)/metrics.*|\1|p' "$TMP/serve.err")
 			return 0
 		fi

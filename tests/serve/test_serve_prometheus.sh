@@ -7,7 +7,7 @@
 PROM=$(command -v prometheus || true)
 [ -n "$PROM" ] || skip "the prometheus server is not installed (Debian's package prometheus; setup.sh installs it)"
 
-start_serve -e task-clock,page-faults -I 250
+start_serve -e task-clock,page-faults
 PPORT=$(free_port)
 mkdir "$TMP/tsdb"
 cat >"$TMP/prometheus.yml" <<YML

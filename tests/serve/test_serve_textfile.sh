@@ -23,8 +23,8 @@ def fail(msg):
 
 sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*(\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\})? [-+0-9.eEinfaNI]+$')
 def parse(text):
-    if not text.endswith("pmctool_build_info{version=\"%s\"} 1\n" % re.search(r'version="([^"]*)"', text).group(1)):
-        fail("the file does not end with pmctool_build_info (half-written?):\n" + text[-300:])
+    if not re.search(r'\npmctool_environment_info\{[^\n]*\} 1\n\Z', text) or "\npmctool_build_info{" not in text:
+        fail("the file does not end with the info series (half-written?):\n" + text[-300:])
     for line in text.splitlines():
         if line.startswith("# HELP ") or line.startswith("# TYPE "):
             continue

@@ -53,12 +53,15 @@ PYTEST
 
 ENVIRONMENT
     PMCTOOL_ENGINE_LIB    path of libpmctool-engine.so (a build tree's build/src/api/libpmctool-engine.so); without
-                          it: the source tree's build/ when imported from python/, then the system's library path
-    PMCTOOL_REGIONS_LIB   path of libpmctool.so (build/src/regions/lib/libpmctool.so); then build/, then the system
+                          it: the one installed in the package's directory, the source tree's build/ when imported
+                          from python/, then the system's library path
+    PMCTOOL_REGIONS_LIB   path of libpmctool.so (build/src/regions/lib/libpmctool.so); then the same places
+    PMCTOOL_EVENTS_DIR    where stat(eventset=NAME) looks first; then the sets installed with the package
     PMCTOOL_REGIONS_EVENTS, PMCTOOL_REGIONS_OUT   the region library's (pmctool-regions(7))
 
 INSTALL
-    pip install --no-build-isolation --no-index ./python      (offline; pure Python over ctypes, no C is built)
+    pip install --no-build-isolation --no-index .     (from the repository, offline: meson-python builds the
+                                                      engine and region libraries into the package; -Dpython=true)
 
 SEE ALSO
     pmctool(1), pmctool-regions(7), pmctool-checks(7), README.md "From Python"

@@ -3,10 +3,12 @@
 
 The engine, libpmctool-engine (include/pmctool_engine.h), is searched in this order:
   1. PMCTOOL_ENGINE_LIB, the path of libpmctool-engine.so (a build tree's build/src/api/libpmctool-engine.so);
-  2. the source tree this package was imported from: ../build/src/api/ next to python/ (PYTHONPATH=python);
-  3. the system's library path (libpmctool-engine.so.0).
-The region library, libpmctool (include/pmctool.h), the same way: PMCTOOL_REGIONS_LIB, build/src/regions/lib/, then
-libpmctool.so.0. Nothing is loaded until it is first needed; a library that cannot be found is a LibraryNotFound
+  2. this package's own directory, where `pip install .` (meson-python, -Dpython=true) installs it;
+  3. the source tree this package was imported from: ../build/src/api/ next to python/ (PYTHONPATH=python);
+  4. the system's library path (libpmctool-engine.so.0, Debian's libpmctool0).
+The region library, libpmctool (include/pmctool.h), the same way: PMCTOOL_REGIONS_LIB, the package's directory,
+build/src/regions/lib/, then libpmctool.so.0. The event sets (`stat(eventset=NAME)`) installed with the package are
+in EVENTS_DIR. Nothing is loaded until it is first needed; a library that cannot be found is a LibraryNotFound
 naming every place looked at.
 """
 from __future__ import annotations
@@ -18,7 +20,9 @@ import threading
 from pathlib import Path
 from typing import Optional
 
-_SOURCE_BUILD = Path(__file__).resolve().parent.parent.parent / "build"
+_HERE = Path(__file__).resolve().parent
+_SOURCE_BUILD = _HERE.parent.parent / "build"
+EVENTS_DIR = _HERE / "events"
 
 
 class LibraryNotFound(ImportError):
@@ -26,6 +30,7 @@ class LibraryNotFound(ImportError):
 
 
 def _load(env: str, built: Path, soname: str) -> ctypes.CDLL:
+    installed = _HERE / built.name
     tried = []
     path = os.environ.get(env)
     if path:
@@ -33,7 +38,10 @@ def _load(env: str, built: Path, soname: str) -> ctypes.CDLL:
             return ctypes.CDLL(path, use_errno=True)
         except OSError as e:
             raise LibraryNotFound(f"{env}={path}: {e}") from None
-    for candidate in (str(built), soname):
+    for candidate in (str(installed), str(built), soname):
+        if candidate != soname and not os.path.exists(candidate):
+            tried.append(f"{candidate} (not there)")
+            continue
         try:
             return ctypes.CDLL(candidate, use_errno=True)
         except OSError as e:

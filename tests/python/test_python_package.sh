@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The Python package (python/, issue 37) as a user gets it: installed offline (pip --no-build-isolation --no-index)
-# into a fresh venv made with --system-site-packages, imported from outside the source tree, and driven against the
-# built libpmctool-engine and libpmctool:
+# The Python package (python/, issue 37) as a user gets it: `pip install --no-build-isolation --no-index .` of the
+# repository (pyproject.toml: meson-python builds this meson project with -Dpython=true) into a fresh venv made with
+# --system-site-packages, imported from outside the source tree, driving the libpmctool-engine and libpmctool it
+# installed beside itself (no variable points at a build tree):
+#   0. the wheel holds the package, both libraries and the event sets, and nothing of the command-line tool;
 #   1. stat(['true']) counts task-clock and page-faults; instructions is counted where a PMU exists, otherwise
 #      'not supported' with the reason pmctool stat prints; to_dict() has every member `pmctool stat --json` writes
-#      and the same events, statuses and reasons; repeat, batching and a metric reach the engine;
+#      and the same events, statuses and reasons; repeat, batching and a metric reach the engine; an event set by
+#      name is the one installed with the package;
 #   2. errors are the engine's kinds with its words: an unknown event is a RequestError about 'events' (exit status
 #      2, as pmctool stat exits), a missing command a LaunchError about 'argv' (127), a failing command a Result with
 #      its exit_status (a CommandError with check=True), a library that is not there a LibraryNotFound naming it;
@@ -18,31 +21,42 @@
 #      variables not inherited by the tests (that part is skipped, with the reason, where pytest is missing);
 #   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
-ENGINE=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
-REGIONS=$PMC_BUILD_DIR/src/regions/lib/libpmctool.so
-[ -f "$ENGINE" ] || skip "libpmctool-engine is not built here ($ENGINE): the package drives the engine through it"
-[ -f "$REGIONS" ] || skip "libpmctool.so is not built here ($REGIONS)"
-# An ASan library must be the first a process loads (its runtime interposes malloc); python3 is not built with it, so
-# the sanitized build's libraries cannot be loaded into it. The plain build runs this test.
-sanitized_build && skip "this build's libraries are built with ASan, which python3 cannot load (run it in a plain build)"
-# Debian's python3 (the one python3-venv, python3-pip and python3-setuptools belong to) where it exists.
+# The package builds its own libraries (meson-python, without sanitizers): an ASan tree would build and test the
+# same thing again. The plain build runs this test.
+sanitized_build && skip "the package builds its own (unsanitized) libraries; the plain build runs this test"
+# Debian's python3 (the one python3-venv, python3-pip and python3-mesonpy belong to) where it exists.
 PY=${PMC_PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3 || true)}
 [ -n "$PY" ] || skip "python3 is not installed"
 "$PY" -m venv --system-site-packages "$TMP/venv" >"$TMP/venv.log" 2>&1 ||
 	skip "'$PY -m venv' cannot make a virtual environment (Debian's python3-venv; setup.sh installs it): $(tail -1 "$TMP/venv.log")"
 VPY=$TMP/venv/bin/python
-"$VPY" -c 'import setuptools, wheel' 2>/dev/null ||
-	skip "setuptools and wheel are needed to install the package offline (Debian's python3-setuptools, python3-wheel)"
+touch "$TMP/venv.made"
+"$VPY" -c 'import mesonpy' 2>/dev/null ||
+	skip "meson-python is needed to install the package offline (Debian's python3-mesonpy; setup.sh installs it)"
 
-# Installed from a copy: pip builds in the tree it is given, and the source tree stays clean (tests run in parallel).
+# Installed from a copy of the repository's files (in a checkout git's list, files not committed yet included): pip
+# builds in the tree it is given and meson-python writes its native file there; the source tree stays clean.
 mkdir "$TMP/src"
-(cd "$PMC_SOURCE_DIR/python" && cp -r pyproject.toml README.md pmctool "$TMP/src/")
-rm -rf "$TMP/src/pmctool/__pycache__"
-"$VPY" -m pip install --no-build-isolation --no-index --no-cache-dir --disable-pip-version-check -q "$TMP/src" >"$TMP/pip.log" 2>&1 ||
-	{ cat "$TMP/pip.log" >&2; fail "pip install --no-build-isolation --no-index of python/ failed"; }
-ok "pip install --no-build-isolation --no-index python/ into a fresh --system-site-packages venv"
-
-export PMCTOOL_ENGINE_LIB=$ENGINE PMCTOOL_REGIONS_LIB=$REGIONS
+if git -C "$PMC_SOURCE_DIR" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git -C "$PMC_SOURCE_DIR" ls-files -z --cached --others --exclude-standard | (cd "$PMC_SOURCE_DIR" && xargs -0 cp --parents -t "$TMP/src" 2>/dev/null || true)
+else
+	(cd "$PMC_SOURCE_DIR" && tar -c --exclude='./build*' --exclude=./.git --exclude=__pycache__ .) | tar -x -C "$TMP/src"
+fi
+[ -f "$TMP/src/pyproject.toml" ] || fail "no pyproject.toml copied from $PMC_SOURCE_DIR"
+"$VPY" -m pip install --no-build-isolation --no-index --no-cache-dir --disable-pip-version-check -v "$TMP/src" \
+	>"$TMP/pip.log" 2>&1 || { tail -60 "$TMP/pip.log" >&2; fail "pip install --no-build-isolation --no-index . failed"; }
+grep -q -- '-Dpython=true' "$TMP/pip.log" || { tail -30 "$TMP/pip.log" >&2; fail "pip did not build through meson (-Dpython=true)"; }
+ok "pip install --no-build-isolation --no-index . (meson-python) into a fresh --system-site-packages venv"
+pkg=$("$VPY" -c 'import pmctool, os; print(os.path.dirname(pmctool.__file__))' 2>&1) || fail "import pmctool: $pkg"
+for f in libpmctool-engine.so libpmctool.so events/core.set __init__.py py.typed; do
+	[ -f "$pkg/$f" ] || fail "the installed package has no $f ($pkg)"
+done
+stray=$(find "$TMP/venv" -path '*/site-packages' -prune -o -type f -newer "$TMP/venv.made" -print)
+[ -z "$stray" ] || fail "the wheel installed files outside the package (parts of the command-line tool?): $stray"
+ok "installed: $(cd "$pkg" && ls *.so | tr '\n' ' ')and $(ls "$pkg/events" | wc -l) event files in $pkg"
+unset PMCTOOL_ENGINE_LIB PMCTOOL_REGIONS_LIB PMCTOOL_EVENTS_DIR
+# The copy it was built from is gone: what follows uses only what pip installed.
+rm -rf "$TMP/src"
 cd "$TMP"
 run_pmc stat --json -o "$TMP/stat.json" -e task-clock,page-faults,instructions -- true
 [ "$RC" = 0 ] || [ "$RC" = 3 ] || { cat "$TMP/err" >&2; fail "pmctool stat --json: exit status $RC"; }
@@ -51,6 +65,15 @@ import json, os, subprocess, sys
 import pmctool
 venv, stat_json, pmc = sys.argv[1:4]
 assert pmctool.__file__.startswith(venv), ("imported from", pmctool.__file__, "not the venv")
+from pmctool import _lib
+assert _lib.engine()._name.startswith(venv), ("engine library", _lib.engine()._name)
+assert _lib.regions()._name.startswith(venv), ("region library", _lib.regions()._name)
+# A set by name, from the package's events/ (the source copy is gone; nothing is installed under the prefix here).
+try:
+    rs = pmctool.stat(["true"], eventset="core")
+    assert rs.counts, rs
+except pmctool.NoCountError as e:   # no hardware PMU: the set's events are all hardware ones
+    assert "not supported" in e.detail or "not counted" in e.detail, e.detail
 cli_version = subprocess.run([pmc, "--version"], capture_output=True, text=True).stdout
 assert pmctool.version() in cli_version, (pmctool.version(), cli_version)
 import pydoc

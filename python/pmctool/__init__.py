@@ -7,6 +7,8 @@ SYNOPSIS
     r["task-clock"].value, r["instructions:u"].status, r.to_dict()
     with pmctool.region("solve"): ...
     [k.name for k in pmctool.kernels() if k.runs_here]; pmctool.stat(kernel="fma", events="instructions:u")
+    c = pmctool.compare(before, after, fail_if="instructions:u>+1%")   # Results, dicts or stat --json paths
+    c["instructions:u"].verdict, c.failed
     pmctool.version()
 
 DESCRIPTION
@@ -27,6 +29,14 @@ RESULT
     Result.runs, Result.seconds (wall time of one run, mean), Result.exit_status (the command's, 128 + signal)
     Result[event]    the Count of that event
     Result.to_dict() the document `pmctool stat --json` writes for the same measurement (to_json(): its text)
+
+COMPARE
+    compare(a, b, test="welch", alpha=0.05, fail_if=None) -> Comparison: `pmctool compare A B` through the engine
+    library (its statistics and its words). Comparison.changes is a list of Change: name, kind ("event", "metric",
+    "time"), unit, a, b (means; None where not measured), sd_a, sd_b, runs_a, runs_b, diff (b - a), ratio (b / a),
+    p (None when not tested), verdict ("significant", "not significant", "no difference", "not enough runs",
+    "not measured"), note. Comparison.conditions: each fail_if condition's holds (True, False, None: cannot be
+    judged) and why; exit_status is what `compare --fail-if` exits with (1 holds, 3 cannot be judged, 0).
 
 ERRORS
     pmctool.Error and one subclass per kind of the engine's errors, each with .subject (the request field:
@@ -75,13 +85,14 @@ from . import _lib
 from ._lib import LibraryNotFound
 from .errors import (CommandError, Error, LaunchError, NoCountError, RequestError, StoppedError,
                      SystemFailureError)
+from .compare import VERDICTS, Change, Comparison, Condition, compare
 from .measure import stat
 from .regions import region, region_counts, regions_finish, regions_read_method, thread_init
 from .result import Check, Count, Metric, Result
 
 __version__ = "0.1.0"
 
-__all__ = ["stat", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "kernels", "Kernel", "Result", "Count",
+__all__ = ["stat", "compare", "Comparison", "Change", "Condition", "VERDICTS", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "kernels", "Kernel", "Result", "Count",
            "Metric", "Check", "Error", "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError",
            "SystemFailureError", "LibraryNotFound"]
 

@@ -90,6 +90,29 @@ class Result_(ctypes.Structure):
                 ("exit_status", ctypes.c_int)]
 
 
+class CompareOptions_(ctypes.Structure):
+    _fields_ = [("test", ctypes.c_char_p), ("alpha", ctypes.c_double), ("fail_if", ctypes.POINTER(ctypes.c_char_p))]
+
+
+class CompareRow_(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("unit", ctypes.c_char_p), ("kind", ctypes.c_char_p),
+                ("measured_a", ctypes.c_int), ("measured_b", ctypes.c_int),
+                ("a", ctypes.c_double), ("b", ctypes.c_double), ("sd_a", ctypes.c_double), ("sd_b", ctypes.c_double),
+                ("runs_a", ctypes.c_size_t), ("runs_b", ctypes.c_size_t), ("diff", ctypes.c_double),
+                ("ratio", ctypes.c_double), ("p", ctypes.c_double), ("verdict", ctypes.c_int),
+                ("verdict_word", ctypes.c_char_p), ("note", ctypes.c_char_p)]
+
+
+class CompareCond_(ctypes.Structure):
+    _fields_ = [("text", ctypes.c_char_p), ("holds", ctypes.c_int), ("why", ctypes.c_char_p)]
+
+
+class Comparison_(ctypes.Structure):
+    _fields_ = [("nrows", ctypes.c_size_t), ("nconds", ctypes.c_size_t), ("rows", ctypes.POINTER(CompareRow_)),
+                ("conds", ctypes.POINTER(CompareCond_)), ("test", ctypes.c_char_p), ("alpha", ctypes.c_double),
+                ("env_same", ctypes.c_int), ("env_diff", ctypes.c_char_p), ("exit_status", ctypes.c_int)]
+
+
 _lock = threading.Lock()
 _engine: Optional[ctypes.CDLL] = None
 _regions: Optional[ctypes.CDLL] = None
@@ -123,6 +146,11 @@ def engine() -> ctypes.CDLL:
             lib.pmctool_version.argtypes = []
             lib.pmctool_kernel_at.restype = ctypes.c_int
             lib.pmctool_kernel_at.argtypes = [ctypes.c_size_t, ctypes.POINTER(KernelInfo_)]
+            lib.pmctool_compare.restype = ctypes.c_int
+            lib.pmctool_compare.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(CompareOptions_),
+                                            ctypes.POINTER(ctypes.POINTER(Comparison_)), ctypes.POINTER(Error_)]
+            lib.pmctool_comparison_free.restype = None
+            lib.pmctool_comparison_free.argtypes = [ctypes.POINTER(Comparison_)]
             _engine = lib
         return _engine
 

@@ -19,6 +19,8 @@
 #   6. pytest -p pmctool.pytest_plugin --pmctool-events=task-clock,instructions:u: each test in the report with its
 #      outcome and counts (a 3000x bigger test > 10x the task-clock), null with the reason where not counted, the
 #      variables not inherited by the tests (that part is skipped, with the reason, where pytest is missing);
+#   7. (3d) pmctool.compare of two stat reports gives `pmctool compare --json`'s rows, verdicts, p-values and
+#      --fail-if judgements and exit statuses (both tests); Results and dicts too; bad options are RequestErrors;
 #   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 # The package builds its own libraries (meson-python, without sanitizers): an ASan tree would build and test the
@@ -195,6 +197,63 @@ r = pmctool.stat(kernel=k.name, iters=1000, events="task-clock")
 assert r["task-clock"].counted and r["task-clock"].unit == "ns", r["task-clock"]
 print("ok: pmctool.kernels(): %d kernels, as `pmctool kernels` lists them; %s measured by name (task-clock %.0f ns)"
       % (len(ks), k.name, r["task-clock"].value))
+PY
+
+# 3d. pmctool.compare: `pmctool compare A B`'s rows, statistics, verdict words and --fail-if judgements, through the
+# engine library; two real stat reports of different commands (true: ~48 page faults; ls: more).
+run_pmc stat --json -o "$TMP/cmp-a.json" -r 3 -e task-clock,page-faults -- true
+expect_rc 0 "pmctool stat --json (true)"
+run_pmc stat --json -o "$TMP/cmp-b.json" -r 3 -e task-clock,page-faults -- ls /
+expect_rc 0 "pmctool stat --json (ls)"
+i=0
+for t in welch mann-whitney; do
+	for cond in 'page-faults>+1%' 'page-faults<-50%' 'no-such-event>+1%'; do
+		i=$((i + 1))
+		run_pmc compare --json -o "$TMP/cmp-$i.json" --test "$t" --fail-if "$cond" "$TMP/cmp-a.json" "$TMP/cmp-b.json"
+		echo "$t $cond $RC $TMP/cmp-$i.json" >>"$TMP/cmp.list"
+	done
+done
+"$VPY" - "$TMP/cmp-a.json" "$TMP/cmp-b.json" "$TMP/cmp.list" <<'PY' || fail "pmctool.compare against pmctool compare (above)"
+import json, math, sys
+import pmctool
+a, b, runs = sys.argv[1:4]
+n = 0
+for line in open(runs):
+    test, cond, rc, out = line.split()
+    cli = json.load(open(out))
+    c = pmctool.compare(a, b, test=test, fail_if=cond)
+    assert c.exit_status == int(rc), (test, cond, c.exit_status, rc, c.conditions)
+    assert c.test == cli["test"] and c.alpha == cli["alpha"], (c.test, cli["test"])
+    assert [x.name for x in c.changes] == [r["name"] for r in cli["rows"]], ([x.name for x in c.changes], cli["rows"])
+    for mine, theirs in zip(c.changes, cli["rows"]):
+        assert mine.verdict == theirs["verdict"] and mine.verdict in pmctool.VERDICTS, (mine, theirs)
+        assert mine.kind == theirs["kind"] and mine.runs_a == theirs["n_a"] == 3, (mine, theirs)
+        for k in ("a", "b", "p", "diff"):
+            x, y = getattr(mine, k), theirs[k]
+            assert (x is None and y is None) or math.isclose(x, y, rel_tol=1e-12), (k, mine, theirs)
+    (cc,), (tc,) = c.conditions, cli["conditions"]
+    assert cc.text == tc["condition"] == cond and cc.why == tc["why"], (cc, tc)
+    assert {True: "holds", False: "does not hold", None: "cannot judge"}[cc.holds] == tc["state"], (cc, tc)
+    n += 1
+pf = pmctool.compare(a, b)["page-faults"]
+assert pf.verdict == "significant" and pf.b > pf.a, pf
+# Results and dicts as well as paths; a Result against itself is no difference.
+r = pmctool.stat(["true"], events="task-clock,page-faults", repeat=2)
+same = pmctool.compare(r, r.to_dict())
+assert all(x.verdict == "no difference" for x in same.changes if x.kind == "event"), same.changes
+for bad, subject in (({"test": "t"}, "test"), ({"alpha": 1.5}, "alpha"), ({"fail_if": "x"}, "fail_if")):
+    try:
+        pmctool.compare(a, b, **bad)
+        raise AssertionError(f"{bad} accepted")
+    except pmctool.RequestError as e:
+        assert e.subject == subject and e.exit_status == 2 and e.detail, (bad, e.subject, e.detail)
+try:
+    pmctool.compare({"kind": "sweep"}, b)
+    raise AssertionError("a document that is not a stat report accepted")
+except pmctool.RequestError as e:
+    assert e.subject == "a" and "stat report" in e.detail, e.detail
+print(f"ok: pmctool.compare: {n} comparisons with pmctool compare's rows, verdicts, p-values and --fail-if exit "
+      f"statuses (page-faults {pf.a:.0f} -> {pf.b:.0f}: {pf.verdict}); bad options are RequestErrors")
 PY
 
 # 4. Regions of a Python process, counted by libpmctool standalone.

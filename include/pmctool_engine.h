@@ -163,6 +163,36 @@ int pmctool_compare(const char *a_json, const char *b_json, const struct pmctool
 void pmctool_comparison_free(struct pmctool_comparison *c);
 /* ---- end compare ---- */
 
+/* ---- trust check: `pmctool check` (issue 37) ---- */
+/* Can counts be trusted on this machine, now? The loop kernel, whose retired instructions and branches are known
+ * exactly, measured on every core type and through both read paths, then the fixed counters, a multiplexed run, the
+ * counter width and the NMI watchdog (pmctool-check(1)); each item judged. Takes a few seconds; quick: only the
+ * probe, the exact counts and the read paths. The items that time a launched loop run the pmctool executable on PATH
+ * (unavailable, with that reason, where there is none); the uncore items of `pmctool check` are not made here. */
+enum pmctool_trust_verdict { PMCTOOL_TRUSTWORTHY = 0, PMCTOOL_DEGRADED, PMCTOOL_UNAVAILABLE };
+
+struct pmctool_trust_item {
+	const char *name;                 /* stable: "pmu", "exact:cpu", "read-paths", ... */
+	const char *title;
+	enum pmctool_trust_verdict verdict;
+	const char *verdict_word;         /* "trustworthy", "degraded", "unavailable" */
+	const char *detail;               /* what was measured; why degraded or unavailable */
+};
+
+struct pmctool_trust {
+	size_t nitems;
+	const struct pmctool_trust_item *items;
+	enum pmctool_trust_verdict overall;
+	const char *overall_word;
+	const char *summary;
+	int exit_status;                  /* what `pmctool check` exits with: 0, 10 degraded, 11 unavailable */
+};
+
+/* 0 and *ret (free with pmctool_trust_free); measures in this process (and in pmctool children, see above). */
+int pmctool_check(int quick, struct pmctool_trust **ret, struct pmctool_error *err);
+void pmctool_trust_free(struct pmctool_trust *t);
+/* ---- end trust check ---- */
+
 #ifdef __cplusplus
 }
 #endif

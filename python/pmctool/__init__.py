@@ -9,6 +9,7 @@ SYNOPSIS
     [k.name for k in pmctool.kernels() if k.runs_here]; pmctool.stat(kernel="fma", events="instructions:u")
     c = pmctool.compare(before, after, fail_if="instructions:u>+1%")   # Results, dicts or stat --json paths
     c["instructions:u"].verdict, c.failed
+    pmctool.check().verdict, r.environment.cpu
     pmctool.version()
 
 DESCRIPTION
@@ -28,6 +29,8 @@ RESULT
     Result.checks    list of Check: name (pmctool-checks(7)), severity ("info", "warning", "bad"), message
     Result.runs, Result.seconds (wall time of one run, mean), Result.exit_status (the command's, 128 + signal)
     Result[event]    the Count of that event
+    Result.environment  Environment: cpu, cpuid, microcode, hypervisor, kernel, arch, libpfm4, core_pmu, tables,
+                     pmctool, backend (where it was measured)
     Result.to_dict() the document `pmctool stat --json` writes for the same measurement (to_json(): its text)
 
 COMPARE
@@ -37,6 +40,11 @@ COMPARE
     p (None when not tested), verdict ("significant", "not significant", "no difference", "not enough runs",
     "not measured"), note. Comparison.conditions: each fail_if condition's holds (True, False, None: cannot be
     judged) and why; exit_status is what `compare --fail-if` exits with (1 holds, 3 cannot be judged, 0).
+
+CHECK
+    check(quick=False) -> TrustCheck: `pmctool check` (can counts be trusted here, now?) in this process. .items is a
+    list of TrustItem: name ("pmu", "exact:cpu", ...), title, verdict ("trustworthy", "degraded", "unavailable"),
+    detail; .verdict the overall one, .summary, .exit_status (0, 10, 11 as pmctool check exits).
 
 ERRORS
     pmctool.Error and one subclass per kind of the engine's errors, each with .subject (the request field:
@@ -88,11 +96,12 @@ from .errors import (CommandError, Error, LaunchError, NoCountError, RequestErro
 from .compare import VERDICTS, Change, Comparison, Condition, compare
 from .measure import stat
 from .regions import region, region_counts, regions_finish, regions_read_method, thread_init
-from .result import Check, Count, Metric, Result
+from .result import Check, Count, Environment, Metric, Result
+from .trust import TRUST_VERDICTS, TrustCheck, TrustItem, check
 
 __version__ = "0.1.0"
 
-__all__ = ["stat", "compare", "Comparison", "Change", "Condition", "VERDICTS", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "kernels", "Kernel", "Result", "Count",
+__all__ = ["stat", "check", "TrustCheck", "TrustItem", "TRUST_VERDICTS", "Environment", "compare", "Comparison", "Change", "Condition", "VERDICTS", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "kernels", "Kernel", "Result", "Count",
            "Metric", "Check", "Error", "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError",
            "SystemFailureError", "LibraryNotFound"]
 

@@ -113,6 +113,16 @@ class Comparison_(ctypes.Structure):
                 ("env_same", ctypes.c_int), ("env_diff", ctypes.c_char_p), ("exit_status", ctypes.c_int)]
 
 
+class TrustItem_(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("title", ctypes.c_char_p), ("verdict", ctypes.c_int),
+                ("verdict_word", ctypes.c_char_p), ("detail", ctypes.c_char_p)]
+
+
+class Trust_(ctypes.Structure):
+    _fields_ = [("nitems", ctypes.c_size_t), ("items", ctypes.POINTER(TrustItem_)), ("overall", ctypes.c_int),
+                ("overall_word", ctypes.c_char_p), ("summary", ctypes.c_char_p), ("exit_status", ctypes.c_int)]
+
+
 _lock = threading.Lock()
 _engine: Optional[ctypes.CDLL] = None
 _regions: Optional[ctypes.CDLL] = None
@@ -151,6 +161,10 @@ def engine() -> ctypes.CDLL:
                                             ctypes.POINTER(ctypes.POINTER(Comparison_)), ctypes.POINTER(Error_)]
             lib.pmctool_comparison_free.restype = None
             lib.pmctool_comparison_free.argtypes = [ctypes.POINTER(Comparison_)]
+            lib.pmctool_check.restype = ctypes.c_int
+            lib.pmctool_check.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.POINTER(Trust_)), ctypes.POINTER(Error_)]
+            lib.pmctool_trust_free.restype = None
+            lib.pmctool_trust_free.argtypes = [ctypes.POINTER(Trust_)]
             _engine = lib
         return _engine
 

@@ -100,14 +100,8 @@ static void parse_report(const struct pmc_jvalue *doc, struct pmc_check_sample *
 	s->counter_width = (unsigned)pmc_json_get_num(consts, "COUNTER_WIDTH", 0);
 	for (size_t i = 0; i < pmc_json_len(checks); i++) {
 		const struct pmc_jvalue *c = pmc_json_at(checks, i);
-		const char *msg = pmc_json_get_str(c, "message", "");
-
-		if (strcmp(pmc_json_get_str(c, "name", ""), "read-method"))
-			continue;
-		if (!strncmp(msg, "counters read with ", 19))
-			msg += 19;
-		snprintf(s->read_method, sizeof(s->read_method), "%s", msg);
-		s->in_process = strstr(msg, "(in process)") && !strstr(msg, "read()");
+		if (!strcmp(pmc_json_get_str(c, "name", ""), "read-method"))
+			pmc_check_sample_read_method(s, pmc_json_get_str(c, "message", ""));
 	}
 }
 

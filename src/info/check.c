@@ -11,6 +11,14 @@
 #include "sys/sysfs.h"
 #include "util/util.h"
 
+void pmc_check_sample_read_method(struct pmc_check_sample *s, const char *msg)
+{
+	if (!strncmp(msg, "counters read with ", 19))
+		msg += 19;
+	snprintf(s->read_method, sizeof(s->read_method), "%.255s", msg);
+	s->in_process = strstr(msg, "(in process)") && !strstr(msg, "read()");
+}
+
 const char *pmc_check_verdict_name(enum pmc_check_verdict v)
 {
 	switch (v) {

@@ -113,6 +113,10 @@ struct pmc_check_result {
 /* Run every item (env->quick: the short list) and judge. Always fills *ret. */
 void pmc_check_run(const struct pmc_check_env *env, const struct pmc_check_ops *ops, struct pmc_check_result *ret);
 
+/* A report's "read-method" check message ("counters read with ...") into s->read_method and s->in_process: how
+ * pmctool check (its children's JSON) and the engine library (the report itself) read it. */
+void pmc_check_sample_read_method(struct pmc_check_sample *s, const char *msg);
+
 const char *pmc_check_verdict_name(enum pmc_check_verdict v); /* "trustworthy", "degraded", "unavailable" */
 
 /* The exit status of a result: 0 trustworthy, 10 degraded, 11 unavailable (as pmctool info's). */

@@ -21,6 +21,8 @@
 #      variables not inherited by the tests (that part is skipped, with the reason, where pytest is missing);
 #   7. (3d) pmctool.compare of two stat reports gives `pmctool compare --json`'s rows, verdicts, p-values and
 #      --fail-if judgements and exit statuses (both tests); Results and dicts too; bad options are RequestErrors;
+#   8. (3e) pmctool.check() gives `pmctool check --json`'s items, verdicts and titles (less its uncore and energy
+#      items); Result.environment is the document's environment, typed;
 #   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 # The package builds its own libraries (meson-python, without sanitizers): an ASan tree would build and test the
@@ -254,6 +256,34 @@ except pmctool.RequestError as e:
     assert e.subject == "a" and "stat report" in e.detail, e.detail
 print(f"ok: pmctool.compare: {n} comparisons with pmctool compare's rows, verdicts, p-values and --fail-if exit "
       f"statuses (page-faults {pf.a:.0f} -> {pf.b:.0f}: {pf.verdict}); bad options are RequestErrors")
+PY
+
+# 3e. pmctool.check: `pmctool check --json`'s items (less its uncore and energy items, which the library does not
+# make), verdicts and details; and a result's typed environment is its document's.
+check_rc=0
+"$PMCTOOL" check --json >"$TMP/check.json" 2>"$TMP/check.err" || check_rc=$?
+PATH=$(dirname "$PMCTOOL"):$PATH "$VPY" - "$TMP/check.json" "$check_rc" <<'PY' || fail "pmctool.check() (above)"
+import json, sys
+import pmctool
+cli, cli_rc = json.load(open(sys.argv[1])), int(sys.argv[2])
+t = pmctool.check()
+cli_items = [i for i in cli["items"] if i["name"] not in ("uncore", "energy")]
+assert [i.name for i in t.items] == [i["name"] for i in cli_items], ([i.name for i in t.items], cli_items)
+for mine, theirs in zip(t.items, cli_items):
+    assert mine.verdict == theirs["verdict"] and mine.verdict in pmctool.TRUST_VERDICTS, (mine, theirs)
+    assert mine.title == theirs["title"] and mine.detail, (mine, theirs)
+    if mine.name in ("pmu", "instructions"):  # facts of the machine, not counts: the same words
+        assert mine.detail == theirs["detail"], (mine.detail, theirs["detail"])
+assert t.exit_status in (0, 10, 11) and t.verdict in pmctool.TRUST_VERDICTS and t.summary, t
+if t["pmu"].verdict == "unavailable":  # no PMU: pmctool check exits 11 too (its uncore items cannot raise that)
+    assert t.exit_status == cli_rc == 11 and t.verdict == cli["overall"]["verdict"], (t, cli_rc, cli["overall"])
+r = pmctool.stat(["true"], events="task-clock")
+env, doc = r.environment, r.to_dict()["environment"]
+assert all(getattr(env, k) == v for k, v in doc.items() if k in pmctool.Environment.__dataclass_fields__), (env, doc)
+assert env.arch and env.kernel and env.backend == "perf_event", env
+print(f"ok: pmctool.check(): {len(t.items)} items as pmctool check gives them ("
+      + ", ".join(f"{i.name} {i.verdict}" for i in t.items) + f"), overall {t.verdict}, exit status {t.exit_status}; "
+      f"environment {env.arch} {env.kernel} {env.backend}")
 PY
 
 # 4. Regions of a Python process, counted by libpmctool standalone.

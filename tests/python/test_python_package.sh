@@ -23,6 +23,8 @@
 #      --fail-if judgements and exit statuses (both tests); Results and dicts too; bad options are RequestErrors;
 #   8. (3e) pmctool.check() gives `pmctool check --json`'s items, verdicts and titles (less its uncore and energy
 #      items); Result.environment is the document's environment, typed;
+#   9. the CI gate: pmctool compare --fail-if 'page-faults>+1%' on two plugin reports fails (exit 1, naming the
+#      test) when a test does 5% more work and passes on the same tests again; pmctool.compare agrees;
 #   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 # The package builds its own libraries (meson-python, without sanitizers): an ASan tree would build and test the
@@ -376,4 +378,53 @@ else:
 print("ok: pytest -p pmctool.pytest_plugin: 4 tests, task-clock small %d big %d ns; instructions:u %s%s"
       % (tc["test_small"], tc["test_big"], ev["instructions:u"]["status"],
          " (null: %s)" % ev["instructions:u"]["reason"] if ins[0] is None else ""))
+PY
+
+# 7. The CI gate: `pmctool compare --fail-if EVENT>+1%` on two plugin reports (base, new) judges every test. A test
+# made to do more work (touching 5% more pages: page-faults, which count exactly here as instructions do on a PMU)
+# fails the gate (exit 1, the test named); the same tests again pass it (exit 0); an event no test counted cannot be
+# judged (exit 3, as compare says for an event measured in neither).
+cat >"$TMP/pt/test_gate.py" <<'PY'
+import os
+PAGES = int(os.environ.get("GATE_PAGES", "2000"))
+def touch(n):
+    b = bytearray(n * 4096)
+    for i in range(0, n * 4096, 4096):
+        b[i] = 1
+def test_work():
+    touch(PAGES)
+def test_steady():
+    touch(1000)
+PY
+for run in base again more; do
+	pages=2000
+	[ "$run" = more ] && pages=2100
+	(cd "$TMP/pt" && GATE_PAGES=$pages "$VPY" -m pytest -q -p no:cacheprovider -p pmctool.pytest_plugin \
+		--pmctool-events=page-faults,instructions:u --pmctool-report="$TMP/pt/$run.json" test_gate.py \
+		>"$TMP/pt-$run.out" 2>&1) || { cat "$TMP/pt-$run.out" >&2; fail "pytest with the plugin ($run)"; }
+done
+run_pmc compare --fail-if 'page-faults>+1%' "$TMP/pt/base.json" "$TMP/pt/again.json"
+expect_rc 0 "the gate on the same tests twice"
+expect_out 'page-faults \[test_gate.py::test_work\] ' "compare of two plugin reports lists each test's row"
+grep -q 'does not hold: none of 2 tests' "$TMP/out" || fail "the gate's condition: $(grep -A2 Conditions "$TMP/out")"
+run_pmc compare --fail-if 'page-faults>+1%' "$TMP/pt/base.json" "$TMP/pt/more.json"
+expect_rc 1 "the gate on a test doing 5% more work"
+grep -Eq 'holds: 1 of 2 tests: \[test_gate.py::test_work\] changed \+[0-9.]+%' "$TMP/out" ||
+	fail "the gate does not name the test that grew: $(grep -A2 Conditions "$TMP/out")"
+if "$VPY" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["events"][1]["status"] == "counted")' \
+	"$TMP/pt/base.json"; then
+	run_pmc compare --fail-if 'instructions:u>+1%' "$TMP/pt/base.json" "$TMP/pt/more.json"
+	expect_rc 3 "a gate on an event no test counted"
+	grep -q "no test's 'instructions:u' was measured in both reports" "$TMP/err" ||
+		fail "the unjudged gate's message: $(cat "$TMP/err")"
+fi
+"$VPY" - "$TMP/pt/base.json" "$TMP/pt/more.json" <<'PY' || fail "pmctool.compare of two plugin reports"
+import sys
+import pmctool
+c = pmctool.compare(sys.argv[1], sys.argv[2], fail_if="page-faults>+1%")
+assert c.exit_status == 1 and c.conditions[0].holds, c.conditions
+w = c["page-faults [test_gate.py::test_work]"]
+assert w.b > w.a * 1.03 and c.same_environment is True, (w, c.same_environment)
+print(f"ok: the gate: page-faults of test_work {w.a:.0f} -> {w.b:.0f} fails 'page-faults>+1%' (exit 1); the same "
+      f"tests again pass it (exit 0); pmctool.compare agrees")
 PY

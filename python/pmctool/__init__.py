@@ -101,9 +101,11 @@ from .trust import TRUST_VERDICTS, TrustCheck, TrustItem, check
 
 __version__ = "0.1.0"
 
-__all__ = ["stat", "check", "TrustCheck", "TrustItem", "TRUST_VERDICTS", "Environment", "compare", "Comparison", "Change", "Condition", "VERDICTS", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "kernels", "Kernel", "Result", "Count",
-           "Metric", "Check", "Error", "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError",
-           "SystemFailureError", "LibraryNotFound"]
+__all__ = ["stat", "check", "TrustCheck", "TrustItem", "TRUST_VERDICTS", "Environment", "compare", "Comparison",
+           "Change", "Condition", "VERDICTS", "region", "region_counts", "regions_read_method", "regions_finish",
+           "thread_init", "version", "kernels", "Kernel", "Result", "Count", "Metric", "Check", "Error",
+           "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError", "SystemFailureError",
+           "LibraryNotFound"]
 
 
 @dataclasses.dataclass(frozen=True)

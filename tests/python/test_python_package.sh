@@ -44,14 +44,16 @@ touch "$TMP/venv.made"
 # builds in the tree it is given and meson-python writes its native file there; the source tree stays clean.
 mkdir "$TMP/src"
 if git -C "$PMC_SOURCE_DIR" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git -C "$PMC_SOURCE_DIR" ls-files -z --cached --others --exclude-standard | (cd "$PMC_SOURCE_DIR" && xargs -0 cp --parents -t "$TMP/src" 2>/dev/null || true)
+	git -C "$PMC_SOURCE_DIR" ls-files -z --cached --others --exclude-standard |
+		(cd "$PMC_SOURCE_DIR" && xargs -0 cp --parents -t "$TMP/src" 2>/dev/null || true)
 else
 	(cd "$PMC_SOURCE_DIR" && tar -c --exclude='./build*' --exclude=./.git --exclude=__pycache__ .) | tar -x -C "$TMP/src"
 fi
 [ -f "$TMP/src/pyproject.toml" ] || fail "no pyproject.toml copied from $PMC_SOURCE_DIR"
 "$VPY" -m pip install --no-build-isolation --no-index --no-cache-dir --disable-pip-version-check -v "$TMP/src" \
 	>"$TMP/pip.log" 2>&1 || { tail -60 "$TMP/pip.log" >&2; fail "pip install --no-build-isolation --no-index . failed"; }
-grep -q -- '-Dpython=true' "$TMP/pip.log" || { tail -30 "$TMP/pip.log" >&2; fail "pip did not build through meson (-Dpython=true)"; }
+grep -q -- '-Dpython=true' "$TMP/pip.log" ||
+	{ tail -30 "$TMP/pip.log" >&2; fail "pip did not build through meson (-Dpython=true)"; }
 ok "pip install --no-build-isolation --no-index . (meson-python) into a fresh --system-site-packages venv"
 pkg=$("$VPY" -c 'import pmctool, os; print(os.path.dirname(pmctool.__file__))' 2>&1) || fail "import pmctool: $pkg"
 for f in libpmctool-engine.so libpmctool.so events/core.set __init__.py py.typed; do
@@ -217,7 +219,7 @@ for t in welch mann-whitney; do
 		echo "$t $cond $RC $TMP/cmp-$i.json" >>"$TMP/cmp.list"
 	done
 done
-"$VPY" - "$TMP/cmp-a.json" "$TMP/cmp-b.json" "$TMP/cmp.list" <<'PY' || fail "pmctool.compare against pmctool compare (above)"
+"$VPY" - "$TMP/cmp-a.json" "$TMP/cmp-b.json" "$TMP/cmp.list" <<'PY' || fail "pmctool.compare vs pmctool compare"
 import json, math, sys
 import pmctool
 a, b, runs = sys.argv[1:4]

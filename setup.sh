@@ -8,9 +8,9 @@ cd "$(dirname "$0")"
 PACKAGES=(meson ninja-build pkg-config gcc libc6-dev binutils libpfm4-dev libcmocka-dev valgrind python3 util-linux procps strace python3-jsonschema linux-perf openmpi-bin librsvg2-bin)
 # The Debian packages (debian/, tests/deb/test_deb.sh in .ci/run): dpkg-buildpackage's helpers and lintian.
 PACKAGES+=(debhelper lintian)
-# The Python package (python/, tests/python): a venv with pip, installing offline with Debian's setuptools and wheel;
-# pytest for its plugin (pmctool.pytest_plugin).
-PACKAGES+=(python3-venv python3-pip python3-setuptools python3-wheel python3-pytest)
+# The Python package (pyproject.toml, python/, tests/python): a venv with pip, `pip install .` offline through Debian's
+# meson-python (python3-mesonpy); pytest for its plugin (pmctool.pytest_plugin).
+PACKAGES+=(python3-venv python3-pip python3-mesonpy python3-pytest)
 
 # The arm64 QEMU rig (tests/rig, suite 'rig'): the emulator, the cross compiler and libpfm4's arm64 static library for
 # the static aarch64 pmctool (Debian multiarch). tests/rig fetches the guest kernel and busybox itself.

@@ -170,6 +170,90 @@ int pmctool_live_snapshot(struct pmctool_live *l, struct pmctool_result **ret, s
 /* Close every counter and free l (NULL accepted). */
 void pmctool_live_close(struct pmctool_live *l);
 
+/* ---- compare: `pmctool compare` on two results (issue 37) ---- */
+/* Two stat documents compared as `pmctool compare A B` does: each event, metric and the wall time, B against A, with
+ * the same test and the same verdicts. The documents are what pmctool_result_json and `pmctool stat --json` write. */
+enum pmctool_verdict {
+	PMCTOOL_SIGNIFICANT = 0,   /* "significant": the test says the change is not noise (p < alpha) */
+	PMCTOOL_NOT_SIGNIFICANT,   /* "not significant" */
+	PMCTOOL_NO_DIFFERENCE,     /* "no difference": the same values */
+	PMCTOOL_NOT_ENOUGH_RUNS,   /* "not enough runs" for the test (Welch: 2 a side, Mann-Whitney: 4) */
+	PMCTOOL_NOT_MEASURED,      /* "not measured" in A or in B (note says which and why) */
+};
+
+struct pmctool_compare_options {
+	const char *test;              /* "welch" (NULL: the default) or "mann-whitney", as `compare --test` */
+	double alpha;                  /* 0: 0.05, as `compare --alpha` */
+	const char *const *fail_if;    /* `compare --fail-if` conditions ("instructions:u>+1%"), NULL-terminated; or NULL */
+};
+
+struct pmctool_compare_row {
+	const char *name, *unit;
+	const char *kind;              /* "event", "metric", "time", "declared" */
+	int measured_a, measured_b;
+	double a, b, sd_a, sd_b;       /* means and standard deviations over the runs (sd NAN with one run) */
+	size_t runs_a, runs_b;
+	double diff, ratio;            /* b - a and b / a (NAN when a is 0 or a side was not measured) */
+	double p;                      /* the test's two-sided p-value; NAN when not tested */
+	enum pmctool_verdict verdict;
+	const char *verdict_word;      /* `pmctool compare`'s word for it */
+	const char *note;              /* why not tested or not measured, "" otherwise */
+};
+
+struct pmctool_compare_cond {
+	const char *text;              /* as given */
+	int holds;                     /* 1 it holds (compare exits 1), 0 it does not, -1 it cannot be judged (exit 3) */
+	const char *why;               /* what was judged, or why it cannot be */
+};
+
+struct pmctool_comparison {
+	size_t nrows, nconds;
+	const struct pmctool_compare_row *rows;
+	const struct pmctool_compare_cond *conds;
+	const char *test;              /* "welch-t" or "mann-whitney-u" */
+	double alpha;
+	int env_same;                  /* 1 same environment, 0 different (env_diff says how), -1 unknown */
+	const char *env_diff;
+	int exit_status;               /* what `pmctool compare` exits with: 1 a condition holds, 3 one cannot be judged */
+};
+
+/* 0 and *ret (free with pmctool_comparison_free), or the error's kind with err filled: PMCTOOL_ERR_REQUEST for a
+ * document that is not a stat report (subject "a" or "b") or a bad option ("test", "alpha", "fail_if"). */
+int pmctool_compare(const char *a_json, const char *b_json, const struct pmctool_compare_options *opt,
+		    struct pmctool_comparison **ret, struct pmctool_error *err);
+void pmctool_comparison_free(struct pmctool_comparison *c);
+/* ---- end compare ---- */
+
+/* ---- trust check: `pmctool check` (issue 37) ---- */
+/* Can counts be trusted on this machine, now? The loop kernel, whose retired instructions and branches are known
+ * exactly, measured on every core type and through both read paths, then the fixed counters, a multiplexed run, the
+ * counter width and the NMI watchdog (pmctool-check(1)); each item judged. Takes a few seconds; quick: only the
+ * probe, the exact counts and the read paths. The items that time a launched loop run the pmctool executable on PATH
+ * (unavailable, with that reason, where there is none); the uncore items of `pmctool check` are not made here. */
+enum pmctool_trust_verdict { PMCTOOL_TRUSTWORTHY = 0, PMCTOOL_DEGRADED, PMCTOOL_UNAVAILABLE };
+
+struct pmctool_trust_item {
+	const char *name;                 /* stable: "pmu", "exact:cpu", "read-paths", ... */
+	const char *title;
+	enum pmctool_trust_verdict verdict;
+	const char *verdict_word;         /* "trustworthy", "degraded", "unavailable" */
+	const char *detail;               /* what was measured; why degraded or unavailable */
+};
+
+struct pmctool_trust {
+	size_t nitems;
+	const struct pmctool_trust_item *items;
+	enum pmctool_trust_verdict overall;
+	const char *overall_word;
+	const char *summary;
+	int exit_status;                  /* what `pmctool check` exits with: 0, 10 degraded, 11 unavailable */
+};
+
+/* 0 and *ret (free with pmctool_trust_free); measures in this process (and in pmctool children, see above). */
+int pmctool_check(int quick, struct pmctool_trust **ret, struct pmctool_error *err);
+void pmctool_trust_free(struct pmctool_trust *t);
+/* ---- end trust check ---- */
+
 #ifdef __cplusplus
 }
 #endif

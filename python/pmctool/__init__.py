@@ -7,6 +7,9 @@ SYNOPSIS
     r["task-clock"].value, r["instructions:u"].status, r.to_dict()
     with pmctool.region("solve"): ...
     [k.name for k in pmctool.kernels() if k.runs_here]; pmctool.stat(kernel="fma", events="instructions:u")
+    c = pmctool.compare(before, after, fail_if="instructions:u>+1%")   # Results, dicts or stat --json paths
+    c["instructions:u"].verdict, c.failed
+    pmctool.check().verdict, r.environment.cpu
     pmctool.version()
 
 DESCRIPTION
@@ -26,7 +29,22 @@ RESULT
     Result.checks    list of Check: name (pmctool-checks(7)), severity ("info", "warning", "bad"), message
     Result.runs, Result.seconds (wall time of one run, mean), Result.exit_status (the command's, 128 + signal)
     Result[event]    the Count of that event
+    Result.environment  Environment: cpu, cpuid, microcode, hypervisor, kernel, arch, libpfm4, core_pmu, tables,
+                     pmctool, backend (where it was measured)
     Result.to_dict() the document `pmctool stat --json` writes for the same measurement (to_json(): its text)
+
+COMPARE
+    compare(a, b, test="welch", alpha=0.05, fail_if=None) -> Comparison: `pmctool compare A B` through the engine
+    library (its statistics and its words). Comparison.changes is a list of Change: name, kind ("event", "metric",
+    "time"), unit, a, b (means; None where not measured), sd_a, sd_b, runs_a, runs_b, diff (b - a), ratio (b / a),
+    p (None when not tested), verdict ("significant", "not significant", "no difference", "not enough runs",
+    "not measured"), note. Comparison.conditions: each fail_if condition's holds (True, False, None: cannot be
+    judged) and why; exit_status is what `compare --fail-if` exits with (1 holds, 3 cannot be judged, 0).
+
+CHECK
+    check(quick=False) -> TrustCheck: `pmctool check` (can counts be trusted here, now?) in this process. .items is a
+    list of TrustItem: name ("pmu", "exact:cpu", ...), title, verdict ("trustworthy", "degraded", "unavailable"),
+    detail; .verdict the overall one, .summary, .exit_status (0, 10, 11 as pmctool check exits).
 
 ERRORS
     pmctool.Error and one subclass per kind of the engine's errors, each with .subject (the request field:
@@ -53,12 +71,15 @@ PYTEST
 
 ENVIRONMENT
     PMCTOOL_ENGINE_LIB    path of libpmctool-engine.so (a build tree's build/src/api/libpmctool-engine.so); without
-                          it: the source tree's build/ when imported from python/, then the system's library path
-    PMCTOOL_REGIONS_LIB   path of libpmctool.so (build/src/regions/lib/libpmctool.so); then build/, then the system
+                          it: the one installed in the package's directory, the source tree's build/ when imported
+                          from python/, then the system's library path
+    PMCTOOL_REGIONS_LIB   path of libpmctool.so (build/src/regions/lib/libpmctool.so); then the same places
+    PMCTOOL_EVENTS_DIR    where stat(eventset=NAME) looks first; then the sets installed with the package
     PMCTOOL_REGIONS_EVENTS, PMCTOOL_REGIONS_OUT   the region library's (pmctool-regions(7))
 
 INSTALL
-    pip install --no-build-isolation --no-index ./python      (offline; pure Python over ctypes, no C is built)
+    pip install --no-build-isolation --no-index .     (from the repository, offline: meson-python builds the
+                                                      engine and region libraries into the package; -Dpython=true)
 
 SEE ALSO
     pmctool(1), pmctool-regions(7), pmctool-checks(7), README.md "From Python"
@@ -72,15 +93,19 @@ from . import _lib
 from ._lib import LibraryNotFound
 from .errors import (CommandError, Error, LaunchError, NoCountError, RequestError, StoppedError,
                      SystemFailureError)
+from .compare import VERDICTS, Change, Comparison, Condition, compare
 from .measure import stat
 from .regions import region, region_counts, regions_finish, regions_read_method, thread_init
-from .result import Check, Count, Metric, Result
+from .result import Check, Count, Environment, Metric, Result
+from .trust import TRUST_VERDICTS, TrustCheck, TrustItem, check
 
 __version__ = "0.1.0"
 
-__all__ = ["stat", "region", "region_counts", "regions_read_method", "regions_finish", "thread_init", "version", "kernels", "Kernel", "Result", "Count",
-           "Metric", "Check", "Error", "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError",
-           "SystemFailureError", "LibraryNotFound"]
+__all__ = ["stat", "check", "TrustCheck", "TrustItem", "TRUST_VERDICTS", "Environment", "compare", "Comparison",
+           "Change", "Condition", "VERDICTS", "region", "region_counts", "regions_read_method", "regions_finish",
+           "thread_init", "version", "kernels", "Kernel", "Result", "Count", "Metric", "Check", "Error",
+           "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError", "SystemFailureError",
+           "LibraryNotFound"]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -3,10 +3,12 @@
 
 The engine, libpmctool-engine (include/pmctool_engine.h), is searched in this order:
   1. PMCTOOL_ENGINE_LIB, the path of libpmctool-engine.so (a build tree's build/src/api/libpmctool-engine.so);
-  2. the source tree this package was imported from: ../build/src/api/ next to python/ (PYTHONPATH=python);
-  3. the system's library path (libpmctool-engine.so.0).
-The region library, libpmctool (include/pmctool.h), the same way: PMCTOOL_REGIONS_LIB, build/src/regions/lib/, then
-libpmctool.so.0. Nothing is loaded until it is first needed; a library that cannot be found is a LibraryNotFound
+  2. this package's own directory, where `pip install .` (meson-python, -Dpython=true) installs it;
+  3. the source tree this package was imported from: ../build/src/api/ next to python/ (PYTHONPATH=python);
+  4. the system's library path (libpmctool-engine.so.0, Debian's libpmctool0).
+The region library, libpmctool (include/pmctool.h), the same way: PMCTOOL_REGIONS_LIB, the package's directory,
+build/src/regions/lib/, then libpmctool.so.0. The event sets (`stat(eventset=NAME)`) installed with the package are
+in EVENTS_DIR. Nothing is loaded until it is first needed; a library that cannot be found is a LibraryNotFound
 naming every place looked at.
 """
 from __future__ import annotations
@@ -18,7 +20,9 @@ import threading
 from pathlib import Path
 from typing import Optional
 
-_SOURCE_BUILD = Path(__file__).resolve().parent.parent.parent / "build"
+_HERE = Path(__file__).resolve().parent
+_SOURCE_BUILD = _HERE.parent.parent / "build"
+EVENTS_DIR = _HERE / "events"
 
 
 class LibraryNotFound(ImportError):
@@ -26,6 +30,7 @@ class LibraryNotFound(ImportError):
 
 
 def _load(env: str, built: Path, soname: str) -> ctypes.CDLL:
+    installed = _HERE / built.name
     tried = []
     path = os.environ.get(env)
     if path:
@@ -33,7 +38,10 @@ def _load(env: str, built: Path, soname: str) -> ctypes.CDLL:
             return ctypes.CDLL(path, use_errno=True)
         except OSError as e:
             raise LibraryNotFound(f"{env}={path}: {e}") from None
-    for candidate in (str(built), soname):
+    for candidate in (str(installed), str(built), soname):
+        if candidate != soname and not os.path.exists(candidate):
+            tried.append(f"{candidate} (not there)")
+            continue
         try:
             return ctypes.CDLL(candidate, use_errno=True)
         except OSError as e:
@@ -82,6 +90,39 @@ class Result_(ctypes.Structure):
                 ("exit_status", ctypes.c_int)]
 
 
+class CompareOptions_(ctypes.Structure):
+    _fields_ = [("test", ctypes.c_char_p), ("alpha", ctypes.c_double), ("fail_if", ctypes.POINTER(ctypes.c_char_p))]
+
+
+class CompareRow_(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("unit", ctypes.c_char_p), ("kind", ctypes.c_char_p),
+                ("measured_a", ctypes.c_int), ("measured_b", ctypes.c_int),
+                ("a", ctypes.c_double), ("b", ctypes.c_double), ("sd_a", ctypes.c_double), ("sd_b", ctypes.c_double),
+                ("runs_a", ctypes.c_size_t), ("runs_b", ctypes.c_size_t), ("diff", ctypes.c_double),
+                ("ratio", ctypes.c_double), ("p", ctypes.c_double), ("verdict", ctypes.c_int),
+                ("verdict_word", ctypes.c_char_p), ("note", ctypes.c_char_p)]
+
+
+class CompareCond_(ctypes.Structure):
+    _fields_ = [("text", ctypes.c_char_p), ("holds", ctypes.c_int), ("why", ctypes.c_char_p)]
+
+
+class Comparison_(ctypes.Structure):
+    _fields_ = [("nrows", ctypes.c_size_t), ("nconds", ctypes.c_size_t), ("rows", ctypes.POINTER(CompareRow_)),
+                ("conds", ctypes.POINTER(CompareCond_)), ("test", ctypes.c_char_p), ("alpha", ctypes.c_double),
+                ("env_same", ctypes.c_int), ("env_diff", ctypes.c_char_p), ("exit_status", ctypes.c_int)]
+
+
+class TrustItem_(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("title", ctypes.c_char_p), ("verdict", ctypes.c_int),
+                ("verdict_word", ctypes.c_char_p), ("detail", ctypes.c_char_p)]
+
+
+class Trust_(ctypes.Structure):
+    _fields_ = [("nitems", ctypes.c_size_t), ("items", ctypes.POINTER(TrustItem_)), ("overall", ctypes.c_int),
+                ("overall_word", ctypes.c_char_p), ("summary", ctypes.c_char_p), ("exit_status", ctypes.c_int)]
+
+
 _lock = threading.Lock()
 _engine: Optional[ctypes.CDLL] = None
 _regions: Optional[ctypes.CDLL] = None
@@ -115,6 +156,15 @@ def engine() -> ctypes.CDLL:
             lib.pmctool_version.argtypes = []
             lib.pmctool_kernel_at.restype = ctypes.c_int
             lib.pmctool_kernel_at.argtypes = [ctypes.c_size_t, ctypes.POINTER(KernelInfo_)]
+            lib.pmctool_compare.restype = ctypes.c_int
+            lib.pmctool_compare.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(CompareOptions_),
+                                            ctypes.POINTER(ctypes.POINTER(Comparison_)), ctypes.POINTER(Error_)]
+            lib.pmctool_comparison_free.restype = None
+            lib.pmctool_comparison_free.argtypes = [ctypes.POINTER(Comparison_)]
+            lib.pmctool_check.restype = ctypes.c_int
+            lib.pmctool_check.argtypes = [ctypes.c_int, ctypes.POINTER(ctypes.POINTER(Trust_)), ctypes.POINTER(Error_)]
+            lib.pmctool_trust_free.restype = None
+            lib.pmctool_trust_free.argtypes = [ctypes.POINTER(Trust_)]
             _engine = lib
         return _engine
 

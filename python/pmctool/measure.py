@@ -121,6 +121,11 @@ def stat(argv: Optional[Sequence[StrPath]] = None, *, events: Union[None, str, S
     if ev is not None:
         rq.events = ",".join(ev).encode()
     if eventset is not None:
+        # A set installed with the package (pip install .) is found there unless PMCTOOL_EVENTS_DIR names another
+        # place; any other name goes to the engine as it is (the installed and the source tree's sets).
+        packaged = _lib.EVENTS_DIR / f"{eventset}.set"
+        if "/" not in eventset and not os.environ.get("PMCTOOL_EVENTS_DIR") and packaged.is_file():
+            eventset = str(packaged)
         rq.eventset = eventset.encode()
     if mx is not None:
         keep.append(_strings([m.encode() for m in mx]))

@@ -11,8 +11,13 @@ The region library's own report of the session is written next to it (PATH with 
 counters were read. The plugin sets PMCTOOL_REGIONS_EVENTS only while it loads the library, so the tests' own
 subprocesses do not inherit it.
 
-Not yet: a gate over two such reports (`pmctool compare` reads stat documents, not per-test rows), and emulated counts
-where there is no PMU (an engine mode the region library does not have).
+A CI gate: `pmctool compare --fail-if 'instructions:u>+1%' base.json new.json` reads two such reports (each test's
+count of each event is a row "EVENT [NODEID]"); a condition on an EVENT judges every test in both reports and holds
+(exit status 1) when one test's count grew past it; 3 when no test's count can be judged (not counted here). The
+report carries the engine's environment, so compare warns when base and new come from different machines.
+
+Not yet: emulated counts where there is no PMU (the region library has no emulated mode; `pmctool stat --emulate`
+counts whole commands).
 """
 from __future__ import annotations
 
@@ -121,6 +126,18 @@ class Recorder:
                             "reason": why.get(ev, "the region library did not count it (see its report)")})
         return out
 
+    @staticmethod
+    def _environment() -> Optional[Dict[str, Any]]:
+        """Where the counts were made, in the engine's words (the stat document's "environment" of a 'true'); None
+        when the engine library is not there."""
+        from .errors import Error
+        from .measure import stat
+        try:
+            env: Optional[Dict[str, Any]] = stat(["true"], events="task-clock").to_dict().get("environment")
+            return env
+        except (Error, _lib.LibraryNotFound, OSError):
+            return None
+
     def pytest_sessionfinish(self, session: Any) -> None:
         method = regions_read_method()
         regions_finish()
@@ -133,7 +150,7 @@ class Recorder:
                  "value": vals[i] if vals is not None and i < len(vals) and ev["status"] == "counted" else None}
                 for i, ev in enumerate(events)]})
         doc = {"schema_version": 1, "kind": "pytest", "region": REGION, "read": method, "events": events,
-               "regions_report": self.regions_out, "tests": tests}
+               "environment": self._environment(), "regions_report": self.regions_out, "tests": tests}
         tmp = self.path + ".tmp"
         with open(tmp, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)

@@ -50,6 +50,26 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Environment:
+    """Where a result was measured (the JSON document's "environment"; `pmctool compare` warns when two differ):
+    ``cpu`` (model name), ``cpuid`` (vendor-family-model-stepping), ``microcode``, ``hypervisor`` (True in a VM),
+    ``kernel`` (release), ``arch``, ``libpfm4`` (release), ``core_pmu`` (libpfm4's name of the core PMU), ``tables``
+    (the vendor tables used, or None), ``pmctool`` (version) and ``backend`` ("perf_event", "emulated"). A member the
+    report does not give is None."""
+    cpu: Any
+    cpuid: Any
+    microcode: Any
+    hypervisor: Any
+    kernel: Any
+    arch: Any
+    libpfm4: Any
+    core_pmu: Any
+    tables: Any
+    pmctool: Any
+    backend: Any
+
+
+@dataclass(frozen=True)
 class Result:
     """What pmctool.stat measured: ``counts`` (list of Count, in the order asked), ``metrics``, ``checks``, ``runs``
     (completed; fewer when stopped), ``seconds`` (wall time of one run, mean), ``exit_status`` (the command's first
@@ -79,3 +99,9 @@ class Result:
     def to_dict(self) -> Dict[str, Any]:
         """The `pmctool stat --json` document, parsed (a new dict each call)."""
         return json.loads(self._json)
+
+    @property
+    def environment(self) -> Environment:
+        """Where it was measured (Environment), from the engine's document."""
+        env = self.to_dict().get("environment") or {}
+        return Environment(**{f: env.get(f) for f in Environment.__dataclass_fields__})

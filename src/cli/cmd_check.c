@@ -9,6 +9,7 @@
 #include "cli/commands.h"
 #include "cli/multi.h"
 #include "cli/opts.h"
+#include "engine/check_req.h"
 #include "info/check.h"
 #include "cli/check_uncore.h"
 #include "output/check.h"
@@ -57,88 +58,23 @@ struct check_runner {
 	char self[4096];         /* pmctool's own path: the loop as a command */
 };
 
-/* One event of the report as check judges it. */
-static void take_event(const struct pmc_report_event *e, struct pmc_check_count *c)
-{
-	snprintf(c->name, sizeof(c->name), "%.*s", (int)sizeof(c->name) - 1, e->ev.name);
-	c->counted = e->status == PMC_COUNT_OK;
-	c->value = c->counted ? e->mean : 0;
-	c->running_pct = c->counted ? e->running_pct : -1;
-	snprintf(c->reason, sizeof(c->reason), "%.*s", (int)sizeof(c->reason) - 1,
-		 e->reason[0] ? e->reason : c->counted ? "" : "not counted");
-	/* A count of 0 the PMU itself disowns (arm64: not in its PMCEID registers; QEMU opens such events and reads 0)
-	 * was never measured: not counted, with the PMU's words, not "opens but reads 0". */
-	if (c->counted && c->value == 0) {
-		char why[160];
-
-		if (pmc_arch_event_implemented(&e->ev.attr, why, sizeof(why)) == 0) {
-			c->counted = false;
-			snprintf(c->reason, sizeof(c->reason), "not implemented by this PMU (%s)", why);
-		}
-	}
-}
-
-static double constant(const struct pmc_report *rep, const char *name)
-{
-	for (size_t i = 0; i < rep->nconsts; i++)
-		if (!strcmp(rep->consts[i].name, name))
-			return rep->consts[i].value;
-	return 0;
-}
-
-/* The report's typed fields as check's sample (info/check.h). */
-static void take_report(const struct pmc_report *rep, struct pmc_check_sample *s)
-{
-	for (size_t i = 0; i < rep->nevents && s->n < PMC_CHECK_MAX_EVENTS; i++)
-		take_event(&rep->events[i], &s->ev[s->n++]);
-	s->expected_instructions = constant(rep, "EXPECTED_INSTRUCTIONS");
-	s->expected_branches = constant(rep, "EXPECTED_BRANCHES");
-	s->counter_width = (unsigned)constant(rep, "COUNTER_WIDTH");
-	snprintf(s->read_method, sizeof(s->read_method), "%s", rep->read_method);
-	s->in_process = rep->read_in_process;
-}
-
 /* One measurement of the loop kernel in this process (the ops of info/check.h): with q->command, the loop as a
  * launched command (pmctool itself running it, quiet: the program measured, not a measuring pmctool). */
 static int measure(void *ctx, const struct pmc_check_req *q, struct pmc_check_sample *s)
 {
 	struct check_runner *r = ctx;
+	struct pmc_eng_check_args a;
 	struct pmc_engine_opts e;
 	struct pmc_report rep;
-	char events[1024] = "", iters[32], cpu[16];
-	char *loop[] = { r->self, "stat", "-q", "-e", "task-clock", "-k", "loop", "--iters", iters, "--warmup", "0",
-			 NULL, NULL, NULL, NULL };
-	size_t off = 0, n = 11;
 	int status;
 
-	for (size_t i = 0; i < q->nevents; i++)
-		off += (size_t)snprintf(events + off, off < sizeof(events) ? sizeof(events) - off : 0, "%s%s", i ? "," : "",
-					q->events[i]);
-	snprintf(iters, sizeof(iters), "%llu", (unsigned long long)q->iters);
-	snprintf(cpu, sizeof(cpu), "%d", q->cpu);
 	pmc_engine_opts_init(&e);
-	e.event_lists[e.nlists++] = events;
-	e.batch = q->multiplex ? PMC_BATCH_MULTIPLEX : PMC_BATCH_AUTO;
-	if (q->command) {
-		if (q->cpu >= 0) {
-			loop[n++] = "--cpu";
-			loop[n++] = cpu;
-		}
-		if (q->syscall_reads)
-			loop[n++] = "--read=syscall";
-		e.argv = loop;
-	} else {
-		e.kernel = "loop";
-		e.iters = q->iters;
-		e.warmup_s = 0;
-		e.cpu = q->cpu;
-		e.syscall_reads = q->syscall_reads;
-	}
+	pmc_eng_check_opts(r->self, q, &a, &e);
 	if (multi_measure_report(NULL, &e, &rep, &status, s->err, sizeof(s->err))) {
 		s->rc = -1;
 		return 0;
 	}
-	take_report(&rep, s);
+	pmc_eng_check_sample(&rep, s);
 	pmc_report_fini(&rep);
 	return 0;
 }

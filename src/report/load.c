@@ -474,6 +474,62 @@ static bool bad_doc_values(const struct pmc_jvalue *doc, char *err, size_t errle
 	return false;
 }
 
+/* The pytest plugin's report (kind "pytest", python/pmctool/pytest_plugin.py): each test's count of each event is an
+ * EVENT series named "EVENT [NODEID]" with one run (the test's call), so that compare pairs a test's rows in two
+ * reports and --fail-if EVENT judges every test (report/multi.c). A null value is not counted, with the event's
+ * reason. */
+static int load_pytest(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *err, size_t errlen)
+{
+	const struct pmc_jvalue *events = pmc_json_get(doc, "events"), *tests = pmc_json_get(doc, "tests");
+
+	if (!events || events->type != PMC_J_ARRAY || !tests || tests->type != PMC_J_ARRAY) {
+		snprintf(err, errlen, "a pytest report (pmctool.pytest_plugin) without its events or tests");
+		return -EINVAL;
+	}
+	snprintf(l->workload, sizeof(l->workload), "pytest (%zu tests)", tests->n);
+	l->runs = l->runs_used = 1;
+	l->rank = -1;
+	load_env(&l->env, pmc_json_get(doc, "environment"));
+	for (size_t t = 0; t < tests->n; t++) {
+		const struct pmc_jvalue *test = tests->items[t], *counts = pmc_json_get(test, "counts");
+		const char *nodeid = pmc_json_get_str(test, "nodeid", NULL);
+
+		if (!nodeid) {
+			snprintf(err, errlen, "tests[%zu] has no nodeid", t);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < pmc_json_len(counts); i++) {
+			const struct pmc_jvalue *c = pmc_json_at(counts, i);
+			const char *ev = pmc_json_get_str(c, "event", NULL), *reason = "not counted";
+			double v = pmc_json_get_num(c, "value", NAN);
+			char name[sizeof(l->s->name)];
+			struct pmc_series *s;
+
+			if (!ev) {
+				snprintf(err, errlen, "tests[%zu].counts[%zu] has no event", t, i);
+				return -EINVAL;
+			}
+			if (snprintf(name, sizeof(name), "%s [%s]", ev, nodeid) >= (int)sizeof(name)) {
+				snprintf(err, errlen, "test '%.60s...': its name and event '%.40s' are longer than %zu "
+					 "characters (compare pairs tests by them)", nodeid, ev, sizeof(name) - 1);
+				return -EINVAL;
+			}
+			if (!(s = pmc_loaded_add_series(l, name, PMC_SERIES_EVENT)))
+				return -ENOMEM;
+			for (size_t e = 0; e < events->n; e++)
+				if (!strcmp(pmc_json_get_str(events->items[e], "name", ""), ev))
+					reason = pmc_json_get_str(events->items[e], "reason", reason);
+			s->ok = isfinite(v) && v >= 0;
+			if (!s->ok)
+				snprintf(s->reason, sizeof(s->reason), "%s", reason);
+			else if (pmc_series_push(s, v))
+				return -ENOMEM;
+			pmc_series_summarize(s);
+		}
+	}
+	return 0;
+}
+
 static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *err, size_t errlen)
 {
 	const struct pmc_jvalue *runs = pmc_json_get(doc, "runs"), *events = pmc_json_get(doc, "events"),
@@ -481,6 +537,8 @@ static int load_doc(struct pmc_loaded *l, const struct pmc_jvalue *doc, char *er
 	unsigned nruns;
 	int rc = 0;
 
+	if (pmc_json_get_num(doc, "schema_version", 0) == 1 && !strcmp(pmc_json_get_str(doc, "kind", ""), "pytest"))
+		return load_pytest(l, doc, err, errlen);
 	if (pmc_json_get_num(doc, "schema_version", 0) != 1 || strcmp(pmc_json_get_str(doc, "kind", ""), "stat")) {
 		snprintf(err, errlen, "not a pmctool stat report of schema_version 1 (kind '%.40s', schema_version %g): "
 			 "write one with 'pmctool stat --json -o FILE'", pmc_json_get_str(doc, "kind", "?"),

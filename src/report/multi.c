@@ -291,20 +291,13 @@ static void fail_cond_eval_sd(const struct pmc_compare_row *r, struct pmc_fail_c
 		 sd);
 }
 
-void pmc_fail_cond_eval(const struct pmc_compare *c, struct pmc_fail_cond *cond)
+/* One row judged against cond (state and why). */
+static void fail_cond_eval_row(const struct pmc_compare *c, const struct pmc_compare_row *r, struct pmc_fail_cond *cond)
 {
-	const struct pmc_compare_row *r = NULL;
 	double change;
 	bool past;
 
-	for (size_t i = 0; i < c->nrows && !r; i++)
-		if (!strcasecmp(c->rows[i].name, cond->name))
-			r = &c->rows[i];
 	cond->state = -1;
-	if (!r) {
-		snprintf(cond->why, sizeof(cond->why), "'%s' is not an event or metric of either report", cond->name);
-		return;
-	}
 	if (!r->ok_a || !r->ok_b) {
 		snprintf(cond->why, sizeof(cond->why), "'%.60s' was not measured in both: %.160s", cond->name, r->note);
 		return;
@@ -326,6 +319,53 @@ void pmc_fail_cond_eval(const struct pmc_compare *c, struct pmc_fail_cond *cond)
 	cond->state = past;
 	snprintf(cond->why, sizeof(cond->why), "changed %+.3g%s%s", change, cond->pct ? "%" : "",
 		 !r->tested ? " (too few runs to test its significance)" : "");
+}
+
+/* A row of one test of a pytest report (report/load.c): "EVENT [NODEID]" for the condition's EVENT. */
+static bool test_row_of(const char *row, const char *event)
+{
+	size_t n = strlen(event), len = strlen(row);
+
+	return len > n + 3 && !strncasecmp(row, event, n) && row[n] == ' ' && row[n + 1] == '[' && row[len - 1] == ']';
+}
+
+void pmc_fail_cond_eval(const struct pmc_compare *c, struct pmc_fail_cond *cond)
+{
+	const struct pmc_compare_row *r = NULL;
+	struct pmc_fail_cond one;
+	size_t tests = 0, judged = 0, held = 0;
+	char first[sizeof(cond->why)] = "";
+
+	for (size_t i = 0; i < c->nrows && !r; i++)
+		if (!strcasecmp(c->rows[i].name, cond->name))
+			r = &c->rows[i];
+	if (r)
+		return fail_cond_eval_row(c, r, cond);
+	/* A pytest report's event: every test judged; it holds when it holds for one (the first such is named). Tests
+	 * in one report only (new, removed) or not counted are not judged; none judged: it cannot be judged. */
+	for (size_t i = 0; i < c->nrows; i++) {
+		if (!test_row_of(c->rows[i].name, cond->name))
+			continue;
+		tests++;
+		one = *cond;
+		fail_cond_eval_row(c, &c->rows[i], &one);
+		judged += one.state >= 0;
+		if (one.state > 0 && !held++)
+			snprintf(first, sizeof(first), "%.150s %.100s", c->rows[i].name + strlen(cond->name) + 1, one.why);
+	}
+	cond->state = -1;
+	if (!tests)
+		snprintf(cond->why, sizeof(cond->why), "'%s' is not an event or metric of either report", cond->name);
+	else if (!judged)
+		snprintf(cond->why, sizeof(cond->why), "no test's '%.60s' was measured in both reports", cond->name);
+	else if (held)
+		snprintf(cond->why, sizeof(cond->why), "%zu of %zu tests: %s%s", held, judged, first,
+			 judged < tests ? "; some tests not in both or not counted" : "");
+	else
+		snprintf(cond->why, sizeof(cond->why), "none of %zu tests%s", judged,
+			 judged < tests ? " (others not in both reports or not counted)" : "");
+	if (tests && judged)
+		cond->state = held > 0;
 }
 
 /* ---- merge ---- */

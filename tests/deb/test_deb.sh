@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The Debian packages, built, checked, installed and used as a user would (issue 38 item 3), from a clean copy of the
 # committed tree (dpkg-buildpackage writes its .debs beside the source, so never into the checkout's parent):
-#   1. dpkg-buildpackage -b -us -uc builds pmctool, libpmctool0 and libpmctool-dev;
+#   1. dpkg-buildpackage -b -us -uc builds pmctool, libpmctool0, libpmctool-dev, libpmctool-engine0 and
+#      libpmctool-engine-dev;
 #   2. lintian finds no error;
 #   3. the packages' files are the files 'meson install' puts in the same places (less Debian's own doc files);
 #   4. installed into this machine: the installed pmctool counts 'true', and a region program built with
-#      'pkg-config --cflags --libs libpmctool' is measured by it with --regions;
+#      'pkg-config --cflags --libs libpmctool' is measured by it with --regions; a program built with
+#      'pkg-config --cflags --libs pmctool-engine' measures 'true' through the packaged engine library;
 #   5. the packages are purged again, whatever happened (the machine is left as it was found).
 # Run by .ci/run as root (it installs into the machine), not by meson test. Needs debhelper and lintian (setup.sh).
 set -euo pipefail
@@ -22,7 +24,7 @@ fi
 work=$(mktemp -d /tmp/pmctool-deb.XXXXXX)
 installed=0
 cleanup() {
-	[ "$installed" = 1 ] && dpkg --purge libpmctool-dev libpmctool0 pmctool >/dev/null 2>&1 || true
+	[ "$installed" = 1 ] && dpkg --purge libpmctool-engine-dev libpmctool-engine0 libpmctool-dev libpmctool0 pmctool >/dev/null 2>&1 || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -32,7 +34,8 @@ mkdir "$work/src"
 git -C "$src" ls-files -z | (cd "$src" && xargs -0 cp --parents -t "$work/src")
 (cd "$work/src" && dpkg-buildpackage -b -us -uc >"$work/build.log" 2>&1) || {
 	tail -40 "$work/build.log"; echo "test_deb: FAIL: dpkg-buildpackage"; exit 1; }
-debs=("$work"/pmctool_*.deb "$work"/libpmctool0_*.deb "$work"/libpmctool-dev_*.deb)
+debs=("$work"/pmctool_*.deb "$work"/libpmctool0_*.deb "$work"/libpmctool-dev_*.deb "$work"/libpmctool-engine0_*.deb
+	"$work"/libpmctool-engine-dev_*.deb)
 for d in "${debs[@]}"; do [ -f "$d" ] || { echo "test_deb: FAIL: no $d"; exit 1; }; done
 echo "ok 1 - dpkg-buildpackage built: ${debs[*]##*/}"
 
@@ -99,4 +102,34 @@ tc = [c for c in r[0]["counts"] if c["event"] == "task-clock"]
 assert tc and tc[0]["value"] > 0, "no task-clock counted in region 'loop': %r" % r[0]["counts"]
 print("ok 5 - a program built with pkg-config libpmctool: region 'loop' entered once, %d ns task-clock" % tc[0]["value"])
 PY
-echo "test_deb: 5 passed, 0 failed"
+cat >"$work/eng.c" <<'C'
+#include <pmctool_engine.h>
+#include <stdio.h>
+int main(void)
+{
+	const char *argv[] = { "true", NULL };
+	struct pmctool_request rq = { .argv = argv, .events = "task-clock", .runs = 1 };
+	struct pmctool_result *r = NULL;
+	struct pmctool_error err = { 0 };
+	struct pmctool_engine *e = pmctool_engine_new();
+	int rc = e ? pmctool_measure(e, &rq, &r, &err) : -1;
+
+	if (rc || !r || r->ncounts != 1 || r->counts[0].status != PMCTOOL_COUNTED || !(r->counts[0].value > 0)) {
+		fprintf(stderr, "measure: rc %d: %s: %s\n", rc, err.subject, err.detail);
+		return 1;
+	}
+	printf("%.0f\n", r->counts[0].value);
+	pmctool_result_free(r);
+	pmctool_engine_free(e);
+	return 0;
+}
+C
+# shellcheck disable=SC2046
+cc -o "$work/eng" "$work/eng.c" $(pkg-config --cflags --libs pmctool-engine) ||
+	{ echo "test_deb: FAIL: a program built with pkg-config pmctool-engine"; exit 1; }
+so=$(ldd "$work/eng" | awk '$1 == "libpmctool-engine.so.0" {print $3}')
+dpkg -L libpmctool-engine0 | grep -qx "$(readlink -f "$so")" ||
+	{ ldd "$work/eng"; echo "test_deb: FAIL: not linked to the packaged libpmctool-engine.so.0"; exit 1; }
+ns=$("$work/eng") || { echo "test_deb: FAIL: the engine program built with pkg-config pmctool-engine"; exit 1; }
+echo "ok 6 - a program built with pkg-config pmctool-engine measured 'true': $ns ns task-clock"
+echo "test_deb: 6 passed, 0 failed"

@@ -11,9 +11,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *buf = malloc(size + 1), err[256];
-	struct pmc_series sa = { .name = "instructions", .ok = true, .mean = 100 };
-	struct pmc_series sb = { .name = "instructions", .ok = true, .mean = 0 };
-	struct pmc_loaded a = { .s = &sa, .n = 1 }, b = { .s = &sb, .n = 1 };
+	/* A stat report's row and a pytest report's rows of one test ("EVENT [NODEID]", judged per test). */
+	struct pmc_series sa[] = { { .name = "instructions", .ok = true, .mean = 100 },
+				   { .name = "cycles [t.py::a]", .ok = true, .mean = 50 },
+				   { .name = "cycles [t.py::b]", .ok = false } };
+	struct pmc_series sb[] = { { .name = "instructions", .ok = true, .mean = 0 },
+				   { .name = "cycles [t.py::a]", .ok = true, .mean = 70 },
+				   { .name = "cycles [t.py::b]", .ok = true, .mean = 1 } };
+	struct pmc_loaded a = { .s = sa, .n = 3 }, b = { .s = sb, .n = 3 };
 	struct pmc_fail_cond f;
 	struct pmc_compare c;
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# The Python package (python/, issue 37) as a user gets it: installed offline (pip --no-build-isolation --no-index)
-# into a fresh venv made with --system-site-packages, imported from outside the source tree, and driven against the
-# built libpmctool-engine and libpmctool:
+# The Python package (python/, issue 37) as a user gets it: `pip install --no-build-isolation --no-index .` of the
+# repository (pyproject.toml: meson-python builds this meson project with -Dpython=true) into a fresh venv made with
+# --system-site-packages, imported from outside the source tree, driving the libpmctool-engine and libpmctool it
+# installed beside itself (no variable points at a build tree):
+#   0. the wheel holds the package, both libraries and the event sets, and nothing of the command-line tool;
 #   1. stat(['true']) counts task-clock and page-faults; instructions is counted where a PMU exists, otherwise
 #      'not supported' with the reason pmctool stat prints; to_dict() has every member `pmctool stat --json` writes
-#      and the same events, statuses and reasons; repeat, batching and a metric reach the engine;
+#      and the same events, statuses and reasons; repeat, batching and a metric reach the engine; an event set by
+#      name is the one installed with the package;
 #   2. errors are the engine's kinds with its words: an unknown event is a RequestError about 'events' (exit status
 #      2, as pmctool stat exits), a missing command a LaunchError about 'argv' (127), a failing command a Result with
 #      its exit_status (a CommandError with check=True), a library that is not there a LibraryNotFound naming it;
@@ -16,33 +19,52 @@
 #   6. pytest -p pmctool.pytest_plugin --pmctool-events=task-clock,instructions:u: each test in the report with its
 #      outcome and counts (a 3000x bigger test > 10x the task-clock), null with the reason where not counted, the
 #      variables not inherited by the tests (that part is skipped, with the reason, where pytest is missing);
+#   7. (3d) pmctool.compare of two stat reports gives `pmctool compare --json`'s rows, verdicts, p-values and
+#      --fail-if judgements and exit statuses (both tests); Results and dicts too; bad options are RequestErrors;
+#   8. (3e) pmctool.check() gives `pmctool check --json`'s items, verdicts and titles (less its uncore and energy
+#      items); Result.environment is the document's environment, typed;
+#   9. the CI gate: pmctool compare --fail-if 'page-faults>+1%' on two plugin reports fails (exit 1, naming the
+#      test) when a test does 5% more work and passes on the same tests again; pmctool.compare agrees;
 #   and help(pmctool) reads as a manual (its sections), pmctool.version() is `pmctool --version`'s.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
-ENGINE=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
-REGIONS=$PMC_BUILD_DIR/src/regions/lib/libpmctool.so
-[ -f "$ENGINE" ] || skip "libpmctool-engine is not built here ($ENGINE): the package drives the engine through it"
-[ -f "$REGIONS" ] || skip "libpmctool.so is not built here ($REGIONS)"
-# An ASan library must be the first a process loads (its runtime interposes malloc); python3 is not built with it, so
-# the sanitized build's libraries cannot be loaded into it. The plain build runs this test.
-sanitized_build && skip "this build's libraries are built with ASan, which python3 cannot load (run it in a plain build)"
-# Debian's python3 (the one python3-venv, python3-pip and python3-setuptools belong to) where it exists.
+# The package builds its own libraries (meson-python, without sanitizers): an ASan tree would build and test the
+# same thing again. The plain build runs this test.
+sanitized_build && skip "the package builds its own (unsanitized) libraries; the plain build runs this test"
+# Debian's python3 (the one python3-venv, python3-pip and python3-mesonpy belong to) where it exists.
 PY=${PMC_PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3 || true)}
 [ -n "$PY" ] || skip "python3 is not installed"
 "$PY" -m venv --system-site-packages "$TMP/venv" >"$TMP/venv.log" 2>&1 ||
 	skip "'$PY -m venv' cannot make a virtual environment (Debian's python3-venv; setup.sh installs it): $(tail -1 "$TMP/venv.log")"
 VPY=$TMP/venv/bin/python
-"$VPY" -c 'import setuptools, wheel' 2>/dev/null ||
-	skip "setuptools and wheel are needed to install the package offline (Debian's python3-setuptools, python3-wheel)"
+touch "$TMP/venv.made"
+"$VPY" -c 'import mesonpy' 2>/dev/null ||
+	skip "meson-python is needed to install the package offline (Debian's python3-mesonpy; setup.sh installs it)"
 
-# Installed from a copy: pip builds in the tree it is given, and the source tree stays clean (tests run in parallel).
+# Installed from a copy of the repository's files (in a checkout git's list, files not committed yet included): pip
+# builds in the tree it is given and meson-python writes its native file there; the source tree stays clean.
 mkdir "$TMP/src"
-(cd "$PMC_SOURCE_DIR/python" && cp -r pyproject.toml README.md pmctool "$TMP/src/")
-rm -rf "$TMP/src/pmctool/__pycache__"
-"$VPY" -m pip install --no-build-isolation --no-index --no-cache-dir --disable-pip-version-check -q "$TMP/src" >"$TMP/pip.log" 2>&1 ||
-	{ cat "$TMP/pip.log" >&2; fail "pip install --no-build-isolation --no-index of python/ failed"; }
-ok "pip install --no-build-isolation --no-index python/ into a fresh --system-site-packages venv"
-
-export PMCTOOL_ENGINE_LIB=$ENGINE PMCTOOL_REGIONS_LIB=$REGIONS
+if git -C "$PMC_SOURCE_DIR" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git -C "$PMC_SOURCE_DIR" ls-files -z --cached --others --exclude-standard |
+		(cd "$PMC_SOURCE_DIR" && xargs -0 cp --parents -t "$TMP/src" 2>/dev/null || true)
+else
+	(cd "$PMC_SOURCE_DIR" && tar -c --exclude='./build*' --exclude=./.git --exclude=__pycache__ .) | tar -x -C "$TMP/src"
+fi
+[ -f "$TMP/src/pyproject.toml" ] || fail "no pyproject.toml copied from $PMC_SOURCE_DIR"
+"$VPY" -m pip install --no-build-isolation --no-index --no-cache-dir --disable-pip-version-check -v "$TMP/src" \
+	>"$TMP/pip.log" 2>&1 || { tail -60 "$TMP/pip.log" >&2; fail "pip install --no-build-isolation --no-index . failed"; }
+grep -q -- '-Dpython=true' "$TMP/pip.log" ||
+	{ tail -30 "$TMP/pip.log" >&2; fail "pip did not build through meson (-Dpython=true)"; }
+ok "pip install --no-build-isolation --no-index . (meson-python) into a fresh --system-site-packages venv"
+pkg=$("$VPY" -c 'import pmctool, os; print(os.path.dirname(pmctool.__file__))' 2>&1) || fail "import pmctool: $pkg"
+for f in libpmctool-engine.so libpmctool.so events/core.set __init__.py py.typed; do
+	[ -f "$pkg/$f" ] || fail "the installed package has no $f ($pkg)"
+done
+stray=$(find "$TMP/venv" -path '*/site-packages' -prune -o -type f -newer "$TMP/venv.made" -print)
+[ -z "$stray" ] || fail "the wheel installed files outside the package (parts of the command-line tool?): $stray"
+ok "installed: $(cd "$pkg" && ls *.so | tr '\n' ' ')and $(ls "$pkg/events" | wc -l) event files in $pkg"
+unset PMCTOOL_ENGINE_LIB PMCTOOL_REGIONS_LIB PMCTOOL_EVENTS_DIR
+# The copy it was built from is gone: what follows uses only what pip installed.
+rm -rf "$TMP/src"
 cd "$TMP"
 run_pmc stat --json -o "$TMP/stat.json" -e task-clock,page-faults,instructions -- true
 [ "$RC" = 0 ] || [ "$RC" = 3 ] || { cat "$TMP/err" >&2; fail "pmctool stat --json: exit status $RC"; }
@@ -51,6 +73,15 @@ import json, os, subprocess, sys
 import pmctool
 venv, stat_json, pmc = sys.argv[1:4]
 assert pmctool.__file__.startswith(venv), ("imported from", pmctool.__file__, "not the venv")
+from pmctool import _lib
+assert _lib.engine()._name.startswith(venv), ("engine library", _lib.engine()._name)
+assert _lib.regions()._name.startswith(venv), ("region library", _lib.regions()._name)
+# A set by name, from the package's events/ (the source copy is gone; nothing is installed under the prefix here).
+try:
+    rs = pmctool.stat(["true"], eventset="core")
+    assert rs.counts, rs
+except pmctool.NoCountError as e:   # no hardware PMU: the set's events are all hardware ones
+    assert "not supported" in e.detail or "not counted" in e.detail, e.detail
 cli_version = subprocess.run([pmc, "--version"], capture_output=True, text=True).stdout
 assert pmctool.version() in cli_version, (pmctool.version(), cli_version)
 import pydoc
@@ -174,6 +205,91 @@ print("ok: pmctool.kernels(): %d kernels, as `pmctool kernels` lists them; %s me
       % (len(ks), k.name, r["task-clock"].value))
 PY
 
+# 3d. pmctool.compare: `pmctool compare A B`'s rows, statistics, verdict words and --fail-if judgements, through the
+# engine library; two real stat reports of different commands (true: ~48 page faults; ls: more).
+run_pmc stat --json -o "$TMP/cmp-a.json" -r 3 -e task-clock,page-faults -- true
+expect_rc 0 "pmctool stat --json (true)"
+run_pmc stat --json -o "$TMP/cmp-b.json" -r 3 -e task-clock,page-faults -- ls /
+expect_rc 0 "pmctool stat --json (ls)"
+i=0
+for t in welch mann-whitney; do
+	for cond in 'page-faults>+1%' 'page-faults<-50%' 'no-such-event>+1%'; do
+		i=$((i + 1))
+		run_pmc compare --json -o "$TMP/cmp-$i.json" --test "$t" --fail-if "$cond" "$TMP/cmp-a.json" "$TMP/cmp-b.json"
+		echo "$t $cond $RC $TMP/cmp-$i.json" >>"$TMP/cmp.list"
+	done
+done
+"$VPY" - "$TMP/cmp-a.json" "$TMP/cmp-b.json" "$TMP/cmp.list" <<'PY' || fail "pmctool.compare vs pmctool compare"
+import json, math, sys
+import pmctool
+a, b, runs = sys.argv[1:4]
+n = 0
+for line in open(runs):
+    test, cond, rc, out = line.split()
+    cli = json.load(open(out))
+    c = pmctool.compare(a, b, test=test, fail_if=cond)
+    assert c.exit_status == int(rc), (test, cond, c.exit_status, rc, c.conditions)
+    assert c.test == cli["test"] and c.alpha == cli["alpha"], (c.test, cli["test"])
+    assert [x.name for x in c.changes] == [r["name"] for r in cli["rows"]], ([x.name for x in c.changes], cli["rows"])
+    for mine, theirs in zip(c.changes, cli["rows"]):
+        assert mine.verdict == theirs["verdict"] and mine.verdict in pmctool.VERDICTS, (mine, theirs)
+        assert mine.kind == theirs["kind"] and mine.runs_a == theirs["n_a"] == 3, (mine, theirs)
+        for k in ("a", "b", "p", "diff"):
+            x, y = getattr(mine, k), theirs[k]
+            assert (x is None and y is None) or math.isclose(x, y, rel_tol=1e-12), (k, mine, theirs)
+    (cc,), (tc,) = c.conditions, cli["conditions"]
+    assert cc.text == tc["condition"] == cond and cc.why == tc["why"], (cc, tc)
+    assert {True: "holds", False: "does not hold", None: "cannot judge"}[cc.holds] == tc["state"], (cc, tc)
+    n += 1
+pf = pmctool.compare(a, b)["page-faults"]
+assert pf.verdict == "significant" and pf.b > pf.a, pf
+# Results and dicts as well as paths; a Result against itself is no difference.
+r = pmctool.stat(["true"], events="task-clock,page-faults", repeat=2)
+same = pmctool.compare(r, r.to_dict())
+assert all(x.verdict == "no difference" for x in same.changes if x.kind == "event"), same.changes
+for bad, subject in (({"test": "t"}, "test"), ({"alpha": 1.5}, "alpha"), ({"fail_if": "x"}, "fail_if")):
+    try:
+        pmctool.compare(a, b, **bad)
+        raise AssertionError(f"{bad} accepted")
+    except pmctool.RequestError as e:
+        assert e.subject == subject and e.exit_status == 2 and e.detail, (bad, e.subject, e.detail)
+try:
+    pmctool.compare({"kind": "sweep"}, b)
+    raise AssertionError("a document that is not a stat report accepted")
+except pmctool.RequestError as e:
+    assert e.subject == "a" and "stat report" in e.detail, e.detail
+print(f"ok: pmctool.compare: {n} comparisons with pmctool compare's rows, verdicts, p-values and --fail-if exit "
+      f"statuses (page-faults {pf.a:.0f} -> {pf.b:.0f}: {pf.verdict}); bad options are RequestErrors")
+PY
+
+# 3e. pmctool.check: `pmctool check --json`'s items (less its uncore and energy items, which the library does not
+# make), verdicts and details; and a result's typed environment is its document's.
+check_rc=0
+"$PMCTOOL" check --json >"$TMP/check.json" 2>"$TMP/check.err" || check_rc=$?
+PATH=$(dirname "$PMCTOOL"):$PATH "$VPY" - "$TMP/check.json" "$check_rc" <<'PY' || fail "pmctool.check() (above)"
+import json, sys
+import pmctool
+cli, cli_rc = json.load(open(sys.argv[1])), int(sys.argv[2])
+t = pmctool.check()
+cli_items = [i for i in cli["items"] if i["name"] not in ("uncore", "energy")]
+assert [i.name for i in t.items] == [i["name"] for i in cli_items], ([i.name for i in t.items], cli_items)
+for mine, theirs in zip(t.items, cli_items):
+    assert mine.verdict == theirs["verdict"] and mine.verdict in pmctool.TRUST_VERDICTS, (mine, theirs)
+    assert mine.title == theirs["title"] and mine.detail, (mine, theirs)
+    if mine.name in ("pmu", "instructions"):  # facts of the machine, not counts: the same words
+        assert mine.detail == theirs["detail"], (mine.detail, theirs["detail"])
+assert t.exit_status in (0, 10, 11) and t.verdict in pmctool.TRUST_VERDICTS and t.summary, t
+if t["pmu"].verdict == "unavailable":  # no PMU: pmctool check exits 11 too (its uncore items cannot raise that)
+    assert t.exit_status == cli_rc == 11 and t.verdict == cli["overall"]["verdict"], (t, cli_rc, cli["overall"])
+r = pmctool.stat(["true"], events="task-clock")
+env, doc = r.environment, r.to_dict()["environment"]
+assert all(getattr(env, k) == v for k, v in doc.items() if k in pmctool.Environment.__dataclass_fields__), (env, doc)
+assert env.arch and env.kernel and env.backend == "perf_event", env
+print(f"ok: pmctool.check(): {len(t.items)} items as pmctool check gives them ("
+      + ", ".join(f"{i.name} {i.verdict}" for i in t.items) + f"), overall {t.verdict}, exit status {t.exit_status}; "
+      f"environment {env.arch} {env.kernel} {env.backend}")
+PY
+
 # 4. Regions of a Python process, counted by libpmctool standalone.
 PMCTOOL_REGIONS_EVENTS=task-clock PMCTOOL_REGIONS_OUT=$TMP/regions.json "$VPY" - <<'PY' >"$TMP/rg.out" ||
 import pmctool
@@ -264,4 +380,53 @@ else:
 print("ok: pytest -p pmctool.pytest_plugin: 4 tests, task-clock small %d big %d ns; instructions:u %s%s"
       % (tc["test_small"], tc["test_big"], ev["instructions:u"]["status"],
          " (null: %s)" % ev["instructions:u"]["reason"] if ins[0] is None else ""))
+PY
+
+# 7. The CI gate: `pmctool compare --fail-if EVENT>+1%` on two plugin reports (base, new) judges every test. A test
+# made to do more work (touching 5% more pages: page-faults, which count exactly here as instructions do on a PMU)
+# fails the gate (exit 1, the test named); the same tests again pass it (exit 0); an event no test counted cannot be
+# judged (exit 3, as compare says for an event measured in neither).
+cat >"$TMP/pt/test_gate.py" <<'PY'
+import os
+PAGES = int(os.environ.get("GATE_PAGES", "2000"))
+def touch(n):
+    b = bytearray(n * 4096)
+    for i in range(0, n * 4096, 4096):
+        b[i] = 1
+def test_work():
+    touch(PAGES)
+def test_steady():
+    touch(1000)
+PY
+for run in base again more; do
+	pages=2000
+	[ "$run" = more ] && pages=2100
+	(cd "$TMP/pt" && GATE_PAGES=$pages "$VPY" -m pytest -q -p no:cacheprovider -p pmctool.pytest_plugin \
+		--pmctool-events=page-faults,instructions:u --pmctool-report="$TMP/pt/$run.json" test_gate.py \
+		>"$TMP/pt-$run.out" 2>&1) || { cat "$TMP/pt-$run.out" >&2; fail "pytest with the plugin ($run)"; }
+done
+run_pmc compare --fail-if 'page-faults>+1%' "$TMP/pt/base.json" "$TMP/pt/again.json"
+expect_rc 0 "the gate on the same tests twice"
+expect_out 'page-faults \[test_gate.py::test_work\] ' "compare of two plugin reports lists each test's row"
+grep -q 'does not hold: none of 2 tests' "$TMP/out" || fail "the gate's condition: $(grep -A2 Conditions "$TMP/out")"
+run_pmc compare --fail-if 'page-faults>+1%' "$TMP/pt/base.json" "$TMP/pt/more.json"
+expect_rc 1 "the gate on a test doing 5% more work"
+grep -Eq 'holds: 1 of 2 tests: \[test_gate.py::test_work\] changed \+[0-9.]+%' "$TMP/out" ||
+	fail "the gate does not name the test that grew: $(grep -A2 Conditions "$TMP/out")"
+if "$VPY" -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["events"][1]["status"] == "counted")' \
+	"$TMP/pt/base.json"; then
+	run_pmc compare --fail-if 'instructions:u>+1%' "$TMP/pt/base.json" "$TMP/pt/more.json"
+	expect_rc 3 "a gate on an event no test counted"
+	grep -q "no test's 'instructions:u' was measured in both reports" "$TMP/err" ||
+		fail "the unjudged gate's message: $(cat "$TMP/err")"
+fi
+"$VPY" - "$TMP/pt/base.json" "$TMP/pt/more.json" <<'PY' || fail "pmctool.compare of two plugin reports"
+import sys
+import pmctool
+c = pmctool.compare(sys.argv[1], sys.argv[2], fail_if="page-faults>+1%")
+assert c.exit_status == 1 and c.conditions[0].holds, c.conditions
+w = c["page-faults [test_gate.py::test_work]"]
+assert w.b > w.a * 1.03 and c.same_environment is True, (w, c.same_environment)
+print(f"ok: the gate: page-faults of test_work {w.a:.0f} -> {w.b:.0f} fails 'page-faults>+1%' (exit 1); the same "
+      f"tests again pass it (exit 0); pmctool.compare agrees")
 PY

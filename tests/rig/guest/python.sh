@@ -21,17 +21,20 @@ t15_python() {
 	[ "$v" = "$(loop_expect $n)" ]
 	verdict 15a python-stat-exact $? "pmctool.stat(['loop', '$n'], events=['instructions:u']) = ${v:-$(head -c 200 $W/py-stat.err)} (yardstick $(loop_expect $n))"
 
-	# 15b: a region around a Python loop of 20000 additions: the same count in three runs.
-	# The interpreter's allocator works at addresses that move from run to run, so the count may move by a few
-	# instructions in millions: steady means within 10 ppm of the first run.
+	# 15b: a region around a Python loop of 20000 additions: the same count in three runs. The interpreter's work
+	# depends on where its memory lands: with address randomization on, runs fall in two groups 1.5% apart
+	# (7,769,238 and 7,888,410 here); with it off (this guest's setting, for these runs only; setarch -R does it for one
+	# process) every run counts the same, to the instruction.
+	aslr=$(cat /proc/sys/kernel/randomize_va_space)
+	echo "python: with address randomization: $(PMCTOOL_REGIONS_EVENTS=instructions:u py region 20000 2>/dev/null | tr '\n' ' ')"
+	echo 0 > /proc/sys/kernel/randomize_va_space
 	r1=$(PMCTOOL_REGIONS_EVENTS=instructions:u PMCTOOL_REGIONS_OUT=$W/py-r1.json py region 20000 2>$W/py-r.err)
 	r2=$(PMCTOOL_REGIONS_EVENTS=instructions:u PMCTOOL_REGIONS_OUT=$W/py-r2.json py region 20000 2>>$W/py-r.err)
 	r3=$(PMCTOOL_REGIONS_EVENTS=instructions:u PMCTOOL_REGIONS_OUT=$W/py-r3.json py region 20000 2>>$W/py-r.err)
+	echo "$aslr" > /proc/sys/kernel/randomize_va_space
 	ok=1
-	case "$r1" in "1 "[1-9]*) [ "${r2%% *}" = 1 ] && [ "${r3%% *}" = 1 ] &&
-		awk -v a="${r1#* }" -v b="${r2#* }" -v c="${r3#* }" 'function d(x) { x -= a; return x < 0 ? -x : x }
-			BEGIN { exit !(d(b) <= a * 1e-5 && d(c) <= a * 1e-5) }' && ok=0 ;; esac
-	verdict 15b python-region-steady $ok "region around 20000 Python additions, 'calls instructions:u' in three runs: '$r1' '$r2' '$r3' (within 10 ppm) $(head -c 200 $W/py-r.err)"
+	case "$r1" in "1 "[1-9]*) [ "$r1" = "$r2" ] && [ "$r1" = "$r3" ] && ok=0 ;; esac
+	verdict 15b python-region-steady $ok "region around 20000 Python additions, 'calls instructions:u' in three runs without address randomization: '$r1' '$r2' '$r3' $(head -c 200 $W/py-r.err)"
 
 	# 15c: what one pmctool.region pair costs a Python program, whole (two ctypes calls, the with statement, the
 	# library's reads): an outer region around 5000 empty pairs, less one around the same loop without them.

@@ -478,6 +478,7 @@ int pmc_cmd_serve(int argc, char **argv)
 	pmc_engine_opts_init(&cli.st.e);
 	cli.st.log_fd = -1;
 	pmc_engine_init(&s->se, &ectx);
+	stat_opts_command("serve");
 	rc = pmc_opts_parse(&pmc_opts_serve, argc, argv, &cli, &operand);
 	if (rc) {
 		rc = rc == PMC_OPTS_HELP ? PMC_EXIT_OK : rc;

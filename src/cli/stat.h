@@ -34,6 +34,8 @@ struct stat_opts {
 
 /* stat_opts.c's messages for a bad value ("invalid value 'V' for OPT: WHAT", exit 2) and its whole numbers. */
 int stat_bad_value(const char *opt, const char *val, const char *what);
+/* Name NAME ("serve") instead of "stat" in stat_bad_value's messages, for a command that takes stat's options. */
+void stat_opts_command(const char *name);
 int stat_parse_uint(const char *opt, const char *val, uint64_t min, uint64_t max, uint64_t *ret);
 /* The effects of options in stat_apply.c (cli/opts.h's pmc_opt_apply_fn): ctx is a struct stat_opts. */
 struct pmc_opt;

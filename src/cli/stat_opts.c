@@ -24,9 +24,18 @@ enum {
 	N_COUNTERS, N_REPEAT, N_ITERS, N_CPU, N_LOG_FD, N_INTERVAL, N_INTERVAL_COUNT, N_TIMEOUT,
 };
 
+/* The command whose options are being read: serve takes stat's, and its errors must name serve. */
+static const char *bad_value_cmd = "stat";
+
+void stat_opts_command(const char *name)
+{
+	bad_value_cmd = name;
+}
+
 int stat_bad_value(const char *opt, const char *val, const char *what)
 {
-	fprintf(stderr, "pmctool stat: invalid value '%.80s%s' for %s: %s\n", val, strlen(val) > 80 ? "..." : "", opt, what);
+	fprintf(stderr, "pmctool %s: invalid value '%.80s%s' for %s: %s\n", bad_value_cmd, val, strlen(val) > 80 ? "..." : "",
+		opt, what);
 	return PMC_EXIT_USAGE;
 }
 

@@ -126,4 +126,5 @@ bad "-a, -C and -p" -a -p 1
 bad "need -a or -C" -A -p "$$"
 bad "-I '100'" -I 100
 bad "-g and -M" -g core -M core
+bad "pmctool serve: invalid value 'x1' for -C" -C x1
 ok "bad targets and combinations: exit 2 with the reason"

@@ -47,8 +47,6 @@ static int measure(void *vctx, const struct pmc_check_req *q, struct pmc_check_s
 	struct pmc_engine_ctx ctx = { .diag = collect, .diag_ctx = r };
 	struct pmc_eng_check_args a;
 	struct pmc_engine_opts o;
-	struct pmc_engine se;
-	struct pmc_metric_def *metrics = NULL;
 	struct pmc_report rep;
 	int rc;
 
@@ -62,12 +60,7 @@ static int measure(void *vctx, const struct pmc_check_req *q, struct pmc_check_s
 	pmc_eng_check_opts(r->pmctool, q, &a, &o);
 	memset(&rep, 0, sizeof(rep));
 	r->first_error[0] = '\0';
-	pmc_engine_init(&se, &ctx);
-	rc = pmc_engine_prepare(&se, &o, &metrics);
-	if (!rc)
-		rc = pmc_engine_check(&se, &o);
-	if (!rc)
-		rc = pmc_engine_measure(&se, &o, metrics, &rep);
+	rc = pmc_engine_run(&ctx, &o, &rep);
 	if (rc && !rep.nruns) {
 		s->rc = -1;
 		snprintf(s->err, sizeof(s->err), "the measurement failed (pmctool stat would exit %d): %.180s", rc,
@@ -76,8 +69,6 @@ static int measure(void *vctx, const struct pmc_check_req *q, struct pmc_check_s
 		pmc_eng_check_sample(&rep, s);
 	}
 	pmc_report_fini(&rep);
-	free(metrics);
-	pmc_engine_fini(&se);
 	return 0;
 }
 

@@ -43,10 +43,12 @@ rig_python_guest() {
 	[ -e "$s/lib/ld-linux-aarch64.so.1" ] || ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$s/lib/ld-linux-aarch64.so.1"
 	# What the package never imports, left out of the initramfs.
 	rm -rf "$s/usr/lib/$pyver"/{test,pydoc_data,idlelib,tkinter,turtledemo,lib2to3,ensurepip,config-*}
-	for t in $libs; do cp -P "$b/$t" "$b/${t%.*.*}" "$b/${t%.*.*.*}" "$s/usr/lib/aarch64-linux-gnu/" 2>/dev/null || cp "$b/$t" "$s/usr/lib/aarch64-linux-gnu/"; done
-	# Under their sonames, which is how the package finds them on a system (python/pmctool/_lib.py).
-	(cd "$s/usr/lib/aarch64-linux-gnu" && for t in libpmctool-engine libpmctool; do
-		f=$(ls $t.so.*.*.* 2>/dev/null | head -n 1) && ln -sf "$f" "$t.so.0"; done)
+	# Each library under its soname too (lib...so.0.1.0 -> lib...so.0), which is how the package finds them on a
+	# system (python/pmctool/_lib.py).
+	for t in $libs; do
+		cp "$b/$t" "$s/usr/lib/aarch64-linux-gnu/" &&
+			ln -sf "${t##*/}" "$s/usr/lib/aarch64-linux-gnu/$(basename "${t%.*.*}")" || return 1
+	done
 	cp -r "$src/python/pmctool" "$out/python/" && find "$out/python" -name __pycache__ -prune -exec rm -rf {} + &&
 		cp "$src/tests/rig/guest/rig_python.py" "$out/" || return 1
 	# Byte-compiled here when this machine's python3 is the guest's version (bytecode is the same on every CPU):

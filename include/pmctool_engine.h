@@ -229,7 +229,8 @@ void pmctool_comparison_free(struct pmctool_comparison *c);
  * exactly, measured on every core type and through both read paths, then the fixed counters, a multiplexed run, the
  * counter width and the NMI watchdog (pmctool-check(1)); each item judged. Takes a few seconds; quick: only the
  * probe, the exact counts and the read paths. The items that time a launched loop run the pmctool executable on PATH
- * (unavailable, with that reason, where there is none); the uncore items of `pmctool check` are not made here. */
+ * (unavailable, with that reason, where there is none); the uncore and energy items are informational, as the
+ * command's. */
 enum pmctool_trust_verdict { PMCTOOL_TRUSTWORTHY = 0, PMCTOOL_DEGRADED, PMCTOOL_UNAVAILABLE };
 
 struct pmctool_trust_item {

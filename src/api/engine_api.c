@@ -136,27 +136,70 @@ static enum pmctool_error_kind kind_of(int status, const struct pmctool_engine *
 	}
 }
 
-/* What a request counts (events or a set, and metrics) into the engine's options. 0, or the error's kind. */
-static int request_what(struct pmc_engine_opts *o, const char *events, const char *eventset,
-			const char *const *metrics, struct pmctool_error *err)
+/* The request's text parsed with the command line's parsers, their messages collected: 0, or the error's kind with
+ * subject (the field) and the parser's message. */
+static int parsed(struct pmctool_engine *e, int rc, const char *subject, struct pmctool_error *err)
 {
+	if (!rc)
+		return 0;
+	return fail(err, rc == PMC_EXIT_USAGE ? PMCTOOL_ERR_REQUEST : PMCTOOL_ERR_SYSTEM, subject, rc,
+		    e->first_error[0] ? e->first_error : "out of memory");
+}
+
+/* What a request counts (events or a set, and metrics) into the engine's options; *defs: the parsed metrics (the
+ * caller frees them). 0, or the error's kind. */
+static int request_what(struct pmctool_engine *e, struct pmc_engine_opts *o, const char *events, const char *eventset,
+			const char *const *metrics, struct pmc_metric_def **defs, struct pmctool_error *err)
+{
+	struct pmc_diag_sink prev;
+	size_t n = 0;
+	int rc;
+
 	if (events && eventset)
 		return fail(err, PMCTOOL_ERR_REQUEST, "eventset", PMC_EXIT_USAGE,
 			    "events and eventset both given: a request measures one of them");
 	if (events)
 		o->event_lists[o->nlists++] = events;
 	o->set_name = eventset;
-	for (size_t i = 0; metrics && metrics[i]; i++) {
-		if (o->nmetric_args == PMC_ARRAY_SIZE(o->metric_args))
-			return fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE,
-				    "more than 64 metrics in one request");
-		o->metric_args[o->nmetric_args++] = metrics[i];
-	}
-	return 0;
+	while (metrics && metrics[n])
+		n++;
+	e->first_error[0] = '\0';
+	prev = pmc_diag_exchange((struct pmc_diag_sink){ collect, e });
+	rc = pmc_eng_metrics_parse(metrics, n, defs);
+	pmc_diag_exchange(prev);
+	o->metrics = *defs;
+	o->nmetrics = rc ? 0 : n;
+	return parsed(e, rc, "metrics", err);
 }
 
-/* The request as the engine's options; a wrong request is told in err (nothing run). */
-static int request_opts(const struct pmctool_request *rq, struct pmc_engine_opts *o, struct pmctool_error *err)
+/* The kernel by name and its "name=value" parameters, parsed as -k and --param are. 0, or the error's kind. */
+static int request_kernel(struct pmctool_engine *e, struct pmc_engine_opts *o, const char *kernel,
+			  const char *const *params, struct pmctool_error *err)
+{
+	struct pmc_diag_sink prev;
+	size_t n = 0;
+	int rc;
+
+	while (params && params[n])
+		n++;
+	if (n && !kernel)
+		return fail(err, PMCTOOL_ERR_REQUEST, "params", PMC_EXIT_USAGE,
+			    "params are a kernel's (\"name=value\" as `stat --param`): give kernel too");
+	if (!kernel)
+		return 0;
+	e->first_error[0] = '\0';
+	prev = pmc_diag_exchange((struct pmc_diag_sink){ collect, e });
+	rc = pmc_eng_kernel_find(kernel, &o->k);
+	if (!rc)
+		rc = pmc_eng_kernel_params(o->k, params, n, &o->kp);
+	pmc_diag_exchange(prev);
+	return parsed(e, rc, o->k ? "params" : "kernel", err);
+}
+
+/* The request as the engine's options (*defs: its parsed metrics, the caller frees them); a wrong request is told in
+ * err (nothing run). */
+static int request_opts(struct pmctool_engine *e, const struct pmctool_request *rq, struct pmc_engine_opts *o,
+			struct pmc_metric_def **defs, struct pmctool_error *err)
 {
 	int kind;
 
@@ -167,9 +210,9 @@ static int request_opts(const struct pmctool_request *rq, struct pmc_engine_opts
 	if (rq->batching > PMCTOOL_BATCH_MULTIPLEX)
 		return fail(err, PMCTOOL_ERR_REQUEST, "batching", PMC_EXIT_USAGE,
 			    "batching is PMCTOOL_BATCH_AUTO, _RERUN or _MULTIPLEX");
-	if ((kind = request_what(o, rq->events, rq->eventset, rq->metrics, err)))
+	if ((kind = request_what(e, o, rq->events, rq->eventset, rq->metrics, defs, err)) ||
+	    (kind = request_kernel(e, o, rq->kernel, NULL, err)))
 		return kind;
-	o->kernel = rq->kernel;
 	o->iters = rq->iters;
 	o->runs = rq->runs ? rq->runs : 1;
 	o->runs_given = rq->runs != 0;
@@ -249,8 +292,8 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 {
 	struct pmc_engine_opts o;
 	struct pmc_engine se;
-	struct pmc_metric_def *metrics = NULL;
-	struct result *r;
+	struct pmc_metric_def *metrics = NULL, *defs = NULL;
+	struct result *r = NULL;
 	int rc, kind = 0;
 
 	if (err)
@@ -258,16 +301,18 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 	if (!e || !rq || !ret)
 		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_measure: e, rq and ret are required");
 	*ret = NULL;
-	if ((kind = request_opts(rq, &o, err)))
-		return kind;
+	pmc_engine_init(&se, &e->ctx);
+	if ((kind = request_opts(e, rq, &o, &defs, err)))
+		goto out;
 	r = calloc(1, sizeof(*r));
-	if (!r)
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+	if (!r) {
+		kind = fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
 	e->stop = 0;
 	e->first_error[0] = '\0';
 	e->first_subject[0] = '\0';
 	pmc_launch_reset_ending(); /* a stop of the last measurement does not stop this one */
-	pmc_engine_init(&se, &e->ctx);
 	rc = pmc_engine_prepare(&se, &o, &metrics);
 	if (rc) {
 		kind = fail(err, kind_of(rc, e, NULL), se.subject && se.subject[0] ? se.subject : e->first_subject, rc,
@@ -303,6 +348,7 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 out:
 	free_result(r);
 	free(metrics);
+	free(defs);
 	pmc_engine_fini(&se);
 	return kind;
 }
@@ -476,6 +522,7 @@ struct pmctool_live {
 	struct pmc_engine se;
 	struct pmc_engine_opts o;
 	struct pmc_metric_def *metrics;
+	struct pmc_metric_def *defs;   /* the request's metrics, parsed */
 	struct pmc_eng_live *live;
 	int *cpus;
 	pid_t *pids;
@@ -488,6 +535,7 @@ void pmctool_live_close(struct pmctool_live *l)
 	pmc_eng_live_close(l->live);
 	pmc_engine_fini(&l->se);
 	free(l->metrics);
+	free(l->defs);
 	free(l->cpus);
 	free(l->pids);
 	free(l);
@@ -504,7 +552,7 @@ static int live_opts(struct pmctool_live *l, const struct pmctool_live_request *
 	if ((rq->ncpus && !rq->cpus) || (rq->npids && !rq->pids) || (rq->ncpus && rq->npids))
 		return fail(err, PMCTOOL_ERR_REQUEST, rq->npids ? "pids" : "cpus", PMC_EXIT_USAGE,
 			    "give CPUs (cpus, ncpus) or processes (pids, npids), not both; neither counts every CPU");
-	if ((kind = request_what(o, rq->events, rq->eventset, rq->metrics, err)))
+	if ((kind = request_what(l->e, o, rq->events, rq->eventset, rq->metrics, &l->defs, err)))
 		return kind;
 	l->cpus = malloc((rq->ncpus + 1) * sizeof(*l->cpus));
 	l->pids = malloc((rq->npids + 1) * sizeof(*l->pids));

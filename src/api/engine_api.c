@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "api/api.h"
 #include "arch/arch.h"
 #include "engine/engine.h"
 #include "engine/replay.h"
@@ -25,13 +26,6 @@
 #include "run/launch.h"
 #include "util/diag.h"
 #include "util/util.h"
-
-struct pmctool_engine {
-	struct pmc_engine_ctx ctx;
-	volatile sig_atomic_t stop;
-	char first_error[512];         /* the first error message of the call running now */
-	char first_subject[32];        /* the request field it named first (util/diag.h: PMC_FIELD), or "" */
-};
 
 /* The result's public part first: the caller holds a pointer to it, pmctool_result_free to all of it. */
 struct result {
@@ -53,23 +47,13 @@ static void free_result(struct result *r)
 	free(r);
 }
 
-static void collect(void *vctx, enum pmc_diag_kind kind, const char *msg)
-{
-	struct pmctool_engine *e = vctx;
-
-	if (kind == PMC_DIAG_ERROR && !e->first_error[0]) {
-		snprintf(e->first_error, sizeof(e->first_error), "%s", msg);
-		snprintf(e->first_subject, sizeof(e->first_subject), "%s", pmc_diag_subject());
-	}
-}
-
 struct pmctool_engine *pmctool_engine_new(void)
 {
 	struct pmctool_engine *e = calloc(1, sizeof(*e));
 
 	if (!e)
 		return NULL;
-	e->ctx.diag = collect;
+	e->ctx.diag = api_collect;
 	e->ctx.diag_ctx = e;
 	e->ctx.stop = &e->stop;
 	pmc_launch_shared_process(); /* the caller has children of its own: never signalled nor reaped */
@@ -104,18 +88,6 @@ const char *pmctool_version(void)
 	return PMC_VERSION;
 }
 
-static int fail(struct pmctool_error *err, enum pmctool_error_kind kind, const char *subject, int status,
-		const char *detail)
-{
-	if (err) {
-		err->kind = kind;
-		snprintf(err->subject, sizeof(err->subject), "%s", subject);
-		snprintf(err->detail, sizeof(err->detail), "%s", detail);
-		err->exit_status = status;
-	}
-	return (int)kind;
-}
-
 /* An exit status of the engine's (pmctool(1)) as an error's kind. */
 static enum pmctool_error_kind kind_of(int status, const struct pmctool_engine *e, const struct pmc_report *rep)
 {
@@ -134,93 +106,6 @@ static enum pmctool_error_kind kind_of(int status, const struct pmctool_engine *
 	default:
 		return PMCTOOL_ERR_SYSTEM;
 	}
-}
-
-/* The request's text parsed with the command line's parsers, their messages collected: 0, or the error's kind with
- * subject (the field) and the parser's message. */
-static int parsed(struct pmctool_engine *e, int rc, const char *subject, struct pmctool_error *err)
-{
-	if (!rc)
-		return 0;
-	return fail(err, rc == PMC_EXIT_USAGE ? PMCTOOL_ERR_REQUEST : PMCTOOL_ERR_SYSTEM, subject, rc,
-		    e->first_error[0] ? e->first_error : "out of memory");
-}
-
-/* What a request counts (events or a set, and metrics) into the engine's options; *defs: the parsed metrics (the
- * caller frees them). 0, or the error's kind. */
-static int request_what(struct pmctool_engine *e, struct pmc_engine_opts *o, const char *events, const char *eventset,
-			const char *const *metrics, struct pmc_metric_def **defs, struct pmctool_error *err)
-{
-	struct pmc_diag_sink prev;
-	size_t n = 0;
-	int rc;
-
-	if (events && eventset)
-		return fail(err, PMCTOOL_ERR_REQUEST, "eventset", PMC_EXIT_USAGE,
-			    "events and eventset both given: a request measures one of them");
-	if (events)
-		o->event_lists[o->nlists++] = events;
-	o->set_name = eventset;
-	while (metrics && metrics[n])
-		n++;
-	e->first_error[0] = '\0';
-	prev = pmc_diag_exchange((struct pmc_diag_sink){ collect, e });
-	rc = pmc_eng_metrics_parse(metrics, n, defs);
-	pmc_diag_exchange(prev);
-	o->metrics = *defs;
-	o->nmetrics = rc ? 0 : n;
-	return parsed(e, rc, "metrics", err);
-}
-
-/* The kernel by name and its "name=value" parameters, parsed as -k and --param are. 0, or the error's kind. */
-static int request_kernel(struct pmctool_engine *e, struct pmc_engine_opts *o, const char *kernel,
-			  const char *const *params, struct pmctool_error *err)
-{
-	struct pmc_diag_sink prev;
-	size_t n = 0;
-	int rc;
-
-	while (params && params[n])
-		n++;
-	if (n && !kernel)
-		return fail(err, PMCTOOL_ERR_REQUEST, "params", PMC_EXIT_USAGE,
-			    "params are a kernel's (\"name=value\" as `stat --param`): give kernel too");
-	if (!kernel)
-		return 0;
-	e->first_error[0] = '\0';
-	prev = pmc_diag_exchange((struct pmc_diag_sink){ collect, e });
-	rc = pmc_eng_kernel_find(kernel, &o->k);
-	if (!rc)
-		rc = pmc_eng_kernel_params(o->k, params, n, &o->kp);
-	pmc_diag_exchange(prev);
-	return parsed(e, rc, o->k ? "params" : "kernel", err);
-}
-
-/* The request as the engine's options (*defs: its parsed metrics, the caller frees them); a wrong request is told in
- * err (nothing run). */
-static int request_opts(struct pmctool_engine *e, const struct pmctool_request *rq, struct pmc_engine_opts *o,
-			struct pmc_metric_def **defs, struct pmctool_error *err)
-{
-	int kind;
-
-	pmc_engine_opts_init(o);
-	if (!rq->argv == !rq->kernel || (rq->argv && !rq->argv[0]))
-		return fail(err, PMCTOOL_ERR_REQUEST, rq->kernel ? "kernel" : "argv", PMC_EXIT_USAGE,
-			    "give a command (argv, NULL-terminated, its first element the program) or a kernel, not both");
-	if (rq->batching > PMCTOOL_BATCH_MULTIPLEX)
-		return fail(err, PMCTOOL_ERR_REQUEST, "batching", PMC_EXIT_USAGE,
-			    "batching is PMCTOOL_BATCH_AUTO, _RERUN or _MULTIPLEX");
-	if ((kind = request_what(e, o, rq->events, rq->eventset, rq->metrics, defs, err)) ||
-	    (kind = request_kernel(e, o, rq->kernel, NULL, err)))
-		return kind;
-	o->iters = rq->iters;
-	o->runs = rq->runs ? rq->runs : 1;
-	o->runs_given = rq->runs != 0;
-	o->batch = rq->batching == PMCTOOL_BATCH_RERUN	   ? PMC_BATCH_RERUN
-		   : rq->batching == PMCTOOL_BATCH_MULTIPLEX ? PMC_BATCH_MULTIPLEX
-							     : PMC_BATCH_AUTO;
-	o->argv = (char **)rq->argv; /* read only: the command is exec'd with it */
-	return 0;
 }
 
 /* The unit of the value as the result gives it: nanoseconds for the clocks (task-clock, cpu-clock), the PMU's own
@@ -290,40 +175,44 @@ static int fill(struct result *r)
 int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, struct pmctool_result **ret,
 		    struct pmctool_error *err)
 {
-	struct pmc_engine_opts o;
+	struct api_request q;
 	struct pmc_engine se;
-	struct pmc_metric_def *metrics = NULL, *defs = NULL;
+	struct pmc_metric_def *metrics = NULL;
 	struct result *r = NULL;
 	int rc, kind = 0;
 
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!e || !rq || !ret)
-		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_measure: e, rq and ret are required");
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_measure: e, rq and ret are required");
 	*ret = NULL;
 	pmc_engine_init(&se, &e->ctx);
-	if ((kind = request_opts(e, rq, &o, &defs, err)))
+	if ((kind = api_request(e, rq, &q, err)))
 		goto out;
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		kind = fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		kind = api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 		goto out;
 	}
 	e->stop = 0;
 	e->first_error[0] = '\0';
 	e->first_subject[0] = '\0';
 	pmc_launch_reset_ending(); /* a stop of the last measurement does not stop this one */
-	rc = pmc_engine_prepare(&se, &o, &metrics);
+	rc = pmc_engine_prepare(&se, &q.o, &metrics);
+	if (!rc && api_request_ready(&q, &se) < 0) {
+		kind = api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
 	if (rc) {
-		kind = fail(err, kind_of(rc, e, NULL), se.subject && se.subject[0] ? se.subject : e->first_subject, rc,
+		kind = api_fail(err, kind_of(rc, e, NULL), se.subject && se.subject[0] ? se.subject : e->first_subject, rc,
 			    e->first_error);
 		goto out;
 	}
-	rc = pmc_engine_check(&se, &o);
+	rc = pmc_engine_check(&se, &q.o);
 	if (!rc) {
 		pmc_origin_get(&r->rep.origin);
 		r->rep.has_origin = true;
-		rc = pmc_engine_measure(&se, &o, metrics, &r->rep);
+		rc = pmc_engine_measure(&se, &q.o, metrics, &r->rep);
 		if (!rc)
 			rc = pmc_engine_status(&se, &r->rep);
 	}
@@ -332,14 +221,14 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 		char detail[512] = "";
 
 		result_detail(&r->rep, k, rc, detail, sizeof(detail));
-		kind = fail(err, k, k == PMCTOOL_ERR_LAUNCH ? "argv" : e->first_subject, rc,
+		kind = api_fail(err, k, k == PMCTOOL_ERR_LAUNCH ? "argv" : e->first_subject, rc,
 			    e->first_error[0]		? e->first_error
 			    : k == PMCTOOL_ERR_COMMAND ? "the command failed: the result's exit_status says how"
 							: detail);
 	}
 	if (r->rep.nruns || kind == PMCTOOL_ERR_NOCOUNT) { /* what was measured, or why nothing could be */
 		if (fill(r) < 0) {
-			kind = fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+			kind = api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 			goto out;
 		}
 		*ret = &r->pub;
@@ -348,7 +237,7 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 out:
 	free_result(r);
 	free(metrics);
-	free(defs);
+	api_request_fini(&q);
 	pmc_engine_fini(&se);
 	return kind;
 }
@@ -418,21 +307,21 @@ static int report_request(const struct pmctool_report_request *rq, struct report
 	*q = (struct pmc_replay_req){ .topdown_def = rq->topdown_def, .topdown_level = rq->topdown_level,
 				      .topdown = rq->topdown != 0, .tables = rq->tables };
 	if (rq->topdown_level < 0 || rq->topdown_level > 9)
-		return fail(err, PMCTOOL_ERR_REQUEST, "topdown_level", PMC_EXIT_USAGE,
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "topdown_level", PMC_EXIT_USAGE,
 			    "topdown_level is a level, 1 or 2 (0: the report's, else the deepest it has inputs for)");
 	if (rq->tables && (stat(rq->tables, &st) || !S_ISDIR(st.st_mode)))
-		return fail(err, PMCTOOL_ERR_REQUEST, "tables", PMC_EXIT_USAGE,
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "tables", PMC_EXIT_USAGE,
 			    "tables is not a directory (a vendor table directory: see pmctool-tables(1))");
 	while (rq->metrics && rq->metrics[n])
 		n++;
 	if (n && !(rr->metrics = calloc(n, sizeof(*rr->metrics))))
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		char why[256], detail[512];
 
 		if (pmc_metric_def_parse_cli(rq->metrics[i], &rr->metrics[i], why, sizeof(why)) < 0) {
 			snprintf(detail, sizeof(detail), "bad metric '%.200s': %s", rq->metrics[i], why);
-			return fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE, detail);
+			return api_fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE, detail);
 		}
 	}
 	q->metrics = rr->metrics;
@@ -478,13 +367,13 @@ int pmctool_report_eval(struct pmctool_engine *e, const struct pmctool_report_re
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!e || !rq || !rq->json || !ret)
-		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_report_eval: e, rq, rq->json and ret "
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_report_eval: e, rq, rq->json and ret "
 			    "are required");
 	*ret = NULL;
 	rr = calloc(1, sizeof(*rr));
 	if (!rr || !(rr->res = calloc(1, sizeof(*rr->res)))) {
 		free(rr);
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	}
 	if ((kind = report_request(rq, rr, &q, err))) {
 		pmctool_report_free(&rr->pub);
@@ -494,20 +383,20 @@ int pmctool_report_eval(struct pmctool_engine *e, const struct pmctool_report_re
 	rc = pmc_loaded_parse(rq->json, rq->json_len ? rq->json_len : strlen(rq->json), &l, why, sizeof(why));
 	if (rc < 0) {
 		pmctool_report_free(&rr->pub);
-		return rc == -ENOMEM ? fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory")
-				     : fail(err, PMCTOOL_ERR_REQUEST, "json", PMC_EXIT_USAGE, why);
+		return rc == -ENOMEM ? api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory")
+				     : api_fail(err, PMCTOOL_ERR_REQUEST, "json", PMC_EXIT_USAGE, why);
 	}
 	e->first_error[0] = '\0';
 	e->first_subject[0] = '\0';
-	prev = pmc_diag_exchange((struct pmc_diag_sink){ collect, e });
+	prev = pmc_diag_exchange((struct pmc_diag_sink){ api_collect, e });
 	rc = pmc_engine_replay(&l, &q, &rr->keep, &rr->res->rep);
 	pmc_diag_exchange(prev);
 	pmc_loaded_fini(&l);
 	if (!rc && (fill(rr->res) < 0 || report_nodes(rr) < 0))
 		rc = PMC_EXIT_INTERNAL;
 	if (rc) {
-		kind = rc == PMC_EXIT_USAGE ? fail(err, PMCTOOL_ERR_REQUEST, e->first_subject, rc, e->first_error)
-					    : fail(err, PMCTOOL_ERR_SYSTEM, "", rc, "out of memory");
+		kind = rc == PMC_EXIT_USAGE ? api_fail(err, PMCTOOL_ERR_REQUEST, e->first_subject, rc, e->first_error)
+					    : api_fail(err, PMCTOOL_ERR_SYSTEM, "", rc, "out of memory");
 		pmctool_report_free(&rr->pub);
 		return kind;
 	}
@@ -550,14 +439,14 @@ static int live_opts(struct pmctool_live *l, const struct pmctool_live_request *
 
 	pmc_engine_opts_init(o);
 	if ((rq->ncpus && !rq->cpus) || (rq->npids && !rq->pids) || (rq->ncpus && rq->npids))
-		return fail(err, PMCTOOL_ERR_REQUEST, rq->npids ? "pids" : "cpus", PMC_EXIT_USAGE,
+		return api_fail(err, PMCTOOL_ERR_REQUEST, rq->npids ? "pids" : "cpus", PMC_EXIT_USAGE,
 			    "give CPUs (cpus, ncpus) or processes (pids, npids), not both; neither counts every CPU");
-	if ((kind = request_what(l->e, o, rq->events, rq->eventset, rq->metrics, &l->defs, err)))
+	if ((kind = api_request_what(l->e, o, rq->events, rq->eventset, rq->metrics, &l->defs, err)))
 		return kind;
 	l->cpus = malloc((rq->ncpus + 1) * sizeof(*l->cpus));
 	l->pids = malloc((rq->npids + 1) * sizeof(*l->pids));
 	if (!l->cpus || !l->pids)
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	for (size_t i = 0; i < rq->ncpus; i++)
 		l->cpus[i] = rq->cpus[i];
 	for (size_t i = 0; i < rq->npids; i++)
@@ -580,10 +469,10 @@ int pmctool_live_open(struct pmctool_engine *e, const struct pmctool_live_reques
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!e || !rq || !ret)
-		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_open: e, rq and ret are required");
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_open: e, rq and ret are required");
 	*ret = NULL;
 	if (!(l = calloc(1, sizeof(*l))))
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	l->e = e;
 	e->stop = 0;
 	e->first_error[0] = '\0';
@@ -600,7 +489,7 @@ int pmctool_live_open(struct pmctool_engine *e, const struct pmctool_live_reques
 	if (!rc)
 		rc = pmc_engine_live_open(&l->se, &l->o, &l->live);
 	if (rc) {
-		kind = fail(err, kind_of(rc, e, NULL), l->se.subject && *l->se.subject ? l->se.subject : "", rc,
+		kind = api_fail(err, kind_of(rc, e, NULL), l->se.subject && *l->se.subject ? l->se.subject : "", rc,
 			    e->first_error[0] ? e->first_error : "the counters could not be opened");
 		pmctool_live_close(l);
 		return kind;
@@ -617,15 +506,15 @@ int pmctool_live_snapshot(struct pmctool_live *l, struct pmctool_result **ret, s
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!l || !ret)
-		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_snapshot: l and ret are required");
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_snapshot: l and ret are required");
 	*ret = NULL;
 	if (!(r = calloc(1, sizeof(*r))))
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	l->e->first_error[0] = '\0';
 	rc = pmc_engine_live_read(&l->se, &l->o, l->live, l->metrics, &r->rep);
 	if (rc || fill(r) < 0) {
 		pmctool_result_free(&r->pub);
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL,
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL,
 			    l->e->first_error[0] ? l->e->first_error : "out of memory");
 	}
 	*ret = &r->pub;

@@ -71,6 +71,9 @@ struct pmctool_request {
 	void *interval_ctx;
 	int regions;                 /* `--regions`: argv's libpmctool regions (pmctool-regions(7)) are counted too; the
 				        result's JSON (pmctool_result_json) holds them under "regions" */
+	int64_t delay_ms;            /* `-D`: counting starts this long after argv starts; -1: at 'enable' on control */
+	const int *control;          /* `--control fd:CTL,ACK`: {CTL, ACK} descriptors the caller holds open (ACK -1:
+				        none); commands 'enable', 'disable', 'stop', 'ping' read from CTL, 'ack' written */
 };
 
 enum pmctool_count_status { PMCTOOL_COUNTED = 0, PMCTOOL_NOT_COUNTED, PMCTOOL_NOT_SUPPORTED, PMCTOOL_NOT_RUN };

@@ -81,7 +81,8 @@ class Request_(ctypes.Structure):
                 ("tids", ctypes.POINTER(ctypes.c_int)), ("ntids", ctypes.c_size_t),
                 ("cpus", ctypes.POINTER(ctypes.c_int)), ("ncpus", ctypes.c_size_t), ("system_wide", ctypes.c_int),
                 ("timeout_ms", ctypes.c_uint64), ("interval_ms", ctypes.c_uint64), ("on_interval", IntervalFn_),
-                ("interval_ctx", ctypes.c_void_p), ("regions", ctypes.c_int)]
+                ("interval_ctx", ctypes.c_void_p), ("regions", ctypes.c_int), ("delay_ms", ctypes.c_int64),
+                ("control", ctypes.POINTER(ctypes.c_int))]
 
 
 class Metric_(ctypes.Structure):

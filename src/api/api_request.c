@@ -214,7 +214,7 @@ int api_request_ready(struct api_request *q, const struct pmc_engine *se)
 	return q->iv.counts && q->iv.have ? 0 : -ENOMEM;
 }
 
-/* interval_ms, on_interval, timeout_ms, regions. 0, or the error's kind. */
+/* interval_ms, on_interval, timeout_ms, regions, delay_ms, control. 0, or the error's kind. */
 static int request_time(const struct pmctool_request *rq, struct api_request *q, struct pmctool_error *err)
 {
 	struct pmc_engine_opts *o = &q->o;
@@ -228,6 +228,16 @@ static int request_time(const struct pmctool_request *rq, struct api_request *q,
 	if (rq->timeout_ms > (uint64_t)1 << 40)
 		return api_fail(err, PMCTOOL_ERR_REQUEST, "timeout_ms", PMC_EXIT_USAGE,
 				"timeout_ms is from 1 to 2^40 (milliseconds), or 0: none");
+	if (rq->delay_ms < -1 || rq->delay_ms > 86400000)
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "delay_ms", PMC_EXIT_USAGE,
+				"delay_ms is from 0 to 86400000 (milliseconds), or -1: stopped until 'enable' on control");
+	if (rq->control && rq->control[0] < 0)
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "control", PMC_EXIT_USAGE,
+				"control is {CTL, ACK}: CTL a descriptor open for reading, ACK one open for writing or -1");
+	if (rq->control)
+		o->control = (struct pmc_control_req){ .given = true, .is_fd = true, .ctl_fd = rq->control[0],
+						       .ack_fd = rq->control[1] };
+	o->delay_ms = (long)rq->delay_ms;
 	o->interval_ms = rq->interval_ms;
 	o->timeout_ms = rq->timeout_ms;
 	o->regions = rq->regions != 0;
@@ -239,7 +249,7 @@ static int request_time(const struct pmctool_request *rq, struct api_request *q,
 	if (o->regions && (rq->kernel || pmc_eng_scope_wanted(o)))
 		return api_fail(err, PMCTOOL_ERR_REQUEST, "regions", PMC_EXIT_USAGE,
 				"regions counts the regions of a command it launches (argv), once per batch: not with "
-				"kernel, targets, interval_ms or timeout_ms");
+				"kernel, targets, interval_ms, timeout_ms, delay_ms or control");
 	return 0;
 }
 

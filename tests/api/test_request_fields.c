@@ -3,14 +3,17 @@
  * The library's request (include/pmctool_engine.h) field by field, through the public header only: every wrong
  * field is a REQUEST error naming that field (nothing runs); a running process attached with pids, a CPU counted
  * with cpus until timeout_ms, a command's intervals delivered to on_interval as they end, a kernel's params parsed
- * as --param, and a command's libpmctool regions. Software events are counted everywhere; a hardware event is
+ * as --param, a command's libpmctool regions, and counting started by 'enable' on the caller's control descriptors. Software events are counted everywhere; a hardware event is
  * counted, or not supported with its reason (a machine without a PMU: this VM).
  */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +34,7 @@ static const char *const inner8[] = { "inner=8", NULL };
 static const int minus3[] = { -3 };
 static const int cpu0[] = { 0 };
 static const int pid1[] = { 1 };
+static const int no_fds[] = { -1, -1 };
 
 static void no_op(void *ctx, const struct pmctool_interval *iv)
 {
@@ -63,6 +67,10 @@ static void test_each_wrong_field_is_a_request_error_naming_it(void **state)
 		{ "timeout_ms", { .argv = true_cmd, .timeout_ms = (uint64_t)1 << 41 } },
 		{ "regions", { .argv = true_cmd, .regions = 1, .system_wide = 1 } },
 		{ "regions", { .kernel = "loop", .regions = 1 } },
+		{ "delay_ms", { .argv = true_cmd, .delay_ms = -2 } },
+		{ "delay_ms", { .argv = true_cmd, .delay_ms = -1 } }, /* stopped until 'enable': on which control? */
+		{ "control", { .argv = true_cmd, .control = no_fds } },
+		{ "regions", { .argv = true_cmd, .regions = 1, .delay_ms = 10 } },
 		{ "argv", { .events = "task-clock" } },
 		{ "kernel", { .argv = true_cmd, .kernel = "loop" } },
 		{ "batching", { .argv = true_cmd, .batching = (enum pmctool_batching)9 } },
@@ -284,6 +292,69 @@ static void test_regions_of_a_command_are_in_its_result(void **state)
 	pmctool_engine_free(e);
 }
 
+/* The caller's end of the control channel: 'enable' after 200 ms, then the engine's 'ack' read back. */
+struct controller {
+	int ctl_w, ack_r;
+	char ack[16];
+};
+
+static void *control_later(void *arg)
+{
+	struct controller *c = arg;
+	ssize_t n;
+
+	usleep(200000);
+	if (write(c->ctl_w, "enable\n", 7) != 7)
+		return NULL;
+	if (poll(&(struct pollfd){ .fd = c->ack_r, .events = POLLIN }, 1, 10000) != 1)
+		return NULL; /* no ack in 10 s: c->ack stays "" */
+	n = read(c->ack_r, c->ack, sizeof(c->ack) - 1);
+	c->ack[n > 0 ? n : 0] = '\0';
+	return NULL;
+}
+
+/* delay_ms -1 with control {CTL, ACK}: counting waits for 'enable' written 200 ms in, which is acknowledged, and the
+ * result says counting was paused. */
+static void test_control_descriptors_start_the_counting(void **state)
+{
+	static const char *const cmd[] = { "sleep", "0.6", NULL };
+	struct pmctool_engine *e = pmctool_engine_new();
+	int ctl[2], ack[2], fds[2];
+	struct controller c = { 0 };
+	struct pmctool_result *r = NULL;
+	struct pmctool_error err;
+	pthread_t t;
+	bool paused = false;
+	int kind;
+
+	(void)state;
+	assert_int_equal(pipe(ctl), 0);
+	assert_int_equal(pipe(ack), 0);
+	fds[0] = ctl[0];
+	fds[1] = ack[1];
+	c.ctl_w = ctl[1];
+	c.ack_r = ack[0];
+	assert_int_equal(pthread_create(&t, NULL, control_later, &c), 0);
+	{
+		struct pmctool_request rq = { .argv = cmd, .events = "task-clock", .delay_ms = -1, .control = fds };
+		kind = pmctool_measure(e, &rq, &r, &err);
+	}
+	pthread_join(t, NULL);
+	for (int i = 0; i < 2; i++) {
+		close(ctl[i]);
+		close(ack[i]);
+	}
+	if (kind && kind != PMCTOOL_ERR_NOCOUNT) /* sleep may never be on a CPU while counting is on */
+		fail_msg("kind %d subject '%s': %s", kind, err.subject, err.detail);
+	assert_non_null(r);
+	assert_string_equal(c.ack, "ack\n");
+	for (size_t i = 0; i < r->nchecks; i++)
+		paused |= !strcmp(r->checks[i].name, "counting-paused") && strstr(r->checks[i].message, "delayed");
+	assert_true(paused);
+	pmctool_result_free(r);
+	pmctool_engine_free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_intervals_reach_the_callback_as_they_end),
 		cmocka_unit_test(test_kernel_params_are_parsed_as_stat_param),
 		cmocka_unit_test(test_regions_of_a_command_are_in_its_result),
+		cmocka_unit_test(test_control_descriptors_start_the_counting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -108,6 +108,14 @@ struct pmctool_check {
 	const char *message;
 };
 
+/* A region of the command's (a request with regions), as `stat --regions` reports it merged over its threads. */
+struct pmctool_region {
+	const char *name;
+	double calls;                     /* per execution, mean */
+	const double *values;             /* per count of the result, in its order: the count inside the region per
+					     execution (mean), NAN where it was not measured */
+};
+
 struct pmctool_result {
 	size_t ncounts, nmetrics, nchecks;
 	const struct pmctool_count *counts;
@@ -116,6 +124,8 @@ struct pmctool_result {
 	unsigned runs;                    /* runs completed (fewer when stopped) */
 	double seconds;                   /* wall time of one run, mean */
 	int exit_status;                  /* the command's first failing status (128 + signal), 0 */
+	size_t nregions;                  /* with the request's regions: the regions the command entered; else 0 */
+	const struct pmctool_region *regions;
 };
 
 /* A built-in kernel (`pmctool kernels`): what a request's kernel field names. */

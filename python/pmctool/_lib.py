@@ -99,11 +99,15 @@ class KernelInfo_(ctypes.Structure):
                 ("exact", ctypes.c_int)]
 
 
+class Region_(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("calls", ctypes.c_double), ("values", ctypes.POINTER(ctypes.c_double))]
+
+
 class Result_(ctypes.Structure):
     _fields_ = [("ncounts", ctypes.c_size_t), ("nmetrics", ctypes.c_size_t), ("nchecks", ctypes.c_size_t),
                 ("counts", ctypes.POINTER(Count_)), ("metrics", ctypes.POINTER(Metric_)),
                 ("checks", ctypes.POINTER(Check_)), ("runs", ctypes.c_uint), ("seconds", ctypes.c_double),
-                ("exit_status", ctypes.c_int)]
+                ("exit_status", ctypes.c_int), ("nregions", ctypes.c_size_t), ("regions", ctypes.POINTER(Region_))]
 
 
 class CompareOptions_(ctypes.Structure):

@@ -7,6 +7,7 @@
 #include "pmctool_engine.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "kernels/kernels.h"
 #include "output/output.h"
 #include "report/load.h"
+#include "report/regions.h"
 #include "report/report.h"
 #include "report/topdown.h"
 #include "run/launch.h"
@@ -34,6 +36,8 @@ struct result {
 	struct pmctool_count *counts;
 	struct pmctool_metric *metrics;
 	struct pmctool_check *checks;
+	struct pmctool_region *regions;
+	double *region_values;         /* nregions x nevents */
 };
 
 static void free_result(struct result *r)
@@ -44,6 +48,8 @@ static void free_result(struct result *r)
 	free(r->counts);
 	free(r->metrics);
 	free(r->checks);
+	free(r->regions);
+	free(r->region_values);
 	free(r);
 }
 
@@ -135,6 +141,32 @@ static void result_detail(const struct pmc_report *rep, enum pmctool_error_kind 
 					 rep->events[i].reason[0] ? rep->events[i].reason : "not counted");
 }
 
+/* --regions: each region merged over threads, its counts in the result's order. 0 or -ENOMEM. */
+static int fill_regions(struct result *r)
+{
+	const struct pmc_report_regions *rr = r->rep.regions;
+	size_t n = rr ? rr->n : 0, ne = r->rep.nevents;
+
+	if (!n)
+		return 0;
+	r->regions = calloc(n, sizeof(*r->regions));
+	r->region_values = calloc(n * ne + 1, sizeof(*r->region_values));
+	if (!r->regions || !r->region_values)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		double *v = r->region_values + k * ne;
+
+		for (size_t i = 0; i < ne && i < rr->nevents; i++)
+			v[i] = pmc_region_value(&rr->r[k].all, i);
+		for (size_t i = rr->nevents; i < ne; i++)
+			v[i] = NAN;
+		r->regions[k] = (struct pmctool_region){ rr->r[k].name, pmc_region_calls(&rr->r[k].all), v };
+	}
+	r->pub.nregions = n;
+	r->pub.regions = r->regions;
+	return 0;
+}
+
 /* The typed view of the report (pointers into it: they live as long as the result). */
 static int fill(struct result *r)
 {
@@ -168,8 +200,8 @@ static int fill(struct result *r)
 		r->checks[i] = (struct pmctool_check){ rep->checks[i].name, (int)rep->checks[i].severity,
 						       rep->checks[i].msg };
 	r->pub = (struct pmctool_result){ rep->nevents, rep->nmetrics, rep->nchecks, r->counts, r->metrics, r->checks,
-					  rep->nruns, rep->wall_ns_mean / 1e9, rep->exit_status };
-	return 0;
+					  rep->nruns, rep->wall_ns_mean / 1e9, rep->exit_status, 0, NULL };
+	return fill_regions(r);
 }
 
 int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, struct pmctool_result **ret,

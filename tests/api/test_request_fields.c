@@ -257,7 +257,7 @@ static void test_kernel_params_are_parsed_as_stat_param(void **state)
 	pmctool_engine_free(e);
 }
 
-/* rg-prog basic enters "inner" 6 times: regions = 1 counts them, and the JSON holds the region. */
+/* rg-prog basic enters inner 6 times, outer 3 and b-only once: regions = 1 counts them, typed and in the JSON. */
 static void test_regions_of_a_command_are_in_its_result(void **state)
 {
 	char prog[4096];
@@ -283,6 +283,18 @@ static void test_regions_of_a_command_are_in_its_result(void **state)
 	kind = pmctool_measure(e, &rq, &r, &err);
 	if (kind)
 		fail_msg("kind %d subject '%s': %s", kind, err.subject, err.detail);
+	/* typed: rg-prog's three regions with their calls, inner's task-clock (ns) less than the whole program's */
+	assert_int_equal(r->nregions, 3);
+	for (size_t i = 0; i < r->nregions; i++) {
+		const struct pmctool_region *g = &r->regions[i];
+
+		if (!strcmp(g->name, "inner")) {
+			assert_true(g->calls == 6);
+			assert_true(g->values[0] > 0 && g->values[0] < count_of(r, "task-clock")->value);
+		} else if (!(!strcmp(g->name, "outer") && g->calls == 3) && !(!strcmp(g->name, "b-only") && g->calls == 1)) {
+			fail_msg("region %s called %g times", g->name, g->calls);
+		}
+	}
 	assert_int_equal(pmctool_result_json(r, &json, NULL), 0);
 	assert_non_null(strstr(json, "\"regions\""));
 	if (!strstr(json, "\"name\":\"inner\",\"calls\":6"))

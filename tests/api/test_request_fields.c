@@ -154,8 +154,12 @@ static void test_a_running_process_is_counted_through_pids_until_the_timeout(voi
 	assert_true(count_of(r, "task-clock")->value > 1e6);
 	assert_true(count_of(r, "task-clock")->value < 10e9);
 	assert_string_equal(count_of(r, "task-clock")->unit, "ns");
-	assert_int_equal(count_of(r, "context-switches")->status, PMCTOOL_COUNTED);
-	assert_true(count_of(r, "context-switches")->value >= 1);
+	/* a switch is counted in the kernel: refused, with the reason, without root where perf_event_paranoid is 2 */
+	if (geteuid() != 0 && count_of(r, "context-switches")->status == PMCTOOL_NOT_SUPPORTED)
+		assert_true(strlen(count_of(r, "context-switches")->reason) > 10);
+	else
+		assert_true(count_of(r, "context-switches")->status == PMCTOOL_COUNTED &&
+			    count_of(r, "context-switches")->value >= 1);
 	assert_int_equal(count_of(r, "page-faults")->status, PMCTOOL_COUNTED);
 	hardware_counted_or_said(count_of(r, "instructions"));
 	assert_true(r->seconds > 0.25 && r->seconds < 10);
@@ -163,8 +167,8 @@ static void test_a_running_process_is_counted_through_pids_until_the_timeout(voi
 	pmctool_engine_free(e);
 }
 
-/* CPU 0 counted system-wide for 200 ms (as root or with perf_event_paranoid <= 0; otherwise a REQUEST error that
- * says which privilege). */
+/* CPU 0 counted system-wide for 200 ms (as root or with perf_event_paranoid <= 0; without them the error says which
+ * privilege, and the test is skipped). */
 static void test_a_cpu_is_counted_until_the_timeout(void **state)
 {
 	struct pmctool_engine *e = pmctool_engine_new();
@@ -175,8 +179,8 @@ static void test_a_cpu_is_counted_until_the_timeout(void **state)
 	int kind = pmctool_measure(e, &rq, &r, &err);
 
 	(void)state;
-	if (kind == PMCTOOL_ERR_REQUEST && geteuid() != 0) {
-		assert_non_null(strstr(err.detail, "paranoid"));
+	if (kind && geteuid() != 0 && strstr(err.detail, "perf_event_paranoid")) {
+		assert_int_equal(kind, PMCTOOL_ERR_NOCOUNT); /* stat's exit 3: nothing could be counted */
 		pmctool_engine_free(e);
 		skip();
 	}

@@ -96,7 +96,7 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 	if (!pmc_eng_scope_wanted(o))
 		return o->batch == PMC_BATCH_ROTATE ? refuse(RQ_BATCHING "=rotate rotates the batches across "
 							     "intervals: it needs " RQ_INTERVAL_MS " MS") : 0;
-	if (o->kernel)
+	if (o->k)
 		return refuse(RQ_KERNEL " runs a kernel inside pmctool: " RQ_PIDS ", " RQ_TIDS ", " RQ_SYSTEM_WIDE ", "
 			      RQ_CPUS ", " RQ_AGGR_CPU ", " RQ_AGGR ", " RQ_INTERVAL_MS ", " RQ_DELAY_MS ", "
 			      RQ_TIMEOUT_MS " and " RQ_CONTROL " are for commands and running processes");

@@ -257,7 +257,7 @@ int pmc_metric_def_parse_cli(const char *arg, struct pmc_metric_def *ret, char *
 	char perr[200];
 
 	if (!eq) {
-		snprintf(err, errlen, "--metric '%s': expected NAME=FORMULA, e.g. IPC=instructions/cycles", arg);
+		snprintf(err, errlen, "expected NAME=FORMULA, e.g. IPC=instructions/cycles");
 		return -EINVAL;
 	}
 	nlen = (size_t)(eq - arg);
@@ -265,8 +265,8 @@ int pmc_metric_def_parse_cli(const char *arg, struct pmc_metric_def *ret, char *
 	if (br) {
 		const char *close = memchr(br, ']', (size_t)(eq - br));
 		if (!close || close + 1 != eq || (size_t)(close - br - 1) >= sizeof(d.unit)) {
-			snprintf(err, errlen, "--metric '%s': the unit goes in brackets right before '=' "
-				 "(NAME[UNIT]=FORMULA), at most %zu characters", arg, sizeof(d.unit) - 1);
+			snprintf(err, errlen, "the unit goes in brackets right before '=' "
+				 "(NAME[UNIT]=FORMULA), at most %zu characters", sizeof(d.unit) - 1);
 			return -EINVAL;
 		}
 		memcpy(d.unit, br + 1, (size_t)(close - br - 1));
@@ -275,25 +275,24 @@ int pmc_metric_def_parse_cli(const char *arg, struct pmc_metric_def *ret, char *
 	while (nlen && isspace((unsigned char)arg[nlen - 1]))
 		nlen--;
 	if (nlen >= sizeof(d.name)) {
-		snprintf(err, errlen, "--metric: name '%.*s' is longer than %zu characters", (int)PMC_MIN(nlen, 80),
+		snprintf(err, errlen, "name '%.*s' is longer than %zu characters", (int)PMC_MIN(nlen, 80),
 			arg,
 			 sizeof(d.name) - 1);
 		return -EINVAL;
 	}
 	memcpy(d.name, arg, nlen);
 	if (!pmc_metric_name_valid(d.name)) {
-		snprintf(err, errlen, "--metric '%s': name '%s' must start with a letter or '_' and hold only letters, "
-			 "digits and '_'", arg, d.name);
+		snprintf(err, errlen, "name '%s' must start with a letter or '_' and hold only letters, "
+			 "digits and '_'", d.name);
 		return -EINVAL;
 	}
 	if (strlen(eq + 1) >= sizeof(d.formula)) {
-		snprintf(err, errlen, "--metric %s: formula is longer than %zu characters", d.name,
-			 sizeof(d.formula) - 1);
+		snprintf(err, errlen, "formula is longer than %zu characters", sizeof(d.formula) - 1);
 		return -EINVAL;
 	}
 	snprintf(d.formula, sizeof(d.formula), "%s", eq + 1);
 	if (pmc_expr_parse(d.formula, &e, perr, sizeof(perr))) {
-		snprintf(err, errlen, "--metric %s: formula '%.200s': %s", d.name, d.formula, perr);
+		snprintf(err, errlen, "formula '%.200s': %s", d.formula, perr);
 		return -EINVAL;
 	}
 	pmc_expr_free(e);

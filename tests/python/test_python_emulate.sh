@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The pytest plugin's emulated counts (issue 37: the gate where there is no PMU), from the source tree's package
+# (python/) and this build's libpmctool and libpmctool-engine:
+#   1. pytest -p pmctool.pytest_plugin --pmctool-emulate runs the session under valgrind (callgrind): each test's
+#      count is instructions:u@emulated, marked emulated, the environment's backend "valgrind (callgrind)"; pytest's
+#      exit status and outcomes are that session's; an event other than instructions:u is null with the reason;
+#   2. a test doing twice the work counts about twice (1.9 to 2.1 times);
+#   3. the gate: pmctool compare --fail-if 'instructions:u@emulated>+1%' passes (exit 0) on the same tests again,
+#      whose counts are the same to the instruction, and fails (exit 1, naming the test) when one test does 5% more
+#      work; a gate on instructions:u (a counter's) cannot judge the emulated reports (exit 3);
+#   4. no valgrind on PATH: exit status 4 (pytest's usage error) with the reason, nothing run;
+#   5. without --pmctool-emulate, an instructions:u no counter counts is null and the summary names the option.
+# Each emulated session is a few seconds (4 tiny tests); the whole test prints its time.
+source "$PMC_SOURCE_DIR/tests/lib.sh"
+sanitized_build && skip "the package loads libpmctool into python3; an ASan build's cannot be (the plain build runs this)"
+PY=${PMC_PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3 || true)}
+[ -n "$PY" ] || skip "python3 is not installed"
+"$PY" -c 'import pytest' 2>/dev/null || skip "pytest is not installed (Debian's python3-pytest; setup.sh installs it)"
+export PYTHONPATH=$PMC_SOURCE_DIR/python${PYTHONPATH:+:$PYTHONPATH}
+export PMCTOOL_REGIONS_LIB=$PMC_BUILD_DIR/src/regions/lib/libpmctool.so
+export PMCTOOL_ENGINE_LIB=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
+[ -f "$PMCTOOL_REGIONS_LIB" ] && [ -f "$PMCTOOL_ENGINE_LIB" ] || fail "this build has no $PMCTOOL_REGIONS_LIB or $PMCTOOL_ENGINE_LIB"
+unset PYTHONHASHSEED PMCTOOL_REGIONS_EVENTS PMCTOOL_REGIONS_OUT PMCTOOL_PYTEST_EMULATED
+start=$SECONDS
+mkdir "$TMP/pt"
+cat >"$TMP/pt/test_gate.py" <<'PY'
+import os
+WORK = int(os.environ.get("GATE_WORK", "20000"))
+def loop(n):
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+def test_work():
+    loop(WORK)
+def test_steady():
+    loop(20000)
+def test_twice():
+    loop(40000)
+def test_fails():
+    loop(20000)
+    assert 0, "fails on purpose"
+PY
+pt() { (cd "$TMP/pt" && "$PY" -m pytest -q -p no:cacheprovider -p pmctool.pytest_plugin "$@" test_gate.py); }
+
+# 4 first (quick): valgrind not on PATH (python3 by its absolute path).
+rc=0
+PATH=$TMP/none pt --pmctool-emulate --pmctool-report="$TMP/pt/none.json" >"$TMP/none.out" 2>&1 || rc=$?
+[ $rc = 4 ] || { cat "$TMP/none.out" >&2; fail "--pmctool-emulate without valgrind: exit status $rc, expected 4"; }
+grep -q "ERROR: --pmctool-emulate: emulated counts need valgrind (not found on PATH)" "$TMP/none.out" ||
+	fail "--pmctool-emulate without valgrind: $(cat "$TMP/none.out")"
+[ ! -e "$TMP/pt/none.json" ] || fail "--pmctool-emulate without valgrind wrote a report"
+ok "no valgrind on PATH: exit status 4, $(grep -o 'emulated counts need valgrind[^:]*' "$TMP/none.out")"
+
+# 5. Never emulated silently: without the option instructions:u is a counter's or null with its reason.
+rc=0
+pt --pmctool-events=instructions:u --pmctool-report="$TMP/pt/native.json" >"$TMP/native.out" 2>&1 || rc=$?
+[ $rc = 1 ] || { cat "$TMP/native.out" >&2; fail "pytest with the plugin: exit status $rc, expected 1 (one test fails)"; }
+"$PY" - "$TMP/pt/native.json" "$TMP/native.out" <<'PY' || fail "the plugin without --pmctool-emulate (above)"
+import json, sys
+d, out = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+(ev,) = d["events"]
+assert ev["name"] == "instructions:u" and d["environment"]["backend"] == "perf_event", (ev, d["environment"])
+assert all("emulated" not in c for t in d["tests"] for c in t["counts"]), d["tests"]
+if ev["status"] == "counted":
+    print("ok: without --pmctool-emulate instructions:u is counted by a counter here")
+else:
+    assert all(t["counts"][0]["value"] is None for t in d["tests"]) and ev["reason"], d
+    assert "--pmctool-emulate counts it under valgrind" in out, out
+    print("ok: without --pmctool-emulate instructions:u is null (%s) and the summary names --pmctool-emulate"
+          % ev["reason"])
+PY
+
+command -v valgrind >/dev/null || skip "valgrind is not installed (Debian's valgrind; setup.sh installs it): parts 1-3"
+rc=0
+"$PY" -c 'from pmctool.regions import emulated_begin; import errno, sys; sys.exit(emulated_begin() == -errno.ENOSYS)' ||
+	rc=$?
+[ $rc = 0 ] || skip "this libpmctool was built without valgrind's callgrind.h (Debian's valgrind): parts 1-3"
+
+# 1-3. Three emulated sessions: base, the same again, and test_work doing 5% more.
+for run in base again more; do
+	work=20000
+	[ $run = more ] && work=21000
+	t0=$SECONDS
+	rc=0
+	GATE_WORK=$work pt --pmctool-emulate --pmctool-events=instructions:u,task-clock \
+		--pmctool-report="$TMP/pt/$run.json" >"$TMP/$run.out" 2>&1 || rc=$?
+	[ $rc = 1 ] || { cat "$TMP/$run.out" >&2; fail "the emulated session ($run): exit status $rc, expected 1 (one test fails)"; }
+	grep -q "^pmctool: counts of 4 test(s) (instructions:u, task-clock) in $TMP/pt/$run.json: instructions:u@emulated, emulated by valgrind (callgrind)" \
+		"$TMP/$run.out" || fail "the emulated session's summary ($run): $(tail -5 "$TMP/$run.out")"
+	echo "the emulated session ($run): $((SECONDS - t0)) s"
+done
+[ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'pmctool-pytest-*' -user "$(id -u)" -newer "$TMP/pt/test_gate.py" 2>/dev/null)" ] ||
+	fail "the plugin left its valgrind directory behind: $(ls -d "${TMPDIR:-/tmp}"/pmctool-pytest-*)"
+"$PY" - "$TMP/pt/base.json" "$TMP/pt/again.json" <<'PY' || fail "the emulated report (above)"
+import json, sys
+d, again = (json.load(open(p)) for p in sys.argv[1:3])
+assert d["kind"] == "pytest" and d["environment"]["backend"] == "valgrind (callgrind)", d["environment"]
+ev = {e["name"]: e for e in d["events"]}
+assert list(ev) == ["instructions:u@emulated", "task-clock"], list(ev)
+assert ev["instructions:u@emulated"]["status"] == "counted" and ev["instructions:u@emulated"]["emulated"] is True, ev
+tc = ev["task-clock"]
+assert tc["status"] == "not counted" and "--pmctool-emulate" in tc["reason"] and tc["emulated"] is False, tc
+t = {x["nodeid"].split("::")[1]: x for x in d["tests"]}
+assert sorted(t) == ["test_fails", "test_steady", "test_twice", "test_work"], sorted(t)
+assert t["test_fails"]["outcome"] == "failed" and t["test_work"]["outcome"] == "passed", t
+v = {}
+for name, x in t.items():
+    (c, n) = x["counts"]
+    assert c["event"] == "instructions:u@emulated" and c["emulated"] is True and isinstance(c["value"], int), c
+    assert c["value"] > 0 and n["event"] == "task-clock" and n["value"] is None, (c, n)
+    v[name] = c["value"]
+ratio = v["test_twice"] / v["test_steady"]
+assert 1.9 < ratio < 2.1, ("twice the work is not about twice the count", v)
+w = {x["nodeid"].split("::")[1]: x["counts"][0]["value"] for x in again["tests"]}
+spread = max(abs(w[k] - v[k]) / v[k] for k in v)
+assert spread < 0.001, ("the same tests again differ", v, w)
+print("ok: emulated counts per test: steady %d, twice %d (x%.3f), fails %d; the same again: %s (largest "
+      "difference %.4f%%); task-clock null: %s" % (v["test_steady"], v["test_twice"], ratio, v["test_fails"],
+      "identical" if v == w else w, 100 * spread, tc["reason"]))
+PY
+run_pmc compare --fail-if 'instructions:u@emulated>+1%' "$TMP/pt/base.json" "$TMP/pt/again.json"
+expect_rc 0 "the emulated gate on the same tests again"
+grep -q 'does not hold: none of 4 tests' "$TMP/out" || fail "the gate's condition: $(grep -A2 Conditions "$TMP/out")"
+run_pmc compare --fail-if 'instructions:u@emulated>+1%' "$TMP/pt/base.json" "$TMP/pt/more.json"
+expect_rc 1 "the emulated gate on a test doing 5% more work"
+grep -Eq 'holds: 1 of 4 tests: \[test_gate.py::test_work\] changed \+[45]\.[0-9]+%' "$TMP/out" ||
+	fail "the gate does not name the test that grew by about 5%: $(grep -A2 Conditions "$TMP/out")"
+ok "the gate: $(grep -o 'holds: 1 of 4 tests.*' "$TMP/out")"
+run_pmc compare --fail-if 'instructions:u>+1%' "$TMP/pt/base.json" "$TMP/pt/more.json"
+expect_rc 3 "a counter's instructions:u gate on emulated reports"
+ok "a gate on instructions:u (a counter's) cannot judge emulated reports (exit 3): $(head -c 200 "$TMP/err")"
+ok "the whole test: $((SECONDS - start)) s"

@@ -22,22 +22,33 @@ Emulated counts where there is no PMU (a VM, most CI runners):
     pmctool compare --fail-if 'instructions:u@emulated>+1%' base.json new.json
 
 --pmctool-emulate (or the event spelled instructions:u@emulated, as `pmctool stat -e` takes it) runs the session
-under valgrind (`valgrind --tool=callgrind --instr-atstart=no -- python3 -m pytest ARGS`, with the same arguments,
-in the same directory; PYTHONHASHSEED=0 unless it is set, so that the interpreter's own work is the same run to run):
-pytest's output and exit status are that session's. Each test's call runs between pmctool_emulated_begin() and
+under valgrind (`valgrind --tool=callgrind --instr-atstart=no -- python3 -m pytest ARGS`, the same arguments less
+--pmctool-report, in the same directory): pytest's output and exit status are that session's, and its report,
+written in a private directory (0700, removed after), is copied to PATH. Each test's item.runtest() (the test
+function through pytest_pyfunc_call, not pytest's bookkeeping around it) runs between pmctool_emulated_begin() and
 pmctool_emulated_end() of libpmctool (callgrind's client requests: instrument, count, write the count), and
 callgrind's count of it (user-mode instructions of the CPU valgrind emulates, of every thread while the test runs;
-not its subprocesses) is the test's value of the event named instructions:u@emulated, each count marked
-"emulated": true and the report's environment's backend "valgrind (callgrind)": an emulated count is never passed
-off as a counter's (a base counted on a PMU and a new report emulated have no row in common, and compare warns that
-their environments differ). Never chosen for you: without it, an instructions:u no counter counts here is null with
-the reason (the summary line says --pmctool-emulate would count it). Other events under --pmctool-emulate are null,
-not counted, with the reason (count them in a session of their own). Valgrind's own messages go to a private
-directory (removed after), shown when the emulated session fails to write its report; no valgrind on PATH is a
-usage error (exit status 4). The session is about 50 times slower (an empty test costs valgrind about 0.1 s).
+not its subprocesses) is the test's value of the event named instructions:u@emulated, each count marked "emulated":
+true and the report's environment's backend "valgrind (callgrind)": an emulated count is never passed off as a
+counter's (a base counted on a PMU and a new report emulated have no row in common, and compare warns that their
+environments differ). Never chosen for you: without it, an instructions:u no counter counts here is null with the
+reason (the summary line says --pmctool-emulate would count it). Other events under --pmctool-emulate are null, not
+counted, with the reason (count them in a session of their own). No valgrind on PATH is a usage error (exit status
+4); valgrind's own messages are shown when the session fails to write its report.
+
+Steady counts: the session runs with address randomization off (personality(2), as setarch -R: that process only),
+PYTHONHASHSEED=0 unless it is set, and a gc.collect() before each test. On a quiet machine a test's count then
+repeats to the instruction (with randomization on it fell into groups up to a thousand instructions apart); on a
+loaded one it moved by up to about 600 instructions (where the interpreter's objects land, which something
+time-dependent in the session changes): 0.01% of a 7.6-million-instruction test, so gate at +1% on tests of more
+than about 100,000 instructions (an empty test counts about 50,000). The report's "emulation" says which of these
+held. Run base and new in the same directory with the same environment and arguments. Valgrind takes a few seconds
+to start the session (4 small tests: 7 to 21 s on a loaded 2-core VM) and runs the tests about 80 times slower (a
+Python loop of 3,000,000 additions: 0.2 s natively, 16.6 s).
 """
 from __future__ import annotations
 
+import ctypes
 import errno
 import gc
 import json
@@ -59,6 +70,7 @@ EMULATED_DIR = "PMCTOOL_PYTEST_EMULATED"  # set in the session run under valgrin
 EMULATED = "instructions:u@emulated"      # the event's name in the report, as `pmctool stat --emulate` names it
 EMULABLE = ("instructions:u", EMULATED)   # the spellings of the one event valgrind counts
 BACKEND = "valgrind (callgrind)"
+ADDR_NO_RANDOMIZE = 0x0040000             # personality(2): what setarch -R sets, for one process and its children
 
 
 def pytest_addoption(parser: Any) -> None:
@@ -104,7 +116,7 @@ def pytest_configure(config: Any) -> None:
     path = _report_path(config)
     where = os.environ.pop(EMULATED_DIR, None)  # not inherited by the tests' subprocesses
     if emulate and where:
-        config.pluginmanager.register(EmulatedRecorder(events, path, where), "pmctool-recorder")
+        config.pluginmanager.register(EmulatedRecorder(events, where), "pmctool-recorder")
     elif emulate:
         raise pytest.UsageError("--pmctool-emulate: this session was not started by the plugin under valgrind (a "
                                 "plugin earlier in the list ran it?); run pytest with -p pmctool.pytest_plugin")
@@ -236,6 +248,44 @@ def _write_report(path: str, doc: Dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+def _without_report(args: Any) -> List[str]:
+    """The session's arguments less --pmctool-report: the session under valgrind writes its report into the private
+    directory (then copied to PATH), so that the name of the report, which differs between base and new, does not
+    move where the interpreter's objects land (up to a thousand instructions a test)."""
+    out: List[str] = []
+    it = iter(args)
+    for a in it:
+        if a == "--pmctool-report":
+            next(it, None)  # its value
+        elif not a.startswith("--pmctool-report="):
+            out.append(a)
+    return out
+
+
+def _same_addresses() -> Any:
+    """For the session under valgrind: address randomization off in that process only (personality(2), as setarch
+    -R does; no system setting changes). With it on, a test's count falls in one of a few groups up to a thousand
+    instructions apart (where the interpreter's objects land); with it off every run counts the same."""
+    personality = ctypes.CDLL(None, use_errno=True).personality  # looked up before the fork
+    personality.restype = ctypes.c_int
+    personality.argtypes = [ctypes.c_ulong]
+
+    def no_randomization() -> None:
+        cur = personality(0xFFFFFFFF)
+        if cur != -1:
+            personality(cur | ADDR_NO_RANDOMIZE)  # refused (a seccomp policy): the report says randomization was on
+    return no_randomization
+
+
+def _randomized() -> Optional[bool]:
+    """Whether this process's addresses are randomized (its personality), None when it cannot be read."""
+    try:
+        with open("/proc/self/personality", encoding="ascii") as f:
+            return not int(f.read().strip(), 16) & ADDR_NO_RANDOMIZE
+    except (OSError, ValueError):
+        return None
+
+
 def _run_emulated(config: Any, path: str) -> int:
     """The session again under valgrind (callgrind, instrumenting only between each test's begin and end), with
     the same arguments in the same directory; its exit status. Valgrind's files go to a private directory, removed
@@ -257,13 +307,14 @@ def _run_emulated(config: Any, path: str) -> int:
     try:
         _write_report(os.path.join(where, "environment.json"), {"environment": Recorder._environment()})
         cmd = [vg, "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={where}/cg.%p",
-               f"--log-file={where}/vg.%p.log", sys.executable, "-m", "pytest", *config.invocation_params.args]
+               f"--log-file={where}/vg.%p.log", sys.executable, "-m", "pytest",
+               *_without_report(config.invocation_params.args)]
         env = dict(os.environ, **{EMULATED_DIR: where})
         env.setdefault("PYTHONHASHSEED", "0")
         sys.stderr.write(f"pmctool: --pmctool-emulate: the session runs under valgrind (callgrind), much slower; "
                          f"each test's instructions:u@emulated goes to {path}\n")
         sys.stderr.flush()
-        child = subprocess.Popen(cmd, env=env, cwd=str(config.invocation_params.dir))
+        child = subprocess.Popen(cmd, env=env, cwd=str(config.invocation_params.dir), preexec_fn=_same_addresses())
         try:
             status = child.wait()
         except KeyboardInterrupt:  # the session got the SIGINT too: it writes what it counted and ends
@@ -281,6 +332,10 @@ def _run_emulated(config: Any, path: str) -> int:
             sys.stderr.write(f"pmctool: --pmctool-emulate: the session under valgrind ended (exit status {status}) "
                              f"without writing {path}; valgrind's log:\n{tail}")
             return status if status > 0 else int(pytest.ExitCode.INTERNAL_ERROR)
+        tmp = path + ".tmp"
+        shutil.copyfile(os.path.join(where, "report.json"), tmp)
+        os.replace(tmp, path)
+        sys.stderr.write(f"pmctool: --pmctool-emulate: the counts per test are in {path}\n")
         return status
     finally:
         shutil.rmtree(where, ignore_errors=True)
@@ -290,9 +345,9 @@ class EmulatedRecorder:
     """In the session valgrind runs: each test's call between emulated_begin() and emulated_end(), its count read
     back from the file callgrind writes at the end (its "totals:" line)."""
 
-    def __init__(self, events: str, path: str, where: str) -> None:
+    def __init__(self, events: str, where: str) -> None:
         self.events = [e for e in events.split(",") if e]
-        self.path = path
+        self.path = os.path.join(where, "report.json")  # the process that started this one copies it to PATH
         self.where = where
         self.tests: List[Dict[str, Any]] = []
         self.by_id: Dict[str, Dict[str, Any]] = {}
@@ -375,12 +430,14 @@ class EmulatedRecorder:
             {"event": e["name"], "value": t["value"] if e["emulated"] and e["status"] == "counted" else None,
              "emulated": e["emulated"]} for e in events]} for t in self.tests]
         doc = {"schema_version": 1, "kind": "pytest", "region": None, "read": "emulated: " + BACKEND,
-               "events": events, "environment": self.environment, "regions_report": None, "tests": tests}
+               "events": events, "environment": self.environment, "regions_report": None,
+               "emulation": {"backend": BACKEND, "address_randomization": _randomized(),
+                             "hash_seed": os.environ.get("PYTHONHASHSEED")}, "tests": tests}
         _write_report(self.path, doc)
         self.events_written = events
         with open(os.path.join(self.where, "written"), "w", encoding="utf-8"):
             pass
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        terminalreporter.write_line(f"pmctool: counts of {len(self.tests)} test(s) ({', '.join(self.events)}) in "
-                                    f"{self.path}: {EMULATED}, emulated by {BACKEND}, not a counter's")
+        terminalreporter.write_line(f"pmctool: counts of {len(self.tests)} test(s) ({', '.join(self.events)}): "
+                                    f"{EMULATED}, emulated by {BACKEND}, not a counter's")

@@ -6,23 +6,25 @@
 #      exit status and outcomes are that session's; an event other than instructions:u is null with the reason;
 #   2. a test doing twice the work counts about twice (1.9 to 2.1 times);
 #   3. the gate: pmctool compare --fail-if 'instructions:u@emulated>+1%' passes (exit 0) on the same tests again,
-#      whose counts are the same to the instruction, and fails (exit 1, naming the test) when one test does 5% more
+#      whose counts are within 0.05% (the same to the instruction on a quiet machine; the report's name differs),
+#      and fails (exit 1, naming the test) when one test does 5% more
 #      work; a gate on instructions:u (a counter's) cannot judge the emulated reports (exit 3);
 #   4. no valgrind on PATH: exit status 4 (pytest's usage error) with the reason, nothing run;
 #   5. without --pmctool-emulate, an instructions:u no counter counts is null and the summary names the option.
 # Each emulated session is a few seconds (4 tiny tests); the whole test prints its time.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
-sanitized_build && skip "the package loads libpmctool into python3; an ASan build's cannot be (the plain build runs this)"
+sanitized_build && skip "an ASan libpmctool cannot be loaded into python3; the plain build runs this test"
 PY=${PMC_PYTHON:-$( [ -x /usr/bin/python3 ] && echo /usr/bin/python3 || command -v python3 || true)}
 [ -n "$PY" ] || skip "python3 is not installed"
 "$PY" -c 'import pytest' 2>/dev/null || skip "pytest is not installed (Debian's python3-pytest; setup.sh installs it)"
 export PYTHONPATH=$PMC_SOURCE_DIR/python${PYTHONPATH:+:$PYTHONPATH}
 export PMCTOOL_REGIONS_LIB=$PMC_BUILD_DIR/src/regions/lib/libpmctool.so
 export PMCTOOL_ENGINE_LIB=$PMC_BUILD_DIR/src/api/libpmctool-engine.so
-[ -f "$PMCTOOL_REGIONS_LIB" ] && [ -f "$PMCTOOL_ENGINE_LIB" ] || fail "this build has no $PMCTOOL_REGIONS_LIB or $PMCTOOL_ENGINE_LIB"
+[ -f "$PMCTOOL_REGIONS_LIB" ] && [ -f "$PMCTOOL_ENGINE_LIB" ] ||
+	fail "this build has no $PMCTOOL_REGIONS_LIB or $PMCTOOL_ENGINE_LIB"
 unset PYTHONHASHSEED PMCTOOL_REGIONS_EVENTS PMCTOOL_REGIONS_OUT PMCTOOL_PYTEST_EMULATED
 start=$SECONDS
-mkdir "$TMP/pt"
+mkdir "$TMP/pt" "$TMP/vgdir"
 cat >"$TMP/pt/test_gate.py" <<'PY'
 import os
 WORK = int(os.environ.get("GATE_WORK", "20000"))
@@ -55,7 +57,7 @@ ok "no valgrind on PATH: exit status 4, $(grep -o 'emulated counts need valgrind
 # 5. Never emulated silently: without the option instructions:u is a counter's or null with its reason.
 rc=0
 pt --pmctool-events=instructions:u --pmctool-report="$TMP/pt/native.json" >"$TMP/native.out" 2>&1 || rc=$?
-[ $rc = 1 ] || { cat "$TMP/native.out" >&2; fail "pytest with the plugin: exit status $rc, expected 1 (one test fails)"; }
+[ $rc = 1 ] || { cat "$TMP/native.out" >&2; fail "pytest with the plugin: exit status $rc, expected 1 (a test fails)"; }
 "$PY" - "$TMP/pt/native.json" "$TMP/native.out" <<'PY' || fail "the plugin without --pmctool-emulate (above)"
 import json, sys
 d, out = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
@@ -83,15 +85,16 @@ for run in base again more; do
 	[ $run = more ] && work=21000
 	t0=$SECONDS
 	rc=0
-	GATE_WORK=$work pt --pmctool-emulate --pmctool-events=instructions:u,task-clock \
+	GATE_WORK=$work TMPDIR=$TMP/vgdir pt --pmctool-emulate --pmctool-events=instructions:u,task-clock \
 		--pmctool-report="$TMP/pt/$run.json" >"$TMP/$run.out" 2>&1 || rc=$?
-	[ $rc = 1 ] || { cat "$TMP/$run.out" >&2; fail "the emulated session ($run): exit status $rc, expected 1 (one test fails)"; }
-	grep -q "^pmctool: counts of 4 test(s) (instructions:u, task-clock) in $TMP/pt/$run.json: instructions:u@emulated, emulated by valgrind (callgrind)" \
-		"$TMP/$run.out" || fail "the emulated session's summary ($run): $(tail -5 "$TMP/$run.out")"
+	[ $rc = 1 ] || { cat "$TMP/$run.out" >&2; fail "the emulated session ($run): exit status $rc, expected 1"; }
+	grep -q "^pmctool: counts of 4 test(s) (instructions:u, task-clock): instructions:u@emulated, emulated by" \
+		"$TMP/$run.out" &&
+		grep -q "^pmctool: --pmctool-emulate: the counts per test are in $TMP/pt/$run.json" "$TMP/$run.out" ||
+		fail "the emulated session's summary ($run): $(tail -5 "$TMP/$run.out")"
+	[ -z "$(ls -A "$TMP/vgdir")" ] || fail "the plugin left valgrind's directory behind: $(ls -A "$TMP/vgdir")"
 	echo "the emulated session ($run): $((SECONDS - t0)) s"
 done
-[ -z "$(find "${TMPDIR:-/tmp}" -maxdepth 1 -name 'pmctool-pytest-*' -user "$(id -u)" -newer "$TMP/pt/test_gate.py" 2>/dev/null)" ] ||
-	fail "the plugin left its valgrind directory behind: $(ls -d "${TMPDIR:-/tmp}"/pmctool-pytest-*)"
 "$PY" - "$TMP/pt/base.json" "$TMP/pt/again.json" <<'PY' || fail "the emulated report (above)"
 import json, sys
 d, again = (json.load(open(p)) for p in sys.argv[1:3])
@@ -114,10 +117,14 @@ ratio = v["test_twice"] / v["test_steady"]
 assert 1.9 < ratio < 2.1, ("twice the work is not about twice the count", v)
 w = {x["nodeid"].split("::")[1]: x["counts"][0]["value"] for x in again["tests"]}
 spread = max(abs(w[k] - v[k]) / v[k] for k in v)
-assert spread < 0.001, ("the same tests again differ", v, w)
+em = d["emulation"]
+assert em["backend"] == "valgrind (callgrind)" and em["hash_seed"] == "0", em
+# The same to the instruction on a quiet machine; on a loaded one a few hundred instructions apart (0.01% here).
+assert spread < 0.0005, ("the same tests again differ", v, w, em)
 print("ok: emulated counts per test: steady %d, twice %d (x%.3f), fails %d; the same again: %s (largest "
-      "difference %.4f%%); task-clock null: %s" % (v["test_steady"], v["test_twice"], ratio, v["test_fails"],
-      "identical" if v == w else w, 100 * spread, tc["reason"]))
+      "difference %.4f%%; address randomization %s); task-clock null: %s" % (v["test_steady"], v["test_twice"],
+      ratio, v["test_fails"], "identical" if v == w else w, 100 * spread,
+      {False: "off", True: "on", None: "?"}[em["address_randomization"]], tc["reason"]))
 PY
 run_pmc compare --fail-if 'instructions:u@emulated>+1%' "$TMP/pt/base.json" "$TMP/pt/again.json"
 expect_rc 0 "the emulated gate on the same tests again"

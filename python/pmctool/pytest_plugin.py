@@ -385,14 +385,18 @@ class EmulatedRecorder:
         PYTEST_CURRENT_TEST's setenv costs more or less by where the kernel put the stack) between begin and end."""
         gc.collect()  # the collector's counters from 0: its passes fall at the same places in the test each run
         rc = emulated_begin()
+        outcome = None
         try:
             runtest()
+        except KeyboardInterrupt:  # Ctrl-C: what it counted so far, said to be so
+            outcome = "interrupted"
+            raise
         finally:
             rc = emulated_end() if rc == 0 else rc
             value = self._count() if rc == 0 else None
             if rc != 0:
                 self.why = f"pmctool_emulated_begin/end: {os.strerror(-rc)} (not under valgrind?)"
-            rec = {"nodeid": item.nodeid, "outcome": None, "value": value}
+            rec = {"nodeid": item.nodeid, "outcome": outcome, "value": value}
             self.tests.append(rec)
             self.by_id[item.nodeid] = rec
 

@@ -10,7 +10,9 @@
 #      and fails (exit 1, naming the test) when one test does 5% more
 #      work; a gate on instructions:u (a counter's) cannot judge the emulated reports (exit 3);
 #   4. no valgrind on PATH: exit status 4 (pytest's usage error) with the reason, nothing run;
-#   5. without --pmctool-emulate, an instructions:u no counter counts is null and the summary names the option.
+#   5. without --pmctool-emulate, an instructions:u no counter counts is null and the summary names the option;
+#   6. Ctrl-C (SIGINT to the process group, as a terminal sends it) in a test that loops until stopped: pytest's exit
+#      status 2, the report written with what was counted, the test's outcome "interrupted", nothing left running.
 # Each emulated session is a few seconds (4 tiny tests); the whole test prints its time.
 source "$PMC_SOURCE_DIR/tests/lib.sh"
 sanitized_build && skip "an ASan libpmctool cannot be loaded into python3; the plain build runs this test"
@@ -137,4 +139,52 @@ ok "the gate: $(grep -o 'holds: 1 of 4 tests.*' "$TMP/out")"
 run_pmc compare --fail-if 'instructions:u>+1%' "$TMP/pt/base.json" "$TMP/pt/more.json"
 expect_rc 3 "a counter's instructions:u gate on emulated reports"
 ok "a gate on instructions:u (a counter's) cannot judge emulated reports (exit 3): $(head -c 200 "$TMP/err")"
+
+# 6. Ctrl-C once the test that loops until stopped runs (it says so with a file).
+cat >"$TMP/pt/test_stop.py" <<'PY'
+import os
+def test_quick():
+    sum(range(1000))
+def test_until_stopped():
+    open(os.environ["STOP_MARKER"], "w").close()
+    s = 0
+    while True:
+        s += 1
+PY
+rc=0
+(cd "$TMP/pt" && STOP_MARKER=$TMP/pt/stop.mark TMPDIR=$TMP/vgdir "$PY" - "$TMP/pt/stop.mark" "$PY" -m pytest -q \
+	-p no:cacheprovider -p pmctool.pytest_plugin --pmctool-emulate --pmctool-report="$TMP/pt/stop.json" test_stop.py \
+	>"$TMP/stop.out" 2>&1 <<'PY') || rc=$?
+import os, signal, subprocess, sys, time
+marker, cmd = sys.argv[1], sys.argv[2:]
+# A terminal's Ctrl-C: SIGINT (not ignored, as it is for a background job of a script) to the process group.
+p = subprocess.Popen(cmd, start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+t0 = time.monotonic()
+while not os.path.exists(marker) and p.poll() is None and time.monotonic() - t0 < 240:
+    time.sleep(0.1)
+os.killpg(p.pid, signal.SIGINT)
+try:
+    rc = p.wait(timeout=120)
+except subprocess.TimeoutExpired:
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    sys.exit("pytest under valgrind did not stop on SIGINT within 120 s (killed)")
+try:
+    os.killpg(p.pid, 0)
+    sys.exit("a process of the session is left running after Ctrl-C")
+except ProcessLookupError:
+    pass
+sys.exit(rc)
+PY
+[ $rc = 2 ] || { cat "$TMP/stop.out" >&2; fail "Ctrl-C in the emulated session: exit status $rc, expected 2"; }
+[ -z "$(ls -A "$TMP/vgdir")" ] || fail "the plugin left valgrind's directory behind after Ctrl-C: $(ls -A "$TMP/vgdir")"
+"$PY" - "$TMP/pt/stop.json" <<'PY' || { cat "$TMP/stop.out" >&2; fail "the report after Ctrl-C (above)"; }
+import json, sys
+t = {x["nodeid"].split("::")[1]: x for x in json.load(open(sys.argv[1]))["tests"]}
+q, s = t["test_quick"], t["test_until_stopped"]
+assert q["outcome"] == "passed" and q["counts"][0]["value"] > 0, q
+assert s["outcome"] == "interrupted" and s["counts"][0]["value"] > q["counts"][0]["value"], s
+print("ok: Ctrl-C: exit status 2, the report written: test_quick %d, test_until_stopped interrupted after %d "
+      "instructions; nothing left running" % (q["counts"][0]["value"], s["counts"][0]["value"]))
+PY
 ok "the whole test: $((SECONDS - start)) s"

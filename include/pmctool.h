@@ -66,6 +66,13 @@ int pmctool_region_counts(pmctool_region_t region, unsigned long long *ret_calls
  * 0 or a negative errno. */
 int pmctool_regions_finish(void);
 
+/* Emulated counts where there is no PMU: under `valgrind --tool=callgrind --instr-atstart=no`, callgrind counts the
+ * instructions between begin and end (of every thread) and end writes them to its output file (its "totals:" line;
+ * the pytest plugin's --pmctool-emulate reads them). 0; -ENODEV when not run under valgrind; -ENOSYS when this
+ * library was built without valgrind's callgrind.h. Not for hot paths: each begin re-translates the program. */
+int pmctool_emulated_begin(void);
+int pmctool_emulated_end(void);
+
 #ifdef PMCTOOL_MARKERS
 #define PMCTOOL_REGION_BEGIN(name) pmctool_region_begin(name)
 #define PMCTOOL_REGION_END(name) pmctool_region_end(name)

@@ -98,3 +98,30 @@ def thread_init() -> bool:
     """Open the calling thread's counters now rather than on its first region (keeps that cost out of the first
     region). True when they are open; False when counting is off or they could not be opened (the report says why)."""
     return _lib.regions().pmctool_thread_init() == 0
+
+
+def _emulated_fn(name: str) -> Any:
+    lib = _lib.regions()
+    try:
+        f = getattr(lib, name)
+    except AttributeError:
+        raise _lib.LibraryNotFound(f"{lib._name} has no {name} (a libpmctool older than this package): reinstall "
+                                   "the package, or set PMCTOOL_REGIONS_LIB to a newer build's") from None
+    f.restype = ctypes.c_int
+    f.argtypes = []
+    return f
+
+
+def emulated_begin() -> int:
+    """Under `valgrind --tool=callgrind --instr-atstart=no`: start counting this process's instructions (callgrind's
+    counts zeroed). 0; -ENODEV when not under valgrind; -ENOSYS when libpmctool was built without valgrind's
+    callgrind.h. The pytest plugin's --pmctool-emulate uses it around each test."""
+    r: int = _emulated_fn("pmctool_emulated_begin")()
+    return r
+
+
+def emulated_end() -> int:
+    """Stop counting and have callgrind write the count since emulated_begin() to its output file (its "totals:"
+    line). 0 or the negative errno emulated_begin() gives."""
+    r: int = _emulated_fn("pmctool_emulated_end")()
+    return r

@@ -316,6 +316,14 @@ assert tc and tc[0]["value"] > 0, rg["py-loop"]["counts"]
 print("ok: pmctool.region in Python: py-loop 5 calls, py-func 2 calls, task-clock %d ns in py-loop" % tc[0]["value"])
 PY
 ok "region_counts in process: $(cat "$TMP/rg.out")"
+# The installed libpmctool's emulated spans (pytest --pmctool-emulate; test_python_emulate.sh drives them): natively
+# -ENODEV, -ENOSYS when meson-python built it without valgrind's callgrind.h.
+em=$("$VPY" -c 'from pmctool.regions import emulated_begin; print(emulated_begin())' 2>&1)
+case $em in
+-19) ok "the installed libpmctool has pmctool_emulated_begin (natively -ENODEV)" ;;
+-38) echo "note: the installed libpmctool was built without valgrind's callgrind.h: no --pmctool-emulate" ;;
+*) fail "pmctool.regions.emulated_begin() in the installed package: $em" ;;
+esac
 
 # 5. The same regions under `pmctool stat --regions` (pmctool hands the Python process its events and reads them).
 cat >"$TMP/rg.py" <<'PY'

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/exec.h"
 #include "engine/fields.h"
 #include "run/emulate.h"
 #include "run/launch.h"
@@ -102,7 +103,7 @@ static int run_native(const struct pmc_engine_opts *o, struct pmc_measure_out *o
 	struct pmc_launch_error le = { 0 };
 
 	memset(out, 0, sizeof(*out));
-	if (pmc_launch_measure(o->argv, &req, out, &le) < 0)
+	if (pmc_eng_cmd_run(o->argv, &req, out, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	return 0;
 }
@@ -123,7 +124,7 @@ static int run_emulated(const struct pmc_engine_opts *o, const char *vg, const c
 		return PMC_EXIT_INTERNAL;
 	r = pmc_emulate_argv(vg, dir, o->argv, words, PMC_EMULATE_MAX_ARGS + n + 1, store, sizeof(store));
 	memset(out, 0, sizeof(*out));
-	if (r < 0 || pmc_launch_measure(words, &req, out, &le) < 0) {
+	if (r < 0 || pmc_eng_cmd_run(words, &req, out, &le) < 0) {
 		free(words);
 		if (r < 0) {
 			pmc_diag_error(RQ_EMULATE ": the directory for valgrind's counts has too long a name (%s)",

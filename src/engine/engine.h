@@ -24,7 +24,7 @@
 #include "plan/plan.h"
 #include "pmu/event.h"
 #include "report/report.h"
-#include "run/measure.h"
+#include "perf/measure.h"
 
 enum pmc_batch_mode { PMC_BATCH_AUTO = 0, PMC_BATCH_RERUN, PMC_BATCH_MULTIPLEX, PMC_BATCH_ROTATE };
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/exec.h"
 #include "engine/fields.h"
 #include "run/hook.h"
 #include "perf/evlist.h"
@@ -206,10 +207,10 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 			goto out;
 	} else if ((rc = before_run(se, o, run, b))) {
 		goto out;
-	} else if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
+	} else if (pmc_eng_cmd_run(o->argv, &req, &out, &le) < 0 || out.group_err) {
 		if (pmc_eng_stopped(se) && le.what != PMC_LAUNCH_EXEC)
 			rc = 0; /* interrupted before the command could run (its go pipe broken, or never sent): no run */
-		else if (le.what == PMC_LAUNCH_GROUP)
+		else if (out.group_err) /* the kernel refused the group: the command never ran */
 			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
 		else
 			rc = pmc_eng_report_launch_failure(o, &le);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/exec.h"
 #include "engine/fields.h"
 #include "engine/scope.h"
 #include "info/privilege.h"
@@ -430,7 +431,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	memset(&ss, 0, sizeof(ss));
 	/* A command that gains privilege at exec is not counted by the kernel from then on: its counts say so */
 	privileged = tasks_cmd && pmc_launch_gains_privilege(o->argv[0], why, sizeof(why));
-	if (command && pmc_launch_start(o->argv, x->se->ctx ? &x->se->ctx->child : NULL, &l, &le) < 0)
+	if (command && pmc_launch_start(o->argv, x->se->ctx ? &x->se->ctx->child : NULL, -1, &l, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
 		x->st->t[0].pid = l.pid;
@@ -535,8 +536,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	/* A task that never ran while counted (time enabled 0) stays <not counted>: nothing was measured in it. */
 	pmc_evlist_read(x->sc);
 	if (privileged) {
-		pmc_launch_mark_privileged(&x->req, pmc_evlist_counts(x->sc));
-		pmc_launch_mark_privileged(&x->req, x->acc);
+		pmc_eng_mark_privileged(&x->req, pmc_evlist_counts(x->sc));
+		pmc_eng_mark_privileged(&x->req, x->acc);
 	}
 	if (r < 0) {
 		pmc_diag_error("waiting failed: %s", strerror(-r));

@@ -8,7 +8,7 @@
 
 #include "engine/engine.h"
 #include "perf/evlist.h"
-#include "run/measure.h"
+#include "perf/measure.h"
 
 /* Who is counted and how the counts fold into rows. */
 struct scope_targets {

@@ -15,8 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perf/evlist.h"
-#include "perf/perf.h"
 #include "util/fork.h"
 #include "util/util.h"
 
@@ -371,33 +369,11 @@ void pmc_launch_end_tree(struct pmc_launch *l, int sig)
 	}
 }
 
-/* Whether the batch's own events all failed to open (with req->skip_unsupported): then running the command would
- * count only the every-batch events, which every other batch counts too. */
-static bool own_none_open(const struct pmc_measure_req *req, const int *fds)
-{
-	if (!req->skip_unsupported || req->first_own >= req->n)
-		return false;
-	for (size_t i = req->first_own; i < req->n; i++)
-		if (fds[i] >= 0)
-			return false;
-	return true;
-}
-
-void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts)
-{
-	for (size_t i = 0; i < req->n; i++)
-		if (!req->events[i]->cpu_wide && (counts[i].status == PMC_COUNT_OK || counts[i].status == PMC_COUNT_NOT_COUNTED)) {
-			counts[i].status = PMC_COUNT_NOT_COUNTED;
-			counts[i].err = PMC_LAUNCH_PRIVILEGED_ERR;
-		}
-}
-
 static bool subreaper;
 
 
-/* keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for none. */
-static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
-			struct pmc_launch_error *err, int keep_fd)
+int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, int keep_fd, struct pmc_launch *l,
+		     struct pmc_launch_error *err)
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
 	pid_t parent = getpid();
@@ -459,12 +435,6 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 	if (l->own_group)
 		l->guard = guard_group(l->pid);
 	return 0;
-}
-
-int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
-		     struct pmc_launch_error *err)
-{
-	return launch_start(argv, child, l, err, -1);
 }
 
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err)
@@ -562,68 +532,4 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
 		}
 	}
 	return err->what == PMC_LAUNCH_OK ? 0 : -1;
-}
-
-int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
-		       struct pmc_launch_error *err)
-{
-	/* Counting the child from exec on: leaders start stopped and exec starts them; group mode puts the hardware
-	 * events in one group per core PMU (they run together, never multiplexed against each other), free events and
-	 * breakpoints stand alone so one failing never takes the others down; CPU-wide events know no exec: they are
-	 * enabled just before the go byte and disabled after wait. */
-	struct pmc_evlist_opts eo = { .flags = (req->no_inherit ? 0 : PMC_EVL_INHERIT) | PMC_EVL_DISABLED |
-					       PMC_EVL_ENABLE_ON_EXEC | PMC_EVL_CPU_WIDE | (req->group ? PMC_EVL_GROUP : 0),
-				      .counts = out->counts };
-	struct pmc_evlist_fail fail = { 0 };
-	struct pmc_evlist *el = NULL;
-	struct pmc_target target = { .pid = -1, .cpu = -1 };
-	struct pmc_launch l;
-	int rc = -1;
-	char why[4200];
-	bool privileged;
-
-	memset(err, 0, sizeof(*err));
-	out->group_err = 0;
-	out->group_err_index = -1;
-	out->interrupted = false;
-	out->skipped = false;
-	if (pmc_evlist_new(req->events, req->n, &target, 1, &eo, &el) < 0) {
-		err->what = PMC_LAUNCH_SYSTEM;
-		err->err = ENOMEM;
-		return -1;
-	}
-	privileged = pmc_launch_gains_privilege(argv[0], why, sizeof(why));
-	if (launch_start(argv, req->child, &l, err, req->keep_fd_set ? req->keep_fd : -1) < 0) {
-		pmc_evlist_delete(el);
-		return -1;
-	}
-	target.pid = l.pid;
-	if (pmc_evlist_open(el, &fail) == PMC_EVL_SPLIT) {
-		out->group_err = fail.err;
-		out->group_err_index = (int)fail.index;
-		err->what = PMC_LAUNCH_GROUP;
-		err->err = out->group_err;
-		pmc_launch_cancel(&l);
-	} else if (own_none_open(req, pmc_evlist_fds(el, 0))) {
-		out->skipped = true; /* the held child exits without exec */
-		pmc_launch_cancel(&l);
-	} else {
-		pmc_evlist_toggle_cpu_wide(el, true);
-		pmc_launch_go(&l, err);
-	}
-	pmc_launch_reap(&l, true, err);
-	out->ru = l.ru;
-	out->wall_ns = l.wall_ns;
-	pmc_evlist_toggle_cpu_wide(el, false);
-	out->wait_status = l.status;
-	if (pmc_launch_finish(&l, err) == 0) {
-		/* Every counter is read before any is closed: closing a leader would detach its group. */
-		if (!out->skipped)
-			pmc_evlist_read(el);
-		if (!out->skipped && privileged)
-			pmc_launch_mark_privileged(req, out->counts);
-		rc = 0;
-	}
-	pmc_evlist_delete(el);
-	return rc;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Measuring one batch of events over one run of a workload: a command (launch.c) or a built-in kernel (kernels/). */
-#ifndef PMC_RUN_MEASURE_H
-#define PMC_RUN_MEASURE_H
+/* One batch of events measured over one execution of a workload, whoever runs it: a command (engine/exec_cmd.c)
+ * or a built-in kernel (kernels/). The counter-set layer owns it, so kernels/ and the engine share it without
+ * borrowing run/'s. */
+#ifndef PMC_PERF_MEASURE_H
+#define PMC_PERF_MEASURE_H
 
 #include <signal.h>
 #include <stdbool.h>

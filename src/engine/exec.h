@@ -23,4 +23,13 @@ int pmc_eng_cmd_run(char *const argv[], const struct pmc_measure_req *req, struc
 /* Mark counts[0..req->n) of the command's own events (not CPU-wide ones) so. */
 void pmc_eng_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts);
 
+/* The one rule for a batch that could not be counted as one group (engine/loop.c), for every target: the kernel
+ * refused batch b's group at request position at (of nreq), or (_never_ran, counted in se->never_ran) accepted it and
+ * never ran it (asked of the live set: out->never_ran). Split by the planner on the first run, so every run measures
+ * the same batches; where it cannot be, the batch is counted ungrouped. Always 1: measure batch b again. */
+int pmc_eng_regroup(struct pmc_engine *se, size_t b, size_t nreq, size_t at, unsigned run);
+int pmc_eng_regroup_never_ran(struct pmc_engine *se, size_t b, size_t nreq, unsigned run);
+/* The report's words for it, after the runs: 'group-never-ran' and 'ungrouped'. */
+void pmc_eng_regroup_report(const struct pmc_engine *se, struct pmc_report *rep);
+
 #endif

@@ -53,6 +53,7 @@ int pmc_eng_cmd_run(char *const argv[], const struct pmc_measure_req *req, struc
 	out->group_err_index = -1;
 	out->interrupted = false;
 	out->skipped = false;
+	out->never_ran = false;
 	if (req->n && pmc_evlist_new(req->events, req->n, &target, 1, &eo, &el) < 0) {
 		err->what = PMC_LAUNCH_SYSTEM;
 		err->err = ENOMEM;
@@ -84,8 +85,10 @@ int pmc_eng_cmd_run(char *const argv[], const struct pmc_measure_req *req, struc
 	out->wait_status = l.status;
 	if (pmc_launch_finish(&l, err) == 0) {
 		/* Every counter is read before any is closed: closing a leader would detach its group. */
-		if (el && !out->skipped && !out->group_err)
+		if (el && !out->skipped && !out->group_err) {
 			pmc_evlist_read(el);
+			out->never_ran = req->group && pmc_evlist_never_ran(el, NULL);
+		}
 		if (!out->skipped && !out->group_err && privileged)
 			pmc_eng_mark_privileged(req, out->counts);
 		rc = 0;

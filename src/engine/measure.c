@@ -35,25 +35,6 @@ int pmc_eng_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch
 	return pmc_report_push_sample(e, run, batch, c);
 }
 
-/* Whether the run's group opened but never ran: the counter set's rule (pmc_evlist_never_ran) on the counts the run
- * read, its one task target (a command or this thread) in request order, CPU-wide events no members. The kernel's
- * group check ignores the NMI watchdog, other users and HT-exclusive constraints, and on arm64 skips a disabled
- * leader (one member too many is accepted): such a group is split like one the kernel refused. ENOMEM: false (the
- * counts stay as read, their zero running time shown). */
-static bool group_never_ran(const struct pmc_measure_req *req, struct pmc_count *counts)
-{
-	const struct pmc_target task = { .pid = 0, .cpu = -1 };
-	struct pmc_evlist_opts eo = { .flags = PMC_EVL_GROUP | PMC_EVL_CPU_WIDE, .counts = counts };
-	struct pmc_evlist *el;
-	bool r;
-
-	if (pmc_evlist_new(req->events, req->n, &task, 1, &eo, &el) < 0)
-		return false;
-	r = pmc_evlist_never_ran(el, NULL);
-	pmc_evlist_delete(el);
-	return r;
-}
-
 /* The batch each planned event belongs to, after any split. */
 static void assign_batches(const struct pmc_engine *se, struct pmc_report *rep)
 {
@@ -82,19 +63,6 @@ size_t pmc_eng_build_request(const struct pmc_engine *se, size_t b, const struct
 		reqev[n] = &se->evs[idx[n]];
 	}
 	return n;
-}
-
-/* Batch b could not be counted as one group: the kernel refused it (EINVAL at the member at request position
- * 'at'), or accepted it and never ran it. Split it there (first run only, so every run measures the same batches),
- * or else count only this batch ungrouped. Always 1: measure batch b again. */
-static int regroup(struct pmc_engine *se, size_t b, size_t nreq, size_t at, unsigned run)
-{
-	size_t own = se->plan.batches[b].n, first_own = nreq - own;
-
-	if (run == 0 && at > first_own && pmc_plan_split(&se->plan, b, at - first_own) == 0)
-		return 1;
-	se->plan.batches[b].ungrouped = true;
-	return 1;
 }
 
 int pmc_eng_report_launch_failure(const struct pmc_engine_opts *o, const struct pmc_launch_error *le)
@@ -195,10 +163,9 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 			pmc_diag_error("kernel %s: %s", o->k->name, err[0] ? err : strerror(-r));
 			rc = r == -EINVAL || r == -ENOTSUP ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
 		} else if (out.group_err && req.group) {
-			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
-		} else if (req.group && group_never_ran(&req, counts)) {
-			se->never_ran++;
-			rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
+			rc = pmc_eng_regroup(se, b, req.n, (size_t)out.group_err_index, run);
+		} else if (out.never_ran) {
+			rc = pmc_eng_regroup_never_ran(se, b, req.n, run);
 		} else if (run == 0 && b == 0) {
 			pmc_eng_kernel_report(o, &info, rep);
 		}
@@ -211,7 +178,7 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 		if (pmc_eng_stopped(se) && le.what != PMC_LAUNCH_EXEC)
 			rc = 0; /* interrupted before the command could run (its go pipe broken, or never sent): no run */
 		else if (out.group_err) /* the kernel refused the group: the command never ran */
-			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
+			rc = pmc_eng_regroup(se, b, req.n, (size_t)out.group_err_index, run);
 		else
 			rc = pmc_eng_report_launch_failure(o, &le);
 		goto out;
@@ -223,9 +190,8 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 			if (pmc_eng_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
 				rc = PMC_EXIT_INTERNAL;
 		goto out;
-	} else if (req.group && !out.interrupted && group_never_ran(&req, counts)) {
-		se->never_ran++;
-		rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
+	} else if (out.never_ran && !out.interrupted) {
+		rc = pmc_eng_regroup_never_ran(se, b, req.n, run);
 		goto out;
 	}
 	for (size_t k = 0; k < req.n; k++) {
@@ -324,7 +290,6 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 {
 	struct pmc_keep keep = { 0 };
 	unsigned done = 0; /* batch runs completed */
-	size_t ungrouped = 0;
 	int rc = 0;
 
 	rep->events = calloc(se->n ? se->n : 1, sizeof(*rep->events));
@@ -370,10 +335,8 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 				     "%s exited with status %d: the runs stopped after %u execution%s (perf's rule); the "
 				     "exit status is the hook's", o->pre_cmd && !done ? "--pre" : "--pre or --post",
 				     se->hook_status, done, done == 1 ? "" : "s");
-	for (size_t b = 0; b < se->plan.nbatches; b++) {
-		ungrouped += se->plan.batches[b].ungrouped;
+	for (size_t b = 0; b < se->plan.nbatches; b++)
 		rep->nbatches_skipped += se->plan.batches[b].unsupported;
-	}
 	if (rep->nbatches_skipped)
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "batches-skipped",
 				     "%u of %zu batches had no event of their own the kernel could open; the command was "
@@ -381,18 +344,7 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 				     "execution%s",
 				     rep->nbatches_skipped, se->plan.nbatches, (size_t)rep->nbatches_skipped * o->runs,
 				     rep->nbatches_skipped * o->runs == 1 ? "" : "s");
-	if (se->never_ran)
-		pmc_report_add_check(rep, PMC_CHECK_INFO, "group-never-ran",
-				     "the kernel accepted a batch as one group but never ran it (time running 0: the NMI "
-				     "watchdog, another user of the counters or a constraint its group check ignores held "
-				     "a counter); it was split (or, where it could not be, counted ungrouped) and measured again");
-	if (ungrouped)
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "ungrouped",
-				     "the kernel refused %zu batch%s as one group and %s could not be split; %s events "
-				     "were counted ungrouped and may have been multiplexed (the other batches stayed "
-				     "grouped)",
-				     ungrouped, ungrouped == 1 ? "" : "es", ungrouped == 1 ? "it" : "they",
-				     ungrouped == 1 ? "its" : "their");
+	pmc_eng_regroup_report(se, rep);
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	assign_batches(se, rep);

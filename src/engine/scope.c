@@ -24,7 +24,7 @@
 
 /* One batch run of a scoped measurement. */
 struct scope_run {
-	const struct pmc_engine *se;
+	struct pmc_engine *se;        /* its plan is split when the kernel refuses a batch's group (pmc_eng_regroup) */
 	const struct pmc_engine_opts *o;
 	struct pmc_report *rep;
 	struct scope_targets *st;
@@ -399,8 +399,8 @@ static unsigned open_flags(const struct pmc_engine_opts *o, bool command, bool r
 }
 
 /* The counters of this run on the targets, with the set's flags and the batch's grouping: 0, PMC_EVL_SPLIT (closed
- * again: the kernel refused the group) or -ENOMEM. */
-static int open_counters(struct scope_run *x, unsigned flags)
+ * again: the kernel refused the group, *fail says where) or -ENOMEM. */
+static int open_counters(struct scope_run *x, unsigned flags, struct pmc_evlist_fail *fail)
 {
 	struct pmc_evlist_opts eo = { .flags = flags | (x->req.group ? PMC_EVL_GROUP : 0) };
 	int r;
@@ -412,16 +412,19 @@ static int open_counters(struct scope_run *x, unsigned flags)
 		return r;
 	scope_targets_mark_cpumask(x->st, x->sc);
 	mark_deferred(x);
-	return pmc_evlist_open(x->sc, NULL);
+	return pmc_evlist_open(x->sc, fail);
 }
 
-/* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0 or exit status. */
+/* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0, 1 to measure the
+ * batch again (its group was refused or never ran: pmc_eng_regroup split it, or it is counted ungrouped now), or an
+ * exit status. */
 static int run_once(struct scope_run *x, int ctl, int ack)
 {
 	const struct pmc_engine_opts *o = x->o;
 	struct pmc_launch l;
 	struct pmc_launch_error le = { 0 };
 	struct pmc_session ss;
+	struct pmc_evlist_fail fail = { 0 };
 	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus && !pmc_target_req_tasks(&o->targets);
 	size_t nc;
 	int r, rc = 0;
@@ -435,14 +438,12 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
 		x->st->t[0].pid = l.pid;
-	r = open_counters(x, open_flags(o, command, x->rotate));
+	r = open_counters(x, open_flags(o, command, x->rotate), &fail);
 	if (r == PMC_EVL_SPLIT) {
-		/* A group the kernel refuses: count this batch ungrouped (its events may then be multiplexed). */
-		x->req.group = false;
-		pmc_report_add_check(x->rep, PMC_CHECK_WARN, "ungrouped",
-				     "the kernel refused batch %u as one group; its events were counted ungrouped and may "
-				     "have been multiplexed", x->batch + 1);
-		r = open_counters(x, open_flags(o, command, x->rotate));
+		/* A group the kernel refuses: split (or ungrouped) as a command's is, and measured again; the command,
+		 * held before exec, never runs this time */
+		rc = pmc_eng_stopped(x->se) ? 0 : pmc_eng_regroup(x->se, x->batch, x->req.n, fail.index, x->run);
+		goto out;
 	}
 	if (r < 0) {
 		rc = pmc_eng_stopped(x->se) ? 0 : PMC_EXIT_INTERNAL; /* interrupted: no run, no failure */
@@ -539,6 +540,12 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 		pmc_eng_mark_privileged(&x->req, pmc_evlist_counts(x->sc));
 		pmc_eng_mark_privileged(&x->req, x->acc);
 	}
+	/* A group the kernel accepted and never ran, asked of the live set as for every target: split and measured
+	 * again (a group is only asked for with a command, which can be run again) */
+	if (command && x->req.group && !pmc_eng_stopped(x->se) && pmc_evlist_never_ran(x->sc, NULL)) {
+		rc = pmc_eng_regroup_never_ran(x->se, x->batch, x->req.n, x->run);
+		goto out;
+	}
 	if (r < 0) {
 		pmc_diag_error("waiting failed: %s", strerror(-r));
 		rc = PMC_EXIT_INTERNAL;
@@ -630,6 +637,15 @@ void scope_describe_target(const struct pmc_engine_opts *o, const struct scope_t
 	rep->interval_ms = (double)o->interval_ms;
 }
 
+/* Each event's batch in the total and in every row, as the plan has them now. */
+static void scope_assign_batches(const struct pmc_engine *se, const struct scope_targets *st, struct pmc_report *rep)
+{
+	for (size_t b = 0; b < se->plan.nbatches; b++)
+		for (size_t k = 0; k < se->plan.batches[b].n; k++)
+			for (size_t r = 0; r <= st->nrows; r++)
+				rep->events[r * se->n + se->plan.batches[b].events[k]].batch = (int)b;
+}
+
 int scope_alloc_rows(const struct pmc_engine *se, const struct scope_targets *st, struct pmc_report *rep)
 {
 	size_t total = se->n * (st->nrows + 1);
@@ -647,10 +663,7 @@ int scope_alloc_rows(const struct pmc_engine *se, const struct scope_targets *st
 			if (r)
 				e->scope = st->rows[r - 1];
 		}
-	for (size_t b = 0; b < se->plan.nbatches; b++)
-		for (size_t k = 0; k < se->plan.batches[b].n; k++)
-			for (size_t r = 0; r <= st->nrows; r++)
-				rep->events[r * se->n + se->plan.batches[b].events[k]].batch = (int)b;
+	scope_assign_batches(se, st, rep);
 	return 0;
 }
 
@@ -725,8 +738,10 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 		o->intervals.begin(o->intervals.ctx, st.nrows > 0);
 	for (unsigned run = 0; run < o->runs && !pmc_eng_stopped(se) && !rc; run++) {
 		/* rerun: one batch per execution; rotate and multiplex: every event at once */
-		size_t passes = x.rotate || se->popts.multiplex ? 1 : se->plan.nbatches;
-		for (size_t b = 0; b < passes && !pmc_eng_stopped(se) && !rc; b++) {
+		bool all = x.rotate || se->popts.multiplex;
+		for (size_t b = 0; b < (all ? 1 : se->plan.nbatches) && !pmc_eng_stopped(se) && !rc; b++) {
+			size_t passes = all ? 1 : se->plan.nbatches;
+
 			x.run = run;
 			x.batch = (unsigned)b;
 			if (passes == 1 && se->plan.nbatches > 1) {
@@ -741,12 +756,21 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 			x.req.events = (const struct pmc_event *const *)reqev;
 			x.req.group = !x.rotate && !se->popts.multiplex && !se->plan.batches[b].ungrouped;
 			rc = run_once(&x, ctl, ack);
+			if (rc == 1) { /* the same batch again, now split or ungrouped */
+				rc = 0;
+				b--;
+				continue;
+			}
 			done += !rc;
 		}
 		if (done)
 			rep->nruns = run + 1;
 	}
 	pmc_perf_set_observer(NULL, NULL);
+	scope_assign_batches(se, &st, rep); /* a batch split on the first run: its events' batches as measured */
+	rep->nbatches = (unsigned)se->plan.nbatches;
+	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
+	pmc_eng_regroup_report(se, rep);
 	pmc_eng_threads_note(x.thr, rep);
 	scope_drop_empty_rows(rep, se->n, o->targets.every_task);
 	pmc_eng_runs_finish(se, rep, done);

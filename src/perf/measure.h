@@ -39,6 +39,8 @@ struct pmc_measure_out {
 	int group_err;            /* rerun mode: errno of a group open the kernel rejected (EINVAL: the batch must be
 				     split by the planner), 0 otherwise */
 	int group_err_index;      /* index in req->events of the member whose open failed with group_err */
+	bool never_ran;           /* req->group: the kernel accepted the group but never ran it (pmc_evlist_never_ran,
+				     asked of the live set that was read, before it was closed): the engine splits it */
 };
 
 #endif

@@ -23,13 +23,52 @@ int pmc_eng_cmd_run(char *const argv[], const struct pmc_measure_req *req, struc
 /* Mark counts[0..req->n) of the command's own events (not CPU-wide ones) so. */
 void pmc_eng_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts);
 
+/*
+ * The measurement loop (engine/loop.c): runs x batches over an executor, the same for every target. For each run and
+ * each batch (or once a run with every event, all_at_once: multiplexed, rotated, emulated) the loop builds the
+ * request (pmc_eng_build_request), and the executor runs the workload once on it and puts the counts and the
+ * execution's record into the report. What the loop decides, once for all executors: a group the kernel refused or
+ * that never ran is regrouped (pmc_eng_regroup) and the batch measured again; a batch none of whose own events
+ * opens is skipped from then on; hooks that failed or an interruption end the runs; the report's run count and its
+ * words ('hook-failed', 'batches-skipped', 'group-never-ran', 'ungrouped').
+ */
+struct pmc_eng_step {
+	unsigned run;
+	size_t batch;                    /* the plan's batch (0 with all_at_once) */
+	const struct pmc_event **events; /* the request: every-batch events first, then the batch's own */
+	size_t *idx;                     /* request position -> event index in se */
+	size_t n, first_own;
+	bool group;                      /* one group per core PMU (rerun); else each alone */
+	bool skip_unsupported;           /* another batch runs: when none of its own events opens, skip this one */
+	/* the executor's answer, with a return of 0 */
+	long refused_at;                 /* the kernel refused the group at this request position; -1: it did not */
+	bool never_ran;                  /* the group opened and was read, and never ran (asked of the live set) */
+	bool skipped;                    /* none of the batch's own events opened: the workload was not run */
+};
+
+/* An executor's returns besides 0 (done: the execution is in the report) and an exit status (> 1, after the
+ * message): --pre or --post failed (the status is se->hook_status), before the execution or after it (it counts),
+ * or pmctool was interrupted during a hook (the runs end, nothing to say). */
+#define PMC_ENG_HOOK_STOP 1000
+#define PMC_ENG_HOOK_STOP_AFTER 1001
+#define PMC_ENG_HOOK_STOP_SIGNAL 1002
+
+struct pmc_eng_exec {
+	bool all_at_once;
+	int (*run)(void *ctx, struct pmc_eng_step *s);
+	void *ctx;
+};
+
+/* Run the plan: o->runs runs, stopping early on an interruption or a failure. rep->nruns is the last run that
+ * completed an execution; *ret_done (may be NULL) the executions done. 0, or the exit status that ended them. */
+int pmc_eng_loop(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep,
+		 const struct pmc_eng_exec *ex, unsigned *ret_done);
+
 /* The one rule for a batch that could not be counted as one group (engine/loop.c), for every target: the kernel
  * refused batch b's group at request position at (of nreq), or (_never_ran, counted in se->never_ran) accepted it and
  * never ran it (asked of the live set: out->never_ran). Split by the planner on the first run, so every run measures
  * the same batches; where it cannot be, the batch is counted ungrouped. Always 1: measure batch b again. */
 int pmc_eng_regroup(struct pmc_engine *se, size_t b, size_t nreq, size_t at, unsigned run);
 int pmc_eng_regroup_never_ran(struct pmc_engine *se, size_t b, size_t nreq, unsigned run);
-/* The report's words for it, after the runs: 'group-never-ran' and 'ungrouped'. */
-void pmc_eng_regroup_report(const struct pmc_engine *se, struct pmc_report *rep);
 
 #endif

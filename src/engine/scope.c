@@ -30,6 +30,7 @@ struct scope_run {
 	struct scope_targets *st;
 	struct pmc_evlist *sc;        /* the counters of this run */
 	struct pmc_measure_req req;
+	struct pmc_eng_step *step; /* the loop's request, and the group's fate */
 	size_t *idx;               /* request position -> event index in se */
 	unsigned run, batch;       /* the sample's run and batch */
 	bool rotate;
@@ -42,6 +43,7 @@ struct scope_run {
 	uint64_t on_since, on_ns;  /* -D, --control: when counting last started, how long it has been on before that */
 	uint64_t first_on;         /* when counting first started (0: never) */
 	struct pmc_eng_threads *thr;  /* --per-thread of a launched command, else NULL */
+	int ctl, ack;              /* --control's descriptors, -1 when none */
 	int err;
 };
 
@@ -415,10 +417,10 @@ static int open_counters(struct scope_run *x, unsigned flags, struct pmc_evlist_
 	return pmc_evlist_open(x->sc, fail);
 }
 
-/* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0, 1 to measure the
- * batch again (its group was refused or never ran: pmc_eng_regroup split it, or it is counted ungrouped now), or an
- * exit status. */
-static int run_once(struct scope_run *x, int ctl, int ack)
+/* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0 (with x->step's
+ * refused_at or never_ran when the group was refused or never ran: nothing recorded, the loop regroups), or an exit
+ * status. */
+static int run_once(struct scope_run *x)
 {
 	const struct pmc_engine_opts *o = x->o;
 	struct pmc_launch l;
@@ -442,7 +444,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	if (r == PMC_EVL_SPLIT) {
 		/* A group the kernel refuses: split (or ungrouped) as a command's is, and measured again; the command,
 		 * held before exec, never runs this time */
-		rc = pmc_eng_stopped(x->se) ? 0 : pmc_eng_regroup(x->se, x->batch, x->req.n, fail.index, x->run);
+		x->step->refused_at = (long)fail.index;
 		goto out;
 	}
 	if (r < 0) {
@@ -503,8 +505,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.interval_count = (unsigned)o->interval_count;
 	ss.timeout_ns = o->timeout_ms * 1000000ull;
 	ss.delay_ms = o->delay_ms;
-	ss.ctl_fd = ctl;
-	ss.ack_fd = ack;
+	ss.ctl_fd = x->ctl;
+	ss.ack_fd = x->ack;
 	ss.cmd = command ? &l : NULL;
 	ss.tasks = command ? NULL : x->st->watch; /* -p with a command: the command's lifetime is the window (perf's) */
 	ss.ntasks = command ? 0 : x->st->nwatch;
@@ -543,7 +545,7 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	/* A group the kernel accepted and never ran, asked of the live set as for every target: split and measured
 	 * again (a group is only asked for with a command, which can be run again) */
 	if (command && x->req.group && !pmc_eng_stopped(x->se) && pmc_evlist_never_ran(x->sc, NULL)) {
-		rc = pmc_eng_regroup_never_ran(x->se, x->batch, x->req.n, x->run);
+		x->step->never_ran = true;
 		goto out;
 	}
 	if (r < 0) {
@@ -589,6 +591,21 @@ out:
 	x->prev = x->acc = NULL;
 	x->active = NULL;
 	return rc;
+}
+
+/* The loop's executor: one run of the step's request. */
+static int scope_step(void *ctx, struct pmc_eng_step *s)
+{
+	struct scope_run *x = ctx;
+
+	x->step = s;
+	x->run = s->run;
+	x->batch = (unsigned)s->batch;
+	x->idx = s->idx;
+	x->req.events = (const struct pmc_event *const *)s->events;
+	x->req.n = s->n;
+	x->req.group = s->group;
+	return run_once(x);
 }
 
 static const char *aggr_name(enum pmc_aggr a)
@@ -694,7 +711,6 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 {
 	struct scope_targets st;
 	struct scope_run x;
-	const struct pmc_event **reqev = NULL;
 	struct pmc_keep keep = { 0 };
 	int ctl = -1, ack = -1, rc;
 	unsigned done = 0;
@@ -713,13 +729,14 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "task-duplicate", "%s %s named more than once (or within a "
 				     "process named): each task is counted once", task_word(o),
 				     st.duplicate);
-	if (scope_alloc_rows(se, &st, rep) < 0 || !(reqev = malloc((se->n + 1) * sizeof(*reqev))) ||
-	    !(x.idx = malloc((se->n + 1) * sizeof(*x.idx)))) {
+	if (scope_alloc_rows(se, &st, rep) < 0) {
 		rc = PMC_EXIT_INTERNAL;
 		goto out;
 	}
 	x.se = se;
 	x.o = o;
+	x.ctl = ctl;
+	x.ack = ack;
 	x.rep = rep;
 	x.st = &st;
 	x.rotate = o->batch == PMC_BATCH_ROTATE && se->plan.nbatches > 1; /* one batch has nothing to rotate */
@@ -736,41 +753,16 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	pmc_eng_keep_open(se, o->runs, st.ntargets, x.rotate || se->popts.multiplex, &keep);
 	if (o->interval_ms && o->intervals.begin)
 		o->intervals.begin(o->intervals.ctx, st.nrows > 0);
-	for (unsigned run = 0; run < o->runs && !pmc_eng_stopped(se) && !rc; run++) {
+	{
 		/* rerun: one batch per execution; rotate and multiplex: every event at once */
-		bool all = x.rotate || se->popts.multiplex;
-		for (size_t b = 0; b < (all ? 1 : se->plan.nbatches) && !pmc_eng_stopped(se) && !rc; b++) {
-			size_t passes = all ? 1 : se->plan.nbatches;
+		struct pmc_eng_exec ex = { .all_at_once = x.rotate || se->popts.multiplex, .run = scope_step, .ctx = &x };
 
-			x.run = run;
-			x.batch = (unsigned)b;
-			if (passes == 1 && se->plan.nbatches > 1) {
-				for (size_t i = 0; i < se->n; i++) {
-					reqev[i] = &se->evs[i];
-					x.idx[i] = i;
-				}
-				x.req.n = se->n;
-			} else {
-				x.req.n = pmc_eng_build_request(se, b, reqev, x.idx);
-			}
-			x.req.events = (const struct pmc_event *const *)reqev;
-			x.req.group = !x.rotate && !se->popts.multiplex && !se->plan.batches[b].ungrouped;
-			rc = run_once(&x, ctl, ack);
-			if (rc == 1) { /* the same batch again, now split or ungrouped */
-				rc = 0;
-				b--;
-				continue;
-			}
-			done += !rc;
-		}
-		if (done)
-			rep->nruns = run + 1;
+		rc = pmc_eng_loop(se, o, rep, &ex, &done);
 	}
 	pmc_perf_set_observer(NULL, NULL);
 	scope_assign_batches(se, &st, rep); /* a batch split on the first run: its events' batches as measured */
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
-	pmc_eng_regroup_report(se, rep);
 	pmc_eng_threads_note(x.thr, rep);
 	scope_drop_empty_rows(rep, se->n, o->targets.every_task);
 	pmc_eng_runs_finish(se, rep, done);
@@ -779,8 +771,6 @@ out:
 		close(ctl);
 	if (ack >= 0 && !o->control.is_fd)
 		close(ack);
-	free(reqev);
-	free(x.idx);
 	pmc_eng_threads_free(x.thr);
 	pmc_keep_close(&keep);
 out_targets:

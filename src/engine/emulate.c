@@ -99,11 +99,12 @@ int pmc_eng_emulate_check(const struct pmc_engine *se, const struct pmc_engine_o
 /* One execution without counters: the run's time, exit status and resources. */
 static int run_native(const struct pmc_engine_opts *o, struct pmc_measure_out *out)
 {
+	const struct pmc_eng_workload w = { .argv = o->argv };
 	struct pmc_measure_req req = { 0 };
 	struct pmc_launch_error le = { 0 };
 
 	memset(out, 0, sizeof(*out));
-	if (pmc_eng_cmd_run(o->argv, &req, out, &le) < 0)
+	if (pmc_eng_cmd_run(&w, &req, out, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	return 0;
 }
@@ -111,6 +112,7 @@ static int run_native(const struct pmc_engine_opts *o, struct pmc_measure_out *o
 static int run_emulated(const struct pmc_engine_opts *o, const char *vg, const char *dir,
 			struct pmc_measure_out *out, struct pmc_emulate_count *cnt)
 {
+	struct pmc_eng_workload w = { .argv = NULL };
 	struct pmc_measure_req req = { 0 };
 	struct pmc_launch_error le = { 0 };
 	char store[4200], why[300];
@@ -123,8 +125,9 @@ static int run_emulated(const struct pmc_engine_opts *o, const char *vg, const c
 	if (!(words = calloc(PMC_EMULATE_MAX_ARGS + n + 1, sizeof(*words))))
 		return PMC_EXIT_INTERNAL;
 	r = pmc_emulate_argv(vg, dir, o->argv, words, PMC_EMULATE_MAX_ARGS + n + 1, store, sizeof(store));
+	w.argv = words;
 	memset(out, 0, sizeof(*out));
-	if (r < 0 || pmc_eng_cmd_run(words, &req, out, &le) < 0) {
+	if (r < 0 || pmc_eng_cmd_run(&w, &req, out, &le) < 0) {
 		free(words);
 		if (r < 0) {
 			pmc_diag_error(RQ_EMULATE ": the directory for valgrind's counts has too long a name (%s)",

@@ -130,6 +130,8 @@ struct pmc_engine_opts {
 	long delay_ms;                 /* -D: 0 none, -1 until 'enable' on --control */
 	struct pmc_control_req control; /* --control */
 	char **argv;                   /* the command, NULL with -k */
+	int (*fork_fn)(void *ctx);     /* set: no exec; a forked child runs fork_fn(fork_ctx) as the command (argv only */
+	void *fork_ctx;                /* names it), counted from just before it starts (engine/exec_cmd.c) */
 	const char *pre_cmd, *post_cmd; /* --pre, --post: shell commands run before / after each execution of argv */
 	struct pmc_interval_sink intervals; /* -I */
 	const struct pmc_kernel *k;    /* -k, resolved */

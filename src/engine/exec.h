@@ -8,13 +8,18 @@
 #include "perf/measure.h"
 #include "run/launch.h"
 
-/* One execution of the command argv (engine/exec_cmd.c), libperf's prepare/start workload: launch it held, open
+/* One execution of the command w (engine/exec_cmd.c), libperf's prepare/start workload: launch it held, open
  * req's events on its pid (enable_on_exec, inherit unless req->no_inherit; CPU-wide events enabled around it),
  * release it, reap it, read every counter, decide on the live set whether its group ran (out->never_ran), close.
  * With req->n 0, no counter: the run's time, status and resources only. 0 (even when the command failed: see
  * out->wait_status; out->group_err when the kernel refused the group, the command never ran), or -1 with *err
  * filled. Counters are always closed and the child always reaped before returning. */
-int pmc_eng_cmd_run(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
+struct pmc_eng_workload {
+	char *const *argv;         /* the command; or, with fn, only its name */
+	int (*fn)(void *ctx);      /* set: a forked child runs fn(ctx) instead of an exec (pmc_launch_start_fn): the */
+	void *ctx;                 /* counters are enabled just before it is released, not by its exec */
+};
+int pmc_eng_cmd_run(const struct pmc_eng_workload *w, const struct pmc_measure_req *req, struct pmc_measure_out *out,
 		    struct pmc_launch_error *err);
 
 /* A count of the command that the kernel stopped at its privileged exec (pmc_launch_gains_privilege): NOT_COUNTED

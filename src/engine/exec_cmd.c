@@ -30,15 +30,17 @@ void pmc_eng_mark_privileged(const struct pmc_measure_req *req, struct pmc_count
 		}
 }
 
-int pmc_eng_cmd_run(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
+int pmc_eng_cmd_run(const struct pmc_eng_workload *w, const struct pmc_measure_req *req, struct pmc_measure_out *out,
 		    struct pmc_launch_error *err)
 {
 	/* Counting the child from exec on: leaders start stopped and exec starts them; group mode puts the hardware
 	 * events in one group per core PMU (they run together, never multiplexed against each other), free events and
 	 * breakpoints stand alone so one failing never takes the others down; CPU-wide events know no exec: they are
-	 * enabled just before the go byte and disabled after wait. */
+	 * enabled just before the go byte and disabled after wait. A forked function has no exec: every counter is
+	 * enabled just before the go byte. */
 	struct pmc_evlist_opts eo = { .flags = (req->no_inherit ? 0 : PMC_EVL_INHERIT) | PMC_EVL_DISABLED |
-					       PMC_EVL_ENABLE_ON_EXEC | PMC_EVL_CPU_WIDE | (req->group ? PMC_EVL_GROUP : 0),
+					       (w->fn ? 0 : PMC_EVL_ENABLE_ON_EXEC) | PMC_EVL_CPU_WIDE |
+					       (req->group ? PMC_EVL_GROUP : 0),
 				      .counts = out->counts };
 	struct pmc_evlist_fail fail = { 0 };
 	struct pmc_evlist *el = NULL;
@@ -59,8 +61,9 @@ int pmc_eng_cmd_run(char *const argv[], const struct pmc_measure_req *req, struc
 		err->err = ENOMEM;
 		return -1;
 	}
-	privileged = req->n && pmc_launch_gains_privilege(argv[0], why, sizeof(why));
-	if (pmc_launch_start(argv, req->child, req->keep_fd_set ? req->keep_fd : -1, &l, err) < 0) {
+	privileged = req->n && !w->fn && pmc_launch_gains_privilege(w->argv[0], why, sizeof(why));
+	if ((w->fn ? pmc_launch_start_fn(w->fn, w->ctx, req->child, &l, err)
+		   : pmc_launch_start(w->argv, req->child, req->keep_fd_set ? req->keep_fd : -1, &l, err)) < 0) {
 		pmc_evlist_delete(el);
 		return -1;
 	}
@@ -73,14 +76,18 @@ int pmc_eng_cmd_run(char *const argv[], const struct pmc_measure_req *req, struc
 		out->skipped = true; /* the held child exits without exec */
 		pmc_launch_cancel(&l);
 	} else {
-		if (el)
+		if (el && w->fn)
+			pmc_evlist_enable(el, NULL);
+		else if (el)
 			pmc_evlist_toggle_cpu_wide(el, true);
 		pmc_launch_go(&l, err);
 	}
 	pmc_launch_reap(&l, true, err);
 	out->ru = l.ru;
 	out->wall_ns = l.wall_ns;
-	if (el)
+	if (el && w->fn)
+		pmc_evlist_disable(el, NULL);
+	else if (el)
 		pmc_evlist_toggle_cpu_wide(el, false);
 	out->wait_status = l.status;
 	if (pmc_launch_finish(&l, err) == 0) {

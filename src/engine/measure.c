@@ -149,9 +149,10 @@ static int kernel_run(struct measure_exec *m, struct pmc_eng_step *s, const stru
 static int command_run(struct measure_exec *m, struct pmc_eng_step *s, const struct pmc_measure_req *req,
 		       struct pmc_measure_out *out)
 {
+	const struct pmc_eng_workload w = { .argv = m->o->argv, .fn = m->o->fork_fn, .ctx = m->o->fork_ctx };
 	struct pmc_launch_error le = { 0 };
 
-	if (pmc_eng_cmd_run(m->o->argv, req, out, &le) < 0 || out->group_err) {
+	if (pmc_eng_cmd_run(&w, req, out, &le) < 0 || out->group_err) {
 		if (pmc_eng_stopped(m->se) && le.what != PMC_LAUNCH_EXEC)
 			return NOT_RUN; /* interrupted before the command could run (go pipe broken, or never sent) */
 		if (!out->group_err)

@@ -66,10 +66,19 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. It starts with
- * every signal blocked and pmctool's handlers gone (pmc_fork_blocked); mask: the one pmctool was given. */
-static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group,
-						  int keep_fd, const sigset_t *mask)
+/* What the child runs after the go byte: argv (exec), or fn(ctx) in the forked process, whose return is its exit
+ * status. */
+struct workload {
+	char *const *argv;
+	int (*fn)(void *ctx);
+	void *ctx;
+};
+
+/* The child: wait for the go byte (EOF means cancel), then exec (or run the function); report exec's errno on
+ * errpipe. It starts with every signal blocked and pmctool's handlers gone (pmc_fork_blocked); mask: the one pmctool
+ * was given. */
+static void __attribute__((noreturn)) child_main(const struct workload *w, int go_rd, int err_wr, pid_t parent,
+						  bool own_group, int keep_fd, const sigset_t *mask)
 {
 	char c;
 	ssize_t n;
@@ -98,7 +107,11 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	/* stat --regions: the results channel stays open across exec (everything else of pmctool's is close-on-exec). */
 	if (keep_fd >= 0)
 		fcntl(keep_fd, F_SETFD, 0);
-	execvp(argv[0], argv);
+	if (w->fn) {
+		close(err_wr); /* end of file: nothing to exec, nothing failed */
+		_exit(w->fn(w->ctx));
+	}
+	execvp(w->argv[0], w->argv);
 	e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0) {
 		/* nothing more to tell: the parent sees the exit status */
@@ -372,8 +385,8 @@ void pmc_launch_end_tree(struct pmc_launch *l, int sig)
 static bool subreaper;
 
 
-int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, int keep_fd, struct pmc_launch *l,
-		     struct pmc_launch_error *err)
+static int launch_start(const struct workload *w, volatile sig_atomic_t *child, int keep_fd, struct pmc_launch *l,
+			struct pmc_launch_error *err)
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
 	pid_t parent = getpid();
@@ -418,7 +431,7 @@ int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, int keep_
 	if (l->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_main(argv, go[0], ep[1], parent, l->own_group, keep_fd, &old);
+		child_main(w, go[0], ep[1], parent, l->own_group, keep_fd, &old);
 	}
 	/* Where the signal handler looks, before it can run: a signal from now on reaches the command */
 	if (l->own_group)
@@ -435,6 +448,22 @@ int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, int keep_
 	if (l->own_group)
 		l->guard = guard_group(l->pid);
 	return 0;
+}
+
+int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, int keep_fd, struct pmc_launch *l,
+		     struct pmc_launch_error *err)
+{
+	const struct workload w = { .argv = argv };
+
+	return launch_start(&w, child, keep_fd, l, err);
+}
+
+int pmc_launch_start_fn(int (*fn)(void *ctx), void *ctx, volatile sig_atomic_t *child, struct pmc_launch *l,
+			struct pmc_launch_error *err)
+{
+	const struct workload w = { .fn = fn, .ctx = ctx };
+
+	return launch_start(&w, child, -1, l, err);
 }
 
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err)

@@ -42,6 +42,12 @@ struct pmc_launch {
  * none. 0, or -1 with *err filled (nothing left running). */
 int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, int keep_fd, struct pmc_launch *l,
 		     struct pmc_launch_error *err);
+/* The same, for a function: the forked child runs fn(ctx) after the go byte instead of an exec, and exits with its
+ * return (pmctool's own code before it: a few system calls; nothing is exec'd, so enable_on_exec never fires: the
+ * caller enables its counters just before pmc_launch_go). fn must not return into pmctool's state: it runs in a copy
+ * of the process, with signals as the command would have them. */
+int pmc_launch_start_fn(int (*fn)(void *ctx), void *ctx, volatile sig_atomic_t *child, struct pmc_launch *l,
+			struct pmc_launch_error *err);
 /* Let it exec (the clock starts). 0 or -1 with *err filled (EINTR: pmctool is being ended, the command was cancelled). */
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err);
 /* Never let it exec: it exits at once. */

@@ -42,15 +42,38 @@ struct pmctool_error {
 
 enum pmctool_batching { PMCTOOL_BATCH_AUTO = 0, PMCTOOL_BATCH_RERUN, PMCTOOL_BATCH_MULTIPLEX };
 
+struct pmctool_interval;
+
+/* What to measure. Zero is every field's default; each field is the `pmctool stat` option named beside it, with the
+ * same meaning and the same checks (a wrong field is kind REQUEST, subject the field's name). */
 struct pmctool_request {
-	const char *const *argv;     /* the command, NULL-terminated; NULL when kernel is set */
-	const char *kernel;          /* a built-in kernel (pmctool kernels), run in this process; NULL with argv */
-	uint64_t iters;              /* the kernel's iterations; 0: its default */
+	const char *const *argv;     /* the command, NULL-terminated; NULL with kernel, or with targets alone */
+	const char *kernel;          /* a built-in kernel (`-k`; pmctool kernels), run in this process; NULL with argv */
+	uint64_t iters;              /* the kernel's iterations (`--iters`); 0: its default */
 	const char *events;          /* what `stat -e` takes (comma-separated); NULL: the default set */
 	const char *eventset;        /* a named set (`stat -g`; pmctool sets), instead of events */
 	const char *const *metrics;  /* "NAME=FORMULA" each (`stat --metric`), NULL-terminated; NULL: none */
-	unsigned runs;               /* 0: one */
-	enum pmctool_batching batching;
+	unsigned runs;               /* `-r`; 0: one */
+	enum pmctool_batching batching; /* `--batch` */
+	const char *const *params;   /* the kernel's "NAME=VALUE" each (`--param`), NULL-terminated; NULL: its defaults */
+	/* Targets: who is counted instead of argv (or, for CPUs, while argv runs); at most one kind. */
+	const int *pids;             /* running processes, their threads and what they start (`-p`), npids of them */
+	size_t npids;
+	const int *tids;             /* running threads (`-t`) */
+	size_t ntids;
+	const int *cpus;             /* everything on these CPUs (`-C`); CPUs need CAP_PERFMON or perf_event_paranoid <= 0 */
+	size_t ncpus;
+	int system_wide;             /* everything on every online CPU (`-a`) */
+	uint64_t timeout_ms;         /* stop counting after this long (`--timeout`; argv is then sent SIGTERM); 0: until
+				        argv ends, the tasks attached end, or pmctool_engine_stop */
+	uint64_t interval_ms;        /* `-I`, 10 ms or more: on_interval gets each interval's counts as it ends */
+	void (*on_interval)(void *ctx, const struct pmctool_interval *iv);
+	void *interval_ctx;
+	int regions;                 /* `--regions`: argv's libpmctool regions (pmctool-regions(7)) are counted too; the
+				        result's JSON (pmctool_result_json) holds them under "regions" */
+	int64_t delay_ms;            /* `-D`: counting starts this long after argv starts; -1: at 'enable' on control */
+	const int *control;          /* `--control fd:CTL,ACK`: {CTL, ACK} descriptors the caller holds open (ACK -1:
+				        none); commands 'enable', 'disable', 'stop', 'ping' read from CTL, 'ack' written */
 };
 
 enum pmctool_count_status { PMCTOOL_COUNTED = 0, PMCTOOL_NOT_COUNTED, PMCTOOL_NOT_SUPPORTED, PMCTOOL_NOT_RUN };
@@ -65,6 +88,14 @@ struct pmctool_count {
 	const char *reason;               /* why it is not counted, "" when it is */
 };
 
+/* One interval of a request with interval_ms (each a count since the last, of the events counted in it). */
+struct pmctool_interval {
+	unsigned index;                   /* 1, 2, ... */
+	double start_s, end_s;            /* since counting started */
+	size_t ncounts;
+	const struct pmctool_count *counts; /* valid during the call only; value scaled where multiplexed */
+};
+
 struct pmctool_metric {
 	const char *name, *unit, *reason; /* reason: why there is no value (n/a), or which events it read */
 	int valid;
@@ -77,6 +108,14 @@ struct pmctool_check {
 	const char *message;
 };
 
+/* A region of the command's (a request with regions), as `stat --regions` reports it merged over its threads. */
+struct pmctool_region {
+	const char *name;
+	double calls;                     /* per execution, mean */
+	const double *values;             /* per count of the result, in its order: the count inside the region per
+					     execution (mean), NAN where it was not measured */
+};
+
 struct pmctool_result {
 	size_t ncounts, nmetrics, nchecks;
 	const struct pmctool_count *counts;
@@ -85,6 +124,8 @@ struct pmctool_result {
 	unsigned runs;                    /* runs completed (fewer when stopped) */
 	double seconds;                   /* wall time of one run, mean */
 	int exit_status;                  /* the command's first failing status (128 + signal), 0 */
+	size_t nregions;                  /* with the request's regions: the regions the command entered; else 0 */
+	const struct pmctool_region *regions;
 };
 
 /* A built-in kernel (`pmctool kernels`): what a request's kernel field names. */
@@ -229,7 +270,8 @@ void pmctool_comparison_free(struct pmctool_comparison *c);
  * exactly, measured on every core type and through both read paths, then the fixed counters, a multiplexed run, the
  * counter width and the NMI watchdog (pmctool-check(1)); each item judged. Takes a few seconds; quick: only the
  * probe, the exact counts and the read paths. The items that time a launched loop run the pmctool executable on PATH
- * (unavailable, with that reason, where there is none); the uncore items of `pmctool check` are not made here. */
+ * (unavailable, with that reason, where there is none); the uncore and energy items are informational, as the
+ * command's. */
 enum pmctool_trust_verdict { PMCTOOL_TRUSTWORTHY = 0, PMCTOOL_DEGRADED, PMCTOOL_UNAVAILABLE };
 
 struct pmctool_trust_item {

@@ -58,15 +58,31 @@ class Error_(ctypes.Structure):
                 ("exit_status", ctypes.c_int)]
 
 
-class Request_(ctypes.Structure):
-    _fields_ = [("argv", ctypes.POINTER(ctypes.c_char_p)), ("kernel", ctypes.c_char_p), ("iters", ctypes.c_uint64),
-                ("events", ctypes.c_char_p), ("eventset", ctypes.c_char_p),
-                ("metrics", ctypes.POINTER(ctypes.c_char_p)), ("runs", ctypes.c_uint), ("batching", ctypes.c_int)]
-
-
 class Count_(ctypes.Structure):
     _fields_ = [("event", ctypes.c_char_p), ("status", ctypes.c_int), ("value", ctypes.c_double),
                 ("running", ctypes.c_double), ("unit", ctypes.c_char_p), ("reason", ctypes.c_char_p)]
+
+
+class Interval_(ctypes.Structure):
+    _fields_ = [("index", ctypes.c_uint), ("start_s", ctypes.c_double), ("end_s", ctypes.c_double),
+                ("ncounts", ctypes.c_size_t), ("counts", ctypes.POINTER(Count_))]
+
+
+# void (*on_interval)(void *ctx, const struct pmctool_interval *iv)
+IntervalFn_ = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(Interval_))
+
+
+class Request_(ctypes.Structure):
+    _fields_ = [("argv", ctypes.POINTER(ctypes.c_char_p)), ("kernel", ctypes.c_char_p), ("iters", ctypes.c_uint64),
+                ("events", ctypes.c_char_p), ("eventset", ctypes.c_char_p),
+                ("metrics", ctypes.POINTER(ctypes.c_char_p)), ("runs", ctypes.c_uint), ("batching", ctypes.c_int),
+                ("params", ctypes.POINTER(ctypes.c_char_p)),
+                ("pids", ctypes.POINTER(ctypes.c_int)), ("npids", ctypes.c_size_t),
+                ("tids", ctypes.POINTER(ctypes.c_int)), ("ntids", ctypes.c_size_t),
+                ("cpus", ctypes.POINTER(ctypes.c_int)), ("ncpus", ctypes.c_size_t), ("system_wide", ctypes.c_int),
+                ("timeout_ms", ctypes.c_uint64), ("interval_ms", ctypes.c_uint64), ("on_interval", IntervalFn_),
+                ("interval_ctx", ctypes.c_void_p), ("regions", ctypes.c_int), ("delay_ms", ctypes.c_int64),
+                ("control", ctypes.POINTER(ctypes.c_int))]
 
 
 class Metric_(ctypes.Structure):
@@ -83,11 +99,15 @@ class KernelInfo_(ctypes.Structure):
                 ("exact", ctypes.c_int)]
 
 
+class Region_(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("calls", ctypes.c_double), ("values", ctypes.POINTER(ctypes.c_double))]
+
+
 class Result_(ctypes.Structure):
     _fields_ = [("ncounts", ctypes.c_size_t), ("nmetrics", ctypes.c_size_t), ("nchecks", ctypes.c_size_t),
                 ("counts", ctypes.POINTER(Count_)), ("metrics", ctypes.POINTER(Metric_)),
                 ("checks", ctypes.POINTER(Check_)), ("runs", ctypes.c_uint), ("seconds", ctypes.c_double),
-                ("exit_status", ctypes.c_int)]
+                ("exit_status", ctypes.c_int), ("nregions", ctypes.c_size_t), ("regions", ctypes.POINTER(Region_))]
 
 
 class CompareOptions_(ctypes.Structure):

@@ -56,7 +56,7 @@ def check(quick: bool = False) -> TrustCheck:
     known) on every core type and through both read paths, the fixed counters, a multiplexed run, the counter width,
     the NMI watchdog; each item judged. A few seconds; quick=True: only the probe, the exact counts and the read
     paths (what `stat --check` runs). The items that time a launched loop run the `pmctool` executable on PATH (an
-    item says so where there is none); the uncore and energy items of `pmctool check` are not made here."""
+    item says so where there is none); the uncore and energy items are informational, as the command's."""
     lib = _lib.engine()
     out = ctypes.POINTER(_lib.Trust_)()
     err = _lib.Error_()

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine/check_req.h"
+#include "engine/check_uncore.h"
 #include "engine/engine.h"
 #include "info/check.h"
 #include "info/inventory.h"
@@ -101,6 +102,7 @@ int pmctool_check(int quick, struct pmctool_trust **ret, struct pmctool_error *e
 	env.quick = quick != 0;
 	env.emulator = pmc_emulator_find(vg, sizeof(vg));
 	pmc_check_run(&env, &ops, &t->res);
+	pmc_check_uncore_items(&t->res); /* informational, as the command's */
 	for (size_t i = 0; i < t->res.n; i++) {
 		const struct pmc_check_item *it = &t->res.item[i];
 

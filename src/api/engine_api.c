@@ -7,6 +7,7 @@
 #include "pmctool_engine.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,24 +15,19 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "api/api.h"
 #include "arch/arch.h"
 #include "engine/engine.h"
 #include "engine/replay.h"
 #include "kernels/kernels.h"
 #include "output/output.h"
 #include "report/load.h"
+#include "report/regions.h"
 #include "report/report.h"
 #include "report/topdown.h"
 #include "run/launch.h"
 #include "util/diag.h"
 #include "util/util.h"
-
-struct pmctool_engine {
-	struct pmc_engine_ctx ctx;
-	volatile sig_atomic_t stop;
-	char first_error[512];         /* the first error message of the call running now */
-	char first_subject[32];        /* the request field it named first (util/diag.h: PMC_FIELD), or "" */
-};
 
 /* The result's public part first: the caller holds a pointer to it, pmctool_result_free to all of it. */
 struct result {
@@ -40,6 +36,8 @@ struct result {
 	struct pmctool_count *counts;
 	struct pmctool_metric *metrics;
 	struct pmctool_check *checks;
+	struct pmctool_region *regions;
+	double *region_values;         /* nregions x nevents */
 };
 
 static void free_result(struct result *r)
@@ -50,17 +48,9 @@ static void free_result(struct result *r)
 	free(r->counts);
 	free(r->metrics);
 	free(r->checks);
+	free(r->regions);
+	free(r->region_values);
 	free(r);
-}
-
-static void collect(void *vctx, enum pmc_diag_kind kind, const char *msg)
-{
-	struct pmctool_engine *e = vctx;
-
-	if (kind == PMC_DIAG_ERROR && !e->first_error[0]) {
-		snprintf(e->first_error, sizeof(e->first_error), "%s", msg);
-		snprintf(e->first_subject, sizeof(e->first_subject), "%s", pmc_diag_subject());
-	}
 }
 
 struct pmctool_engine *pmctool_engine_new(void)
@@ -69,7 +59,7 @@ struct pmctool_engine *pmctool_engine_new(void)
 
 	if (!e)
 		return NULL;
-	e->ctx.diag = collect;
+	e->ctx.diag = api_collect;
 	e->ctx.diag_ctx = e;
 	e->ctx.stop = &e->stop;
 	pmc_launch_shared_process(); /* the caller has children of its own: never signalled nor reaped */
@@ -104,18 +94,6 @@ const char *pmctool_version(void)
 	return PMC_VERSION;
 }
 
-static int fail(struct pmctool_error *err, enum pmctool_error_kind kind, const char *subject, int status,
-		const char *detail)
-{
-	if (err) {
-		err->kind = kind;
-		snprintf(err->subject, sizeof(err->subject), "%s", subject);
-		snprintf(err->detail, sizeof(err->detail), "%s", detail);
-		err->exit_status = status;
-	}
-	return (int)kind;
-}
-
 /* An exit status of the engine's (pmctool(1)) as an error's kind. */
 static enum pmctool_error_kind kind_of(int status, const struct pmctool_engine *e, const struct pmc_report *rep)
 {
@@ -134,50 +112,6 @@ static enum pmctool_error_kind kind_of(int status, const struct pmctool_engine *
 	default:
 		return PMCTOOL_ERR_SYSTEM;
 	}
-}
-
-/* What a request counts (events or a set, and metrics) into the engine's options. 0, or the error's kind. */
-static int request_what(struct pmc_engine_opts *o, const char *events, const char *eventset,
-			const char *const *metrics, struct pmctool_error *err)
-{
-	if (events && eventset)
-		return fail(err, PMCTOOL_ERR_REQUEST, "eventset", PMC_EXIT_USAGE,
-			    "events and eventset both given: a request measures one of them");
-	if (events)
-		o->event_lists[o->nlists++] = events;
-	o->set_name = eventset;
-	for (size_t i = 0; metrics && metrics[i]; i++) {
-		if (o->nmetric_args == PMC_ARRAY_SIZE(o->metric_args))
-			return fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE,
-				    "more than 64 metrics in one request");
-		o->metric_args[o->nmetric_args++] = metrics[i];
-	}
-	return 0;
-}
-
-/* The request as the engine's options; a wrong request is told in err (nothing run). */
-static int request_opts(const struct pmctool_request *rq, struct pmc_engine_opts *o, struct pmctool_error *err)
-{
-	int kind;
-
-	pmc_engine_opts_init(o);
-	if (!rq->argv == !rq->kernel || (rq->argv && !rq->argv[0]))
-		return fail(err, PMCTOOL_ERR_REQUEST, rq->kernel ? "kernel" : "argv", PMC_EXIT_USAGE,
-			    "give a command (argv, NULL-terminated, its first element the program) or a kernel, not both");
-	if (rq->batching > PMCTOOL_BATCH_MULTIPLEX)
-		return fail(err, PMCTOOL_ERR_REQUEST, "batching", PMC_EXIT_USAGE,
-			    "batching is PMCTOOL_BATCH_AUTO, _RERUN or _MULTIPLEX");
-	if ((kind = request_what(o, rq->events, rq->eventset, rq->metrics, err)))
-		return kind;
-	o->kernel = rq->kernel;
-	o->iters = rq->iters;
-	o->runs = rq->runs ? rq->runs : 1;
-	o->runs_given = rq->runs != 0;
-	o->batch = rq->batching == PMCTOOL_BATCH_RERUN	   ? PMC_BATCH_RERUN
-		   : rq->batching == PMCTOOL_BATCH_MULTIPLEX ? PMC_BATCH_MULTIPLEX
-							     : PMC_BATCH_AUTO;
-	o->argv = (char **)rq->argv; /* read only: the command is exec'd with it */
-	return 0;
 }
 
 /* The unit of the value as the result gives it: nanoseconds for the clocks (task-clock, cpu-clock), the PMU's own
@@ -205,6 +139,32 @@ static void result_detail(const struct pmc_report *rep, enum pmctool_error_kind 
 	for (size_t i = 0; i < rep->nevents && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s %s: %s", i ? ";" : "", rep->events[i].ev.name,
 					 rep->events[i].reason[0] ? rep->events[i].reason : "not counted");
+}
+
+/* --regions: each region merged over threads, its counts in the result's order. 0 or -ENOMEM. */
+static int fill_regions(struct result *r)
+{
+	const struct pmc_report_regions *rr = r->rep.regions;
+	size_t n = rr ? rr->n : 0, ne = r->rep.nevents;
+
+	if (!n)
+		return 0;
+	r->regions = calloc(n, sizeof(*r->regions));
+	r->region_values = calloc(n * ne + 1, sizeof(*r->region_values));
+	if (!r->regions || !r->region_values)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		double *v = r->region_values + k * ne;
+
+		for (size_t i = 0; i < ne && i < rr->nevents; i++)
+			v[i] = pmc_region_value(&rr->r[k].all, i);
+		for (size_t i = rr->nevents; i < ne; i++)
+			v[i] = NAN;
+		r->regions[k] = (struct pmctool_region){ rr->r[k].name, pmc_region_calls(&rr->r[k].all), v };
+	}
+	r->pub.nregions = n;
+	r->pub.regions = r->regions;
+	return 0;
 }
 
 /* The typed view of the report (pointers into it: they live as long as the result). */
@@ -240,45 +200,51 @@ static int fill(struct result *r)
 		r->checks[i] = (struct pmctool_check){ rep->checks[i].name, (int)rep->checks[i].severity,
 						       rep->checks[i].msg };
 	r->pub = (struct pmctool_result){ rep->nevents, rep->nmetrics, rep->nchecks, r->counts, r->metrics, r->checks,
-					  rep->nruns, rep->wall_ns_mean / 1e9, rep->exit_status };
-	return 0;
+					  rep->nruns, rep->wall_ns_mean / 1e9, rep->exit_status, 0, NULL };
+	return fill_regions(r);
 }
 
 int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, struct pmctool_result **ret,
 		    struct pmctool_error *err)
 {
-	struct pmc_engine_opts o;
+	struct api_request q;
 	struct pmc_engine se;
 	struct pmc_metric_def *metrics = NULL;
-	struct result *r;
+	struct result *r = NULL;
 	int rc, kind = 0;
 
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!e || !rq || !ret)
-		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_measure: e, rq and ret are required");
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_measure: e, rq and ret are required");
 	*ret = NULL;
-	if ((kind = request_opts(rq, &o, err)))
-		return kind;
+	pmc_engine_init(&se, &e->ctx);
+	if ((kind = api_request(e, rq, &q, err)))
+		goto out;
 	r = calloc(1, sizeof(*r));
-	if (!r)
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+	if (!r) {
+		kind = api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
 	e->stop = 0;
 	e->first_error[0] = '\0';
 	e->first_subject[0] = '\0';
 	pmc_launch_reset_ending(); /* a stop of the last measurement does not stop this one */
-	pmc_engine_init(&se, &e->ctx);
-	rc = pmc_engine_prepare(&se, &o, &metrics);
+	rc = pmc_engine_prepare(&se, &q.o, &metrics);
+	if (!rc && api_request_ready(&q, &se) < 0) {
+		kind = api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		goto out;
+	}
 	if (rc) {
-		kind = fail(err, kind_of(rc, e, NULL), se.subject && se.subject[0] ? se.subject : e->first_subject, rc,
+		kind = api_fail(err, kind_of(rc, e, NULL), se.subject && se.subject[0] ? se.subject : e->first_subject, rc,
 			    e->first_error);
 		goto out;
 	}
-	rc = pmc_engine_check(&se, &o);
+	rc = pmc_engine_check(&se, &q.o);
 	if (!rc) {
 		pmc_origin_get(&r->rep.origin);
 		r->rep.has_origin = true;
-		rc = pmc_engine_measure(&se, &o, metrics, &r->rep);
+		rc = pmc_engine_measure(&se, &q.o, metrics, &r->rep);
 		if (!rc)
 			rc = pmc_engine_status(&se, &r->rep);
 	}
@@ -287,14 +253,14 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 		char detail[512] = "";
 
 		result_detail(&r->rep, k, rc, detail, sizeof(detail));
-		kind = fail(err, k, k == PMCTOOL_ERR_LAUNCH ? "argv" : e->first_subject, rc,
+		kind = api_fail(err, k, k == PMCTOOL_ERR_LAUNCH ? "argv" : e->first_subject, rc,
 			    e->first_error[0]		? e->first_error
 			    : k == PMCTOOL_ERR_COMMAND ? "the command failed: the result's exit_status says how"
 							: detail);
 	}
 	if (r->rep.nruns || kind == PMCTOOL_ERR_NOCOUNT) { /* what was measured, or why nothing could be */
 		if (fill(r) < 0) {
-			kind = fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+			kind = api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 			goto out;
 		}
 		*ret = &r->pub;
@@ -303,6 +269,7 @@ int pmctool_measure(struct pmctool_engine *e, const struct pmctool_request *rq, 
 out:
 	free_result(r);
 	free(metrics);
+	api_request_fini(&q);
 	pmc_engine_fini(&se);
 	return kind;
 }
@@ -372,21 +339,21 @@ static int report_request(const struct pmctool_report_request *rq, struct report
 	*q = (struct pmc_replay_req){ .topdown_def = rq->topdown_def, .topdown_level = rq->topdown_level,
 				      .topdown = rq->topdown != 0, .tables = rq->tables };
 	if (rq->topdown_level < 0 || rq->topdown_level > 9)
-		return fail(err, PMCTOOL_ERR_REQUEST, "topdown_level", PMC_EXIT_USAGE,
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "topdown_level", PMC_EXIT_USAGE,
 			    "topdown_level is a level, 1 or 2 (0: the report's, else the deepest it has inputs for)");
 	if (rq->tables && (stat(rq->tables, &st) || !S_ISDIR(st.st_mode)))
-		return fail(err, PMCTOOL_ERR_REQUEST, "tables", PMC_EXIT_USAGE,
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "tables", PMC_EXIT_USAGE,
 			    "tables is not a directory (a vendor table directory: see pmctool-tables(1))");
 	while (rq->metrics && rq->metrics[n])
 		n++;
 	if (n && !(rr->metrics = calloc(n, sizeof(*rr->metrics))))
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		char why[256], detail[512];
 
 		if (pmc_metric_def_parse_cli(rq->metrics[i], &rr->metrics[i], why, sizeof(why)) < 0) {
 			snprintf(detail, sizeof(detail), "bad metric '%.200s': %s", rq->metrics[i], why);
-			return fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE, detail);
+			return api_fail(err, PMCTOOL_ERR_REQUEST, "metrics", PMC_EXIT_USAGE, detail);
 		}
 	}
 	q->metrics = rr->metrics;
@@ -432,13 +399,13 @@ int pmctool_report_eval(struct pmctool_engine *e, const struct pmctool_report_re
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!e || !rq || !rq->json || !ret)
-		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_report_eval: e, rq, rq->json and ret "
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_report_eval: e, rq, rq->json and ret "
 			    "are required");
 	*ret = NULL;
 	rr = calloc(1, sizeof(*rr));
 	if (!rr || !(rr->res = calloc(1, sizeof(*rr->res)))) {
 		free(rr);
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	}
 	if ((kind = report_request(rq, rr, &q, err))) {
 		pmctool_report_free(&rr->pub);
@@ -448,20 +415,20 @@ int pmctool_report_eval(struct pmctool_engine *e, const struct pmctool_report_re
 	rc = pmc_loaded_parse(rq->json, rq->json_len ? rq->json_len : strlen(rq->json), &l, why, sizeof(why));
 	if (rc < 0) {
 		pmctool_report_free(&rr->pub);
-		return rc == -ENOMEM ? fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory")
-				     : fail(err, PMCTOOL_ERR_REQUEST, "json", PMC_EXIT_USAGE, why);
+		return rc == -ENOMEM ? api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory")
+				     : api_fail(err, PMCTOOL_ERR_REQUEST, "json", PMC_EXIT_USAGE, why);
 	}
 	e->first_error[0] = '\0';
 	e->first_subject[0] = '\0';
-	prev = pmc_diag_exchange((struct pmc_diag_sink){ collect, e });
+	prev = pmc_diag_exchange((struct pmc_diag_sink){ api_collect, e });
 	rc = pmc_engine_replay(&l, &q, &rr->keep, &rr->res->rep);
 	pmc_diag_exchange(prev);
 	pmc_loaded_fini(&l);
 	if (!rc && (fill(rr->res) < 0 || report_nodes(rr) < 0))
 		rc = PMC_EXIT_INTERNAL;
 	if (rc) {
-		kind = rc == PMC_EXIT_USAGE ? fail(err, PMCTOOL_ERR_REQUEST, e->first_subject, rc, e->first_error)
-					    : fail(err, PMCTOOL_ERR_SYSTEM, "", rc, "out of memory");
+		kind = rc == PMC_EXIT_USAGE ? api_fail(err, PMCTOOL_ERR_REQUEST, e->first_subject, rc, e->first_error)
+					    : api_fail(err, PMCTOOL_ERR_SYSTEM, "", rc, "out of memory");
 		pmctool_report_free(&rr->pub);
 		return kind;
 	}
@@ -476,6 +443,7 @@ struct pmctool_live {
 	struct pmc_engine se;
 	struct pmc_engine_opts o;
 	struct pmc_metric_def *metrics;
+	struct pmc_metric_def *defs;   /* the request's metrics, parsed */
 	struct pmc_eng_live *live;
 	int *cpus;
 	pid_t *pids;
@@ -488,6 +456,7 @@ void pmctool_live_close(struct pmctool_live *l)
 	pmc_eng_live_close(l->live);
 	pmc_engine_fini(&l->se);
 	free(l->metrics);
+	free(l->defs);
 	free(l->cpus);
 	free(l->pids);
 	free(l);
@@ -502,14 +471,14 @@ static int live_opts(struct pmctool_live *l, const struct pmctool_live_request *
 
 	pmc_engine_opts_init(o);
 	if ((rq->ncpus && !rq->cpus) || (rq->npids && !rq->pids) || (rq->ncpus && rq->npids))
-		return fail(err, PMCTOOL_ERR_REQUEST, rq->npids ? "pids" : "cpus", PMC_EXIT_USAGE,
+		return api_fail(err, PMCTOOL_ERR_REQUEST, rq->npids ? "pids" : "cpus", PMC_EXIT_USAGE,
 			    "give CPUs (cpus, ncpus) or processes (pids, npids), not both; neither counts every CPU");
-	if ((kind = request_what(o, rq->events, rq->eventset, rq->metrics, err)))
+	if ((kind = api_request_what(l->e, o, rq->events, rq->eventset, rq->metrics, &l->defs, err)))
 		return kind;
 	l->cpus = malloc((rq->ncpus + 1) * sizeof(*l->cpus));
 	l->pids = malloc((rq->npids + 1) * sizeof(*l->pids));
 	if (!l->cpus || !l->pids)
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	for (size_t i = 0; i < rq->ncpus; i++)
 		l->cpus[i] = rq->cpus[i];
 	for (size_t i = 0; i < rq->npids; i++)
@@ -532,10 +501,10 @@ int pmctool_live_open(struct pmctool_engine *e, const struct pmctool_live_reques
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!e || !rq || !ret)
-		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_open: e, rq and ret are required");
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_open: e, rq and ret are required");
 	*ret = NULL;
 	if (!(l = calloc(1, sizeof(*l))))
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	l->e = e;
 	e->stop = 0;
 	e->first_error[0] = '\0';
@@ -552,7 +521,7 @@ int pmctool_live_open(struct pmctool_engine *e, const struct pmctool_live_reques
 	if (!rc)
 		rc = pmc_engine_live_open(&l->se, &l->o, &l->live);
 	if (rc) {
-		kind = fail(err, kind_of(rc, e, NULL), l->se.subject && *l->se.subject ? l->se.subject : "", rc,
+		kind = api_fail(err, kind_of(rc, e, NULL), l->se.subject && *l->se.subject ? l->se.subject : "", rc,
 			    e->first_error[0] ? e->first_error : "the counters could not be opened");
 		pmctool_live_close(l);
 		return kind;
@@ -569,15 +538,15 @@ int pmctool_live_snapshot(struct pmctool_live *l, struct pmctool_result **ret, s
 	if (err)
 		memset(err, 0, sizeof(*err));
 	if (!l || !ret)
-		return fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_snapshot: l and ret are required");
+		return api_fail(err, PMCTOOL_ERR_REQUEST, "", PMC_EXIT_USAGE, "pmctool_live_snapshot: l and ret are required");
 	*ret = NULL;
 	if (!(r = calloc(1, sizeof(*r))))
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL, "out of memory");
 	l->e->first_error[0] = '\0';
 	rc = pmc_engine_live_read(&l->se, &l->o, l->live, l->metrics, &r->rep);
 	if (rc || fill(r) < 0) {
 		pmctool_result_free(&r->pub);
-		return fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL,
+		return api_fail(err, PMCTOOL_ERR_SYSTEM, "", PMC_EXIT_INTERNAL,
 			    l->e->first_error[0] ? l->e->first_error : "out of memory");
 	}
 	*ret = &r->pub;

@@ -11,7 +11,7 @@
 #include "cli/opts.h"
 #include "engine/check_req.h"
 #include "info/check.h"
-#include "cli/check_uncore.h"
+#include "engine/check_uncore.h"
 #include "output/check.h"
 #include "run/emulate.h"
 #include "util/util.h"

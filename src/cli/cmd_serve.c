@@ -516,7 +516,8 @@ int pmc_cmd_serve(int argc, char **argv)
 	e->env_lean = true;
 	s->st = &cli.st;
 	s->textfile = cli.textfile;
-	if ((rc = pmc_eng_scope_check(e)) || (rc = pmc_engine_prepare(&s->se, e, &s->metrics)) ||
+	if ((rc = pmc_eng_scope_check(e)) || (rc = stat_resolve(&cli.st, e, &cli.st.metric_buf)) ||
+	    (rc = pmc_engine_prepare(&s->se, e, &s->metrics)) ||
 	    (rc = pmc_engine_check(&s->se, e)))
 		goto out;
 	if (strcmp(cli.listen, "none") && pmc_http_listen(cli.listen, &listen_fd, bound, sizeof(bound), err, sizeof(err))) {

@@ -210,7 +210,9 @@ int pmc_cmd_stat(int argc, char **argv)
 	}
 	if (o.outpath)
 		o.out.started = time(NULL); /* perf's -o header: when counting starts */
-	rc = pmc_engine_prepare(&se, &o.e, &metrics);
+	rc = stat_resolve(&o, &o.e, &o.metric_buf);
+	if (!rc)
+		rc = pmc_engine_prepare(&se, &o.e, &metrics);
 	if (rc)
 		goto out;
 	if (o.e.plan_only) {

@@ -174,7 +174,7 @@ static int parse(int argc, char **argv, struct sweep_opts *w)
 	 * by the options' refused_by (stat_opts.c); a -g set that is a top-down tree is known by its value only. */
 	if (pmc_eventset_topdown_level(w->so.e.set_name))
 		return usage_error("--topdown is a stat option that sweep does not take%s%s", "", "");
-	if (!w->so.e.kernel && !w->so.e.argv)
+	if (!w->so.kernel_name && !w->so.e.argv)
 		return usage_error("no command to measure: give -k KERNEL or '-- COMMAND [ARGS...]'%s%s", "", "");
 	if (!w->so.e.runs_given)
 		w->so.e.runs = 3;
@@ -221,10 +221,10 @@ static enum how decide(struct sweep_opts *w, struct pmc_sweep *sw)
 	char pat[80];
 
 	snprintf(pat, sizeof(pat), "{%s}", w->param);
-	if (w->so.e.kernel) {
+	if (w->so.kernel_name) {
 		bool iters = !strcmp(w->param, "iters");
 		sw->how = iters ? "--iters" : "kernel parameter";
-		snprintf(sw->workload, sizeof(sw->workload), "kernel %s", w->so.e.kernel);
+		snprintf(sw->workload, sizeof(sw->workload), "kernel %s", w->so.kernel_name);
 		return iters ? HOW_ITERS : HOW_PARAM;
 	}
 	sw->workload[0] = '\0';
@@ -269,8 +269,8 @@ static int check_kernel_param(const struct sweep_opts *w)
 
 	if (!strcmp(w->param, "iters") && w->so.e.iters)
 		return usage_error("iters is swept: do not give --iters as well%s%s", "", "");
-	for (size_t i = 0; i < w->so.e.nparams; i++)
-		if (!strncmp(w->so.e.params[i], w->param, l) && w->so.e.params[i][l] == '=')
+	for (size_t i = 0; i < w->so.nparams; i++)
+		if (!strncmp(w->so.params[i], w->param, l) && w->so.params[i][l] == '=')
 			return usage_error("%s is swept: do not give --param %s=... as well", w->param, w->param);
 	return 0;
 }
@@ -332,21 +332,22 @@ static void list_names(const struct pmc_sweep *sw)
 /* Point p's request: the command line's, with the value where it goes (--param, --iters, {PARAM} in the command's
  * words; an environment variable is set around the measurement by the caller). 0, or an exit status after the
  * message. argv and param are the caller's storage. */
-static int point_request(const struct sweep_opts *w, enum how how, const char *value, struct pmc_engine_opts *e,
-			 char **argv, char *big, size_t nargs, char *param, size_t paramlen)
+static int point_request(const struct sweep_opts *w, enum how how, const char *value, struct stat_opts *so,
+			 struct pmc_engine_opts *e, char **argv, char *big, size_t nargs, char *param, size_t paramlen)
 {
 	char pat[80];
 	int rc;
 
+	*so = w->so; /* its --param text: the swept one added */
 	*e = w->so.e;
 	e->runs = 1; /* each measurement is one run: sweep's -r is its rounds */
 	e->runs_given = false;
 	snprintf(pat, sizeof(pat), "{%s}", w->param);
 	if (how == HOW_PARAM) {
-		if (e->nparams >= PMC_ARRAY_SIZE(e->params))
+		if (so->nparams >= PMC_ARRAY_SIZE(so->params))
 			return usage_error("too many --param options (at most 32 with the swept one)%s%s", "", "");
 		snprintf(param, paramlen, "%s=%s", w->param, value);
-		e->params[e->nparams++] = param;
+		so->params[so->nparams++] = param;
 	} else if (how == HOW_ITERS && (rc = stat_parse_uint("--iters", value, 1, (uint64_t)1 << 40, &e->iters))) {
 		return rc;
 	}
@@ -387,6 +388,7 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 {
 	struct pmc_sweep_point *pt = &sw->pts[p];
 	struct pmc_engine_opts e;
+	static struct stat_opts so; /* the point's: a copy of sweep's with the swept --param (large: not on the stack) */
 	size_t nargs = 0;
 	char why[256], param[160], *big = NULL, **argv = NULL, *saved = NULL;
 	struct pmc_loaded l;
@@ -398,7 +400,7 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 		free(big);
 		return PMC_EXIT_INTERNAL;
 	}
-	rc = point_request(w, how, pt->value, &e, argv, big, nargs, param, sizeof(param));
+	rc = point_request(w, how, pt->value, &so, &e, argv, big, nargs, param, sizeof(param));
 	if (rc) {
 		/* A value the measurement refuses (--iters 0): as the first measurement refusing its options did. */
 		if (rc == PMC_EXIT_USAGE && !first) {
@@ -412,7 +414,7 @@ static int measure_point(struct sweep_opts *w, struct pmc_sweep *sw, enum how ho
 	}
 	if (how == HOW_ENV)
 		saved = env_set(w->param, pt->value);
-	rc = multi_measure(&w->so, &e, &l, &status, why, sizeof(why));
+	rc = multi_measure(&so, &e, &l, &status, why, sizeof(why));
 	if (how == HOW_ENV)
 		env_restore(w->param, saved);
 	if (rc) {
@@ -464,7 +466,7 @@ static void set_divisors(struct sweep_opts *w, struct pmc_sweep *sw)
 		char reason[128];
 		double v;
 
-		pt->per = w->so.e.kernel && pt->data.iterations > 0 ? pt->data.iterations : 1;
+		pt->per = w->so.kernel_name && pt->data.iterations > 0 ? pt->data.iterations : 1;
 		if (w->per_expr) {
 			if (pmc_expr_eval(w->per_expr, per_lookup, &c, &v, reason, sizeof(reason)) == 0 && v != 0)
 				pt->per *= v;
@@ -473,9 +475,9 @@ static void set_divisors(struct sweep_opts *w, struct pmc_sweep *sw)
 		}
 	}
 	if (w->per_expr)
-		snprintf(sw->per_buf, sizeof(sw->per_buf), "per %s(%.200s)", w->so.e.kernel ? "iteration and per " : "",
+		snprintf(sw->per_buf, sizeof(sw->per_buf), "per %s(%.200s)", w->so.kernel_name ? "iteration and per " : "",
 			 w->per);
-	else if (w->so.e.kernel)
+	else if (w->so.kernel_name)
 		snprintf(sw->per_buf, sizeof(sw->per_buf), "per iteration");
 	sw->per_text = sw->per_buf[0] ? sw->per_buf : NULL;
 }

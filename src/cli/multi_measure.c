@@ -176,13 +176,24 @@ static int trust_first(struct pmc_report *rep)
 	return rc;
 }
 
+/* so's text parsed into e (stat_resolve), its messages collected as the engine's are. */
+static int resolve(const struct stat_opts *so, struct pmc_engine_opts *e, struct why_sink *w,
+		   struct pmc_metric_def **parsed)
+{
+	struct pmc_diag_sink prev = pmc_diag_exchange((struct pmc_diag_sink){ collect, w });
+	int rc = stat_resolve(so, e, parsed);
+
+	pmc_diag_exchange(prev);
+	return rc;
+}
+
 int multi_measure_report(const struct stat_opts *so, const struct pmc_engine_opts *req, struct pmc_report *rep,
 			 int *status, char *why, size_t whylen)
 {
 	struct why_sink w = { .verbose = so && so->verbose };
 	struct pmc_engine_ctx ctx = { .diag = collect, .diag_ctx = &w, .stop = &multi_stop };
 	struct pmc_engine_opts e = *req; /* the engine resolves into its request: each measurement gets a fresh copy */
-	struct pmc_metric_def *metrics = NULL;
+	struct pmc_metric_def *metrics = NULL, *parsed = NULL;
 	struct pmc_engine se;
 	int rc, out, err = -1;
 	bool have = false;
@@ -198,7 +209,9 @@ int multi_measure_report(const struct stat_opts *so, const struct pmc_engine_opt
 	hide(STDOUT_FILENO, &out);
 	if (!w.verbose)
 		hide(STDERR_FILENO, &err);
-	rc = pmc_engine_prepare(&se, &e, &metrics);
+	rc = so ? resolve(so, &e, &w, &parsed) : 0; /* check's request (no so) is typed already */
+	if (!rc)
+		rc = pmc_engine_prepare(&se, &e, &metrics);
 	if (!rc)
 		rc = pmc_engine_check(&se, &e);
 	if (!rc && so && so->check_first)
@@ -218,6 +231,7 @@ int multi_measure_report(const struct stat_opts *so, const struct pmc_engine_opt
 	unhide(STDERR_FILENO, err);
 	unhide(STDOUT_FILENO, out);
 	free(metrics);
+	free(parsed);
 	pmc_engine_fini(&se);
 	*status = rc;
 	if (have)

@@ -18,6 +18,12 @@ struct stat_opts {
 	const char *fail_if[16];       /* --fail-if CONDITION, with --compare */
 	size_t nfail_if;
 	const char *kernel_only;       /* the first option given that needs -k ("iters"), for the message */
+	const char *kernel_name;       /* -k NAME, e.k once stat_resolve found it */
+	const char *params[32];        /* --param K=V (and sweep's swept one), e.kp once stat_resolve parsed them */
+	size_t nparams;
+	const char *metric_args[64];   /* --metric NAME=FORMULA, e.metrics once stat_resolve parsed them */
+	size_t nmetric_args;
+	struct pmc_metric_def *metric_buf; /* stat_resolve's definitions for e (stat_opts_fini frees) */
 	bool verbose;                  /* -v: every perf_event_open as a trace line (the engine context's observer) */
 	bool quiet;                    /* -q: no report unless -o / --log-fd say where, no notes; errors still */
 	bool check_first;              /* --check: pmctool check's quick part before measuring */
@@ -65,6 +71,11 @@ void stat_metrics_split_check(const struct stat_opts *o, const struct pmc_engine
 /* --check: pmctool check's quick verdict as the report's "trust" note (cmd_stat.c). */
 struct pmc_check_result;
 void stat_trust_note(const struct pmc_check_result *res, struct pmc_report *rep);
+
+/* The options' text that the request holds parsed: --metric into e->metrics (*buf, the caller's to free), -k into
+ * e->k, --param into e->kp. Before the engine's prepare, under the sink its messages go to (they are the ones the
+ * engine's own parsers give). 0 or an exit status after the message. */
+int stat_resolve(const struct stat_opts *so, struct pmc_engine_opts *e, struct pmc_metric_def **buf);
 
 /* Free what stat_parse_opts allocated for the request (the parsed -p, -t and -C lists). */
 void stat_opts_fini(struct stat_opts *o);

@@ -158,8 +158,11 @@ int stat_apply_control(void *ctx, const struct pmc_opt *opt, const char *val)
 		fprintf(stderr, "pmctool stat: --control expects fifo:CTL[,ACK] or fd:CTL[,ACK] (perf's)\n");
 		return PMC_EXIT_USAGE;
 	}
-	o->e.control = (struct pmc_control_req){ .given = true, .is_fd = is_fd, .ctl = o->control_ctl,
-						  .ack = o->control_ack };
+	/* fd: digits only, at most 9 (pmc_parse_control): the numbers themselves into the request, -1 for no ACK */
+	o->e.control = is_fd ? (struct pmc_control_req){ .given = true, .is_fd = true, .ctl_fd = atoi(o->control_ctl),
+							 .ack_fd = o->control_ack[0] ? atoi(o->control_ack) : -1 }
+			     : (struct pmc_control_req){ .given = true, .ctl_fd = -1, .ack_fd = -1, .ctl = o->control_ctl,
+							 .ack = o->control_ack };
 	return 0;
 }
 
@@ -194,8 +197,23 @@ int stat_apply_cgroups(void *ctx, const struct pmc_opt *opt, const char *val)
 	return 0;
 }
 
+int stat_resolve(const struct stat_opts *so, struct pmc_engine_opts *e, struct pmc_metric_def **buf)
+{
+	int rc = pmc_eng_metrics_parse(so->metric_args, so->nmetric_args, buf);
+
+	e->metrics = *buf;
+	e->nmetrics = rc ? 0 : so->nmetric_args;
+	if (!rc && so->kernel_name)
+		rc = pmc_eng_kernel_find(so->kernel_name, &e->k);
+	if (!rc && e->k)
+		rc = pmc_eng_kernel_params(e->k, so->params, so->nparams, &e->kp);
+	return rc;
+}
+
 void stat_opts_fini(struct stat_opts *o)
 {
+	free(o->metric_buf);
+	o->metric_buf = NULL;
 	free(o->cgroup_buf);
 	o->cgroup_buf = NULL;
 	free(o->pid_buf);

@@ -96,10 +96,10 @@ static int apply_list(void *ctx, const struct pmc_opt *opt, const char *val)
 	case L_EVENT:
 		return push_arg(o->e.event_lists, &o->e.nlists, PMC_ARRAY_SIZE(o->e.event_lists), NAME(opt), val);
 	case L_METRIC:
-		return push_arg(o->e.metric_args, &o->e.nmetric_args, PMC_ARRAY_SIZE(o->e.metric_args), NAME(opt), val);
+		return push_arg(o->metric_args, &o->nmetric_args, PMC_ARRAY_SIZE(o->metric_args), NAME(opt), val);
 	case L_PARAM:
 		kernel_only(o, opt);
-		return push_arg(o->e.params, &o->e.nparams, PMC_ARRAY_SIZE(o->e.params), NAME(opt), val);
+		return push_arg(o->params, &o->nparams, PMC_ARRAY_SIZE(o->params), NAME(opt), val);
 	default: /* L_FAIL_IF */
 		return push_arg(o->fail_if, &o->nfail_if, PMC_ARRAY_SIZE(o->fail_if), NAME(opt), val);
 	}
@@ -460,7 +460,7 @@ static const struct pmc_opt stat_table[] = {
 	TEXT(""),
 	TEXT("Built-in kernels:"),
 	{ .short_name = 'k', .long_name = "kernel", .kind = PMC_OPT_VALUE, .metavar = "NAME", .flags = PMC_OPT_SINGLE,
-	  .field = F(e.kernel),
+	  .field = F(kernel_name),
 	  .help = "run a built-in kernel in-process, reading counters with RDPMC (one -k only;\n"
 		  "the options below need it)" },
 	{ .id = N_ITERS, .long_name = "iters", .kind = PMC_OPT_VALUE, .metavar = "N",
@@ -611,12 +611,12 @@ const struct pmc_opts_cmd pmc_opts_stat = {
 /* The options that only mean something with -k, and options that exclude each other. */
 static int check_combinations(const struct stat_opts *o)
 {
-	if ((o->e.pre_cmd || o->e.post_cmd) && (o->e.kernel || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
+	if ((o->e.pre_cmd || o->e.post_cmd) && (o->kernel_name || !o->e.argv || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: --pre and --post run around each run of a launched command: not with -k, "
 				"-p, -t, -a, -C or the time and row options\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->e.null_run && (o->e.nlists || o->e.set_name || o->e.detailed || o->e.nmetric_args || o->e.kernel ||
+	if (o->e.null_run && (o->e.nlists || o->e.set_name || o->e.detailed || o->nmetric_args || o->kernel_name ||
 			      o->e.regions || pmc_eng_scope_wanted(&o->e))) {
 		fprintf(stderr, "pmctool stat: -n counts nothing: not with -e, -g, -d, --metric, -k, --regions or the "
 				"scope options\n");
@@ -651,17 +651,17 @@ static int check_combinations(const struct stat_opts *o)
 		fprintf(stderr, "pmctool stat: --append adds to the file -o names: give -o FILE\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->kernel_only && !o->e.kernel) {
+	if (o->kernel_only && !o->kernel_name) {
 		fprintf(stderr, "pmctool stat: --%s needs -k KERNEL (it sets up a built-in kernel)%s\n", o->kernel_only,
 			!strcmp(o->kernel_only, "cpu") ? "; to count on some CPUs give -C LIST (perf's CPU list, as in "
 							 "perf stat -C 0-3)" : "");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->e.kernel && o->e.argv) {
+	if (o->kernel_name && o->e.argv) {
 		fprintf(stderr, "pmctool stat: give either -k KERNEL or a command, not both\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->e.regions && o->e.kernel) {
+	if (o->e.regions && o->kernel_name) {
 		fprintf(stderr, "pmctool stat: --regions measures the regions of a command built with libpmctool, not "
 				"a kernel (-k)\n");
 		return PMC_EXIT_USAGE;
@@ -686,8 +686,8 @@ static int check_combinations(const struct stat_opts *o)
 				"--per-*, -I, -D, --timeout or --control\n");
 		return PMC_EXIT_USAGE;
 	}
-	if (o->compare && (o->e.kernel || o->e.plan_only)) {
-		fprintf(stderr, "pmctool stat: --compare measures two commands: not with %s\n", o->e.kernel ? "-k" : "--dry-run");
+	if (o->compare && (o->kernel_name || o->e.plan_only)) {
+		fprintf(stderr, "pmctool stat: --compare measures two commands: not with %s\n", o->kernel_name ? "-k" : "--dry-run");
 		return PMC_EXIT_USAGE;
 	}
 	if (o->outpath && o->log_fd >= 0) {
@@ -744,7 +744,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		o->e.argv = argv + operand;
 	/* Options but no command and no target: perf counts system-wide until Ctrl-C (or --timeout); so does pmctool. A
 	 * bare 'pmctool stat' still gets its usage message below. */
-	if (!o->e.argv && argc > 1 && !o->e.kernel && !o->e.plan_only && !o->compare &&
+	if (!o->e.argv && argc > 1 && !o->kernel_name && !o->e.plan_only && !o->compare &&
 	    !pmc_target_req_tasks(&o->e.targets) && !pmc_target_req_cpus(&o->e.targets))
 		o->e.targets.system_wide = true;
 	/* perf's formats get perf's default events: their readers map perf's names (issue 34) */
@@ -757,7 +757,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 		r = pmc_eng_scope_check(&o->e);
 	if (r)
 		return r;
-	if (!o->e.kernel && !o->e.argv && !o->e.plan_only && !pmc_eng_scope_wanted(&o->e)) {
+	if (!o->kernel_name && !o->e.argv && !o->e.plan_only && !pmc_eng_scope_wanted(&o->e)) {
 		fprintf(stderr, "pmctool stat: no command to measure: 'pmctool stat [OPTIONS] -- COMMAND [ARGS...]' "
 				"or '-k KERNEL'\n");
 		return PMC_EXIT_USAGE;

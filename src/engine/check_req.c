@@ -51,7 +51,8 @@ void pmc_eng_check_opts(const char *self, const struct pmc_check_req *q, struct 
 	o->event_lists[o->nlists++] = a->events;
 	o->batch = q->multiplex ? PMC_BATCH_MULTIPLEX : PMC_BATCH_AUTO;
 	if (!q->command) {
-		o->kernel = "loop";
+		o->k = pmc_kernel_find("loop");
+		pmc_kernel_params_init(o->k, &o->kp);
 		o->iters = q->iters;
 		o->warmup_s = 0;
 		o->cpu = q->cpu;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The engine, --control: perf's control channel (fifo:CTL[,ACK] or fd:CTL[,ACK]), parsed and opened; the commands
+/* The engine, --control: perf's control channel (FIFOs or descriptors, as the caller parsed them) opened; the commands
  * on it are read by the session (src/run/session.c). */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,17 +51,17 @@ int scope_control_open(const struct pmc_control_req *c, int *ctl, int *ack)
 	bool has_ack = c->ack && c->ack[0];
 
 	*ctl = *ack = -1;
-	if (!c->ctl || !c->ctl[0])
-		return refuse(RQ_CONTROL " names no control channel");
 	if (c->is_fd) {
-		*ctl = atoi(c->ctl);
-		*ack = has_ack ? atoi(c->ack) : -1;
-		if (fcntl(*ctl, F_GETFD) < 0 || (*ack >= 0 && fcntl(*ack, F_GETFD) < 0)) {
+		*ctl = c->ctl_fd;
+		*ack = c->ack_fd;
+		if (*ctl < 0 || fcntl(*ctl, F_GETFD) < 0 || (*ack >= 0 && fcntl(*ack, F_GETFD) < 0)) {
 			*ctl = *ack = -1;
 			return refuse(RQ_CONTROL " fd:CTL[,ACK]: each must be an open file descriptor");
 		}
 		return 0;
 	}
+	if (!c->ctl || !c->ctl[0])
+		return refuse(RQ_CONTROL " names no control channel");
 	*ctl = open_fifo(c->ctl);
 	if (*ctl < 0)
 		return PMC_EXIT_USAGE;

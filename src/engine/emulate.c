@@ -81,7 +81,7 @@ int pmc_eng_emulate_check(const struct pmc_engine *se, const struct pmc_engine_o
 			return PMC_EXIT_USAGE;
 		}
 	if (!o->argv || o->k || o->regions || pmc_eng_scope_wanted(o) || o->pre_cmd || o->post_cmd ||
-	    o->batch == PMC_BATCH_MULTIPLEX || o->nmetric_args || o->topdown_level) {
+	    o->batch == PMC_BATCH_MULTIPLEX || o->nmetrics || o->topdown_level) {
 		pmc_diag_error("emulated counts are of a command pmctool launches under valgrind: not with "
 			       RQ_KERNEL ", " RQ_REGIONS ", " RQ_PIDS ", " RQ_TIDS ", " RQ_SYSTEM_WIDE ", " RQ_CPUS ", "
 			       RQ_INTERVAL_MS ", " RQ_DELAY_MS ", " RQ_CONTROL ", " RQ_PRE_CMD "/" RQ_POST_CMD ", "

@@ -61,8 +61,8 @@ static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_
 	/* libpfm4 starts only when an event needs it (its start-up costs milliseconds in a VM); a failure to start
 	 * is told when an event could not be resolved. se->subject: the request's part a failure is about. */
 	se->subject = "metrics";
-	rc = pmc_eng_metrics_parse(o, metrics);
-	if (!rc && o->kernel && (se->subject = "kernel"))
+	rc = pmc_eng_metrics_join(o, metrics);
+	if (!rc && o->k && (se->subject = "kernel"))
 		rc = pmc_eng_kernel_prepare(o);
 	if (!rc && (se->subject = "topdown"))
 		rc = pmc_eng_topdown_prepare(se, o);
@@ -75,7 +75,7 @@ static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_
 		rc = PMC_EXIT_INTERNAL;
 	}
 	if (!rc && (se->subject = "metrics"))
-		rc = pmc_eng_metrics_check(se, *metrics, o->nmetric_defs + o->nmetric_args);
+		rc = pmc_eng_metrics_check(se, *metrics, o->nmetric_defs + o->nmetrics);
 	if (!rc && (se->subject = "events"))
 		rc = pmc_eng_events_plan(se, o);
 	if (!rc && (se->subject = "topdown"))
@@ -258,14 +258,14 @@ static void finish(const struct pmc_engine *se, const struct pmc_engine_opts *o,
 		pmc_eng_kernel_metrics(rep);
 	pmc_eng_uncore_metrics(rep);
 	pmc_eng_uncore_note(rep);
-	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
+	pmc_eng_metrics_apply(se, metrics, o->nmetric_defs + o->nmetrics, rep);
 	if (!live) /* a live read is one run: its metrics are the run's */
-		pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
+		pmc_eng_metrics_per_run(se, metrics, o->nmetric_defs + o->nmetrics, rep);
 	pmc_eng_names_report(se, rep);
 	if (pmc_eng_topdown_eval(se, o, rep))
 		pmc_diag_error(RQ_TOPDOWN_LEVEL ": out of memory: the tree is left out");
 	if (scoped)
-		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_defs + o->nmetric_args, rep);
+		pmc_eng_scope_row_metrics(se, metrics, o->nmetric_defs + o->nmetrics, rep);
 	add_checks(se, rep);
 	/* Interrupted: pmctool exits 128 + the signal (pmc_engine_status), and the report's status says the same. */
 	if (pmc_eng_stopped(se)) {

@@ -64,11 +64,13 @@ struct pmc_target_req {
 };
 
 /* perf's control channel (commands 'enable', 'disable', 'stop', 'ping' in, 'ack' out): FIFOs the engine opens
- * (each must be a FIFO), or descriptors the caller holds open. */
+ * (each must be a FIFO), or descriptors the caller holds open. Parsed by the caller ("fifo:CTL[,ACK]" and
+ * "fd:CTL[,ACK]" are the command line's spellings, sys/lists.h). */
 struct pmc_control_req {
 	bool given;
-	bool is_fd;                    /* ctl and ack are descriptor numbers as text, else paths */
-	const char *ctl;
+	bool is_fd;                    /* ctl_fd and ack_fd, else the paths ctl and ack */
+	int ctl_fd, ack_fd;            /* descriptors the caller holds open; ack_fd -1: none */
+	const char *ctl;               /* FIFO paths the engine opens */
 	const char *ack;               /* "" or NULL: none */
 };
 
@@ -87,16 +89,15 @@ struct pmc_engine_opts {
 	const char *event_lists[PMC_MAX_EVENTS];
 	size_t nlists;
 	const char *set_name;          /* -g */
-	const char *metric_args[64];   /* --metric NAME=FORMULA */
-	size_t nmetric_args;
+	const struct pmc_metric_def *metrics; /* --metric NAME=FORMULA, parsed by the caller (pmc_eng_metrics_parse): */
+	size_t nmetrics;               /* evaluated after metric_defs, in order; the caller's array */
 	const struct pmc_metric_def *metric_defs; /* metrics already defined (-M's from the vendor tables): evaluated */
 	size_t nmetric_defs;           /* before --metric's, which may use them; the caller's array */
 	size_t metric_list_first;      /* event_lists[first, first + n) are -M's table-metric groups (one per metric: */
 	size_t metric_list_n;          /* engine/mgroups.c counts them as one group when they fit the counters together) */
-	const char *kernel;            /* -k */
+	const struct pmc_kernel *k;    /* -k, found by the caller (pmc_eng_kernel_find); NULL: a command or a scope */
+	struct pmc_kernel_params kp;   /* --param K=V, parsed by the caller (pmc_eng_kernel_params) */
 	uint64_t iters;                /* --iters, 0 = the kernel's default */
-	const char *params[32];        /* --param K=V */
-	size_t nparams;
 	int cpu;                       /* --cpu, -1 = current */
 	double warmup_s;               /* --warmup */
 	bool subtract_overhead;
@@ -134,8 +135,6 @@ struct pmc_engine_opts {
 	void *fork_ctx;                /* names it), counted from just before it starts (engine/exec_cmd.c) */
 	const char *pre_cmd, *post_cmd; /* --pre, --post: shell commands run before / after each execution of argv */
 	struct pmc_interval_sink intervals; /* -I */
-	const struct pmc_kernel *k;    /* -k, resolved */
-	struct pmc_kernel_params kp;
 	int topdown_level;             /* --topdown[=LEVEL]: 0 none (engine/topdown.c) */
 	bool emulate;                  /* --emulate: every instructions:u counted by valgrind (engine/emulate.c) */
 	const char *topdown_def;       /* --topdown-def NAME: the tree, else the chooser's for this CPU */
@@ -191,8 +190,8 @@ struct pmc_engine {
 void pmc_engine_opts_init(struct pmc_engine_opts *o);
 /* An empty measurement on the caller's context (never NULL; it outlives se). */
 void pmc_engine_init(struct pmc_engine *se, struct pmc_engine_ctx *ctx);
-/* Resolve -k, the events (-e, -g or the default set) and --metric, and plan the batches. *metrics (the --metric
- * definitions) is the caller's to free; se is pmc_engine_fini's to release, whatever this returns. */
+/* Check -k's CPU, resolve the events (-e, -g or the default set), check the metrics' names, and plan the batches.
+ * *metrics (metric_defs and metrics, joined) is the caller's to free; se is pmc_engine_fini's to release, whatever this returns. */
 int pmc_engine_prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_metric_def **metrics);
 /* Before the first run: what the plan implies (notes), and whether this user may count it here. */
 int pmc_engine_check(const struct pmc_engine *se, const struct pmc_engine_opts *o);
@@ -265,7 +264,17 @@ size_t pmc_eng_build_request(const struct pmc_engine *se, size_t b, const struct
 /* Append a sample (run, batch, count) to e. 0 or -ENOMEM. */
 int pmc_eng_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c);
 
-/* Resolve -k and its --param values; check the CPU can run it. 0 or an exit status (message given to the diagnostics sink). */
+/* The request's parsers, for whoever builds a request from text (the command line, the library's API): each gives its
+ * message to the diagnostics sink and returns PMC_EXIT_USAGE on bad text, 0 otherwise. */
+/* -k NAME: *ret, or the message with a suggestion. */
+int pmc_eng_kernel_find(const char *name, const struct pmc_kernel **ret);
+/* --param K=V each, over k's defaults, into *kp. */
+int pmc_eng_kernel_params(const struct pmc_kernel *k, const char *const *params, size_t n, struct pmc_kernel_params *kp);
+/* --metric NAME=FORMULA each into *ret (n definitions, the caller's to free; NULL when n is 0); PMC_EXIT_INTERNAL
+ * when out of memory. */
+int pmc_eng_metrics_parse(const char *const *args, size_t n, struct pmc_metric_def **ret);
+/* Check the CPU can run o->k, and fix the CPU on a hybrid one. 0 or an exit status (message given to the
+ * diagnostics sink). */
 int pmc_eng_kernel_prepare(struct pmc_engine_opts *o);
 struct pmc_keep;
 /* One disabled copy of each tracepoint and static-key software event held open for the whole measurement
@@ -278,8 +287,9 @@ void pmc_eng_kernel_report(const struct pmc_engine_opts *o, const struct pmc_ker
 /* After the runs: measured / declared ratios and the declared work's rates (GFLOP/s, GB/s) of a kernel's report. */
 void pmc_eng_kernel_metrics(struct pmc_report *rep);
 
-/* Parse the --metric options (before anything runs). 0 or an exit status; *ret is freed by the caller. */
-int pmc_eng_metrics_parse(const struct pmc_engine_opts *o, struct pmc_metric_def **ret);
+/* The request's metric definitions in evaluation order: metric_defs, then metrics (before anything runs). 0 or an exit
+ * status; *ret is freed by the caller. */
+int pmc_eng_metrics_join(const struct pmc_engine_opts *o, struct pmc_metric_def **ret);
 /* Evaluate the set's metrics (or the defaults) and --metric's into rep (no checks). */
 void pmc_eng_metrics_eval(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
 		       struct pmc_report *rep);

@@ -174,7 +174,7 @@ static int add_set_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 					o->cpu >= 0 ? o->cpu : 0);
 				return PMC_EXIT_USAGE;
 			}
-			if (o->kernel) {
+			if (o->k) {
 				pmc_diag_error("event set '%s' counts CPU-wide (%s): use it with a command, not "
 					       RQ_KERNEL,
 					se->set->name, spelling);
@@ -247,8 +247,8 @@ static int collect_events(struct pmc_engine *se, const struct pmc_engine_opts *o
 	if (o->emulate)
 		return pmc_eng_events_add_spec(se, "instructions:u", 0); /* the one event an emulator counts */
 	{
-		const char *const *list = o->kernel ? kernel_default_events : default_events;
-		size_t n = o->kernel ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
+		const char *const *list = o->k ? kernel_default_events : default_events;
+		size_t n = o->k ? PMC_ARRAY_SIZE(kernel_default_events) : PMC_ARRAY_SIZE(default_events);
 		for (size_t i = 0; i < n; i++) {
 			if (skip_default(list[i]) || (o->perf_defaults && !strcmp(list[i], "ref-cycles")))
 				continue;

@@ -50,7 +50,7 @@ static int only_pmu(const struct pmc_engine_opts *o, const struct pmc_event *ev)
 {
 	if (ev->cpu_wide)
 		return pmc_hybrid_pmu_of_cpu(core.pmus, core.n, ev->cpu);
-	if (o->kernel)
+	if (o->k)
 		return pmc_hybrid_pmu_of_cpu(core.pmus, core.n, o->cpu);
 	return -1;
 }
@@ -127,7 +127,7 @@ void pmc_eng_hybrid_report(const struct pmc_engine_opts *o, struct pmc_report *r
 {
 	if (!core_pmus())
 		return;
-	if (o->kernel) {
+	if (o->k) {
 		int p = pmc_hybrid_pmu_of_cpu(core.pmus, core.n, o->cpu);
 		if (p >= 0)
 			pmc_report_add_check(rep, PMC_CHECK_INFO, "core-type",

@@ -7,24 +7,36 @@
 #include "arch/arch.h"
 #include "engine/engine.h"
 
-int pmc_eng_kernel_prepare(struct pmc_engine_opts *o)
+int pmc_eng_kernel_find(const char *name, const struct pmc_kernel **ret)
 {
-	char err[256];
-
-	o->k = pmc_kernel_find(o->kernel);
-	if (!o->k) {
-		const char *near = pmc_kernel_suggest(o->kernel);
-		pmc_diag_error("unknown kernel '%s'%s%s%s; 'pmctool kernels' lists them", o->kernel,
+	*ret = pmc_kernel_find(name);
+	if (!*ret) {
+		const char *near = pmc_kernel_suggest(name);
+		pmc_diag_error("unknown kernel '%s'%s%s%s; 'pmctool kernels' lists them", name,
 			near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 		return PMC_EXIT_USAGE;
 	}
-	pmc_kernel_params_init(o->k, &o->kp);
-	for (size_t i = 0; i < o->nparams; i++) {
-		if (pmc_kernel_params_parse(o->k, o->params[i], &o->kp, err, sizeof(err)) < 0) {
+	return 0;
+}
+
+int pmc_eng_kernel_params(const struct pmc_kernel *k, const char *const *params, size_t n, struct pmc_kernel_params *kp)
+{
+	char err[256];
+
+	pmc_kernel_params_init(k, kp);
+	for (size_t i = 0; i < n; i++) {
+		if (pmc_kernel_params_parse(k, params[i], kp, err, sizeof(err)) < 0) {
 			pmc_diag_error("%s", err); /* err names the kernel */
 			return PMC_EXIT_USAGE;
 		}
 	}
+	return 0;
+}
+
+int pmc_eng_kernel_prepare(struct pmc_engine_opts *o)
+{
+	char err[256];
+
 	if (pmc_kernel_check_cpu(o->k, err, sizeof(err)) < 0) {
 		pmc_diag_error("kernel %s cannot run on this CPU: %s", o->k->name, err);
 		return PMC_EXIT_USAGE;

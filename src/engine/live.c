@@ -66,7 +66,7 @@ int pmc_eng_live_open(const struct pmc_engine *se, const struct pmc_engine_opts 
 	int rc;
 
 	*ret = NULL;
-	if (o->argv || o->kernel || o->interval_ms || o->delay_ms || o->control.given || o->aggr == PMC_AGGR_THREAD ||
+	if (o->argv || o->k || o->interval_ms || o->delay_ms || o->control.given || o->aggr == PMC_AGGR_THREAD ||
 	    (!pmc_target_req_tasks(&o->targets) && !pmc_target_req_cpus(&o->targets))) {
 		pmc_diag_error("live counting counts CPUs (-a, -C, -G) or running tasks (-p, -t) until it is closed: not a "
 			       "command, a kernel, -I, -D, --control or --per-thread");

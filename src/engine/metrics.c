@@ -15,27 +15,42 @@
 #include "metrics/modes.h"
 #include "engine/rg_collect.h"
 
-int pmc_eng_metrics_parse(const struct pmc_engine_opts *o, struct pmc_metric_def **ret)
+int pmc_eng_metrics_parse(const char *const *args, size_t n, struct pmc_metric_def **ret)
 {
 	struct pmc_metric_def *defs;
 	char err[256];
 
 	*ret = NULL;
-	if (!o->nmetric_args && !o->nmetric_defs)
+	if (!n)
 		return 0;
-	defs = calloc(o->nmetric_defs + o->nmetric_args, sizeof(*defs));
+	defs = calloc(n, sizeof(*defs));
 	if (!defs)
 		return PMC_EXIT_INTERNAL;
-	if (o->nmetric_defs)
-		memcpy(defs, o->metric_defs, o->nmetric_defs * sizeof(*defs));
-	for (size_t i = 0; i < o->nmetric_args; i++) {
-		if (pmc_metric_def_parse_cli(o->metric_args[i], &defs[o->nmetric_defs + i], err, sizeof(err)) < 0) {
-			pmc_diag_error("bad " RQ_METRICS " '%.80s%s': %s", o->metric_args[i],
-				strlen(o->metric_args[i]) > 80 ? "..." : "", err);
+	for (size_t i = 0; i < n; i++) {
+		if (pmc_metric_def_parse_cli(args[i], &defs[i], err, sizeof(err)) < 0) {
+			pmc_diag_error("bad " RQ_METRICS " '%.80s%s': %s", args[i], strlen(args[i]) > 80 ? "..." : "", err);
 			free(defs);
 			return PMC_EXIT_USAGE;
 		}
 	}
+	*ret = defs;
+	return 0;
+}
+
+int pmc_eng_metrics_join(const struct pmc_engine_opts *o, struct pmc_metric_def **ret)
+{
+	struct pmc_metric_def *defs;
+
+	*ret = NULL;
+	if (!o->nmetrics && !o->nmetric_defs)
+		return 0;
+	defs = calloc(o->nmetric_defs + o->nmetrics, sizeof(*defs));
+	if (!defs)
+		return PMC_EXIT_INTERNAL;
+	if (o->nmetric_defs)
+		memcpy(defs, o->metric_defs, o->nmetric_defs * sizeof(*defs));
+	if (o->nmetrics)
+		memcpy(defs + o->nmetric_defs, o->metrics, o->nmetrics * sizeof(*defs));
 	*ret = defs;
 	return 0;
 }

@@ -243,7 +243,7 @@ int pmc_eng_uncore_for_command(struct pmc_engine *se, const struct pmc_engine_op
 
 	bool dynamic = false;
 
-	if (pmc_target_req_tasks(&o->targets) || pmc_target_req_cpus(&o->targets) || o->kernel || !n)
+	if (pmc_target_req_tasks(&o->targets) || pmc_target_req_cpus(&o->targets) || o->k || !n)
 		return 0;
 	for (size_t i = 0; i < n && !dynamic; i++)
 		dynamic = !old[i].cpu_wide && old[i].attr.type >= PERF_TYPE_MAX;

@@ -54,7 +54,7 @@ struct pmc_loaded_exec {
 struct pmc_loaded_check {
 	char name[48];
 	char severity[8];           /* "info", "warn", "bad" */
-	char msg[320];
+	char msg[1024];             /* as pmc_check_note's */
 };
 
 struct pmc_series {

@@ -457,10 +457,21 @@ int pmc_report_add_metric(struct pmc_report *rep, const struct pmc_metric_value 
 	return 0;
 }
 
+/* A message longer than its room (len bytes, full): its end replaced by "...", at a character's start. */
+static void cut_mark(char *msg, size_t len)
+{
+	size_t at = len - 4;
+
+	while (at > 0 && ((unsigned char)msg[at] & 0xc0) == 0x80)
+		at--; /* not inside a UTF-8 sequence */
+	memcpy(msg + at, "...", 4);
+}
+
 int pmc_report_add_check(struct pmc_report *rep, enum pmc_check_severity sev, const char *name, const char *fmt, ...)
 {
 	struct pmc_check_note *p = realloc(rep->checks, (rep->nchecks + 1) * sizeof(*p));
 	va_list ap;
+	int n;
 
 	if (!p)
 		return -ENOMEM;
@@ -470,8 +481,10 @@ int pmc_report_add_check(struct pmc_report *rep, enum pmc_check_severity sev, co
 	p->severity = sev;
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	va_start(ap, fmt);
-	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
+	n = vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(p->msg)) /* cut: said so, at a whole character */
+		cut_mark(p->msg, sizeof(p->msg));
 	return 0;
 }
 

@@ -92,7 +92,7 @@ enum pmc_check_severity { PMC_CHECK_INFO = 0, PMC_CHECK_WARN, PMC_CHECK_BAD };
 struct pmc_check_note {
 	char name[48];          /* stable identifier: "multiplexed", "batch-drift", "utilization", ... */
 	enum pmc_check_severity severity;
-	char msg[320];
+	char msg[1024];         /* a longer message ends in "..." (pmc_report_add_check): never cut without a mark */
 };
 
 /* A named constant available to formulas and checks (TSC_HZ, SECONDS, ITERATIONS, EXPECTED_INSTRUCTIONS...). */

@@ -441,9 +441,49 @@ static void test_format_registry_finds_each_format_by_id_and_by_flag(void **stat
 	assert_null(pmc_format_by_flag(""));
 }
 
+/* A check message longer than its room keeps what fits and says it was cut ("..."), never in the middle of a UTF-8
+ * character; one that fits is kept whole. */
+static void test_check_message_too_long_is_cut_with_a_mark_at_a_character(void **state)
+{
+	static const struct {
+		size_t len;   /* of the message: 'a' repeated, then one 'é' (2 bytes) where it would be cut */
+		bool utf8_at_cut;
+		bool cut;
+	} rows[] = { { 100, false, false }, { 1023, false, false }, { 1024, false, true }, { 5000, false, true },
+		     { 2000, true, true } };
+	char *text = malloc(6000);
+
+	(void)state;
+	assert_non_null(text);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct pmc_report rep = { 0 };
+		size_t n;
+		const char *msg;
+
+		memset(text, 'a', rows[i].len);
+		text[rows[i].len] = '\0';
+		if (rows[i].utf8_at_cut)
+			memcpy(text + 1019, "\xc3\xa9", 2); /* straddles the 1020-byte mark */
+		assert_int_equal(pmc_report_add_check(&rep, PMC_CHECK_INFO, "long", "%s", text), 0);
+		msg = rep.checks[0].msg;
+		n = strlen(msg);
+		if (!rows[i].cut) {
+			assert_string_equal(msg, text);
+		} else {
+			assert_true(n <= 1023);
+			assert_string_equal(msg + n - 3, "...");
+			assert_memory_equal(msg, text, n - 3);
+			assert_int_not_equal((unsigned char)msg[n - 4] & 0xc0, 0xc0); /* no lead byte left alone */
+		}
+		pmc_report_fini(&rep);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_check_message_too_long_is_cut_with_a_mark_at_a_character),
 		cmocka_unit_test(test_output_table_matches_golden),
 		cmocka_unit_test(test_format_registry_finds_each_format_by_id_and_by_flag),
 		cmocka_unit_test(test_output_perf_sep_matches_golden),

@@ -21,7 +21,7 @@ static void plan_and_print(struct stat_opts *o)
 	FILE *null = fopen("/dev/null", "w");
 
 	pmc_engine_init(&se, &ctx);
-	if (pmc_engine_prepare(&se, &o->e, &metrics) == 0 && null)
+	if (stat_resolve(o, &o->e, &o->metric_buf) == 0 && pmc_engine_prepare(&se, &o->e, &metrics) == 0 && null)
 		stat_events_print_plan(&se, null);
 	if (null)
 		fclose(null);
@@ -58,6 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((o.e.argv && o.e.argv < argv) || (o.e.argv && o.e.argv > argv + argc) || o.e.runs < 1 || o.e.runs > PMC_MAX_RUNS)
 			abort(); /* the command is a tail of argv; -r is within its documented range */
 		plan_and_print(&o);
+		stat_opts_fini(&o);
 	}
 	free(buf);
 	return 0;

@@ -150,18 +150,22 @@ static void test_a_command_over_runs_reads_the_same_from_the_fields_as_from_its_
 {
 	struct pmc_engine_opts e;
 	char *argv[] = { getenv("PMC_WORKLOAD"), "pages", "50", NULL };
+	const char *metric_args[] = { "pf2={page-faults}*2", "ipc={instructions:u}/{task-clock}" };
+	struct pmc_metric_def *metrics = NULL;
 
 	(void)s;
 	assert_non_null(argv[0]);
 	pmc_engine_opts_init(&e);
 	e.event_lists[e.nlists++] = "task-clock,page-faults,context-switches,instructions:u";
-	e.metric_args[e.nmetric_args++] = "pf2={page-faults}*2";
-	e.metric_args[e.nmetric_args++] = "ipc={instructions:u}/{task-clock}";
+	assert_int_equal(pmc_eng_metrics_parse(metric_args, 2, &metrics), 0);
+	e.metrics = metrics;
+	e.nmetrics = 2;
 	e.runs = 3;
 	e.runs_given = true;
 	e.argv = argv;
 	/* 4 events, 2 metrics (at least), the wall time */
 	assert_int_equal(measure_both_ways(&e, 7, NULL), 0);
+	free(metrics);
 }
 
 static void test_a_kernel_reads_the_same_and_its_read_method_is_a_field(void **s)
@@ -173,7 +177,9 @@ static void test_a_kernel_reads_the_same_and_its_read_method_is_a_field(void **s
 	(void)s;
 	pmc_engine_opts_init(&e);
 	e.event_lists[e.nlists++] = "task-clock";
-	e.kernel = "loop";
+	e.k = pmc_kernel_find("loop");
+	assert_non_null(e.k);
+	pmc_kernel_params_init(e.k, &e.kp);
 	e.iters = 1000;
 	e.warmup_s = 0;
 	e.runs = 2;

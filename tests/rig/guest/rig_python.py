@@ -5,6 +5,7 @@
   rig_python.py region N        a region around a Python loop of N additions: 'CALLS VALUE' of region_counts
   rig_python.py paircost N      what one empty pair costs the program: an outer region around N empty pairs, less
                                 an outer region around the same loop without them, over N
+  rig_python.py check quick|full  pmctool.check(): 'NAME VERDICT' per item, then 'overall VERDICT EXIT_STATUS'
 """
 import gc
 import sys
@@ -41,6 +42,11 @@ def main() -> int:
                 pass
         a, b = pmctool.region_counts("with-pairs")[1][0], pmctool.region_counts("without")[1][0]
         print((a - b) // n, a, b)
+    elif mode == "check":
+        t = pmctool.check(quick=arg == "quick")
+        for it in t.items:
+            print(it.name, it.verdict)
+        print("overall", t.verdict, t.exit_status)
     else:
         print(f"rig_python.py: unknown mode {mode!r}", file=sys.stderr)
         return 2

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/check_uncore.h"
+#include "engine/check_uncore.h"
 #include "perf/probe.h"
 #include "pmu/event.h"
 #include "pmu/uncore.h"

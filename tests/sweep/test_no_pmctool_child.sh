@@ -91,9 +91,11 @@ traced check check --json
 grep -q '"name":"multiplex"' "$TMP/out" || { cat "$TMP/out"; fail "check has no multiplex item on $what"; }
 no_child check "check (its multiplex item's launched loop is a forked function, not an exec)"
 ok "check --quick, stat --check and check start no pmctool on $what"
-# The processes this check forked (their pids are in the trace: the launched loops, hooks, the guard) are all gone.
+# The processes this check forked (their pids are in the trace: the launched loops, the guard) are all gone: a pid
+# alive now is another process's when it started after check ended (pids are reused; /proc/PID/stat's start time).
+ended=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%d", $1 * hz }' /proc/uptime)
 for pid in $(sed -n 's/^[0-9]* *\(clone\|clone3\|fork\|vfork\)(.*) = \([0-9][0-9]*\)$/\2/p' "$TMP/check.trace"); do
-	[ -e "/proc/$pid" ] || continue
-	grep -qF "$SELF" "/proc/$pid/maps" 2>/dev/null && fail "process $pid that check forked is still running"
+	start=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | awk '{ print $20 }') || continue
+	[ -n "$start" ] && [ "$start" -le "$ended" ] && fail "process $pid that check forked is still running"
 done
 ok "nothing left running"

@@ -12,10 +12,13 @@
 struct pmc_eng_check_args {
 	char events[1024], iters[32], cpu[16];
 	char *loop[16];
+	uint64_t loop_iters;  /* q->command: the forked loop's iterations (0: the kernel's default) and CPU (-1: any) */
+	int loop_cpu;
 };
 
-/* o (from pmc_engine_opts_init) measures q: the loop kernel in this process, or with q->command the loop run by the
- * pmctool executable self, quiet (the program measured, not a measuring pmctool), with q's CPU and read path. */
+/* o (from pmc_engine_opts_init) measures q: the loop kernel in this process, or with q->command the loop kernel run
+ * by a forked child as a launched command (no exec: the engine's forked-function workload, o->fork_fn), pinned to
+ * q's CPU. self (pmctool's path) is no longer exec'd: kept for the callers. */
 void pmc_eng_check_opts(const char *self, const struct pmc_check_req *q, struct pmc_eng_check_args *a,
 			struct pmc_engine_opts *o);
 

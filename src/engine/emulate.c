@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/exec.h"
 #include "engine/fields.h"
 #include "run/emulate.h"
 #include "run/launch.h"
@@ -98,11 +99,12 @@ int pmc_eng_emulate_check(const struct pmc_engine *se, const struct pmc_engine_o
 /* One execution without counters: the run's time, exit status and resources. */
 static int run_native(const struct pmc_engine_opts *o, struct pmc_measure_out *out)
 {
+	const struct pmc_eng_workload w = { .argv = o->argv };
 	struct pmc_measure_req req = { 0 };
 	struct pmc_launch_error le = { 0 };
 
 	memset(out, 0, sizeof(*out));
-	if (pmc_launch_measure(o->argv, &req, out, &le) < 0)
+	if (pmc_eng_cmd_run(&w, &req, out, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	return 0;
 }
@@ -110,6 +112,7 @@ static int run_native(const struct pmc_engine_opts *o, struct pmc_measure_out *o
 static int run_emulated(const struct pmc_engine_opts *o, const char *vg, const char *dir,
 			struct pmc_measure_out *out, struct pmc_emulate_count *cnt)
 {
+	struct pmc_eng_workload w = { .argv = NULL };
 	struct pmc_measure_req req = { 0 };
 	struct pmc_launch_error le = { 0 };
 	char store[4200], why[300];
@@ -122,8 +125,9 @@ static int run_emulated(const struct pmc_engine_opts *o, const char *vg, const c
 	if (!(words = calloc(PMC_EMULATE_MAX_ARGS + n + 1, sizeof(*words))))
 		return PMC_EXIT_INTERNAL;
 	r = pmc_emulate_argv(vg, dir, o->argv, words, PMC_EMULATE_MAX_ARGS + n + 1, store, sizeof(store));
+	w.argv = words;
 	memset(out, 0, sizeof(*out));
-	if (r < 0 || pmc_launch_measure(words, &req, out, &le) < 0) {
+	if (r < 0 || pmc_eng_cmd_run(&w, &req, out, &le) < 0) {
 		free(words);
 		if (r < 0) {
 			pmc_diag_error(RQ_EMULATE ": the directory for valgrind's counts has too long a name (%s)",
@@ -141,10 +145,26 @@ static int run_emulated(const struct pmc_engine_opts *o, const char *vg, const c
 	return 0;
 }
 
-/* Run r: the native execution, then the emulated one; the count goes to every emulated event (they are one). */
-static int emulate_run(struct pmc_engine *se, const struct pmc_engine_opts *o, const char *vg, const char *dir,
-		       unsigned run, struct pmc_report *rep, double *emu_ns, struct pmc_emulate_count *cnt)
+/* The emulator executor (the loop's ctx). */
+struct emulate_exec {
+	struct pmc_engine *se;
+	const struct pmc_engine_opts *o;
+	struct pmc_report *rep;
+	const char *vg, *dir;
+	double emu_ns;                /* the emulated executions' wall time, summed */
+	struct pmc_emulate_count cnt; /* the last emulated execution's count */
+};
+
+/* Run r (the loop's executor, every event at once): the native execution, then the emulated one; the count goes
+ * to every emulated event (they are one). */
+static int emulate_step(void *ctx, struct pmc_eng_step *s)
 {
+	struct emulate_exec *e = ctx;
+	struct pmc_engine *se = e->se;
+	const struct pmc_engine_opts *o = e->o;
+	struct pmc_report *rep = e->rep;
+	struct pmc_emulate_count *cnt = &e->cnt;
+	unsigned run = s->run;
 	struct pmc_measure_out nat, emu;
 	struct pmc_report_exec x = { .run = run };
 	int rc;
@@ -157,7 +177,7 @@ static int emulate_run(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 	x.sys_s = pmc_eng_tv_s(&nat.ru.ru_stime);
 	x.exit_status = pmc_wait_status_code(nat.wait_status);
 	x.signal = WIFSIGNALED(nat.wait_status) ? WTERMSIG(nat.wait_status) : 0;
-	if (!x.interrupted && (rc = run_emulated(o, vg, dir, &emu, cnt)))
+	if (!x.interrupted && (rc = run_emulated(o, e->vg, e->dir, &emu, cnt)))
 		return rc;
 	x.interrupted |= pmc_eng_stopped(se) != 0;
 	for (size_t i = 0; i < rep->nevents; i++) {
@@ -176,16 +196,17 @@ static int emulate_run(struct pmc_engine *se, const struct pmc_engine_opts *o, c
 				     "run %u: the command exited %d natively but %d under valgrind: the two executions "
 				     "differed, so the count may not be of what the native run did", run + 1, x.exit_status,
 				     pmc_wait_status_code(emu.wait_status));
-	*emu_ns += (double)emu.wall_ns;
+	e->emu_ns += (double)emu.wall_ns;
 	return pmc_eng_exec_record(rep, &x) ? PMC_EXIT_INTERNAL : 0;
 }
 
 int pmc_eng_emulate_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
-	struct pmc_emulate_count cnt = { 0 };
+	struct emulate_exec e = { .se = se, .o = o, .rep = rep };
+	struct pmc_eng_exec ex = { .all_at_once = true, .run = emulate_step, .ctx = &e };
 	char vg[4096], dir[4096];
 	const char *tmp = getenv("TMPDIR");
-	double emu_ns = 0, nat_ns = 0;
+	double nat_ns = 0;
 	unsigned done = 0;
 	int rc = 0;
 
@@ -206,13 +227,9 @@ int pmc_eng_emulate_measure(struct pmc_engine *se, const struct pmc_engine_opts 
 			       tmp && *tmp ? tmp : "/tmp", strerror(errno));
 		return PMC_EXIT_INTERNAL;
 	}
-	for (unsigned run = 0; run < o->runs && !pmc_eng_stopped(se) && !rc; run++) {
-		rc = emulate_run(se, o, vg, dir, run, rep, &emu_ns, &cnt);
-		if (!rc) {
-			done++;
-			rep->nruns = run + 1;
-		}
-	}
+	e.vg = vg;
+	e.dir = dir;
+	rc = pmc_eng_loop(se, o, rep, &ex, &done);
 	{
 		struct pmc_emulate_count rest;
 		char why[64];
@@ -223,23 +240,23 @@ int pmc_eng_emulate_measure(struct pmc_engine *se, const struct pmc_engine_opts 
 	for (size_t i = 0; i < rep->nexecs; i++)
 		nat_ns += rep->execs[i].wall_ns;
 	if (done) {
-		pmc_report_set_const(rep, "EMULATED_WALL_NS", emu_ns / done);
+		pmc_report_set_const(rep, "EMULATED_WALL_NS", e.emu_ns / done);
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "emulated",
 				     "counted by valgrind (lackey), an emulator, not a counter: user-mode instructions "
 				     "of the CPU it emulates; %.1fx slower (%.3f s vs %.3f s natively); the command ran "
 				     "twice a run (natively for the times shown, then emulated)",
-				     nat_ns > 0 ? emu_ns / nat_ns : 0, emu_ns / done / 1e9, nat_ns / (double)rep->nexecs / 1e9);
-		if (!cnt.top_seen)
+				     nat_ns > 0 ? e.emu_ns / nat_ns : 0, e.emu_ns / done / 1e9, nat_ns / (double)rep->nexecs / 1e9);
+		if (!e.cnt.top_seen)
 			pmc_report_add_check(rep, PMC_CHECK_WARN, "emulated-exec",
 					     "'%.100s' replaced itself with exec: valgrind counts an image only when it ends, "
 					     "so what it ran before the exec is not in the count (a PMU would count it)",
 					     o->argv[0]);
-		else if (cnt.uncounted)
+		else if (e.cnt.uncounted)
 			pmc_report_add_check(rep, PMC_CHECK_WARN, "emulated-exec",
 					     "%u process image%s replaced itself with exec (first: '%.100s'): valgrind counts "
 					     "an image only when it ends, so what ran before each exec is not in the count (a "
-					     "PMU would count it)", cnt.uncounted, cnt.uncounted == 1 ? "" : "s",
-					     cnt.uncounted_cmd);
+					     "PMU would count it)", e.cnt.uncounted, e.cnt.uncounted == 1 ? "" : "s",
+					     e.cnt.uncounted_cmd);
 	}
 	pmc_eng_runs_finish(se, rep, done);
 	return rc;

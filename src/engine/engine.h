@@ -24,7 +24,7 @@
 #include "plan/plan.h"
 #include "pmu/event.h"
 #include "report/report.h"
-#include "run/measure.h"
+#include "perf/measure.h"
 
 enum pmc_batch_mode { PMC_BATCH_AUTO = 0, PMC_BATCH_RERUN, PMC_BATCH_MULTIPLEX, PMC_BATCH_ROTATE };
 
@@ -131,6 +131,8 @@ struct pmc_engine_opts {
 	long delay_ms;                 /* -D: 0 none, -1 until 'enable' on --control */
 	struct pmc_control_req control; /* --control */
 	char **argv;                   /* the command, NULL with -k */
+	int (*fork_fn)(void *ctx);     /* set: no exec; a forked child runs fork_fn(fork_ctx) as the command (argv only */
+	void *fork_ctx;                /* names it), counted from just before it starts (engine/exec_cmd.c) */
 	const char *pre_cmd, *post_cmd; /* --pre, --post: shell commands run before / after each execution of argv */
 	struct pmc_interval_sink intervals; /* -I */
 	int topdown_level;             /* --topdown[=LEVEL]: 0 none (engine/topdown.c) */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "engine/exec.h"
 #include "engine/fields.h"
 #include "run/hook.h"
 #include "perf/evlist.h"
@@ -32,25 +33,6 @@ void pmc_eng_trace_open(const struct pmc_open_record *rec, void *ctx)
 int pmc_eng_push_sample(struct pmc_report_event *e, unsigned run, unsigned batch, const struct pmc_count *c)
 {
 	return pmc_report_push_sample(e, run, batch, c);
-}
-
-/* Whether the run's group opened but never ran: the counter set's rule (pmc_evlist_never_ran) on the counts the run
- * read, its one task target (a command or this thread) in request order, CPU-wide events no members. The kernel's
- * group check ignores the NMI watchdog, other users and HT-exclusive constraints, and on arm64 skips a disabled
- * leader (one member too many is accepted): such a group is split like one the kernel refused. ENOMEM: false (the
- * counts stay as read, their zero running time shown). */
-static bool group_never_ran(const struct pmc_measure_req *req, struct pmc_count *counts)
-{
-	const struct pmc_target task = { .pid = 0, .cpu = -1 };
-	struct pmc_evlist_opts eo = { .flags = PMC_EVL_GROUP | PMC_EVL_CPU_WIDE, .counts = counts };
-	struct pmc_evlist *el;
-	bool r;
-
-	if (pmc_evlist_new(req->events, req->n, &task, 1, &eo, &el) < 0)
-		return false;
-	r = pmc_evlist_never_ran(el, NULL);
-	pmc_evlist_delete(el);
-	return r;
 }
 
 /* The batch each planned event belongs to, after any split. */
@@ -83,19 +65,6 @@ size_t pmc_eng_build_request(const struct pmc_engine *se, size_t b, const struct
 	return n;
 }
 
-/* Batch b could not be counted as one group: the kernel refused it (EINVAL at the member at request position
- * 'at'), or accepted it and never ran it. Split it there (first run only, so every run measures the same batches),
- * or else count only this batch ungrouped. Always 1: measure batch b again. */
-static int regroup(struct pmc_engine *se, size_t b, size_t nreq, size_t at, unsigned run)
-{
-	size_t own = se->plan.batches[b].n, first_own = nreq - own;
-
-	if (run == 0 && at > first_own && pmc_plan_split(&se->plan, b, at - first_own) == 0)
-		return 1;
-	se->plan.batches[b].ungrouped = true;
-	return 1;
-}
-
 int pmc_eng_report_launch_failure(const struct pmc_engine_opts *o, const struct pmc_launch_error *le)
 {
 	if (le->what == PMC_LAUNCH_EXEC) {
@@ -107,25 +76,8 @@ int pmc_eng_report_launch_failure(const struct pmc_engine_opts *o, const struct 
 	return PMC_EXIT_INTERNAL;
 }
 
-/* Whether some batch other than b runs (is not known to be unsupported): only then may b be skipped, so that the
- * every-batch events (anchors, free events) are counted at least once. */
-static bool another_batch_runs(const struct pmc_engine *se, size_t b)
-{
-	for (size_t k = 0; k < se->plan.nbatches; k++)
-		if (k != b && !se->plan.batches[k].unsupported)
-			return true;
-	return false;
-}
-
-/* One run of one batch. Returns 0, 1 to retry the batch (the plan was split or the batch ungrouped), or an exit
- * status > 1. */
-/* run_batch's return when --pre or --post failed (run_batch's 1 means "again, regrouped"): the runs stop, and the
- * measurement's status is the hook's (se->hook_status), as perf's. */
-#define HOOK_STOP 1000
-#define HOOK_STOP_AFTER 1001 /* --post: the execution before it was made and counts */
-#define HOOK_STOP_SIGNAL 1002 /* pmctool was interrupted during the hook: the runs end, nothing to say */
-
-/* --pre / --post around one execution: 0, or HOOK_STOP after the message with the status in se->hook_status. */
+/* --pre / --post around one execution: 0, or PMC_ENG_HOOK_STOP after the message with the status in
+ * se->hook_status (the runs stop, and the measurement's status is the hook's, as perf's). */
 static int hook(struct pmc_engine *se, const char *what, const char *cmd, unsigned run, size_t b)
 {
 	int st = 0, r;
@@ -134,7 +86,7 @@ static int hook(struct pmc_engine *se, const char *what, const char *cmd, unsign
 		return 0;
 	r = pmc_run_hook(cmd, se->ctx ? &se->ctx->child : NULL, &st);
 	if (pmc_eng_stopped(se))
-		return HOOK_STOP_SIGNAL; /* stopped with pmctool (its status is the interruption's): not a failed hook */
+		return PMC_ENG_HOOK_STOP_SIGNAL; /* stopped with pmctool (its status is the interruption's): not a failed hook */
 	if (r < 0) {
 		pmc_diag_error("%s '%.200s': cannot run /bin/sh: %s", what, cmd, strerror(-r));
 		return PMC_EXIT_INTERNAL;
@@ -144,10 +96,10 @@ static int hook(struct pmc_engine *se, const char *what, const char *cmd, unsign
 	pmc_diag_error("%s '%.200s' exited with status %d (run %u, batch %zu): the runs stop here, as perf's do", what,
 		       cmd, st, run + 1, b + 1);
 	se->hook_status = st;
-	return HOOK_STOP;
+	return PMC_ENG_HOOK_STOP;
 }
 
-/* Before an execution of the command: -S's sync(), then --pre. 0, or HOOK_STOP (hook()). */
+/* Before an execution of the command: -S's sync(), then --pre. 0, or PMC_ENG_HOOK_STOP (hook()). */
 static int before_run(struct pmc_engine *se, const struct pmc_engine_opts *o, unsigned run, size_t b)
 {
 	if (o->sync_first)
@@ -155,92 +107,115 @@ static int before_run(struct pmc_engine *se, const struct pmc_engine_opts *o, un
 	return hook(se, RQ_PRE_CMD, o->pre_cmd, run, b);
 }
 
-static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep, unsigned run,
-		     size_t b)
+/* The executor of a command or a kernel (the loop's ctx). */
+struct measure_exec {
+	struct pmc_engine *se;
+	const struct pmc_engine_opts *o;
+	struct pmc_report *rep;
+};
+
+/* The kernel's execution: 0 (the counts in out, the group's fate in s), or an exit status after the message. */
+static int kernel_run(struct measure_exec *m, struct pmc_eng_step *s, const struct pmc_measure_req *req,
+		      struct pmc_measure_out *out)
 {
-	const struct pmc_event **reqev = malloc(se->n * sizeof(*reqev));
-	size_t *idx = malloc(se->n * sizeof(*idx));
+	const struct pmc_engine_opts *o = m->o;
+	struct pmc_kernel_opts ko = { .iters = o->iters, .cpu = o->cpu, .warmup_s = o->warmup_s,
+				      .subtract_overhead = o->subtract_overhead, .syscall_reads = o->syscall_reads };
+	struct pmc_kernel_info info;
+	char err[256] = "";
+	int r;
+
+	memset(&info, 0, sizeof(info));
+	r = pmc_kernel_measure(o->k, &o->kp, &ko, req, out, &info, err, sizeof(err));
+	if (r < 0) {
+		pmc_diag_error("kernel %s: %s", o->k->name, err[0] ? err : strerror(-r));
+		return r == -EINVAL || r == -ENOTSUP ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
+	}
+	if (out->group_err && req->group)
+		s->refused_at = out->group_err_index;
+	else if (out->never_ran)
+		s->never_ran = true;
+	else if (s->run == 0 && s->batch == 0)
+		pmc_eng_kernel_report(o, &info, m->rep);
+	pmc_kernel_info_fini(&info);
+	return 0;
+}
+
+/* command_run's return when the command never ran and nothing is to be recorded (not an error). */
+#define NOT_RUN (-1)
+
+/* The command's execution, between the hooks: 0 (the counts in out, the group's fate in s), NOT_RUN, or an exit
+ * status after the message. */
+static int command_run(struct measure_exec *m, struct pmc_eng_step *s, const struct pmc_measure_req *req,
+		       struct pmc_measure_out *out)
+{
+	const struct pmc_eng_workload w = { .argv = m->o->argv, .fn = m->o->fork_fn, .ctx = m->o->fork_ctx };
+	struct pmc_launch_error le = { 0 };
+
+	if (pmc_eng_cmd_run(&w, req, out, &le) < 0 || out->group_err) {
+		if (pmc_eng_stopped(m->se) && le.what != PMC_LAUNCH_EXEC)
+			return NOT_RUN; /* interrupted before the command could run (go pipe broken, or never sent) */
+		if (!out->group_err)
+			return pmc_eng_report_launch_failure(m->o, &le);
+		s->refused_at = out->group_err_index; /* the kernel refused the group: the command never ran */
+	} else if (out->skipped) {
+		/* Nothing of its own could be counted: its events keep the reason, the command was not run, and later
+		 * runs skip the batch without opening anything. */
+		s->skipped = true;
+		for (size_t k = req->first_own; k < req->n; k++)
+			if (pmc_eng_push_sample(&m->rep->events[s->idx[k]], s->run, (unsigned)s->batch, &out->counts[k]))
+				return PMC_EXIT_INTERNAL;
+	} else if (out->never_ran && !out->interrupted) {
+		s->never_ran = true;
+	}
+	return 0;
+}
+
+/* One run of one batch, a command's or a kernel's (the loop's executor): 0, an exit status, or PMC_ENG_HOOK_STOP*. */
+static int measure_step(void *ctx, struct pmc_eng_step *s)
+{
+	struct measure_exec *m = ctx;
+	struct pmc_engine *se = m->se;
+	const struct pmc_engine_opts *o = m->o;
+	struct pmc_report *rep = m->rep;
 	struct pmc_count *counts = calloc(se->n, sizeof(*counts));
 	struct pmc_measure_req req = { 0 };
 	struct pmc_measure_out out = { 0 };
-	struct pmc_launch_error le = { 0 };
 	int rc = 0;
 
-	if (!reqev || !idx || !counts) {
-		rc = PMC_EXIT_INTERNAL;
-		goto out;
-	}
-	req.events = (const struct pmc_event *const *)reqev;
-	req.n = pmc_eng_build_request(se, b, reqev, idx);
-	req.group = !se->plan.batches[b].ungrouped && !se->popts.multiplex;
-	req.first_own = req.n - se->plan.batches[b].n;
-	req.skip_unsupported = another_batch_runs(se, b);
+	if (!counts)
+		return PMC_EXIT_INTERNAL;
+	req.events = (const struct pmc_event *const *)s->events;
+	req.n = s->n;
+	req.group = s->group;
+	req.first_own = s->first_own;
+	req.skip_unsupported = s->skip_unsupported;
 	req.no_inherit = o->no_inherit;
 	req.child = se->ctx ? &se->ctx->child : NULL;
 	out.counts = counts;
 	if (o->regions && (rc = pmc_eng_regions_begin(o, &req)))
 		goto out;
-	if (o->k) {
-		struct pmc_kernel_opts ko = { .iters = o->iters, .cpu = o->cpu, .warmup_s = o->warmup_s,
-					      .subtract_overhead = o->subtract_overhead,
-					      .syscall_reads = o->syscall_reads };
-		struct pmc_kernel_info info;
-		char err[256] = "";
-		int r;
-
-		memset(&info, 0, sizeof(info));
-		r = pmc_kernel_measure(o->k, &o->kp, &ko, &req, &out, &info, err, sizeof(err));
-		if (r < 0) {
-			pmc_diag_error("kernel %s: %s", o->k->name, err[0] ? err : strerror(-r));
-			rc = r == -EINVAL || r == -ENOTSUP ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
-		} else if (out.group_err && req.group) {
-			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
-		} else if (req.group && group_never_ran(&req, counts)) {
-			se->never_ran++;
-			rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
-		} else if (run == 0 && b == 0) {
-			pmc_eng_kernel_report(o, &info, rep);
-		}
-		pmc_kernel_info_fini(&info);
-		if (rc)
-			goto out;
-	} else if ((rc = before_run(se, o, run, b))) {
+	if (!o->k && (rc = before_run(se, o, s->run, s->batch)))
 		goto out;
-	} else if (pmc_launch_measure(o->argv, &req, &out, &le) < 0) {
-		if (pmc_eng_stopped(se) && le.what != PMC_LAUNCH_EXEC)
-			rc = 0; /* interrupted before the command could run (its go pipe broken, or never sent): no run */
-		else if (le.what == PMC_LAUNCH_GROUP)
-			rc = regroup(se, b, req.n, (size_t)out.group_err_index, run);
-		else
-			rc = pmc_eng_report_launch_failure(o, &le);
+	rc = o->k ? kernel_run(m, s, &req, &out) : command_run(m, s, &req, &out);
+	if (rc == NOT_RUN)
+		rc = 0;
+	if (rc || s->refused_at >= 0 || s->never_ran || s->skipped || out.skipped)
 		goto out;
-	} else if (out.skipped) {
-		/* Nothing of its own could be counted: its events keep the reason, the command was not run, and later
-		 * runs skip the batch without opening anything. */
-		se->plan.batches[b].unsupported = true;
-		for (size_t k = req.first_own; k < req.n; k++)
-			if (pmc_eng_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k]))
-				rc = PMC_EXIT_INTERNAL;
-		goto out;
-	} else if (req.group && !out.interrupted && group_never_ran(&req, counts)) {
-		se->never_ran++;
-		rc = regroup(se, b, req.n, req.n - se->plan.batches[b].n / 2, run);
-		goto out;
-	}
 	for (size_t k = 0; k < req.n; k++) {
-		if (pmc_eng_push_sample(&rep->events[idx[k]], run, (unsigned)b, &counts[k])) {
+		if (pmc_eng_push_sample(&rep->events[s->idx[k]], s->run, (unsigned)s->batch, &counts[k])) {
 			rc = PMC_EXIT_INTERNAL;
 			goto out;
 		}
 	}
-	if (o->regions && (rc = pmc_eng_regions_collect(rep, &req, idx)))
+	if (o->regions && (rc = pmc_eng_regions_collect(rep, &req, s->idx)))
 		goto out;
-	if (!o->k && !pmc_eng_stopped(se) && (rc = hook(se, RQ_POST_CMD, o->post_cmd, run, b)))
-		rc = rc == HOOK_STOP ? HOOK_STOP_AFTER : rc == HOOK_STOP_SIGNAL ? 0 : rc;
+	if (!o->k && !pmc_eng_stopped(se) && (rc = hook(se, RQ_POST_CMD, o->post_cmd, s->run, s->batch)))
+		rc = rc == PMC_ENG_HOOK_STOP ? PMC_ENG_HOOK_STOP_AFTER : rc == PMC_ENG_HOOK_STOP_SIGNAL ? 0 : rc;
 	{
 		/* Each execution's status, kept per run: failed and interrupted runs stay out of the statistics. */
 		struct pmc_report_exec x = {
-			.run = run, .batch = (unsigned)b, .interrupted = pmc_eng_stopped(se) != 0,
+			.run = s->run, .batch = (unsigned)s->batch, .interrupted = pmc_eng_stopped(se) != 0,
 			.wall_ns = (double)out.wall_ns, .counting_ns = (double)out.wall_ns,
 			.user_s = pmc_eng_tv_s(&out.ru.ru_utime), .sys_s = pmc_eng_tv_s(&out.ru.ru_stime),
 		};
@@ -253,8 +228,6 @@ static int run_batch(struct pmc_engine *se, const struct pmc_engine_opts *o, str
 	}
 out:
 	pmc_eng_regions_end(&req);
-	free(reqev);
-	free(idx);
 	free(counts);
 	return rc;
 }
@@ -322,8 +295,7 @@ size_t pmc_eng_keep_open(const struct pmc_engine *se, unsigned runs, size_t targ
 int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	struct pmc_keep keep = { 0 };
-	unsigned done = 0; /* batch runs completed */
-	size_t ungrouped = 0;
+	unsigned done = 0; /* executions completed */
 	int rc = 0;
 
 	rep->events = calloc(se->n ? se->n : 1, sizeof(*rep->events));
@@ -339,59 +311,12 @@ int pmc_eng_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, stru
 	if (!rc)
 		pmc_eng_keep_open(se, o->runs, 1, false, &keep);
 
-	for (unsigned run = 0; run < o->runs && !pmc_eng_stopped(se) && !rc; run++) {
-		unsigned done_before = done;
+	if (!rc) {
+		struct measure_exec m = { .se = se, .o = o, .rep = rep };
+		struct pmc_eng_exec ex = { .run = measure_step, .ctx = &m };
 
-		for (size_t b = 0; b < se->plan.nbatches && !pmc_eng_stopped(se); b++) {
-			int r;
-
-			if (se->plan.batches[b].unsupported)
-				continue;
-			r = run_batch(se, o, rep, run, b);
-			if (r == 1) {
-				b--; /* the same batch again, now split or ungrouped */
-				continue;
-			}
-			done += r == HOOK_STOP_AFTER;
-			if (r == HOOK_STOP_SIGNAL)
-				break; /* the loop ends: pmctool was interrupted */
-			if (r) {
-				rc = r == HOOK_STOP || r == HOOK_STOP_AFTER ? se->hook_status : r;
-				break;
-			}
-			done++;
-		}
-		if (done > done_before) /* a run that failed before any batch finished adds nothing to report */
-			rep->nruns = run + 1;
+		rc = pmc_eng_loop(se, o, rep, &ex, &done);
 	}
-	if (se->hook_status)
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "hook-failed",
-				     "%s exited with status %d: the runs stopped after %u execution%s (perf's rule); the "
-				     "exit status is the hook's", o->pre_cmd && !done ? "--pre" : "--pre or --post",
-				     se->hook_status, done, done == 1 ? "" : "s");
-	for (size_t b = 0; b < se->plan.nbatches; b++) {
-		ungrouped += se->plan.batches[b].ungrouped;
-		rep->nbatches_skipped += se->plan.batches[b].unsupported;
-	}
-	if (rep->nbatches_skipped)
-		pmc_report_add_check(rep, PMC_CHECK_INFO, "batches-skipped",
-				     "%u of %zu batches had no event of their own the kernel could open; the command was "
-				     "not run for them (their events are listed with the reason), which saved %zu "
-				     "execution%s",
-				     rep->nbatches_skipped, se->plan.nbatches, (size_t)rep->nbatches_skipped * o->runs,
-				     rep->nbatches_skipped * o->runs == 1 ? "" : "s");
-	if (se->never_ran)
-		pmc_report_add_check(rep, PMC_CHECK_INFO, "group-never-ran",
-				     "the kernel accepted a batch as one group but never ran it (time running 0: the NMI "
-				     "watchdog, another user of the counters or a constraint its group check ignores held "
-				     "a counter); it was split (or, where it could not be, counted ungrouped) and measured again");
-	if (ungrouped)
-		pmc_report_add_check(rep, PMC_CHECK_WARN, "ungrouped",
-				     "the kernel refused %zu batch%s as one group and %s could not be split; %s events "
-				     "were counted ungrouped and may have been multiplexed (the other batches stayed "
-				     "grouped)",
-				     ungrouped, ungrouped == 1 ? "" : "es", ungrouped == 1 ? "it" : "they",
-				     ungrouped == 1 ? "its" : "their");
 	rep->nbatches = (unsigned)se->plan.nbatches;
 	rep->mode = se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	assign_batches(se, rep);

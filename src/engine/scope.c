@@ -13,22 +13,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "engine/exec.h"
 #include "engine/fields.h"
 #include "engine/scope.h"
 #include "info/privilege.h"
-#include "metrics/checks.h"
 #include "perf/keep.h"
 #include "run/launch.h"
 #include "run/session.h"
 
 /* One batch run of a scoped measurement. */
 struct scope_run {
-	const struct pmc_engine *se;
+	struct pmc_engine *se;        /* its plan is split when the kernel refuses a batch's group (pmc_eng_regroup) */
 	const struct pmc_engine_opts *o;
 	struct pmc_report *rep;
 	struct scope_targets *st;
 	struct pmc_evlist *sc;        /* the counters of this run */
 	struct pmc_measure_req req;
+	struct pmc_eng_step *step; /* the loop's request, and the group's fate */
 	size_t *idx;               /* request position -> event index in se */
 	unsigned run, batch;       /* the sample's run and batch */
 	bool rotate;
@@ -41,6 +42,7 @@ struct scope_run {
 	uint64_t on_since, on_ns;  /* -D, --control: when counting last started, how long it has been on before that */
 	uint64_t first_on;         /* when counting first started (0: never) */
 	struct pmc_eng_threads *thr;  /* --per-thread of a launched command, else NULL */
+	int ctl, ack;              /* --control's descriptors, -1 when none */
 	int err;
 };
 
@@ -57,38 +59,6 @@ static int refuse(const char *msg)
 	return PMC_EXIT_USAGE;
 }
 
-/* What -p / -t name, in words. */
-static const char *task_word(const struct pmc_engine_opts *o)
-{
-	return o->targets.npids ? "process" : "thread";
-}
-
-/* "1234,5678" (shortened with ",..." when long): the ids a request names, for the report's words. */
-static void ids_text(const pid_t *ids, size_t n, char *buf, size_t len)
-{
-	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		scope_note_id(buf, len, ids[i]);
-}
-
-/* "0,2-3": a request's CPUs in its order, runs of consecutive numbers as ranges (shortened with ",..."). */
-static void cpus_text(const int *cpus, size_t n, char *buf, size_t len)
-{
-	size_t off = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < n && off + 24 < len;) {
-		size_t j = i;
-		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
-			j++;
-		off += (size_t)(j > i ? snprintf(buf + off, len - off, "%s%d-%d", i ? "," : "", cpus[i], cpus[j])
-				      : snprintf(buf + off, len - off, "%s%d", i ? "," : "", cpus[i]));
-		i = j + 1;
-		if (i < n && off + 24 >= len && off + 4 < len)
-			snprintf(buf + off, len - off, ",...");
-	}
-}
-
 int pmc_eng_scope_check(struct pmc_engine_opts *o)
 {
 	bool attach = pmc_target_req_tasks(&o->targets), cpus = pmc_target_req_cpus(&o->targets);
@@ -96,6 +66,8 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 	if (!pmc_eng_scope_wanted(o))
 		return o->batch == PMC_BATCH_ROTATE ? refuse(RQ_BATCHING "=rotate rotates the batches across "
 							     "intervals: it needs " RQ_INTERVAL_MS " MS") : 0;
+	if (o->fork_fn) /* the engine's own callers only (engine/check_req.c) */
+		return refuse("internal: a forked function is measured as a plain command, without scopes or times");
 	if (o->k)
 		return refuse(RQ_KERNEL " runs a kernel inside pmctool: " RQ_PIDS ", " RQ_TIDS ", " RQ_SYSTEM_WIDE ", "
 			      RQ_CPUS ", " RQ_AGGR_CPU ", " RQ_AGGR ", " RQ_INTERVAL_MS ", " RQ_DELAY_MS ", "
@@ -398,8 +370,8 @@ static unsigned open_flags(const struct pmc_engine_opts *o, bool command, bool r
 }
 
 /* The counters of this run on the targets, with the set's flags and the batch's grouping: 0, PMC_EVL_SPLIT (closed
- * again: the kernel refused the group) or -ENOMEM. */
-static int open_counters(struct scope_run *x, unsigned flags)
+ * again: the kernel refused the group, *fail says where) or -ENOMEM. */
+static int open_counters(struct scope_run *x, unsigned flags, struct pmc_evlist_fail *fail)
 {
 	struct pmc_evlist_opts eo = { .flags = flags | (x->req.group ? PMC_EVL_GROUP : 0) };
 	int r;
@@ -411,16 +383,19 @@ static int open_counters(struct scope_run *x, unsigned flags)
 		return r;
 	scope_targets_mark_cpumask(x->st, x->sc);
 	mark_deferred(x);
-	return pmc_evlist_open(x->sc, NULL);
+	return pmc_evlist_open(x->sc, fail);
 }
 
-/* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0 or exit status. */
-static int run_once(struct scope_run *x, int ctl, int ack)
+/* One run of one batch (or, multiplexed / rotated, of all): open, wait, read, into the report. 0 (with x->step's
+ * refused_at or never_ran when the group was refused or never ran: nothing recorded, the loop regroups), or an exit
+ * status. */
+static int run_once(struct scope_run *x)
 {
 	const struct pmc_engine_opts *o = x->o;
 	struct pmc_launch l;
 	struct pmc_launch_error le = { 0 };
 	struct pmc_session ss;
+	struct pmc_evlist_fail fail = { 0 };
 	bool command = o->argv != NULL, tasks_cmd = command && !x->st->cpus && !pmc_target_req_tasks(&o->targets);
 	size_t nc;
 	int r, rc = 0;
@@ -430,18 +405,16 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	memset(&ss, 0, sizeof(ss));
 	/* A command that gains privilege at exec is not counted by the kernel from then on: its counts say so */
 	privileged = tasks_cmd && pmc_launch_gains_privilege(o->argv[0], why, sizeof(why));
-	if (command && pmc_launch_start(o->argv, x->se->ctx ? &x->se->ctx->child : NULL, &l, &le) < 0)
+	if (command && pmc_launch_start(o->argv, x->se->ctx ? &x->se->ctx->child : NULL, -1, &l, &le) < 0)
 		return pmc_eng_report_launch_failure(o, &le);
 	if (tasks_cmd)
 		x->st->t[0].pid = l.pid;
-	r = open_counters(x, open_flags(o, command, x->rotate));
+	r = open_counters(x, open_flags(o, command, x->rotate), &fail);
 	if (r == PMC_EVL_SPLIT) {
-		/* A group the kernel refuses: count this batch ungrouped (its events may then be multiplexed). */
-		x->req.group = false;
-		pmc_report_add_check(x->rep, PMC_CHECK_WARN, "ungrouped",
-				     "the kernel refused batch %u as one group; its events were counted ungrouped and may "
-				     "have been multiplexed", x->batch + 1);
-		r = open_counters(x, open_flags(o, command, x->rotate));
+		/* A group the kernel refuses: split (or ungrouped) as a command's is, and measured again; the command,
+		 * held before exec, never runs this time */
+		x->step->refused_at = (long)fail.index;
+		goto out;
 	}
 	if (r < 0) {
 		rc = pmc_eng_stopped(x->se) ? 0 : PMC_EXIT_INTERNAL; /* interrupted: no run, no failure */
@@ -453,12 +426,12 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 					    x->st->ntargets * x->req.n) {
 		char ids[160];
 
-		ids_text(o->targets.npids ? o->targets.pids : o->targets.tids,
+		scope_ids_text(o->targets.npids ? o->targets.pids : o->targets.tids,
 			 o->targets.npids ? o->targets.npids : o->targets.ntids, ids, sizeof(ids));
 		pmc_diag_error("cannot attach to %s %s: permission denied: counting another user's process "
 				"needs ptrace access to it (kernel.yama.ptrace_scope 0, or 1 for descendants only) or "
 				"CAP_PERFMON / CAP_SYS_PTRACE; run as its user or as root",
-			task_word(o), ids);
+			scope_task_word(o), ids);
 		rc = PMC_EXIT_NOCOUNT;
 		goto out;
 	}
@@ -501,8 +474,8 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	ss.interval_count = (unsigned)o->interval_count;
 	ss.timeout_ns = o->timeout_ms * 1000000ull;
 	ss.delay_ms = o->delay_ms;
-	ss.ctl_fd = ctl;
-	ss.ack_fd = ack;
+	ss.ctl_fd = x->ctl;
+	ss.ack_fd = x->ack;
 	ss.cmd = command ? &l : NULL;
 	ss.tasks = command ? NULL : x->st->watch; /* -p with a command: the command's lifetime is the window (perf's) */
 	ss.ntasks = command ? 0 : x->st->nwatch;
@@ -535,8 +508,14 @@ static int run_once(struct scope_run *x, int ctl, int ack)
 	/* A task that never ran while counted (time enabled 0) stays <not counted>: nothing was measured in it. */
 	pmc_evlist_read(x->sc);
 	if (privileged) {
-		pmc_launch_mark_privileged(&x->req, pmc_evlist_counts(x->sc));
-		pmc_launch_mark_privileged(&x->req, x->acc);
+		pmc_eng_mark_privileged(&x->req, pmc_evlist_counts(x->sc));
+		pmc_eng_mark_privileged(&x->req, x->acc);
+	}
+	/* A group the kernel accepted and never ran, asked of the live set as for every target: split and measured
+	 * again (a group is only asked for with a command, which can be run again) */
+	if (command && x->req.group && !pmc_eng_stopped(x->se) && pmc_evlist_never_ran(x->sc, NULL)) {
+		x->step->never_ran = true;
+		goto out;
 	}
 	if (r < 0) {
 		pmc_diag_error("waiting failed: %s", strerror(-r));
@@ -583,104 +562,25 @@ out:
 	return rc;
 }
 
-static const char *aggr_name(enum pmc_aggr a)
+/* The loop's executor: one run of the step's request. */
+static int scope_step(void *ctx, struct pmc_eng_step *s)
 {
-	static const char *const names[] = { "none", "cpu", "core", "die", "socket", "thread", "node", "cache" };
-	return names[a];
-}
+	struct scope_run *x = ctx;
 
-void scope_describe_target(const struct pmc_engine_opts *o, const struct scope_targets *st, struct pmc_report *rep)
-{
-	char ids[160];
-
-	if (pmc_target_req_tasks(&o->targets)) {
-		ids_text(o->targets.npids ? o->targets.pids : o->targets.tids,
-			 o->targets.npids ? o->targets.npids : o->targets.ntids, ids, sizeof(ids));
-		rep->target_kind = o->targets.npids ? "pid" : "tid";
-		snprintf(rep->target, sizeof(rep->target), "%s %s (%zu thread%s)", task_word(o), ids, st->ntargets,
-			 st->ntargets == 1 ? "" : "s");
-		if (!o->argv)
-			snprintf(rep->workload, sizeof(rep->workload), "%s %s", task_word(o), ids);
-	} else if (st->ncgroups) {
-		size_t off = 0;
-
-		rep->target_kind = "cgroups";
-		for (size_t c = 0; c < o->targets.ncgroups && off + 8 < sizeof(ids); c++)
-			off += (size_t)snprintf(ids + off, sizeof(ids) - off, "%s%s", c ? "," : "", o->targets.cgroups[c]);
-		snprintf(rep->target, sizeof(rep->target), "cgroup%s %s on %zu CPU%s", o->targets.ncgroups > 1 ? "s" : "",
-			 ids, st->ntargets / st->ncgroups, st->ntargets / st->ncgroups == 1 ? "" : "s");
-		if (!o->argv)
-			snprintf(rep->workload, sizeof(rep->workload), "%s", rep->target);
-	} else if (st->cpus) {
-		rep->target_kind = o->targets.ncpus ? "cpus" : "system-wide";
-		if (o->targets.ncpus) {
-			cpus_text(o->targets.cpus, o->targets.ncpus, ids, sizeof(ids));
-			snprintf(rep->target, sizeof(rep->target), "CPUs %s", ids);
-		} else {
-			snprintf(rep->target, sizeof(rep->target), "system-wide (%zu CPUs)", st->ntargets);
-		}
-		if (!o->argv)
-			snprintf(rep->workload, sizeof(rep->workload), "%s", rep->target);
-	} else {
-		rep->target_kind = "command";
-		snprintf(rep->target, sizeof(rep->target), "the command");
-	}
-	rep->aggregation = o->targets.ncgroups ? "cgroup" : aggr_name(o->aggr);
-	rep->interval_ms = (double)o->interval_ms;
-}
-
-int scope_alloc_rows(const struct pmc_engine *se, const struct scope_targets *st, struct pmc_report *rep)
-{
-	size_t total = se->n * (st->nrows + 1);
-
-	rep->events = calloc(total ? total : 1, sizeof(*rep->events));
-	if (!rep->events)
-		return -ENOMEM;
-	rep->nevents = total;
-	for (size_t r = 0; r <= st->nrows; r++)
-		for (size_t i = 0; i < se->n; i++) {
-			struct pmc_report_event *e = &rep->events[r * se->n + i];
-			e->ev = se->evs[i];
-			e->in_every_batch = se->plan.in_every[i];
-			e->batch = -1;
-			if (r)
-				e->scope = st->rows[r - 1];
-		}
-	for (size_t b = 0; b < se->plan.nbatches; b++)
-		for (size_t k = 0; k < se->plan.batches[b].n; k++)
-			for (size_t r = 0; r <= st->nrows; r++)
-				rep->events[r * se->n + se->plan.batches[b].events[k]].batch = (int)b;
-	return 0;
-}
-
-/* Whether any run counted something in e. */
-static bool counted_any(const struct pmc_report_event *e)
-{
-	for (size_t s = 0; s < e->nsamples; s++)
-		if (e->samples[s].count.status == PMC_COUNT_OK && e->samples[s].count.value)
-			return true;
-	return false;
-}
-
-void scope_drop_empty_rows(struct pmc_report *rep, size_t n, bool counted_only)
-{
-	size_t w = n;
-
-	for (size_t i = n; i < rep->nevents; i++) {
-		if (!rep->events[i].nsamples || (counted_only && !counted_any(&rep->events[i]))) {
-			free(rep->events[i].samples);
-			continue;
-		}
-		rep->events[w++] = rep->events[i];
-	}
-	rep->nevents = w;
+	x->step = s;
+	x->run = s->run;
+	x->batch = (unsigned)s->batch;
+	x->idx = s->idx;
+	x->req.events = (const struct pmc_event *const *)s->events;
+	x->req.n = s->n;
+	x->req.group = s->group;
+	return run_once(x);
 }
 
 int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep)
 {
 	struct scope_targets st;
 	struct scope_run x;
-	const struct pmc_event **reqev = NULL;
 	struct pmc_keep keep = { 0 };
 	int ctl = -1, ack = -1, rc;
 	unsigned done = 0;
@@ -694,18 +594,19 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	scope_describe_target(o, &st, rep);
 	if (st.missing[0])
 		pmc_report_add_check(rep, o->targets.every_task ? PMC_CHECK_INFO : PMC_CHECK_WARN, "task-vanished", "%s %s %s gone before counting started: not "
-				     "counted", task_word(o), st.missing, strchr(st.missing, ',') ? "were" : "was");
+				     "counted", scope_task_word(o), st.missing, strchr(st.missing, ',') ? "were" : "was");
 	if (st.duplicate[0])
 		pmc_report_add_check(rep, PMC_CHECK_INFO, "task-duplicate", "%s %s named more than once (or within a "
-				     "process named): each task is counted once", task_word(o),
+				     "process named): each task is counted once", scope_task_word(o),
 				     st.duplicate);
-	if (scope_alloc_rows(se, &st, rep) < 0 || !(reqev = malloc((se->n + 1) * sizeof(*reqev))) ||
-	    !(x.idx = malloc((se->n + 1) * sizeof(*x.idx)))) {
+	if (scope_alloc_rows(se, &st, rep) < 0) {
 		rc = PMC_EXIT_INTERNAL;
 		goto out;
 	}
 	x.se = se;
 	x.o = o;
+	x.ctl = ctl;
+	x.ack = ack;
 	x.rep = rep;
 	x.st = &st;
 	x.rotate = o->batch == PMC_BATCH_ROTATE && se->plan.nbatches > 1; /* one batch has nothing to rotate */
@@ -722,30 +623,16 @@ int pmc_eng_scope_measure(struct pmc_engine *se, const struct pmc_engine_opts *o
 	pmc_eng_keep_open(se, o->runs, st.ntargets, x.rotate || se->popts.multiplex, &keep);
 	if (o->interval_ms && o->intervals.begin)
 		o->intervals.begin(o->intervals.ctx, st.nrows > 0);
-	for (unsigned run = 0; run < o->runs && !pmc_eng_stopped(se) && !rc; run++) {
+	{
 		/* rerun: one batch per execution; rotate and multiplex: every event at once */
-		size_t passes = x.rotate || se->popts.multiplex ? 1 : se->plan.nbatches;
-		for (size_t b = 0; b < passes && !pmc_eng_stopped(se) && !rc; b++) {
-			x.run = run;
-			x.batch = (unsigned)b;
-			if (passes == 1 && se->plan.nbatches > 1) {
-				for (size_t i = 0; i < se->n; i++) {
-					reqev[i] = &se->evs[i];
-					x.idx[i] = i;
-				}
-				x.req.n = se->n;
-			} else {
-				x.req.n = pmc_eng_build_request(se, b, reqev, x.idx);
-			}
-			x.req.events = (const struct pmc_event *const *)reqev;
-			x.req.group = !x.rotate && !se->popts.multiplex && !se->plan.batches[b].ungrouped;
-			rc = run_once(&x, ctl, ack);
-			done += !rc;
-		}
-		if (done)
-			rep->nruns = run + 1;
+		struct pmc_eng_exec ex = { .all_at_once = x.rotate || se->popts.multiplex, .run = scope_step, .ctx = &x };
+
+		rc = pmc_eng_loop(se, o, rep, &ex, &done);
 	}
 	pmc_perf_set_observer(NULL, NULL);
+	scope_assign_batches(se, &st, rep); /* a batch split on the first run: its events' batches as measured */
+	rep->nbatches = (unsigned)se->plan.nbatches;
+	rep->mode = x.rotate ? "rotate" : se->popts.multiplex ? "multiplex" : se->plan.nbatches > 1 ? "rerun" : "single";
 	pmc_eng_threads_note(x.thr, rep);
 	scope_drop_empty_rows(rep, se->n, o->targets.every_task);
 	pmc_eng_runs_finish(se, rep, done);
@@ -754,56 +641,11 @@ out:
 		close(ctl);
 	if (ack >= 0 && !o->control.is_fd)
 		close(ack);
-	free(reqev);
-	free(x.idx);
 	pmc_eng_threads_free(x.thr);
 	pmc_keep_close(&keep);
 out_targets:
 	scope_targets_fini(&st);
 	return rc;
-}
-
-/* The metrics of one row: a report that holds only that row's events (and the measurement's constants). */
-static void row_metrics(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
-			struct pmc_report *rep, size_t first, size_t n)
-{
-	struct pmc_report sub = *rep;
-	const char *label = rep->events[first].scope.label;
-
-	sub.events = &rep->events[first];
-	sub.nevents = n;
-	sub.metrics = NULL;
-	sub.nmetrics = 0;
-	sub.checks = NULL;
-	sub.nchecks = 0;
-	pmc_eng_metrics_eval(se, cli, ncli, &sub);
-	for (size_t m = 0; m < sub.nmetrics; m++) {
-		snprintf(sub.metrics[m].scope, sizeof(sub.metrics[m].scope), "%s", label);
-		pmc_report_add_metric(rep, &sub.metrics[m]);
-	}
-	/* The set's own checks know their scope: each row is checked, and its notes name the row. */
-	if (se->variant && se->variant->nchecks)
-		pmc_checks_run_defs(&sub, se->variant->checks, se->variant->nchecks);
-	for (size_t c = 0; c < sub.nchecks; c++)
-		pmc_report_add_check(rep, sub.checks[c].severity, sub.checks[c].name, "%s: %s", label, sub.checks[c].msg);
-	free(sub.metrics);
-	free(sub.checks);
-}
-
-void pmc_eng_scope_row_metrics(const struct pmc_engine *se, const struct pmc_metric_def *cli, size_t ncli,
-			    struct pmc_report *rep)
-{
-	size_t i = 0;
-
-	while (i < rep->nevents && rep->events[i].scope.kind == PMC_ROW_ALL)
-		i++;
-	while (i < rep->nevents) {
-		size_t j = i;
-		while (j < rep->nevents && !strcmp(rep->events[j].scope.label, rep->events[i].scope.label))
-			j++;
-		row_metrics(se, cli, ncli, rep, i, j - i);
-		i = j;
-	}
 }
 
 void pmc_eng_scope_note_batches(const struct pmc_engine *se, const struct pmc_engine_opts *o)

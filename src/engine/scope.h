@@ -8,7 +8,7 @@
 
 #include "engine/engine.h"
 #include "perf/evlist.h"
-#include "run/measure.h"
+#include "perf/measure.h"
 
 /* Who is counted and how the counts fold into rows. */
 struct scope_targets {
@@ -49,6 +49,12 @@ void scope_count_add(struct pmc_count *sum, const struct pmc_count *c);
  * (nrows x n); a (target, event) sc skips is in neither. */
 void scope_fold(const struct scope_targets *st, const struct pmc_evlist *sc, size_t n, const struct pmc_count *per,
 		struct pmc_count *tot, struct pmc_count *rows);
+/* What -p / -t name, in words ("process", "thread"). */
+const char *scope_task_word(const struct pmc_engine_opts *o);
+/* "1234,5678" (shortened with ",..." when long): the ids a request names, for the report's words. */
+void scope_ids_text(const pid_t *ids, size_t n, char *buf, size_t len);
+/* Each event's batch in the total and in every row, as the plan has them now (a batch split on the first run). */
+void scope_assign_batches(const struct pmc_engine *se, const struct scope_targets *st, struct pmc_report *rep);
 /* The report's words for who was counted (target, workload, aggregation, interval). */
 void scope_describe_target(const struct pmc_engine_opts *o, const struct scope_targets *st, struct pmc_report *rep);
 /* The report's events: the totals (se's order), then each row's copy of every event. 0 or -ENOMEM. */

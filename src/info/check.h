@@ -37,9 +37,9 @@ struct pmc_check_count {
 	char reason[200];    /* why not counted */
 };
 
-/* One measurement: 'pmctool stat -k loop --iters ITERS -e EVENTS' with the options below, or with command set
- * 'pmctool stat -e EVENTS -- pmctool stat -q -k loop --iters ITERS -e task-clock': the same loop in a launched
- * command (its counters inherited and enabled on exec, the way most measurements count). */
+/* One measurement: 'pmctool stat -k loop --iters ITERS -e EVENTS' with the options below, or with command set the
+ * same loop in a launched command (a forked child running the loop kernel, its counters inherited and enabled as it
+ * is released, the way most measurements count; engine/check_req.c). */
 struct pmc_check_req {
 	bool command;
 	uint64_t iters;
@@ -104,8 +104,8 @@ struct pmc_check_result {
 /* Iterations of the loop kernel for the exactness pair (a, b) and for the multiplexing run. */
 #define PMC_CHECK_ITERS_A 20000u
 #define PMC_CHECK_ITERS_B 60000u
-/* 670M instructions: the launched pmctool's start-up (kernel time, little user work, so scaled wrongly) stays a
- * small part of the time */
+/* 670M instructions: the launched child's start (kernel time, little user work, so scaled wrongly) stays a small
+ * part of the time */
 #define PMC_CHECK_ITERS_MUX 10000000u
 /* A multiplexed (scaled) count within this fraction of the exact one is trustworthy. */
 #define PMC_CHECK_MUX_TOL 0.02

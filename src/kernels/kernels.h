@@ -10,7 +10,7 @@
 
 #include "arch/arch.h" /* enum pmc_isa */
 #include "report/report.h"
-#include "run/measure.h"
+#include "perf/measure.h"
 
 /* Width of the FLOP instructions of a kernel. */
 enum pmc_kernel_width {

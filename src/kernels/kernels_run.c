@@ -533,6 +533,7 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 	out->interrupted = false;
 	out->group_err = 0;
 	out->group_err_index = -1;
+	out->never_ran = false;
 	info->nevents = req->n;
 	info->iters = o->iters ? o->iters : pmc_kernel_default_iters(k, p);
 	/* From here a stop signal is held for the kernel (preparing matmul n=2048's data takes a while too). */
@@ -561,6 +562,8 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 	rc = run_measured(&r, kernel_fn(k, p), ctx, o, out, info);
 	if (rc)
 		snprintf(err, errlen, "out of memory while measuring");
+	else if (req->group && !out->group_err) /* asked of the live set, as its counts are: the engine splits it */
+		out->never_ran = pmc_evlist_never_ran(r.el, NULL);
 out:
 	if (rc)
 		pmc_kernel_info_fini(info);

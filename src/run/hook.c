@@ -14,7 +14,7 @@ int pmc_run_hook(const char *cmd, volatile sig_atomic_t *child, int *status)
 	struct pmc_launch_error err = { 0 };
 	int w;
 
-	if (pmc_launch_start(argv, child, &l, &err) < 0)
+	if (pmc_launch_start(argv, child, -1, &l, &err) < 0)
 		return -err.err;
 	if (pmc_launch_go(&l, &err) == 0)
 		pmc_launch_reap(&l, true, &err); /* bounded once pmctool is signalled (pmc_launch_end_tree) */

@@ -15,8 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perf/evlist.h"
-#include "perf/perf.h"
 #include "util/fork.h"
 #include "util/util.h"
 
@@ -68,10 +66,19 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* The child: wait for the go byte (EOF means cancel), then exec; report exec's errno on errpipe. It starts with
- * every signal blocked and pmctool's handlers gone (pmc_fork_blocked); mask: the one pmctool was given. */
-static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, int err_wr, pid_t parent, bool own_group,
-						  int keep_fd, const sigset_t *mask)
+/* What the child runs after the go byte: argv (exec), or fn(ctx) in the forked process, whose return is its exit
+ * status. */
+struct workload {
+	char *const *argv;
+	int (*fn)(void *ctx);
+	void *ctx;
+};
+
+/* The child: wait for the go byte (EOF means cancel), then exec (or run the function); report exec's errno on
+ * errpipe. It starts with every signal blocked and pmctool's handlers gone (pmc_fork_blocked); mask: the one pmctool
+ * was given. */
+static void __attribute__((noreturn)) child_main(const struct workload *w, int go_rd, int err_wr, pid_t parent,
+						  bool own_group, int keep_fd, const sigset_t *mask)
 {
 	char c;
 	ssize_t n;
@@ -100,7 +107,11 @@ static void __attribute__((noreturn)) child_main(char *const argv[], int go_rd, 
 	/* stat --regions: the results channel stays open across exec (everything else of pmctool's is close-on-exec). */
 	if (keep_fd >= 0)
 		fcntl(keep_fd, F_SETFD, 0);
-	execvp(argv[0], argv);
+	if (w->fn) {
+		close(err_wr); /* end of file: nothing to exec, nothing failed */
+		_exit(w->fn(w->ctx));
+	}
+	execvp(w->argv[0], w->argv);
 	e = errno;
 	if (write(err_wr, &e, sizeof(e)) < 0) {
 		/* nothing more to tell: the parent sees the exit status */
@@ -371,33 +382,11 @@ void pmc_launch_end_tree(struct pmc_launch *l, int sig)
 	}
 }
 
-/* Whether the batch's own events all failed to open (with req->skip_unsupported): then running the command would
- * count only the every-batch events, which every other batch counts too. */
-static bool own_none_open(const struct pmc_measure_req *req, const int *fds)
-{
-	if (!req->skip_unsupported || req->first_own >= req->n)
-		return false;
-	for (size_t i = req->first_own; i < req->n; i++)
-		if (fds[i] >= 0)
-			return false;
-	return true;
-}
-
-void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts)
-{
-	for (size_t i = 0; i < req->n; i++)
-		if (!req->events[i]->cpu_wide && (counts[i].status == PMC_COUNT_OK || counts[i].status == PMC_COUNT_NOT_COUNTED)) {
-			counts[i].status = PMC_COUNT_NOT_COUNTED;
-			counts[i].err = PMC_LAUNCH_PRIVILEGED_ERR;
-		}
-}
-
 static bool subreaper;
 
 
-/* keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for none. */
-static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
-			struct pmc_launch_error *err, int keep_fd)
+static int launch_start(const struct workload *w, volatile sig_atomic_t *child, int keep_fd, struct pmc_launch *l,
+			struct pmc_launch_error *err)
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
 	pid_t parent = getpid();
@@ -442,7 +431,7 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 	if (l->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_main(argv, go[0], ep[1], parent, l->own_group, keep_fd, &old);
+		child_main(w, go[0], ep[1], parent, l->own_group, keep_fd, &old);
 	}
 	/* Where the signal handler looks, before it can run: a signal from now on reaches the command */
 	if (l->own_group)
@@ -461,10 +450,20 @@ static int launch_start(char *const argv[], volatile sig_atomic_t *child, struct
 	return 0;
 }
 
-int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
+int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, int keep_fd, struct pmc_launch *l,
 		     struct pmc_launch_error *err)
 {
-	return launch_start(argv, child, l, err, -1);
+	const struct workload w = { .argv = argv };
+
+	return launch_start(&w, child, keep_fd, l, err);
+}
+
+int pmc_launch_start_fn(int (*fn)(void *ctx), void *ctx, volatile sig_atomic_t *child, struct pmc_launch *l,
+			struct pmc_launch_error *err)
+{
+	const struct workload w = { .fn = fn, .ctx = ctx };
+
+	return launch_start(&w, child, -1, l, err);
 }
 
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err)
@@ -562,68 +561,4 @@ int pmc_launch_finish(struct pmc_launch *l, struct pmc_launch_error *err)
 		}
 	}
 	return err->what == PMC_LAUNCH_OK ? 0 : -1;
-}
-
-int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
-		       struct pmc_launch_error *err)
-{
-	/* Counting the child from exec on: leaders start stopped and exec starts them; group mode puts the hardware
-	 * events in one group per core PMU (they run together, never multiplexed against each other), free events and
-	 * breakpoints stand alone so one failing never takes the others down; CPU-wide events know no exec: they are
-	 * enabled just before the go byte and disabled after wait. */
-	struct pmc_evlist_opts eo = { .flags = (req->no_inherit ? 0 : PMC_EVL_INHERIT) | PMC_EVL_DISABLED |
-					       PMC_EVL_ENABLE_ON_EXEC | PMC_EVL_CPU_WIDE | (req->group ? PMC_EVL_GROUP : 0),
-				      .counts = out->counts };
-	struct pmc_evlist_fail fail = { 0 };
-	struct pmc_evlist *el = NULL;
-	struct pmc_target target = { .pid = -1, .cpu = -1 };
-	struct pmc_launch l;
-	int rc = -1;
-	char why[4200];
-	bool privileged;
-
-	memset(err, 0, sizeof(*err));
-	out->group_err = 0;
-	out->group_err_index = -1;
-	out->interrupted = false;
-	out->skipped = false;
-	if (pmc_evlist_new(req->events, req->n, &target, 1, &eo, &el) < 0) {
-		err->what = PMC_LAUNCH_SYSTEM;
-		err->err = ENOMEM;
-		return -1;
-	}
-	privileged = pmc_launch_gains_privilege(argv[0], why, sizeof(why));
-	if (launch_start(argv, req->child, &l, err, req->keep_fd_set ? req->keep_fd : -1) < 0) {
-		pmc_evlist_delete(el);
-		return -1;
-	}
-	target.pid = l.pid;
-	if (pmc_evlist_open(el, &fail) == PMC_EVL_SPLIT) {
-		out->group_err = fail.err;
-		out->group_err_index = (int)fail.index;
-		err->what = PMC_LAUNCH_GROUP;
-		err->err = out->group_err;
-		pmc_launch_cancel(&l);
-	} else if (own_none_open(req, pmc_evlist_fds(el, 0))) {
-		out->skipped = true; /* the held child exits without exec */
-		pmc_launch_cancel(&l);
-	} else {
-		pmc_evlist_toggle_cpu_wide(el, true);
-		pmc_launch_go(&l, err);
-	}
-	pmc_launch_reap(&l, true, err);
-	out->ru = l.ru;
-	out->wall_ns = l.wall_ns;
-	pmc_evlist_toggle_cpu_wide(el, false);
-	out->wait_status = l.status;
-	if (pmc_launch_finish(&l, err) == 0) {
-		/* Every counter is read before any is closed: closing a leader would detach its group. */
-		if (!out->skipped)
-			pmc_evlist_read(el);
-		if (!out->skipped && privileged)
-			pmc_launch_mark_privileged(req, out->counts);
-		rc = 0;
-	}
-	pmc_evlist_delete(el);
-	return rc;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Launching a command the way perf does: fork, hold the child on a pipe, open its counters with enable_on_exec and
- * inherit, release it, wait. pmctool's own start-up is never counted; children and threads of the command are. */
+/* Launching a command the way perf does (libperf's prepare/start workload): fork, hold the child on a pipe until the
+ * caller has opened its counters on the child's pid (the engine does: engine/exec_cmd.c), release it, reap it. run/
+ * launches, holds, releases and reaps processes only: it opens no counter. */
 #ifndef PMC_RUN_LAUNCH_H
 #define PMC_RUN_LAUNCH_H
 
@@ -11,13 +12,11 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "run/measure.h"
 
 enum pmc_launch_fail {
 	PMC_LAUNCH_OK = 0,
 	PMC_LAUNCH_EXEC,     /* the command could not be executed: err is execvp's errno */
 	PMC_LAUNCH_SYSTEM,   /* fork/pipe/wait failed: err is the errno */
-	PMC_LAUNCH_GROUP,    /* the kernel rejected the batch as a group (out->group_err); the child never ran */
 };
 
 struct pmc_launch_error {
@@ -25,13 +24,8 @@ struct pmc_launch_error {
 	int err;
 };
 
-/* Run argv once, measuring req's events. Returns 0 (even when the command failed: see out->wait_status),
- * or -1 with *err filled. Counters are always closed and the child always reaped before returning. */
-int pmc_launch_measure(char *const argv[], const struct pmc_measure_req *req, struct pmc_measure_out *out,
-		       struct pmc_launch_error *err);
-
-/* A launched command, held before exec until pmc_launch_go: the steps of pmc_launch_measure, for callers that open
- * their own counters on l->pid (attach-style scopes, intervals) and wait their own way. */
+/* A launched command, held before exec until pmc_launch_go: the caller opens its counters on l->pid in between (with
+ * enable_on_exec, pmctool's own start-up is never counted) and waits its own way. */
 struct pmc_launch {
 	pid_t pid;              /* the child; *child_slot while it runs */
 	volatile sig_atomic_t *child_slot; /* pmc_launch_start's child, or NULL */
@@ -44,9 +38,16 @@ struct pmc_launch {
 };
 
 /* Fork the child, held on its go pipe; its pid goes to *child (when not NULL) until it is reaped, for the caller's
- * signal handler. 0, or -1 with *err filled (nothing left running). */
-int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, struct pmc_launch *l,
+ * signal handler. keep_fd: a descriptor the command inherits across exec (stat --regions' results channel), -1 for
+ * none. 0, or -1 with *err filled (nothing left running). */
+int pmc_launch_start(char *const argv[], volatile sig_atomic_t *child, int keep_fd, struct pmc_launch *l,
 		     struct pmc_launch_error *err);
+/* The same, for a function: the forked child runs fn(ctx) after the go byte instead of an exec, and exits with its
+ * return (pmctool's own code before it: a few system calls; nothing is exec'd, so enable_on_exec never fires: the
+ * caller enables its counters just before pmc_launch_go). fn must not return into pmctool's state: it runs in a copy
+ * of the process, with signals as the command would have them. */
+int pmc_launch_start_fn(int (*fn)(void *ctx), void *ctx, volatile sig_atomic_t *child, struct pmc_launch *l,
+			struct pmc_launch_error *err);
 /* Let it exec (the clock starts). 0 or -1 with *err filled (EINTR: pmctool is being ended, the command was cancelled). */
 int pmc_launch_go(struct pmc_launch *l, struct pmc_launch_error *err);
 /* Never let it exec: it exits at once. */
@@ -101,11 +102,6 @@ void pmc_launch_reap_guards(bool block);
  * not readable by the caller; why says which file and how. Only the command itself: a privileged program its
  * descendants run is not seen. */
 bool pmc_launch_gains_privilege(const char *argv0, char *why, size_t len);
-
-/* A count of the command that the kernel stopped at its privileged exec: NOT_COUNTED with this err. */
-#define PMC_LAUNCH_PRIVILEGED_ERR EPERM
-/* Mark counts[0..req->n) of the command's own events (not CPU-wide ones) so. */
-void pmc_launch_mark_privileged(const struct pmc_measure_req *req, struct pmc_count *counts);
 
 /* Exit status a shell would give for a wait status: the exit code, or 128+signal. */
 int pmc_wait_status_code(int wait_status);

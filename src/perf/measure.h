@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Measuring one batch of events over one run of a workload: a command (launch.c) or a built-in kernel (kernels/). */
-#ifndef PMC_RUN_MEASURE_H
-#define PMC_RUN_MEASURE_H
+/* One batch of events measured over one execution of a workload, whoever runs it: a command (engine/exec_cmd.c)
+ * or a built-in kernel (kernels/). The counter-set layer owns it, so kernels/ and the engine share it without
+ * borrowing run/'s. */
+#ifndef PMC_PERF_MEASURE_H
+#define PMC_PERF_MEASURE_H
 
 #include <signal.h>
 #include <stdbool.h>
@@ -37,6 +39,8 @@ struct pmc_measure_out {
 	int group_err;            /* rerun mode: errno of a group open the kernel rejected (EINVAL: the batch must be
 				     split by the planner), 0 otherwise */
 	int group_err_index;      /* index in req->events of the member whose open failed with group_err */
+	bool never_ran;           /* req->group: the kernel accepted the group but never ran it (pmc_evlist_never_ran,
+				     asked of the live set that was read, before it was closed): the engine splits it */
 };
 
 #endif

@@ -269,8 +269,8 @@ void pmctool_comparison_free(struct pmctool_comparison *c);
 /* Can counts be trusted on this machine, now? The loop kernel, whose retired instructions and branches are known
  * exactly, measured on every core type and through both read paths, then the fixed counters, a multiplexed run, the
  * counter width and the NMI watchdog (pmctool-check(1)); each item judged. Takes a few seconds; quick: only the
- * probe, the exact counts and the read paths. The items that time a launched loop run the pmctool executable on PATH
- * (unavailable, with that reason, where there is none); the uncore and energy items are informational, as the
+ * probe, the exact counts and the read paths. The items that time a launched loop count it in a forked child of this
+ * process (no exec; reaped before the call returns); the uncore and energy items are informational, as the
  * command's. */
 enum pmctool_trust_verdict { PMCTOOL_TRUSTWORTHY = 0, PMCTOOL_DEGRADED, PMCTOOL_UNAVAILABLE };
 

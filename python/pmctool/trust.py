@@ -55,8 +55,8 @@ def check(quick: bool = False) -> TrustCheck:
     """Can counts be trusted on this machine, now? `pmctool check` in this process: the loop kernel (exact counts
     known) on every core type and through both read paths, the fixed counters, a multiplexed run, the counter width,
     the NMI watchdog; each item judged. A few seconds; quick=True: only the probe, the exact counts and the read
-    paths (what `stat --check` runs). The items that time a launched loop run the `pmctool` executable on PATH (an
-    item says so where there is none); the uncore and energy items are informational, as the command's."""
+    paths (what `stat --check` runs). The items that time a launched loop count it in a forked child of this
+    process (no exec); the uncore and energy items are informational, as the command's."""
     lib = _lib.engine()
     out = ctypes.POINTER(_lib.Trust_)()
     err = _lib.Error_()

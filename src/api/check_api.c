@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pmctool_check (include/pmctool_engine.h): `pmctool check`'s trust check as a library call. info/check.h makes the
- * measurements and the judgements; its measure op here runs each on the engine in this process (the loop kernel, as
- * `pmctool stat -k loop` does), where the command runs a `pmctool stat -k loop` child. The items that time a launched
- * loop run the pmctool executable found on PATH as the command, and say so when there is none.
+ * measurements and the judgements; its measure op here runs each on the engine in this process, as `pmctool check`
+ * does: the loop kernel in this thread, or, for the items that time a launched loop, in a forked child (no exec).
  */
 #include "pmctool_engine.h"
 
@@ -30,7 +29,6 @@ struct trust {
 
 struct runner {
 	char first_error[256];
-	char pmctool[4096];      /* the executable for the launched-loop items; "" when none on PATH */
 };
 
 static void collect(void *vctx, enum pmc_diag_kind kind, const char *msg)
@@ -51,14 +49,8 @@ static int measure(void *vctx, const struct pmc_check_req *q, struct pmc_check_s
 	struct pmc_report rep;
 	int rc;
 
-	if (q->command && !r->pmctool[0]) {
-		s->rc = -1;
-		snprintf(s->err, sizeof(s->err), "this item times the loop in a launched pmctool, and no pmctool executable "
-			 "is on PATH (the engine library has none of its own)");
-		return 0;
-	}
 	pmc_engine_opts_init(&o);
-	pmc_eng_check_opts(r->pmctool, q, &a, &o);
+	pmc_eng_check_opts(q, &a, &o);
 	memset(&rep, 0, sizeof(rep));
 	r->first_error[0] = '\0';
 	rc = pmc_engine_run(&ctx, &o, &rep);
@@ -93,8 +85,6 @@ int pmctool_check(int quick, struct pmctool_trust **ret, struct pmctool_error *e
 		return ret ? PMCTOOL_ERR_SYSTEM : PMCTOOL_ERR_REQUEST;
 	}
 	*ret = NULL;
-	if (!pmc_path_resolve("pmctool", r.pmctool, sizeof(r.pmctool)))
-		r.pmctool[0] = '\0';
 	pmc_launch_shared_process(); /* the caller's own children are not the check's */
 	pmc_launch_reset_ending();
 	pmc_inventory_collect(&inv);

@@ -54,22 +54,18 @@ const struct pmc_opts_cmd pmc_opts_check = {
 	.bad_option = check_bad_argument,
 };
 
-struct check_runner {
-	char self[4096];         /* pmctool's own path: the loop as a command */
-};
-
-/* One measurement of the loop kernel in this process (the ops of info/check.h): with q->command, the loop as a
- * launched command (pmctool itself running it, quiet: the program measured, not a measuring pmctool). */
+/* One measurement of the loop kernel (the ops of info/check.h): in this process, or with q->command in a forked child
+ * counted as a launched command. */
 static int measure(void *ctx, const struct pmc_check_req *q, struct pmc_check_sample *s)
 {
-	struct check_runner *r = ctx;
 	struct pmc_eng_check_args a;
 	struct pmc_engine_opts e;
 	struct pmc_report rep;
 	int status;
 
 	pmc_engine_opts_init(&e);
-	pmc_eng_check_opts(r->self, q, &a, &e);
+	(void)ctx;
+	pmc_eng_check_opts(q, &a, &e);
 	if (multi_measure_report(NULL, &e, &rep, &status, s->err, sizeof(s->err))) {
 		s->rc = -1;
 		return 0;
@@ -82,9 +78,8 @@ static int measure(void *ctx, const struct pmc_check_req *q, struct pmc_check_sa
 int pmc_check_measure_here(bool quick, struct pmc_check_result *res)
 {
 	static struct pmc_inventory inv;
-	struct check_runner r;
 	struct pmc_check_env env;
-	struct pmc_check_ops ops = { .measure = measure, .ctx = &r };
+	struct pmc_check_ops ops = { .measure = measure, .ctx = NULL };
 	char vg[4096];
 
 	pmc_inventory_collect(&inv);
@@ -94,10 +89,6 @@ int pmc_check_measure_here(bool quick, struct pmc_check_result *res)
 	if (env.pmu.verdict == PMC_VERDICT_UNAVAILABLE) {
 		pmc_check_run(&env, &ops, res); /* measures nothing */
 		return 0;
-	}
-	{
-		ssize_t n = readlink("/proc/self/exe", r.self, sizeof(r.self) - 1);
-		r.self[n > 0 ? n : 0] = '\0';
 	}
 	multi_install_signals();
 	pmc_check_run(&env, &ops, res);

@@ -37,7 +37,7 @@ static int loop_child(void *ctx)
 	return 0; /* the process ends here (the child's _exit): its data goes with it */
 }
 
-void pmc_eng_check_opts(const char *self, const struct pmc_check_req *q, struct pmc_eng_check_args *a,
+void pmc_eng_check_opts(const struct pmc_check_req *q, struct pmc_eng_check_args *a,
 			struct pmc_engine_opts *o)
 {
 	size_t off = 0, n = 0;
@@ -59,7 +59,6 @@ void pmc_eng_check_opts(const char *self, const struct pmc_check_req *q, struct 
 		o->syscall_reads = q->syscall_reads;
 		return;
 	}
-	(void)self;
 	/* The program measured, named for the report: the loop kernel in a forked child, counted from outside */
 	a->loop[n++] = "loop";
 	a->loop[n++] = "--iters";

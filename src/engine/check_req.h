@@ -18,8 +18,8 @@ struct pmc_eng_check_args {
 
 /* o (from pmc_engine_opts_init) measures q: the loop kernel in this process, or with q->command the loop kernel run
  * by a forked child as a launched command (no exec: the engine's forked-function workload, o->fork_fn), pinned to
- * q's CPU. self (pmctool's path) is no longer exec'd: kept for the callers. */
-void pmc_eng_check_opts(const char *self, const struct pmc_check_req *q, struct pmc_eng_check_args *a,
+ * q's CPU. */
+void pmc_eng_check_opts(const struct pmc_check_req *q, struct pmc_eng_check_args *a,
 			struct pmc_engine_opts *o);
 
 /* The report's typed fields as check's sample: counts (a 0 the PMU itself disowns is not counted), the constants

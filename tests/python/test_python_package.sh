@@ -266,7 +266,7 @@ PY
 # word: they are facts of the machine); and a result's typed environment is its document's.
 check_rc=0
 "$PMCTOOL" check --json >"$TMP/check.json" 2>"$TMP/check.err" || check_rc=$?
-PATH=$(dirname "$PMCTOOL"):$PATH "$VPY" - "$TMP/check.json" "$check_rc" <<'PY' || fail "pmctool.check() (above)"
+PATH=/usr/bin:/bin "$VPY" - "$TMP/check.json" "$check_rc" <<'PY' || fail "pmctool.check() (above)"
 import json, sys
 import pmctool
 cli, cli_rc = json.load(open(sys.argv[1])), int(sys.argv[2])

@@ -146,8 +146,10 @@ import os
 def test_quick():
     sum(range(1000))
 def test_until_stopped():
-    open(os.environ["STOP_MARKER"], "w").close()
     s = 0
+    for i in range(200000):  # far more than test_quick before saying so: its count so far is larger however soon
+        s += i               # the signal comes
+    open(os.environ["STOP_MARKER"], "w").close()
     while True:
         s += 1
 PY

@@ -261,6 +261,7 @@ BAD = [  # (stat's keywords, the subject, `pmctool stat` options meaning the sam
     (dict(argv=T, control=(-1, -1)), "control", None),
     (dict(argv=T, control=(0,)), "control", None),
     (dict(argv=T, control="0,1"), "control", None),
+    (dict(argv=T, control=(object(), None)), "control", None),
     (dict(events="task-clock"), "argv", None),
     (dict(argv=T, kernel="loop"), "kernel", None),
     (dict(kernel="loop", params=["nosuch=1"]), "params", ["-k", "loop", "--param", "nosuch=1"]),

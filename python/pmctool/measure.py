@@ -140,7 +140,7 @@ def stat(argv: Optional[Sequence[StrPath]] = None, *, events: Union[None, str, S
     eventset  a named set (`stat -g`, `pmctool sets`) instead of events
     metrics   ["NAME=FORMULA", ...] or {"NAME": "FORMULA"} (`stat --metric`), e.g. "ipc={instructions}/{cycles}"
     repeat    runs of the command (`stat -r`); counts are means over the runs
-    batching  "auto", "rerun" (more events than counters: run again per batch) or "multiplex" (`stat --batching`)
+    batching  "auto", "rerun" (more events than counters: run again per batch) or "multiplex" (`stat --batch`)
     kernel    a built-in kernel (`pmctool kernels`) run in this process instead of argv; iters its iterations
     params    the kernel's parameters (`stat --param`): {"inner": 8}, ["inner=8"] or "inner=8"
     pids      running processes to attach to, their threads and what they start (`stat -p`): a pid or a list

@@ -6,7 +6,10 @@ SYNOPSIS
     r = pmctool.stat(["./prog", "arg"], events=["instructions:u", "task-clock"], repeat=5, batching="rerun")
     r["task-clock"].value, r["instructions:u"].status, r.to_dict()
     with pmctool.region("solve"): ...
-    [k.name for k in pmctool.kernels() if k.runs_here]; pmctool.stat(kernel="fma", events="instructions:u")
+    [k.name for k in pmctool.kernels() if k.runs_here]; pmctool.stat(kernel="loop", params={"inner": 8})
+    pmctool.stat(pids=[1234], timeout=2.5, interval=0.5, on_interval=lambda iv: print(iv.end, iv["task-clock"]))
+    pmctool.stat(cpus=[0, 1], timeout=1.0); pmctool.stat(system_wide=True, timeout=1.0)
+    pmctool.stat(["./prog"], regions=True).regions; pmctool.stat(["./prog"], delay=0.5)
     c = pmctool.compare(before, after, fail_if="instructions:u>+1%")   # Results, dicts or stat --json paths
     c["instructions:u"].verdict, c.failed
     pmctool.check().verdict, r.environment.cpu
@@ -28,10 +31,25 @@ RESULT
     Result.metrics   list of Metric: name, value (None when it has none), unit, reason
     Result.checks    list of Check: name (pmctool-checks(7)), severity ("info", "warning", "bad"), message
     Result.runs, Result.seconds (wall time of one run, mean), Result.exit_status (the command's, 128 + signal)
+    Result.regions   with stat(..., regions=True): list of Region: name, calls (per execution), counts ({event: the
+                     count inside the region per execution, None where not measured}); Result.region(name)
     Result[event]    the Count of that event
     Result.environment  Environment: cpu, cpuid, microcode, hypervisor, kernel, arch, libpfm4, core_pmu, tables,
                      pmctool, backend (where it was measured)
     Result.to_dict() the document `pmctool stat --json` writes for the same measurement (to_json(): its text)
+
+INTERVALS
+    stat(..., interval=SECONDS, on_interval=FN) calls FN(Interval) as each interval ends (`pmctool stat -I`):
+    Interval.index (1, 2, ...), .start and .end (seconds since counting started), .counts (list of Count: what each
+    event counted in that interval alone), Interval[event]. FN runs in the thread that measures; an exception it
+    raises stops the measurement (as Ctrl-C does) and is raised again by stat().
+
+TARGETS
+    stat(pids=[...]) or stat(tids=[...]) attaches to running processes or threads, stat(cpus=[...]) counts CPUs and
+    stat(system_wide=True) every CPU (these need CAP_PERFMON or kernel.perf_event_paranoid <= 0), with argv=None
+    and timeout=SECONDS (or until the tasks end, or Ctrl-C) as `pmctool stat -p/-t/-C/-a --timeout` do.
+    delay=SECONDS (-D) starts counting later; delay=-1 with control=(CTL_FD, ACK_FD) (--control fd:) waits for
+    'enable' written to CTL.
 
 COMPARE
     compare(a, b, test="welch", alpha=0.05, fail_if=None) -> Comparison: `pmctool compare A B` through the engine
@@ -96,15 +114,15 @@ from .errors import (CommandError, Error, LaunchError, NoCountError, RequestErro
 from .compare import VERDICTS, Change, Comparison, Condition, compare
 from .measure import stat
 from .regions import region, region_counts, regions_finish, regions_read_method, thread_init
-from .result import Check, Count, Environment, Metric, Result
+from .result import Check, Count, Environment, Interval, Metric, Region, Result
 from .trust import TRUST_VERDICTS, TrustCheck, TrustItem, check
 
 __version__ = "0.1.0"
 
 __all__ = ["stat", "check", "TrustCheck", "TrustItem", "TRUST_VERDICTS", "Environment", "compare", "Comparison",
            "Change", "Condition", "VERDICTS", "region", "region_counts", "regions_read_method", "regions_finish",
-           "thread_init", "version", "kernels", "Kernel", "Result", "Count", "Metric", "Check", "Error",
-           "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError", "SystemFailureError",
+           "thread_init", "version", "kernels", "Kernel", "Result", "Count", "Metric", "Check", "Interval", "Region",
+           "Error", "RequestError", "LaunchError", "NoCountError", "StoppedError", "CommandError", "SystemFailureError",
            "LibraryNotFound"]
 
 

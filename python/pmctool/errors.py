@@ -2,7 +2,8 @@
 """pmctool's errors as Python exceptions: one class per kind of include/pmctool_engine.h's struct pmctool_error.
 
 Every one carries the engine's words: ``subject`` (the request field it is about: "events", "metrics", "argv",
-"kernel", "eventset", "batching", or ""), ``detail`` (what is wrong and what to do, as `pmctool stat` prints it),
+"kernel", "eventset", "batching", "params", "pids", "tids", "cpus", "system_wide", "timeout_ms", "interval_ms",
+"on_interval", "regions", "delay_ms", "control", ..., or ""), ``detail`` (what is wrong and what to do, as `pmctool stat` prints it),
 ``exit_status`` (the status `pmctool stat` exits with for the same request, pmctool(1)) and, where something was
 measured, ``result`` (a pmctool.Result: the counts until a stop, the per-event reasons when nothing counted).
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List
+from typing import Any, Dict, Iterator, List, Optional
 
 #: A count's status words, as `pmctool stat` prints them (enum pmctool_count_status).
 STATUS_WORDS = ("counted", "not counted", "not supported", "not run")
@@ -29,6 +29,47 @@ class Count:
     def counted(self) -> bool:
         """True when the event counted (its value is measured)."""
         return self.status == "counted"
+
+
+def _count_of(counts: List[Count], event: str) -> Count:
+    for c in counts:
+        if c.event == event:
+            return c
+    raise KeyError(f"no count of {event!r}: there are {', '.join(c.event for c in counts) or 'none'}")
+
+
+@dataclass(frozen=True)
+class Interval:
+    """One interval of stat(..., interval=SECONDS, on_interval=FN), handed to FN as it ends (`pmctool stat -I`):
+    ``index`` (1, 2, ...), ``start`` and ``end`` (seconds since counting started) and ``counts``, a list of Count:
+    what each event counted in this interval alone (not since the start), scaled where multiplexed, in the order
+    asked; an event that was not on a counter in the interval is "not counted" with that reason.
+    ``interval["task-clock"]`` is the Count of that event."""
+    index: int
+    start: float
+    end: float
+    counts: List[Count]
+
+    def __getitem__(self, event: str) -> Count:
+        return _count_of(self.counts, event)
+
+    def __iter__(self) -> Iterator[Count]:
+        return iter(self.counts)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A region of the command's (stat(..., regions=True); pmctool-regions(7)), merged over its threads as
+    `pmctool stat --regions` reports it: ``name``, ``calls`` (enter/leave pairs per execution, mean) and ``counts``,
+    {event: the count inside the region per execution (mean), None where it was not measured}, in the result's
+    order. ``region["task-clock"]`` is one of them. The JSON document (to_dict()["regions"]) has the rest: calls per
+    execution, threads, the pair's own cost, misuse."""
+    name: str
+    calls: float
+    counts: Dict[str, Optional[float]]
+
+    def __getitem__(self, event: str) -> Optional[float]:
+        return self.counts[event]
 
 
 @dataclass(frozen=True)
@@ -73,8 +114,9 @@ class Environment:
 class Result:
     """What pmctool.stat measured: ``counts`` (list of Count, in the order asked), ``metrics``, ``checks``, ``runs``
     (completed; fewer when stopped), ``seconds`` (wall time of one run, mean), ``exit_status`` (the command's first
-    failing status, 128 + signal; 0). ``result["task-clock"]`` is the Count of that event; ``to_dict()`` is the
-    document `pmctool stat --json` writes for the same measurement, ``to_json()`` its text."""
+    failing status, 128 + signal; 0), ``regions`` (list of Region, with stat(..., regions=True); else empty).
+    ``result["task-clock"]`` is the Count of that event; ``to_dict()`` is the document `pmctool stat --json` writes
+    for the same measurement, ``to_json()`` its text."""
     counts: List[Count]
     metrics: List[Metric]
     checks: List[Check]
@@ -82,12 +124,17 @@ class Result:
     seconds: float
     exit_status: int
     _json: str = field(repr=False, compare=False)
+    regions: List[Region] = field(default_factory=list)
 
     def __getitem__(self, event: str) -> Count:
-        for c in self.counts:
-            if c.event == event:
-                return c
-        raise KeyError(f"no count of {event!r}: the result has {', '.join(c.event for c in self.counts)}")
+        return _count_of(self.counts, event)
+
+    def region(self, name: str) -> Region:
+        """The Region of that name (KeyError naming those there are when the command entered none of it)."""
+        for g in self.regions:
+            if g.name == name:
+                return g
+        raise KeyError(f"no region {name!r}: the result has {', '.join(g.name for g in self.regions) or 'none'}")
 
     def __iter__(self) -> Iterator[Count]:
         return iter(self.counts)

@@ -753,6 +753,7 @@ static int parse_opts(int argc, char **argv, struct stat_opts *o)
 	r = check_combinations(o);
 	if (!r)
 		r = stat_apply_every_task(o);
+	o->e.kernel_named = o->kernel_name != NULL; /* resolved later (stat_resolve), refused with scopes now */
 	if (!r)
 		r = pmc_eng_scope_check(&o->e);
 	if (r)

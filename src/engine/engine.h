@@ -96,6 +96,7 @@ struct pmc_engine_opts {
 	size_t metric_list_first;      /* event_lists[first, first + n) are -M's table-metric groups (one per metric: */
 	size_t metric_list_n;          /* engine/mgroups.c counts them as one group when they fit the counters together) */
 	const struct pmc_kernel *k;    /* -k, found by the caller (pmc_eng_kernel_find); NULL: a command or a scope */
+	bool kernel_named;             /* a kernel is asked for, k not found yet (the CLI's checks come before it) */
 	struct pmc_kernel_params kp;   /* --param K=V, parsed by the caller (pmc_eng_kernel_params) */
 	uint64_t iters;                /* --iters, 0 = the kernel's default */
 	int cpu;                       /* --cpu, -1 = current */

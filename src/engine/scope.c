@@ -68,7 +68,7 @@ int pmc_eng_scope_check(struct pmc_engine_opts *o)
 							     "intervals: it needs " RQ_INTERVAL_MS " MS") : 0;
 	if (o->fork_fn) /* the engine's own callers only (engine/check_req.c) */
 		return refuse("internal: a forked function is measured as a plain command, without scopes or times");
-	if (o->k)
+	if (o->k || o->kernel_named)
 		return refuse(RQ_KERNEL " runs a kernel inside pmctool: " RQ_PIDS ", " RQ_TIDS ", " RQ_SYSTEM_WIDE ", "
 			      RQ_CPUS ", " RQ_AGGR_CPU ", " RQ_AGGR ", " RQ_INTERVAL_MS ", " RQ_DELAY_MS ", "
 			      RQ_TIMEOUT_MS " and " RQ_CONTROL " are for commands and running processes");

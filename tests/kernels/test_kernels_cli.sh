@@ -58,4 +58,13 @@ expect_rc 2 "--param without a kernel"
 
 run_pmc kernels --bogus
 expect_rc 2 "unknown option"
+
+# A kernel runs inside pmctool: it has no targets and no times, and asking for them is refused before anything runs
+# (an -k with -p once attached to the process and never ran the kernel). timeout: a wrong run would count pid 1.
+for scope in "-p 1" "-t 1" "-a" "-C 0" "-I 100" "--timeout 100" "-D 10" "-A"; do
+	# shellcheck disable=SC2086
+	RC=0; timeout -s INT 10 "$PMCTOOL" stat -q -e task-clock -k loop $scope >"$TMP/out" 2>"$TMP/err" || RC=$?
+	expect_rc 2 "stat -k loop $scope"
+	expect_err "runs a kernel inside pmctool: .* are for commands and running processes" "-k with $scope refused"
+done
 ok "errors"

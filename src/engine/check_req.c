@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The trust check's measurements as engine requests, and their reports as check's samples (check_req.h). */
-#include <sched.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,32 +9,20 @@
 #include "util/util.h"
 
 /* The launched loop (the forked child's function, after the go byte): the loop kernel at its default parameters,
- * pinned as asked; its exit status is the run's. */
+ * pinned as asked; its exit status is the run's (a CPU it cannot be pinned to: a usage error). */
 static int loop_child(void *ctx)
 {
 	const struct pmc_eng_check_args *a = ctx;
 	const struct pmc_kernel *k = pmc_kernel_find("loop");
 	struct pmc_kernel_params p;
-	void *kctx = NULL;
 	char err[128];
-	volatile uint64_t sink;
+	int rc;
 
 	if (!k)
 		return PMC_EXIT_INTERNAL;
 	pmc_kernel_params_init(k, &p);
-	if (a->loop_cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(a->loop_cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			return PMC_EXIT_USAGE;
-	}
-	if (k->prepare && k->prepare(&p, &kctx, err, sizeof(err)))
-		return PMC_EXIT_INTERNAL;
-	sink = (k->select ? k->select(&p) : k->run)(a->loop_iters ? a->loop_iters : pmc_kernel_default_iters(k, &p), kctx);
-	(void)sink;
-	return 0; /* the process ends here (the child's _exit): its data goes with it */
+	rc = pmc_kernel_run_plain(k, &p, a->loop_iters, a->loop_cpu, err, sizeof(err));
+	return !rc ? 0 : rc == -EINVAL ? PMC_EXIT_USAGE : PMC_EXIT_INTERNAL;
 }
 
 void pmc_eng_check_opts(const struct pmc_check_req *q, struct pmc_eng_check_args *a,

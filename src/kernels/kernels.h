@@ -190,6 +190,13 @@ int pmc_kernel_measure(const struct pmc_kernel *k, const struct pmc_kernel_param
 		       const struct pmc_measure_req *req, struct pmc_measure_out *out, struct pmc_kernel_info *info,
 		       char *err, size_t errlen);
 
+/* Run kernel k once with parameters p (iters 0: its default), pinned to cpu (-1: where it is, unpinned), counting
+ * nothing: the workload of a process that is counted from outside (check's launched loop, a forked child). The
+ * affinity is restored before returning. 0, or -errno with a message in err (pinning: sched_setaffinity's errno,
+ * -EINVAL for a CPU not in the allowed set; preparing its data). */
+int pmc_kernel_run_plain(const struct pmc_kernel *k, const struct pmc_kernel_params *p, uint64_t iters, int cpu,
+			 char *err, size_t errlen);
+
 /* stop - start of one event into ret. a_full/b_full: read in process with enabled == running on the page (the event
  * ran all the time, times as of its last update): the region's wall_ns is then its enabled and running time. */
 void pmc_kernel_count_delta(const struct pmc_count *a, bool a_full, const struct pmc_count *b, bool b_full,

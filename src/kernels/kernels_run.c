@@ -576,6 +576,29 @@ out:
 	return rc;
 }
 
+int pmc_kernel_run_plain(const struct pmc_kernel *k, const struct pmc_kernel_params *p, uint64_t iters, int cpu,
+			 char *err, size_t errlen)
+{
+	volatile uint64_t sink;
+	cpu_set_t old;
+	void *ctx = NULL;
+	int rc = 0, got;
+
+	if (cpu >= 0 && (rc = pin(cpu, &old, &got, err, errlen)))
+		return rc;
+	if (k->prepare)
+		rc = k->prepare(p, &ctx, err, errlen);
+	if (!rc) {
+		sink = kernel_fn(k, p)(iters ? iters : pmc_kernel_default_iters(k, p), ctx);
+		(void)sink;
+	}
+	if (ctx && k->release)
+		k->release(ctx);
+	if (cpu >= 0)
+		sched_setaffinity(0, sizeof(old), &old);
+	return rc;
+}
+
 void pmc_kernel_info_fini(struct pmc_kernel_info *info)
 {
 	if (!info)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The kernel table, parameters and expectations (pure functions, any machine). */
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -244,10 +245,38 @@ static void test_kernels_params_format_and_isa_names(void **state)
 	assert_true(pmc_kernel_default_iters(k, &p) >= 1);
 }
 
+/* A kernel run with no counters (check's launched loop): it runs pinned where asked and gives the affinity back, runs
+ * where it is with cpu -1, and a CPU outside the allowed set is -EINVAL with the CPU named, before anything ran. */
+static void test_kernels_run_plain_pins_restores_and_refuses_a_cpu_it_cannot_have(void **state)
+{
+	const struct pmc_kernel *k = pmc_kernel_find("loop");
+	struct pmc_kernel_params p;
+	cpu_set_t before, after;
+	const struct {
+		int cpu;
+		int rc;
+		const char *err;
+	} rows[] = { { -1, 0, "" }, { sched_getcpu(), 0, "" }, { CPU_SETSIZE - 1, -EINVAL, "cannot pin to CPU 1023" } };
+
+	(void)state;
+	assert_non_null(k);
+	pmc_kernel_params_init(k, &p);
+	assert_int_equal(sched_getaffinity(0, sizeof(before), &before), 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char err[160] = "";
+
+		assert_int_equal(pmc_kernel_run_plain(k, &p, 1000, rows[i].cpu, err, sizeof(err)), rows[i].rc);
+		assert_non_null(strstr(err, rows[i].err));
+		assert_int_equal(sched_getaffinity(0, sizeof(after), &after), 0);
+		assert_true(CPU_EQUAL(&before, &after));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kernels_table_names_are_unique_and_found),
+		cmocka_unit_test(test_kernels_run_plain_pins_restores_and_refuses_a_cpu_it_cannot_have),
 		cmocka_unit_test(test_kernels_params_parse_accepts_and_rejects),
 		cmocka_unit_test(test_kernels_expectations_of_fma_match_seed_001),
 		cmocka_unit_test(test_kernels_expectations_follow_parameters),

@@ -64,8 +64,6 @@ static int prepare(struct pmc_engine *se, struct pmc_engine_opts *o, struct pmc_
 	rc = pmc_eng_metrics_join(o, metrics);
 	if (!rc && o->k && (se->subject = "kernel"))
 		rc = pmc_eng_kernel_prepare(o);
-	if (!rc && o->k && pmc_eng_scope_wanted(o)) /* the front end parsed the kernel after its own scope check */
-		rc = pmc_eng_scope_check(o);        /* refused: a kernel runs in pmctool, not on targets or times */
 	if (!rc && (se->subject = "topdown"))
 		rc = pmc_eng_topdown_prepare(se, o);
 	if (rc)

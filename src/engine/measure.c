@@ -200,7 +200,7 @@ static int measure_step(void *ctx, struct pmc_eng_step *s)
 	rc = o->k ? kernel_run(m, s, &req, &out) : command_run(m, s, &req, &out);
 	if (rc == NOT_RUN)
 		rc = 0;
-	if (rc || s->refused_at >= 0 || s->never_ran || s->skipped || out.skipped)
+	if (rc || s->refused_at >= 0 || s->never_ran || s->skipped)
 		goto out;
 	for (size_t k = 0; k < req.n; k++) {
 		if (pmc_eng_push_sample(&rep->events[s->idx[k]], s->run, (unsigned)s->batch, &counts[k])) {

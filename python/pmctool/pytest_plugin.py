@@ -145,16 +145,34 @@ def _load_counting(events: str, regions_out: str) -> None:
                 os.environ[k] = v
 
 
-class Recorder:
-    """The plugin's state for one session: the events, the per-test deltas, the report's path."""
+class _Records:
+    """What both recorders keep of a session: the events asked for, one record per test's call (its outcome filled
+    in from pytest's report of the call), the report's path and the events it was written with."""
 
     def __init__(self, events: str, path: str) -> None:
         self.events = [e for e in events.split(",") if e]
         self.path = path
-        self.regions_out = path[: -len(".json")] + ".regions.json"
         self.tests: List[Dict[str, Any]] = []
         self.by_id: Dict[str, Dict[str, Any]] = {}
         self.events_written: List[Dict[str, Any]] = []
+
+    def _record(self, nodeid: str, **fields: Any) -> None:
+        rec = dict(nodeid=nodeid, outcome=fields.pop("outcome", None), **fields)
+        self.tests.append(rec)
+        self.by_id[nodeid] = rec
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        rec = self.by_id.get(report.nodeid)
+        if rec is not None and report.when == "call":
+            rec["outcome"] = report.outcome
+
+
+class Recorder(_Records):
+    """The plugin's state for one session: the events, the per-test deltas, the report's path."""
+
+    def __init__(self, events: str, path: str) -> None:
+        super().__init__(events, path)
+        self.regions_out = path[: -len(".json")] + ".regions.json"
         _load_counting(events, self.regions_out)
         thread_init()  # this thread's counters opened now, not inside the first test
 
@@ -165,15 +183,7 @@ class Recorder:
             yield
         _, after = region_counts(REGION)
         before = before or [0] * len(after)  # no counts before the thread's first entry
-        rec = {"nodeid": item.nodeid, "outcome": None,
-               "values": [a - b for a, b in zip(after, before)] if after else None}
-        self.tests.append(rec)
-        self.by_id[item.nodeid] = rec
-
-    def pytest_runtest_logreport(self, report: Any) -> None:
-        rec = self.by_id.get(report.nodeid)
-        if rec is not None and report.when == "call":
-            rec["outcome"] = report.outcome
+        self._record(item.nodeid, values=[a - b for a, b in zip(after, before)] if after else None)
 
     def _statuses(self) -> List[Dict[str, Any]]:
         """Each event's status from the region library's report: null counts of our region mean not opened."""
@@ -341,18 +351,14 @@ def _run_emulated(config: Any, path: str) -> int:
         shutil.rmtree(where, ignore_errors=True)
 
 
-class EmulatedRecorder:
+class EmulatedRecorder(_Records):
     """In the session valgrind runs: each test's call between emulated_begin() and emulated_end(), its count read
     back from the file callgrind writes at the end (its "totals:" line)."""
 
     def __init__(self, events: str, where: str) -> None:
-        self.events = [e for e in events.split(",") if e]
-        self.path = os.path.join(where, "report.json")  # the process that started this one copies it to PATH
-        self.where = where
-        self.tests: List[Dict[str, Any]] = []
-        self.by_id: Dict[str, Dict[str, Any]] = {}
+        super().__init__(events, os.path.join(where, "report.json"))  # the process that started this one copies it
+        self.where = where                                               # to PATH
         self.why = ""
-        self.events_written: List[Dict[str, Any]] = []
         try:
             with open(os.path.join(where, "environment.json"), encoding="utf-8") as f:
                 self.environment = json.load(f)["environment"]
@@ -396,9 +402,7 @@ class EmulatedRecorder:
             value = self._count() if rc == 0 else None
             if rc != 0:
                 self.why = f"pmctool_emulated_begin/end: {os.strerror(-rc)} (not under valgrind?)"
-            rec = {"nodeid": item.nodeid, "outcome": outcome, "value": value}
-            self.tests.append(rec)
-            self.by_id[item.nodeid] = rec
+            self._record(item.nodeid, outcome=outcome, value=value)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: Any) -> Any:
@@ -408,11 +412,6 @@ class EmulatedRecorder:
             yield
         finally:
             del item.runtest  # the instance's own attribute: the class's method again
-
-    def pytest_runtest_logreport(self, report: Any) -> None:
-        rec = self.by_id.get(report.nodeid)
-        if rec is not None and report.when == "call":
-            rec["outcome"] = report.outcome
 
     def _event(self, ev: str) -> Dict[str, Any]:
         if ev in EMULABLE:

@@ -33,7 +33,7 @@ void pmc_eng_mark_privileged(const struct pmc_measure_req *req, struct pmc_count
  * each batch (or once a run with every event, all_at_once: multiplexed, rotated, emulated) the loop builds the
  * request (pmc_eng_build_request), and the executor runs the workload once on it and puts the counts and the
  * execution's record into the report. What the loop decides, once for all executors: a group the kernel refused or
- * that never ran is regrouped (pmc_eng_regroup) and the batch measured again; a batch none of whose own events
+ * that never ran is regrouped (loop.c's regroup, the one rule) and the batch measured again; a batch none of whose own events
  * opens is skipped from then on; hooks that failed or an interruption end the runs; the report's run count and its
  * words ('hook-failed', 'batches-skipped', 'group-never-ran', 'ungrouped').
  */
@@ -68,12 +68,5 @@ struct pmc_eng_exec {
  * completed an execution; *ret_done (may be NULL) the executions done. 0, or the exit status that ended them. */
 int pmc_eng_loop(struct pmc_engine *se, const struct pmc_engine_opts *o, struct pmc_report *rep,
 		 const struct pmc_eng_exec *ex, unsigned *ret_done);
-
-/* The one rule for a batch that could not be counted as one group (engine/loop.c), for every target: the kernel
- * refused batch b's group at request position at (of nreq), or (_never_ran, counted in se->never_ran) accepted it and
- * never ran it (asked of the live set: out->never_ran). Split by the planner on the first run, so every run measures
- * the same batches; where it cannot be, the batch is counted ungrouped. Always 1: measure batch b again. */
-int pmc_eng_regroup(struct pmc_engine *se, size_t b, size_t nreq, size_t at, unsigned run);
-int pmc_eng_regroup_never_ran(struct pmc_engine *se, size_t b, size_t nreq, unsigned run);
 
 #endif

@@ -5,23 +5,18 @@
 
 #include <stdlib.h>
 
-/* Batch b could not be counted as one group: the kernel refused it (EINVAL at the member at request position
- * 'at'), or accepted it and never ran it. Split it there (first run only, so every run measures the same batches),
- * or else count only this batch ungrouped. Always 1: measure batch b again. */
-int pmc_eng_regroup(struct pmc_engine *se, size_t b, size_t nreq, size_t at, unsigned run)
+/* The one rule for a batch that could not be counted as one group, for every target: the kernel refused batch b's
+ * group (EINVAL at the member at request position 'at', of nreq), or accepted it and never ran it (asked of the live
+ * set; counted in se->never_ran, split in the middle of its own events). Split it there on the first run only, so
+ * every run measures the same batches; where it cannot be, count only this batch ungrouped. The loop then measures
+ * batch b again. */
+static void regroup(struct pmc_engine *se, size_t b, size_t nreq, size_t at, unsigned run)
 {
 	size_t own = se->plan.batches[b].n, first_own = nreq - own;
 
 	if (run == 0 && at > first_own && pmc_plan_split(&se->plan, b, at - first_own) == 0)
-		return 1;
+		return;
 	se->plan.batches[b].ungrouped = true;
-	return 1;
-}
-
-int pmc_eng_regroup_never_ran(struct pmc_engine *se, size_t b, size_t nreq, unsigned run)
-{
-	se->never_ran++;
-	return pmc_eng_regroup(se, b, nreq, nreq - se->plan.batches[b].n / 2, run);
 }
 
 static void regroup_report(const struct pmc_engine *se, struct pmc_report *rep)
@@ -122,10 +117,12 @@ int pmc_eng_loop(struct pmc_engine *se, const struct pmc_engine_opts *o, struct 
 			if (!r && (s.refused_at >= 0 || s.never_ran)) {
 				if (pmc_eng_stopped(se))
 					break; /* interrupted: nothing to measure again */
-				if (s.refused_at >= 0)
-					pmc_eng_regroup(se, b, s.n, (size_t)s.refused_at, run);
-				else
-					pmc_eng_regroup_never_ran(se, b, s.n, run);
+				if (s.refused_at >= 0) {
+					regroup(se, b, s.n, (size_t)s.refused_at, run);
+				} else {
+					se->never_ran++;
+					regroup(se, b, s.n, s.n - se->plan.batches[b].n / 2, run);
+				}
 				b--; /* the same batch again, now split or ungrouped */
 				continue;
 			}

@@ -23,7 +23,7 @@
 
 /* One batch run of a scoped measurement. */
 struct scope_run {
-	struct pmc_engine *se;        /* its plan is split when the kernel refuses a batch's group (pmc_eng_regroup) */
+	struct pmc_engine *se;        /* its plan is split when the kernel refuses a batch's group (loop.c's regroup) */
 	const struct pmc_engine_opts *o;
 	struct pmc_report *rep;
 	struct scope_targets *st;
